@@ -1,0 +1,1 @@
+"""The pure rules engine: no I/O, no clock, no database, no asyncio."""

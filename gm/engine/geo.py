@@ -1,0 +1,52 @@
+"""Terrain and locations: the vocabulary the map model and the orders share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Terrain(str, Enum):
+    """What a province is made of. Ice is an overlay (see GameMap.iced), not a terrain."""
+
+    LAND = "land"
+    SEA = "sea"
+    LAKE = "lake"
+    MOUNTAIN = "mountain"
+    IMPASSABLE = "impassable"
+
+    @property
+    def is_water(self) -> bool:
+        return self in (Terrain.SEA, Terrain.LAKE)
+
+    @property
+    def is_passable(self) -> bool:
+        return self in (Terrain.LAND, Terrain.SEA, Terrain.LAKE)
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A place a unit can stand: a province, plus a coast for split-coast provinces.
+
+    `province` is always the canonical abbreviation as written in the map data (e.g. "Spa",
+    "NTH"); `coast` is a lower-case coast label ("nc", "sc", "ec", ...) or None.
+    """
+
+    province: str
+    coast: str | None = None
+
+    def __str__(self) -> str:
+        return self.province if self.coast is None else f"{self.province}/{self.coast}"
+
+    @property
+    def bare(self) -> Location:
+        """The same place without its coast."""
+        return self if self.coast is None else Location(self.province)
+
+    @staticmethod
+    def parse(text: str) -> Location:
+        """Read "Spa/sc" or "Spa" (canonical spelling only; players' text goes via gm.orders)."""
+        if "/" in text:
+            prov, coast = text.split("/", 1)
+            return Location(prov, coast.lower())
+        return Location(text)

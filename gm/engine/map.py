@@ -1,0 +1,144 @@
+"""The movement graph of a map in one terrain state.
+
+A GameMap is derived (gm.engine.topology) from map data (terrain + border rings) and the game's
+map overlays; it is immutable. When terrain changes, ask the map for a new one with
+`with_overlay`, which re-derives adjacency and coasts from the same topology.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from gm.engine.geo import Location, Terrain
+from gm.engine.units import UnitType
+
+
+@dataclass(frozen=True)
+class Province:
+    """A province as the map data describes it (names, terrain at the start, centre, home)."""
+
+    abbr: str
+    name: str
+    terrain: Terrain
+    aliases: tuple[str, ...] = ()
+    supply_centre: bool = False
+    home: str | None = None  # the power whose home centre it is at the start
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """The parts of a game state that change the map: terrain, ice, cut borders, centres."""
+
+    terrain: Mapping[str, Terrain] = field(default_factory=dict)
+    iced: frozenset[str] = frozenset()
+    cut_borders: frozenset[tuple[str, str]] = frozenset()
+    centres: frozenset[str] | None = None
+
+
+class Deriver(Protocol):
+    """Whatever can build a GameMap for an overlay (ring topology, or explicit adjacency)."""
+
+    def derive(self, overlay: Overlay) -> GameMap: ...
+
+
+@dataclass(frozen=True, eq=False)
+class GameMap:
+    """Provinces, their current terrain, and the derived army and fleet moves.
+
+    - `army_adj[p]`: provinces an army in p may move to (both passable land, border not cut).
+    - `fleet_adj[loc]`: locations a fleet at loc may move to (coast-specific).
+    - `coasts[p]`: coast labels of a split-coast land province (two or more), else absent.
+    - `borders[p]`: every province sharing a border with p (any terrain, cut or not).
+    """
+
+    provinces: Mapping[str, Province]
+    terrain: Mapping[str, Terrain]
+    army_adj: Mapping[str, frozenset[str]]
+    fleet_adj: Mapping[Location, frozenset[Location]]
+    coasts: Mapping[str, tuple[str, ...]]
+    borders: Mapping[str, frozenset[str]]
+    centres: frozenset[str]
+    iced: frozenset[str] = frozenset()
+    cut_borders: frozenset[tuple[str, str]] = frozenset()
+    deriver: Deriver | None = None
+    names: Mapping[str, str] = field(default_factory=dict)  # lower-case name/alias -> abbr
+
+    # -- terrain -------------------------------------------------------------------------------
+    def terrain_of(self, province: str) -> Terrain:
+        return self.terrain[province]
+
+    def is_water(self, province: str) -> bool:
+        return self.terrain[province].is_water
+
+    def is_land(self, province: str) -> bool:
+        return self.terrain[province] is Terrain.LAND
+
+    def is_coastal(self, province: str) -> bool:
+        """Passable land that a fleet can stand on (it has at least one coast)."""
+        return self.is_land(province) and (
+            Location(province) in self.fleet_adj or bool(self.coasts.get(province))
+        )
+
+    def is_split(self, province: str) -> bool:
+        return len(self.coasts.get(province, ())) >= 2
+
+    def fleet_locations(self, province: str) -> tuple[Location, ...]:
+        """Where in `province` a fleet may stand: one location per coast, or the province."""
+        labels = self.coasts.get(province, ())
+        if len(labels) >= 2:
+            return tuple(Location(province, c) for c in labels)
+        if Location(province) in self.fleet_adj:
+            return (Location(province),)
+        return ()
+
+    # -- moves ---------------------------------------------------------------------------------
+    def army_can_move(self, src: str, dst: str) -> bool:
+        return dst in self.army_adj.get(src, frozenset())
+
+    def fleet_can_move(self, src: Location, dst: Location) -> bool:
+        return dst in self.fleet_adj.get(src, frozenset())
+
+    def fleet_targets_in(self, src: Location, province: str) -> tuple[Location, ...]:
+        """The locations of `province` a fleet at `src` can move to (several = ambiguous)."""
+        return tuple(sorted(d for d in self.fleet_adj.get(src, ()) if d.province == province))
+
+    def can_move(self, unit_type: UnitType, src: Location, dst: Location) -> bool:
+        if unit_type is UnitType.ARMY:
+            return self.army_can_move(src.province, dst.province)
+        return self.fleet_can_move(src, dst)
+
+    def can_reach_province(self, unit_type: UnitType, src: Location, province: str) -> bool:
+        """Could this unit move into `province` (any coast)? Used for supports."""
+        if unit_type is UnitType.ARMY:
+            return self.army_can_move(src.province, province)
+        return bool(self.fleet_targets_in(src, province))
+
+    def can_occupy(self, unit_type: UnitType, loc: Location) -> bool:
+        """May a unit of this type stand at loc in the current terrain?"""
+        if loc.province not in self.terrain:
+            return False
+        if unit_type is UnitType.ARMY:
+            return self.is_land(loc.province) and loc.coast is None
+        if unit_type is UnitType.ARMY_FLEET:
+            return self.is_water(loc.province)
+        if self.is_split(loc.province):
+            return loc.coast in self.coasts[loc.province]
+        return loc.coast is None and loc in self.fleet_adj
+
+    def adjacent(self, a: str, b: str) -> bool:
+        """Do the two provinces share a border (regardless of terrain)?"""
+        return b in self.borders.get(a, frozenset())
+
+    # -- names ---------------------------------------------------------------------------------
+    def lookup(self, name: str) -> str | None:
+        """The canonical abbreviation for a name, abbreviation or alias (any case), or None."""
+        return self.names.get(" ".join(name.lower().split()))
+
+    # -- changes -------------------------------------------------------------------------------
+    def with_overlay(self, overlay: Overlay) -> GameMap:
+        """The map re-derived for other terrain, ice, cut borders or centres."""
+        if self.deriver is None:
+            raise ValueError("this map has no topology to re-derive from")
+        return self.deriver.derive(overlay)
