@@ -25,6 +25,8 @@ class Province:
     aliases: tuple[str, ...] = ()
     supply_centre: bool = False
     home: str | None = None  # the power whose home centre it is at the start
+    opens_as: Terrain | None = None  # for an impassable space: the terrain it opens as
+    position: tuple[float, float] | None = None  # approximate centre (x east, y south)
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,11 @@ class GameMap:
     - `fleet_adj[loc]`: locations a fleet at loc may move to (coast-specific).
     - `coasts[p]`: coast labels of a split-coast land province (two or more), else absent.
     - `borders[p]`: every province sharing a border with p (any terrain, cut or not).
+    - `edges[p]`: the board-edge markers p touches ("~N", ...), absent if none.
+    - `polar`: the provinces bordering the permanent polar ice (the top edge), if any.
+    - `coast_seas[loc]`: for each fleet location in a land province, the water it touches.
+    - `overlay`: the overlay this map was derived for.
+    An army may stand on land, and on water under ice (Geophysical rule 8).
     """
 
     provinces: Mapping[str, Province]
@@ -64,6 +71,10 @@ class GameMap:
     cut_borders: frozenset[tuple[str, str]] = frozenset()
     deriver: Deriver | None = None
     names: Mapping[str, str] = field(default_factory=dict)  # lower-case name/alias -> abbr
+    edges: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    polar: frozenset[str] = frozenset()
+    coast_seas: Mapping[Location, frozenset[str]] = field(default_factory=dict)
+    overlay: Overlay = field(default_factory=Overlay)
 
     # -- terrain -------------------------------------------------------------------------------
     def terrain_of(self, province: str) -> Terrain:
@@ -80,6 +91,10 @@ class GameMap:
         return self.is_land(province) and (
             Location(province) in self.fleet_adj or bool(self.coasts.get(province))
         )
+
+    def is_passable(self, province: str) -> bool:
+        """Can any unit stand here (land, sea or lake; not mountain or impassable)?"""
+        return self.terrain[province].is_passable
 
     def is_split(self, province: str) -> bool:
         return len(self.coasts.get(province, ())) >= 2
@@ -120,7 +135,10 @@ class GameMap:
         if loc.province not in self.terrain:
             return False
         if unit_type is UnitType.ARMY:
-            return self.is_land(loc.province) and loc.coast is None
+            walkable = self.is_land(loc.province) or (
+                loc.province in self.iced and self.is_water(loc.province)
+            )
+            return walkable and loc.coast is None
         if unit_type is UnitType.ARMY_FLEET:
             return self.is_water(loc.province)
         if self.is_split(loc.province):
@@ -130,6 +148,28 @@ class GameMap:
     def adjacent(self, a: str, b: str) -> bool:
         """Do the two provinces share a border (regardless of terrain)?"""
         return b in self.borders.get(a, frozenset())
+
+    def follow_coast(self, loc: Location, before: GameMap) -> Location | None:
+        """Where a fleet that stood at `loc` on the map `before` stands on this map, or None.
+
+        Water stays water; in a land province the fleet keeps to the coast that shares the most
+        water with its old coast (its old label wins a tie), e.g. after a terrain change splits
+        or joins coasts. None if the province has no coast (or is not passable) now.
+        """
+        if loc.province not in self.terrain:
+            return None
+        if self.is_water(loc.province):
+            return Location(loc.province)
+        here = self.fleet_locations(loc.province)
+        if not here or not self.is_land(loc.province):
+            return None
+        if len(here) == 1:
+            return here[0]
+        old = before.coast_seas.get(loc, frozenset())
+        return max(
+            here,
+            key=lambda c: (len(self.coast_seas.get(c, frozenset()) & old), c.coast == loc.coast),
+        )
 
     # -- names ---------------------------------------------------------------------------------
     def lookup(self, name: str) -> str | None:

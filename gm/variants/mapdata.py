@@ -1,0 +1,353 @@
+"""Map data files: reading and validating a ring map (gm/variants/data/*.map).
+
+The format is line based; `#` starts a comment, blank lines are ignored, keywords and terrain
+names are case-insensitive, province abbreviations are case-sensitive (they are canonical).
+
+    map <name>                                   the map's name (optional, once)
+    edge ~<NAME> "<description>" [polar]         a board-edge marker; "polar" marks the edge
+                                                 of the permanent polar ice (at most one)
+    <Abbr> <terrain> "<Full name>" at <x>,<y> [centre] [home <Power>] [opens <terrain>] [canal]
+        aka  <alias>, <alias>, ...               other names (comma separated, may have spaces)
+        ring <entry> <entry> ...                 the neighbours clockwise around the border
+
+A province line starts in the first column; its `aka` and `ring` lines follow, indented.
+- terrain: land, sea, lake, mountain or impassable. `opens <terrain>` (impassable provinces
+  only) says what the space becomes when a variant opens it.
+- `at x,y`: the province's approximate centre on the board (x to the east, y to the south).
+- `centre`: a supply centre; `home <Power>`: a home supply centre of that power.
+- `canal`: a land province whose water is all one coast however it lies around the ring, so
+  fleets pass through it (Con: the Bosporus; Kie: the Kiel canal; Den and Swe: the Sound).
+- ring entries: province abbreviations or edge markers, clockwise, starting anywhere. A
+  neighbour appears once per stretch of common border (MAO twice around Spa). Consecutive
+  entries X Q in P's ring are the point where P, X and Q meet, so Q's ring must have P X and
+  X's ring Q P (checked). `Abbr[label]` pins a coast label: a coast of this province whose
+  water includes that slot is called `label` (for the standard split coasts).
+
+Every name (abbreviation, full name, alias; compared lower-case with spaces normalised) must
+be unique across the map. Errors are MapDataError with the file and line of the problem.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gm.engine.geo import Terrain
+from gm.engine.map import GameMap, Province
+from gm.engine.topology import EDGE_PREFIX, RingTopology, check_rings, is_edge
+
+
+class MapDataError(ValueError):
+    """A problem in a map data file, with the file and line it is on."""
+
+    def __init__(self, source: str, line: int, message: str) -> None:
+        super().__init__(f"{source}:{line}: {message}")
+        self.source = source
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A board-edge marker as the data file declares it."""
+
+    name: str
+    description: str
+    polar: bool = False
+
+
+@dataclass
+class MapData:
+    """A parsed and validated map data file."""
+
+    name: str
+    source: str
+    provinces: dict[str, Province] = field(default_factory=dict)
+    rings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    pins: dict[tuple[str, int], str] = field(default_factory=dict)
+    canals: set[str] = field(default_factory=set)
+    edges: dict[str, Edge] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)  # normalised name -> abbreviation
+    lines: dict[str, int] = field(default_factory=dict)  # province -> line of its header
+    ring_lines: dict[str, int] = field(default_factory=dict)  # province -> line of its ring
+
+    @property
+    def polar_edge(self) -> str | None:
+        return next((e.name for e in self.edges.values() if e.polar), None)
+
+    def topology(self) -> RingTopology:
+        return RingTopology(
+            self.provinces,
+            self.rings,
+            pins=self.pins,
+            canals=self.canals,
+            polar_edge=self.polar_edge,
+            names=self.names,
+        )
+
+    def game_map(self) -> GameMap:
+        """The map with the data's own terrain (re-derivable with `with_overlay`)."""
+        return self.topology().base()
+
+
+def normalise(name: str) -> str:
+    """How names are compared: lower case, runs of whitespace as one space."""
+    return " ".join(name.lower().split())
+
+
+_HEADER = re.compile(r"^(?P<abbr>\S+)\s+(?P<terrain>\S+)\s+(?P<rest>.*)$")
+_AT = re.compile(r"^(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$")
+_ABBR = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
+_ENTRY = re.compile(r"^(?P<name>~?[A-Za-z][A-Za-z0-9]*)(?:\[(?P<pin>[a-z][a-z0-9]*)\])?$")
+_TERRAINS = {t.value: t for t in Terrain}
+
+
+@dataclass
+class _Pending:
+    """A province while its block is being read."""
+
+    abbr: str
+    terrain: Terrain
+    name: str
+    position: tuple[float, float]
+    line: int
+    centre: bool = False
+    home: str | None = None
+    opens: Terrain | None = None
+    canal: bool = False
+    aliases: list[tuple[str, int]] = field(default_factory=list)
+    ring: list[str] | None = None
+    ring_line: int = 0
+
+
+class _Reader:
+    def __init__(self, text: str, source: str) -> None:
+        self.text = text
+        self.source = source
+        self.name = Path(source).stem
+        self.edges: dict[str, Edge] = {}
+        self.edge_lines: dict[str, int] = {}
+        self.pending: dict[str, _Pending] = {}
+        self.current: _Pending | None = None
+
+    def error(self, line: int, message: str) -> MapDataError:
+        return MapDataError(self.source, line, message)
+
+    def terrain(self, word: str, line: int) -> Terrain:
+        t = _TERRAINS.get(word.lower())
+        if t is None:
+            raise self.error(line, f"unknown terrain {word!r} (use one of: {', '.join(_TERRAINS)})")
+        return t
+
+    def words(self, text: str, line: int) -> list[str]:
+        try:
+            return shlex.split(text, posix=True)
+        except ValueError as exc:
+            raise self.error(line, f"cannot read {text.strip()!r}: {exc}") from None
+
+    # -- statements ----------------------------------------------------------------------------
+    def read(self) -> None:
+        seen_map = False
+        for number, raw in enumerate(self.text.splitlines(), start=1):
+            line = raw.split("#", 1)[0].rstrip()
+            if not line.strip():
+                continue
+            if line[0].isspace():
+                self.continuation(line.strip(), number)
+                continue
+            self.current = None
+            keyword = line.split(None, 1)[0]
+            if keyword.lower() == "map":
+                words = line.split()
+                if seen_map or len(words) != 2:
+                    raise self.error(number, "`map <name>` must appear once, with one word")
+                self.name, seen_map = words[1], True
+            elif keyword.lower() == "edge":
+                self.edge(line, number)
+            else:
+                self.province(line, number)
+
+    def edge(self, line: str, number: int) -> None:
+        words = self.words(line, number)
+        if len(words) < 3 or not words[1].startswith(EDGE_PREFIX) or len(words[1]) < 2:
+            raise self.error(number, 'an edge is written: edge ~NAME "description" [polar]')
+        name = words[1]
+        if name in self.edges:
+            raise self.error(
+                number, f"edge {name} is declared twice (first on line {self.edge_lines[name]})"
+            )
+        flags = [w.lower() for w in words[3:]]
+        if any(f != "polar" for f in flags):
+            raise self.error(number, f"unknown edge flag in {' '.join(words[3:])!r}")
+        polar = "polar" in flags
+        if polar and any(e.polar for e in self.edges.values()):
+            raise self.error(number, "only one edge may be the polar edge")
+        self.edges[name] = Edge(name, words[2], polar)
+        self.edge_lines[name] = number
+
+    def province(self, line: str, number: int) -> None:
+        match = _HEADER.match(line)
+        if match is None:
+            raise self.error(number, f"cannot read {line.strip()!r} as a province line")
+        abbr = match["abbr"]
+        if not _ABBR.match(abbr):
+            raise self.error(number, f"{abbr!r} is not a province abbreviation (letters, digits)")
+        if abbr in self.pending:
+            first = self.pending[abbr].line
+            raise self.error(number, f"province {abbr} is declared twice (first on line {first})")
+        terrain = self.terrain(match["terrain"], number)
+        words = self.words(match["rest"], number)
+        if not words:
+            raise self.error(number, f"province {abbr} needs a full name in quotes")
+        name = words[0]
+        rest = words[1:]
+        position: tuple[float, float] | None = None
+        prov = _Pending(abbr, terrain, name, (0.0, 0.0), number)
+        k = 0
+        while k < len(rest):
+            word = rest[k].lower()
+            arg = rest[k + 1] if k + 1 < len(rest) else None
+            if word == "at" and arg is not None and (m := _AT.match(arg)):
+                position = (float(m[1]), float(m[2]))
+                k += 2
+            elif word == "centre":
+                prov.centre = True
+                k += 1
+            elif word == "home" and arg is not None:
+                prov.home, prov.centre = arg, True
+                k += 2
+            elif word == "canal":
+                prov.canal = True
+                k += 1
+            elif word == "opens" and arg is not None:
+                prov.opens = self.terrain(arg, number)
+                k += 2
+            else:
+                raise self.error(
+                    number,
+                    f"cannot read {' '.join(rest[k:])!r} after the name of {abbr} "
+                    "(expected: at X,Y / centre / home POWER / opens TERRAIN / canal)",
+                )
+        if position is None:
+            raise self.error(number, f"province {abbr} needs its position: at X,Y")
+        prov.position = position
+        if prov.canal and terrain.is_water:
+            raise self.error(number, f"{abbr} is water: only land can be a canal")
+        if prov.opens is not None and terrain is not Terrain.IMPASSABLE:
+            raise self.error(number, "only an impassable province can say what it opens as")
+        self.pending[abbr] = prov
+        self.current = prov
+
+    def continuation(self, line: str, number: int) -> None:
+        prov = self.current
+        if prov is None:
+            raise self.error(number, "an indented line must follow a province line")
+        keyword, _, rest = line.partition(" ")
+        keyword = keyword.lower()
+        if keyword == "aka":
+            aliases = [a.strip() for a in rest.split(",")]
+            if aliases and not aliases[-1] and len(aliases) > 1:
+                aliases.pop()  # a trailing comma: the list goes on on the next aka line
+            for alias in aliases:
+                if not alias:
+                    raise self.error(number, f"empty alias in the aka list of {prov.abbr}")
+                prov.aliases.append((alias, number))
+        elif keyword == "ring":
+            if prov.ring is not None:
+                raise self.error(
+                    number, f"{prov.abbr} has two rings (first on line {prov.ring_line})"
+                )
+            prov.ring = rest.split()
+            prov.ring_line = number
+        else:
+            raise self.error(number, f"unknown line {keyword!r} in {prov.abbr} (aka or ring)")
+
+    # -- validation ----------------------------------------------------------------------------
+    def build(self) -> MapData:
+        data = MapData(self.name, self.source, edges=dict(self.edges))
+        if not self.pending:
+            raise self.error(1, "the file declares no provinces")
+        owner_line: dict[str, tuple[str, int]] = {}
+
+        def add_name(name: str, abbr: str, line: int) -> None:
+            key = normalise(name)
+            if key in owner_line:
+                other, first = owner_line[key]
+                raise self.error(
+                    line,
+                    f"duplicate alias {name!r} for {abbr}: already a name of {other} "
+                    f"(line {first})",
+                )
+            owner_line[key] = (abbr, line)
+            data.names[key] = abbr
+
+        for abbr, p in self.pending.items():
+            add_name(abbr, abbr, p.line)
+        for abbr, p in self.pending.items():
+            add_name(p.name, abbr, p.line)
+            for alias, line in p.aliases:
+                add_name(alias, abbr, line)
+        for abbr, p in self.pending.items():
+            if p.ring is None:
+                raise self.error(p.line, f"province {abbr} has no ring")
+            ring: list[str] = []
+            for i, entry in enumerate(p.ring):
+                m = _ENTRY.match(entry)
+                if m is None:
+                    raise self.error(p.ring_line, f"cannot read ring entry {entry!r} of {abbr}")
+                name = m["name"]
+                if is_edge(name):
+                    if name not in self.edges:
+                        raise self.error(
+                            p.ring_line,
+                            f"unknown name {name!r} in the ring of {abbr} "
+                            "(edges must be declared with an edge line)",
+                        )
+                    if m["pin"]:
+                        raise self.error(p.ring_line, f"a coast label cannot be pinned to {name}")
+                elif name not in self.pending:
+                    hint = data.names.get(normalise(name))
+                    tip = f" (did you mean {hint}?)" if hint else ""
+                    raise self.error(
+                        p.ring_line, f"unknown name {name!r} in the ring of {abbr}{tip}"
+                    )
+                if m["pin"]:
+                    data.pins[(abbr, i)] = m["pin"]
+                ring.append(name)
+            data.rings[abbr] = tuple(ring)
+            if p.canal:
+                data.canals.add(abbr)
+            data.ring_lines[abbr] = p.ring_line
+            data.lines[abbr] = p.line
+            data.provinces[abbr] = Province(
+                abbr=abbr,
+                name=p.name,
+                terrain=p.terrain,
+                aliases=tuple(a for a, _ in p.aliases),
+                supply_centre=p.centre,
+                home=p.home,
+                opens_as=p.opens,
+                position=p.position,
+            )
+        problems = check_rings(data.rings)
+        if problems:
+            # report a problem of the ring blamed most often: usually the one to fix
+            blamed = Counter(problem.province for problem in problems)
+            worst = max(problems, key=lambda problem: blamed[problem.province])
+            raise self.error(data.ring_lines[worst.province], worst.message)
+        return data
+
+
+def parse_map(text: str, source: str = "<map>") -> MapData:
+    """Read and validate map data; `source` names the file in error messages."""
+    reader = _Reader(text, source)
+    reader.read()
+    return reader.build()
+
+
+def load_map(path: Path) -> MapData:
+    """Read and validate a map data file."""
+    return parse_map(path.read_text(encoding="utf-8"), str(path))
