@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class ErrorKind(str, Enum):
+class ErrorKind(StrEnum):
     UNREADABLE = "unreadable"  # the text is not an order (with line/column and what was expected)
     UNKNOWN_PROVINCE = "unknown province"  # a name the map does not know (with suggestions)
     AMBIGUOUS = "ambiguous"  # e.g. a fleet move to a split-coast province, coast not determined

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Terrain(str, Enum):
+class Terrain(StrEnum):
     """What a province is made of. Ice is an overlay (see GameMap.iced), not a terrain."""
 
     LAND = "land"

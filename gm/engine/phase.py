@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class PhaseType(str, Enum):
+class PhaseType(StrEnum):
     MOVEMENT = "Movement"
     RETREAT = "Retreat"
     ADJUSTMENT = "Adjustment"
@@ -41,7 +41,8 @@ class Phase:
     def parse_long(text: str) -> Phase | None:
         """Parse `<Season words> <year>[,] <Type>`; season names are taken as written."""
         m = re.fullmatch(
-            r"\s*([A-Za-z][A-Za-z ]*?)\s+(\d{3,4})\s*,?\s*(movement|retreats?|adjustments?|builds?)\s*",
+            r"\s*([A-Za-z][A-Za-z ]*?)\s+(\d{3,4})\s*,?\s*"
+            r"(movement|retreats?|adjustments?|builds?)\s*",
             text,
             re.IGNORECASE,
         )

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from gm.engine.errors import OrderError
 from gm.engine.orders import AnyOrder
 from gm.engine.state import GameState
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     SUCCEEDS = "succeeds"
     FAILS = "fails"
     ILLEGAL = "illegal"  # void: the unit holds (movement) or the order is ignored

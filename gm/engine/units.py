@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from gm.engine.geo import Location
 
 
-class UnitType(str, Enum):
+class UnitType(StrEnum):
     """Army, fleet, or the Abstraction army/fleet pair (A/F) that moves and fights as a fleet."""
 
     ARMY = "A"
