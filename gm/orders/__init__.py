@@ -1,0 +1,13 @@
+"""The order language: player text -> typed orders of gm.engine.orders, or OrderError values.
+
+The syntax is grammars/orders.lark; names are resolved against the game's map.
+
+- `parse_order(text, gmap, phase_type=None)`: one order, read for the phase.
+- `parse_unit(text, gmap)`, `parse_location(text, gmap)`: `A Par`, `StP/nc`.
+- `resolve_province(name, gmap)`: canonical abbreviation, or UNKNOWN_PROVINCE with suggestions.
+"""
+
+from gm.orders.names import coast_label
+from gm.orders.parser import parse_location, parse_order, parse_unit, resolve_province
+
+__all__ = ["coast_label", "parse_location", "parse_order", "parse_unit", "resolve_province"]

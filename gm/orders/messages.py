@@ -1,0 +1,205 @@
+"""Messages for order text that cannot be read: where, and what would have been accepted.
+
+Expected terminals are shown the way a player writes them. The spellings of one keyword
+(`s`, `support`, `supports`) form one rule of the grammar (`_support`) and are shown as its
+shortest spelling (`'S'`) when several are possible, so the grammar stays the only list.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from collections.abc import Callable, Iterable
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternStr, Token
+
+from gm.engine.errors import ErrorKind, OrderError
+
+# Terminals named by what they stand for rather than by their spelling.
+_DESCRIBED = {
+    "WORD": "a province name",
+    "$END": "the end of the order",
+}
+# Rules whose alternatives are single terminals, named as a whole.
+_RULE_NAMES = {"unit_type": "a unit type (A or F)"}
+# Shown only when nothing else is possible: brackets and coast marks, and after a name the
+# words that would continue it.
+_SECONDARY = {"SLASH", "LPAR"}
+_AFTER_A_NAME = {"WORD"}
+_NEVER = {"_PUNCT"}
+
+
+@functools.cache
+def _groups(lark: Lark) -> tuple[dict[str, str], dict[str, str]]:
+    """(terminal -> keyword group, group -> label) from the grammar's keyword rules."""
+    singles: dict[str, list[str]] = {}
+    parent: dict[str, str] = {}
+    for rule in lark.rules:
+        origin = rule.origin.name
+        inline = origin.startswith("_") and not origin.startswith("__")
+        if not rule.expansion or not (inline or origin in _RULE_NAMES):
+            continue
+        first = rule.expansion[0]
+        if len(rule.expansion) == 1 and first.is_term:
+            singles.setdefault(origin, []).append(first.name)
+        elif not first.is_term and first.name.startswith("_") and origin.startswith("_"):
+            parent.setdefault(first.name, origin)
+    spelled = {t.name: t.pattern.value for t in lark.terminals if isinstance(t.pattern, PatternStr)}
+    group_of: dict[str, str] = {}
+    labels: dict[str, str] = {}
+    for group, names in singles.items():
+        top = group
+        while top in parent and parent[top] in singles and parent[top] != top:
+            top = parent[top]
+        for name in names:
+            group_of.setdefault(name, top)
+        if top in _RULE_NAMES:
+            labels[top] = _RULE_NAMES[top]
+        else:
+            shortest = min((spelled[n] for n in singles[top] if n in spelled), key=len, default=top)
+            labels[top] = _quoted(shortest)
+    return group_of, labels
+
+
+@functools.cache
+def _ranks(lark: Lark) -> dict[str, int]:
+    """Where the grammar first uses each terminal and defines each rule (grammar order)."""
+    rank: dict[str, int] = {}
+    for index, rule in enumerate(lark.rules):
+        rank.setdefault(rule.origin.name, index)
+        for sym in rule.expansion:
+            if sym.is_term:
+                rank.setdefault(sym.name, index)
+    return rank
+
+
+def _quoted(spelling: str) -> str:
+    return f"'{spelling.upper() if len(spelling) == 1 else spelling}'"
+
+
+def expected_words(expected: Iterable[str], lark: Lark, after_word: bool) -> list[str]:
+    """What a player could have written, in grammar order, each said once."""
+    names = set(expected) - _NEVER
+    if names - _SECONDARY:
+        names -= _SECONDARY
+    if after_word and names - _AFTER_A_NAME:
+        names -= _AFTER_A_NAME
+    group_of, labels = _groups(lark)
+    spelled = {t.name: t.pattern.value for t in lark.terminals if isinstance(t.pattern, PatternStr)}
+    rank = _ranks(lark)
+    shown: dict[str, int] = {}
+    for name in names:
+        group = group_of.get(name)
+        together = group is not None and any(
+            group_of.get(other) == group for other in names if other != name
+        )
+        if name in _DESCRIBED:
+            word, where = _DESCRIBED[name], rank.get(name, 0)
+        elif group is not None and (together or group in _RULE_NAMES):
+            word, where = labels[group], rank.get(group, 0)
+        else:
+            word, where = _quoted(spelled.get(name, name.lower())), rank.get(name, 0)
+        if name == "$END":
+            where = len(rank)
+        shown[word] = min(where, shown.get(word, where))
+    return sorted(shown, key=lambda w: shown[w])
+
+
+def _either(words: list[str]) -> str:
+    if not words:
+        return "nothing more"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _before(text: str, pos: int) -> str:
+    before = " ".join(text[:pos].split())
+    return f'after "{before}"' if before else "at the start"
+
+
+def _line_column(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def accepted(lark: Lark, prepared: str, pos: int, start: str) -> tuple[set[str], bool] | None:
+    """The terminals the grammar accepts after `prepared[:pos]`, and whether that prefix ends
+    in a word of a name (None if the prefix itself cannot be read). Each candidate terminal is
+    tried, so none is listed that would fail."""
+    try:
+        parser = lark.parse_interactive(prepared[:pos], start=start)
+        parser.exhaust_lexer()
+        accepts: Callable[[], set[str]] = parser.accepts
+        choices = accepts()
+    except UnexpectedInput:
+        return None
+    stack = parser.parser_state.value_stack
+    last = stack[-1] if stack else None
+    return choices, isinstance(last, Token) and last.type == "WORD"
+
+
+def unreadable(
+    text: str, prepared: str, error: UnexpectedInput, start: str, lark: Lark
+) -> OrderError:
+    """UNREADABLE for a Lark parse error in `text` (`prepared` is what was parsed)."""
+    shown = text.strip()
+    if isinstance(error, UnexpectedToken) and error.token.type == "$END":
+        expected, after_word = accepted(lark, prepared, len(prepared), start) or (
+            set(error.expected),
+            False,
+        )
+        words = expected_words(expected, lark, after_word)
+        message = f'Cannot read "{shown}": it stops too early; expected {_either(words)} next.'
+        return OrderError(ErrorKind.UNREADABLE, text, message)
+    if isinstance(error, UnexpectedToken):
+        pos = error.token.start_pos if error.token.start_pos is not None else 0
+        found = error.token.value
+        fallback: set[str] = set(error.expected)
+    elif isinstance(error, UnexpectedCharacters):
+        pos = error.pos_in_stream or 0
+        found = text[pos]
+        fallback = set(error.allowed or ())
+    else:  # pragma: no cover - the LALR parser raises only the two above
+        return OrderError(ErrorKind.UNREADABLE, text, f'Cannot read "{shown}".')
+    expected, after_word = accepted(lark, prepared, pos, start) or (fallback, False)
+    return _unexpected(text, pos, found, expected, after_word, lark)
+
+
+def _unexpected(
+    text: str,
+    pos: int,
+    found: str,
+    expected: Iterable[str],
+    after_word: bool,
+    lark: Lark,
+    hint: str = "",
+) -> OrderError:
+    line, column = _line_column(text, pos)
+    words = expected_words(expected, lark, after_word)
+    message = (
+        f'Cannot read "{text.strip()}" at line {line}, column {column}: expected '
+        f'{_either(words)} {_before(text, pos)}, not "{found}"{hint}.'
+    )
+    return OrderError(ErrorKind.UNREADABLE, text, message)
+
+
+def stray_word(text: str, prepared: str, pos: int, start: str, lark: Lark) -> OrderError:
+    """UNREADABLE for a word at `pos` that follows a complete name but belongs to none
+    (`A Par suports Mar`): what the grammar accepts there, and the closest keyword."""
+    expected, _ = accepted(lark, prepared, pos, start) or (set(), True)
+    end = pos
+    while end < len(text) and not text[end].isspace() and text[end] not in "-/()":
+        end += 1
+    found = text[pos:end]
+    terminals = {t.name: t for t in lark.terminals}
+    keywords = [
+        terminals[n].pattern.value
+        for n in expected
+        if n in terminals and isinstance(terminals[n].pattern, PatternStr)
+    ]
+    close = difflib.get_close_matches(found.casefold(), keywords, n=1, cutoff=0.6)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    return _unexpected(text, pos, found, expected, True, lark, hint)

@@ -1,0 +1,119 @@
+"""Reading order text: grammars/orders.lark, compiled once, and the public parse functions.
+
+Every function returns a value or an OrderError; player text never raises.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from lark import Lark
+from lark.exceptions import UnexpectedInput, VisitError
+
+from gm.engine.errors import ErrorKind, OrderError
+from gm.engine.geo import Location
+from gm.engine.map import GameMap
+from gm.engine.orders import AnyOrder, UnitSpec
+from gm.engine.phase import PhaseType
+from gm.orders.checks import text_error
+from gm.orders.lalr import NoParse, TableParser
+from gm.orders.messages import stray_word, unreadable
+from gm.orders.names import find_province, protect_hyphens, unknown_province
+from gm.orders.phases import read_for_phase
+from gm.orders.transformer import OrderBuilder, Rejected, StrayWord
+from gm.paths import GRAMMARS
+
+GRAMMAR_FILE = GRAMMARS / "orders.lark"
+START_SYMBOLS = ("order", "unit", "location")
+
+
+@functools.cache
+def order_lark() -> Lark:
+    """The order grammar compiled by Lark (LALR, contextual lexer), built once."""
+    return Lark(
+        GRAMMAR_FILE.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        start=list(START_SYMBOLS),
+        maybe_placeholders=False,
+    )
+
+
+@functools.cache
+def table_parser() -> TableParser:
+    """The fast runner of the grammar's table; checks that every rule has a builder method."""
+    table = TableParser(order_lark())
+    missing = sorted(name for name in table.callbacks if not hasattr(OrderBuilder, name))
+    if missing:
+        raise TypeError(f"OrderBuilder has no method for the grammar rules {missing}")
+    return table
+
+
+def parse_order(
+    text: str, gmap: GameMap, phase_type: PhaseType | None = None
+) -> AnyOrder | OrderError:
+    """One order as the player wrote it, read for a phase of `phase_type`.
+
+    In a retreat phase a move is a retreat; in an adjustment phase a disband is a removal;
+    with no phase every form keeps its natural reading (gm.orders.phases).
+    """
+    parsed = parse_text(text, gmap, "order")
+    if isinstance(parsed, OrderError):
+        return parsed
+    order = read_for_phase(parsed, phase_type, text)
+    if isinstance(order, OrderError):
+        return order
+    return text_error(order, text) or order
+
+
+def parse_unit(text: str, gmap: GameMap) -> UnitSpec | OrderError:
+    """A unit as orders name it: `A Par`, `F StP/nc`, `A/F ENG`, or just `Par`."""
+    result: UnitSpec | OrderError = parse_text(text, gmap, "unit")
+    return result
+
+
+def parse_location(text: str, gmap: GameMap) -> Location | OrderError:
+    """A place: `Par`, `St. Petersburg (north coast)`, `spa/sc`."""
+    result: Location | OrderError = parse_text(text, gmap, "location")
+    return result
+
+
+def resolve_province(name: str, gmap: GameMap) -> str | OrderError:
+    """The canonical abbreviation for `name` (any name, abbreviation or alias of the map, any
+    case and spacing; a coast after it is allowed and ignored: `StP/nc`, `Spain (south coast)`),
+    or UNKNOWN_PROVINCE quoting `name` with the closest names of the map."""
+    found = find_province(name, gmap)
+    if found is not None:
+        return found
+    place = parse_location(name, gmap) if name.strip() else None
+    if isinstance(place, Location):
+        return place.province
+    return unknown_province(" ".join(name.split()), gmap)
+
+
+def parse_text(text: str, gmap: GameMap, start: str) -> Any:
+    """The value the grammar's `start` rule builds for `text`, or an OrderError."""
+    if not text.strip():
+        what = "an order" if start == "order" else f"a {start}"
+        return OrderError(ErrorKind.UNREADABLE, text, f"Expected {what}, found nothing.")
+    prepared = protect_hyphens(text, gmap)
+    builder = OrderBuilder(gmap, text)
+    try:
+        try:
+            return table_parser().parse(prepared, start, builder)
+        except NoParse:
+            pass
+        # Not in the language: Lark itself says where and what it expected.
+        try:
+            tree = order_lark().parse(prepared, start=start)
+        except UnexpectedInput as error:
+            return unreadable(text, prepared, error, start, order_lark())
+        try:
+            return builder.transform(tree)
+        except VisitError as error:
+            raise error.orig_exc from None
+    except Rejected as rejected:
+        return rejected.error
+    except StrayWord as stray:
+        return stray_word(text, prepared, stray.token.start_pos, start, order_lark())

@@ -1,0 +1,250 @@
+"""From parsed order text to typed order values: one method per rule of grammars/orders.lark.
+
+Each method receives the rule's children as a Lark Transformer would (keywords dropped) and
+returns a value of gm.engine.orders. Names are resolved against the game's map here; a name
+the map does not know stops the build with `Rejected` (an OrderError to hand back), a name
+followed by words that belong to no name stops it with `StrayWord` (the parser then says what
+it expected at that word). To add an order kind, add its rule to the grammar and a method here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn, Protocol
+
+from lark import Transformer
+
+from gm.engine.errors import ErrorKind, OrderError
+from gm.engine.geo import Location
+from gm.engine.map import GameMap
+from gm.engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitSpec,
+    Waive,
+)
+from gm.engine.units import UnitType
+from gm.orders.names import coast_label, find_province, map_names, unknown_province
+
+
+class Token(Protocol):
+    """What the builder uses of a token (a Lark Token or a gm.orders.lalr.Tok)."""
+
+    type: str
+    value: str
+    start_pos: int
+    end_pos: int
+
+
+class Rejected(Exception):
+    """The order cannot be built; `error` says why."""
+
+    def __init__(self, error: OrderError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+class StrayWord(Exception):
+    """A word after a complete name that no name accounts for (`A Par suports Mar`)."""
+
+    def __init__(self, token: Token) -> None:
+        super().__init__(token.value)
+        self.token = token
+
+
+@dataclass(frozen=True)
+class Words:
+    """A run of words: a province name, perhaps with a coast written as words."""
+
+    tokens: tuple[Token, ...]
+
+    @property
+    def values(self) -> list[str]:
+        return [t.value for t in self.tokens]
+
+
+@dataclass(frozen=True)
+class CoastWords:
+    """A coast given after `/` or in brackets."""
+
+    tokens: tuple[Token, ...]
+
+
+class ViaConvoy:
+    """Marks `via convoy` / `by convoy` after a move."""
+
+
+VIA_CONVOY = ViaConvoy()
+
+_UNIT_TYPES = {
+    "a": UnitType.ARMY,
+    "army": UnitType.ARMY,
+    "f": UnitType.FLEET,
+    "fleet": UnitType.FLEET,
+    "a/f": UnitType.ARMY_FLEET,
+}
+
+
+class OrderBuilder(Transformer[Any, Any]):
+    """Builds the values of one order text (`text`, as the player wrote it) on `gmap`."""
+
+    def __init__(self, gmap: GameMap, text: str) -> None:
+        super().__init__(visit_tokens=False)
+        self.gmap = gmap
+        self.text = text
+
+    # -- orders ----------------------------------------------------------------------------
+    def order(self, children: list[Any]) -> Any:
+        return children[0]
+
+    def hold(self, children: list[Any]) -> Hold:
+        return Hold(children[0])
+
+    def move(self, children: list[Any]) -> Move:
+        unit, *route = children
+        via = bool(route) and route[-1] is VIA_CONVOY
+        if via:
+            route.pop()
+        # `A Lon - ENG - Bre`: a route through seas is a convoyed move to its last place.
+        return Move(unit, route[-1], via or len(route) > 1)
+
+    def support_hold(self, children: list[Any]) -> SupportHold:
+        return SupportHold(children[0], children[1])
+
+    def support_move(self, children: list[Any]) -> SupportMove:
+        # `... via convoy` after a supported move changes nothing: support does not care how.
+        return SupportMove(children[0], children[1], children[2])
+
+    def convoy(self, children: list[Any]) -> Convoy:
+        # `F ENG C A Lon - Bre via convoy`: the words repeat what the order says.
+        return Convoy(children[0], children[1], children[2])
+
+    def retreat(self, children: list[Any]) -> Retreat:
+        return Retreat(children[0], children[1])
+
+    def disband(self, children: list[Any]) -> Disband:
+        return Disband(children[0])
+
+    def build(self, children: list[Any]) -> Build:
+        return Build(children[0])
+
+    def remove(self, children: list[Any]) -> Remove:
+        return Remove(children[0])
+
+    def waive(self, children: list[Any]) -> Waive:
+        return Waive()
+
+    def via_convoy(self, children: list[Any]) -> ViaConvoy:
+        return VIA_CONVOY
+
+    # -- units and places ------------------------------------------------------------------
+    def unit(self, children: list[Any]) -> UnitSpec:
+        if len(children) == 1:
+            return UnitSpec(None, children[0])
+        return UnitSpec(children[0], children[1])
+
+    typed_unit = unit
+
+    def unit_type(self, children: list[Any]) -> UnitType:
+        return _UNIT_TYPES[children[0].value.casefold()]
+
+    def name(self, children: list[Any]) -> Words:
+        return Words(tuple(children))
+
+    def coast(self, children: list[Any]) -> CoastWords:
+        return CoastWords(tuple(children))
+
+    def location(self, children: list[Any]) -> Location:
+        words: Words = children[0]
+        coast: CoastWords | None = children[1] if len(children) > 1 else None
+        found = self._province(words.values, allow_coast=coast is None)
+        if found is None:
+            self._reject_name(words)
+        province, taken = found
+        if coast is not None:
+            return self._on_coast(province, coast.tokens, words.tokens[0])
+        if taken:
+            return self._on_coast(province, words.tokens[-taken:], words.tokens[0])
+        return Location(province)
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _span(self, first: Token, last: Token) -> str:
+        """The player's text from `first` to `last`, with a closing bracket that follows."""
+        end = last.end_pos
+        rest = self.text[end:]
+        if rest.lstrip().startswith(")") and "(" in self.text[first.start_pos : end]:
+            end += len(rest) - len(rest.lstrip()) + 1
+        return self.text[first.start_pos : end]
+
+    def _province(self, values: Sequence[str], allow_coast: bool) -> tuple[str, int] | None:
+        """The province `values` name and how many trailing words name a coast
+        (`StP north coast`, `Spa nc`), or None."""
+        found = find_province(" ".join(values), self.gmap)
+        if found is not None:
+            return found, 0
+        if allow_coast:
+            for taken in (2, 1):
+                if len(values) > taken and coast_label(" ".join(values[-taken:]), self.gmap):
+                    found = find_province(" ".join(values[:-taken]), self.gmap)
+                    if found is not None:
+                        return found, taken
+        return None
+
+    def _reject_name(self, words: Words) -> NoReturn:
+        values = words.values
+        for size in range(len(values) - 1, 0, -1):
+            if self._province(values[:size], allow_coast=True) is not None:
+                raise StrayWord(words.tokens[size])
+        name = self._span(words.tokens[0], words.tokens[-1])
+        raise Rejected(unknown_province(name, self.gmap, self.text))
+
+    def _on_coast(self, province: str, tokens: Sequence[Token], first: Token) -> Location:
+        """`province` at the coast `tokens` name. A province with one coast needs no label,
+        so a label there is dropped; a split province must have the label; other provinces
+        have no coast."""
+        written = self._span(tokens[0], tokens[-1])
+        label = coast_label(" ".join(t.value for t in tokens), self.gmap)
+        if label is None:
+            raise Rejected(
+                OrderError(
+                    ErrorKind.UNREADABLE,
+                    self.text,
+                    f'Cannot read "{self.text.strip()}": "{written}" is not a coast; write a '
+                    f"coast as /nc, (nc) or north coast.",
+                )
+            )
+        labels = self.gmap.coasts.get(province, ())
+        if len(labels) >= 2:
+            if label in labels:
+                return Location(province, label)
+            wanted = tuple(f"{province}/{c}" for c in labels)
+            raise Rejected(self._no_such_coast(province, first, tokens[-1], wanted))
+        if self.gmap.terrain.get(province) is not None and self.gmap.is_coastal(province):
+            return Location(province)
+        raise Rejected(self._no_such_coast(province, first, tokens[-1], (province,)))
+
+    def _no_such_coast(
+        self, province: str, first: Token, last: Token, wanted: tuple[str, ...]
+    ) -> OrderError:
+        shown = map_names(self.gmap).display(self.gmap, province)
+        labels = self.gmap.coasts.get(province, ())
+        has = (
+            f"has the coasts {' and '.join(labels)}"
+            if len(labels) >= 2
+            else "has no coasts to choose from"
+        )
+        return OrderError(
+            ErrorKind.UNKNOWN_PROVINCE,
+            self.text,
+            f'Unknown coast "{self._span(first, last)}" in "{self.text.strip()}": {shown} {has}; '
+            f"write {' or '.join(wanted)}.",
+            wanted,
+        )
