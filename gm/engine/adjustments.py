@@ -1,0 +1,121 @@
+"""Adjustment adjudication: builds, waived builds and removals, then civil disorder.
+
+Each power may build as many units as it owns centres beyond its units, and must remove as many
+as it has units beyond its centres. Orders are carried out in the order given, skipping those
+that cannot be (DATC 4.D.4-4.D.6): the first legal builds are used and extra ones ignored
+(6.I.1), one build per province (6.I.7), the same unit is not removed twice (6.J.2). Builds not
+ordered are waived; removals not ordered are made by the civil disorder rule
+(gm.engine.civil_disorder, DATC 6.J).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+from gm.engine.civil_disorder import FAR, disorder_removals
+from gm.engine.legality import check_adjustment_order, error_reason, spec_of
+from gm.engine.map import GameMap
+from gm.engine.orders import Build, Remove, Waive
+from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
+from gm.engine.state import GameState
+from gm.engine.units import Unit
+
+__all__ = ["adjustment_delta", "adjustment_deltas", "resolve_adjustments"]
+
+
+def adjustment_delta(state: GameState, power: str, centres: Collection[str] | None = None) -> int:
+    """Centres `power` owns (of `centres`, the map's current supply centres, if given) minus its
+    units: builds if positive, removals if negative."""
+    owned = sum(
+        1 for c, p in state.owners.items() if p == power and (centres is None or c in centres)
+    )
+    return owned - sum(1 for u in state.units if u.power == power)
+
+
+def adjustment_deltas(state: GameState, centres: Collection[str] | None = None) -> dict[str, int]:
+    """`adjustment_delta` for every power with a unit or a centre."""
+    powers = {u.power for u in state.units} | set(state.owners.values())
+    return {p: adjustment_delta(state, p, centres) for p in sorted(powers)}
+
+
+def resolve_adjustments(
+    gmap: GameMap,
+    state: GameState,
+    submitted: Sequence[Submitted],
+    build_sites: Mapping[str, frozenset[str]],
+) -> PhaseOutcome:
+    """Adjudicate an adjustment phase.
+
+    `build_sites[power]` are the provinces where `power` may build now (the variant decides:
+    standard, its owned home centres). Returns the position with builds and removals made (same
+    phase), one result per submitted order, one per build left unused ("no order: build
+    waived") and one per unit removed by civil disorder.
+    """
+    deltas = adjustment_deltas(state, gmap.centres)
+    used: dict[str, int] = {}  # builds or removals counted so far, per power
+    built_in: set[str] = set()
+    removed: set[str] = set()
+    new_units: list[Unit] = []
+    results: list[OrderResult] = []
+    for sub in submitted:
+        if sub.order is None:
+            message = sub.error.message if sub.error is not None else "unreadable order"
+            results.append(OrderResult(sub.power, None, sub.text, Outcome.ILLEGAL, message))
+            continue
+        delta = deltas.get(sub.power, 0)
+        checked = check_adjustment_order(gmap, state, sub.power, sub.order, build_sites, delta)
+        if not isinstance(checked, (Build, Remove, Waive)):
+            results.append(OrderResult(
+                sub.power, sub.order, sub.text, Outcome.ILLEGAL, error_reason(checked)))
+            continue
+        limit = abs(delta)
+        count = used.get(sub.power, 0)
+        if isinstance(checked, Remove):
+            province = checked.unit.province
+            if province in removed:
+                outcome, reason = Outcome.ILLEGAL, f"void: {checked.unit} is already removed"
+            elif count >= limit:
+                outcome, reason = Outcome.ILLEGAL, (
+                    f"void: {sub.power} needs to remove only {limit}")
+            else:
+                removed.add(province)
+                used[sub.power] = count + 1
+                outcome, reason = Outcome.SUCCEEDS, f"{checked.unit} removed"
+        elif count >= limit:
+            outcome, reason = Outcome.ILLEGAL, f"void: {sub.power} may build only {limit}"
+        elif isinstance(checked, Waive):
+            used[sub.power] = count + 1
+            outcome, reason = Outcome.SUCCEEDS, "build waived"
+        else:
+            province = checked.unit.province
+            if province in built_in:
+                outcome, reason = Outcome.ILLEGAL, f"void: a unit is already built in {province}"
+            else:
+                built_in.add(province)
+                used[sub.power] = count + 1
+                assert checked.unit.type is not None
+                new_units.append(Unit(sub.power, checked.unit.type, checked.unit.location))
+                outcome, reason = Outcome.SUCCEEDS, f"builds {checked.unit}"
+        results.append(OrderResult(sub.power, checked, sub.text, outcome, reason))
+    extra: list[OrderResult] = []
+    for power, delta in deltas.items():
+        missing = abs(delta) - used.get(power, 0)
+        if missing <= 0:
+            continue
+        if delta > 0:
+            for _ in range(missing):
+                extra.append(OrderResult(power, Waive(), "Waive", Outcome.SUCCEEDS,
+                                         "no order: build waived"))
+            continue
+        # DATC 6.J: the missing removals by civil disorder.
+        left = [u for u in state.units if u.power == power and u.province not in removed]
+        homes = state.homes.get(power) or state.centres_of(power)
+        for unit, distance in disorder_removals(gmap, left, homes, missing):
+            removed.add(unit.province)
+            order = Remove(spec_of(unit))
+            how = "cannot reach a home centre" if distance >= FAR else (
+                f"{distance} move{'s' if distance != 1 else ''} from home")
+            extra.append(OrderResult(power, order, str(order), Outcome.SUCCEEDS,
+                                     f"no order: removed by civil disorder ({how})"))
+    units = tuple(u for u in state.units if u.province not in removed) + tuple(new_units)
+    return PhaseOutcome(state=state.evolve(units=units), results=tuple(results + extra))

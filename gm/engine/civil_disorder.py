@@ -1,0 +1,88 @@
+"""Civil disorder removals: which units go when a power does not order enough removals.
+
+DATC v2.4 section 6.J as the reference cases assume (the 2023 rulebook's rule, distance to the
+nearest owned centre, is not followed): the units farthest from the power's home centres go
+first; a unit's distance is the least number of moves to reach any home centre, where a fleet
+moves as a fleet (from either coast, 6.J.9) and an army may also cross water as if convoyed
+without needing fleets (6.J.10, 6.J.11). On equal distance fleets go before armies, then units
+in alphabetical order of their province's name (6.J.4-6.J.7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+
+from gm.engine.geo import Location
+from gm.engine.map import GameMap
+from gm.engine.units import Unit, UnitType
+
+__all__ = ["FAR", "disorder_removals", "distance_home"]
+
+FAR = 10_000  # the distance of a unit that cannot reach any home centre
+
+
+def _army_steps(gmap: GameMap, province: str) -> Iterable[str]:
+    """Where an army may step when counting distance: land moves, and across water."""
+    yield from gmap.army_adj.get(province, ())
+    here_water = gmap.is_water(province)
+    for other in gmap.borders.get(province, ()):
+        terrain = gmap.terrain.get(other)
+        if terrain is None or not terrain.is_passable:
+            continue
+        if here_water or terrain.is_water:
+            yield other
+
+
+def distance_home(gmap: GameMap, unit: Unit, homes: Collection[str]) -> int:
+    """The number of moves `unit` needs to reach any of `homes` (FAR if it cannot)."""
+    if unit.province in homes:
+        return 0
+    if unit.type is UnitType.ARMY:
+        seen = {unit.province}
+        frontier = [unit.province]
+        steps = 0
+        while frontier:
+            steps += 1
+            nxt: list[str] = []
+            for p in frontier:
+                for q in _army_steps(gmap, p):
+                    if q in seen:
+                        continue
+                    if q in homes:
+                        return steps
+                    seen.add(q)
+                    nxt.append(q)
+            frontier = nxt
+        return FAR
+    seen_locs = {unit.location}
+    front: list[Location] = [unit.location]
+    steps = 0
+    while front:
+        steps += 1
+        later: list[Location] = []
+        for loc in front:
+            for dst in gmap.fleet_adj.get(loc, ()):
+                if dst in seen_locs:
+                    continue
+                if dst.province in homes:
+                    return steps
+                seen_locs.add(dst)
+                later.append(dst)
+        front = later
+    return FAR
+
+
+def disorder_removals(
+    gmap: GameMap, units: Sequence[Unit], homes: Collection[str], count: int
+) -> list[tuple[Unit, int]]:
+    """The `count` units to remove from `units` (one power's), with their distances."""
+    if count <= 0:
+        return []
+    ranked = []
+    for unit in units:
+        d = distance_home(gmap, unit, homes)
+        province = gmap.provinces.get(unit.province)
+        name = province.name if province is not None else unit.province
+        ranked.append((-d, unit.type is UnitType.ARMY, name.lower(), unit.province, unit, d))
+    ranked.sort(key=lambda r: r[:4])
+    return [(r[4], r[5]) for r in ranked[:count]]

@@ -1,0 +1,640 @@
+"""Order legality: is an order possible on this board, before anyone's orders are known?
+
+An order is legal when, not knowing the other orders, it could be carried out (DATC 4.E.1).
+A legal order comes back *resolved*: the unit named as it really stands (type and coast filled
+in) and the destination coast filled in where only one coast is reachable. An illegal order comes
+back as an `OrderError` whose message says what is wrong; the unit then holds (movement) or the
+order is ignored.
+
+Order-writing preferences (DATC section 4):
+- 4.B.2: a fleet moving to a split-coast province with one reachable coast goes to that coast
+  (6.B.2: F Gas - Spa goes to Spa/nc); with two reachable coasts the order is ambiguous (6.B.1).
+- 4.B.3: a coast that cannot be reached makes the move illegal (6.B.3).
+- 4.B.5, 4.B.6: a wrong coast for the ordered unit, or a coast where none matters (armies,
+  provinces without split coasts), is ignored (6.B.10, 6.B.12).
+- 4.C.1, 4.C.2: a missing or wrong unit type is ignored; the unit on the board is ordered.
+- A move that needs a convoy is legal when a chain of fleets at sea could carry the army
+  (DATC 6.D.8: A Gre - Nap with a fleet in ION is a move, not a hold; 6.D.32: A Yor - Hol with
+  no fleet in NTH is illegal).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from gm.engine.errors import ErrorKind, OrderError
+from gm.engine.geo import Location
+from gm.engine.map import GameMap
+from gm.engine.orders import (
+    AnyOrder,
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitSpec,
+    Waive,
+)
+from gm.engine.phase import PhaseType
+from gm.engine.results import Outcome, Submitted
+from gm.engine.state import Dislodged, GameState
+from gm.engine.units import Unit, UnitType
+
+__all__ = [
+    "Board",
+    "Entry",
+    "MapFacts",
+    "check_adjustment_order",
+    "check_movement_order",
+    "check_order",
+    "check_retreat_order",
+    "convoy_possible",
+    "error_reason",
+    "fleet_destination",
+    "retreat_places",
+    "spec_of",
+    "submitted_orders",
+    "waters_touching",
+]
+
+
+# -- map facts ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MapFacts:
+    """What legality checks ask of a map again and again, derived once per map (through the
+    GameMap API, so it holds for any terrain)."""
+
+    passable: frozenset[str]
+    water: frozenset[str]
+    land: frozenset[str]
+    touching: Mapping[str, frozenset[str]]  # province -> waters a fleet can move into it from
+    fleet_into: Mapping[Location, Mapping[str, tuple[Location, ...]]]  # loc -> province -> locs
+
+    @staticmethod
+    def of(gmap: GameMap) -> MapFacts:
+        cached = _FACTS.get(gmap)
+        if cached is not None:
+            return cached
+        water = frozenset(p for p in gmap.terrain if gmap.is_water(p))
+        touching: dict[str, set[str]] = {}
+        fleet_into: dict[Location, dict[str, list[Location]]] = {}
+        for src, dsts in gmap.fleet_adj.items():
+            into = fleet_into.setdefault(src, {})
+            for dst in dsts:
+                into.setdefault(dst.province, []).append(dst)
+                if src.province in water:
+                    touching.setdefault(dst.province, set()).add(src.province)
+        facts = MapFacts(
+            passable=frozenset(p for p, t in gmap.terrain.items() if t.is_passable),
+            water=water,
+            land=frozenset(p for p in gmap.terrain if gmap.is_land(p)),
+            touching={p: frozenset(ws) for p, ws in touching.items()},
+            fleet_into={
+                src: {p: tuple(sorted(locs)) for p, locs in into.items()}
+                for src, into in fleet_into.items()
+            },
+        )
+        _FACTS[gmap] = facts
+        return facts
+
+
+_FACTS: weakref.WeakKeyDictionary[GameMap, MapFacts] = weakref.WeakKeyDictionary()
+_NO_WATERS: frozenset[str] = frozenset()
+_NO_TARGETS: Mapping[str, tuple[Location, ...]] = {}
+
+
+def waters_touching(gmap: GameMap) -> Mapping[str, frozenset[str]]:
+    """For each province, the water provinces from which a fleet can move into it (its convoy
+    neighbours)."""
+    return MapFacts.of(gmap).touching
+
+
+@dataclass(frozen=True)
+class Board:
+    """A position prepared for legality checks: units by province, fleets at sea."""
+
+    gmap: GameMap
+    facts: MapFacts
+    units: Mapping[str, Unit]
+    fleet_waters: frozenset[str]  # water provinces holding a unit that can convoy
+
+    @staticmethod
+    def of(gmap: GameMap, state: GameState) -> Board:
+        facts = MapFacts.of(gmap)
+        units = {u.location.province: u for u in state.units}
+        water = facts.water
+        waters = frozenset(
+            p for p, u in units.items() if p in water and u.type is not UnitType.ARMY
+        )
+        return Board(gmap, facts, units, waters)
+
+    def component(self, start: frozenset[str] | set[str], exclude: str | None = None) -> set[str]:
+        """Fleet-held waters connected to `start` through fleet-held waters."""
+        touching = self.facts.touching
+        fleets = self.fleet_waters
+        todo = [w for w in start if w in fleets and w != exclude]
+        seen = set(todo)
+        while todo:
+            w = todo.pop()
+            for nxt in touching.get(w, _NO_WATERS):
+                if nxt in fleets and nxt not in seen and nxt != exclude:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return seen
+
+
+def convoy_possible(board: Board, src: str, dst: str, exclude: str | None = None) -> bool:
+    """Could fleets now at sea carry an army from `src` to `dst` (not using `exclude`)?"""
+    land = board.facts.land
+    if src == dst or src not in land or dst not in land or not board.fleet_waters:
+        return False
+    touching = board.facts.touching
+    ends = touching.get(dst)
+    if not ends:
+        return False
+    reached = board.component(touching.get(src, _NO_WATERS), exclude)
+    return not reached.isdisjoint(ends)
+
+
+def fleet_destination(
+    gmap: GameMap, unit: Unit, dest: Location, facts: MapFacts | None = None
+) -> Location | tuple[ErrorKind, str]:
+    """Where in `dest` a fleet at `unit.location` would go, or why it cannot say or cannot go
+    (DATC 4.B.1-4.B.3, 4.B.6)."""
+    facts = facts or MapFacts.of(gmap)
+    targets = facts.fleet_into.get(unit.location, _NO_TARGETS).get(dest.province, ())
+    if not targets:
+        return ErrorKind.ILLEGAL, _cannot_reach(gmap, unit, dest.province)
+    if dest.coast is not None:
+        if dest in targets:
+            return dest
+        if gmap.is_split(dest.province):
+            reachable = " or ".join(str(t) for t in targets)
+            return ErrorKind.ILLEGAL, f"{unit} cannot reach {dest}, only {reachable}"
+        # 4.B.6: a coast where the province has no split coasts is ignored.
+    if len(targets) == 1:
+        return targets[0]
+    options = " or ".join(str(t) for t in targets)
+    return ErrorKind.AMBIGUOUS, f"{unit} - {dest.province}: say which coast, {options}"
+
+
+def _cannot_reach(gmap: GameMap, unit: Unit, province: str) -> str:
+    if unit.type is UnitType.ARMY:
+        if gmap.is_water(province):
+            return f"{unit} cannot move to {province}: an army cannot go to sea"
+    elif gmap.is_land(province) and not gmap.is_coastal(province):
+        return f"{unit} cannot move to {province}: a fleet cannot go inland"
+    if not gmap.adjacent(unit.province, province):
+        return f"{unit} cannot move to {province}: not adjacent"
+    if unit.type.moves_as_fleet:
+        return f"{unit} cannot move to {province}: no coast leads there from {unit.location}"
+    return f"{unit} cannot move to {province}"
+
+
+# -- shared pieces ------------------------------------------------------------------------------
+def _err(order: object, message: str, kind: ErrorKind = ErrorKind.ILLEGAL) -> OrderError:
+    return OrderError(kind, str(order), message)
+
+
+def spec_of(unit: Unit) -> UnitSpec:
+    """The unit spec that names `unit` exactly."""
+    return UnitSpec(unit.type, unit.location)
+
+
+def _place_problem(gmap: GameMap, province: str) -> str | None:
+    if province not in gmap.terrain:
+        return f"{province} is not a province of this map"
+    if not gmap.terrain[province].is_passable:
+        return f"{province} is impassable"
+    return None
+
+
+def _missing_unit(board: Board, order: object, province: str) -> OrderError:
+    problem = _place_problem(board.gmap, province)
+    return _err(order, problem or f"no unit in {province}")
+
+
+def _same(spec: UnitSpec, unit: Unit) -> bool:
+    """Does the spec name the unit exactly (type and coast as on the board)?"""
+    return spec.type is unit.type and spec.location.coast == unit.location.coast
+
+
+def _own_unit(board: Board, power: str, order: Order) -> Unit | OrderError:
+    """The unit the order is for, if it is there and belongs to `power`."""
+    province = order.unit.location.province
+    unit = board.units.get(province)
+    if unit is None:
+        return _missing_unit(board, order, province)
+    if unit.power != power:
+        return _err(order, f"{unit} belongs to {unit.power}")
+    return unit
+
+
+# -- movement -----------------------------------------------------------------------------------
+_MOVEMENT_KINDS = (Hold, Move, SupportHold, SupportMove, Convoy)
+
+
+def check_movement_order(
+    gmap: GameMap, state: GameState, power: str, order: AnyOrder, board: Board | None = None
+) -> Order | OrderError:
+    """Check a movement-phase order by `power`; return it resolved, or why it is not allowed."""
+    if board is None:
+        board = Board.of(gmap, state)
+    if not isinstance(order, _MOVEMENT_KINDS):
+        kind = type(order).__name__.lower()
+        return _err(order, f"a {kind} order is not possible in a movement phase")
+    unit = _own_unit(board, power, order)
+    if isinstance(unit, OrderError):
+        return unit
+    me = order.unit if _same(order.unit, unit) else spec_of(unit)
+    if isinstance(order, Move):
+        return _check_move(board, unit, me, order)
+    if isinstance(order, SupportMove):
+        return _check_support_move(board, unit, me, order)
+    if isinstance(order, SupportHold):
+        return _check_support_hold(board, unit, me, order)
+    if isinstance(order, Convoy):
+        return _check_convoy(board, unit, me, order)
+    return order if me is order.unit else Hold(me)
+
+
+def _check_move(board: Board, unit: Unit, me: UnitSpec, order: Move) -> Move | OrderError:
+    gmap = board.gmap
+    dest = order.dest.province
+    if dest not in board.facts.passable:
+        return _err(order, _place_problem(gmap, dest) or f"{dest} is impassable")
+    if dest == unit.location.province:
+        return _err(order, f"{unit} cannot move to its own province")
+    if unit.type is not UnitType.ARMY:
+        if order.via_convoy:
+            return _err(order, f"{unit} cannot be convoyed: only armies can be convoyed")
+        where = fleet_destination(gmap, unit, order.dest, board.facts)
+        if isinstance(where, tuple):
+            return _err(order, where[1], where[0])
+        if me is order.unit and where is order.dest:
+            return order
+        return Move(me, where)
+    # An army: coasts do not matter (4.B.6).
+    src = unit.location.province
+    if gmap.army_can_move(src, dest) or convoy_possible(board, src, dest):
+        if me is order.unit and order.dest.coast is None:
+            return order
+        return Move(me, Location(dest), order.via_convoy)
+    if dest in board.facts.water:
+        return _err(order, f"{unit} cannot move to {dest}: an army cannot go to sea")
+    if gmap.adjacent(src, dest):
+        return _err(order, f"{unit} cannot move to {dest}")
+    return _err(order, f"{unit} cannot move to {dest}: not adjacent, and no fleets to convoy it")
+
+
+def _target(board: Board, order: Order, spec: UnitSpec) -> Unit | OrderError:
+    target = board.units.get(spec.location.province)
+    if target is None:
+        return _missing_unit(board, order, spec.location.province)
+    return target
+
+
+def _reach(board: Board, unit: Unit, province: str) -> bool:
+    """Could `unit` move into `province` (any coast)? The test for supports."""
+    if unit.type is UnitType.ARMY:
+        return board.gmap.army_can_move(unit.location.province, province)
+    return province in board.facts.fleet_into.get(unit.location, _NO_TARGETS)
+
+
+def _check_support_hold(
+    board: Board, unit: Unit, me: UnitSpec, order: SupportHold
+) -> SupportHold | OrderError:
+    target = _target(board, order, order.target)
+    if isinstance(target, OrderError):
+        return target
+    if target is unit:
+        return _err(order, f"{unit} cannot support itself")  # DATC 6.A.8
+    if not _reach(board, unit, target.location.province):
+        return _err(order, f"{unit} cannot support {target}: it could not move to "
+                           f"{target.location.province} itself")
+    if me is order.unit and _same(order.target, target):
+        return order
+    return SupportHold(me, spec_of(target))
+
+
+def _check_support_move(
+    board: Board, unit: Unit, me: UnitSpec, order: SupportMove
+) -> SupportMove | OrderError:
+    gmap = board.gmap
+    target = _target(board, order, order.target)
+    if isinstance(target, OrderError):
+        return target
+    dest = order.dest.province
+    if dest not in board.facts.passable:
+        return _err(order, _place_problem(gmap, dest) or f"{dest} is impassable")
+    src = target.location.province
+    if target is unit:
+        return _err(order, f"{unit} cannot support its own move")
+    if dest == src:
+        return _err(order, f"{target} cannot move to its own province")
+    if dest == unit.location.province:
+        # DATC 6.D.34: a unit cannot support a move into its own province.
+        return _err(order, f"{unit} cannot support a move into its own province")
+    if not _reach(board, unit, dest):
+        # DATC 6.A.10, 6.B.5: the supporter must be able to move there itself.
+        return _err(order, f"{unit} cannot support a move to {dest}: it could not move there "
+                           "itself")
+    same_target = _same(order.target, target)
+    if target.type is not UnitType.ARMY:
+        where = fleet_destination(gmap, target, order.dest, board.facts)
+        if isinstance(where, tuple) and where[0] is ErrorKind.ILLEGAL:
+            return _err(order, f"the supported move is impossible: {where[1]}")
+        # 4.B.4: a support may leave the coast out; a coast given must be reachable.
+        coast = order.dest.coast if gmap.is_split(dest) else None
+        if me is order.unit and same_target and coast == order.dest.coast:
+            return order
+        return SupportMove(me, spec_of(target), Location(dest, coast))
+    if dest in board.facts.water and not gmap.army_can_move(src, dest):
+        return _err(order, f"the supported move is impossible: {target} cannot go to sea")
+    if not gmap.army_can_move(src, dest) and not convoy_possible(
+        board, src, dest, exclude=unit.location.province
+    ):
+        # DATC 6.D.31: the supporting fleet cannot also be the convoy.
+        return _err(order, f"the supported move is impossible: {target} cannot reach {dest}")
+    if me is order.unit and same_target and order.dest.coast is None:
+        return order
+    return SupportMove(me, spec_of(target), Location(dest))
+
+
+def _check_convoy(board: Board, unit: Unit, me: UnitSpec, order: Convoy) -> Convoy | OrderError:
+    gmap = board.gmap
+    if unit.type is UnitType.ARMY:
+        return _err(order, f"{unit} cannot convoy: only fleets convoy")
+    if unit.location.province not in board.facts.water:
+        # DATC 6.F.1: no convoys from coastal provinces.
+        return _err(order, f"{unit} cannot convoy: only fleets at sea convoy")
+    target = _target(board, order, order.target)
+    if isinstance(target, OrderError):
+        return target
+    if target.type is not UnitType.ARMY:
+        return _err(order, f"{target} cannot be convoyed: only armies can be convoyed")  # 6.A.7
+    dest = order.dest.province
+    problem = _place_problem(gmap, dest)
+    if problem is not None:
+        return _err(order, problem)
+    if dest == target.province:
+        return _err(order, f"{target} cannot move to its own province")  # DATC 6.A.5
+    if not gmap.is_land(dest):
+        return _err(order, f"{target} cannot be convoyed to {dest}: an army cannot go to sea")
+    touching = board.facts.touching
+    linked = board.component(frozenset({unit.location.province}))
+    if linked.isdisjoint(touching.get(target.location.province, _NO_WATERS)) or \
+            linked.isdisjoint(touching.get(dest, _NO_WATERS)):
+        # DATC 6.G.7: a fleet that no chain of fleets links to both ends cannot convoy.
+        return _err(order, f"{unit} cannot take part in a convoy from "
+                           f"{target.location.province} to {dest}")
+    if me is order.unit and _same(order.target, target) and order.dest.coast is None:
+        return order
+    return Convoy(me, spec_of(target), Location(dest))
+
+
+# -- retreats -----------------------------------------------------------------------------------
+def _dislodged_in(state: GameState, province: str) -> Dislodged | None:
+    for d in state.dislodged:
+        if d.unit.province == province:
+            return d
+    return None
+
+
+def retreat_places(gmap: GameMap, state: GameState, dislodged: Dislodged) -> tuple[Location, ...]:
+    """Where a dislodged unit may retreat: an adjacent place it could move to that is empty after
+    the movement, was not left empty by a standoff (DATC 6.H.6, all coasts 6.H.16), and is not
+    where its attacker came from (6.H.5) unless the attacker was convoyed (6.H.11)."""
+    unit = dislodged.unit
+    blocked = {u.province for u in state.units} | set(state.contested)
+    if dislodged.attacker_from is not None:
+        blocked.add(dislodged.attacker_from)
+    if unit.type is UnitType.ARMY:
+        places = [Location(p) for p in gmap.army_adj.get(unit.province, ())]
+    else:
+        places = list(gmap.fleet_adj.get(unit.location, ()))
+    return tuple(sorted(p for p in places if p.province not in blocked))
+
+
+def check_retreat_order(
+    gmap: GameMap, state: GameState, power: str, order: AnyOrder
+) -> Retreat | Disband | OrderError:
+    """Check a retreat-phase order: `Retreat` or `Disband` for one of `power`'s dislodged units."""
+    if not isinstance(order, (Retreat, Disband)):
+        kind = type(order).__name__.lower()
+        return _err(order, f"a {kind} order is not possible in a retreat phase; "
+                           "a dislodged unit retreats or disbands")  # DATC 6.H.1-6.H.4
+    province = order.unit.province
+    dislodged = _dislodged_in(state, province)
+    if dislodged is None:
+        return _err(order, f"no dislodged unit in {province}")
+    unit = dislodged.unit
+    if unit.power != power:
+        return _err(order, f"{unit} belongs to {unit.power}")
+    me = spec_of(unit)
+    if isinstance(order, Disband):
+        return Disband(me)
+    dest = order.dest.province
+    problem = _place_problem(gmap, dest)
+    if problem is not None:
+        return _err(order, problem)
+    if unit.type.moves_as_fleet:
+        where = fleet_destination(gmap, unit, order.dest)
+        if isinstance(where, tuple):
+            return _err(order, where[1], where[0])
+        place = where
+    else:
+        if not gmap.army_can_move(unit.province, dest):
+            return _err(order, _cannot_reach(gmap, unit, dest))  # no convoys (6.H.13)
+        place = Location(dest)
+    if state.unit_in(dest) is not None:
+        return _err(order, f"{unit} cannot retreat to {dest}: it is occupied")
+    if dest in state.contested:
+        return _err(order, f"{unit} cannot retreat to {dest}: it was left empty by a standoff")
+    if dest == dislodged.attacker_from:
+        return _err(order, f"{unit} cannot retreat to {dest}: the attacker came from there")
+    return Retreat(me, place)
+
+
+# -- adjustments --------------------------------------------------------------------------------
+def check_adjustment_order(
+    gmap: GameMap,
+    state: GameState,
+    power: str,
+    order: AnyOrder,
+    build_sites: Mapping[str, frozenset[str]],
+    delta: int,
+) -> Build | Remove | Waive | OrderError:
+    """Check one adjustment order of `power`, which may build `delta` units (negative: must
+    remove). Limits across orders (too many builds, the same place twice) are the resolver's."""
+    if isinstance(order, Waive):
+        if delta <= 0:
+            return _err(order, f"{power} has no builds to waive")
+        return order
+    if isinstance(order, Disband):  # "A Par disband" in an adjustment phase means removal
+        order = Remove(order.unit)
+    if isinstance(order, Remove):
+        if delta >= 0:
+            return _err(order, f"{power} has no units to remove")
+        unit = state.unit_in(order.unit.province)
+        if unit is None:
+            return _err(order, f"no unit in {order.unit.province}")
+        if unit.power != power:
+            return _err(order, f"{unit} belongs to {unit.power}")
+        return Remove(spec_of(unit))
+    if not isinstance(order, Build):
+        kind = type(order).__name__.lower()
+        return _err(order, f"a {kind} order is not possible in an adjustment phase")
+    if delta <= 0:
+        return _err(order, f"{power} has no builds")
+    province = order.unit.province
+    problem = _place_problem(gmap, province)
+    if problem is not None:
+        return _err(order, problem)
+    occupant = state.unit_in(province)
+    if occupant is not None:
+        return _err(order, f"cannot build in {province}: {occupant} is there")  # 6.I.3, 6.I.4
+    sites = build_sites.get(power, frozenset())
+    if province not in sites:
+        listed = ", ".join(sorted(sites)) or "none"
+        return _err(order, f"{power} cannot build in {province} (build sites: {listed})")
+    built = _built_unit(gmap, power, order)
+    if isinstance(built, OrderError):
+        return built
+    return Build(spec_of(built))
+
+
+def _built_unit(gmap: GameMap, power: str, order: Build) -> Unit | OrderError:
+    province = order.unit.province
+    coast = order.unit.location.coast
+    kind = order.unit.type
+    split = gmap.is_split(province)
+    if kind is None:
+        # DATC 4.C.3 (c): army inland, fleet where a coast is named, otherwise ask.
+        if split and coast in gmap.coasts[province]:
+            kind = UnitType.FLEET
+        elif gmap.can_occupy(UnitType.ARMY, Location(province)) and not gmap.is_coastal(province):
+            kind = UnitType.ARMY
+        else:
+            return _err(order, f"Build {province}: say which, an army or a fleet",
+                        ErrorKind.AMBIGUOUS)
+    if kind is UnitType.ARMY:
+        loc = Location(province)
+    elif split:
+        if coast is None:
+            options = " or ".join(f"{province}/{c}" for c in gmap.coasts[province])
+            return _err(order, f"Build F {province}: say which coast, {options}",
+                        ErrorKind.AMBIGUOUS)  # DATC 6.B.14
+        if coast not in gmap.coasts[province]:
+            return _err(order, f"{province} has no coast {coast!r}")
+        loc = Location(province, coast)
+    else:
+        loc = Location(province)  # 4.B.6: an irrelevant coast is ignored
+    if not gmap.can_occupy(kind, loc):
+        return _err(order, f"a {kind.word} cannot be built in {province}")  # DATC 6.I.2
+    return Unit(power, kind, loc)
+
+
+# -- submissions --------------------------------------------------------------------------------
+def error_reason(error: OrderError) -> str:
+    """How an order error reads in a result: `illegal: no unit in Bur`."""
+    if error.kind is ErrorKind.ILLEGAL:
+        return f"illegal: {error.message}"
+    if error.kind is ErrorKind.AMBIGUOUS:
+        return f"ambiguous: {error.message}"
+    return error.message
+
+
+@dataclass
+class Entry:
+    """A submitted order as a resolver keeps it until the results are written."""
+
+    power: str
+    text: str
+    order: AnyOrder | None
+    outcome: Outcome | None = None  # set for orders void before adjudication
+    reason: str = ""
+
+
+Checker = Callable[[str, AnyOrder], AnyOrder | OrderError]
+
+
+def submitted_orders(
+    submitted: Sequence[Submitted], check: Checker, units: Mapping[str, tuple[int, str]]
+) -> tuple[list[Entry], dict[int, int], dict[int, int]]:
+    """Check each submitted order; the last legal order for a unit is the one it follows.
+
+    `check(power, order)` returns the resolved order or an OrderError; `units` maps a province
+    to the index and power of the unit there that orders address. Returns the entries (one per
+    submission, resolved where legal), the entry each unit follows (unit index -> entry index)
+    and, for units whose power gave them only illegal orders, the last of those (its result then
+    tells what became of the unit).
+
+    An illegal order is ignored and replaces nothing (DATC 4.E.1, 4.D.3: only legal orders count
+    as orders); of several legal orders for one unit the last counts and the earlier ones are void,
+    "replaced by a later order" (an email judge keeps a player's latest order).
+    """
+    entries: list[Entry] = []
+    follows: dict[int, int] = {}
+    tried: dict[int, int] = {}
+    for sub in submitted:
+        entry = Entry(sub.power, sub.text, sub.order)
+        idx = len(entries)
+        entries.append(entry)
+        if sub.order is None:
+            entry.outcome = Outcome.ILLEGAL
+            entry.reason = sub.error.message if sub.error is not None else "unreadable order"
+            continue
+        result = check(sub.power, sub.order)
+        if isinstance(result, OrderError):
+            entry.outcome = Outcome.ILLEGAL
+            entry.reason = error_reason(result)
+            if isinstance(sub.order, Order):
+                u, owner = units.get(sub.order.unit.province, (-1, ""))
+                if u >= 0 and owner == sub.power:
+                    tried[u] = idx
+            continue
+        entry.order = result
+        if not isinstance(result, Order):
+            continue
+        u = units[result.unit.province][0]
+        previous = follows.get(u)
+        if previous is not None:
+            old = entries[previous]
+            old.outcome = Outcome.ILLEGAL
+            old.reason = "void: replaced by a later order"
+        follows[u] = idx
+    return entries, follows, tried
+
+
+
+# -- any phase ----------------------------------------------------------------------------------
+def check_order(
+    gmap: GameMap,
+    state: GameState,
+    power: str,
+    order: AnyOrder,
+    build_sites: Mapping[str, frozenset[str]] | None = None,
+    delta: int | None = None,
+) -> AnyOrder | OrderError:
+    """Check one order of `power` for the phase `state.phase` is in.
+
+    For adjustment phases, `build_sites` are where each power may build now and `delta` is the
+    power's centres minus units (computed from `state` and the map's centres if left out).
+    """
+    ptype = state.phase.type
+    if ptype is PhaseType.MOVEMENT:
+        return check_movement_order(gmap, state, power, order)
+    if ptype is PhaseType.RETREAT:
+        return check_retreat_order(gmap, state, power, order)
+    if delta is None:
+        owned = sum(1 for c, p in state.owners.items() if p == power and c in gmap.centres)
+        delta = owned - len(state.units_of(power))
+    return check_adjustment_order(gmap, state, power, order, build_sites or {}, delta)

@@ -1,0 +1,603 @@
+"""Movement adjudication: every order's success or failure, with a reason a player understands.
+
+The resolution follows Kruijswijk's decisions of DATC section 5: a move succeeds when its attack
+strength beats the hold (or, head to head, the defend) strength of its destination and the prevent
+strength of every other unit moving there; a support is cut by a move into the supporter's province
+from anywhere but the province the support is directed at, or by dislodgement; a convoy fails when
+its fleet is dislodged; a convoyed army needs an unbroken chain of convoying fleets (any one route
+will do, DATC 4.A.1). Orders that depend on each other in a circle are resolved with the guess
+algorithm of DATC 5.F: when both guesses give the same result it is taken; when they do not, the
+backup rule decides: circular movement succeeds (DATC 6.C), a convoy paradox is broken by the
+Szykman rule (the convoying fleets in the paradox do not convoy, DATC 4.A.2 and 6.F.14-6.F.24).
+
+Rule choices (DATC v2.4 preferences, as the reference test cases assume):
+- 4.A.3 (2000 rulebook): an army ordered to an adjacent province goes by convoy when a complete
+  chain of fleets is ordered to convoy it and either the order says "via convoy" or one of those
+  convoy orders is by a fleet of the army's own power; otherwise it goes over land (6.G.1-6.G.18).
+- 4.A.4: a convoyed army cannot cut a support for an attack on its own province (6.G.13).
+- 4.A.7: a dislodged unit keeps its effect on the province it moved to unless it lost a head-to-head
+  battle (6.G.10, 6.G.14, 6.G.15).
+- A unit never dislodges a unit of its own power, and supports of a power never help dislodge that
+  power's units (6.D.10-6.D.14, 6.E.2-6.E.3).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from gm.engine.errors import OrderError
+from gm.engine.geo import Location
+from gm.engine.legality import (
+    Board,
+    Entry,
+    check_movement_order,
+    spec_of,
+    submitted_orders,
+    waters_touching,
+)
+from gm.engine.map import GameMap
+from gm.engine.orders import AnyOrder, Convoy, Hold, Move, Order, SupportHold, SupportMove
+from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
+from gm.engine.state import Dislodged, GameState
+from gm.engine.units import Unit, UnitType
+
+__all__ = ["MovementDecisions", "resolve_movement"]
+
+HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = range(5)
+
+
+class MovementDecisions:
+    """The decisions of one movement phase (DATC 5.B), resolved on demand (DATC 5.F).
+
+    Units are numbered in the order of `state.units`; each unit has one order kind (hold, move,
+    support, convoy). `resolve(i)` is the success of unit i's order: the move succeeds, the
+    support is not cut, the convoy is not disrupted.
+    """
+
+    def __init__(self, gmap: GameMap, units: Sequence[Unit], orders: Sequence[Order | None]):
+        n = len(units)
+        self.gmap = gmap
+        self.units = units
+        self.prov = [u.province for u in units]
+        self.power = [u.power for u in units]
+        self.at = {p: i for i, p in enumerate(self.prov)}
+        self.touching = waters_touching(gmap)  # convoy neighbours of each province
+        self.kind = [HOLD] * n
+        self.dest = [""] * n  # move: destination province; support/convoy: their destination
+        self.dest_loc: list[Location | None] = [None] * n
+        self.target = [-1] * n  # support/convoy: the unit supported or convoyed
+        self.via = [False] * n
+        self.convoyed = [False] * n
+        self.matched = [False] * n  # support/convoy: the target's order matches
+        self.move_supports: list[list[int]] = [[] for _ in range(n)]
+        self.hold_supports: list[list[int]] = [[] for _ in range(n)]
+        self.fleets: list[dict[str, int]] = [{} for _ in range(n)]  # convoyed move: water -> fleet
+        self.attackers: dict[str, list[int]] = {}
+        # resolution state
+        self.res = [False] * n
+        self.done = [False] * n
+        self.visited = [False] * n
+        self.in_cycle = [False] * n
+        self.cycle: list[int] = []
+        self.guess_based = False
+        self.recursion_hits = 0
+        self.paradox = [False] * n  # convoy failed by the Szykman rule
+        self.circular = [False] * n  # move succeeded by the circular movement rule
+        self._read_orders(orders)
+
+    # -- set-up ----------------------------------------------------------------------------------
+    def _read_orders(self, orders: Sequence[Order | None]) -> None:
+        at = self.at
+        for i, order in enumerate(orders):
+            if isinstance(order, Move):
+                self.kind[i] = MOVE
+                self.dest[i] = order.dest.province
+                self.dest_loc[i] = order.dest
+                self.via[i] = order.via_convoy
+                self.attackers.setdefault(order.dest.province, []).append(i)
+            elif isinstance(order, SupportHold):
+                self.kind[i] = SUPPORT_HOLD
+                self.target[i] = at[order.target.province]
+                self.dest[i] = order.target.province
+            elif isinstance(order, SupportMove):
+                self.kind[i] = SUPPORT_MOVE
+                self.target[i] = at[order.target.province]
+                self.dest[i] = order.dest.province
+                self.dest_loc[i] = order.dest
+            elif isinstance(order, Convoy):
+                self.kind[i] = CONVOY
+                self.target[i] = at[order.target.province]
+                self.dest[i] = order.dest.province
+        kind, target, dest = self.kind, self.target, self.dest
+        for i in range(len(orders)):
+            k = kind[i]
+            if k == SUPPORT_HOLD:
+                t = target[i]
+                if kind[t] != MOVE:  # DATC 6.D.7: a moving unit cannot be supported to hold
+                    self.matched[i] = True
+                    self.hold_supports[t].append(i)
+            elif k == SUPPORT_MOVE:
+                t = target[i]
+                if kind[t] == MOVE and dest[t] == dest[i]:
+                    want = self.dest_loc[i]
+                    got = self.dest_loc[t]
+                    # DATC 6.B.9: a coast named in the support must be the coast moved to.
+                    if want is None or want.coast is None or got is None or got.coast is None \
+                            or want.coast == got.coast:
+                        self.matched[i] = True
+                        self.move_supports[t].append(i)
+            elif k == CONVOY:
+                t = target[i]
+                if kind[t] == MOVE and dest[t] == dest[i]:
+                    self.matched[i] = True
+                    self.fleets[t][self.prov[i]] = i
+        for i in range(len(orders)):
+            if kind[i] == MOVE and self.units[i].type is UnitType.ARMY:
+                self.convoyed[i] = self._goes_by_convoy(i)
+
+    def _goes_by_convoy(self, i: int) -> bool:
+        """DATC 4.A.3 (2000 rulebook): by convoy if the army cannot walk there, or if a complete
+        convoy is ordered and the army's order or one of its power's fleets shows the intent."""
+        src, dst = self.prov[i], self.dest[i]
+        if not self.gmap.army_can_move(src, dst):
+            return True
+        fleets = self.fleets[i]
+        if not fleets or not self._route(i, dynamic=False):
+            return False  # DATC 6.G.8: "via convoy" with no convoy ordered goes over land
+        return self.via[i] or any(self.power[f] == self.power[i] for f in fleets.values())
+
+    def _route(self, i: int, dynamic: bool) -> bool:
+        """Is there a chain of convoying fleets from the army to its destination? With `dynamic`,
+        only fleets whose convoy succeeds count."""
+        fleets = self.fleets[i]
+        if not fleets:
+            return False
+        touching = self.touching
+        goal = touching.get(self.dest[i], frozenset())
+        todo = [w for w in touching.get(self.prov[i], ()) if w in fleets]
+        seen = set(todo)
+        while todo:
+            w = todo.pop()
+            if dynamic and not self.resolve(fleets[w]):
+                continue
+            if w in goal:
+                return True
+            for nxt in touching.get(w, ()):
+                if nxt in fleets and nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return False
+
+    # -- resolution (DATC 5.F, the guess algorithm) ---------------------------------------------
+    def resolve(self, i: int) -> bool:
+        if self.done[i]:
+            return self.res[i]
+        if self.in_cycle[i]:
+            self.guess_based = True
+            return self.res[i]
+        if self.visited[i]:
+            # A cyclic dependency: answer with the current guess.
+            self.cycle.append(i)
+            self.in_cycle[i] = True
+            self.guess_based = True
+            self.recursion_hits += 1
+            return self.res[i]
+        self.visited[i] = True
+        old_len = len(self.cycle)
+        old_guess_based = self.guess_based
+        old_hits = self.recursion_hits
+        self.guess_based = False
+        self.res[i] = False
+        first = self.adjudicate(i)
+        if not self.guess_based:
+            self.guess_based = old_guess_based
+            return self._settle(i, first)
+        if self.in_cycle[i]:
+            self.recursion_hits -= 1
+        if self.recursion_hits == old_hits:
+            # This order is the ancestor of the whole cycle: try the other guess.
+            self._drop_cycle(old_len)
+            self.res[i] = True
+            second = self.adjudicate(i)
+            self.recursion_hits = old_hits
+            if first == second:
+                self._drop_cycle(old_len)
+                self.guess_based = old_guess_based
+                return self._settle(i, first)
+            self._backup_rule(self.cycle[old_len:])
+            self._drop_cycle(old_len)
+            self.guess_based = old_guess_based
+            self.visited[i] = False
+            return self.resolve(i)
+        # Part of a cycle whose ancestor is further up: keep the guess-based result for now.
+        if not self.in_cycle[i]:
+            self.cycle.append(i)
+            self.in_cycle[i] = True
+        self.res[i] = first
+        self.visited[i] = False
+        return first
+
+    def _settle(self, i: int, value: bool) -> bool:
+        self.res[i] = value
+        self.done[i] = True
+        self.visited[i] = False
+        return value
+
+    def _drop_cycle(self, length: int) -> None:
+        for j in self.cycle[length:]:
+            self.in_cycle[j] = False
+        del self.cycle[length:]
+
+    def _backup_rule(self, orders: Sequence[int]) -> None:
+        """Zero or two consistent resolutions: DATC 5.B.9."""
+        kinds = {self.kind[j] for j in orders}
+        if CONVOY in kinds:
+            # Szykman rule: the convoying fleets in the paradox do not convoy.
+            for j in orders:
+                if self.kind[j] == CONVOY:
+                    self.paradox[j] = True
+                    self.res[j] = False
+                    self.done[j] = True
+        elif kinds == {MOVE}:
+            # Circular movement: every move in the circle succeeds.
+            for j in orders:
+                self.circular[j] = True
+                self.res[j] = True
+                self.done[j] = True
+        else:
+            for j in orders:  # anything else (variant rules): the orders in the cycle fail
+                self.res[j] = False
+                self.done[j] = True
+
+    # -- the decisions (DATC 5.B) -------------------------------------------------------------
+    def adjudicate(self, i: int) -> bool:
+        k = self.kind[i]
+        if k == MOVE:
+            return self.move_succeeds(i)
+        if k == CONVOY:
+            # DATC 5.D: adjudicate (not resolve) the attacks on a convoying fleet, so that every
+            # convoy paradox is one clean cycle.
+            return not any(self.move_succeeds(m) for m in self.attackers.get(self.prov[i], ()))
+        if k in (SUPPORT_HOLD, SUPPORT_MOVE):
+            return self.cutter(i) < 0 and not self.support_dislodged(i)
+        return True
+
+    def head_to_head(self, i: int) -> int:
+        """The unit moving from i's destination to i's province over land, if i also moves over
+        land (a convoyed army meets no one head to head)."""
+        j = self.at.get(self.dest[i], -1)
+        if (j >= 0 and self.kind[j] == MOVE and self.dest[j] == self.prov[i]
+                and not self.convoyed[i] and not self.convoyed[j]):
+            return j
+        return -1
+
+    def path(self, i: int) -> bool:
+        return not self.convoyed[i] or self._route(i, dynamic=True)
+
+    def _count(self, supports: Sequence[int], exclude_power: str | None = None) -> int:
+        n = 0
+        for s in supports:
+            if self.power[s] != exclude_power and self.resolve(s):
+                n += 1
+        return n
+
+    def attack_strength(self, i: int) -> int:
+        if not self.path(i):
+            return 0
+        j = self.at.get(self.dest[i], -1)
+        if j < 0 or (self.kind[j] == MOVE and self.head_to_head(i) < 0 and self.resolve(j)):
+            return 1 + self._count(self.move_supports[i])
+        if self.power[j] == self.power[i]:
+            return 0  # no dislodging one's own unit
+        return 1 + self._count(self.move_supports[i], self.power[j])
+
+    def hold_strength(self, province: str) -> int:
+        j = self.at.get(province, -1)
+        if j < 0:
+            return 0
+        if self.kind[j] == MOVE:
+            return 0 if self.resolve(j) else 1
+        return 1 + self._count(self.hold_supports[j])
+
+    def defend_strength(self, j: int) -> int:
+        return 1 + self._count(self.move_supports[j])
+
+    def prevent_strength(self, k: int) -> int:
+        if not self.path(k):
+            return 0
+        opponent = self.head_to_head(k)
+        if opponent >= 0 and self.resolve(opponent):
+            return 0
+        return 1 + self._count(self.move_supports[k])
+
+    def move_succeeds(self, i: int) -> bool:
+        attack = self.attack_strength(i)
+        if attack == 0:
+            return False
+        opponent = self.head_to_head(i)
+        if opponent >= 0:
+            if attack <= self.defend_strength(opponent):
+                return False
+        elif attack <= self.hold_strength(self.dest[i]):
+            return False
+        for k in self.attackers[self.dest[i]]:
+            if k != i and attack <= self.prevent_strength(k):
+                return False
+        return True
+
+    def cutter(self, s: int) -> int:
+        """A unit that cuts support s by attacking it (DATC 5.B.2), or -1."""
+        for m in self.attackers.get(self.prov[s], ()):
+            if self.power[m] == self.power[s]:
+                continue  # DATC 6.D.20: no cutting one's own support
+            if self.kind[s] == SUPPORT_MOVE and self.prov[m] == self.dest[s]:
+                continue  # the target of a support cannot cut it (6.D.15; by convoy 6.G.13)
+            if self.path(m):
+                return m
+        return -1
+
+    def support_dislodged(self, s: int) -> bool:
+        """Is the supporting unit s dislodged (which cuts its support, DATC 5.B.2)?"""
+        power = self.power[s]
+        return any(self.power[m] != power and self.resolve(m)
+                   for m in self.attackers.get(self.prov[s], ()))
+
+    def resolve_all(self) -> None:
+        for i in range(len(self.kind)):
+            if self.kind[i] != HOLD:
+                self.resolve(i)
+
+
+# -- the phase ------------------------------------------------------------------------------------
+def resolve_movement(
+    gmap: GameMap, state: GameState, submitted: Sequence[Submitted]
+) -> PhaseOutcome:
+    """Adjudicate a movement phase.
+
+    Returns the position after it (same phase; the caller advances the calendar) with units
+    moved, dislodged units and their attackers' origins (None when convoyed, DATC 4.A.5) and the
+    provinces left empty by a standoff; and one result per submitted order plus one per unit
+    that had no order ("no order: holds"). Later legal orders for a unit replace earlier ones.
+    """
+    units = state.units
+    index = {u.province: (i, u.power) for i, u in enumerate(units)}
+    board = Board.of(gmap, state)
+
+    def check(power: str, order: AnyOrder) -> AnyOrder | OrderError:
+        return check_movement_order(gmap, state, power, order, board)
+
+    entries, follows, tried = submitted_orders(submitted, check, index)
+    orders: list[Order | None] = [None] * len(units)
+    for u, e in follows.items():
+        order = entries[e].order
+        assert isinstance(order, Order)
+        orders[u] = order
+    needed = 100 + 12 * len(units)
+    if sys.getrecursionlimit() < needed:
+        sys.setrecursionlimit(needed)
+    dec = MovementDecisions(gmap, units, orders)
+    dec.resolve_all()
+    return _outcome(dec, state, entries, follows, tried)
+
+
+def _outcome(
+    dec: MovementDecisions,
+    state: GameState,
+    entries: list[Entry],
+    follows: dict[int, int],
+    tried: dict[int, int],
+) -> PhaseOutcome:
+    units = dec.units
+    n = len(units)
+    moved = [dec.kind[i] == MOVE and dec.res[i] for i in range(n)]
+    dislodged_by = [-1] * n
+    for i in range(n):
+        if moved[i]:
+            j = dec.at.get(dec.dest[i], -1)
+            if j >= 0 and not moved[j]:
+                dislodged_by[j] = i
+    new_units: list[Unit] = []
+    dislodged: list[Dislodged] = []
+    occupied: set[str] = set()
+    for i, unit in enumerate(units):
+        if moved[i]:
+            loc = dec.dest_loc[i]
+            assert loc is not None
+            new_units.append(unit.moved_to(loc))
+            occupied.add(loc.province)
+        elif dislodged_by[i] >= 0:
+            m = dislodged_by[i]
+            dislodged.append(Dislodged(unit, None if dec.convoyed[m] else dec.prov[m]))
+        else:
+            new_units.append(unit)
+            occupied.add(unit.province)
+    # Provinces left empty by a standoff: no retreat there (DATC 6.H.6). A move without a
+    # convoy (6.F.7) or one that lost head to head (6.H.9) stands off with no one.
+    contested = frozenset(
+        province
+        for province, movers in dec.attackers.items()
+        if province not in occupied
+        and any(not moved[k] and dec.prevent_strength(k) > 0 for k in movers)
+    )
+    explained = _Explainer(dec, moved, dislodged_by)
+    ordered = {e: u for u, e in follows.items()}
+    held = {e: u for u, e in tried.items() if u not in follows}  # only illegal orders
+    results: list[OrderResult] = []
+    for e, entry in enumerate(entries):
+        u = ordered.get(e, -1)
+        if u >= 0:
+            assert isinstance(entry.order, Order)
+            results.append(explained.result(u, entry.power, entry.text, entry.order))
+            continue
+        reason = entry.reason
+        by = None
+        u = held.get(e, -1)
+        if u >= 0:
+            reason += explained.fate_of_holder(u)
+            by = explained.attacker_name(u)
+        results.append(OrderResult(entry.power, entry.order, entry.text,
+                                   entry.outcome or Outcome.ILLEGAL, reason, by))
+    extra = []
+    for i, unit in enumerate(units):
+        if i not in follows and i not in tried:
+            hold = Hold(spec_of(unit))
+            extra.append(explained.result(i, unit.power, str(hold), hold, "no order: "))
+    extra.sort(key=lambda r: (r.power, r.text))
+    final = tuple(results) + tuple(extra)
+    return PhaseOutcome(
+        state=state.evolve(units=tuple(new_units), dislodged=tuple(dislodged),
+                           contested=contested),
+        results=final,
+    )
+
+
+class _Explainer:
+    """Writes each order's result and its reason once everything is resolved."""
+
+    def __init__(self, dec: MovementDecisions, moved: list[bool], dislodged_by: list[int]):
+        self.dec = dec
+        self.moved = moved
+        self.dislodged_by = dislodged_by
+        self.names: dict[int, str] = {}
+
+    def name(self, i: int) -> str:
+        name = self.names.get(i)
+        if name is None:
+            name = self.names[i] = str(self.dec.units[i])
+        return name
+
+    def attacker_name(self, i: int) -> str | None:
+        m = self.dislodged_by[i]
+        return None if m < 0 else self.name(m)
+
+    def dislodged_text(self, i: int) -> str:
+        dec = self.dec
+        m = self.dislodged_by[i]
+        via = " by convoy" if dec.convoyed[m] else ""
+        return (f"dislodged by {dec.units[m].type.value} {dec.prov[i]} "
+                f"(from {dec.prov[m]}{via})")
+
+    def fate_of_holder(self, i: int) -> str:
+        """What became of a unit whose orders were all illegal: it held."""
+        if self.dislodged_by[i] >= 0:
+            return f"; {self.name(i)} holds and is " + self.dislodged_text(i)
+        return f"; {self.name(i)} holds"
+
+    def result(
+        self, i: int, power: str, text: str, order: Order, prefix: str = ""
+    ) -> OrderResult:
+        dec = self.dec
+        k = dec.kind[i]
+        details: list[str] = []
+        if k == MOVE:
+            ok, reason = self.move(i, details)
+        elif k in (SUPPORT_HOLD, SUPPORT_MOVE):
+            ok, reason = self.support(i)
+        elif k == CONVOY:
+            ok, reason = self.convoy(i)
+        else:
+            ok, reason = True, "holds"
+        by = None
+        if self.dislodged_by[i] >= 0:
+            by = self.name(self.dislodged_by[i])
+            ok = False
+            lost = self.dislodged_text(i)
+            if k == HOLD:
+                reason = lost
+            elif reason in ("support cut", "convoy disrupted"):
+                reason = f"{reason}: {lost}"
+            else:
+                reason = f"{reason}; {lost}"
+        outcome = Outcome.SUCCEEDS if ok else Outcome.FAILS
+        return OrderResult(power, order, text, outcome, prefix + reason, by, tuple(details))
+
+    # -- moves --------------------------------------------------------------------------------
+    def move(self, i: int, details: list[str]) -> tuple[bool, str]:
+        dec = self.dec
+        where = str(dec.dest_loc[i])
+        via = " by convoy" if dec.convoyed[i] else ""
+        if self.moved[i]:
+            if dec.circular[i]:
+                return True, f"moves to {where}{via} (circular movement)"
+            j = dec.at.get(dec.dest[i], -1)
+            if j >= 0 and self.dislodged_by[j] == i:
+                return True, f"moves to {where}{via}, dislodging {self.name(j)}"
+            return True, f"moves to {where}{via}"
+        if not dec.path(i):
+            return False, self.no_path(i)
+        attack = dec.attack_strength(i)
+        details.append(f"attack strength {attack}")
+        j = dec.at.get(dec.dest[i], -1)
+        if attack == 0 and j >= 0 and dec.power[j] == dec.power[i]:
+            return False, f"failed: would dislodge its own {self.name(j)}"
+        # The strongest resistance: head to head, the holder, or a unit moving there too.
+        against: list[tuple[int, str]] = []
+        opponent = dec.head_to_head(i)
+        if opponent >= 0:
+            against.append((dec.defend_strength(opponent), self.name(opponent)))
+        elif j >= 0 and not (dec.kind[j] == MOVE and self.moved[j]):
+            against.append((dec.hold_strength(dec.dest[i]), self.name(j)))
+        for k in dec.attackers[dec.dest[i]]:
+            if k != i:
+                against.append((dec.prevent_strength(k), self.name(k)))
+        beaten = [(s, who) for s, who in against if s >= attack]
+        if not beaten:
+            return False, f"failed to move to {where}"
+        strength, who = max(beaten, key=lambda x: x[0])
+        if strength == attack:
+            return False, f"bounced with {who} ({attack} against {strength})"
+        return False, f"bounced: {who} is stronger ({strength} against {attack})"
+
+    def no_path(self, i: int) -> str:
+        dec = self.dec
+        fleets = dec.fleets[i]
+        if not fleets or not dec._route(i, dynamic=False):
+            return "no convoy route: no chain of fleets was ordered to convoy it"
+        broken = [f for f in fleets.values() if not dec.res[f]]
+        paradox = [f for f in broken if dec.paradox[f]]
+        if paradox:
+            names = ", ".join(self.name(f) for f in paradox)
+            return f"convoy failed: paradox, {names} does not convoy (Szykman rule)"
+        names = ", ".join(self.name(f) for f in broken)
+        return f"convoy disrupted: {names} dislodged"
+
+    # -- supports -----------------------------------------------------------------------------
+    def support(self, s: int) -> tuple[bool, str]:
+        dec = self.dec
+        t = dec.target[s]
+        if not dec.matched[s]:
+            if dec.kind[s] == SUPPORT_HOLD:
+                return False, (f"support void: {self.name(t)} did not hold "
+                               f"(it moved to {dec.dest_loc[t]})")
+            if dec.kind[t] == MOVE:
+                return False, (f"support void: {self.name(t)} moved to {dec.dest_loc[t]}, "
+                               f"not to {dec.dest_loc[s]}")
+            return False, f"support void: {self.name(t)} did not move to {dec.dest_loc[s]}"
+        if dec.res[s]:
+            if dec.kind[s] == SUPPORT_HOLD:
+                return True, f"supports {self.name(t)}"
+            return True, f"supports {self.name(t)} - {dec.dest_loc[s]}"
+        m = dec.cutter(s)
+        if m >= 0:
+            return False, f"support cut by {self.name(m)}"
+        return False, "support cut"  # by dislodgement, which the caller adds
+
+    # -- convoys ------------------------------------------------------------------------------
+    def convoy(self, c: int) -> tuple[bool, str]:
+        dec = self.dec
+        a = dec.target[c]
+        army = self.name(a)
+        if not dec.matched[c]:
+            if dec.kind[a] == MOVE:
+                return False, f"convoy void: {army} moved to {dec.dest_loc[a]}, not {dec.dest[c]}"
+            return False, f"convoy void: {army} did not move to {dec.dest[c]}"
+        if dec.paradox[c]:
+            return False, "convoy failed: convoy paradox (Szykman rule)"
+        if not dec.res[c]:
+            return False, "convoy disrupted"
+        if not dec.convoyed[a]:
+            return False, f"convoy not used: {army} went over land"
+        if self.moved[a]:
+            return True, f"convoys {army} to {dec.dest[c]}"
+        return True, f"convoys {army} to {dec.dest[c]} (the army did not get there)"

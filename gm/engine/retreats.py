@@ -1,0 +1,99 @@
+"""Retreat adjudication: each dislodged unit retreats, or is disbanded.
+
+A dislodged unit may retreat to an adjacent place it could move to that is empty after the
+movement, was not left empty by a standoff, and is not the province its attacker came from
+(unless that attacker was convoyed, DATC 4.A.5 and 6.H.11). Retreats cannot be convoyed (6.H.13)
+nor supported (6.H.1). Two or more units retreating to the same province are all disbanded
+(6.H.7, 6.H.8). A dislodged unit with no valid retreat order is disbanded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gm.engine.errors import OrderError
+from gm.engine.geo import Location
+from gm.engine.legality import check_retreat_order, retreat_places, spec_of, submitted_orders
+from gm.engine.map import GameMap
+from gm.engine.orders import AnyOrder, Disband, Retreat
+from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
+from gm.engine.state import Dislodged, GameState
+from gm.engine.units import Unit
+
+__all__ = ["resolve_retreats", "retreat_options"]
+
+
+def retreat_options(
+    gmap: GameMap, state: GameState, dislodged: Dislodged
+) -> tuple[Location, ...]:
+    """The places a dislodged unit may retreat to, after the movement in `state`."""
+    return retreat_places(gmap, state, dislodged)
+
+
+def resolve_retreats(
+    gmap: GameMap, state: GameState, submitted: Sequence[Submitted]
+) -> PhaseOutcome:
+    """Adjudicate a retreat phase.
+
+    Returns the position with retreated units placed and no dislodged units or contested
+    provinces left (same phase; the caller advances the calendar), one result per submitted
+    order, and one per dislodged unit that had no valid order ("no retreat order: disbanded").
+    """
+    dislodged = state.dislodged
+    index = {d.unit.province: (i, d.unit.power) for i, d in enumerate(dislodged)}
+
+    def check(power: str, order: AnyOrder) -> AnyOrder | OrderError:
+        return check_retreat_order(gmap, state, power, order)
+
+    entries, follows, tried = submitted_orders(submitted, check, index)
+    # Where each unit tries to go; two or more to one province: all disbanded.
+    going: dict[str, list[int]] = {}
+    for u, e in follows.items():
+        order = entries[e].order
+        if isinstance(order, Retreat):
+            going.setdefault(order.dest.province, []).append(u)
+    placed: list[Unit] = []
+    results: list[OrderResult | None] = [None] * len(entries)
+    for u, e in follows.items():
+        entry = entries[e]
+        unit = dislodged[u].unit
+        order = entry.order
+        if isinstance(order, Retreat):
+            rivals = [r for r in going[order.dest.province] if r != u]
+            if rivals:
+                names = ", ".join(str(dislodged[r].unit) for r in rivals)
+                outcome, reason = Outcome.FAILS, (
+                    f"disbanded: {names} also retreated to {order.dest.province}")
+            else:
+                placed.append(unit.moved_to(order.dest))
+                outcome, reason = Outcome.SUCCEEDS, f"retreats to {order.dest}"
+        else:
+            assert isinstance(order, Disband)
+            outcome, reason = Outcome.SUCCEEDS, "disbanded"
+        results[e] = OrderResult(entry.power, order, entry.text, outcome, reason)
+    for e, entry in enumerate(entries):
+        if results[e] is None:
+            reason = entry.reason
+            u = next((u for u, t in tried.items() if t == e and u not in follows), -1)
+            if u >= 0:
+                reason += f"; {dislodged[u].unit} is disbanded"
+            results[e] = OrderResult(
+                entry.power, entry.order, entry.text, entry.outcome or Outcome.ILLEGAL, reason
+            )
+    extra = []
+    for u, d in enumerate(dislodged):
+        if u in follows or u in tried:
+            continue
+        order = Disband(spec_of(d.unit))
+        options = retreat_places(gmap, state, d)
+        why = "no retreat order: disbanded" if options else "no place to retreat to: disbanded"
+        extra.append(OrderResult(d.unit.power, order, str(order), Outcome.SUCCEEDS, why))
+    extra.sort(key=lambda r: (r.power, r.text))
+    final = tuple(r for r in results if r is not None) + tuple(extra)
+    return PhaseOutcome(
+        state=state.evolve(
+            units=state.units + tuple(placed), dislodged=(), contested=frozenset()
+        ),
+        results=final,
+    )
+
