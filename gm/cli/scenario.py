@@ -1,0 +1,86 @@
+"""`gm scenario FILE...`: run adjudication test cases and say which fail and why."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from gm.scenario.format import Case, ScenarioSyntaxError, read_file
+from gm.scenario.runner import CaseResult, run_case
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "scenario",
+        help="run scenario (adjudication test) files",
+        description=(
+            "Run the cases of scenario files: build each position, adjudicate its orders, "
+            "compare with the expected position. Prints each failing case with the differences "
+            "and the orders' results; the last line is `N passed, N failed`. Exit status: 0 all "
+            "passed, 1 some failed, 2 a file could not be read."
+        ),
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="scenario files")
+    p.add_argument(
+        "-v", "--verbose", action="store_true", help="print every case with its orders' results"
+    )
+    p.add_argument(
+        "-k", metavar="PATTERN", dest="pattern", help="run only cases whose name contains PATTERN"
+    )
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    out: TextIO = sys.stdout
+    cases: list[Case] = []
+    unreadable = False
+    for path in args.files:
+        try:
+            cases.extend(read_file(path))
+        except ScenarioSyntaxError as e:
+            print(f"error: {e}", file=sys.stderr)
+            unreadable = True
+        except OSError as e:
+            print(f"error: {path}: {e.strerror or e}", file=sys.stderr)
+            unreadable = True
+    if args.pattern:
+        cases = [c for c in cases if args.pattern.lower() in c.name.lower()]
+    passed = failed = 0
+    for case in cases:
+        result = run_case(case)
+        if result.passed:
+            passed += 1
+            if args.verbose:
+                print_result(result, out)
+        else:
+            failed += 1
+            print_result(result, out)
+    print(f"{passed} passed, {failed} failed", file=out)
+    if unreadable:
+        return 2
+    return 1 if failed else 0
+
+
+def print_result(result: CaseResult, out: TextIO) -> None:
+    """The case's name and verdict, what differs, and every order's result."""
+    case = result.case
+    print(f"{'PASS' if result.passed else 'FAIL'} {case.name}  ({case.where})", file=out)
+    if result.error is not None:
+        print(f"  error: {result.error}", file=out)
+        return
+    for diff in result.differences:
+        print(f"  {diff.block}:", file=out)
+        for line in diff.missing:
+            print(f"    expected, not found: {line}", file=out)
+        for line in diff.unexpected:
+            print(f"    found, not expected: {line}", file=out)
+    if result.results:
+        print("  orders:", file=out)
+        for r in result.results:
+            reason = f" ({r.reason})" if r.reason else ""
+            print(f"    {r.power}: {r.text}: {r.outcome.word}{reason}", file=out)
+    if result.events:
+        print("  events:", file=out)
+        for event in result.events:
+            print(f"    {event}", file=out)

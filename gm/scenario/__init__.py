@@ -1,0 +1,1 @@
+"""Scenario (adjudication test) files: `format` reads them, `runner` runs and compares them."""

@@ -1,0 +1,491 @@
+"""Running scenario cases: build the position, parse the orders, advance, compare.
+
+Each case is run as the specification describes: the variant's map in its state for the phase,
+the PRESTATE blocks, every ORDERS line through the real order parser (an order that does not parse
+or names no power is void; it never aborts the case), `advance` through to the next phase needing
+orders, then every POSTSTATE block present compared with the result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from gm.engine.errors import OrderError
+from gm.engine.game import GameStep, PhaseReport, advance
+from gm.engine.geo import Terrain
+from gm.engine.map import GameMap
+from gm.engine.orders import Move
+from gm.engine.phase import Phase, PhaseType
+from gm.engine.results import OrderResult, Outcome, Submitted
+from gm.engine.state import Dislodged, GameState
+from gm.engine.units import Unit, UnitType
+from gm.orders import parse_order, parse_unit, resolve_province
+from gm.scenario.format import Case, Line
+from gm.variants.base import Variant
+from gm.variants.registry import UnknownVariant, get_variant
+
+# Case after case repeats the same unit and order texts: parse each text once per map (maps are
+# immutable and compared by identity; results are frozen values).
+_parse_unit = lru_cache(maxsize=8192)(parse_unit)
+_parse_order = lru_cache(maxsize=8192)(parse_order)
+
+
+class CaseError(ValueError):
+    """A case whose position cannot be built (unknown power, province, phase, ...)."""
+
+    def __init__(self, case: Case, line: int, message: str) -> None:
+        super().__init__(f"{case.path}:{line}: {message}")
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One POSTSTATE block that disagrees: lines expected but missing, lines found unexpected."""
+
+    block: str
+    missing: tuple[str, ...]
+    unexpected: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    case: Case
+    differences: tuple[Difference, ...] = ()
+    reports: tuple[PhaseReport, ...] = ()
+    void: tuple[OrderResult, ...] = ()  # ORDERS lines that never reached the adjudicator
+    error: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and not self.differences
+
+    @property
+    def results(self) -> tuple[OrderResult, ...]:
+        return self.void + tuple(r for rep in self.reports for r in rep.results)
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        return tuple(e for rep in self.reports for e in rep.events)
+
+
+def run_case(case: Case, variant: Variant | None = None) -> CaseResult:
+    """Run one case (with the variant it names, unless one is given); never raises for a bad
+    case (the result carries the error)."""
+    try:
+        return _run(case, variant or _variant(case))
+    except CaseError as e:
+        return CaseResult(case, error=str(e))
+
+
+# -- building the position ---------------------------------------------------------------------
+@dataclass
+class _Setup:
+    case: Case
+    variant: Variant
+    gmap: GameMap = field(init=False)
+
+    def fail(self, line: int, message: str) -> CaseError:
+        return CaseError(self.case, line, message)
+
+    def power(self, name: str, line: int) -> str:
+        p = self.variant.power(name)
+        if p is None:
+            known = ", ".join(self.variant.power_names)
+            raise self.fail(line, f"no power called {name!r} in {self.variant.title} ({known})")
+        return p.name
+
+    def province(self, name: str, line: int) -> str:
+        found = resolve_province(name, self.gmap)
+        if isinstance(found, OrderError):
+            raise self.fail(line, found.message)
+        return found
+
+    def split_power(self, item: Line) -> tuple[str, str]:
+        found = split_power(self.variant, item.text)
+        if found is None:
+            raise self.fail(item.number, f"{item.text!r}: expected `Power: ...`")
+        return found
+
+    def unit(self, item: Line) -> Unit:
+        name, rest = self.split_power(item)
+        power = self.power(name, item.number)
+        spec = _parse_unit(rest, self.gmap)
+        if isinstance(spec, OrderError):
+            raise self.fail(item.number, spec.message)
+        if spec.type is None:
+            raise self.fail(item.number, f"{rest!r}: say which unit it is (`A Par`, `F Spa/nc`)")
+        return Unit(power, spec.type, spec.location)
+
+    def units(self, block: str) -> tuple[Unit, ...]:
+        return tuple(self.unit(item) for item in self.case.block(block) or ())
+
+
+def split_power(variant: Variant, text: str) -> tuple[str, str] | None:
+    """`Power: rest` -> (power as written, rest). Without the colon (`Italy F gol`, as in a few
+    published DATC lines) the leading words naming one of the variant's powers are taken."""
+    name, sep, rest = text.partition(":")
+    if sep:
+        return name.strip(), rest.strip()
+    words = text.split()
+    for j in range(len(words) - 1, 0, -1):
+        if variant.power(" ".join(words[:j])) is not None:
+            return " ".join(words[:j]), " ".join(words[j:])
+    return None
+
+
+def _variant(case: Case) -> Variant:
+    try:
+        return get_variant(case.variant)
+    except UnknownVariant as e:
+        raise CaseError(case, case.variant_line or case.line, str(e)) from None
+
+
+def _phase(setup: _Setup, line: Line | None) -> Phase:
+    variant = setup.variant
+    if line is None:
+        phase = variant.start_phase
+        while phase.type is not PhaseType.MOVEMENT:
+            phase = variant.calendar.next(phase)
+        return phase
+    parsed = variant.parse_phase(line.text)
+    if parsed is None:
+        raise setup.fail(line.number, f"{line.text!r} is not a phase of {variant.title}")
+    return parsed
+
+
+def build_state(case: Case, variant: Variant) -> GameState:
+    """The position a case starts from."""
+    setup = _Setup(case, variant)
+    phase = _phase(setup, case.setphase)
+    state = _scheduled_before(variant, phase)
+    state = _map_blocks(setup, state)
+    setup.gmap = variant.map_for(state)
+
+    units = setup.units("PRESTATE")
+    dislodged_units = setup.units("PRESTATE_DISLODGED")
+    owners = dict(state.owners)
+    if case.block("PRESTATE_SUPPLYCENTER_OWNERS") is not None:
+        owners = _owners(setup, "PRESTATE_SUPPLYCENTER_OWNERS")
+    homes = dict(state.homes)
+    for item in case.block("PRESTATE_HOMES") or ():
+        name, rest = setup.split_power(item)
+        homes[setup.power(name, item.number)] = tuple(
+            setup.province(p, item.number) for p in rest.split()
+        )
+    extra = dict(state.extra)
+    for item in case.block("PRESTATE_STATE") or ():
+        key, sep, value = item.text.rpartition(":")
+        if not sep:
+            raise setup.fail(item.number, f"{item.text!r}: expected `key: value`")
+        extra[key.strip()] = value.strip()
+    attackers, contested = _previous_movement(setup, units, dislodged_units)
+    dislodged = tuple(Dislodged(u, attackers.get(u.province)) for u in dislodged_units)
+    return state.evolve(
+        phase=phase,
+        units=units,
+        dislodged=dislodged,
+        contested=contested,
+        owners=owners,
+        homes=homes,
+        extra=extra,
+    )
+
+
+def _scheduled_before(variant: Variant, phase: Phase) -> GameState:
+    """The bare position of `phase`: the variant's start with every scheduled change of the
+    seasons before `phase` applied (units and ownership come from the case)."""
+    state = variant.start_state().evolve(phase=phase, units=())
+    hook = variant.hooks.apply_scheduled
+    if hook is None:
+        return state
+    cal = variant.calendar
+    ends = set()
+    for event in variant.scheduled:
+        season = cal.season_of(Phase(event.season, event.year, PhaseType.MOVEMENT))
+        ends.add(Phase(season.name, event.year, season.phases[-1]))
+    for end in sorted(ends, key=cal.key):
+        if cal.key(end) < cal.key(phase):
+            state = hook(variant, state, variant.scheduled_for(end)).state
+    return state
+
+
+def _map_blocks(setup: _Setup, state: GameState) -> GameState:
+    """PRESTATE_TERRAIN, _BORDERS and _SUPPLYCENTERS: the map as the case says it is."""
+    case = setup.case
+    setup.gmap = setup.variant.map
+    terrain = dict(state.terrain)
+    iced = set(state.iced)
+    for item in case.block("PRESTATE_TERRAIN") or ():
+        prov, kind = _terrain_item(setup, item)
+        if kind == "ice":
+            iced.add(prov)
+        else:
+            terrain[prov] = Terrain(kind)
+            iced.discard(prov)
+    cut = set(state.cut_borders)
+    for item in case.block("PRESTATE_BORDERS") or ():
+        action, pair = _border_item(setup, item)
+        (cut.add if action == "cut" else cut.discard)(pair)
+    centres = state.centres
+    if case.block("PRESTATE_SUPPLYCENTERS") is not None:
+        centres = frozenset(_centre_list(setup, "PRESTATE_SUPPLYCENTERS"))
+    return state.evolve(
+        terrain=terrain, iced=frozenset(iced), cut_borders=frozenset(cut), centres=centres
+    )
+
+
+_TERRAIN_WORDS = ("land", "sea", "lake", "mountain", "ice", "impassable")
+
+
+def _terrain_item(setup: _Setup, item: Line) -> tuple[str, str]:
+    prov, sep, kind = item.text.partition(":")
+    kind = kind.strip().lower()
+    if not sep or kind not in _TERRAIN_WORDS:
+        raise setup.fail(
+            item.number, f"{item.text!r}: expected `Province: {'|'.join(_TERRAIN_WORDS)}`"
+        )
+    return setup.province(prov.strip(), item.number), kind
+
+
+def _border_item(setup: _Setup, item: Line) -> tuple[str, tuple[str, str]]:
+    m = re.fullmatch(r"(?i)(cut|open)\s+(.+?)\s*-\s*(.+)", item.text)
+    if not m:
+        raise setup.fail(item.number, f"{item.text!r}: expected `cut Mun-Ber` or `open Mun-Ber`")
+    a = setup.province(m.group(2), item.number)
+    b = setup.province(m.group(3), item.number)
+    pair = (a, b) if a <= b else (b, a)
+    return m.group(1).lower(), pair
+
+
+def _centre_list(setup: _Setup, block: str) -> list[str]:
+    return [
+        setup.province(word, item.number)
+        for item in setup.case.block(block) or ()
+        for word in item.text.split()
+    ]
+
+
+def _owners(setup: _Setup, block: str) -> dict[str, str]:
+    """`Power: Par` or `Power: A Par` (the unit letter is ignored)."""
+    owners: dict[str, str] = {}
+    for item in setup.case.block(block) or ():
+        name, rest = setup.split_power(item)
+        words = rest.split()
+        if len(words) == 2 and words[0].upper() in ("A", "F", "A/F"):
+            words = words[1:]
+        if len(words) != 1:
+            raise setup.fail(item.number, f"{item.text!r}: expected `Power: Province`")
+        owners[setup.province(words[0].split("/")[0], item.number)] = setup.power(
+            name, item.number
+        )
+    return owners
+
+
+def _previous_movement(
+    setup: _Setup, units: Sequence[Unit], dislodged: Sequence[Unit]
+) -> tuple[dict[str, str | None], frozenset[str]]:
+    """From PRESTATE_RESULTS: where each dislodged unit's attacker came from (None when it came
+    by convoy, DATC 6.H.11) and the provinces left vacant by a standoff (two or more failed
+    moves into a province nobody stands in; DATC 6.H.6, 6.H.16)."""
+    attackers: dict[str, str | None] = {}
+    failed_into: dict[str, int] = {}
+    for item in setup.case.block("PRESTATE_RESULTS") or ():
+        word, sep, rest = item.text.partition(":")
+        if not sep or word.strip().upper() not in ("SUCCESS", "FAILURE"):
+            raise setup.fail(
+                item.number, f"{item.text!r}: expected `SUCCESS: Power: order` or `FAILURE: ...`"
+            )
+        name, order_text = setup.split_power(Line(item.number, rest.strip()))
+        setup.power(name, item.number)
+        order = _parse_order(order_text, setup.gmap, PhaseType.MOVEMENT)
+        if isinstance(order, OrderError):
+            raise setup.fail(item.number, order.message)
+        if not isinstance(order, Move):
+            continue
+        target = order.dest.province
+        if word.strip().upper() == "SUCCESS":
+            attackers[target] = None if _came_by_convoy(setup.gmap, order) else order.unit.province
+        else:
+            failed_into[target] = failed_into.get(target, 0) + 1
+    occupied = {u.province for u in units}
+    contested = frozenset(p for p, n in failed_into.items() if n >= 2 and p not in occupied)
+    return {u.province: attackers.get(u.province) for u in dislodged}, contested
+
+
+def _came_by_convoy(gmap: GameMap, move: Move) -> bool:
+    if move.via_convoy:
+        return True
+    src = move.unit.location
+    if move.unit.type is UnitType.ARMY or move.unit.type is None:
+        return not gmap.army_can_move(src.province, move.dest.province)
+    return False
+
+
+# -- orders ------------------------------------------------------------------------------------
+def submissions(
+    variant: Variant, state: GameState, case: Case
+) -> tuple[list[Submitted], list[OrderResult]]:
+    """Every ORDERS line as a submission; lines naming no power of the variant are void."""
+    gmap = variant.map_for(state)
+    submitted: list[Submitted] = []
+    void: list[OrderResult] = []
+    for item in case.block("ORDERS") or ():
+        found = split_power(variant, item.text)
+        power = variant.power(found[0]) if found else None
+        if found is None or power is None:
+            named = f"no power called {found[0]!r}" if found else "no power named"
+            reason = f"{named} in {variant.title}; the order is void"
+            written, text = found or ("?", item.text)
+            void.append(OrderResult(written, None, text, Outcome.ILLEGAL, reason))
+            continue
+        text = found[1]
+        parsed = _parse_order(text, gmap, state.phase.type)
+        if isinstance(parsed, OrderError):
+            submitted.append(Submitted(power.name, text, None, parsed))
+        else:
+            submitted.append(Submitted(power.name, text, parsed))
+    return submitted, void
+
+
+# -- running and comparing ---------------------------------------------------------------------
+def _run(case: Case, variant: Variant) -> CaseResult:
+    state = build_state(case, variant)
+    setup = _Setup(case, variant)
+    setup.gmap = variant.map_for(state)
+    expected_units = (
+        set(state.units) if case.poststate_same else set(setup.units("POSTSTATE"))
+    )
+    submitted, void = submissions(variant, state, case)
+    step = advance(variant, state, submitted)
+    after = step.state
+    setup.gmap = variant.map_for(after)
+    diffs = [_compare("POSTSTATE", _unit_lines(expected_units), _unit_lines(after.units))]
+    diffs += _compare_optional(setup, step)
+    return CaseResult(
+        case,
+        differences=tuple(d for d in diffs if d is not None),
+        reports=step.reports,
+        void=tuple(void),
+    )
+
+
+def _unit_lines(units: Iterable[Unit]) -> set[str]:
+    return {f"{u.power}: {u}" for u in units}
+
+
+def _compare(block: str, expected: set[str], actual: set[str]) -> Difference | None:
+    if expected == actual:
+        return None
+    return Difference(block, tuple(sorted(expected - actual)), tuple(sorted(actual - expected)))
+
+
+def _compare_optional(setup: _Setup, step: GameStep) -> list[Difference | None]:
+    """Every POSTSTATE_* block the case has, compared with the position after the step."""
+    case, after = setup.case, step.state
+    out: list[Difference | None] = []
+    if case.post_setphase is not None:
+        fmt = setup.variant.format_phase
+        want = {fmt(_phase(setup, case.post_setphase))}
+        out.append(_compare("POSTSTATE_SETPHASE", want, {fmt(after.phase)}))
+    for block, compare in _POSTSTATE_BLOCKS.items():
+        items = case.block(block)
+        if items is not None:
+            want_lines, got_lines = compare(setup, items, after)
+            out.append(_compare(block, want_lines, got_lines))
+    return out
+
+
+Comparison = tuple[set[str], set[str]]
+
+
+def _post_dislodged(setup: _Setup, items: list[Line], after: GameState) -> Comparison:
+    want = _unit_lines(setup.unit(item) for item in items)
+    return want, _unit_lines(d.unit for d in after.dislodged)
+
+
+def _post_owners(setup: _Setup, items: list[Line], after: GameState) -> Comparison:
+    want = _owners(setup, "POSTSTATE_SUPPLYCENTER_OWNERS")
+    return {f"{p}: {c}" for c, p in want.items()}, {f"{p}: {c}" for c, p in after.owners.items()}
+
+
+def _post_centres(setup: _Setup, items: list[Line], after: GameState) -> Comparison:
+    return set(_centre_list(setup, "POSTSTATE_SUPPLYCENTERS")), set(setup.gmap.centres)
+
+
+def _post_terrain(setup: _Setup, items: list[Line], after: GameState) -> Comparison:
+    want, got = set(), set()
+    for item in items:
+        prov, kind = _terrain_item(setup, item)
+        want.add(f"{prov}: {kind}")
+        now = "ice" if kind == "ice" and prov in after.iced else setup.gmap.terrain[prov].value
+        got.add(f"{prov}: {now}")
+    return want, got
+
+
+def _post_borders(setup: _Setup, items: list[Line], after: GameState) -> Comparison:
+    want, got = set(), set()
+    for item in items:
+        action, (a, b) = _border_item(setup, item)
+        want.add(f"{action} {a}-{b}")
+        got.add(f"{'cut' if (a, b) in after.cut_borders else 'open'} {a}-{b}")
+    return want, got
+
+
+def _post_homes(setup: _Setup, items: list[Line], after: GameState) -> Comparison:
+    want, got = set(), set()
+    for item in items:
+        name, rest = setup.split_power(item)
+        power = setup.power(name, item.number)
+        listed = sorted(setup.province(p, item.number) for p in rest.split())
+        want.add(f"{power}: {' '.join(listed)}")
+        got.add(f"{power}: {' '.join(sorted(after.homes.get(power, ())))}")
+    return want, got
+
+
+def _post_state(setup: _Setup, items: list[Line], after: GameState) -> Comparison:
+    want, got = set(), set()
+    for item in items:
+        key, _, value = item.text.rpartition(":")
+        want.add(f"{key.strip()}: {value.strip()}")
+        got.add(f"{key.strip()}: {after.extra.get(key.strip(), '(absent)')}")
+    return want, got
+
+
+def _post_winners(setup: _Setup, items: list[Line], after: GameState) -> Comparison:
+    text = " ".join(item.text for item in items)
+    want = set() if text.strip().lower() == "none" else set(
+        _power_list(setup, text, items[0].number if items else setup.case.line)
+    )
+    return want or {"none"}, set(after.winners) or {"none"}
+
+
+_POSTSTATE_BLOCKS = {
+    "POSTSTATE_DISLODGED": _post_dislodged,
+    "POSTSTATE_SUPPLYCENTER_OWNERS": _post_owners,
+    "POSTSTATE_SUPPLYCENTERS": _post_centres,
+    "POSTSTATE_TERRAIN": _post_terrain,
+    "POSTSTATE_BORDERS": _post_borders,
+    "POSTSTATE_HOMES": _post_homes,
+    "POSTSTATE_STATE": _post_state,
+    "POSTSTATE_WINNERS": _post_winners,
+}
+
+
+def _power_list(setup: _Setup, text: str, line: int) -> list[str]:
+    """Power names separated by spaces or commas; a name may have several words (Chaos II
+    `St Petersburg`): the longest run of words naming a power is taken."""
+    words = text.replace(",", " ").split()
+    found: list[str] = []
+    i = 0
+    while i < len(words):
+        for j in range(len(words), i, -1):
+            power = setup.variant.power(" ".join(words[i:j]))
+            if power is not None:
+                found.append(power.name)
+                i = j
+                break
+        else:
+            raise setup.fail(line, f"no power called {words[i]!r} in {setup.variant.title}")
+    return found

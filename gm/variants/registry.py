@@ -1,0 +1,63 @@
+"""Variants by name: `standard`, `Standard`, later `deluge2` / `Deluge II`, ... (any case).
+
+Each variant module defines `NAME`, `ALIASES` and `build() -> Variant`; the map is only built
+when the variant is first asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from types import ModuleType
+
+from gm.variants.base import Variant
+
+_MODULES = ("gm.variants.standard",)
+
+
+class UnknownVariant(LookupError):
+    """A variant name that no variant answers to; the message lists the known ones."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"there is no variant called {name!r}; known variants: {', '.join(names())}"
+        )
+        self.name = name
+
+
+def _key(name: str) -> str:
+    return " ".join(name.lower().replace("_", " ").split())
+
+
+@cache
+def _modules() -> dict[str, ModuleType]:
+    modules = (importlib.import_module(m) for m in _MODULES)
+    return {str(m.NAME): m for m in modules}
+
+
+def names() -> tuple[str, ...]:
+    """The canonical names of all variants."""
+    return tuple(_modules())
+
+
+def canonical_name(name: str) -> str | None:
+    """`Standard` -> `standard`; None if no variant has that name or alias."""
+    key = _key(name)
+    for canonical, module in _modules().items():
+        if key == canonical or key in (_key(a) for a in module.ALIASES):
+            return canonical
+    return None
+
+
+def get_variant(name: str) -> Variant:
+    """The variant called `name` (canonical name or alias, any case); UnknownVariant if none."""
+    canonical = canonical_name(name)
+    if canonical is None:
+        raise UnknownVariant(name)
+    return _build(canonical)
+
+
+@cache
+def _build(canonical: str) -> Variant:
+    variant: Variant = _modules()[canonical].build()
+    return variant
