@@ -1,0 +1,65 @@
+"""The audit log: who did what to a game (GM commands above all), and when."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gm.store.models import AuditEntry, Game
+from gm.store.records import AuditRecord
+
+
+def to_record(row: AuditEntry) -> AuditRecord:
+    return AuditRecord(
+        id=row.id,
+        game_id=row.game_id,
+        game_name=row.game_name,
+        actor=row.actor,
+        action=row.action,
+        details=dict(row.details),
+        inbound_id=row.inbound_id,
+        at=row.at,
+    )
+
+
+def record_action(
+    session: Session,
+    *,
+    actor: str,
+    action: str,
+    now: datetime,
+    game_id: int | None = None,
+    details: Mapping[str, Any] | None = None,
+    inbound_id: int | None = None,
+) -> AuditRecord:
+    """Log an action (`details` must be JSON-serialisable). The game's name is kept with it,
+    so the entry still says which game after the game is deleted."""
+    name = None if game_id is None else session.scalar(select(Game.name).where(Game.id == game_id))
+    row = AuditEntry(
+        game_id=game_id,
+        game_name=name,
+        actor=actor,
+        action=action,
+        details=dict(details or {}),
+        inbound_id=inbound_id,
+        at=now,
+    )
+    session.add(row)
+    session.flush()
+    return to_record(row)
+
+
+def audit_log(
+    session: Session, *, game_id: int | None = None, action: str | None = None
+) -> list[AuditRecord]:
+    """Entries oldest first, of one game and/or one action if given."""
+    stmt = select(AuditEntry).order_by(AuditEntry.id)
+    if game_id is not None:
+        stmt = stmt.where(AuditEntry.game_id == game_id)
+    if action is not None:
+        stmt = stmt.where(AuditEntry.action == action)
+    return [to_record(r) for r in session.scalars(stmt)]

@@ -1,0 +1,258 @@
+"""The database schema as SQLAlchemy typed declarative models.
+
+Only gm.store imports these; the rest of gm sees the frozen records of gm.store.records.
+Constraint names follow `NAMING` so migrations can refer to them on SQLite and PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy import Enum as SAEnum
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from gm.engine.phase import PhaseType
+from gm.store.statuses import GameStatus, InboundStatus, OutboundStatus, PowerStatus
+from gm.store.types import JSONDocument, UTCDateTime
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ADDRESS = 320  # RFC 5321: 64 + 1 + 255
+
+
+def _enum(cls: type[Enum], name: str) -> SAEnum:
+    """An enum stored as its value in a VARCHAR with a CHECK constraint (no native PG type)."""
+    return SAEnum(
+        cls,
+        name=name,
+        native_enum=False,
+        create_constraint=True,
+        length=20,
+        values_callable=lambda e: [m.value for m in e],
+        validate_strings=True,
+    )
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)  # casefolded name
+    variant: Mapped[str] = mapped_column(String(40))
+    status: Mapped[GameStatus] = mapped_column(_enum(GameStatus, "game_status"))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
+    gm_address: Mapped[str] = mapped_column(String(ADDRESS))
+    gm_password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Power(Base):
+    __tablename__ = "powers"
+    __table_args__ = (UniqueConstraint("game_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    status: Mapped[PowerStatus] = mapped_column(_enum(PowerStatus, "power_status"))
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    draw_vote: Mapped[bool] = mapped_column(Boolean)
+    wait: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    addresses: Mapped[list[PowerAddress]] = relationship(
+        order_by="PowerAddress.position", lazy="selectin", cascade="all, delete-orphan"
+    )
+
+
+class PowerAddress(Base):
+    """A player's address for a power (a power may be played by several addresses)."""
+
+    __tablename__ = "power_addresses"
+    __table_args__ = (UniqueConstraint("power_id", "address_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    power_id: Mapped[int] = mapped_column(ForeignKey("powers.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    address: Mapped[str] = mapped_column(String(ADDRESS))
+    address_key: Mapped[str] = mapped_column(String(ADDRESS), index=True)  # lower-cased
+
+
+class PhaseRow(Base):
+    """One phase: the engine state before it; once adjudicated, its results (then immutable)."""
+
+    __tablename__ = "phases"
+    __table_args__ = (
+        UniqueConstraint("game_id", "phase_index"),
+        Index("ix_phases_open_deadline", "adjudicated_at", "deadline_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase_index: Mapped[int] = mapped_column(Integer)  # 0, 1, 2, ... within the game
+    season: Mapped[str] = mapped_column(String(20))
+    year: Mapped[int] = mapped_column(Integer)
+    type: Mapped[PhaseType] = mapped_column(_enum(PhaseType, "phase_type"))
+    state: Mapped[dict[str, Any]] = mapped_column(JSONDocument)  # GameState.to_json()
+    results: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONDocument)
+    events: Mapped[list[str] | None] = mapped_column(JSONDocument)  # map and centre changes
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    adjudicated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class OrderSet(Base):
+    """One submission of orders by a power for a phase, as a whole."""
+
+    __tablename__ = "order_sets"
+    __table_args__ = (Index("ix_order_sets_phase_power", "phase_id", "power_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    phase_id: Mapped[int] = mapped_column(ForeignKey("phases.id", ondelete="CASCADE"))
+    power_id: Mapped[int] = mapped_column(ForeignKey("powers.id", ondelete="CASCADE"))
+    inbound_id: Mapped[int | None] = mapped_column(
+        ForeignKey("inbound_messages.id", ondelete="SET NULL")
+    )
+    submitted_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    valid: Mapped[bool] = mapped_column(Boolean)  # no line has an error
+
+    lines: Mapped[list[OrderLineRow]] = relationship(
+        order_by="OrderLineRow.position", lazy="selectin", cascade="all, delete-orphan"
+    )
+
+
+class OrderLineRow(Base):
+    __tablename__ = "order_lines"
+    __table_args__ = (UniqueConstraint("set_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    set_id: Mapped[int] = mapped_column(ForeignKey("order_sets.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)  # as received
+    canonical: Mapped[str | None] = mapped_column(Text)  # str(order) when it parsed
+    error: Mapped[str | None] = mapped_column(Text)
+
+
+class InboundMessage(Base):
+    __tablename__ = "inbound_messages"
+    __table_args__ = (
+        Index("ix_inbound_messages_status", "status", "id"),
+        Index("ix_inbound_messages_mailbox_uid", "mailbox", "uidvalidity", "uid"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    dedup_key: Mapped[str] = mapped_column(String(255), unique=True)  # Message-ID or hash
+    message_id: Mapped[str | None] = mapped_column(Text)
+    mailbox: Mapped[str | None] = mapped_column(String(255))
+    uidvalidity: Mapped[int | None] = mapped_column(BigInteger)
+    uid: Mapped[int | None] = mapped_column(BigInteger)
+    sender: Mapped[str] = mapped_column(String(ADDRESS))
+    subject: Mapped[str | None] = mapped_column(Text)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    status: Mapped[InboundStatus] = mapped_column(_enum(InboundStatus, "inbound_status"))
+    attempts: Mapped[int] = mapped_column(Integer)
+    error: Mapped[str | None] = mapped_column(Text)
+    processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class OutboundMessage(Base):
+    __tablename__ = "outbound_messages"
+    __table_args__ = (Index("ix_outbound_messages_due", "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(255), unique=True)  # fixed at enqueue time
+    recipients: Mapped[list[str]] = mapped_column(JSONDocument)
+    headers: Mapped[list[list[str]]] = mapped_column(JSONDocument)  # [[name, value], ...]
+    parts: Mapped[list[dict[str, str]]] = mapped_column(JSONDocument)  # body parts
+    status: Mapped[OutboundStatus] = mapped_column(_enum(OutboundStatus, "outbound_status"))
+    attempts: Mapped[int] = mapped_column(Integer)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    inbound_id: Mapped[int | None] = mapped_column(
+        ForeignKey("inbound_messages.id", ondelete="SET NULL")
+    )
+
+    attachments: Mapped[list[OutboundAttachment]] = relationship(
+        order_by="OutboundAttachment.position", lazy="selectin", cascade="all, delete-orphan"
+    )
+
+
+class OutboundAttachment(Base):
+    __tablename__ = "outbound_attachments"
+    __table_args__ = (UniqueConstraint("outbound_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    outbound_id: Mapped[int] = mapped_column(
+        ForeignKey("outbound_messages.id", ondelete="CASCADE")
+    )
+    position: Mapped[int] = mapped_column(Integer)
+    filename: Mapped[str] = mapped_column(String(255))
+    content_type: Mapped[str] = mapped_column(String(127))
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class PressMessage(Base):
+    __tablename__ = "press_messages"
+    __table_args__ = (Index("ix_press_messages_game", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase_id: Mapped[int | None] = mapped_column(ForeignKey("phases.id", ondelete="SET NULL"))
+    from_power: Mapped[str | None] = mapped_column(String(40))  # None: from the GM
+    from_address: Mapped[str] = mapped_column(String(ADDRESS))
+    to_powers: Mapped[list[str]] = mapped_column(JSONDocument)
+    broadcast: Mapped[bool] = mapped_column(Boolean)
+    anonymous: Mapped[bool] = mapped_column(Boolean)  # grey press: sender not shown
+    body: Mapped[str] = mapped_column(Text)
+    inbound_id: Mapped[int | None] = mapped_column(
+        ForeignKey("inbound_messages.id", ondelete="SET NULL")
+    )
+    sent_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AuditEntry(Base):
+    """A GM action (or another action worth a trail), kept even if its game is deleted."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = (Index("ix_audit_log_game", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    game_name: Mapped[str | None] = mapped_column(String(64))
+    actor: Mapped[str] = mapped_column(String(ADDRESS))
+    action: Mapped[str] = mapped_column(String(64))
+    details: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
+    inbound_id: Mapped[int | None] = mapped_column(
+        ForeignKey("inbound_messages.id", ondelete="SET NULL")
+    )
+    at: Mapped[datetime] = mapped_column(UTCDateTime)

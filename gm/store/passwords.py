@@ -1,0 +1,65 @@
+"""Password hashing with scrypt (hashlib): salted, parameters stored with the hash.
+
+Stored form: `scrypt$<log2 n>$<r>$<p>$<salt, base64>$<key, base64>`. Verification recomputes the
+key with the stored parameters and compares in constant time, so the parameters can be raised
+later without invalidating old hashes (`needs_rehash` tells when to store a new one).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+
+SCHEME = "scrypt"
+LOG2_N = 14  # n = 16384: 16 MiB of memory with r = 8
+R = 8
+P = 1
+SALT_BYTES = 16
+KEY_BYTES = 32
+_MAXMEM = 64 * 1024 * 1024
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii").rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.b64decode(text + "=" * (-len(text) % 4))
+
+
+def _derive(password: str, salt: bytes, log2_n: int, r: int, p: int, length: int) -> bytes:
+    return hashlib.scrypt(
+        password.encode("utf-8"), salt=salt, n=1 << log2_n, r=r, p=p, maxmem=_MAXMEM, dklen=length
+    )
+
+
+def hash_password(password: str) -> str:
+    """A new salted hash of `password`, for storing."""
+    salt = os.urandom(SALT_BYTES)
+    key = _derive(password, salt, LOG2_N, R, P, KEY_BYTES)
+    return f"{SCHEME}${LOG2_N}${R}${P}${_b64(salt)}${_b64(key)}"
+
+
+def verify_password(password: str, stored: str | None) -> bool:
+    """Whether `password` matches the stored hash (False for no hash or a malformed one)."""
+    if not stored:
+        return False
+    parts = stored.split("$")
+    if len(parts) != 6 or parts[0] != SCHEME:
+        return False
+    try:
+        log2_n, r, p = int(parts[1]), int(parts[2]), int(parts[3])
+        salt, key = _unb64(parts[4]), _unb64(parts[5])
+    except ValueError:
+        return False
+    if not (1 <= log2_n <= 20 and 1 <= r <= 32 and 1 <= p <= 16 and key):
+        return False
+    candidate = _derive(password, salt, log2_n, r, p, len(key))
+    return hmac.compare_digest(candidate, key)
+
+
+def needs_rehash(stored: str) -> bool:
+    """Whether the hash was made with other parameters than today's (re-hash at next login)."""
+    return not stored.startswith(f"{SCHEME}${LOG2_N}${R}${P}$")

@@ -1,0 +1,101 @@
+"""A game's settings (what the GM's SET commands change), stored as one JSON document.
+
+Keys missing from a stored document take their defaults, so a setting can be added without a
+schema migration; keys this version does not know are kept in `extra` and written back. The
+policy values are the words of the SET PRESS and SET LATE commands (gm.commands.values).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import time, timedelta
+from enum import StrEnum
+from typing import Any
+
+from gm.engine.phase import PhaseType
+
+
+class PressPolicy(StrEnum):
+    """What press a game allows."""
+
+    NONE = "none"
+    WHITE = "white"  # signed press only
+    GREY = "grey"  # anonymous press only
+    ALL = "all"  # signed and anonymous
+
+
+class LatePolicy(StrEnum):
+    """What happens at the deadline to a power without orders."""
+
+    HOLD = "hold"  # the phase is processed; the late power's units stand
+    WAIT = "wait"  # the phase waits for every power's orders (or the GM)
+    DISORDER = "disorder"  # as HOLD, and after `late_after` missed deadlines: civil disorder
+
+
+# A deadline rule: time allowed from the start of the phase, or the next such time of day in
+# the game's timezone.
+Deadline = timedelta | time
+
+
+def _deadline_json(rule: Deadline) -> dict[str, Any]:
+    if isinstance(rule, timedelta):
+        return {"after_seconds": int(rule.total_seconds())}
+    return {"at": rule.strftime("%H:%M")}
+
+
+def _deadline_from(data: dict[str, Any]) -> Deadline:
+    if "at" in data:
+        return time.fromisoformat(data["at"])
+    return timedelta(seconds=int(data["after_seconds"]))
+
+
+def _default_deadlines() -> dict[PhaseType, Deadline]:
+    return {
+        PhaseType.MOVEMENT: timedelta(hours=72),
+        PhaseType.RETREAT: timedelta(hours=24),
+        PhaseType.ADJUSTMENT: timedelta(hours=24),
+    }
+
+
+_KNOWN = ("deadlines", "grace_seconds", "timezone", "press", "late", "late_after", "early")
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    deadlines: dict[PhaseType, Deadline] = field(default_factory=_default_deadlines)
+    grace: timedelta = timedelta(0)  # extra time for late powers before the late policy acts
+    timezone: str = "UTC"  # tz database name, for deadlines given as a time of day and reports
+    press: PressPolicy = PressPolicy.ALL
+    late: LatePolicy = LatePolicy.HOLD
+    late_after: int = 0  # missed deadlines in a row before civil disorder (DISORDER only)
+    early: bool = True  # process as soon as every power has ordered and none waits
+    extra: dict[str, Any] = field(default_factory=dict)  # settings of a newer gm, kept as is
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.extra,
+            "deadlines": {t.value: _deadline_json(r) for t, r in self.deadlines.items()},
+            "grace_seconds": int(self.grace.total_seconds()),
+            "timezone": self.timezone,
+            "press": self.press.value,
+            "late": self.late.value,
+            "late_after": self.late_after,
+            "early": self.early,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> GameSettings:
+        default = GameSettings()
+        deadlines = dict(default.deadlines)
+        for kind, rule in data.get("deadlines", {}).items():
+            deadlines[PhaseType(kind)] = _deadline_from(rule)
+        return GameSettings(
+            deadlines=deadlines,
+            grace=timedelta(seconds=int(data.get("grace_seconds", 0))),
+            timezone=str(data.get("timezone", default.timezone)),
+            press=PressPolicy(data.get("press", default.press.value)),
+            late=LatePolicy(data.get("late", default.late.value)),
+            late_after=int(data.get("late_after", default.late_after)),
+            early=bool(data.get("early", default.early)),
+            extra={k: v for k, v in data.items() if k not in _KNOWN},
+        )
