@@ -1,0 +1,228 @@
+"""Build outgoing messages safely.
+
+Every text that goes into a header passes through `header_safe` (no CR, LF or other control
+characters, one line, bounded length), and addresses are parsed into
+`email.headerregistry.Address` values, so player-controlled text (names, subjects, game names)
+cannot add headers. Messages use `email.policy.SMTP` (CRLF line ends, RFC 2047 encoded words).
+Replies carry `Auto-Submitted: auto-replied` (RFC 3834) so that well-behaved robots do not
+answer them, and `X-Auto-Response-Suppress: All` for Exchange.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.errors import HeaderParseError
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.utils import format_datetime
+
+MAX_SUBJECT = 200
+MAX_REFERENCES = 20  # the newest ids kept in References (RFC 5322 3.6.4 allows trimming)
+_MSGID_RE = re.compile(r"^<[\x21-\x3b\x3d\x3f-\x7e]{1,250}@[\x21-\x3b\x3d\x3f-\x7e]{1,250}>$")
+_MIME_TYPE_RE = re.compile(r"^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$")
+
+
+class ComposeError(ValueError):
+    """A value cannot go into a message (an unusable address, Message-ID or content type)."""
+
+
+def header_safe(text: str, limit: int = MAX_SUBJECT) -> str:
+    """`text` as one header-safe line: control and format characters become spaces.
+
+    "=?" becomes "= ?": the email package decodes RFC 2047 encoded words in values it is
+    given and (in Python 3.11 before 3.11.10) can write a decoded CR/LF out unquoted.
+    """
+    cleaned = "".join(
+        " " if unicodedata.category(c)[0] in ("C", "Z") and c != " " else c for c in text
+    )
+    line = " ".join(cleaned.split())[:limit].strip()
+    while "=?" in line:
+        line = line.replace("=?", "= ?")
+    return line
+
+
+def make_address(addr_spec: str, display_name: str = "") -> Address:
+    """A validated Address; ComposeError when `addr_spec` is not one plain address."""
+    spec = addr_spec.strip()
+    if not spec or "=?" in spec or any(unicodedata.category(c)[0] in ("C", "Z") for c in spec):
+        raise ComposeError(f"not a usable email address: {header_safe(addr_spec, 100)!r}")
+    try:
+        address = Address(display_name=header_safe(display_name, 100), addr_spec=spec)
+    except (ValueError, IndexError, TypeError, HeaderParseError) as exc:
+        raise ComposeError(
+            f"not a usable email address: {header_safe(addr_spec, 100)!r} ({exc})") from None
+    if not address.username or not address.domain or "@" in address.domain:
+        raise ComposeError(f"not a usable email address: {header_safe(addr_spec, 100)!r}")
+    return address
+
+
+def new_message_id(domain: str) -> str:
+    """A fresh, unique Message-ID at `domain`; store it with the outbound row to keep it stable."""
+    safe_domain = re.sub(r"[^A-Za-z0-9.-]", "", domain) or "localhost"
+    return f"<{time.time_ns():x}.{secrets.token_hex(8)}@{safe_domain}>"
+
+
+def checked_message_id(message_id: str) -> str:
+    """`message_id` in angle brackets; ComposeError unless it is a plain <left@right> id."""
+    text = message_id.strip()
+    if not text.startswith("<"):
+        text = f"<{text}>"
+    if not _MSGID_RE.match(text):
+        raise ComposeError(f"not a usable Message-ID: {header_safe(message_id, 100)!r}")
+    return text
+
+
+def build_subject(topic: str, *, game: str | None = None, phase: str | None = None) -> str:
+    """The subject of a message about `game` in `phase`: "[game] phase: topic".
+
+    Everything is made header-safe, so a game name chosen by a player cannot inject headers.
+    """
+    topic = header_safe(topic)
+    prefix = ""
+    if game and header_safe(game, 60):
+        prefix = f"[{header_safe(game, 60)}]"
+    if phase and header_safe(phase, 60):
+        prefix = f"{prefix} {header_safe(phase, 60)}".strip()
+    subject = f"{prefix}: {topic}" if prefix and topic else prefix or topic
+    return subject[:MAX_SUBJECT]
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file to attach; with `content_id` it is shown inside the HTML part (cid: reference)."""
+
+    filename: str
+    content_type: str
+    data: bytes
+    content_id: str | None = None
+
+
+@dataclass(frozen=True)
+class ReplyTo:
+    """What a reply refers to: the Message-ID answered and that message's References."""
+
+    message_id: str | None
+    references: Sequence[str] = ()
+
+
+def _references(reply: ReplyTo) -> tuple[str | None, str | None]:
+    ids: list[str] = []
+    for value in reply.references:
+        try:
+            ids.append(checked_message_id(value))
+        except ComposeError:
+            continue
+    in_reply_to = None
+    if reply.message_id:
+        try:
+            in_reply_to = checked_message_id(reply.message_id)
+            ids.append(in_reply_to)
+        except ComposeError:
+            in_reply_to = None
+    unique = list(dict.fromkeys(ids))[-MAX_REFERENCES:]
+    return in_reply_to, " ".join(unique) if unique else None
+
+
+def _mime_type(content_type: str) -> tuple[str, str]:
+    text = content_type.strip().lower()
+    if not _MIME_TYPE_RE.match(text):
+        raise ComposeError(f"not a usable content type: {header_safe(content_type, 80)!r}")
+    maintype, _, subtype = text.partition("/")
+    return maintype, subtype
+
+
+def _filename(name: str) -> str:
+    cleaned = header_safe(name, 100).replace("/", "_").replace("\\", "_").replace('"', "'")
+    return cleaned or "attachment"
+
+
+def compose_message(
+    *,
+    sender: Address,
+    to: Sequence[Address],
+    subject: str,
+    body: str,
+    message_id: str,
+    html: str | None = None,
+    attachments: Sequence[Attachment] = (),
+    reply_to: ReplyTo | None = None,
+    cc: Sequence[Address] = (),
+    bcc: Sequence[Address] = (),
+    auto_submitted: str = "auto-replied",
+    date: datetime | None = None,
+) -> EmailMessage:
+    """A complete message: text/plain body, optional HTML alternative and attachments.
+
+    `message_id` is required so that a message re-sent from the outbound queue keeps its id
+    (`new_message_id` makes one). `auto_submitted` is "auto-replied" for answers to mail and
+    "auto-generated" for reports nobody asked for (RFC 3834 5).
+    """
+    if not to and not cc and not bcc:
+        raise ComposeError("a message needs at least one recipient")
+    if auto_submitted not in ("auto-replied", "auto-generated"):
+        raise ComposeError(f"Auto-Submitted must be auto-replied or auto-generated, "
+                           f"not {auto_submitted!r}")
+    message = EmailMessage(policy=SMTP)
+    message["From"] = sender
+    if to:
+        message["To"] = list(to)
+    if cc:
+        message["Cc"] = list(cc)
+    if bcc:
+        message["Bcc"] = list(bcc)
+    message["Subject"] = header_safe(subject)
+    message["Date"] = format_datetime(date or datetime.now(UTC))
+    message["Message-ID"] = checked_message_id(message_id)
+    if reply_to is not None:
+        in_reply_to, references = _references(reply_to)
+        if in_reply_to:
+            message["In-Reply-To"] = in_reply_to
+        if references:
+            message["References"] = references
+    message["Auto-Submitted"] = auto_submitted
+    message["X-Auto-Response-Suppress"] = "All"
+    message["X-Loop"] = sender.addr_spec
+
+    text = body.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.endswith("\n"):
+        text += "\n"
+    message.set_content(text, subtype="plain", charset="utf-8")
+    related = [a for a in attachments if a.content_id and html is not None]
+    if html is not None:
+        message.add_alternative(html, subtype="html", charset="utf-8")
+        if related:
+            html_part = message.get_body(preferencelist=("html",))
+            if not isinstance(html_part, EmailMessage):
+                raise ComposeError("the HTML part could not be found to add inline pictures")
+            for item in related:
+                maintype, subtype = _mime_type(item.content_type)
+                cid = checked_message_id(item.content_id or "")
+                html_part.add_related(item.data, maintype=maintype, subtype=subtype, cid=cid,
+                                      disposition="inline", filename=_filename(item.filename))
+    for item in attachments:
+        if item in related:
+            continue
+        maintype, subtype = _mime_type(item.content_type)
+        if maintype == "text":
+            message.add_attachment(item.data.decode("utf-8", "replace"), subtype=subtype,
+                                   filename=_filename(item.filename))
+        else:
+            message.add_attachment(item.data, maintype=maintype, subtype=subtype,
+                                   filename=_filename(item.filename))
+    _check_headers(message)
+    return message
+
+
+def _check_headers(message: EmailMessage) -> None:
+    """The last guard: no header of any part may hold a line break once built."""
+    for part in message.walk():
+        for name, value in part.items():
+            if any(c in str(value) for c in "\r\n\x00"):
+                raise ComposeError(f"refusing to send a {name} header with a line break")

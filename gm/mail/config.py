@@ -1,0 +1,394 @@
+"""Service settings from a TOML file and GM_* environment variables (the environment wins).
+
+    database_url = "postgresql+psycopg://gm@db/gm"   # GM_DATABASE_URL; default: SQLite in data_dir
+    data_dir = "/var/lib/gm"                          # GM_DATA_DIR
+    address = "judge@example.org"                     # GM_ADDRESS: the service's own address
+    display_name = "Diplomacy judge"                  # GM_DISPLAY_NAME
+    max_message_bytes = 5242880                       # GM_MAX_MESSAGE_BYTES: larger mail is refused
+    poll_interval = 60                                # GM_POLL_INTERVAL (seconds)
+
+    [imap]        # GM_IMAP_HOST, _PORT, _SECURITY, _USER, _PASSWORD (or _PASSWORD_FILE), _FOLDER,
+                  # _PROCESSED_FOLDER, _CA_FILE, _IDLE_TIMEOUT
+    host = "imap.example.org"
+    security = "tls"          # "tls", "starttls", or "plain" (loopback hosts only)
+
+    [smtp]        # GM_SMTP_HOST, _PORT, _SECURITY, _USER, _PASSWORD (or _PASSWORD_FILE), _CA_FILE,
+                  # _TIMEOUT
+    host = "smtp.example.org"
+    security = "starttls"
+
+    [maildir]     # GM_MAILDIR_INBOX, GM_MAILDIR_OUTBOX
+    inbox = "mail/inbox"      # default: <data_dir>/mail/inbox
+    outbox = "mail/outbox"    # default: <data_dir>/mail/outbox
+
+Without an IMAP host the service reads the local Maildir inbox; without an SMTP host it writes
+sent mail to the local Maildir outbox (the embedded default). Relative paths in the file are
+relative to the file's directory; relative paths in the environment to the working directory.
+Passwords are `Secret`s and the database URL is left out of repr, so logging a `Config` is safe.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, TypeVar
+
+ENV_PREFIX = "GM_"
+DEFAULT_DATA_DIR = Path("var")
+DEFAULT_MAX_MESSAGE_BYTES = 5 * 1024 * 1024
+DEFAULT_POLL_INTERVAL = 60.0
+DEFAULT_IDLE_TIMEOUT = 600.0  # re-issue IDLE this often (RFC 2177 asks for less than 29 min)
+DEFAULT_SMTP_TIMEOUT = 60.0
+
+
+class ConfigError(ValueError):
+    """A setting is missing or wrong; the message names the key and where it came from."""
+
+
+class Security(StrEnum):
+    """How a mail connection is protected."""
+
+    TLS = "tls"  # TLS from the first byte (IMAP 993, SMTP 465)
+    STARTTLS = "starttls"  # plain connection upgraded before login (IMAP 143, SMTP 587)
+    PLAIN = "plain"  # no encryption: only to a loopback host
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A password: printed as asterisks; `reveal()` gives the value where it is needed."""
+
+    _value: str = field(repr=False)
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __repr__(self) -> str:
+        return "Secret('********')" if self._value else "Secret('')"
+
+    __str__ = __repr__
+
+
+@dataclass(frozen=True)
+class ImapConfig:
+    host: str
+    port: int
+    security: Security
+    user: str
+    password: Secret
+    folder: str = "INBOX"
+    processed_folder: str | None = None  # move processed mail there (after flagging it)
+    ca_file: Path | None = None  # trust these certificates instead of the system's
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT
+
+
+@dataclass(frozen=True)
+class SmtpConfig:
+    host: str
+    port: int
+    security: Security
+    user: str | None = None  # no user: no AUTH
+    password: Secret = Secret("")
+    ca_file: Path | None = None
+    timeout: float = DEFAULT_SMTP_TIMEOUT
+
+
+@dataclass(frozen=True)
+class MaildirConfig:
+    inbox: Path
+    outbox: Path
+
+
+@dataclass(frozen=True)
+class Config:
+    data_dir: Path
+    address: str
+    display_name: str
+    maildir: MaildirConfig
+    imap: ImapConfig | None = None  # None: read the Maildir inbox
+    smtp: SmtpConfig | None = None  # None: write to the Maildir outbox
+    database_url: str | None = field(default=None, repr=False)  # None: SQLite in data_dir
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    poll_interval: float = DEFAULT_POLL_INTERVAL
+
+    @property
+    def domain(self) -> str:
+        """The domain of the service's address (used in generated Message-IDs)."""
+        return self.address.rpartition("@")[2]
+
+    @property
+    def database_url_for_log(self) -> str | None:
+        """The database URL with any password replaced by asterisks."""
+        if self.database_url is None:
+            return None
+        return re.sub(r"(//[^/:@]*:)[^/@]*@", r"\1********@", self.database_url)
+
+
+# Keys each table accepts, and the environment variable of each.
+_TOP = ("database_url", "data_dir", "address", "display_name", "max_message_bytes",
+        "poll_interval")
+_IMAP = ("host", "port", "security", "user", "password", "password_file", "folder",
+         "processed_folder", "ca_file", "idle_timeout")
+_SMTP = ("host", "port", "security", "user", "password", "password_file", "ca_file", "timeout")
+_MAILDIR = ("inbox", "outbox")
+_TABLES: dict[str, tuple[str, ...]] = {"imap": _IMAP, "smtp": _SMTP, "maildir": _MAILDIR}
+
+_DEFAULT_PORTS = {
+    "imap": {Security.TLS: 993, Security.STARTTLS: 143, Security.PLAIN: 143},
+    "smtp": {Security.TLS: 465, Security.STARTTLS: 587, Security.PLAIN: 25},
+}
+_ADDRESS_RE = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
+_FOLDER_RE = re.compile(r"^[\x20-\x7e]{1,200}$")
+
+T = TypeVar("T")
+
+
+def env_name(key: str) -> str:
+    """The environment variable of a dotted key: "imap.host" -> "GM_IMAP_HOST"."""
+    return ENV_PREFIX + key.replace(".", "_").upper()
+
+
+class _Settings:
+    """Raw values from the file and the environment, with their origin for error messages."""
+
+    def __init__(self, path: Path | None, env: Mapping[str, str]) -> None:
+        self.file = path
+        self.base = path.parent if path is not None else Path.cwd()
+        self.values: dict[str, tuple[Any, str, Path]] = {}
+        if path is not None:
+            self._read_file(path)
+        for key in (*_TOP, *(f"{t}.{k}" for t, keys in _TABLES.items() for k in keys)):
+            name = env_name(key)
+            if name in env:
+                self.values[key] = (env[name], f"environment variable {name}", Path.cwd())
+
+    def _read_file(self, path: Path) -> None:
+        try:
+            with path.open("rb") as fh:
+                data = tomllib.load(fh)
+        except OSError as exc:
+            raise ConfigError(f"cannot read configuration file {path}: {exc.strerror}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"configuration file {path} is not valid TOML: {exc}") from None
+        for key, value in data.items():
+            if key in _TABLES:
+                if not isinstance(value, dict):
+                    raise ConfigError(f"{path}: [{key}] must be a table")
+                for sub, subvalue in value.items():
+                    if sub not in _TABLES[key]:
+                        raise ConfigError(
+                            f"{path}: unknown key {key}.{sub} (known: {', '.join(_TABLES[key])})")
+                    self.values[f"{key}.{sub}"] = (subvalue, f"{path}: {key}.{sub}", self.base)
+            elif key in _TOP:
+                self.values[key] = (value, f"{path}: {key}", self.base)
+            else:
+                known = ", ".join((*_TOP, *(f"[{t}]" for t in _TABLES)))
+                raise ConfigError(f"{path}: unknown key {key} (known: {known})")
+
+    def has(self, key: str) -> bool:
+        return key in self.values
+
+    def origin(self, key: str) -> str:
+        return self.values[key][1] if key in self.values else key
+
+    def get(self, key: str, convert: Callable[[Any, str], T], default: T) -> T:
+        if key not in self.values:
+            return default
+        value, origin, _ = self.values[key]
+        return convert(value, origin)
+
+    def path(self, key: str, default: Path) -> Path:
+        if key not in self.values:
+            return default
+        value, origin, base = self.values[key]
+        text = _text(value, origin)
+        if not text:
+            raise ConfigError(f"{origin}: expected a path, got an empty value")
+        resolved = Path(text).expanduser()
+        return resolved if resolved.is_absolute() else base / resolved
+
+
+def _text(value: Any, origin: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"{origin}: expected a string, got {value!r}")
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise ConfigError(f"{origin}: control characters are not allowed")
+    return value.strip()
+
+
+def _integer(low: int, high: int) -> Callable[[Any, str], int]:
+    def convert(value: Any, origin: str) -> int:
+        if isinstance(value, bool):
+            raise ConfigError(f"{origin}: expected an integer, got {value!r}")
+        if isinstance(value, str):
+            try:
+                value = int(value.strip())
+            except ValueError:
+                raise ConfigError(f"{origin}: expected an integer, got {value!r}") from None
+        if not isinstance(value, int) or not low <= value <= high:
+            raise ConfigError(f"{origin}: expected an integer from {low} to {high}, got {value!r}")
+        return value
+
+    return convert
+
+
+def _seconds(low: float, high: float) -> Callable[[Any, str], float]:
+    def convert(value: Any, origin: str) -> float:
+        if isinstance(value, bool):
+            raise ConfigError(f"{origin}: expected a number of seconds, got {value!r}")
+        if isinstance(value, str):
+            try:
+                value = float(value.strip())
+            except ValueError:
+                raise ConfigError(
+                    f"{origin}: expected a number of seconds, got {value!r}") from None
+        if not isinstance(value, int | float) or not low <= value <= high:
+            raise ConfigError(
+                f"{origin}: expected a number of seconds from {low:g} to {high:g}, got {value!r}")
+        return float(value)
+
+    return convert
+
+
+def _security(value: Any, origin: str) -> Security:
+    text = _text(value, origin).lower()
+    try:
+        return Security(text)
+    except ValueError:
+        choices = ", ".join(s.value for s in Security)
+        raise ConfigError(f"{origin}: expected one of {choices}, got {value!r}") from None
+
+
+def _address(value: Any, origin: str) -> str:
+    text = _text(value, origin)
+    if not _ADDRESS_RE.match(text):
+        raise ConfigError(f"{origin}: expected a plain address like gm@example.org, got {value!r}")
+    return text
+
+
+def _folder(value: Any, origin: str) -> str:
+    text = _text(value, origin)
+    if not _FOLDER_RE.match(text) or '"' in text or "\\" in text:
+        raise ConfigError(
+            f"{origin}: expected a folder name in printable ASCII without quotes or "
+            f"backslashes, got {value!r}")
+    return text
+
+
+def _optional_folder(value: Any, origin: str) -> str | None:
+    if isinstance(value, str) and not value.strip():
+        return None
+    return _folder(value, origin)
+
+
+def _name(value: Any, origin: str) -> str:
+    return " ".join(_text(value, origin).split())
+
+
+def is_loopback(host: str) -> bool:
+    """True for "localhost" and loopback IP addresses (127.0.0.0/8, ::1)."""
+    if host.lower() in ("localhost", "localhost.localdomain"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _password(s: _Settings, table: str) -> Secret:
+    key, file_key = f"{table}.password", f"{table}.password_file"
+    if s.has(key):
+        value, origin, _ = s.values[key]
+        if not isinstance(value, str):
+            raise ConfigError(f"{origin}: expected a string")
+        return Secret(value)
+    if s.has(file_key):
+        path = s.path(file_key, Path())
+        try:
+            return Secret(path.read_text(encoding="utf-8").rstrip("\r\n"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{s.origin(file_key)}: cannot read {path}: {exc}") from None
+    return Secret("")
+
+
+def _port_security(s: _Settings, table: str) -> tuple[str, int, Security]:
+    host = s.get(f"{table}.host", _text, "")
+    security = s.get(f"{table}.security", _security, Security.TLS)
+    port = s.get(f"{table}.port", _integer(1, 65535), _DEFAULT_PORTS[table][security])
+    if security is Security.PLAIN and not is_loopback(host):
+        raise ConfigError(
+            f"{s.origin(f'{table}.security')}: plain (unencrypted) {table.upper()} is only "
+            f"allowed to a loopback host, and {table}.host is {host!r}; use tls or starttls")
+    return host, port, security
+
+
+def _imap(s: _Settings) -> ImapConfig | None:
+    host = s.get("imap.host", _text, "")
+    if not host:
+        return None
+    host, port, security = _port_security(s, "imap")
+    user = s.get("imap.user", _text, "")
+    if not user:
+        raise ConfigError(f"imap.user ({env_name('imap.user')}) is required with imap.host")
+    return ImapConfig(
+        host=host,
+        port=port,
+        security=security,
+        user=user,
+        password=_password(s, "imap"),
+        folder=s.get("imap.folder", _folder, "INBOX"),
+        processed_folder=s.get("imap.processed_folder", _optional_folder, None),
+        ca_file=s.path("imap.ca_file", Path()) if s.has("imap.ca_file") else None,
+        idle_timeout=s.get("imap.idle_timeout", _seconds(1, 1740), DEFAULT_IDLE_TIMEOUT),
+    )
+
+
+def _smtp(s: _Settings) -> SmtpConfig | None:
+    host = s.get("smtp.host", _text, "")
+    if not host:
+        return None
+    host, port, security = _port_security(s, "smtp")
+    user = s.get("smtp.user", _text, "") or None
+    return SmtpConfig(
+        host=host,
+        port=port,
+        security=security,
+        user=user,
+        password=_password(s, "smtp"),
+        ca_file=s.path("smtp.ca_file", Path()) if s.has("smtp.ca_file") else None,
+        timeout=s.get("smtp.timeout", _seconds(1, 3600), DEFAULT_SMTP_TIMEOUT),
+    )
+
+
+def load_config(path: Path | None, env: Mapping[str, str]) -> Config:
+    """Read the settings; raise ConfigError naming the bad key.
+
+    `path` None reads no file (GM_CONFIG in `env`, when set, names one).
+    """
+    if path is None and env.get(ENV_PREFIX + "CONFIG"):
+        path = Path(env[ENV_PREFIX + "CONFIG"])
+    s = _Settings(path, env)
+    data_dir = s.path("data_dir", DEFAULT_DATA_DIR)
+    database_url = s.get("database_url", _text, "") or None
+    return Config(
+        data_dir=data_dir,
+        address=s.get("address", _address, "gm@localhost"),
+        display_name=s.get("display_name", _name, "gm"),
+        maildir=MaildirConfig(
+            inbox=s.path("maildir.inbox", data_dir / "mail" / "inbox"),
+            outbox=s.path("maildir.outbox", data_dir / "mail" / "outbox"),
+        ),
+        imap=_imap(s),
+        smtp=_smtp(s),
+        database_url=database_url,
+        max_message_bytes=s.get("max_message_bytes", _integer(1024, 2**31),
+                                DEFAULT_MAX_MESSAGE_BYTES),
+        poll_interval=s.get("poll_interval", _seconds(0.01, 86400), DEFAULT_POLL_INTERVAL),
+    )

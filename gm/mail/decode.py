@@ -1,0 +1,499 @@
+"""Read a raw message into what the service needs: who sent it, about what, and the text.
+
+`decode_message` never raises: whatever arrives (broken MIME, unknown charsets, binary junk,
+forged headers) it returns a `DecodedMessage`, with what went wrong listed in `problems`. The
+body is chosen as a reader would: text/plain is preferred, text/html is converted to text,
+attachments are skipped but listed, and a message over the size limit is not read at all
+(`too_large`), so the caller can say so in its reply.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import email
+import email.policy
+import re
+import unicodedata
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.header import decode_header, make_header
+from email.message import Message
+from email.utils import parseaddr, parsedate_to_datetime
+
+from gm.mail.clean import clean_body
+from gm.mail.htmltext import html_to_text
+from gm.mail.loops import Automatic, detect_automatic
+
+MAX_DEPTH = 20  # nesting of multiparts followed
+MAX_PARTS = 500  # parts looked at
+MAX_LINE = 20_000  # characters kept of one line
+MAX_HEADER = 2_000  # characters kept of one header value
+MAX_BOUNDARY_LINES = 5_000  # more "--" lines than this: the MIME structure is not parsed
+_HEADER_BYTES = 256 * 1024  # header block read from an oversized message
+
+_MSGID_RE = re.compile(r"<([^<>\s]{1,500})>")
+_ADDR_SPEC_RE = re.compile(r"^[^\s@<>()\[\],;:\"\\]{1,200}@[A-Za-z0-9.\-\[\]:_]{1,255}$")
+_UTF8_SEQUENCE_RE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+_ANGLE_ADDR_RE = re.compile(r"<([^<>\s@]+@[^<>\s@]+)>\s*$")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+@dataclass(frozen=True)
+class AttachmentInfo:
+    """A part that was not read as text."""
+
+    content_type: str
+    filename: str | None
+    size: int
+
+
+@dataclass(frozen=True)
+class DecodedMessage:
+    """A message as the service sees it.
+
+    `text` is what the sender wrote for us: quotes and signature cut, nothing after SIGNOFF.
+    `body` is the whole decoded text before cutting. `sender` is the From address, lower case
+    (None when unreadable); `reply_to` the Reply-To address. Header texts are single-line with
+    control characters removed. `automatic` says why the message must not be answered.
+    """
+
+    text: str = ""
+    body: str = ""
+    sender: str | None = None
+    sender_name: str = ""
+    reply_to: str | None = None
+    return_path: str | None = None
+    subject: str = ""
+    message_id: str | None = None
+    in_reply_to: str | None = None
+    references: tuple[str, ...] = ()
+    date: datetime | None = None
+    attachments: tuple[AttachmentInfo, ...] = ()
+    automatic: Automatic | None = None
+    size: int = 0
+    too_large: bool = False
+    signoff: bool = False
+    cuts: tuple[str, ...] = ()
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def is_automatic(self) -> bool:
+        return self.automatic is not None
+
+    @property
+    def reply_address(self) -> str | None:
+        """Where an answer goes: the From address (Reply-To is not trusted for replies)."""
+        return self.sender
+
+
+def header_text(value: object, limit: int = MAX_HEADER) -> str:
+    """A header value as one clean line: encoded words decoded, controls removed."""
+    text = value if isinstance(value, str) else str(value)
+    if any("\udc80" <= c <= "\udcff" for c in text):
+        # undecoded 8-bit bytes (the parser keeps them as surrogates): most often UTF-8
+        raw = text.encode("ascii", "surrogateescape")
+        text = _decode_bytes(raw, None, [])
+    if "=?" in text:
+        with contextlib.suppress(Exception):
+            text = str(make_header(decode_header(text)))
+    text = text[: limit * 4]
+    if not text.isprintable():
+        text = _printable(_CONTROL_RE.sub(" ", text))
+    return " ".join(text.split())[:limit]
+
+
+def _charset_codec(name: str | None) -> codecs.CodecInfo | None:
+    if not name:
+        return None
+    try:
+        info = codecs.lookup(name.strip().strip('"').lower())
+    except Exception:
+        return None
+    # bytes.decode only takes text encodings; this also refuses "zlib", "base64", "rot13" ...
+    return info if getattr(info, "_is_text_encoding", True) else None
+
+
+def _decode_bytes(data: bytes, charset: str | None, problems: list[str]) -> str:
+    """Bytes to text: the declared charset, else UTF-8, else Windows-1252; never raises."""
+    codec = _charset_codec(charset)
+    if charset and codec is None:
+        problems.append(f"unknown or unusable charset {header_text(charset, 60)!r}; "
+                        "read as UTF-8")
+    if codec is not None:
+        try:
+            return data.decode(codec.name)
+        except Exception:
+            pass
+    try:
+        text = data.decode("utf-8")
+        if codec is not None:
+            problems.append(f"text was not valid {codec.name}; read as UTF-8")
+        return text
+    except UnicodeDecodeError:
+        pass
+    if codec is not None:
+        try:
+            text = data.decode(codec.name, errors="replace")
+            problems.append(f"text was not valid {codec.name}; bad bytes replaced")
+            return text
+        except Exception:
+            pass
+    if _UTF8_SEQUENCE_RE.search(data):
+        problems.append("text was not valid UTF-8; bad bytes replaced")
+        return data.decode("utf-8", errors="replace")
+    problems.append("text was neither its declared charset nor UTF-8; read as Windows-1252")
+    return data.decode("cp1252", errors="replace")
+
+
+def _printable(line: str) -> str:
+    """Drop control, format, surrogate, private and unassigned characters (what
+    str.isprintable refuses) but keep tabs; other separators become spaces."""
+    out: list[str] = []
+    for char in line:
+        if char == "\t" or char.isprintable():
+            out.append(char)
+        elif unicodedata.category(char)[0] == "Z":
+            out.append(" ")
+    return "".join(out)
+
+
+def _normalise_text(text: str, problems: list[str]) -> str:
+    """Unix newlines, no control or invisible formatting characters, lines of sane length."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\u2028", "\n").replace("\u2029", "\n")
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if len(line) > MAX_LINE:
+            line = line[:MAX_LINE]
+            problems.append(f"line {index + 1} cut to {MAX_LINE} characters")
+        if not line.isprintable():  # isprintable is False for exactly the characters to fix
+            line = _printable(line)
+        lines[index] = line.rstrip()
+    return "\n".join(lines)
+
+
+def _unflow(text: str, delsp: bool) -> str:
+    """RFC 3676 format=flowed: join soft line breaks (lines ending in a space)."""
+    out: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        if line.startswith(" "):
+            line = line[1:]  # space-stuffing
+        if line.endswith(" ") and line != "-- ":
+            current += line[:-1] if delsp else line
+        else:
+            out.append(current + line)
+            current = ""
+    if current:
+        out.append(current)
+    return "\n".join(out)
+
+
+class _Reader:
+    """Walks a parsed message collecting body text, attachments and problems."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.attachments: list[AttachmentInfo] = []
+        self.problems: list[str] = []
+        self.parts_seen = 0
+        self.deep_noted = False
+
+    def _note_attachment(self, part: Message, content_type: str) -> None:
+        try:
+            filename = part.get_filename()
+        except Exception:
+            filename = None
+        try:
+            payload = part.get_payload(decode=True)
+            size = len(payload) if isinstance(payload, bytes) else 0
+        except Exception:
+            size = 0
+        name = header_text(filename, 200) if filename else None
+        self.attachments.append(AttachmentInfo(content_type, name, size))
+
+    def _is_attachment(self, part: Message) -> bool:
+        try:
+            disposition = (part.get_content_disposition() or "").lower()
+        except Exception:
+            disposition = ""
+        return disposition == "attachment"
+
+    def _text_of(self, part: Message, content_type: str) -> str | None:
+        try:
+            payload = part.get_payload(decode=True)
+        except Exception:
+            payload = None
+        if not isinstance(payload, bytes):
+            raw = part.get_payload()
+            payload = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else b""
+        for defect in getattr(part, "defects", []):
+            name = type(defect).__name__
+            if "Base64" in name:
+                self.problems.append("a text part had broken base64; read what could be read")
+                break
+        try:
+            charset = part.get_content_charset()
+        except Exception:
+            charset = None
+        text = _decode_bytes(payload, charset, self.problems)
+        if content_type == "text/html":
+            return html_to_text(text)
+        try:
+            flowed = (part.get_param("format") or "").lower() == "flowed"  # type: ignore[union-attr]
+            delsp = (part.get_param("delsp") or "").lower() == "yes"  # type: ignore[union-attr]
+        except Exception:
+            flowed = delsp = False
+        return _unflow(text.replace("\r\n", "\n"), delsp) if flowed else text
+
+    def _content_type(self, part: Message) -> str:
+        try:
+            return part.get_content_type().lower()
+        except Exception:
+            return "text/plain"
+
+    def read(self, part: Message, depth: int = 0) -> str | None:
+        """The text of `part` (None when it has none), noting attachments on the way."""
+        self.parts_seen += 1
+        if self.parts_seen > MAX_PARTS:
+            if self.parts_seen == MAX_PARTS + 1:
+                self.problems.append(f"only the first {MAX_PARTS} MIME parts were read")
+            return None
+        if depth > MAX_DEPTH:
+            if not self.deep_noted:
+                self.problems.append(f"MIME parts nested deeper than {MAX_DEPTH} were skipped")
+                self.deep_noted = True
+            return None
+        content_type = self._content_type(part)
+        if content_type.startswith("message/"):  # forwarded mail and reports are not read
+            if content_type not in ("message/delivery-status",
+                                    "message/disposition-notification"):
+                self.attachments.append(AttachmentInfo(content_type, None, 0))
+            return None
+        if part.is_multipart():
+            children = [c for c in part.get_payload() if isinstance(c, Message)]
+            return self._multipart(content_type, children, depth)
+        if content_type.startswith("multipart/"):
+            self.problems.append(f"{content_type} without parts was read as plain text")
+            return self._text_of(part, "text/plain")
+        if self._is_attachment(part) or not content_type.startswith("text/") or content_type in (
+            "text/calendar", "text/x-vcard", "text/vcard", "text/rtf", "text/csv",
+        ):
+            if content_type not in ("application/pgp-signature", "application/pkcs7-signature",
+                                    "application/x-pkcs7-signature"):
+                self._note_attachment(part, content_type)
+            return None
+        return self._text_of(part, content_type)
+
+    def _multipart(self, content_type: str, children: list[Message], depth: int) -> str | None:
+        if not children:
+            self.problems.append(f"{content_type} without parts")
+            return None
+        if content_type == "multipart/encrypted":
+            self.problems.append("the message is encrypted and cannot be read")
+            return None
+        if content_type == "multipart/alternative":
+            return self._alternative(children, depth)
+        if content_type in ("multipart/signed", "multipart/report"):
+            first = self.read(children[0], depth + 1)
+            for child in children[1:]:
+                self.read(child, depth + 1)  # notes attachments; the text is not wanted
+            return first
+        texts = [t for t in (self.read(c, depth + 1) for c in children) if t is not None]
+        return "\n\n".join(t for t in texts if t.strip()) if texts else None
+
+    def _alternative(self, children: list[Message], depth: int) -> str | None:
+        # RFC 2046 5.1.4: alternatives in increasing faithfulness; we want plain text first
+        for wanted in ("text/plain", "text/html"):
+            for child in children:
+                if self._content_type(child) == wanted and not self._is_attachment(child):
+                    self.parts_seen += 1
+                    return self._text_of(child, wanted)
+        for child in children:
+            text = self.read(child, depth + 1)
+            if text is not None:
+                return text
+        return None
+
+
+def _address(value: str) -> tuple[str, str | None]:
+    """(display name, lower-case addr-spec or None) from an address header value."""
+    try:
+        header = email.policy.default.header_factory("from", value)
+        addresses = getattr(header, "addresses", ())
+        if addresses:
+            first = addresses[0]
+            name, spec = str(first.display_name or ""), str(first.addr_spec or "")
+        else:
+            name, spec = parseaddr(value)
+    except Exception:  # e.g. an encoded word hiding CR/LF in the display name
+        angle = _ANGLE_ADDR_RE.search(value)
+        if angle:
+            name, spec = value[: angle.start()].strip().strip('"'), angle.group(1)
+        else:
+            name, spec = parseaddr(value)
+    spec = spec.strip().lower()
+    return header_text(name, 200), spec if _ADDR_SPEC_RE.match(spec) else None
+
+
+def _all_headers(message: Message, name: str) -> list[str]:
+    """Raw values (8-bit bytes kept as surrogates, decoded later by header_text)."""
+    wanted = name.lower()
+    try:
+        return [v if isinstance(v, str) else str(v)
+                for k, v in message.raw_items() if k.lower() == wanted]
+    except Exception:
+        return []
+
+
+def _first_header(message: Message, name: str) -> str | None:
+    values = _all_headers(message, name)
+    return values[0] if values else None
+
+
+def _message_ids(value: str | None) -> list[str]:
+    if not value:
+        return []
+    return [f"<{m}>" for m in _MSGID_RE.findall(value[:20_000])]
+
+
+def _own(own_addresses: str | Iterable[str]) -> Collection[str]:
+    return [own_addresses] if isinstance(own_addresses, str) else list(own_addresses)
+
+
+def _parse(raw: bytes, problems: list[str]) -> Message:
+    try:
+        return email.message_from_bytes(raw)
+    except Exception as exc:  # RecursionError on absurd nesting, and other parser failures
+        problems.append(f"the MIME structure could not be parsed ({type(exc).__name__}); "
+                        "read as plain text")
+    try:
+        head, _, body = raw.partition(b"\n\n")
+        message = email.message_from_bytes(head + b"\n\n")
+        del message["Content-Type"]
+        del message["Content-Transfer-Encoding"]
+        message.set_payload(body.decode("ascii", "surrogateescape"))
+        return message
+    except Exception:
+        message = Message()
+        message.set_payload(raw.decode("ascii", "surrogateescape"))
+        return message
+
+
+def decode_message(
+    raw: bytes,
+    *,
+    max_bytes: int | None = None,
+    size: int | None = None,
+    own_addresses: str | Iterable[str] = (),
+) -> DecodedMessage:
+    """Decode `raw`; never raises.
+
+    `size` is the whole message's size when `raw` was cut short by the source (InboundMail.size).
+    A message over `max_bytes` is marked `too_large` and only its headers are read.
+    `own_addresses` (the service's address) are treated as robots for loop detection.
+    """
+    try:
+        return _decode(raw, max_bytes, size, own_addresses)
+    except Exception as exc:  # the last line of defence: a result, never a traceback
+        return DecodedMessage(
+            size=size if size is not None else len(raw),
+            problems=(f"the message could not be read ({type(exc).__name__})",),
+        )
+
+
+def _header_block(raw: bytes) -> bytes:
+    head = raw[:_HEADER_BYTES]
+    end = re.search(rb"\r?\n\r?\n", head)
+    return head[: end.start()] + b"\n\n" if end else head
+
+
+def _decode(
+    raw: bytes,
+    max_bytes: int | None,
+    size: int | None,
+    own_addresses: str | Iterable[str],
+) -> DecodedMessage:
+    problems: list[str] = []
+    total = max(size if size is not None else 0, len(raw))
+    too_large = max_bytes is not None and total > max_bytes
+    if too_large:
+        problems.append(f"the message is {total} bytes; the limit is {max_bytes} bytes")
+        message = _parse(_header_block(raw), problems)
+    elif raw.count(b"\n--") > MAX_BOUNDARY_LINES:
+        problems.append(f"the message has more than {MAX_BOUNDARY_LINES} MIME boundaries; "
+                        "only its headers were read")
+        message = _parse(_header_block(raw), problems)
+    else:
+        message = _parse(raw, problems)
+
+    sender_name, sender = "", None
+    from_value = _first_header(message, "From")
+    if from_value is None:
+        problems.append("no From header")
+    else:
+        sender_name, sender = _address(from_value)
+        if sender is None:
+            problems.append(f"unreadable From address {header_text(from_value, 200)!r}")
+    reply_to_value = _first_header(message, "Reply-To")
+    reply_to = _address(reply_to_value)[1] if reply_to_value else None
+    return_path_value = _first_header(message, "Return-Path")
+    return_path = None
+    if return_path_value is not None:
+        return_path = _address(return_path_value)[1] or ""
+
+    subject_value = _first_header(message, "Subject")
+    subject = header_text(subject_value) if subject_value is not None else ""
+    message_ids = _message_ids(_first_header(message, "Message-ID"))
+    message_id = message_ids[0] if message_ids else None
+    if message_id is None:
+        problems.append("no Message-ID")
+    in_reply_to_ids = _message_ids(_first_header(message, "In-Reply-To"))
+    references = tuple(_message_ids(" ".join(_all_headers(message, "References"))))[-50:]
+
+    date = None
+    date_value = _first_header(message, "Date")
+    if date_value:
+        try:
+            date = parsedate_to_datetime(header_text(date_value, 200))
+        except Exception:
+            problems.append(f"unreadable Date {header_text(date_value, 100)!r}")
+
+    automatic = detect_automatic(message, _own(own_addresses))
+
+    body_text = ""
+    attachments: tuple[AttachmentInfo, ...] = ()
+    if not too_large:
+        reader = _Reader()
+        text = reader.read(message)
+        attachments = tuple(reader.attachments)
+        problems.extend(reader.problems)
+        if text is None:
+            problems.append("the message has no text part")
+            text = ""
+        body_text = _normalise_text(text, problems)
+    cleaned = clean_body(body_text)
+
+    return DecodedMessage(
+        text=cleaned.text,
+        body=body_text,
+        sender=sender,
+        sender_name=sender_name,
+        reply_to=reply_to,
+        return_path=return_path,
+        subject=subject,
+        message_id=message_id,
+        in_reply_to=in_reply_to_ids[0] if in_reply_to_ids else None,
+        references=references,
+        date=date,
+        attachments=attachments,
+        automatic=automatic,
+        size=total,
+        too_large=too_large,
+        signoff=cleaned.signoff,
+        cuts=cleaned.cuts,
+        problems=tuple(dict.fromkeys(problems)),
+    )

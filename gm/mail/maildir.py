@@ -1,0 +1,195 @@
+"""Local Maildirs: the embedded default inbox (a MailSource) and outbox (a MailSink).
+
+Inbox: a message in new/ is unprocessed; `mark_processed` moves it to cur/ with the Seen flag
+(":2,S"), so what is in cur/ is never offered again, and what is still in new/ after a restart
+is offered again. Outbox: each sent message is written to tmp/, synced, and renamed into new/
+(atomic on one filesystem, as the Maildir convention requires). A message with a Message-ID
+gets a file name derived from it, so sending it again (a retry after a crash) writes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import hashlib
+import itertools
+import logging
+import os
+import socket
+import time
+from collections.abc import AsyncIterator
+from email.message import EmailMessage
+from email.utils import getaddresses
+from pathlib import Path
+
+from gm.mail.errors import MaildirError
+from gm.mail.transport import Backoff, InboundMail, PolledSource, SendReport
+
+log = logging.getLogger(__name__)
+_counter = itertools.count()
+
+
+def ensure_maildir(path: Path) -> None:
+    """Create path/{tmp,new,cur} if missing."""
+    try:
+        for sub in ("tmp", "new", "cur"):
+            (path / sub).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise MaildirError(f"cannot create Maildir {path}: {exc.strerror}") from None
+
+
+def _key(name: str) -> str:
+    """The unique part of a Maildir file name (before the ":2,FLAGS" info)."""
+    return name.split(":", 1)[0]
+
+
+def _unique_name() -> str:
+    host = socket.gethostname().replace("/", "\\057").replace(":", "\\072")
+    return f"{time.time_ns()}.P{os.getpid()}Q{next(_counter)}.{host}"
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class MaildirSource(PolledSource):
+    """Unprocessed messages from a Maildir's new/, oldest first, polled every `poll_interval`."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        max_bytes: int | None = None,
+        poll_interval: float = 5.0,
+        backoff: Backoff | None = None,
+    ) -> None:
+        super().__init__(backoff=backoff)
+        self.path = path
+        self.max_bytes = max_bytes
+        self.poll_interval = poll_interval
+        self._offered: dict[str, str] = {}  # key -> file name in new/
+
+    def _scan(self) -> list[tuple[str, str, int]]:
+        ensure_maildir(self.path)
+        entries: list[tuple[float, str, int]] = []
+        try:
+            with os.scandir(self.path / "new") as it:
+                for entry in it:
+                    if entry.name.startswith("."):
+                        continue
+                    try:
+                        stat = entry.stat()
+                    except FileNotFoundError:
+                        continue
+                    entries.append((stat.st_mtime, entry.name, stat.st_size))
+        except OSError as exc:
+            raise MaildirError(f"cannot read Maildir {self.path}: {exc.strerror}") from None
+        entries.sort()
+        return [(_key(name), name, size) for _, name, size in entries]
+
+    def _read(self, name: str) -> bytes | None:
+        limit = -1 if self.max_bytes is None else self.max_bytes + 1
+        try:
+            with (self.path / "new" / name).open("rb") as fh:
+                return fh.read(limit)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise MaildirError(f"cannot read {self.path / 'new' / name}: {exc.strerror}") from None
+
+    async def pending(self) -> AsyncIterator[InboundMail]:
+        for key, name, size in await asyncio.to_thread(self._scan):
+            if key in self._offered or self._closed:
+                continue
+            raw = await asyncio.to_thread(self._read, name)
+            if raw is None:
+                continue
+            self._offered[key] = name
+            yield InboundMail(id=key, raw=raw, size=size)
+
+    async def wait_for_mail(self) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._interrupt.wait(), self.poll_interval)
+        self._interrupt.clear()
+
+    def _move_to_cur(self, mail_id: str) -> None:
+        name = self._offered.get(mail_id)
+        candidates = [name] if name else []
+        candidates += [n for n in os.listdir(self.path / "new") if _key(n) == mail_id]
+        for candidate in candidates:
+            source = self.path / "new" / candidate
+            info = candidate.split(":", 1)[1] if ":" in candidate else "2,"
+            flags = "".join(sorted(set(info[2:]) | {"S"})) if info.startswith("2,") else "S"
+            try:
+                os.rename(source, self.path / "cur" / f"{mail_id}:2,{flags}")
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise MaildirError(f"cannot move {source} to cur/: {exc.strerror}") from None
+            _fsync_dir(self.path / "cur")
+            return
+        if not any(_key(n) == mail_id for n in os.listdir(self.path / "cur")):
+            log.warning("Maildir %s: message %s to mark as processed is gone", self.path, mail_id)
+
+    async def mark_processed(self, mail_id: str) -> None:
+        if "/" in mail_id or mail_id.startswith("."):
+            raise MaildirError(f"not a Maildir message id: {mail_id!r}")
+        await asyncio.to_thread(self._move_to_cur, mail_id)
+        self._offered.pop(mail_id, None)
+
+
+class MaildirSink:
+    """Writes sent messages into a Maildir's new/, atomically (tmp/ then rename)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _name(self, message: EmailMessage) -> str:
+        message_id = " ".join(str(message.get("Message-ID", "")).split())
+        if not message_id:
+            return _unique_name()
+        return "gm." + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:40]
+
+    def _already_there(self, name: str) -> bool:
+        if (self.path / "new" / name).exists():
+            return True
+        return any((self.path / "cur").glob(f"{name}:2,*"))
+
+    def _write(self, name: str, data: bytes) -> bool:
+        ensure_maildir(self.path)
+        if self._already_there(name):
+            return False
+        tmp = self.path / "tmp" / name
+        try:
+            with tmp.open("wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.rename(tmp, self.path / "new" / name)
+            _fsync_dir(self.path / "new")
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise MaildirError(f"cannot write to Maildir {self.path}: {exc.strerror}") from None
+        return True
+
+    async def send(self, message: EmailMessage) -> SendReport:
+        recipients = tuple(
+            addr for _, addr in getaddresses(
+                [str(v) for name in ("To", "Cc", "Bcc") for v in message.get_all(name, [])])
+            if addr
+        )
+        stored = copy.copy(message)
+        del stored["Bcc"]  # as an SMTP server would not show it
+        data = stored.as_bytes(policy=message.policy.clone(linesep="\n"))
+        name = self._name(message)
+        written = await asyncio.to_thread(self._write, name, data)
+        if not written:
+            log.info("Maildir %s: %s is already in the outbox", self.path, name)
+        message_id = message.get("Message-ID")
+        return SendReport(message_id=str(message_id) if message_id else None, accepted=recipients)

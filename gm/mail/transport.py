@@ -1,0 +1,208 @@
+"""What every mail source and sink offers, and the polling loop the sources share.
+
+A source yields each unprocessed message as an `InboundMail` (an id and the raw bytes). The
+caller stores it, commits, and only then calls `mark_processed(mail.id)`. A message not marked
+is offered again after a reconnect or a restart, so processing must be idempotent (key inbound
+rows on the Message-ID, or on the id when a message has none). A marked message is never
+offered again.
+
+    async with make_source(config) as source:
+        async for mail in source:           # runs until source.close() or cancellation
+            with store.transaction():
+                ingest(mail.id, mail.raw)
+            await source.mark_processed(mail.id)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from types import MappingProxyType, TracebackType
+from typing import Protocol, Self, runtime_checkable
+
+from gm.mail.errors import MailError, Refusal
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class InboundMail:
+    """One message from a source.
+
+    `id` identifies it to `mark_processed` ("UIDVALIDITY:UID" for IMAP, the file's unique name
+    for a Maildir). `raw` holds at most the source's byte limit plus one byte, so a message
+    larger than the limit arrives cut short; `size` is the whole message's size, which
+    `decode_message` compares with the limit.
+    """
+
+    id: str
+    raw: bytes
+    size: int
+
+    @property
+    def truncated(self) -> bool:
+        return self.size > len(self.raw)
+
+
+@dataclass(frozen=True)
+class SendReport:
+    """A message the server accepted for at least one recipient.
+
+    `refused` lists recipients refused one by one while others were accepted; the message must
+    not be sent again to the accepted ones.
+    """
+
+    message_id: str | None
+    accepted: tuple[str, ...]
+    refused: Mapping[str, Refusal] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@runtime_checkable
+class MailSource(Protocol):
+    """Unprocessed inbound messages, marked processed by the caller after it commits."""
+
+    def __aiter__(self) -> AsyncIterator[InboundMail]: ...
+
+    def pending(self) -> AsyncIterator[InboundMail]: ...
+
+    async def mark_processed(self, mail_id: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+@runtime_checkable
+class MailSink(Protocol):
+    """Outbound delivery of composed messages."""
+
+    async def send(self, message: EmailMessage) -> SendReport: ...
+
+
+class Backoff:
+    """Exponential delays between retries: initial, initial*factor, ... capped at maximum.
+
+    Each delay is spread by +-jitter (a fraction) so that restarted services do not retry in step.
+    """
+
+    def __init__(
+        self,
+        initial: float = 1.0,
+        maximum: float = 300.0,
+        factor: float = 2.0,
+        jitter: float = 0.1,
+    ) -> None:
+        if initial <= 0 or maximum < initial or factor < 1 or not 0 <= jitter < 1:
+            raise ValueError("backoff needs 0 < initial <= maximum, factor >= 1, 0 <= jitter < 1")
+        self.initial = initial
+        self.maximum = maximum
+        self.factor = factor
+        self.jitter = jitter
+        self._next = initial
+
+    def next_delay(self) -> float:
+        delay = self._next
+        self._next = min(self.maximum, self._next * self.factor)
+        spread = delay * self.jitter
+        return max(0.0, delay + random.uniform(-spread, spread))
+
+    def reset(self) -> None:
+        self._next = self.initial
+
+
+class PolledSource(ABC):
+    """The loop shared by the IMAP and Maildir sources.
+
+    Subclasses provide `pending()` (one pass over unprocessed messages not yet offered),
+    `wait_for_mail()` (IDLE or a poll interval, cut short by `_interrupt`) and
+    `mark_processed()`. Iterating the source runs passes forever; failures are logged and
+    retried after a backoff delay, and are visible as `last_error` / `consecutive_failures`.
+    """
+
+    def __init__(self, *, backoff: Backoff | None = None) -> None:
+        self.backoff = backoff or Backoff()
+        self.last_error: MailError | None = None
+        self.consecutive_failures = 0
+        self._closed = False
+        self._interrupt = asyncio.Event()
+
+    @abstractmethod
+    def pending(self) -> AsyncIterator[InboundMail]:
+        """Unprocessed messages not yet offered since the last (re)connect, oldest first."""
+
+    @abstractmethod
+    async def wait_for_mail(self) -> None:
+        """Return when new mail may have arrived, the poll interval passed or on interrupt."""
+
+    @abstractmethod
+    async def mark_processed(self, mail_id: str) -> None:
+        """Record that the message's transaction committed; it will not be offered again."""
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def interrupt(self) -> None:
+        """Cut the current wait short (the next pass starts at once)."""
+        self._interrupt.set()
+
+    async def close(self) -> None:
+        self._closed = True
+        self._interrupt.set()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def __aiter__(self) -> AsyncIterator[InboundMail]:
+        return self._run()
+
+    async def _run(self) -> AsyncIterator[InboundMail]:
+        while not self._closed:
+            try:
+                offered = False
+                async for mail in self.pending():
+                    self._succeeded()
+                    offered = True
+                    yield mail
+                    if self._closed:
+                        return
+                self._succeeded()
+                if not offered and not self._closed:
+                    await self.wait_for_mail()
+            except MailError as error:
+                self.last_error = error
+                self.consecutive_failures += 1
+                delay = self.backoff.next_delay()
+                log.warning("%s (failure %d; retrying in %.2f s)", error,
+                            self.consecutive_failures, delay)
+                await self._pause(delay)
+
+    def _succeeded(self) -> None:
+        if self.consecutive_failures:
+            log.info("mail source working again after %d failures", self.consecutive_failures)
+        self.consecutive_failures = 0
+        self.backoff.reset()
+
+    async def _pause(self, seconds: float) -> None:
+        """Sleep, but wake early when the source is closed."""
+        if self._closed:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wait_closed(), seconds)
+
+    async def _wait_closed(self) -> None:
+        while not self._closed:
+            self._interrupt.clear()
+            await self._interrupt.wait()

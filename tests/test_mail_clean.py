@@ -1,0 +1,89 @@
+"""Cutting quoted replies, signatures, and everything after SIGNOFF."""
+
+from __future__ import annotations
+
+from gm.mail.clean import clean_body
+from gm.mail.htmltext import html_to_text
+
+
+def test_signoff_ends_the_text_in_any_case() -> None:
+    result = clean_body("A Par - Bur\n  SignOff \nA Par - Pic\n")
+    assert result.text == "A Par - Bur"
+    assert result.signoff
+    assert result.cuts == ("ignored everything after SIGNOFF (line 2)",)
+
+
+def test_signoff_inside_a_line_is_text() -> None:
+    result = clean_body("press: I will SIGNOFF soon\nA Par H")
+    assert result.text == "press: I will SIGNOFF soon\nA Par H"
+    assert not result.signoff
+
+
+def test_signature_separator() -> None:
+    assert clean_body("A Par H\n-- \nJohn\nA Mar H").text == "A Par H"
+    assert clean_body("A Par H\n--\nJohn").text == "A Par H"
+    assert clean_body("A Par -- Bur\n").text == "A Par -- Bur"  # not alone on its line
+
+
+def test_quoted_lines_are_dropped() -> None:
+    result = clean_body("> A Par H\nA Par - Bur\n >> old\n")
+    assert result.text == "A Par - Bur"
+    assert "dropped 2 quoted lines" in result.cuts
+
+
+def test_attribution_before_quotes_is_dropped_and_text_after_kept() -> None:
+    text = "On Mon, 6 Jan 2025, gm <gm@example.org> wrote:\n> A Par H\n\nA Par - Bur"
+    assert clean_body(text).text == "A Par - Bur"
+    split = "On Mon, 6 Jan 2025 at 10:00, Game Master <gm@example.org>\nwrote:\n\n> x\nA Mar H"
+    assert clean_body(split).text == "A Mar H"
+    german = "Am 06.01.2025 um 10:00 schrieb gm <gm@example.org>:\n> x\nA Kie H"
+    assert clean_body(german).text == "A Kie H"
+    french = "Le lun. 6 janv. 2025 à 10:00, gm <gm@example.org> a écrit :\n> x\nF Bre H"
+    assert clean_body(french).text == "F Bre H"
+
+
+def test_attribution_like_press_without_quotes_is_kept() -> None:
+    text = "On Monday Germany wrote:\nwe attack Russia together."
+    assert clean_body(text).text == text
+
+
+def test_outlook_original_message_cuts_the_rest() -> None:
+    text = "F Lon - NTH\n\n-----Original Message-----\nFrom: gm\nF Lon H"
+    assert clean_body(text).text == "F Lon - NTH"
+    header_block = ("A Par H\n\nFrom: gm <gm@example.org>\nSent: Monday\nTo: x\n"
+                    "Subject: orders\n\nold")
+    assert clean_body(header_block).text == "A Par H"
+    underscores = "A Par H\n________________________________\nFrom: gm\nold"
+    assert clean_body(underscores).text == "A Par H"
+
+
+def test_blank_lines_are_squeezed_and_trimmed() -> None:
+    assert clean_body("\n\n\nA Par H\n\n\n\nA Mar H\n\n").text == "A Par H\n\nA Mar H"
+
+
+def test_html_blockquotes_become_quotes() -> None:
+    html = ("<div>A Par - Bur</div><div>On Mon, gm wrote:</div>"
+            "<blockquote><p>A Par H</p><blockquote>deeper</blockquote></blockquote><p>after</p>")
+    text = html_to_text(html)
+    assert text.split("\n") == ["A Par - Bur", "On Mon, gm wrote:", "> A Par H", "> > deeper",
+                                "after"]
+    assert clean_body(text).text == "A Par - Bur\nafter"
+
+
+def test_html_lists_tables_pre_and_entities() -> None:
+    html = ("<ul><li>A Par - Bur</li><li>F Bre &rarr; MAO</li></ul>"
+            "<table><tr><td>A</td><td>Mar</td></tr></table><pre>  x\n  y</pre>"
+            "<script>var a = '<p>';</script><p>a&amp;b&#33;</p>")
+    text = html_to_text(html)
+    assert "- A Par - Bur" in text
+    assert "- F Bre → MAO" in text
+    assert "A Mar" in text
+    assert "  x\n  y" in text
+    assert "var a" not in text
+    assert "a&b!" in text
+
+
+def test_broken_html_never_raises() -> None:
+    for html in ["<", "<![", "<!--", "<p<p<p>>>", "</blockquote>" * 5 + "x", "<" * 10000,
+                 "<![CDATA[x", "<!DOCTYPE", "&#99999999999;", "<a href='"]:
+        assert isinstance(html_to_text(html), str)

@@ -1,0 +1,162 @@
+"""Composing replies: headers, structure, and no header injection from player text."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from datetime import UTC, datetime
+
+import pytest
+
+from gm.mail.compose import (
+    Attachment,
+    ComposeError,
+    ReplyTo,
+    build_subject,
+    checked_message_id,
+    compose_message,
+    header_safe,
+    make_address,
+    new_message_id,
+)
+from gm.mail.decode import decode_message
+
+GM = make_address("gm@example.org", "Diplomacy judge")
+
+
+def reply(**overrides: object) -> bytes:
+    arguments: dict[str, object] = {
+        "sender": GM,
+        "to": [make_address("anna@example.org", "Anna")],
+        "subject": build_subject("Orders received", game="alpha", phase="Spring 1901 Movement"),
+        "body": "Your orders:\nA Par - Bur\n",
+        "message_id": "<fixed-1@example.org>",
+        "reply_to": ReplyTo("<orig@example.org>", ["<older@example.org>"]),
+        "date": datetime(2025, 1, 6, 10, 0, tzinfo=UTC),
+    }
+    arguments.update(overrides)
+    return compose_message(**arguments).as_bytes()  # type: ignore[arg-type]
+
+
+def parsed(raw: bytes) -> email.message.EmailMessage:
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(message, email.message.EmailMessage)
+    return message
+
+
+def test_reply_headers() -> None:
+    message = parsed(reply())
+    assert message["From"] == "Diplomacy judge <gm@example.org>"
+    assert message["To"] == "Anna <anna@example.org>"
+    assert message["Subject"] == "[alpha] Spring 1901 Movement: Orders received"
+    assert message["Message-ID"] == "<fixed-1@example.org>"
+    assert message["In-Reply-To"] == "<orig@example.org>"
+    assert message["References"] == "<older@example.org> <orig@example.org>"
+    assert message["Auto-Submitted"] == "auto-replied"
+    assert message["X-Auto-Response-Suppress"] == "All"
+    assert message["Date"] == "Mon, 06 Jan 2025 10:00:00 +0000"
+    assert message.get_content_type() == "text/plain"
+    assert message.get_content().replace("\r\n", "\n") == "Your orders:\nA Par - Bur\n"
+    assert b"\r\n" in reply()  # policy.SMTP line ends
+
+
+def test_message_id_is_stable_when_given_and_fresh_otherwise() -> None:
+    assert parsed(reply())["Message-ID"] == parsed(reply())["Message-ID"]
+    first, second = new_message_id("example.org"), new_message_id("example.org")
+    assert first != second
+    assert first.endswith("@example.org>") and checked_message_id(first) == first
+    assert checked_message_id("abc@x") == "<abc@x>"
+    for bad in ["", "<a@b>\r\nBcc: x@y", "no-at-sign", "<a b@c>", "<a@b> <c@d>"]:
+        with pytest.raises(ComposeError):
+            checked_message_id(bad)
+
+
+def test_subjects() -> None:
+    assert build_subject("Orders received") == "Orders received"
+    assert build_subject("Report", game="alpha") == "[alpha]: Report"
+    assert build_subject("Report", phase="Fall 1901 Retreat") == "Fall 1901 Retreat: Report"
+    assert len(build_subject("x" * 1000, game="g" * 1000)) <= 200
+
+
+@pytest.mark.parametrize("hostile", [
+    "alpha\r\nBcc: victim@example.org",
+    "alpha\nBcc: victim@example.org",
+    "alpha\rBcc: victim@example.org",
+    "alpha\x00\x0bBcc: victim@example.org",
+    "alpha\u2028Bcc: victim@example.org",
+    "alpha\u0085Bcc: victim@example.org",
+    "=?utf-8?q?x=0D=0ABcc:_victim@example.org?=",
+])
+def test_no_header_injection(hostile: str) -> None:
+    raw = reply(
+        to=[make_address("anna@example.org", hostile)],
+        subject=build_subject(hostile, game=hostile, phase=hostile),
+        attachments=[Attachment(hostile, "text/plain", b"x")],
+        body=hostile,
+    )
+    message = parsed(raw)
+    assert message["Bcc"] is None
+    assert [str(a.addr_spec) for a in message["To"].addresses] == ["anna@example.org"]
+    header_block = raw.split(b"\r\n\r\n", 1)[0]
+    for line in header_block.split(b"\r\n"):
+        assert not line.lower().startswith(b"bcc:"), line
+    for part in message.walk():
+        assert part["Bcc"] is None
+        filename = part.get_filename()
+        assert filename is None or ("\n" not in filename and "\r" not in filename)
+
+
+@pytest.mark.parametrize("bad", ["", "anna", "anna@", "@example.org", "a@b@c",
+                                 "anna@example.org\r\nBcc: x@y", "anna@example.org, b@c",
+                                 "Anna <anna@example.org>", "a b@example.org"])
+def test_bad_addresses_are_refused(bad: str) -> None:
+    with pytest.raises(ComposeError):
+        make_address(bad)
+
+
+def test_header_safe() -> None:
+    assert header_safe("  a\r\n\tb\x00c\u202e  ") == "a b c"
+    assert header_safe("x" * 500, 10) == "x" * 10
+
+
+def test_html_alternative_inline_picture_and_attachment() -> None:
+    raw = reply(
+        html="<p>Your orders</p><img src='cid:map@gm'>",
+        attachments=[Attachment("map.png", "image/png", b"\x89PNG\r\n", content_id="<map@gm>"),
+                     Attachment("map.svg", "image/svg+xml", b"<svg/>")],
+    )
+    message = parsed(raw)
+    assert message.get_content_type() == "multipart/mixed"
+    types = [p.get_content_type() for p in message.walk()]
+    assert types == ["multipart/mixed", "multipart/alternative", "text/plain",
+                     "multipart/related", "text/html", "image/png", "image/svg+xml"]
+    png = next(p for p in message.walk() if p.get_content_type() == "image/png")
+    assert png["Content-ID"] == "<map@gm>"
+    assert png.get_content_disposition() == "inline"
+    assert png.get_content() == b"\x89PNG\r\n"
+    svg = next(p for p in message.walk() if p.get_content_type() == "image/svg+xml")
+    assert svg.get_filename() == "map.svg"
+    # and our own decoder reads such a reply back as the text part
+    decoded = decode_message(raw)
+    assert decoded.text == "Your orders:\nA Par - Bur"
+    assert decoded.is_automatic  # Auto-Submitted: a robot must not answer it
+
+
+def test_non_ascii_text_and_names() -> None:
+    raw = reply(to=[make_address("zoe@example.org", "Zoë Ölm")], body="Ordres: A Par - Pic ✓\n",
+                subject=build_subject("Été 1901", game="partie-été"))
+    message = parsed(raw)
+    assert message["To"].addresses[0].display_name == "Zoë Ölm"
+    assert message["Subject"] == "[partie-été]: Été 1901"
+    assert message.get_content().replace("\r\n", "\n") == "Ordres: A Par - Pic ✓\n"
+    assert all(byte < 128 for byte in raw.split(b"\r\n\r\n", 1)[0])  # headers encoded
+
+
+def test_compose_refuses_unusable_input() -> None:
+    with pytest.raises(ComposeError):
+        reply(to=[])
+    with pytest.raises(ComposeError):
+        reply(auto_submitted="no")
+    with pytest.raises(ComposeError):
+        reply(attachments=[Attachment("x", "text/plain\r\nBcc: y", b"")])
+    assert parsed(reply(auto_submitted="auto-generated"))["Auto-Submitted"] == "auto-generated"
