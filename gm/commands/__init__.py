@@ -1,0 +1,10 @@
+"""Email commands: the command language (grammars/commands.lark) read into typed values.
+
+`parse_message(text)` turns the text of one email into a list of command values (see
+gm.commands.values), errors included; `help_text(topic)` is the HELP reply.
+"""
+
+from gm.commands.help import help_text
+from gm.commands.parse import Session, parse_message, sessions
+
+__all__ = ["Session", "help_text", "parse_message", "sessions"]

@@ -1,0 +1,278 @@
+"""The HELP replies: a summary of the commands by topic, written for players.
+
+`HELP` alone lists the topics; `HELP <topic>` (or `HELP <command>`) gives one. Variants add
+their own topics (rules, extra orders) through the `extra` argument of `help_text`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+INDEX = """\
+HELP: the commands of this gamemaster
+
+Write one command per line. Upper or lower case does not matter. To play, start with your
+SIGNON line; your orders follow it, one per line. For example:
+
+    SIGNON France mygame secret
+    A Par-Bur
+    A Mar S A Par-Bur
+    F Bre-MAO
+
+Send HELP and a topic for more:
+
+    HELP SIGNON     signing on, signing off, resigning
+    HELP ORDERS     how to write orders (moves, supports, convoys, retreats, builds)
+    HELP PRESS      messages to other powers (PRESS TO, BROADCAST, grey press)
+    HELP SET        your settings: password, draw vote, waiting for the deadline
+    HELP GAMES      LIST, HISTORY, SUMMARY, and JOIN to play in a new game
+    HELP GM         the gamemaster's commands
+    HELP DEADLINES  the gamemaster's deadline, press and lateness settings
+"""
+
+SIGNON = """\
+HELP SIGNON
+
+    SIGNON <power> <game> <password>      SIGNON France mygame secret
+    SIGNON <letter><game> <password>      SIGNON Fmygame secret
+
+The second form uses the power's one-letter code: A E F G I R T for Austria, England, France,
+Germany, Italy, Russia, Turkey (in Chaos II each power has its own code, shown in the
+variant's help). A power name of two words is written as it is: SIGNON St Petersburg mygame
+secret.
+
+Everything after a SIGNON line is for that power: orders, one per line, and commands, until
+the next SIGNON line or the end of the message. A message may hold several SIGNON lines (for
+example a gamemaster who also plays a power).
+
+    SIGNOFF      the rest of the message is ignored (useful above a signature)
+    RESIGN       leave the game for good
+
+Your password is never shown in replies. Change it with SET PASSWORD (HELP SET).
+"""
+
+ORDERS = """\
+HELP ORDERS
+
+After your SIGNON line write one order per line. A new order for a unit replaces the one you
+sent before. Units are A (army) and F (fleet); provinces are written by abbreviation (Par, NTH,
+StP) or in full (Paris, North Sea, St Petersburg).
+
+    CLEAR                      remove all your orders for the current phase
+
+Movement phases:
+    A Par-Bur                  move (also A Par - Bur, A Par to Bur)
+    A Par H                    hold (a unit without an order holds)
+    A Mar S A Par-Bur          support a move
+    A Mun S A Ber              support a unit that stays where it is
+    F ENG C A Lon-Bre          convoy an army (the army orders A Lon-Bre)
+    A Lon-Bre via convoy       move by convoy even where a land route exists
+    F StP/nc-Bar               a fleet on a coast: name the coast (StP/nc, StP/sc, Spa/nc,
+                               Spa/sc, Bul/ec, Bul/sc); also F Bre-Spa/sc
+
+Retreat phases (only dislodged units):
+    A Bur R Par                retreat (A Bur-Par is read the same way)
+    A Bur D                    disband
+
+Adjustment phases (Winter):
+    Build A Par                build in an owned, empty home supply centre
+    Build F StP/nc             a fleet on a split coast names the coast
+    Remove A Mun               remove a unit when you have more units than centres
+    Waive                      decline one build
+
+Variants add orders of their own: HELP and the variant's name tells them.
+"""
+
+PRESS = """\
+HELP PRESS
+
+Press is a message to other powers. It starts with a PRESS TO or BROADCAST line, its text
+follows on the next lines, and a line ENDPRESS ends it:
+
+    PRESS TO England, Germany
+    Shall we talk about the North Sea?
+    ENDPRESS
+
+    PRESS TO Italy             to one power
+    PRESS TO Italy, Austria    to several, with commas between the names; spaces will do
+                               when no name has two words:
+                               PRESS TO Italy Austria
+                               PRESS TO St Petersburg, Warsaw
+    PRESS TO GM                to the gamemaster
+    BROADCAST                  to every power (PRESS TO ALL is the same)
+    GREY PRESS TO Italy        grey press: sent without your name, where the game allows it
+    GREY BROADCAST             grey press to everyone
+
+GRAY is the same as GREY, and GREY may also end the line: PRESS TO Italy GREY. The text of a
+press message is sent exactly as written. A press line without its ENDPRESS is not sent.
+"""
+
+SET = """\
+HELP SET
+
+    SET PASSWORD <new>         change your password: SET PASSWORD newsecret
+    SET DRAW                   vote for a draw among the powers still in the game
+    SET NO DRAW                take your draw vote back
+    SET WAIT                   keep the game waiting for the deadline even when every power
+                               has ordered (when the game processes early)
+    SET NO WAIT                undo SET WAIT (also SET NOWAIT)
+
+Settings for the gamemaster: HELP DEADLINES.
+"""
+
+GAMES = """\
+HELP GAMES
+
+    LIST                       the games on this server
+    LIST <game>                the details of one game
+    HISTORY <game>             the results of a game's past phases
+    HISTORY <game> <phase>     one phase, for example:
+                               HISTORY mygame S1901M
+                               HISTORY mygame Spring 1901, Movement
+    SUMMARY <game>             a summary of a game, for example:
+                               SUMMARY mygame
+
+These need no SIGNON. To play in a game that is still forming:
+
+    JOIN <game> <password>             take any free power: JOIN mygame secret
+    JOIN <power> <game> <password>     ask for a power, for example:
+                                       JOIN France mygame secret
+
+The password is the one you choose for signing on to the game.
+"""
+
+GM = """\
+HELP GM
+
+A game's gamemaster creates it, seats the players and steers it. Create a game with
+
+    CREATE <game> <variant> <password>     CREATE mygame Standard secret
+                                           CREATE mygame Deluge II secret
+
+then sign on as its gamemaster with SIGNON GM <game> <password> and use:
+
+    ADD <power> <address> <password>       seat a player, for example:
+                                           ADD France ann@example.org secret
+    START                                  start the game
+    PAUSE                                  stop the deadlines
+    RESUME                                 start them again
+    PROCESS                                process the current phase now
+    PREVIEW                                show what processing now would give
+    REPLACE <power> <address> [password]   a new player takes over a power, e.g.
+                                           REPLACE France bob@example.org
+    EJECT <power>                          remove a power's player, for example:
+                                           EJECT France
+    ROLLBACK <phase>                       return to a phase, for example:
+                                           ROLLBACK S1901M
+                                           ROLLBACK Spring 1901, Movement
+    TERMINATE                              end the game
+
+Deadlines, press and lateness: HELP DEADLINES.
+"""
+
+DEADLINES = """\
+HELP DEADLINES
+
+Settings for the gamemaster (after SIGNON GM <game> <password>):
+
+    SET DEADLINE <type> <time>     how long each phase lasts, or when it ends:
+                                   SET DEADLINE MOVEMENT 48h
+                                   SET DEADLINE RETREAT 24h
+                                   SET DEADLINE ADJUSTMENT 1d12h
+                                   SET DEADLINE ALL 2d
+                                   SET DEADLINE MOVEMENT 20:00  (at the next 20:00)
+                                   without a type the time is for every phase
+    SET GRACE <duration>           extra time for late powers: SET GRACE 12h
+    SET TIMEZONE <zone>            the game's clock: SET TIMEZONE Europe/Paris
+    SET PRESS NONE|WHITE|GREY|ALL  what press is allowed: none, signed only,
+                                   anonymous only, or both
+    SET LATE HOLD                  at the deadline late powers' units hold
+    SET LATE WAIT                  the game waits until every power has ordered
+    SET LATE DISORDER [AFTER n]    as HOLD, and a power that misses n deadlines in a row
+                                   (1 if not given) is put in civil disorder
+    SET EARLY ON|OFF               process as soon as every power has ordered
+
+Durations: 48h, 2d, 90m, 1d12h, 36 hours, 2 days 12 hours. Times of day: 20:00 (24-hour
+clock, in the game's time zone).
+"""
+
+TOPICS: dict[str, str] = {
+    "SIGNON": SIGNON,
+    "ORDERS": ORDERS,
+    "PRESS": PRESS,
+    "SET": SET,
+    "GAMES": GAMES,
+    "GM": GM,
+    "DEADLINES": DEADLINES,
+}
+
+# Other words a player may ask about -> the topic that answers.
+ALIASES: dict[str, str] = {
+    "SIGNOFF": "SIGNON",
+    "RESIGN": "SIGNON",
+    "ORDER": "ORDERS",
+    "CLEAR": "ORDERS",
+    "MOVES": "ORDERS",
+    "RETREATS": "ORDERS",
+    "BUILDS": "ORDERS",
+    "CONVOY": "ORDERS",
+    "BROADCAST": "PRESS",
+    "GREY": "PRESS",
+    "GRAY": "PRESS",
+    "ENDPRESS": "PRESS",
+    "PASSWORD": "SET",
+    "DRAW": "SET",
+    "WAIT": "SET",
+    "LIST": "GAMES",
+    "HISTORY": "GAMES",
+    "SUMMARY": "GAMES",
+    "JOIN": "GAMES",
+    "GAME": "GAMES",
+    "MASTER": "GM",
+    "CREATE": "GM",
+    "ADD": "GM",
+    "START": "GM",
+    "PAUSE": "GM",
+    "RESUME": "GM",
+    "PROCESS": "GM",
+    "PREVIEW": "GM",
+    "REPLACE": "GM",
+    "EJECT": "GM",
+    "ROLLBACK": "GM",
+    "TERMINATE": "GM",
+    "DEADLINE": "DEADLINES",
+    "GRACE": "DEADLINES",
+    "TIMEZONE": "DEADLINES",
+    "LATE": "DEADLINES",
+    "EARLY": "DEADLINES",
+}
+
+
+def help_text(topic: str | None = None, extra: Mapping[str, str] | None = None) -> str:
+    """The reply to `HELP [topic]`.
+
+    `extra` adds topics by name (e.g. a variant's rules, keyed by its name); they are matched
+    without regard to case or spaces and listed at the end of the index. An unknown topic gets
+    the index, headed by a line saying so.
+    """
+    extras = {_key(name): text for name, text in (extra or {}).items()}
+    index = INDEX
+    if extra:
+        index += "\nMore topics: " + ", ".join(f"HELP {name}" for name in extra) + "\n"
+    if topic is None or not topic.strip():
+        return index
+    key = _key(topic)
+    if key in extras:
+        return extras[key]
+    words = topic.upper().split()
+    # "HELP SET DEADLINE" is about DEADLINE: try the words from the last one back.
+    for word in [key, *reversed(words)]:
+        if word in TOPICS:
+            return TOPICS[word]
+        if word in ALIASES:
+            return TOPICS[ALIASES[word]]
+    return f'There is no help on "{topic.strip()[:60]}"; here are the topics.\n\n' + index
+
+
+def _key(name: str) -> str:
+    return "".join(name.upper().split())

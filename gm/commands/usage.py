@@ -1,0 +1,108 @@
+"""The expected form of each command, as told to a player whose line could not be read."""
+
+from __future__ import annotations
+
+# Keyword (first word of the line, upper case) -> what the command needs, with an example.
+USAGE: dict[str, str] = {
+    "SIGNON": (
+        "SIGNON needs a power, a game and a password: SIGNON France mygame secret"
+        " (or, with the power's one-letter code, SIGNON Fmygame secret;"
+        " the gamemaster writes SIGNON GM mygame secret)"
+    ),
+    "JOIN": (
+        "JOIN needs a game and a password, and may name the power you want first:"
+        " JOIN mygame secret or JOIN France mygame secret"
+    ),
+    "SIGNOFF": "SIGNOFF takes nothing after it",
+    "PRESS": (
+        "PRESS needs its recipients, separated by commas: PRESS TO France, Germany"
+        " (GREY PRESS TO France for grey press); the text follows on the next lines,"
+        " then a line ENDPRESS"
+    ),
+    "BROADCAST": (
+        "BROADCAST takes nothing after it (GREY BROADCAST for grey press); the text follows"
+        " on the next lines, then a line ENDPRESS"
+    ),
+    "GREY": "GREY goes before PRESS or BROADCAST: GREY PRESS TO France or GREY BROADCAST",
+    "ENDPRESS": (
+        "ENDPRESS ends a press message, and there is no PRESS TO or BROADCAST line open before it"
+    ),
+    "SET": (
+        "SET needs one of PASSWORD, DRAW, NO DRAW, WAIT, NO WAIT (players) or DEADLINE, GRACE,"
+        " TIMEZONE, PRESS, LATE, EARLY (gamemaster): SET WAIT"
+    ),
+    "LIST": "LIST takes at most a game name: LIST or LIST mygame",
+    "HISTORY": (
+        "HISTORY needs a game and may name a phase: HISTORY mygame, HISTORY mygame S1901M"
+        " or HISTORY mygame Spring 1901, Movement"
+    ),
+    "SUMMARY": "SUMMARY needs a game: SUMMARY mygame",
+    "HELP": "HELP may name a topic: HELP or HELP ORDERS",
+    "RESIGN": "RESIGN takes nothing after it",
+    "CLEAR": "CLEAR takes nothing after it",
+    "CREATE": (
+        "CREATE needs a game name, a variant and a password: CREATE mygame Standard secret"
+        " or CREATE mygame Deluge II secret"
+    ),
+    "ADD": (
+        "ADD needs a power, the player's e-mail address and a password:"
+        " ADD France player@example.org secret"
+    ),
+    "START": "START takes nothing after it",
+    "PAUSE": "PAUSE takes nothing after it",
+    "RESUME": "RESUME takes nothing after it",
+    "PROCESS": "PROCESS takes nothing after it",
+    "PREVIEW": "PREVIEW takes nothing after it",
+    "TERMINATE": "TERMINATE takes nothing after it",
+    "REPLACE": (
+        "REPLACE needs a power and the new player's e-mail address, and may add a password:"
+        " REPLACE France player@example.org or REPLACE France player@example.org secret"
+    ),
+    "EJECT": "EJECT needs a power: EJECT France",
+    "ROLLBACK": "ROLLBACK needs a phase: ROLLBACK S1901M or ROLLBACK Spring 1901, Movement",
+}
+USAGE["GRAY"] = USAGE["GREY"]
+
+DURATIONS = "48h, 2d, 90m, 1d12h or 36 hours"
+
+# Second word of a SET line -> what that setting needs.
+SET_USAGE: dict[str, str] = {
+    "PASSWORD": "SET PASSWORD needs the new password, one word: SET PASSWORD newsecret",
+    "DRAW": "SET DRAW takes nothing after it (SET NO DRAW takes your vote back)",
+    "NODRAW": "SET NO DRAW takes nothing after it",
+    "WAIT": "SET WAIT takes nothing after it (SET NO WAIT undoes it)",
+    "NOWAIT": "SET NO WAIT takes nothing after it",
+    "NO": "SET NO needs DRAW or WAIT: SET NO DRAW or SET NO WAIT",
+    "DEADLINE": (
+        "SET DEADLINE needs a time, after the phase type if it is for one type only:"
+        f" SET DEADLINE 48h, SET DEADLINE MOVEMENT 2d, SET DEADLINE RETREAT 24h or"
+        f" SET DEADLINE ALL 20:00 (phase types MOVEMENT, RETREAT, ADJUSTMENT, ALL; times"
+        f" {DURATIONS} after the phase begins, or a time of day such as 20:00)"
+    ),
+    "GRACE": f"SET GRACE needs a duration: SET GRACE 12h (or {DURATIONS})",
+    "TIMEZONE": (
+        "SET TIMEZONE needs a time zone name: SET TIMEZONE Europe/Paris"
+        " (or America/New_York, UTC, ...)"
+    ),
+    "PRESS": (
+        "SET PRESS needs NONE, WHITE (signed press only), GREY (anonymous press only)"
+        " or ALL (both): SET PRESS WHITE"
+    ),
+    "LATE": (
+        "SET LATE needs HOLD, WAIT, or DISORDER with an optional count of missed deadlines:"
+        " SET LATE HOLD, SET LATE WAIT or SET LATE DISORDER AFTER 2"
+    ),
+    "EARLY": "SET EARLY needs ON or OFF: SET EARLY ON",
+}
+SET_USAGE["TZ"] = SET_USAGE["TIMEZONE"]
+
+# Commands whose line holds a password: the last word of such a line is masked whenever the
+# line is quoted back without having been read (SET PASSWORD masks all after PASSWORD).
+PASSWORD_KEYWORDS = frozenset({"SIGNON", "JOIN", "CREATE", "ADD", "REPLACE"})
+
+
+def usage(keyword: str, second: str = "") -> str:
+    """What `keyword` (and for SET, the setting `second`) needs, with an example."""
+    if keyword == "SET" and second in SET_USAGE:
+        return SET_USAGE[second]
+    return USAGE.get(keyword, "send HELP for the list of commands")

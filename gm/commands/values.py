@@ -1,0 +1,375 @@
+"""Email commands as typed frozen values, one class per command, errors included.
+
+Every value carries the `Line` it came from: its number in the message text and its text with
+whitespace collapsed and any password masked, so that a value (or its repr, or an error quoting
+it) never shows a password. Names are kept as written (powers, variants); resolving them against
+a game's variant is the job of the command that runs them. Game names are lower-cased.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import time, timedelta
+from enum import StrEnum
+
+from gm.engine.phase import Phase, PhaseType
+
+MASK = "******"
+
+
+@dataclass(frozen=True)
+class Line:
+    """Where a command came from: 1-based line number (0 = the message as a whole) and text."""
+
+    number: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"line {self.number}: {self.text}" if self.number else self.text
+
+
+class Secret:
+    """A password: compares by value, never prints it (str and repr show a mask)."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    @property
+    def value(self) -> str:
+        return self._value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(("Secret", self._value))
+
+    def __repr__(self) -> str:
+        return f"Secret({MASK!r})"
+
+    def __str__(self) -> str:
+        return MASK
+
+
+@dataclass(frozen=True)
+class PhaseCode:
+    """A compact phase name such as `S1901M` or `W1901B`.
+
+    The season letters are resolved later against the variant's calendar (`J1914M` may be
+    June or July); B (builds) is read as an adjustment phase.
+    """
+
+    season: str
+    year: int
+    type: PhaseType
+
+    def __str__(self) -> str:
+        return f"{self.season}{self.year}{self.type.letter}"
+
+
+PhaseRef = Phase | PhaseCode
+
+
+class PressPolicy(StrEnum):
+    """What press a game allows (SET PRESS)."""
+
+    NONE = "none"  # no press at all
+    WHITE = "white"  # signed press only
+    GREY = "grey"  # anonymous press only
+    ALL = "all"  # signed and anonymous press
+
+
+class LatePolicy(StrEnum):
+    """What happens at the deadline to a power without orders (SET LATE)."""
+
+    HOLD = "hold"  # the phase is processed; the late power's units stand (default orders)
+    WAIT = "wait"  # the phase waits until every power has ordered (or the GM processes it)
+    DISORDER = "disorder"  # as HOLD, and after `after` missed deadlines in a row: civil disorder
+
+
+# --------------------------------------------------------------------------------------------
+# Base classes
+
+
+@dataclass(frozen=True)
+class Command:
+    """Base of every command value, errors included."""
+
+    line: Line
+
+
+@dataclass(frozen=True)
+class CommandError(Command):
+    """A line that could not be taken as a command; `message` quotes it and says what works."""
+
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line.number}: {self.message}" if self.line.number else self.message
+
+
+@dataclass(frozen=True)
+class Unreadable(CommandError):
+    """A line starting with a command keyword whose rest does not fit that command."""
+
+    keyword: str = ""  # the command keyword the line starts with, upper case
+
+
+@dataclass(frozen=True)
+class NotACommand(CommandError):
+    """A line before any SIGNON that is not a command (orders need a SIGNON first)."""
+
+
+@dataclass(frozen=True)
+class TooLong(CommandError):
+    """A line, or the whole message, over the size limits (see gm.commands.parse)."""
+
+
+@dataclass(frozen=True)
+class UnendedPress(CommandError):
+    """A PRESS or BROADCAST line with no ENDPRESS after it: the press is not sent."""
+
+
+# --------------------------------------------------------------------------------------------
+# Players
+
+
+@dataclass(frozen=True)
+class SignOn(Command):
+    """`SIGNON France mygame secret`, or the one-letter form `SIGNON Fmygame secret`.
+
+    `power` is as written (one or two words, e.g. "St Petersburg"); with `by_code` it is the
+    one-character power code (F, or for Chaos II A..Z and 0..9).
+    """
+
+    power: str
+    game: str
+    password: Secret
+    by_code: bool = False
+
+
+@dataclass(frozen=True)
+class SignOnMaster(Command):
+    """`SIGNON GM mygame secret` (also the one-letter form `SIGNON Mmygame secret`)."""
+
+    game: str
+    password: Secret
+
+
+@dataclass(frozen=True)
+class SignOff(Command):
+    """`SIGNOFF`: the rest of the message is ignored."""
+
+
+@dataclass(frozen=True)
+class Join(Command):
+    """`JOIN mygame secret` (any free power) or `JOIN France mygame secret`.
+
+    The password is the one the player will sign on with.
+    """
+
+    game: str
+    password: Secret
+    power: str | None = None
+
+
+@dataclass(frozen=True)
+class OrderLine(Command):
+    """A line after a SIGNON that is not a command: an order, for gm.orders to read."""
+
+    @property
+    def text(self) -> str:
+        return self.line.text
+
+
+@dataclass(frozen=True)
+class Press(Command):
+    """A press message: `PRESS TO France, Germany` or `BROADCAST`, its text, then `ENDPRESS`.
+
+    `recipients` are the names as written (empty for a broadcast); `body` is the text between
+    the two lines, verbatim except that blank lines around it are dropped.
+    """
+
+    recipients: tuple[str, ...]
+    broadcast: bool
+    grey: bool
+    body: str
+    end_line: int
+
+
+@dataclass(frozen=True)
+class SetPassword(Command):
+    password: Secret
+
+
+@dataclass(frozen=True)
+class SetDraw(Command):
+    """`SET DRAW` (draw: True) or `SET NO DRAW` (False): the power's vote for a draw."""
+
+    draw: bool
+
+
+@dataclass(frozen=True)
+class SetWait(Command):
+    """`SET WAIT` (True) or `SET NOWAIT` / `SET NO WAIT` (False): wait for the deadline even
+    when every power has ordered."""
+
+    wait: bool
+
+
+@dataclass(frozen=True)
+class ListGames(Command):
+    """`LIST` (all games) or `LIST mygame` (one game's details)."""
+
+    game: str | None = None
+
+
+@dataclass(frozen=True)
+class History(Command):
+    """`HISTORY mygame` or `HISTORY mygame S1901M` / `HISTORY mygame Spring 1901, Movement`."""
+
+    game: str
+    phase: PhaseRef | None = None
+
+
+@dataclass(frozen=True)
+class Summary(Command):
+    game: str
+
+
+@dataclass(frozen=True)
+class Help(Command):
+    """`HELP` or `HELP <topic>`; the topic words as written (see gm.commands.help)."""
+
+    topic: str | None = None
+
+
+@dataclass(frozen=True)
+class Resign(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Clear(Command):
+    """`CLEAR`: remove the power's orders for the current phase."""
+
+
+# --------------------------------------------------------------------------------------------
+# Gamemaster
+
+
+@dataclass(frozen=True)
+class Create(Command):
+    """`CREATE mygame Deluge II secret`: `variant` as written (one to three words)."""
+
+    game: str
+    variant: str
+    password: Secret
+
+
+@dataclass(frozen=True)
+class Add(Command):
+    """`ADD France player@example.org secret`: seat a player (the password is theirs)."""
+
+    power: str
+    address: str
+    password: Secret
+
+
+@dataclass(frozen=True)
+class Start(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Pause(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Resume(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Process(Command):
+    """`PROCESS`: adjudicate the current phase now."""
+
+
+@dataclass(frozen=True)
+class Preview(Command):
+    """`PREVIEW`: show what processing now would give, without doing it."""
+
+
+@dataclass(frozen=True)
+class Terminate(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class SetDeadline(Command):
+    """`SET DEADLINE [MOVEMENT|RETREAT|ADJUSTMENT|ALL] <48h | 20:00>`.
+
+    `phase_type` None means all phase types. `when` is a timedelta (time allowed from the
+    start of the phase) or a time of day (the deadline falls at the next such time, in the
+    game's time zone).
+    """
+
+    phase_type: PhaseType | None
+    when: timedelta | time
+
+
+@dataclass(frozen=True)
+class SetGrace(Command):
+    grace: timedelta
+
+
+@dataclass(frozen=True)
+class SetTimezone(Command):
+    """`SET TIMEZONE Europe/Paris`: `zone` is the tz database name, as the database spells it."""
+
+    zone: str
+
+
+@dataclass(frozen=True)
+class SetPress(Command):
+    policy: PressPolicy
+
+
+@dataclass(frozen=True)
+class SetLate(Command):
+    """`SET LATE HOLD`, `SET LATE WAIT`, `SET LATE DISORDER [AFTER n]` (n missed deadlines in
+    a row, default 1; `after` is 0 unless the policy is DISORDER)."""
+
+    policy: LatePolicy
+    after: int = 0
+
+
+@dataclass(frozen=True)
+class SetEarly(Command):
+    """`SET EARLY ON|OFF`: process as soon as every power has ordered."""
+
+    early: bool
+
+
+@dataclass(frozen=True)
+class Replace(Command):
+    """`REPLACE France new@example.org [secret]`: a new player takes over a power."""
+
+    power: str
+    address: str
+    password: Secret | None = None
+
+
+@dataclass(frozen=True)
+class Eject(Command):
+    power: str
+
+
+@dataclass(frozen=True)
+class Rollback(Command):
+    """`ROLLBACK S1901M` / `ROLLBACK Spring 1901, Movement`: return the game to that phase."""
+
+    phase: PhaseRef

@@ -1,0 +1,728 @@
+"""The email command language: message text -> command values (gm.commands.parse)."""
+
+from __future__ import annotations
+
+import re
+from datetime import time, timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gm.commands import help_text, parse_message, sessions
+from gm.commands.help import TOPICS
+from gm.commands.parse import KEYWORDS, MAX_LINE_CHARS, MAX_LINES, MAX_NOT_COMMANDS
+from gm.commands.values import (
+    Add,
+    Clear,
+    Command,
+    CommandError,
+    Create,
+    Eject,
+    Help,
+    History,
+    Join,
+    LatePolicy,
+    Line,
+    ListGames,
+    NotACommand,
+    OrderLine,
+    Pause,
+    PhaseCode,
+    Press,
+    PressPolicy,
+    Preview,
+    Process,
+    Replace,
+    Resign,
+    Resume,
+    Rollback,
+    Secret,
+    SetDeadline,
+    SetDraw,
+    SetEarly,
+    SetGrace,
+    SetLate,
+    SetPassword,
+    SetPress,
+    SetTimezone,
+    SetWait,
+    SignOff,
+    SignOn,
+    SignOnMaster,
+    Start,
+    Summary,
+    Terminate,
+    TooLong,
+    UnendedPress,
+    Unreadable,
+)
+from gm.engine.phase import Phase, PhaseType
+
+
+def one(text: str) -> Command:
+    """The single value a one-line message gives."""
+    result = parse_message(text)
+    assert len(result) == 1, result
+    return result[0]
+
+
+def line(text: str, number: int = 1) -> Line:
+    return Line(number, text)
+
+
+pw = Secret
+
+
+# ---- every command, as written in the issue --------------------------------------------------
+
+COMMANDS: list[tuple[str, Command]] = [
+    (
+        "SIGNON France mygame secret",
+        SignOn(line("SIGNON France mygame ******"), "France", "mygame", pw("secret")),
+    ),
+    (
+        "SIGNON St Petersburg chaos pw",
+        SignOn(line("SIGNON St Petersburg chaos ******"), "St Petersburg", "chaos", pw("pw")),
+    ),
+    (
+        "SIGNON Fmygame secret",
+        SignOn(line("SIGNON Fmygame ******"), "F", "mygame", pw("secret"), by_code=True),
+    ),
+    (
+        "signon 3chaos secret",
+        SignOn(line("signon 3chaos ******"), "3", "chaos", pw("secret"), by_code=True),
+    ),
+    (
+        "SIGNON GM mygame secret",
+        SignOnMaster(line("SIGNON GM mygame ******"), "mygame", pw("secret")),
+    ),
+    ("SIGNON Mmygame secret", SignOnMaster(line("SIGNON Mmygame ******"), "mygame", pw("secret"))),
+    ("JOIN mygame secret", Join(line("JOIN mygame ******"), "mygame", pw("secret"))),
+    (
+        "JOIN France mygame secret",
+        Join(line("JOIN France mygame ******"), "mygame", pw("secret"), "France"),
+    ),
+    ("SIGNOFF", SignOff(line("SIGNOFF"))),
+    ("SET PASSWORD n3w,pw!", SetPassword(line("SET PASSWORD ******"), pw("n3w,pw!"))),
+    ("SET DRAW", SetDraw(line("SET DRAW"), True)),
+    ("SET NO DRAW", SetDraw(line("SET NO DRAW"), False)),
+    ("SET NODRAW", SetDraw(line("SET NODRAW"), False)),
+    ("SET WAIT", SetWait(line("SET WAIT"), True)),
+    ("SET NOWAIT", SetWait(line("SET NOWAIT"), False)),
+    ("SET NO WAIT", SetWait(line("SET NO WAIT"), False)),
+    ("LIST", ListGames(line("LIST"))),
+    ("LIST MyGame", ListGames(line("LIST MyGame"), "mygame")),
+    ("HISTORY mygame", History(line("HISTORY mygame"), "mygame")),
+    (
+        "HISTORY mygame S1901M",
+        History(line("HISTORY mygame S1901M"), "mygame", PhaseCode("S", 1901, PhaseType.MOVEMENT)),
+    ),
+    (
+        "HISTORY mygame Spring 1901, Movement",
+        History(
+            line("HISTORY mygame Spring 1901, Movement"),
+            "mygame",
+            Phase("Spring", 1901, PhaseType.MOVEMENT),
+        ),
+    ),
+    ("SUMMARY mygame", Summary(line("SUMMARY mygame"), "mygame")),
+    ("HELP", Help(line("HELP"))),
+    ("HELP press", Help(line("HELP press"), "press")),
+    ("HELP Deluge II", Help(line("HELP Deluge II"), "Deluge II")),
+    ("RESIGN", Resign(line("RESIGN"))),
+    ("CLEAR", Clear(line("CLEAR"))),
+    (
+        "CREATE mygame Standard secret",
+        Create(line("CREATE mygame Standard ******"), "mygame", "Standard", pw("secret")),
+    ),
+    (
+        "CREATE deluge1 Deluge II secret",
+        Create(line("CREATE deluge1 Deluge II ******"), "deluge1", "Deluge II", pw("secret")),
+    ),
+    (
+        "CREATE c2 Chaos II secret",
+        Create(line("CREATE c2 Chaos II ******"), "c2", "Chaos II", pw("secret")),
+    ),
+    (
+        "ADD France ann@example.org secret",
+        Add(line("ADD France ann@example.org ******"), "France", "ann@example.org", pw("secret")),
+    ),
+    (
+        "ADD St Petersburg <ann@example.org> secret",
+        Add(
+            line("ADD St Petersburg <ann@example.org> ******"),
+            "St Petersburg",
+            "ann@example.org",
+            pw("secret"),
+        ),
+    ),
+    ("START", Start(line("START"))),
+    ("PAUSE", Pause(line("PAUSE"))),
+    ("RESUME", Resume(line("RESUME"))),
+    ("PROCESS", Process(line("PROCESS"))),
+    ("PREVIEW", Preview(line("PREVIEW"))),
+    ("TERMINATE", Terminate(line("TERMINATE"))),
+    (
+        "REPLACE France bob@example.org",
+        Replace(line("REPLACE France bob@example.org"), "France", "bob@example.org"),
+    ),
+    (
+        "REPLACE France bob@example.org secret",
+        Replace(
+            line("REPLACE France bob@example.org ******"),
+            "France",
+            "bob@example.org",
+            pw("secret"),
+        ),
+    ),
+    ("EJECT France", Eject(line("EJECT France"), "France")),
+    ("EJECT St Petersburg", Eject(line("EJECT St Petersburg"), "St Petersburg")),
+    (
+        "ROLLBACK Spring 1901, Movement",
+        Rollback(line("ROLLBACK Spring 1901, Movement"), Phase("Spring", 1901, PhaseType.MOVEMENT)),
+    ),
+    (
+        "ROLLBACK S1901M",
+        Rollback(line("ROLLBACK S1901M"), PhaseCode("S", 1901, PhaseType.MOVEMENT)),
+    ),
+    (
+        "ROLLBACK July 1914 Movement",
+        Rollback(line("ROLLBACK July 1914 Movement"), Phase("July", 1914, PhaseType.MOVEMENT)),
+    ),
+    (
+        "ROLLBACK early summer 1905 retreats",
+        Rollback(
+            line("ROLLBACK early summer 1905 retreats"),
+            Phase("Early Summer", 1905, PhaseType.RETREAT),
+        ),
+    ),
+    (
+        "ROLLBACK W1901B",
+        Rollback(line("ROLLBACK W1901B"), PhaseCode("W", 1901, PhaseType.ADJUSTMENT)),
+    ),
+    (
+        "SET DEADLINE MOVEMENT 48h",
+        SetDeadline(line("SET DEADLINE MOVEMENT 48h"), PhaseType.MOVEMENT, timedelta(hours=48)),
+    ),
+    (
+        "SET DEADLINE RETREAT 24h",
+        SetDeadline(line("SET DEADLINE RETREAT 24h"), PhaseType.RETREAT, timedelta(hours=24)),
+    ),
+    (
+        "SET DEADLINE ADJUSTMENTS 1d12h",
+        SetDeadline(
+            line("SET DEADLINE ADJUSTMENTS 1d12h"), PhaseType.ADJUSTMENT, timedelta(hours=36)
+        ),
+    ),
+    ("SET DEADLINE ALL 2d", SetDeadline(line("SET DEADLINE ALL 2d"), None, timedelta(days=2))),
+    ("SET DEADLINE 90m", SetDeadline(line("SET DEADLINE 90m"), None, timedelta(minutes=90))),
+    (
+        "SET DEADLINE MOVEMENT 20:00",
+        SetDeadline(line("SET DEADLINE MOVEMENT 20:00"), PhaseType.MOVEMENT, time(20, 0)),
+    ),
+    ("SET GRACE 36 hours", SetGrace(line("SET GRACE 36 hours"), timedelta(hours=36))),
+    (
+        "SET GRACE 1 day 12 hours",
+        SetGrace(line("SET GRACE 1 day 12 hours"), timedelta(hours=36)),
+    ),
+    ("SET GRACE 0h", SetGrace(line("SET GRACE 0h"), timedelta(0))),
+    (
+        "SET TIMEZONE Europe/Paris",
+        SetTimezone(line("SET TIMEZONE Europe/Paris"), "Europe/Paris"),
+    ),
+    (
+        "SET TIMEZONE america/new_york",
+        SetTimezone(line("SET TIMEZONE america/new_york"), "America/New_York"),
+    ),
+    ("SET PRESS NONE", SetPress(line("SET PRESS NONE"), PressPolicy.NONE)),
+    ("SET PRESS white", SetPress(line("SET PRESS white"), PressPolicy.WHITE)),
+    ("SET PRESS GRAY", SetPress(line("SET PRESS GRAY"), PressPolicy.GREY)),
+    ("SET PRESS ALL", SetPress(line("SET PRESS ALL"), PressPolicy.ALL)),
+    ("SET LATE HOLD", SetLate(line("SET LATE HOLD"), LatePolicy.HOLD)),
+    ("SET LATE WAIT", SetLate(line("SET LATE WAIT"), LatePolicy.WAIT)),
+    ("SET LATE DISORDER", SetLate(line("SET LATE DISORDER"), LatePolicy.DISORDER, 1)),
+    (
+        "SET LATE DISORDER AFTER 2",
+        SetLate(line("SET LATE DISORDER AFTER 2"), LatePolicy.DISORDER, 2),
+    ),
+    ("set late cd after 3", SetLate(line("set late cd after 3"), LatePolicy.DISORDER, 3)),
+    ("SET EARLY ON", SetEarly(line("SET EARLY ON"), True)),
+    ("SET EARLY off", SetEarly(line("SET EARLY off"), False)),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), COMMANDS, ids=[t for t, _ in COMMANDS])
+def test_each_command_reads_into_its_value(text: str, expected: Command) -> None:
+    assert one(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), COMMANDS, ids=[t for t, _ in COMMANDS])
+def test_keywords_are_case_insensitive_and_spacing_free(text: str, expected: Command) -> None:
+    words = text.split(" ")
+    # swap the keyword's case, spread the words with tabs and no-break spaces
+    odd = "\t" + " \u00a0 ".join([words[0].swapcase(), *words[1:]]) + "  "
+    got = one(odd)
+    assert type(got) is type(expected)
+    assert got.__dict__.keys() == expected.__dict__.keys()
+    for name in expected.__dict__:
+        if name != "line":
+            assert getattr(got, name) == getattr(expected, name), name
+
+
+def test_game_names_are_lower_cased_and_checked() -> None:
+    assert one("SUMMARY MyGame").game == "mygame"  # type: ignore[attr-defined]
+    error = one("SIGNON France my.game secret")
+    assert isinstance(error, Unreadable)
+    assert '"my.game" is not a game name' in error.message
+
+
+# ---- lines, orders and sign-ons ------------------------------------------------------------
+
+
+def test_orders_follow_a_signon_with_their_line_numbers() -> None:
+    text = "\r\n".join(
+        [
+            "",
+            "SIGNON France mygame secret",
+            "A Par-Bur",
+            "",
+            "  F Bre  -  MAO ",
+            "A Mar S A Par-Bur",
+        ]
+    )
+    result = parse_message(text)
+    assert result[1:] == [
+        OrderLine(Line(3, "A Par-Bur")),
+        OrderLine(Line(5, "F Bre - MAO")),
+        OrderLine(Line(6, "A Mar S A Par-Bur")),
+    ]
+    assert result[0].line.number == 2
+    assert result[1].text == "A Par-Bur"  # type: ignore[attr-defined]
+
+
+def test_a_line_before_any_signon_is_not_a_command() -> None:
+    result = parse_message("A Par-Bur\nSIGNON France mygame secret\nA Par-Bur")
+    error = result[0]
+    assert isinstance(error, NotACommand)
+    assert error.line == Line(1, "A Par-Bur")
+    assert error.message.startswith('"A Par-Bur" is not a command')
+    assert "SIGNON, JOIN, CREATE, LIST, HISTORY, SUMMARY or HELP" in error.message
+    assert "orders go on the lines after your SIGNON line" in error.message
+    assert result[2] == OrderLine(Line(3, "A Par-Bur"))
+
+
+def test_a_misspelt_keyword_gets_a_suggestion_and_its_password_masked() -> None:
+    error = one("SINGON France mygame secret")
+    assert isinstance(error, NotACommand)
+    assert "did you mean SIGNON?" in error.message
+    assert "secret" not in error.message and "secret" not in repr(error)
+
+
+def test_several_signons_split_a_message_into_sessions() -> None:
+    text = """
+LIST
+SIGNON GM mygame gmpw
+SET DEADLINE MOVEMENT 48h
+PROCESS
+SIGNON England mygame eng
+F Lon-NTH
+SIGNON Fmygame fra
+A Par-Bur
+"""
+    groups = sessions(parse_message(text))
+    assert [g.signon.__class__.__name__ for g in groups] == [
+        "NoneType",
+        "SignOnMaster",
+        "SignOn",
+        "SignOn",
+    ]
+    assert [type(c).__name__ for c in groups[0].commands] == ["ListGames"]
+    assert [type(c).__name__ for c in groups[1].commands] == ["SetDeadline", "Process"]
+    assert groups[2].commands == (OrderLine(Line(7, "F Lon-NTH")),)
+    assert groups[3].commands == (OrderLine(Line(9, "A Par-Bur")),)
+    assert isinstance(groups[3].signon, SignOn) and groups[3].signon.power == "F"
+
+
+def test_orders_after_an_unreadable_signon_stay_orders_of_that_failed_signon() -> None:
+    result = parse_message("SIGNON France\nA Par-Bur")
+    assert isinstance(result[0], Unreadable) and result[0].keyword == "SIGNON"
+    assert result[1] == OrderLine(Line(2, "A Par-Bur"))
+    (group,) = sessions(result)
+    assert group.signon is result[0] and group.commands == (result[1],)
+
+
+def test_signoff_ends_the_reading() -> None:
+    text = "SIGNON France mygame secret\nA Par-Bur\nSIGNOFF\nA Mar-Spa\nRESIGN\n" + "x\n" * 50_000
+    result = parse_message(text)
+    assert [type(c) for c in result] == [SignOn, OrderLine, SignOff]
+
+
+def test_blank_lines_and_invisible_characters_are_ignored() -> None:
+    result = parse_message("\ufeffSIGNON France mygame secret\n\n \t \n\u200bA Par-Bur\n\n")
+    assert [type(c) for c in result] == [SignOn, OrderLine]
+    assert result[1].line == Line(4, "A Par-Bur")
+
+
+# ---- press -----------------------------------------------------------------------------------
+
+
+def test_press_body_is_kept_verbatim() -> None:
+    text = (
+        "SIGNON France mygame secret\n"
+        "PRESS TO England, Germany\n"
+        "\n"
+        "Dear friends,\n"
+        "   SIGNOFF is just a word here; so is A Par-Bur.\n"
+        "SIGNON Germany mygame pw\n"
+        "\n"
+        "ENDPRESS\n"
+        "A Par-Bur\n"
+    )
+    result = parse_message(text)
+    assert result[1] == Press(
+        Line(2, "PRESS TO England, Germany"),
+        ("England", "Germany"),
+        broadcast=False,
+        grey=False,
+        body="Dear friends,\n   SIGNOFF is just a word here; so is A Par-Bur.\n"
+        "SIGNON Germany mygame pw",
+        end_line=8,
+    )
+    assert result[2] == OrderLine(Line(9, "A Par-Bur"))
+
+
+@pytest.mark.parametrize(
+    ("header", "recipients", "broadcast", "grey"),
+    [
+        ("PRESS TO France", ("France",), False, False),
+        ("PRESS TO France Germany", ("France", "Germany"), False, False),
+        ("press to France,Germany , Italy", ("France", "Germany", "Italy"), False, False),
+        ("PRESS TO France and Germany", ("France", "Germany"), False, False),
+        ("PRESS TO St Petersburg, Paris", ("St Petersburg", "Paris"), False, False),
+        ("PRESS TO GM", ("GM",), False, False),
+        ("PRESS TO ALL", (), True, False),
+        ("BROADCAST", (), True, False),
+        ("GREY PRESS TO France", ("France",), False, True),
+        ("gray press to France, Italy", ("France", "Italy"), False, True),
+        ("PRESS TO France GREY", ("France",), False, True),
+        ("GREY BROADCAST", (), True, True),
+        ("BROADCAST GRAY", (), True, True),
+    ],
+)
+def test_press_headers(
+    header: str, recipients: tuple[str, ...], broadcast: bool, grey: bool
+) -> None:
+    (press,) = parse_message(f"{header}\nHello.\nENDPRESS")
+    assert isinstance(press, Press)
+    assert (press.recipients, press.broadcast, press.grey) == (recipients, broadcast, grey)
+    assert press.body == "Hello." and press.end_line == 3
+
+
+def test_end_press_may_be_two_words() -> None:
+    (press,) = parse_message("BROADCAST\nHi\nend press")
+    assert isinstance(press, Press) and press.body == "Hi"
+
+
+def test_press_without_endpress_is_not_sent() -> None:
+    result = parse_message("SIGNON France mygame secret\nPRESS TO England\nHi\nA Par-Bur")
+    assert [type(c) for c in result] == [SignOn, UnendedPress]
+    assert result[1].line == Line(2, "PRESS TO England")
+    assert "has no ENDPRESS line" in result[1].message  # type: ignore[attr-defined]
+
+
+def test_empty_press_and_stray_endpress_are_errors() -> None:
+    empty, stray = parse_message("PRESS TO England\n\n  \nENDPRESS\nENDPRESS")
+    assert isinstance(empty, Unreadable) and "has no text" in empty.message
+    assert isinstance(stray, Unreadable) and stray.line == Line(5, "ENDPRESS")
+    assert "no PRESS TO or BROADCAST line open" in stray.message
+
+
+def test_press_needs_recipients() -> None:
+    error = one("PRESS")
+    assert isinstance(error, Unreadable)
+    assert error.message == (
+        'Cannot read "PRESS": PRESS needs its recipients, separated by commas:'
+        " PRESS TO France, Germany (GREY PRESS TO France for grey press); the text follows on"
+        " the next lines, then a line ENDPRESS"
+    )
+
+
+# ---- errors that say what is expected --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted", "expected"),
+    [
+        ("SIGNON", "SIGNON", "SIGNON needs a power, a game and a password: SIGNON France mygame"),
+        ("SIGNON a b c d e", "SIGNON a b c d ******", "SIGNON needs a power, a game and"),
+        ("JOIN", "JOIN", "JOIN needs a game and a password"),
+        ("CREATE mygame", "CREATE ******", "CREATE needs a game name, a variant and a password"),
+        ("ADD France secret", "ADD France ******", "ADD needs a power, the player's e-mail"),
+        ("RESIGN now", "RESIGN now", "RESIGN takes nothing after it"),
+        ("SUMMARY", "SUMMARY", "SUMMARY needs a game: SUMMARY mygame"),
+        ("LIST a b", "LIST a b", "LIST takes at most a game name"),
+        ("ROLLBACK yesterday", "ROLLBACK yesterday", "ROLLBACK needs a phase: ROLLBACK S1901M"),
+        ("SET", "SET", "SET needs one of PASSWORD, DRAW, NO DRAW, WAIT"),
+        ("SET COLOUR red", "SET COLOUR red", "SET needs one of PASSWORD"),
+        ("SET PASSWORD", "SET PASSWORD", "SET PASSWORD needs the new password"),
+        ("SET PASSWORD a b", "SET PASSWORD ******", "SET PASSWORD needs the new password"),
+        ("SET PASWORD x", "SET PASWORD ******", "SET needs one of PASSWORD"),
+        ("SET DEADLINE", "SET DEADLINE", "SET DEADLINE needs a time"),
+        ("SET DEADLINE 48", "SET DEADLINE 48", "SET DEADLINE needs a time"),
+        ("SET DEADLINE MOVEMENT 48x", "SET DEADLINE MOVEMENT 48x", "SET DEADLINE needs a time"),
+        ("SET DEADLINE WINTER 2d", "SET DEADLINE WINTER 2d", "phase types MOVEMENT, RETREAT"),
+        ("SET DEADLINE 25:00", "SET DEADLINE 25:00", "or a time of day such as 20:00"),
+        ("SET DEADLINE 0h", "SET DEADLINE 0h", "a deadline needs a time after 0"),
+        ("SET GRACE soon", "SET GRACE soon", "SET GRACE needs a duration: SET GRACE 12h"),
+        ("SET TIMEZONE Mars/Olympus", "SET TIMEZONE Mars/Olympus", '"Mars/Olympus" is not a'),
+        ("SET PRESS fake", "SET PRESS fake", "SET PRESS needs NONE, WHITE"),
+        ("SET LATE HOLD AFTER 2", "SET LATE HOLD AFTER 2", "SET LATE needs HOLD, WAIT, or"),
+        ("SET LATE DISORDER AFTER 0", "SET LATE DISORDER AFTER 0", "from 1 up"),
+        ("SET EARLY yes", "SET EARLY yes", "SET EARLY needs ON or OFF"),
+        ("HISTORY mygame Spring", "HISTORY mygame Spring", "HISTORY needs a game and may"),
+        ("GREY", "GREY", "GREY goes before PRESS or BROADCAST"),
+    ],
+)
+def test_unreadable_lines_quote_the_line_and_say_what_works(
+    text: str, quoted: str, expected: str
+) -> None:
+    error = one(text)
+    assert isinstance(error, Unreadable)
+    assert error.keyword == text.split()[0].upper()
+    assert error.line == Line(1, quoted)
+    assert error.message.startswith(f'Cannot read "{quoted}": ')
+    assert expected in error.message
+
+
+def test_the_issue_example_message() -> None:
+    error = one("SIGNON France")
+    assert isinstance(error, Unreadable)
+    assert (
+        "SIGNON needs a power, a game and a password: SIGNON France mygame secret" in error.message
+    )
+
+
+def test_errors_print_with_their_line_number() -> None:
+    (error,) = parse_message("\n\nSET EARLY maybe")
+    assert str(error).startswith('line 3: Cannot read "SET EARLY maybe"')
+
+
+# ---- passwords -------------------------------------------------------------------------------
+
+PASSWORD_LINES = [
+    "SIGNON France mygame {pw}",
+    "SIGNON F{game} {pw}",
+    "SIGNON GM mygame {pw}",
+    "JOIN mygame {pw}",
+    "JOIN France mygame {pw}",
+    "SET PASSWORD {pw}",
+    "CREATE mygame Deluge II {pw}",
+    "ADD France ann@example.org {pw}",
+    "REPLACE France ann@example.org {pw}",
+    # lines that cannot be read still hide what may be the password
+    "SIGNON {pw}",
+    "SIGNON France mygame extra words {pw}",
+    "SIGNON France bad!game {pw}",
+    "SET PASSWORD two {pw}",
+    "CREATE mygame {pw}",
+    "ADD France nowhere {pw}",
+    "SIGNNO France mygame {pw}",
+]
+
+
+@pytest.mark.parametrize("template", PASSWORD_LINES)
+def test_passwords_never_show(template: str) -> None:
+    secret = "Zq9-sesame"
+    result = parse_message(template.format(pw=secret, game="mygame") + "\n" + "x" * 600)
+    shown = repr(result) + "".join(str(c) for c in result)
+    shown += "".join(c.message for c in result if isinstance(c, CommandError))
+    assert secret not in shown
+    assert "******" in shown
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=["Z", "C"]), min_size=4, max_size=30))
+def test_any_password_is_masked(secret: str) -> None:
+    (value,) = parse_message(f"SIGNON France mygame {secret}")
+    assert isinstance(value, SignOn)
+    assert value.password.value == secret
+    # the repr is that of any other password: nothing in it depends on this one
+    assert repr(value) == repr(parse_message("SIGNON France mygame other")[0])
+    assert value.line.text == "SIGNON France mygame ******"
+
+
+def test_secret_compares_by_value_and_hides_it() -> None:
+    assert Secret("a") == Secret("a") and Secret("a") != Secret("b")
+    assert str(Secret("hunter2")) == "******" and "hunter2" not in repr(Secret("hunter2"))
+
+
+# ---- limits and robustness -------------------------------------------------------------------
+
+
+def test_a_message_of_ten_thousand_lines_is_refused_whole() -> None:
+    text = "SIGNON France mygame secret\n" + "A Par-Bur\n" * 10_000
+    (error,) = parse_message(text)
+    assert isinstance(error, TooLong)
+    assert error.line.number == 0
+    assert f"at most {MAX_LINES} lines" in error.message
+    assert "Nothing in it was done" in error.message
+
+
+def test_a_huge_line_is_refused_alone() -> None:
+    text = "SIGNON France mygame secret\nA Par-Bur " + "x" * 100_000 + "\nA Mar-Spa"
+    result = parse_message(text)
+    assert [type(c) for c in result] == [SignOn, TooLong, OrderLine]
+    assert f"a command or order line may have at most {MAX_LINE_CHARS}" in result[1].message  # type: ignore[attr-defined]
+    assert len(result[1].line.text) < 100
+
+
+def test_long_press_lines_are_fine() -> None:
+    paragraph = "word " * 400
+    (press,) = parse_message(f"BROADCAST\n{paragraph}\nENDPRESS")
+    assert isinstance(press, Press) and press.body == paragraph
+
+
+def test_lines_that_are_not_commands_are_reported_up_to_a_limit() -> None:
+    result = parse_message("\n".join(f"junk {i}" for i in range(1, 31)))
+    assert len(result) == MAX_NOT_COMMANDS + 1
+    assert all(isinstance(c, NotACommand) for c in result)
+    assert result[-1].line.number == MAX_NOT_COMMANDS + 1
+    assert result[-1].message == (  # type: ignore[attr-defined]
+        "20 more lines from line 11 on are not commands either, and were ignored"
+    )
+
+
+def test_binary_junk_gives_values() -> None:
+    junk = bytes(range(256)).decode("latin-1") * 20
+    result = parse_message(junk + "\nSIGNON France mygame secret\n" + junk)
+    assert result and all(isinstance(c, Command) for c in result)
+    assert any(isinstance(c, SignOn) for c in result)
+    for c in result:
+        if isinstance(c, CommandError):
+            assert c.message.isprintable()
+
+
+ARGUMENT_WORDS = [
+    *("TO", "GM", "NO", "ALL", "AFTER", "DEADLINE", "PASSWORD", ",", "48h", "20:00"),
+    *("S1901M", "1901", "Spring", "a@b.c", "France", "mygame", "\n", "ENDPRESS\n"),
+]
+command_like = st.lists(
+    st.one_of(
+        st.sampled_from(sorted(KEYWORDS)), st.sampled_from(ARGUMENT_WORDS), st.text(max_size=8)
+    ),
+    max_size=30,
+).map(" ".join)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(max_size=3000), command_like))
+def test_any_text_gives_command_values(text: str) -> None:
+    result = parse_message(text)
+    assert isinstance(result, list)
+    for command in result:
+        assert isinstance(command, Command)
+        assert isinstance(command.line.number, int)
+        repr(command)
+        if isinstance(command, CommandError):
+            assert command.message
+
+
+# ---- help ------------------------------------------------------------------------------------
+
+
+def test_help_alone_lists_the_topics() -> None:
+    index = help_text()
+    for topic in TOPICS:
+        assert f"HELP {topic}" in index
+
+
+@pytest.mark.parametrize("keyword", sorted(KEYWORDS - {"HELP"}))
+def test_help_on_each_command_mentions_it(keyword: str) -> None:
+    text = help_text(keyword)
+    assert not text.startswith("There is no help")
+    shown = {"GRAY": "GREY", "NODRAW": "NO DRAW"}.get(keyword, keyword)
+    assert shown in text
+
+
+def test_help_on_an_unknown_topic_says_so_and_lists_topics() -> None:
+    text = help_text("xyzzy")
+    assert text.startswith('There is no help on "xyzzy"')
+    assert "HELP ORDERS" in text
+
+
+def test_help_takes_extra_topics() -> None:
+    extra = {"Deluge II": "HELP DELUGE II\n..."}
+    assert help_text("deluge ii", extra) == "HELP DELUGE II\n..."
+    assert "HELP Deluge II" in help_text(None, extra)
+
+
+def _help_examples() -> list[str]:
+    """Every command example in the help texts (columns of indented lines, placeholders out)."""
+    examples = []
+    for text in TOPICS.values():
+        for row in text.splitlines():
+            if not row.startswith("    "):
+                continue
+            columns = re.split(r"\s{2,}", row.strip())
+            # "change your password: SET PASSWORD newsecret" holds an example too
+            columns += [c.rsplit(": ", 1)[1] for c in columns if ": " in c]
+            for column in columns:
+                words = column.split()
+                # commands are written in capitals in the help; ENDPRESS only ends a press
+                if (
+                    words
+                    and words[0] in KEYWORDS - {"ENDPRESS"}
+                    and not re.search(r"[<>|\[]", column)
+                ):
+                    examples.append(column)
+    return examples
+
+
+def test_help_has_examples_of_every_command() -> None:
+    first_words = {e.split()[0].upper() for e in _help_examples()}
+    assert KEYWORDS - first_words <= {"ENDPRESS", "GRAY", "HELP"}
+
+
+@pytest.mark.parametrize("example", _help_examples())
+def test_every_command_example_in_help_reads(example: str) -> None:
+    opens_press = example.split()[0] in ("PRESS", "BROADCAST", "GREY")
+    result = parse_message(example + "\nHello\nENDPRESS" if opens_press else example)
+    assert len(result) == 1
+    assert not isinstance(result[0], CommandError), result
+    assert isinstance(result[0], Press) == opens_press
+
+
+def _order_examples() -> list[tuple[PhaseType, str]]:
+    """The orders HELP ORDERS shows, with the phase type of the section that shows them."""
+    sections = {"Movement": PhaseType.MOVEMENT, "Retreat": PhaseType.RETREAT}
+    sections["Adjustment"] = PhaseType.ADJUSTMENT
+    examples, phase_type = [], None
+    for row in TOPICS["ORDERS"].splitlines():
+        phase_type = next((t for s, t in sections.items() if row.startswith(s)), phase_type)
+        example = re.split(r"\s{2,}", row.strip())[0]
+        if (
+            phase_type
+            and row.startswith("    ")
+            and re.match(r"(A|F|Build|Remove|Waive)\b", example)
+        ):
+            examples.append((phase_type, example))
+    return examples
+
+
+def test_help_shows_orders_of_every_kind() -> None:
+    shown = {example.split()[0] for _, example in _order_examples()}
+    assert shown == {"A", "F", "Build", "Remove", "Waive"}
+    assert len(_order_examples()) == 13
+
+
+@pytest.mark.parametrize(("phase_type", "example"), _order_examples())
+def test_every_order_example_in_help_reads(phase_type: PhaseType, example: str) -> None:
+    # the order parser and the variants are read only here: the other tests do not need them
+    from gm.engine.errors import OrderError
+    from gm.orders import parse_order
+    from gm.variants.registry import get_variant
+
+    (order_line,) = parse_message(f"SIGNON France mygame secret\n{example}")[1:]
+    assert isinstance(order_line, OrderLine)
+    order = parse_order(order_line.text, get_variant("standard").map, phase_type)
+    assert not isinstance(order, OrderError), order
