@@ -24,8 +24,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-DEFAULT_FILE = Path("/work/shared/reference/differential/mila_random_games.txt")
 ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_FILE = ROOT.parent / "shared" / "reference" / "differential" / "mila_random_games.txt"
 
 
 def gm_command(path: Path) -> list[str]:

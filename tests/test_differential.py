@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
 from gm.cli.scenario import print_result
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
+from tests.shared import REFERENCE
 
-CORPUS = Path("/work/shared/reference/differential/mila_random_games.txt")
+CORPUS = REFERENCE / "differential" / "mila_random_games.txt"
 CASES: list[Case] = read_file(CORPUS)
 
 

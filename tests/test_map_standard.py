@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,8 @@ from gm.engine.geo import Location, Terrain
 from gm.engine.map import GameMap
 from gm.engine.units import UnitType
 from gm.variants.maps import standard_map
+from tests.shared import SHARED
 
-SHARED = Path("/work/shared")
 REFERENCE = SHARED / "reference" / "standard-map"
 RULES = SHARED / "rules"
 

@@ -39,8 +39,8 @@ from gm.orders.names import protect_hyphens
 from gm.orders.parser import GRAMMAR_FILE, START_SYMBOLS, order_lark, table_parser
 from gm.orders.transformer import OrderBuilder, Rejected, StrayWord
 from gm.variants.maps import standard_map
+from tests.shared import REFERENCE
 
-REFERENCE = Path("/work/shared/reference")
 DATC = REFERENCE / "datc" / "datc_v2.4_06.txt"
 MILA = REFERENCE / "differential" / "mila_random_games.txt"
 

@@ -15,6 +15,7 @@ from gm.engine.state import GameState
 from gm.scenario.format import BLOCKS, Line, ScenarioSyntaxError, read_file, read_text
 from gm.scenario.runner import run_case
 from gm.variants import Hooks, HookStep, ScheduledEvent, Variant, get_variant
+from tests.shared import REFERENCE
 
 FULL = """\
 # a comment line
@@ -137,9 +138,9 @@ def test_read_file_uses_the_path_in_messages(tmp_path: Path) -> None:
 
 
 def test_the_shared_reference_files_are_readable() -> None:
-    datc = read_file("/work/shared/reference/datc/datc_v2.4_06.txt")
+    datc = read_file(REFERENCE / "datc" / "datc_v2.4_06.txt")
     assert len(datc) == 167
-    mila = read_file("/work/shared/reference/differential/mila_random_games.txt")
+    mila = read_file(REFERENCE / "differential" / "mila_random_games.txt")
     assert len(mila) == 263
 
 
