@@ -8,7 +8,9 @@ import sys
 from collections.abc import Sequence
 
 # Subcommand modules, in the order `gm --help` lists them.
-SUBCOMMANDS = ("gm.cli.demo", "gm.cli.scenario", "gm.cli.db")
+SUBCOMMANDS = (
+    "gm.cli.demo", "gm.cli.scenario", "gm.cli.db", "gm.cli.serve", "gm.cli.ingest"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,51 @@
+"""`gm serve [--config FILE] [--once]`: run the mail service."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+# The service (store, mail, engine) is imported inside the handler: `gm` starts fast for the
+# subcommands that do not need it.
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "serve",
+        help="run the mail service",
+        description="Read the inbox, run each message's commands, send the replies and reports.",
+    )
+    p.add_argument("--config", type=Path, metavar="FILE", help="service configuration file")
+    p.add_argument("--once", action="store_true",
+                   help="process the mail that is there, send the replies and exit")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    from gm.mail.config import ConfigError, load_config
+    from gm.service.clock import SystemClock
+    from gm.service.serve import serve
+    from gm.store.db import open_database, resolve_url
+    from gm.store.errors import SchemaError
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        config = load_config(args.config, os.environ)
+    except ConfigError as exc:
+        print(f"gm serve: {exc}", file=sys.stderr)
+        return 2
+    try:
+        db = open_database(resolve_url(config.database_url, config.data_dir))
+    except SchemaError as exc:
+        print(f"gm serve: {exc}", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(serve(db, config, clock=SystemClock(), once=args.once))
+    finally:
+        db.dispose()
+    return 0

@@ -1,0 +1,63 @@
+"""Checks the handlers share: who is signed on, the game's variant and current phase."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from gm.commands.handlers.context import Context, Signed
+from gm.engine.phase import PhaseType
+from gm.store import games as games_repo
+from gm.store import phases as phases_repo
+from gm.store.records import GameRecord, PhaseRecord
+from gm.variants import Variant, get_variant
+
+
+def variant_of(game: GameRecord) -> Variant:
+    """The game's variant (a stored name the registry does not know is a fault, not a value)."""
+    return get_variant(game.variant)
+
+
+def refresh(ctx: Context, game: GameRecord) -> GameRecord:
+    """The game as it is now in this transaction."""
+    return games_repo.get_game(ctx.session, game.id)
+
+
+def as_player(ctx: Context, what: str) -> Signed | None:
+    """The signed-on power, or None after writing why `what` is refused."""
+    signed = ctx.signed
+    if signed is None or signed.power is None:
+        ctx.results.add(f"{what}: refused, sign on to a power first (SIGNON <power> <game> "
+                        "<password>).")
+        return None
+    return signed
+
+
+def as_master(ctx: Context, what: str) -> Signed | None:
+    """The GM's sign-on, or None after writing why `what` is refused."""
+    signed = ctx.signed
+    if signed is None or signed.power is not None:
+        ctx.results.add(f"{what}: refused, only the game's GM may do this (SIGNON GM <game> "
+                        "<password> first).")
+        return None
+    return signed
+
+
+def open_phase_of(ctx: Context, game: GameRecord) -> PhaseRecord | None:
+    """The game's current phase if it is open for orders."""
+    phase = phases_repo.current_phase(ctx.session, game.id)
+    if phase is None or phase.adjudicated:
+        return None
+    return phase
+
+
+def deadline_for(game: GameRecord, phase_type: PhaseType, now: datetime) -> datetime | None:
+    """The deadline of a phase opened now: the game's rule for its type when it is a length of
+    time (a time-of-day rule is left to the scheduler; the phase then has no deadline yet)."""
+    rule = game.settings.deadlines.get(phase_type)
+    if isinstance(rule, timedelta):
+        return now + rule
+    return None
+
+
+def phase_name(variant: Variant, phase: PhaseRecord) -> str:
+    return variant.format_phase(phase.phase)

@@ -1,0 +1,59 @@
+"""What a handler works with: the transaction, the time, the sender, who is signed on, and
+the results buffer that becomes the reply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from gm.engine.orders import AnyOrder
+from gm.store.records import GameRecord
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message for other people than the sender (a phase report): recipients, subject, body."""
+
+    recipients: tuple[str, ...]
+    subject: str
+    body: str
+    game_id: int | None = None
+
+
+@dataclass
+class Results:
+    """The reply being built: lines in order, and notices to queue with it."""
+
+    lines: list[str] = field(default_factory=list)
+    mail: list[Notice] = field(default_factory=list)
+    game: str | None = None  # the game the reply is about, for its subject
+
+    def add(self, *lines: str) -> None:
+        self.lines.extend(lines)
+
+    def blank(self) -> None:
+        if self.lines and self.lines[-1] != "":
+            self.lines.append("")
+
+
+@dataclass
+class Signed:
+    """Who the message speaks for since its last SIGNON (or CREATE): a power, or the GM."""
+
+    game: GameRecord
+    power: str | None  # None: the GM
+    pending: list[tuple[str, AnyOrder]] = field(default_factory=list)  # orders not yet stored
+
+
+@dataclass
+class Context:
+    session: Session
+    now: datetime
+    sender: str
+    inbound_id: int | None
+    service: str = "gm"  # the service's display name, for signatures
+    results: Results = field(default_factory=Results)
+    signed: Signed | None = None
+    refused_signon: bool = False  # the last SIGNON failed: what follows it is ignored

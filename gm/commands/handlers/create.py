@@ -1,0 +1,88 @@
+"""CREATE (a new game), ADD (seat a player) and START (open the first phase)."""
+
+from __future__ import annotations
+
+from gm.commands.handlers.common import as_master, deadline_for, refresh, variant_of
+from gm.commands.handlers.context import Context, Signed
+from gm.commands.values import Add, Create, Start
+from gm.engine.game import start_state
+from gm.store import audit
+from gm.store import games as games_repo
+from gm.store import phases as phases_repo
+from gm.store import powers as powers_repo
+from gm.store.errors import GameNameTaken
+from gm.store.passwords import hash_password
+from gm.store.statuses import GameStatus
+from gm.variants import UnknownVariant, get_variant, names
+
+
+def create(ctx: Context, command: Create) -> None:
+    try:
+        variant = get_variant(command.variant)
+    except UnknownVariant:
+        ctx.results.add(f"CREATE: there is no variant called {command.variant!r} "
+                        f"(variants: {', '.join(names())}).")
+        return
+    try:
+        game = games_repo.create_game(
+            ctx.session, name=command.game, variant=variant.name, gm_address=ctx.sender,
+            gm_password_hash=hash_password(command.password.value), now=ctx.now)
+    except GameNameTaken:
+        ctx.results.add(f"CREATE: a game called {command.game!r} exists already; "
+                        "choose another name.")
+        return
+    for power in variant.power_names:
+        powers_repo.add_power(ctx.session, game.id, power, now=ctx.now)
+    audit.record_action(ctx.session, actor=ctx.sender, action="create", now=ctx.now,
+                        game_id=game.id, details={"variant": variant.name},
+                        inbound_id=ctx.inbound_id)
+    ctx.signed = Signed(game, None)
+    ctx.refused_signon = False
+    ctx.results.game = game.name
+    ctx.results.add(f"Game {game.name} ({variant.title}) created; you are its GM.",
+                    f"Powers: {', '.join(variant.power_names)}.",
+                    "Players JOIN it, or you ADD them; then START it.")
+
+
+def add(ctx: Context, command: Add) -> None:
+    signed = as_master(ctx, "ADD")
+    if signed is None:
+        return
+    game = refresh(ctx, signed.game)
+    power = variant_of(game).power(command.power)
+    if power is None:
+        ctx.results.add(f"ADD: {command.power!r} is not a power of {game.name}.")
+        return
+    powers_repo.set_players(ctx.session, game.id, power.name, [command.address], now=ctx.now)
+    powers_repo.set_power_password(ctx.session, game.id, power.name,
+                                   hash_password(command.password.value), now=ctx.now)
+    audit.record_action(ctx.session, actor=ctx.sender, action="add", now=ctx.now,
+                        game_id=game.id, details={"power": power.name,
+                                                  "address": command.address},
+                        inbound_id=ctx.inbound_id)
+    ctx.results.add(f"{command.address} plays {power.name} in {game.name}.")
+
+
+def start(ctx: Context, command: Start) -> None:
+    signed = as_master(ctx, "START")
+    if signed is None:
+        return
+    game = refresh(ctx, signed.game)
+    if game.status is not GameStatus.FORMING:
+        ctx.results.add(f"START: {game.name} is {game.status.value}, not forming.")
+        return
+    missing = [p.name for p in powers_repo.list_powers(ctx.session, game.id) if not p.addresses]
+    if missing:
+        ctx.results.add(f"START: these powers have no player yet: {', '.join(missing)}.")
+        return
+    variant = variant_of(game)
+    state = start_state(variant)
+    phase = phases_repo.open_phase(ctx.session, game.id, state, now=ctx.now,
+                                   deadline_at=deadline_for(game, state.phase.type, ctx.now))
+    signed.game = games_repo.set_game_status(ctx.session, game.id, GameStatus.ACTIVE,
+                                             now=ctx.now)
+    audit.record_action(ctx.session, actor=ctx.sender, action="start", now=ctx.now,
+                        game_id=game.id, inbound_id=ctx.inbound_id)
+    deadline = "none" if phase.deadline_at is None else f"{phase.deadline_at:%Y-%m-%d %H:%M} UTC"
+    ctx.results.add(f"{game.name} has started: {variant.format_phase(phase.phase)}, "
+                    f"deadline {deadline}.")

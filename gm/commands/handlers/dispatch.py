@@ -1,0 +1,92 @@
+"""Run a message's commands in order: each to its handler, errors and the rest into the reply."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from gm.commands.handlers import create, gm_control, info, orders, player_settings, signon
+from gm.commands.handlers.context import Context
+from gm.commands.values import (
+    Add,
+    Clear,
+    Command,
+    CommandError,
+    Create,
+    Help,
+    Join,
+    ListGames,
+    OrderLine,
+    Pause,
+    Process,
+    Resign,
+    Resume,
+    SetDraw,
+    SetPassword,
+    SetWait,
+    SignOff,
+    SignOn,
+    SignOnMaster,
+    Start,
+    Summary,
+    Terminate,
+)
+
+Handler = Callable[[Context, Any], None]
+
+HANDLERS: Mapping[type[Command], Handler] = {
+    SignOn: signon.signon_power,
+    SignOnMaster: signon.signon_master,
+    Join: signon.join,
+    Create: create.create,
+    Add: create.add,
+    Start: create.start,
+    OrderLine: orders.order_line,
+    Clear: orders.clear,
+    Process: gm_control.process,
+    Pause: gm_control.pause,
+    Resume: gm_control.resume,
+    Terminate: gm_control.terminate,
+    ListGames: info.list_games,
+    Help: info.help_command,
+    Summary: info.summary,
+    SetPassword: player_settings.set_password,
+    SetDraw: player_settings.set_draw,
+    SetWait: player_settings.set_wait,
+    Resign: player_settings.resign,
+}
+
+# Commands that open a new sign-on: the orders of the one before are stored first.
+_SIGNONS = (SignOn, SignOnMaster, Create)
+# Commands that run even after a refused SIGNON (they need no sign-on).
+_ALWAYS = (*_SIGNONS, Join, Help, ListGames, Summary)
+
+
+def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
+    """Run `commands` in order against `ctx`, writing into `ctx.results`."""
+    for command in commands:
+        if not isinstance(command, OrderLine | Clear) and not _is_order_error(command):
+            orders.flush_orders(ctx)  # orders end where another command starts
+        if isinstance(command, SignOff):
+            break
+        if isinstance(command, CommandError):
+            ctx.results.add(str(command))
+            if getattr(command, "keyword", "") == "SIGNON":
+                ctx.signed = None
+                ctx.refused_signon = True
+            continue
+        if ctx.refused_signon and not isinstance(command, _ALWAYS):
+            continue  # the sign-on they follow was refused: said once, at the SIGNON
+        handler = HANDLERS.get(type(command))
+        if handler is None:
+            words = command.line.text.upper().split()
+            keyword = " ".join(words[:2] if words[:1] == ["SET"] else words[:1])
+            ctx.results.add(f"{command.line}: {keyword} is not available yet.")
+            continue
+        handler(ctx, command)
+    orders.flush_orders(ctx)
+
+
+def _is_order_error(command: Command) -> bool:
+    """An error on a line among the orders (not a SIGNON): the orders go on after it."""
+    return isinstance(command, CommandError) and getattr(command, "keyword", "") != "SIGNON"

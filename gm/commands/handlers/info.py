@@ -1,0 +1,59 @@
+"""LIST, SUMMARY and HELP: answers that change nothing."""
+
+from __future__ import annotations
+
+from gm.commands.handlers.common import variant_of
+from gm.commands.handlers.context import Context
+from gm.commands.help import help_text
+from gm.commands.values import Help, ListGames, Summary
+from gm.store import games as games_repo
+from gm.store import phases as phases_repo
+from gm.store import powers as powers_repo
+
+
+def list_games(ctx: Context, command: ListGames) -> None:
+    if command.game is None:
+        games = games_repo.list_games(ctx.session)
+        if not games:
+            ctx.results.add("There are no games yet (CREATE starts one).")
+            return
+        ctx.results.add("Games:")
+        for game in games:
+            ctx.results.add(f"  {game.name}: {game.variant}, {game.status.value}")
+        return
+    found = games_repo.find_game(ctx.session, command.game)
+    if found is None:
+        ctx.results.add(f"LIST: there is no game called {command.game!r}.")
+        return
+    game = found
+    variant = variant_of(game)
+    phase = phases_repo.current_phase(ctx.session, game.id)
+    where = "not started" if phase is None else variant.format_phase(phase.phase)
+    ctx.results.add(f"{game.name}: {variant.title}, {game.status.value}, {where}")
+    for power in powers_repo.list_powers(ctx.session, game.id):
+        who = "taken" if power.addresses else "free"
+        ctx.results.add(f"  {power.name}: {who}, {power.status.value.replace('_', ' ')}")
+
+
+def help_command(ctx: Context, command: Help) -> None:
+    ctx.results.add(*help_text(command.topic).splitlines())
+
+
+def summary(ctx: Context, command: Summary) -> None:
+    game = games_repo.find_game(ctx.session, command.game)
+    if game is None:
+        ctx.results.add(f"SUMMARY: there is no game called {command.game!r}.")
+        return
+    variant = variant_of(game)
+    ctx.results.game = game.name
+    phase = phases_repo.current_phase(ctx.session, game.id)
+    if phase is None:
+        ctx.results.add(f"{game.name}: {variant.title}, {game.status.value}, not started.")
+        return
+    state = phase.state
+    ctx.results.add(f"{game.name}: {variant.title}, {game.status.value}, "
+                    f"{variant.format_phase(phase.phase)}")
+    for power in variant.power_names:
+        units = ", ".join(str(u) for u in sorted(state.units_of(power))) or "none"
+        centres = len(state.centres_of(power))
+        ctx.results.add(f"  {power}: {centres} centres; units: {units}")

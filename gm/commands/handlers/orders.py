@@ -1,0 +1,188 @@
+"""Order lines and CLEAR: read each order for the current phase, keep the power's order set.
+
+Each order line is read by the real order parser for the phase, checked against what the
+power may order (its units; in an adjustment phase its build sites and units) and for legality
+on the board (gm.engine.legality: an order that could never be carried out is refused).
+Accepted orders wait in the sign-on until the message's orders end (`flush_orders`), then
+replace the stored orders for the same units and are stored as the power's new complete set.
+"""
+
+from __future__ import annotations
+
+from gm.commands.handlers.common import as_player, open_phase_of, refresh, variant_of
+from gm.commands.handlers.context import Context, Signed
+from gm.commands.values import Clear, OrderLine
+from gm.engine.errors import OrderError
+from gm.engine.game import Needed, build_sites, orders_needed
+from gm.engine.legality import check_order
+from gm.engine.orders import AnyOrder, Build, Disband, Remove, Waive
+from gm.engine.phase import PhaseType
+from gm.orders import parse_order
+from gm.store import orders as orders_repo
+from gm.store.records import OrderLine as StoredLine
+from gm.store.records import PhaseRecord
+from gm.store.statuses import GameStatus
+from gm.variants import Variant
+
+
+def _key(order: AnyOrder, index: int) -> str:
+    """What an order is for: its unit's (or build's) province; each waiver stands alone."""
+    if isinstance(order, Waive):
+        return f"waive#{index}"
+    return order.unit.province
+
+
+def _refusal(needed: Needed | None, order: AnyOrder, phase: PhaseRecord, power: str) -> str | None:
+    """Why `power` may not give `order` now, or None."""
+    if needed is None:
+        return f"{power} has nothing to order this phase"
+    if phase.phase.type is PhaseType.ADJUSTMENT:
+        if isinstance(order, Build | Waive):
+            if needed.builds <= 0:
+                return f"{power} has no builds this phase"
+            if isinstance(order, Build) and order.unit.province not in needed.build_sites:
+                sites = ", ".join(needed.build_sites) or "none"
+                return f"{order.unit.province} is not a vacant home centre of {power} " \
+                       f"(build sites: {sites})"
+            return None
+        if isinstance(order, Remove | Disband):
+            if needed.removals <= 0:
+                return f"{power} has no units to remove this phase"
+            owned = {u.location.province for u in phase.state.units_of(power)}
+            if order.unit.province not in owned:
+                return f"{power} has no unit in {order.unit.province}"
+        return None
+    if isinstance(order, Waive):
+        return "a waiver is an adjustment order"
+    units = {u.location.province for u in needed.units}
+    if order.unit.province not in units:
+        return f"{power} has no unit to order in {order.unit.province}" + (
+            " (only dislodged units retreat)" if phase.phase.type is PhaseType.RETREAT else "")
+    return None
+
+
+def _current_phase(ctx: Context, signed: Signed, what: str) -> PhaseRecord | None:
+    game = refresh(ctx, signed.game)
+    if game.status is not GameStatus.ACTIVE:
+        ctx.results.add(f"{what}: refused, {game.name} is {game.status.value}, "
+                        "not taking orders.")
+        return None
+    phase = open_phase_of(ctx, game)
+    if phase is None:
+        ctx.results.add(f"{what}: refused, {game.name} has no phase open for orders.")
+        return None
+    if phase.deadline_at is not None and ctx.now > phase.deadline_at:
+        ctx.results.add(f"{what}: refused, the deadline ({phase.deadline_at:%Y-%m-%d %H:%M} UTC)"
+                        " has passed.")
+        return None
+    return phase
+
+
+def order_line(ctx: Context, command: OrderLine) -> None:
+    quoted = f'"{command.text}"'
+    signed = as_player(ctx, quoted)
+    if signed is None or signed.power is None:
+        return
+    phase = _current_phase(ctx, signed, quoted)
+    if phase is None:
+        return
+    variant = variant_of(signed.game)
+    gmap = variant.map_for(phase.state)
+    parsed = parse_order(command.text, gmap, phase.phase.type)
+    if isinstance(parsed, OrderError):
+        ctx.results.add(f"  {parsed.message}")
+        return
+    needed = orders_needed(variant, phase.state).get(signed.power)
+    why = _refusal(needed, parsed, phase, signed.power)
+    if why is not None:
+        ctx.results.add(f"  {quoted}: refused, {why}.")
+        return
+    sites = {signed.power: build_sites(variant, phase.state, signed.power)} \
+        if phase.phase.type is PhaseType.ADJUSTMENT else None
+    checked = check_order(gmap, phase.state, signed.power, parsed, sites)
+    if isinstance(checked, OrderError):
+        ctx.results.add(f"  {quoted}: refused, {checked.message}")
+        return
+    signed.pending.append((command.text, checked))
+    ctx.results.add(f"  {command.text}  ->  {checked}")
+
+
+def clear(ctx: Context, command: Clear) -> None:
+    signed = as_player(ctx, "CLEAR")
+    if signed is None or signed.power is None:
+        return
+    phase = _current_phase(ctx, signed, "CLEAR")
+    if phase is None:
+        return
+    signed.pending.clear()
+    orders_repo.submit_orders(ctx.session, phase.id, signed.power, [], now=ctx.now,
+                              inbound_id=ctx.inbound_id)
+    ctx.results.add("Your orders for this phase are cleared.")
+    _summary(ctx, signed, phase, [])
+
+
+def flush_orders(ctx: Context) -> None:
+    """Store the sign-on's accepted orders over its earlier ones, and show the whole set."""
+    signed = ctx.signed
+    if signed is None or signed.power is None or not signed.pending:
+        return
+    pending, signed.pending = signed.pending, []
+    phase = open_phase_of(ctx, refresh(ctx, signed.game))
+    if phase is None:
+        return
+    variant = variant_of(signed.game)
+    gmap = variant.map_for(phase.state)
+    merged: dict[str, tuple[str, AnyOrder]] = {}
+    stored = orders_repo.latest_valid_orders(ctx.session, phase.id).get(signed.power)
+    for line in () if stored is None else stored.lines:
+        if line.canonical is None:
+            continue
+        order = parse_order(line.canonical, gmap, phase.phase.type)
+        if not isinstance(order, OrderError):
+            merged[_key(order, len(merged))] = (line.text, order)
+    for text, order in pending:
+        merged[_key(order, len(merged))] = (text, order)
+    if phase.phase.type is PhaseType.ADJUSTMENT:
+        _keep_within_counts(ctx, merged, orders_needed(variant, phase.state).get(signed.power))
+    lines = [StoredLine(text=text, canonical=str(order)) for text, order in merged.values()]
+    orders_repo.submit_orders(ctx.session, phase.id, signed.power, lines, now=ctx.now,
+                              inbound_id=ctx.inbound_id)
+    _summary(ctx, signed, phase, [order for _, order in merged.values()], variant)
+
+
+def _keep_within_counts(ctx: Context, merged: dict[str, tuple[str, AnyOrder]],
+                        needed: Needed | None) -> None:
+    """A power builds (or removes) no more than its count: the latest orders are kept."""
+    if needed is None:
+        return
+    for kinds, allowed, word in (((Build, Waive), needed.builds, "build"),
+                                 ((Remove, Disband), needed.removals, "removal")):
+        keys = [k for k, (_, order) in merged.items() if isinstance(order, kinds)]
+        excess = len(keys) - allowed
+        if excess > 0:
+            dropped = [str(merged.pop(k)[1]) for k in keys[:excess]]
+            ctx.results.add(f"Only {allowed} {word}{'s' if allowed != 1 else ''} allowed: "
+                            f"dropped the earlier {', '.join(dropped)}.")
+
+
+def _summary(ctx: Context, signed: Signed, phase: PhaseRecord, orders: list[AnyOrder],
+             variant: Variant | None = None) -> None:
+    assert signed.power is not None
+    variant = variant or variant_of(signed.game)
+    ctx.results.blank()
+    ctx.results.add(f"Orders of {signed.power} for {variant.format_phase(phase.phase)}:")
+    ctx.results.add(*(f"  {order}" for order in orders) if orders else ["  (none)"])
+    needed = orders_needed(variant, phase.state).get(signed.power)
+    if needed is None:
+        return
+    if phase.phase.type is PhaseType.ADJUSTMENT:
+        if needed.builds:
+            given = sum(isinstance(o, Build | Waive) for o in orders)
+            ctx.results.add(f"Builds ordered: {given} of {needed.builds}.")
+        if needed.removals:
+            given = sum(isinstance(o, Remove | Disband) for o in orders)
+            ctx.results.add(f"Removals ordered: {given} of {needed.removals}.")
+        return
+    ordered = {o.unit.province for o in orders if not isinstance(o, Waive)}
+    without = [str(u) for u in needed.units if u.location.province not in ordered]
+    ctx.results.add("Units without orders: " + (", ".join(without) if without else "none") + ".")

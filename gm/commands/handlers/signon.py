@@ -1,0 +1,90 @@
+"""SIGNON (a power, or the GM) and JOIN."""
+
+from __future__ import annotations
+
+from gm.commands.handlers.common import variant_of
+from gm.commands.handlers.context import Context, Signed
+from gm.commands.values import Join, SignOn, SignOnMaster
+from gm.store import games as games_repo
+from gm.store import powers as powers_repo
+from gm.store.passwords import hash_password, verify_password
+from gm.store.statuses import GameStatus, PowerStatus
+
+REFUSED = "the commands after it in this message are ignored."
+
+
+def _refuse(ctx: Context, text: str) -> None:
+    ctx.signed = None
+    ctx.refused_signon = True
+    ctx.results.add(f"{text} Signon refused; {REFUSED}")
+
+
+def signon_power(ctx: Context, command: SignOn) -> None:
+    game = games_repo.find_game(ctx.session, command.game)
+    if game is None:
+        _refuse(ctx, f"There is no game called {command.game!r} (LIST shows the games).")
+        return
+    variant = variant_of(game)
+    power = variant.power(command.power)
+    if power is None:
+        names = ", ".join(variant.power_names)
+        _refuse(ctx, f"{command.power!r} is not a power of {game.name} (powers: {names}).")
+        return
+    record = powers_repo.get_power(ctx.session, game.id, power.name)
+    if record is None or not verify_password(command.password.value, record.password_hash):
+        _refuse(ctx, f"Wrong password for {power.name} in {game.name}.")
+        return
+    if record.status is PowerStatus.RESIGNED:
+        _refuse(ctx, f"{power.name} in {game.name} has resigned.")
+        return
+    ctx.signed = Signed(game, power.name)
+    ctx.refused_signon = False
+    ctx.results.game = game.name
+    ctx.results.add(f"Signed on as {power.name} in {game.name}.")
+
+
+def signon_master(ctx: Context, command: SignOnMaster) -> None:
+    game = games_repo.find_game(ctx.session, command.game)
+    if game is None:
+        _refuse(ctx, f"There is no game called {command.game!r} (LIST shows the games).")
+        return
+    if not verify_password(command.password.value, game.gm_password_hash):
+        _refuse(ctx, f"Wrong GM password for {game.name}.")
+        return
+    ctx.signed = Signed(game, None)
+    ctx.refused_signon = False
+    ctx.results.game = game.name
+    ctx.results.add(f"Signed on as the GM of {game.name}.")
+
+
+def join(ctx: Context, command: Join) -> None:
+    game = games_repo.find_game(ctx.session, command.game)
+    if game is None:
+        ctx.results.add(f"JOIN: there is no game called {command.game!r} (LIST shows the games).")
+        return
+    if game.status is not GameStatus.FORMING:
+        ctx.results.add(f"JOIN: {game.name} has started; ask its GM for a free power.")
+        return
+    variant = variant_of(game)
+    free = [p for p in powers_repo.list_powers(ctx.session, game.id) if not p.addresses]
+    if command.power is not None:
+        wanted = variant.power(command.power)
+        if wanted is None:
+            names = ", ".join(variant.power_names)
+            ctx.results.add(f"JOIN: {command.power!r} is not a power of {game.name} "
+                            f"(powers: {names}).")
+            return
+        free = [p for p in free if p.name == wanted.name]
+        if not free:
+            ctx.results.add(f"JOIN: {wanted.name} in {game.name} is taken.")
+            return
+    if not free:
+        ctx.results.add(f"JOIN: every power in {game.name} is taken.")
+        return
+    chosen = free[0].name
+    powers_repo.set_players(ctx.session, game.id, chosen, [ctx.sender], now=ctx.now)
+    powers_repo.set_power_password(ctx.session, game.id, chosen,
+                                   hash_password(command.password.value), now=ctx.now)
+    ctx.results.game = game.name
+    ctx.results.add(f"You joined {game.name} as {chosen}. Sign on with: "
+                    f"SIGNON {chosen} {game.name} <your password>")

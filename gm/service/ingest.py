@@ -1,0 +1,186 @@
+"""One inbound message -> one transaction -> one reply.
+
+`ingest` records the raw message (a message seen before does nothing), decodes it, answers
+nothing to automatic mail, runs its commands and queues the reply (and any reports) in the
+outbound queue, and marks the message processed, all in one transaction. If running the
+commands fails, that transaction is rolled back; a new one keeps the message as shunted with
+the error and queues a short apology (and a notice to the GM of each game the message signs on
+to), and the caller carries on with the next message.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy.orm import Session
+
+from gm.commands.handlers import Context, run_commands
+from gm.commands.parse import parse_message
+from gm.commands.values import Join, SignOn, SignOnMaster
+from gm.mail.compose import build_subject, new_message_id
+from gm.mail.config import Config
+from gm.mail.decode import DecodedMessage, decode_message
+from gm.service.clock import Clock
+from gm.service.render import render
+from gm.store import games as games_repo
+from gm.store import inbound as inbound_repo
+from gm.store import outbound as outbound_repo
+from gm.store.db import Database
+from gm.store.records import BodyPart, InboundRecord
+from gm.store.statuses import InboundStatus
+
+log = logging.getLogger(__name__)
+
+_IMAP_ID = re.compile(r"^(\d+):(\d+)$")
+MAX_ERROR_CHARS = 2000
+
+
+class Outcome(StrEnum):
+    ANSWERED = "answered"  # commands run, reply queued
+    DUPLICATE = "duplicate"  # seen before: nothing done
+    AUTOMATIC = "automatic"  # a robot's mail (bounce, vacation, list): kept, not answered
+    SHUNTED = "shunted"  # processing failed: kept with the error, apology queued
+
+
+@dataclass(frozen=True)
+class Ingested:
+    inbound_id: int
+    outcome: Outcome
+    reply_message_id: str | None = None
+    error: str | None = None
+
+
+def _record(session: Session, raw: bytes, decoded: DecodedMessage, *, config: Config,
+            now_clock: Clock, mailbox_id: str | None) -> tuple[InboundRecord, bool]:
+    mailbox: str | None = None
+    uidvalidity: int | None = None
+    uid: int | None = None
+    match = _IMAP_ID.match(mailbox_id or "")
+    if config.imap is not None and match:
+        mailbox, uidvalidity, uid = config.imap.folder, int(match[1]), int(match[2])
+    return inbound_repo.record_inbound(
+        session, raw=raw, sender=decoded.sender or "", now=now_clock.now(),
+        message_id=decoded.message_id, subject=decoded.subject or None, mailbox=mailbox,
+        uidvalidity=uidvalidity, uid=uid)
+
+
+def _reply_headers(decoded: DecodedMessage, subject: str) -> list[tuple[str, str]]:
+    headers = [("Subject", subject), ("Auto-Submitted", "auto-replied")]
+    if decoded.message_id:
+        headers.append(("In-Reply-To", decoded.message_id))
+        headers.append(("References", " ".join([*decoded.references, decoded.message_id])))
+    return headers
+
+
+def _reply_subject(decoded: DecodedMessage, game: str | None) -> str:
+    topic = decoded.subject if decoded.subject.lower().startswith("re:") else \
+        f"Re: {decoded.subject}" if decoded.subject else "your commands"
+    return build_subject(topic, game=game)
+
+
+def ingest(
+    db: Database,
+    raw: bytes,
+    *,
+    config: Config,
+    clock: Clock,
+    mailbox_id: str | None = None,
+    size: int | None = None,
+) -> Ingested:
+    """Process one raw message exactly once (see the module docstring)."""
+    decoded = decode_message(raw, max_bytes=config.max_message_bytes, size=size,
+                             own_addresses=config.address)
+    inbound_id: int | None = None
+    try:
+        with db.transaction() as session:
+            record, new = _record(session, raw, decoded, config=config, now_clock=clock,
+                                  mailbox_id=mailbox_id)
+            inbound_id = record.id
+            if not new and record.status is not InboundStatus.NEW:
+                return Ingested(record.id, Outcome.DUPLICATE)
+            now = clock.now()
+            if decoded.is_automatic or not decoded.sender:
+                log.info("message %s from %r is automatic (%s): not answered", record.id,
+                         decoded.sender, decoded.automatic or "no sender")
+                inbound_repo.mark_processed(session, record.id, now=now)
+                return Ingested(record.id, Outcome.AUTOMATIC)
+            ctx = Context(session=session, now=now, sender=decoded.sender,
+                          inbound_id=record.id, service=config.display_name)
+            if decoded.too_large:
+                ctx.results.add(f"Your message is larger than {config.max_message_bytes} bytes "
+                                "and was not read. Send commands as plain text.")
+            else:
+                run_commands(ctx, parse_message(decoded.text))
+            body = render("reply/ack.txt.j2", lines=ctx.results.lines,
+                          service=config.display_name)
+            message_id = new_message_id(config.domain)
+            outbound_repo.enqueue_outbound(
+                session, message_id=message_id, recipients=[decoded.sender],
+                headers=_reply_headers(decoded, _reply_subject(decoded, ctx.results.game)),
+                parts=[BodyPart("text/plain", body)], now=now, inbound_id=record.id)
+            for notice in ctx.results.mail:
+                outbound_repo.enqueue_outbound(
+                    session, message_id=new_message_id(config.domain),
+                    recipients=notice.recipients,
+                    headers=[("Subject", notice.subject), ("Auto-Submitted", "auto-generated")],
+                    parts=[BodyPart("text/plain", notice.body)], now=now,
+                    game_id=notice.game_id, inbound_id=record.id)
+            inbound_repo.mark_processed(session, record.id, now=now)
+            return Ingested(record.id, Outcome.ANSWERED, message_id)
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
+        log.exception("message %s could not be processed; shunted", inbound_id)
+        return _shunt(db, raw, decoded, error, config=config, clock=clock,
+                      mailbox_id=mailbox_id)
+
+
+def _shunt(db: Database, raw: bytes, decoded: DecodedMessage, error: str, *, config: Config,
+           clock: Clock, mailbox_id: str | None) -> Ingested:
+    """Keep the message as shunted with `error` and queue the apology (one new transaction)."""
+    with db.transaction() as session:
+        record, _ = _record(session, raw, decoded, config=config, now_clock=clock,
+                            mailbox_id=mailbox_id)
+        if record.status is not InboundStatus.NEW:
+            return Ingested(record.id, Outcome.DUPLICATE)
+        now = clock.now()
+        inbound_repo.mark_shunted(session, record.id, error, now=now)
+        message_id: str | None = None
+        if decoded.sender and not decoded.is_automatic:
+            message_id = new_message_id(config.domain)
+            outbound_repo.enqueue_outbound(
+                session, message_id=message_id, recipients=[decoded.sender],
+                headers=_reply_headers(decoded, _reply_subject(decoded, None)),
+                parts=[BodyPart("text/plain", render("reply/apology.txt.j2",
+                                                     service=config.display_name))],
+                now=now, inbound_id=record.id)
+        _tell_masters(session, decoded, record.id, error, config=config, now=now)
+        return Ingested(record.id, Outcome.SHUNTED, message_id, error)
+
+
+def _tell_masters(session: Session, decoded: DecodedMessage, inbound_id: int, error: str, *,
+                  config: Config, now: datetime) -> None:
+    """Tell the GM of each game the message names (SIGNON, JOIN) that it was shunted."""
+    try:
+        named = {c.game for c in parse_message(decoded.text)
+                 if isinstance(c, SignOn | SignOnMaster | Join)}
+    except Exception:  # the parser itself may be what failed
+        log.exception("message %s: its games could not be read", inbound_id)
+        return
+    for name in sorted(named):
+        game = games_repo.find_game(session, name)
+        if game is None:
+            continue
+        body = render("report/shunted.txt.j2", game=game.name, inbound_id=inbound_id,
+                      sender=decoded.sender or "(unknown)", subject=decoded.subject,
+                      error=error, service=config.display_name)
+        outbound_repo.enqueue_outbound(
+            session, message_id=new_message_id(config.domain), recipients=[game.gm_address],
+            headers=[("Subject", build_subject("a message could not be processed",
+                                               game=game.name)),
+                     ("Auto-Submitted", "auto-generated")],
+            parts=[BodyPart("text/plain", body)], now=now, game_id=game.id,
+            inbound_id=inbound_id)

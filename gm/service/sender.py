@@ -1,0 +1,93 @@
+"""Drain the outbound queue into the mail sink, with retries and backoff.
+
+Due messages are claimed in one transaction (each claim is a lease), sent outside any
+transaction, and each is marked sent only once the sink accepted it; a temporary failure is
+retried later (exponential backoff), a permanent one or too many attempts give up (failed).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from email.message import EmailMessage
+
+from gm.mail.compose import ComposeError, ReplyTo, compose_message, make_address
+from gm.mail.config import Config
+from gm.mail.errors import MailError, PermanentSendError
+from gm.mail.transport import MailSink
+from gm.service.clock import Clock
+from gm.store import outbound as outbound_repo
+from gm.store.db import Database
+from gm.store.records import OutboundRecord
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 12
+FIRST_RETRY = timedelta(seconds=30)
+LONGEST_RETRY = timedelta(hours=2)
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """The wait after the `attempts`-th failed attempt: 30 s, 1 min, 2 min, ... up to 2 h."""
+    return min(LONGEST_RETRY, FIRST_RETRY * (1 << min(20, max(0, attempts - 1))))
+
+
+def compose(record: OutboundRecord, config: Config) -> EmailMessage:
+    """The message to send for a queued row (its Message-ID is the row's)."""
+    headers = dict(record.headers)
+    text = next((p.text for p in record.parts if p.content_type == "text/plain"), "")
+    html = next((p.text for p in record.parts if p.content_type == "text/html"), None)
+    reply_to = None
+    if headers.get("In-Reply-To"):
+        reply_to = ReplyTo(headers["In-Reply-To"], headers.get("References", "").split())
+    return compose_message(
+        sender=make_address(config.address, config.display_name),
+        to=[make_address(r) for r in record.recipients],
+        subject=headers.get("Subject", ""),
+        body=text,
+        html=html,
+        message_id=record.message_id,
+        reply_to=reply_to,
+        auto_submitted=headers.get("Auto-Submitted", "auto-generated"),
+        date=record.created_at,
+    )
+
+
+async def drain_outbox(db: Database, sink: MailSink, *, config: Config, clock: Clock,
+                       batch: int = 20) -> int:
+    """Send every message due now; return how many the sink accepted."""
+    sent = 0
+    while True:
+        with db.transaction() as session:
+            claimed = outbound_repo.claim_due_outbound(session, clock.now(), limit=batch)
+        if not claimed:
+            return sent
+        for record in claimed:
+            if await _send_one(db, sink, record, config=config, clock=clock):
+                sent += 1
+
+
+async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, config: Config,
+                    clock: Clock) -> bool:
+    try:
+        message = compose(record, config)
+        report = await sink.send(message)
+    except (ComposeError, PermanentSendError) as exc:
+        log.error("outbound %s given up: %s", record.id, exc)
+        with db.transaction() as session:
+            outbound_repo.mark_send_failed(session, record.id, str(exc), retry_at=None)
+        return False
+    except MailError as exc:
+        retry_at = None
+        if record.attempts < MAX_ATTEMPTS:
+            retry_at = clock.now() + retry_delay(record.attempts)
+        log.warning("outbound %s not sent (attempt %d): %s", record.id, record.attempts, exc)
+        with db.transaction() as session:
+            outbound_repo.mark_send_failed(session, record.id, str(exc), retry_at=retry_at)
+        return False
+    for address, refusal in report.refused.items():
+        # the others accepted it: sending again would duplicate their copy
+        log.warning("outbound %s: %s refused (%s); not retried", record.id, address, refusal)
+    with db.transaction() as session:
+        outbound_repo.mark_sent(session, record.id, now=clock.now())
+    return True

@@ -1,0 +1,124 @@
+"""`gm serve`: read the mail source, ingest each message, drain the outbox.
+
+A message is marked processed in the source only after its transaction committed, so a crash
+between the two offers it again and the inbound store's deduplication makes that harmless. On
+SIGTERM or SIGINT the service finishes the message in hand, sends what is queued and stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+from gm.mail.config import Config
+from gm.mail.connect import make_sink, make_source
+from gm.mail.transport import InboundMail, MailSink, PolledSource
+from gm.service.clock import Clock
+from gm.service.ingest import Ingested, ingest
+from gm.service.sender import drain_outbox
+from gm.store.db import Database
+
+log = logging.getLogger(__name__)
+
+
+async def process_pending(db: Database, source: PolledSource, sink: MailSink, *,
+                          config: Config, clock: Clock) -> list[Ingested]:
+    """One pass: ingest every message the source has now, then drain the outbox."""
+    done: list[Ingested] = []
+    async for mail in source.pending():
+        result = _ingest_safely(db, mail, config=config, clock=clock)
+        if result is not None:
+            done.append(result)
+            await source.mark_processed(mail.id)
+    await drain_outbox(db, sink, config=config, clock=clock)
+    return done
+
+
+def _ingest_safely(db: Database, mail: InboundMail, *, config: Config,
+                   clock: Clock) -> Ingested | None:
+    """Ingest one message; None when even keeping it failed (the database is unreachable):
+    it is then not marked processed, so the source offers it again after a restart."""
+    try:
+        result = ingest(db, mail.raw, config=config, clock=clock, mailbox_id=mail.id,
+                        size=mail.size)
+    except Exception:
+        log.exception("message %s could not be stored; it stays in the inbox", mail.id)
+        return None
+    log.info("message %s (inbound %s): %s", mail.id, result.inbound_id, result.outcome.value)
+    return result
+
+
+class Service:
+    """The running service; `stop()` ends it after the message in hand."""
+
+    def __init__(self, db: Database, config: Config, *, clock: Clock,
+                 source: PolledSource | None = None, sink: MailSink | None = None) -> None:
+        self.db = db
+        self.config = config
+        self.clock = clock
+        self.source = source or make_source(config)
+        self.sink = sink or make_sink(config)
+        self._stopping = asyncio.Event()
+        self._closing: asyncio.Task[None] | None = None
+
+    def stop(self) -> None:
+        """End after the message in hand (safe to call from a signal handler)."""
+        self._stopping.set()
+        self.source.interrupt()
+        if self._closing is None:
+            self._closing = asyncio.get_running_loop().create_task(self.source.close())
+
+    async def once(self) -> list[Ingested]:
+        try:
+            return await process_pending(self.db, self.source, self.sink, config=self.config,
+                                         clock=self.clock)
+        finally:
+            await self.source.close()
+
+    async def run(self) -> None:
+        sender = asyncio.create_task(self._drain_loop())
+        try:
+            async for mail in self.source:
+                if _ingest_safely(self.db, mail, config=self.config, clock=self.clock):
+                    await self.source.mark_processed(mail.id)
+                await self._drain()
+                if self._stopping.is_set():
+                    break
+        finally:
+            self._stopping.set()
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+            await self.source.close()
+            await self._drain()
+
+    async def _drain_loop(self) -> None:
+        """Retries fall due without new mail: drain the outbox every poll interval."""
+        while not self._stopping.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), self.config.poll_interval)
+            await self._drain()
+
+    async def _drain(self) -> None:
+        try:
+            await drain_outbox(self.db, self.sink, config=self.config, clock=self.clock)
+        except Exception:
+            log.exception("draining the outbox failed; trying again later")
+
+
+async def serve(db: Database, config: Config, *, clock: Clock, once: bool = False) -> None:
+    """Run the service until SIGTERM/SIGINT (or, with `once`, until the inbox is empty)."""
+    service = Service(db, config, clock=clock)
+    if once:
+        await service.once()
+        return
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, service.stop)
+    try:
+        await service.run()
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
