@@ -1,68 +1,62 @@
-"""`gm demo`: watch a short standard game being adjudicated, phase by phase.
+"""`gm demo`: watch a standard game being played by mail through the real service.
 
-The orders are a scripted 1901 opening read by the real order parser; every phase goes through
-the real game flow (movement, retreats, ownership, builds).
+With --engine, the same scripted 1901 is adjudicated directly, phase by phase.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-
-# Each phase's orders as players would email them, power by power.
-SCRIPT: tuple[dict[str, tuple[str, ...]], ...] = (
-    {  # Spring 1901
-        "Austria": ("A Vie-Gal", "A Bud-Ser", "F Tri-Alb"),
-        "England": ("F Lon-NTH", "F Edi-NWG", "A Lvp-Yor"),
-        "France": ("A Par-Bur", "A Mar S A Par-Bur", "F Bre-MAO"),
-        "Germany": ("A Mun-Bur", "A Ber-Kie", "F Kie-Den"),
-        "Italy": ("A Ven-Tyr", "A Rom-Ven", "F Nap-ION"),
-        "Russia": ("A War-Gal", "A Mos-Ukr", "F Sev-BLA", "F StP/sc-BOT"),
-        "Turkey": ("A Con-Bul", "A Smy-Con", "F Ank-BLA"),
-    },
-    {  # Fall 1901
-        "Austria": ("A Ser-Gre", "F Alb S A Ser-Gre", "A Vie H"),
-        "England": ("F NTH C A Yor-Nwy", "A Yor-Nwy", "F NWG S A Yor-Nwy"),
-        "France": ("F MAO-Por", "A Mar-Spa", "A Bur H"),
-        "Germany": ("F Den H", "A Kie-Hol", "A Mun H"),
-        "Italy": ("F ION-Tun", "A Ven H", "A Tyr H"),
-        "Russia": ("F BOT-Swe", "A Ukr-Rum", "A War H", "F Sev H"),
-        "Turkey": ("A Bul H", "A Con S A Bul", "F Ank-BLA"),
-    },
-    {  # Winter 1901
-        "Austria": ("Build A Bud",),
-        "England": ("Build F Edi",),
-        "France": ("Build F Bre", "Build A Mar"),
-        "Germany": ("Build F Kie", "Build A Ber"),
-        "Italy": ("Build F Nap",),
-        "Russia": ("Build F StP/nc", "Build A Mos"),
-        "Turkey": ("Build F Smy",),
-    },
-)
+from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "demo",
-        help="watch a short standard game being adjudicated",
-        description="Play a scripted 1901 of standard Diplomacy through the real order parser "
-        "and adjudicator, printing every order's outcome and the position after each phase.",
+        help="watch a standard game being played by mail through the service",
+        description="Start the service on the embedded default (SQLite, Maildir inbox and "
+        "outbox) in a demo data directory and feed it a scripted 1901 by mail: the GM creates "
+        "a game, seven players order, the GM processes each phase. Every reply and report the "
+        "service sends is printed; afterwards the service keeps running for your own mail.",
     )
-    p.add_argument("--pause", type=float, default=0.0, metavar="SECONDS",
-                   help="wait this long between phases (default: no wait)")
+    p.add_argument("--data-dir", type=Path, default=Path("var/demo"), metavar="DIR",
+                   help="where the demo keeps its database and mail folders (default: var/demo; "
+                   "emptied first)")
+    p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS",
+                   help="wait this long between steps (default: 1)")
+    p.add_argument("--exit", action="store_true",
+                   help="stop the service after the scripted game instead of leaving it running")
+    p.add_argument("--engine", action="store_true",
+                   help="no service: adjudicate the scripted phases directly and print results")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.engine:
+        return run_engine(args)
+    import asyncio
+
+    from gm.service.demo import run_demo
+
+    try:
+        return asyncio.run(run_demo(args.data_dir, pause=args.pause,
+                                    keep_running=not args.exit, say=print))
+    except KeyboardInterrupt:
+        return 0
+
+
+def run_engine(args: argparse.Namespace) -> int:
+    """Adjudicate the demo script phase by phase without the mail service."""
     from gm.engine.errors import OrderError
     from gm.engine.game import advance, start_state
     from gm.engine.results import Submitted
     from gm.orders import parse_order
+    from gm.service.demo import SCRIPT
     from gm.variants import get_variant
 
     variant = get_variant("standard")
     state = start_state(variant)
-    for script in SCRIPT:
+    for _season, script in SCRIPT:
         gmap = variant.map_for(state)
         submitted: list[Submitted] = []
         for power, lines in script.items():
