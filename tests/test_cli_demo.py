@@ -21,7 +21,7 @@ def test_demo_runs_the_service_and_the_reports_reach_the_outbox(tmp_path: Path) 
     assert "Now: Spring 1902, Movement." in out
     # everything printed came from the service's outbox: replies to 22 messages + 3 x 8 reports
     sent = mailbox.Maildir(data / "outbox", create=False)
-    subjects = [str(sent[key]["Subject"]) for key in sent]
+    subjects = [str(message["Subject"]) for message in sent]
     assert len(subjects) >= 1 + 3 * 8 + 3 * 8
     assert (data / "gm.sqlite3").exists() or any(data.glob("*.sqlite3"))
     inbox = mailbox.Maildir(data / "inbox", create=False)

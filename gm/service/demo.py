@@ -113,7 +113,7 @@ class Outbox:
 
     def new(self) -> list[EmailMessage]:
         self.box = mailbox.Maildir(self.path, create=True)  # re-read the folder
-        fresh = sorted(k for k in self.box if k not in self.seen)  # keys start with time
+        fresh = sorted(k for k in self.box.keys() if k not in self.seen)  # noqa: SIM118 (keys start with time)
         out = []
         for key in fresh:
             self.seen.add(key)
