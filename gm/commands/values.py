@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import time, timedelta
-from enum import StrEnum
 
 from gm.engine.phase import Phase, PhaseType
+from gm.policies import LatePolicy as LatePolicy
+from gm.policies import PressPolicy as PressPolicy
 
 MASK = "******"
 
@@ -70,23 +71,6 @@ class PhaseCode:
 
 
 PhaseRef = Phase | PhaseCode
-
-
-class PressPolicy(StrEnum):
-    """What press a game allows (SET PRESS)."""
-
-    NONE = "none"  # no press at all
-    WHITE = "white"  # signed press only
-    GREY = "grey"  # anonymous press only
-    ALL = "all"  # signed and anonymous press
-
-
-class LatePolicy(StrEnum):
-    """What happens at the deadline to a power without orders (SET LATE)."""
-
-    HOLD = "hold"  # the phase is processed; the late power's units stand (default orders)
-    WAIT = "wait"  # the phase waits until every power has ordered (or the GM processes it)
-    DISORDER = "disorder"  # as HOLD, and after `after` missed deadlines in a row: civil disorder
 
 
 # --------------------------------------------------------------------------------------------

@@ -9,28 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import time, timedelta
-from enum import StrEnum
 from typing import Any
 
 from gm.engine.phase import PhaseType
-
-
-class PressPolicy(StrEnum):
-    """What press a game allows."""
-
-    NONE = "none"
-    WHITE = "white"  # signed press only
-    GREY = "grey"  # anonymous press only
-    ALL = "all"  # signed and anonymous
-
-
-class LatePolicy(StrEnum):
-    """What happens at the deadline to a power without orders."""
-
-    HOLD = "hold"  # the phase is processed; the late power's units stand
-    WAIT = "wait"  # the phase waits for every power's orders (or the GM)
-    DISORDER = "disorder"  # as HOLD, and after `late_after` missed deadlines: civil disorder
-
+from gm.policies import LatePolicy as LatePolicy
+from gm.policies import PressPolicy as PressPolicy
 
 # A deadline rule: time allowed from the start of the phase, or the next such time of day in
 # the game's timezone.
