@@ -7,6 +7,11 @@ scenario reader. Needs the `bench` extra (`.venv/bin/pip install -e '.[bench]'`)
 
     .venv/bin/python benchmarks/bench_adjudicate.py [FILE] [--repeat N]
 
+Each side runs once untimed first (warm caches), then N timed runs; by default both run from
+compiled bytecode (`--bytecode as-is` keeps the environment as it is, e.g. with
+PYTHONDONTWRITEBYTECODE set the project's modules are compiled on every run while the
+installed package's are not).
+
 Prints each side's wall-clock and CPU time (best and median of N runs), the ratios, and what
 each side reported (a check that both did the same work: gm's pass count, and how many cases the
 MILA engine reproduced).
@@ -15,6 +20,7 @@ MILA engine reproduced).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import resource
 import statistics
@@ -43,13 +49,30 @@ class Timing:
     last_line: str = ""
 
 
-def timed(command: list[str], repeat: int) -> Timing:
-    """Wall-clock and CPU time of `repeat` runs, and the last line the command printed."""
+def bytecode_env(mode: str) -> dict[str, str]:
+    """The environment of the timed processes. `cached` (the default): both sides run from
+    compiled bytecode, as installed packages do (a warm-up run writes it under a cache
+    directory, whatever PYTHONDONTWRITEBYTECODE says); `as-is`: this environment unchanged."""
+    env = dict(os.environ)
+    if mode == "cached":
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(cache, "gm", "bench-bytecode")
+    return env
+
+
+def timed(command: list[str], repeat: int, env: dict[str, str]) -> Timing:
+    """Wall-clock and CPU time of `repeat` runs after one untimed warm-up run (which fills
+    the caches: the file system's, the bytecode, gm's order table), and the last line the
+    command printed."""
     timing = Timing()
+    subprocess.run(command, cwd=ROOT, capture_output=True, env=env, check=False)
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            command, cwd=ROOT, capture_output=True, text=True, env=env, check=False
+        )
         timing.wall.append(time.perf_counter() - start)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         timing.cpu.append(
@@ -139,13 +162,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", nargs="?", type=Path, default=DEFAULT_FILE)
     parser.add_argument("--repeat", type=int, default=3, help="runs per side (best is kept)")
+    parser.add_argument(
+        "--bytecode",
+        choices=("cached", "as-is"),
+        default="cached",
+        help="cached: both sides run from compiled bytecode (default); as-is: this "
+        "environment unchanged (with PYTHONDONTWRITEBYTECODE set, gm is compiled every run)",
+    )
     parser.add_argument("--mila", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.mila:
         return run_mila(args.file)
-    gm = timed(gm_command(args.file), args.repeat)
-    mila = timed(mila_command(args.file), args.repeat)
-    print(f"file: {args.file}, best of {args.repeat} runs per side (median in brackets)")
+    env = bytecode_env(args.bytecode)
+    gm = timed(gm_command(args.file), args.repeat, env)
+    mila = timed(mila_command(args.file), args.repeat, env)
+    print(
+        f"file: {args.file}, best of {args.repeat} runs per side (median in brackets), "
+        f"after a warm-up run; bytecode: {args.bytecode}"
+    )
     print(f"{'':18}{'wall':>16}{'cpu':>16}")
     for name, t in (("gm scenario", gm), ("diplomacy 1.1.2", mila)):
         wall = f"{min(t.wall):.2f}s ({statistics.median(t.wall):.2f})"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from gm.engine.phase import Phase, PhaseType
 
@@ -82,11 +83,16 @@ class Calendar:
     # -- lookup --------------------------------------------------------------------------------
     def season(self, name: str) -> Season | None:
         """The season called `name` (canonical name, alias or later name; any case)."""
-        key = " ".join(name.lower().split())
+        return self._by_name.get(" ".join(name.lower().split()))
+
+    @cached_property
+    def _by_name(self) -> dict[str, Season]:
+        """Lower-case name -> season (the first season in order with that name)."""
+        index: dict[str, Season] = {}
         for s in self.seasons:
-            if key in (n.lower() for n in s.names()):
-                return s
-        return None
+            for n in s.names():
+                index.setdefault(n.lower(), s)
+        return index
 
     def season_of(self, phase: Phase) -> Season:
         s = self.season(phase.season)

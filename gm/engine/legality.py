@@ -23,6 +23,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.geo import Location
@@ -66,8 +67,7 @@ __all__ = [
 
 
 # -- map facts ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class MapFacts:
+class MapFacts(NamedTuple):
     """What legality checks ask of a map again and again, derived once per map (through the
     GameMap API, so it holds for any terrain)."""
 
@@ -116,8 +116,7 @@ def waters_touching(gmap: GameMap) -> Mapping[str, frozenset[str]]:
     return MapFacts.of(gmap).touching
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(NamedTuple):
     """A position prepared for legality checks: units by province, fleets at sea."""
 
     gmap: GameMap

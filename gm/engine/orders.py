@@ -38,12 +38,16 @@ class Order:
 
 @dataclass(frozen=True)
 class Hold(Order):
+    """`A Par H`: the unit stays where it is."""
+
     def __str__(self) -> str:
         return f"{self.unit} H"
 
 
 @dataclass(frozen=True)
 class Move(Order):
+    """`A Par - Bur`: move to `dest`; `via_convoy` when the player asked for a convoy."""
+
     dest: Location
     via_convoy: bool = False
 
@@ -53,6 +57,8 @@ class Move(Order):
 
 @dataclass(frozen=True)
 class SupportHold(Order):
+    """`A Mar S A Par`: support `target` where it stands."""
+
     target: UnitSpec
 
     def __str__(self) -> str:
@@ -61,6 +67,8 @@ class SupportHold(Order):
 
 @dataclass(frozen=True)
 class SupportMove(Order):
+    """`A Mar S A Par - Bur`: support `target` moving to `dest`."""
+
     target: UnitSpec
     dest: Location
 
@@ -70,6 +78,8 @@ class SupportMove(Order):
 
 @dataclass(frozen=True)
 class Convoy(Order):
+    """`F ENG C A Lon - Bre`: convoy the army `target` to `dest`."""
+
     target: UnitSpec
     dest: Location
 
@@ -79,6 +89,8 @@ class Convoy(Order):
 
 @dataclass(frozen=True)
 class Retreat(Order):
+    """`A Par R Bur`: a dislodged unit retreats to `dest`."""
+
     dest: Location
 
     def __str__(self) -> str:
@@ -87,6 +99,8 @@ class Retreat(Order):
 
 @dataclass(frozen=True)
 class Disband(Order):
+    """`A Par D`: a dislodged unit is disbanded."""
+
     def __str__(self) -> str:
         return f"{self.unit} D"
 
@@ -101,6 +115,8 @@ class Build(Order):
 
 @dataclass(frozen=True)
 class Remove(Order):
+    """`Remove A Par`: remove the unit in an adjustment phase."""
+
     def __str__(self) -> str:
         return f"Remove {self.unit}"
 

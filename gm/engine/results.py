@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from gm.engine.errors import OrderError
@@ -20,7 +20,7 @@ class Outcome(StrEnum):
         return self.value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OrderResult:
     """One order's fate. `reason` is a short sentence for reports ("bounced with A Mun")."""
 
@@ -30,10 +30,10 @@ class OrderResult:
     outcome: Outcome
     reason: str = ""
     dislodged_by: str | None = None  # the attacking unit, when this order's unit was dislodged
-    details: tuple[str, ...] = field(default_factory=tuple)
+    details: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Submitted:
     """An order as submitted by a power: the text it wrote and what the parser made of it.
 

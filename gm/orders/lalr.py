@@ -7,6 +7,9 @@ lexing rules and hands each reduction straight to the builder method named after
 with the children a Lark Transformer method would receive (anonymous tokens dropped, `_rule`s
 and `rule+` helpers inlined, `!rule`s keeping their tokens, `?rule`s with one child collapsed).
 
+The runner needs only the table as plain data (`table_data`), which gm.orders.table_cache keeps
+between runs: reading orders then imports and builds nothing of Lark.
+
 Whatever it cannot parse raises NoParse; the caller then asks Lark itself, which gives the
 error with line, column and expected terminals. tests/test_orders_parse.py checks that both
 paths agree.
@@ -16,13 +19,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from lark import Lark
-from lark.grammar import Rule, Terminal
-from lark.lexer import PatternRE, PatternStr, TerminalDef
-from lark.parsers.lalr_analysis import Shift
+if TYPE_CHECKING:
+    from lark import Lark
+    from lark.grammar import Rule
+
+# Bump when the plain-data form of a table (`table_data`) changes.
+TABLE_FORMAT = 1
 
 
 class NoParse(Exception):
@@ -51,8 +55,8 @@ _END = Tok("$END", "", -1, -1)
 _DROP, _KEEP, _SPLICE = 0, 1, 2
 
 
-@dataclass(frozen=True)
-class _Shape:
+# Named tuples rather than dataclasses: reading orders starts with importing this module.
+class _Shape(NamedTuple):
     """How one rule's reduction builds its value."""
 
     origin: str
@@ -64,8 +68,19 @@ class _Shape:
     expand1: bool  # `?rule`: a single child stands for the rule
 
 
-@dataclass(frozen=True)
-class _StateLexer:
+class _Terminal(NamedTuple):
+    """What the lexer needs of one of Lark's terminal definitions."""
+
+    name: str
+    is_string: bool  # a literal string (keyword), not a regular expression
+    value: str  # the string, or the regular expression as written
+    regexp: str  # the pattern as a Python regular expression (flags applied)
+    flags: tuple[str, ...]
+    priority: int
+    max_width: int
+
+
+class _StateLexer(NamedTuple):
     """The lexer of one parser state: only the terminals that state accepts (Lark's
     contextual lexer), ordered as Lark orders them, keywords recognised inside regex matches."""
 
@@ -77,31 +92,92 @@ class _StateLexer:
     folded: dict[str, dict[str, str]]
 
 
-class TableParser:
-    """Parses text with `lark`'s LALR table, building values with a builder's methods."""
+_Match = Callable[[str, int], "re.Match[str] | None"]
+_FastLexer = tuple[_Match, _Match, dict[str, dict[str, str]], dict[str, dict[str, str]]]
 
-    def __init__(self, lark: Lark) -> None:
-        table = lark.parser.parser._parse_table
-        shapes: dict[Rule, _Shape] = {}
-        # The table with plain strings and shapes in it: Lark's symbol names are Token
-        # objects, slow to hash and compare.
-        self._states: dict[int, dict[str, tuple[bool, Any]]] = {
-            state: {
-                str(symbol): (
-                    (True, arg) if action is Shift else (False, shapes.setdefault(arg, _shape(arg)))
-                )
-                for symbol, (action, arg) in actions.items()
-            }
-            for state, actions in table.states.items()
+
+def table_data(lark: Lark) -> dict[str, Any]:
+    """The parts of a compiled Lark LALR parser this runner needs, as plain JSON data
+    (so that it can be stored and read back without Lark)."""
+    from lark.lexer import PatternStr
+    from lark.parsers.lalr_analysis import Shift
+
+    table = lark.parser.parser._parse_table
+    shapes: dict[Rule, int] = {}
+    shape_list: list[list[Any]] = []
+
+    def shape_index(rule: Rule) -> int:
+        if rule not in shapes:
+            shapes[rule] = len(shape_list)
+            shape_list.append(_shape_data(rule))
+        return shapes[rule]
+
+    states = {
+        str(state): {
+            str(symbol): [1, arg] if action is Shift else [0, shape_index(arg)]
+            for symbol, (action, arg) in actions.items()
         }
-        self._shapes = tuple(shapes.values())
-        self._start_states: dict[str, int] = {str(k): v for k, v in table.start_states.items()}
-        self._end_states: dict[str, int] = {str(k): v for k, v in table.end_states.items()}
-        self._terminals: dict[str, TerminalDef] = {str(t.name): t for t in lark.terminals}
-        self._ignore = frozenset(str(name) for name in lark.ignore_tokens)
-        self._flags = lark.options.g_regex_flags
+        for state, actions in table.states.items()
+    }
+    return {
+        "format": TABLE_FORMAT,
+        "states": states,
+        "shapes": shape_list,
+        "start_states": {str(k): v for k, v in table.start_states.items()},
+        "end_states": {str(k): v for k, v in table.end_states.items()},
+        "terminals": [
+            [
+                str(t.name),
+                isinstance(t.pattern, PatternStr),
+                t.pattern.value,
+                t.pattern.to_regexp(),
+                sorted(t.pattern.flags),
+                t.priority,
+                t.pattern.max_width,
+            ]
+            for t in lark.terminals
+        ],
+        "ignore": sorted(str(name) for name in lark.ignore_tokens),
+        "flags": lark.options.g_regex_flags,
+    }
+
+
+class TableParser:
+    """Parses text with an LALR table Lark built (`table_data`), building values with a
+    builder's methods."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        if data.get("format") != TABLE_FORMAT:
+            raise ValueError(f"table format {data.get('format')!r}, expected {TABLE_FORMAT}")
+        shapes = [
+            _Shape(o, size, tuple(children), keep_all, inline, callback, expand1)
+            for o, size, children, keep_all, inline, callback, expand1 in data["shapes"]
+        ]
+        steps = [_step(shape) for shape in shapes]
+        # The table with plain strings in it; a reduction's argument is its `_step`.
+        self._states: dict[int, dict[str, tuple[bool, Any]]] = {
+            int(state): {
+                symbol: (True, arg) if shift else (False, steps[arg])
+                for symbol, (shift, arg) in actions.items()
+            }
+            for state, actions in data["states"].items()
+        }
+        self._shapes = tuple(shapes)
+        self._start_states: dict[str, int] = dict(data["start_states"])
+        self._end_states: dict[str, int] = dict(data["end_states"])
+        self._terminals: dict[str, _Terminal] = {
+            t[0]: _Terminal(t[0], t[1], t[2], t[3], tuple(t[4]), t[5], t[6])
+            for t in data["terminals"]
+        }
+        self._ignore = frozenset(data["ignore"])
+        self._flags: int = data["flags"]
         self._lexers: dict[frozenset[str], _StateLexer] = {}
-        self._state_lexers: dict[int, _StateLexer] = {}
+        # state -> (skip.match, scanner.match, exact, folded) of its _StateLexer
+        self._state_lexers: dict[int, _FastLexer] = {}
+
+    @classmethod
+    def from_lark(cls, lark: Lark) -> TableParser:
+        return cls(table_data(lark))
 
     @property
     def callbacks(self) -> frozenset[str]:
@@ -111,52 +187,79 @@ class TableParser:
     def parse(self, text: str, start: str, builder: object) -> Any:
         """The value the builder makes for `text` read as the grammar's `start` symbol."""
         states = self._states
-        stack = [self._start_states[start]]
+        next_token = self._next_token
+        state = self._start_states[start]
+        stack = [state]
         values: list[Any] = []
         end_state = self._end_states[start]
-        token = self._next_token(text, 0, stack[-1])
+        token = next_token(text, 0, state)
+        kind = token.type
         while True:
             try:
-                shift, arg = states[stack[-1]][token.type]
+                shift, arg = states[state][kind]
             except KeyError:
                 raise NoParse from None
             if shift:
                 if token is _END:
                     raise NoParse
-                stack.append(arg)
+                state = arg
+                stack.append(state)
                 values.append(token)
-                token = self._next_token(text, token.end_pos, arg)
+                token = next_token(text, token.end_pos, state)
+                kind = token.type
                 continue
-            shape: _Shape = arg
-            if shape.size:
-                children = values[-shape.size :]
-                del values[-shape.size :]
-                del stack[-shape.size :]
+            # A reduction, inline: this loop is the hot path of reading orders.
+            origin, size, picks, inline, expand1, callback = arg
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del stack[-size:]
             else:
                 children = []
-            values.append(_reduce(shape, children, builder))
-            stack.append(states[stack[-1]][shape.origin][1])
-            if token is _END and stack[-1] == end_state:
-                return values[-1]
+            if picks is None:
+                kept = children
+            else:
+                kept = []
+                for index, splice in picks:
+                    if splice:
+                        kept.extend(children[index])
+                    else:
+                        kept.append(children[index])
+            if inline:
+                value: Any = kept
+            elif expand1 and len(kept) == 1:
+                value = kept[0]
+            else:
+                value = getattr(builder, callback)(kept)
+            values.append(value)
+            state = states[stack[-1]][origin][1]
+            stack.append(state)
+            if token is _END and state == end_state:
+                return value
 
     # -- lexing ------------------------------------------------------------------------------
     def _next_token(self, text: str, pos: int, state: int) -> Tok:
         lexer = self._state_lexers.get(state)
         if lexer is None:
-            lexer = self._state_lexers[state] = self._lexer_for(state)
-        skipped = lexer.skip.match(text, pos)
+            found = self._lexer_for(state)
+            lexer = self._state_lexers[state] = (
+                found.skip.match, found.scanner.match, found.exact, found.folded
+            )
+        skip, scan, exact, folded = lexer
+        skipped = skip(text, pos)
         if skipped is not None:
             pos = skipped.end()
         if pos >= len(text):
             return _END
-        match = lexer.scanner.match(text, pos)
+        match = scan(text, pos)
         if match is None:
             raise NoParse
         kind = match.lastgroup
         assert kind is not None
         value = match.group()
-        if kind in lexer.exact:
-            kind = lexer.exact[kind].get(value) or lexer.folded[kind].get(value.casefold(), kind)
+        keywords = exact.get(kind)
+        if keywords is not None:
+            kind = keywords.get(value) or folded[kind].get(value.casefold(), kind)
         return Tok(kind, value, pos, match.end())
 
     def _lexer_for(self, state: int) -> _StateLexer:
@@ -171,7 +274,24 @@ class TableParser:
         return lexer
 
 
-def _shape(rule: Rule) -> _Shape:
+# A reduction as the parse loop reads it: (origin, size, picks, inline, expand1, callback), where
+# `picks` is None when every child is kept as it is, else (index, splice?) of each kept child.
+_Step = tuple[str, int, tuple[tuple[int, bool], ...] | None, bool, bool, str]
+
+
+def _step(shape: _Shape) -> _Step:
+    picks = None
+    if not shape.keep_all:
+        picks = tuple(
+            (index, how == _SPLICE) for index, how in enumerate(shape.children) if how != _DROP
+        )
+    return (shape.origin, shape.size, picks, shape.inline, shape.expand1, shape.callback)
+
+
+def _shape_data(rule: Rule) -> list[Any]:
+    """One rule's `_Shape`, as plain data."""
+    from lark.grammar import Terminal
+
     options = rule.options
     if options.empty_indices or options.template_source:
         raise ValueError(f"{rule}: `[...]` placeholders and templates are not supported")
@@ -183,37 +303,19 @@ def _shape(rule: Rule) -> _Shape:
         else:
             children.append(_SPLICE if sym.name.startswith("_") else _KEEP)
     origin = str(rule.origin.name)
-    return _Shape(
-        origin=origin,
-        size=len(rule.expansion),
-        children=tuple(children),
-        keep_all=all(how == _KEEP for how in children),
-        inline=origin.startswith("_") and not rule.alias,
-        callback=str(rule.alias or origin),
-        expand1=bool(options.expand1) and not rule.alias,
-    )
-
-
-def _reduce(shape: _Shape, children: list[Any], builder: object) -> Any:
-    if shape.keep_all:
-        kept = children
-    else:
-        kept = []
-        for how, child in zip(shape.children, children, strict=True):
-            if how == _KEEP:
-                kept.append(child)
-            elif how == _SPLICE:
-                kept.extend(child)
-    if shape.inline:
-        return kept
-    if shape.expand1 and len(kept) == 1:
-        return kept[0]
-    method: Callable[[list[Any]], Any] = getattr(builder, shape.callback)
-    return method(kept)
+    return [
+        origin,
+        len(rule.expansion),
+        children,
+        all(how == _KEEP for how in children),
+        origin.startswith("_") and not rule.alias,
+        str(rule.alias or origin),
+        bool(options.expand1) and not rule.alias,
+    ]
 
 
 def _state_lexer(
-    terminals: list[TerminalDef], ignored: list[TerminalDef], flags: int
+    terminals: list[_Terminal], ignored: list[_Terminal], flags: int
 ) -> _StateLexer:
     """Lark's BasicLexer rules: order by priority, width, length, name; a string terminal
     that a regex terminal of the same priority matches in full is recognised after that regex
@@ -222,21 +324,21 @@ def _state_lexer(
     whitespace does not)."""
     terminals = sorted(
         terminals,
-        key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
+        key=lambda t: (-t.priority, -t.max_width, -len(t.value), t.name),
     )
-    strings = [t for t in terminals if isinstance(t.pattern, PatternStr)]
+    strings = [t for t in terminals if t.is_string]
     exact: dict[str, dict[str, str]] = {}
     folded: dict[str, dict[str, str]] = {}
     embedded: set[str] = set()
-    for regex in (t for t in terminals if isinstance(t.pattern, PatternRE)):
+    for regex in (t for t in terminals if not t.is_string):
         for string in strings:
             if string.priority != regex.priority:
                 continue
-            value = string.pattern.value
-            found = re.match(regex.pattern.to_regexp(), value, flags)
+            value = string.value
+            found = re.match(regex.regexp, value, flags)
             if found is None or found.group(0) != value:
                 continue
-            string_flags, regex_flags = set(string.pattern.flags), set(regex.pattern.flags)
+            string_flags, regex_flags = set(string.flags), set(regex.flags)
             if not string_flags <= {"i"}:
                 raise ValueError(f"{string.name}: keyword flags {string_flags} unsupported")
             if "i" in string_flags:
@@ -248,7 +350,7 @@ def _state_lexer(
         if regex.name in exact or regex.name in folded:
             exact.setdefault(regex.name, {})
             folded.setdefault(regex.name, {})
-    skip = "|".join(t.pattern.to_regexp() for t in ignored)
+    skip = "|".join(t.regexp for t in ignored)
     return _StateLexer(
         skip=re.compile(f"(?:{skip})+" if skip else "(?!)", flags),
         scanner=_alternation([t for t in terminals if t.name not in embedded], flags),
@@ -257,5 +359,7 @@ def _state_lexer(
     )
 
 
-def _alternation(terminals: list[TerminalDef], flags: int) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals), flags)
+def _alternation(terminals: list[_Terminal], flags: int) -> re.Pattern[str]:
+    if not terminals:  # a state that accepts only the end: nothing can be read there
+        return re.compile("(?!)")
+    return re.compile("|".join(f"(?P<{t.name}>{t.regexp})" for t in terminals), flags)

@@ -12,7 +12,7 @@ import difflib
 import re
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.map import GameMap
@@ -44,8 +44,7 @@ def spaced(text: str) -> str:
     return " ".join(text.replace(NAME_HYPHEN, "-").split())
 
 
-@dataclass(frozen=True)
-class MapNames:
+class MapNames(NamedTuple):
     """What name resolution needs from one map, computed once per map."""
 
     squashed: dict[str, str]  # spelling-insensitive key -> abbreviation (unique keys only)

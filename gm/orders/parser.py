@@ -6,10 +6,7 @@ Every function returns a value or an OrderError; player text never raises.
 from __future__ import annotations
 
 import functools
-from typing import Any
-
-from lark import Lark
-from lark.exceptions import UnexpectedInput, VisitError
+from typing import TYPE_CHECKING, Any
 
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.geo import Location
@@ -17,12 +14,15 @@ from gm.engine.map import GameMap
 from gm.engine.orders import AnyOrder, UnitSpec
 from gm.engine.phase import PhaseType
 from gm.orders.checks import text_error
-from gm.orders.lalr import NoParse, TableParser
-from gm.orders.messages import stray_word, unreadable
+from gm.orders.lalr import TABLE_FORMAT, NoParse, TableParser, table_data
 from gm.orders.names import find_province, protect_hyphens, unknown_province
 from gm.orders.phases import read_for_phase
+from gm.orders.table_cache import cached_json
 from gm.orders.transformer import OrderBuilder, Rejected, StrayWord
 from gm.paths import GRAMMARS
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 GRAMMAR_FILE = GRAMMARS / "orders.lark"
 START_SYMBOLS = ("order", "unit", "location")
@@ -30,7 +30,10 @@ START_SYMBOLS = ("order", "unit", "location")
 
 @functools.cache
 def order_lark() -> Lark:
-    """The order grammar compiled by Lark (LALR, contextual lexer), built once."""
+    """The order grammar compiled by Lark (LALR, contextual lexer), built once. Reading valid
+    orders does not need it (`table_parser`); messages about unreadable ones do."""
+    from lark import Lark
+
     return Lark(
         GRAMMAR_FILE.read_text(encoding="utf-8"),
         parser="lalr",
@@ -42,8 +45,14 @@ def order_lark() -> Lark:
 
 @functools.cache
 def table_parser() -> TableParser:
-    """The fast runner of the grammar's table; checks that every rule has a builder method."""
-    table = TableParser(order_lark())
+    """The fast runner of the grammar's table; checks that every rule has a builder method.
+    The table comes from the cache (gm.orders.table_cache) when the grammar has not changed."""
+    grammar = GRAMMAR_FILE.read_text(encoding="utf-8")
+    data = cached_json("orders-table", grammar, TABLE_FORMAT, lambda: table_data(order_lark()))
+    try:
+        table = TableParser(data)
+    except (ValueError, KeyError, TypeError, IndexError):
+        table = TableParser(table_data(order_lark()))
     missing = sorted(name for name in table.callbacks if not hasattr(OrderBuilder, name))
     if missing:
         raise TypeError(f"OrderBuilder has no method for the grammar rules {missing}")
@@ -105,6 +114,10 @@ def parse_text(text: str, gmap: GameMap, start: str) -> Any:
         except NoParse:
             pass
         # Not in the language: Lark itself says where and what it expected.
+        from lark.exceptions import UnexpectedInput, VisitError
+
+        from gm.orders.messages import unreadable
+
         try:
             tree = order_lark().parse(prepared, start=start)
         except UnexpectedInput as error:
@@ -116,4 +129,6 @@ def parse_text(text: str, gmap: GameMap, start: str) -> Any:
     except Rejected as rejected:
         return rejected.error
     except StrayWord as stray:
+        from gm.orders.messages import stray_word
+
         return stray_word(text, prepared, stray.token.start_pos, start, order_lark())

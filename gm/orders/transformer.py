@@ -9,11 +9,10 @@ it expected at that word). To add an order kind, add its rule to the grammar and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, NoReturn, Protocol
-
-from lark import Transformer
+import functools
+import weakref
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, Protocol
 
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.geo import Location
@@ -33,6 +32,9 @@ from gm.engine.orders import (
 )
 from gm.engine.units import UnitType
 from gm.orders.names import coast_label, find_province, map_names, unknown_province
+
+if TYPE_CHECKING:
+    from lark import Transformer, Tree
 
 
 class Token(Protocol):
@@ -60,8 +62,7 @@ class StrayWord(Exception):
         self.token = token
 
 
-@dataclass(frozen=True)
-class Words:
+class Words(NamedTuple):
     """A run of words: a province name, perhaps with a coast written as words."""
 
     tokens: tuple[Token, ...]
@@ -71,8 +72,7 @@ class Words:
         return [t.value for t in self.tokens]
 
 
-@dataclass(frozen=True)
-class CoastWords:
+class CoastWords(NamedTuple):
     """A coast given after `/` or in brackets."""
 
     tokens: tuple[Token, ...]
@@ -93,13 +93,20 @@ _UNIT_TYPES = {
 }
 
 
-class OrderBuilder(Transformer[Any, Any]):
-    """Builds the values of one order text (`text`, as the player wrote it) on `gmap`."""
+class OrderBuilder:
+    """Builds the values of one order text (`text`, as the player wrote it) on `gmap`.
+
+    gm.orders.lalr calls the rule methods directly; `transform` builds from a Lark parse tree
+    as a Lark Transformer does (without importing Lark until it is needed)."""
 
     def __init__(self, gmap: GameMap, text: str) -> None:
-        super().__init__(visit_tokens=False)
         self.gmap = gmap
         self.text = text
+
+    def transform(self, tree: Tree[Any]) -> Any:
+        """The value of a Lark parse tree of this text (errors wrapped in Lark's VisitError,
+        as a Lark Transformer raises them)."""
+        return _lark_builder()(self.gmap, self.text).transform(tree)
 
     # -- orders ----------------------------------------------------------------------------
     def order(self, children: list[Any]) -> Any:
@@ -165,6 +172,13 @@ class OrderBuilder(Transformer[Any, Any]):
     def location(self, children: list[Any]) -> Location:
         words: Words = children[0]
         coast: CoastWords | None = children[1] if len(children) > 1 else None
+        if coast is None:
+            # A plain name seen before on this map (`Bud`, `North Sea`): the same place.
+            places = _places(self.gmap)
+            key = " ".join(words.values)
+            place = places.get(key)
+            if place is not None:
+                return place
         found = self._province(words.values, allow_coast=coast is None)
         if found is None:
             self._reject_name(words)
@@ -173,7 +187,8 @@ class OrderBuilder(Transformer[Any, Any]):
             return self._on_coast(province, coast.tokens, words.tokens[0])
         if taken:
             return self._on_coast(province, words.tokens[-taken:], words.tokens[0])
-        return Location(province)
+        place = places[key] = Location(province)
+        return place
 
     # -- helpers ---------------------------------------------------------------------------
     def _span(self, first: Token, last: Token) -> str:
@@ -248,3 +263,28 @@ class OrderBuilder(Transformer[Any, Any]):
             f"write {' or '.join(wanted)}.",
             wanted,
         )
+
+
+# map -> plain name as written (words joined by one space) -> the place it names, for names
+# that name a province directly (no coast words); maps are immutable, so this never goes stale.
+_PLACES: weakref.WeakKeyDictionary[GameMap, dict[str, Location]] = weakref.WeakKeyDictionary()
+
+
+def _places(gmap: GameMap) -> dict[str, Location]:
+    places = _PLACES.get(gmap)
+    if places is None:
+        places = _PLACES[gmap] = {}
+    return places
+
+
+@functools.cache
+def _lark_builder() -> Callable[[GameMap, str], Transformer[Any, Any]]:
+    """OrderBuilder as a Lark Transformer (Lark's `transform` calling the rule methods)."""
+    from lark import Transformer
+
+    class LarkOrderBuilder(Transformer[Any, Any], OrderBuilder):
+        def __init__(self, gmap: GameMap, text: str) -> None:
+            Transformer.__init__(self, visit_tokens=False)
+            OrderBuilder.__init__(self, gmap, text)
+
+    return LarkOrderBuilder

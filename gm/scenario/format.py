@@ -12,6 +12,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 # Keywords followed by a value on the same line.
 SINGLE_LINE = ("VARIANT_ALL", "VARIANT", "CASE", "PRESTATE_SETPHASE", "POSTSTATE_SETPHASE")
@@ -54,9 +55,9 @@ class ScenarioSyntaxError(ValueError):
         self.line = line
 
 
-@dataclass(frozen=True)
-class Line:
-    """One item of a block (comment removed, trimmed) and where it was."""
+class Line(NamedTuple):
+    """One item of a block (comment removed, trimmed) and where it was (a named tuple: files
+    have tens of thousands of them)."""
 
     number: int
     text: str
@@ -98,26 +99,32 @@ def read_text(text: str, path: str = "<text>") -> list[Case]:
     variant, variant_line = "standard", 0
     case: Case | None = None
     block: list[Line] | None = None
+    keywords = KEYWORDS
+    new_line = tuple.__new__  # Line(number, content) without the named tuple's Python __new__
     for number, raw in enumerate(text.splitlines(), start=1):
-        content = raw.split("#", 1)[0].strip()
+        content = (raw.split("#", 1)[0] if "#" in raw else raw).strip()
         if not content:
             continue
         word, _, rest = content.partition(" ")
         keyword = word.upper()
-        rest = rest.strip()
+
+        if keyword not in keywords:
+            # A block item (most lines): `Power: ...` cannot be a keyword.
+            if ":" not in content:
+                unknown = _unknown_keyword(word, content)
+                if unknown is not None:
+                    raise ScenarioSyntaxError(path, number, unknown)
+            if block is None:
+                raise ScenarioSyntaxError(
+                    path, number, f"{content!r} is neither a keyword nor inside a block"
+                )
+            block.append(new_line(Line, (number, content)))
+            continue
 
         def fail(message: str, number: int = number) -> ScenarioSyntaxError:
             return ScenarioSyntaxError(path, number, message)
 
-        if keyword not in KEYWORDS:
-            unknown = _unknown_keyword(word, content)
-            if unknown is not None:
-                raise fail(unknown)
-            if block is None:
-                raise fail(f"{content!r} is neither a keyword nor inside a block")
-            block.append(Line(number, content))
-            continue
-
+        rest = rest.strip()
         block = None
         if keyword in SINGLE_LINE and not rest:
             raise fail(f"{keyword} needs a value on the same line")

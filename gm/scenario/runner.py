@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from gm.engine.errors import OrderError
@@ -51,6 +51,9 @@ class Difference:
 
 @dataclass(frozen=True)
 class CaseResult:
+    """What running a case gave: the differences from its POSTSTATE blocks (none: passed),
+    the reports of the phases played, the void ORDERS lines, or why the case could not run."""
+
     case: Case
     differences: tuple[Difference, ...] = ()
     reports: tuple[PhaseReport, ...] = ()
@@ -80,11 +83,14 @@ def run_case(case: Case, variant: Variant | None = None) -> CaseResult:
 
 
 # -- building the position ---------------------------------------------------------------------
-@dataclass
 class _Setup:
-    case: Case
-    variant: Variant
-    gmap: GameMap = field(init=False)
+    """A case being built: its variant, and the map names are read against."""
+
+    gmap: GameMap
+
+    def __init__(self, case: Case, variant: Variant) -> None:
+        self.case = case
+        self.variant = variant
 
     def fail(self, line: int, message: str) -> CaseError:
         return CaseError(self.case, line, message)
@@ -109,17 +115,33 @@ class _Setup:
         return found
 
     def unit(self, item: Line) -> Unit:
-        name, rest = self.split_power(item)
-        power = self.power(name, item.number)
-        spec = _parse_unit(rest, self.gmap)
-        if isinstance(spec, OrderError):
-            raise self.fail(item.number, spec.message)
-        if spec.type is None:
-            raise self.fail(item.number, f"{rest!r}: say which unit it is (`A Par`, `F Spa/nc`)")
-        return Unit(power, spec.type, spec.location)
+        found = _unit(self.variant, self.gmap, item.text)
+        if isinstance(found, str):
+            raise self.fail(item.number, found)
+        return found
 
     def units(self, block: str) -> tuple[Unit, ...]:
         return tuple(self.unit(item) for item in self.case.block(block) or ())
+
+
+@lru_cache(maxsize=16384)
+def _unit(variant: Variant, gmap: GameMap, text: str) -> Unit | str:
+    """The unit a `Power: A Par` line places, or the message saying why it places none
+    (variants and maps are immutable and compared by identity, so this is cached)."""
+    found = split_power(variant, text)
+    if found is None:
+        return f"{text!r}: expected `Power: ...`"
+    name, rest = found
+    power = variant.power(name)
+    if power is None:
+        known = ", ".join(variant.power_names)
+        return f"no power called {name!r} in {variant.title} ({known})"
+    spec = _parse_unit(rest, gmap)
+    if isinstance(spec, OrderError):
+        return spec.message
+    if spec.type is None:
+        return f"{rest!r}: say which unit it is (`A Par`, `F Spa/nc`)"
+    return Unit(power.name, spec.type, spec.location)
 
 
 def split_power(variant: Variant, text: str) -> tuple[str, str] | None:
@@ -271,16 +293,33 @@ def _owners(setup: _Setup, block: str) -> dict[str, str]:
     """`Power: Par` or `Power: A Par` (the unit letter is ignored)."""
     owners: dict[str, str] = {}
     for item in setup.case.block(block) or ():
-        name, rest = setup.split_power(item)
-        words = rest.split()
-        if len(words) == 2 and words[0].upper() in ("A", "F", "A/F"):
-            words = words[1:]
-        if len(words) != 1:
-            raise setup.fail(item.number, f"{item.text!r}: expected `Power: Province`")
-        owners[setup.province(words[0].split("/")[0], item.number)] = setup.power(
-            name, item.number
-        )
+        found = _owner(setup.variant, setup.gmap, item.text)
+        if isinstance(found, str):
+            raise setup.fail(item.number, found)
+        owners[found[0]] = found[1]
     return owners
+
+
+@lru_cache(maxsize=16384)
+def _owner(variant: Variant, gmap: GameMap, text: str) -> tuple[str, str] | str:
+    """(centre, power) from an owners line, or the message saying why it cannot be read."""
+    found = split_power(variant, text)
+    if found is None:
+        return f"{text!r}: expected `Power: ...`"
+    name, rest = found
+    words = rest.split()
+    if len(words) == 2 and words[0].upper() in ("A", "F", "A/F"):
+        words = words[1:]
+    if len(words) != 1:
+        return f"{text!r}: expected `Power: Province`"
+    power = variant.power(name)
+    if power is None:
+        known = ", ".join(variant.power_names)
+        return f"no power called {name!r} in {variant.title} ({known})"
+    province = resolve_province(words[0].split("/")[0], gmap)
+    if isinstance(province, OrderError):
+        return province.message
+    return province, power.name
 
 
 def _previous_movement(
@@ -331,22 +370,34 @@ def submissions(
     gmap = variant.map_for(state)
     submitted: list[Submitted] = []
     void: list[OrderResult] = []
+    phase_type = state.phase.type
     for item in case.block("ORDERS") or ():
-        found = split_power(variant, item.text)
-        power = variant.power(found[0]) if found else None
-        if found is None or power is None:
-            named = f"no power called {found[0]!r}" if found else "no power named"
-            reason = f"{named} in {variant.title}; the order is void"
-            written, text = found or ("?", item.text)
-            void.append(OrderResult(written, None, text, Outcome.ILLEGAL, reason))
-            continue
-        text = found[1]
-        parsed = _parse_order(text, gmap, state.phase.type)
-        if isinstance(parsed, OrderError):
-            submitted.append(Submitted(power.name, text, None, parsed))
+        found = _submission(variant, gmap, phase_type, item.text)
+        if isinstance(found, OrderResult):
+            void.append(found)
         else:
-            submitted.append(Submitted(power.name, text, parsed))
+            submitted.append(found)
     return submitted, void
+
+
+@lru_cache(maxsize=16384)
+def _submission(
+    variant: Variant, gmap: GameMap, phase_type: PhaseType, line: str
+) -> Submitted | OrderResult:
+    """One ORDERS line as a submission, or its result when it names no power (void). Both are
+    immutable values, so one line's value serves every case that has the line."""
+    found = split_power(variant, line)
+    power = variant.power(found[0]) if found else None
+    if found is None or power is None:
+        named = f"no power called {found[0]!r}" if found else "no power named"
+        reason = f"{named} in {variant.title}; the order is void"
+        written, text = found or ("?", line)
+        return OrderResult(written, None, text, Outcome.ILLEGAL, reason)
+    text = found[1]
+    parsed = _parse_order(text, gmap, phase_type)
+    if isinstance(parsed, OrderError):
+        return Submitted(power.name, text, None, parsed)
+    return Submitted(power.name, text, parsed)
 
 
 # -- running and comparing ---------------------------------------------------------------------
@@ -361,7 +412,11 @@ def _run(case: Case, variant: Variant) -> CaseResult:
     step = advance(variant, state, submitted)
     after = step.state
     setup.gmap = variant.map_for(after)
-    diffs = [_compare("POSTSTATE", _unit_lines(expected_units), _unit_lines(after.units))]
+    after_units = set(after.units)
+    # Equal units print as equal lines: the lines are compared only when the units differ.
+    same = expected_units == after_units
+    expected_lines = set() if same else _unit_lines(expected_units)
+    diffs = [None if same else _compare("POSTSTATE", expected_lines, _unit_lines(after_units))]
     diffs += _compare_optional(setup, step)
     return CaseResult(
         case,

@@ -39,6 +39,12 @@ from gm.engine.geo import Terrain
 from gm.engine.map import GameMap, Province
 from gm.engine.topology import EDGE_PREFIX, RingTopology, check_rings, is_edge
 
+# Text shlex (POSIX mode) splits into whole words and whole "quoted strings" without escapes,
+# separated by shlex's whitespace: read with one regular expression instead of shlex's
+# per-character loop.
+_SIMPLE_WORDS = re.compile(r'[ \t\r\n]*(?:(?:"[^"\\]*"|[^\s"\'\\]+)(?:[ \t\r\n]+|\Z))*')
+_WORD = re.compile(r'"([^"\\]*)"|([^\s"\'\\]+)')
+
 
 class MapDataError(ValueError):
     """A problem in a map data file, with the file and line it is on."""
@@ -143,6 +149,8 @@ class _Reader:
         return t
 
     def words(self, text: str, line: int) -> list[str]:
+        if _SIMPLE_WORDS.fullmatch(text):
+            return [m[1] if m[1] is not None else m[2] for m in _WORD.finditer(text)]
         try:
             return shlex.split(text, posix=True)
         except ValueError as exc:
