@@ -68,7 +68,7 @@ def test_too_many_removals() -> None:
         ["France: Remove F LYO", "France: Remove A Pic", "France: Remove A Par"],
     )
     assert board(outcome) == {"France: A Par"}
-    assert result(outcome, "France: Remove F LYO").reason == "illegal: no unit in LYO"
+    assert result(outcome, "France: Remove F LYO").reason == "no unit in LYO"
     assert result(outcome, "France: Remove A Par").reason == "void: France needs to remove only 1"
 
 
@@ -145,9 +145,9 @@ def test_orders_of_powers_without_adjustments() -> None:
     outcome = adjustments(["France: A Par"], {"Par": "France"}, ["France: Build A Par",
                                                                  "France: Remove A Par"])
     assert board(outcome) == {"France: A Par"}
-    assert result(outcome, "France: Build A Par").reason == "illegal: France has no builds"
+    assert result(outcome, "France: Build A Par").reason == "France has no builds"
     assert result(outcome, "France: Remove A Par").reason == (
-        "illegal: France has no units to remove")
+        "France has no units to remove")
 
 
 def test_deltas() -> None:

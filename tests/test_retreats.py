@@ -61,7 +61,7 @@ def test_illegal_retreats_disband_the_unit() -> None:
                               "France: A Pic"}
     ank = result(outcome, "Turkey: F Ank - BLA")
     assert ank.outcome is Outcome.ILLEGAL
-    assert ank.reason == ("illegal: F Ank cannot retreat to BLA: the attacker came from there; "
+    assert ank.reason == ("F Ank cannot retreat to BLA: the attacker came from there; "
                           "F Ank is disbanded")
     assert "left empty by a standoff" in result(outcome, "Italy: A Boh - Gal").reason
     assert "not adjacent" in result(outcome, "England: A Pic - Lon").reason

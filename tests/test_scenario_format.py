@@ -264,13 +264,26 @@ POSTSTATE
 def test_an_order_for_an_unknown_power_is_void_not_fatal() -> None:
     (case,) = read_text(
         "CASE typo\nPRESTATE\n\tGermany: A Wal\n\tGermany: F Lon\n\tEngland: A Yor\n"
-        "ORDERS\n\tGermnay: A Wal S F Lon - Yor\n\tGermany: F Lon - Yor\n"
+        "ORDERS\n\tPrussia: A Wal S F Lon - Yor\n\tGermany: F Lon - Yor\n"
         "POSTSTATE_SAME\nEND\n"
     )
     result = run_case(case)
     assert result.passed  # without the support, F Lon bounces off A Yor
-    void = [r for r in result.results if r.power == "Germnay"]
-    assert len(void) == 1 and "no power called 'Germnay'" in void[0].reason
+    void = [r for r in result.results if r.power == "Prussia"]
+    assert len(void) == 1 and "no power called 'Prussia'" in void[0].reason
+
+
+def test_a_power_misspelt_by_a_letter_is_read_as_that_power() -> None:
+    # DATC 6.A.5 in the shared reference file writes `Germnay`; its result reads it as German
+    (case,) = read_text(
+        "CASE typo\nPRESTATE\n\tGermany: A Wal\n\tGermany: F Lon\n\tEngland: A Yor\n"
+        "ORDERS\n\tGermnay: A Wal S F Lon - Yor\n\tGermany: F Lon - Yor\n"
+        "POSTSTATE\n\tGermany: A Wal\n\tGermany: F Yor\nPOSTSTATE_DISLODGED\n\tEngland: A Yor\n"
+        "END\n"
+    )
+    result = run_case(case)
+    assert result.passed, result.differences
+    assert [r.power for r in result.results if "Wal" in r.text] == ["Germany"]
 
 
 def test_a_bad_position_fails_the_case_with_file_and_line() -> None:

@@ -543,9 +543,8 @@ def _built_unit(gmap: GameMap, power: str, order: Build) -> Unit | OrderError:
 
 # -- submissions --------------------------------------------------------------------------------
 def error_reason(error: OrderError) -> str:
-    """How an order error reads in a result: `illegal: no unit in Bur`."""
-    if error.kind is ErrorKind.ILLEGAL:
-        return f"illegal: {error.message}"
+    """How an order error reads as the reason of an ILLEGAL result (`no unit in Bur`); the
+    outcome word is shown beside it, so the reason does not repeat it."""
     if error.kind is ErrorKind.AMBIGUOUS:
         return f"ambiguous: {error.message}"
     return error.message

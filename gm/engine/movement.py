@@ -530,7 +530,7 @@ class _Explainer:
         details.append(f"attack strength {attack}")
         j = dec.at.get(dec.dest[i], -1)
         if attack == 0 and j >= 0 and dec.power[j] == dec.power[i]:
-            return False, f"failed: would dislodge its own {self.name(j)}"
+            return False, f"would dislodge its own {self.name(j)}"
         # The strongest resistance: head to head, the holder, or a unit moving there too.
         against: list[tuple[int, str]] = []
         opponent = dec.head_to_head(i)

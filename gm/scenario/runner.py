@@ -24,7 +24,7 @@ from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.orders import parse_order, parse_unit, resolve_province
 from gm.scenario.format import Case, Line
-from gm.variants.base import Variant
+from gm.variants.base import Power, Variant
 from gm.variants.registry import UnknownVariant, get_variant
 
 # Case after case repeats the same unit and order texts: parse each text once per map (maps are
@@ -388,6 +388,8 @@ def _submission(
     immutable values, so one line's value serves every case that has the line."""
     found = split_power(variant, line)
     power = variant.power(found[0]) if found else None
+    if found is not None and power is None:
+        power = _misspelt_power(variant, found[0])
     if found is None or power is None:
         named = f"no power called {found[0]!r}" if found else "no power named"
         reason = f"{named} in {variant.title}; the order is void"
@@ -398,6 +400,24 @@ def _submission(
     if isinstance(parsed, OrderError):
         return Submitted(power.name, text, None, parsed)
     return Submitted(power.name, text, parsed)
+
+
+def _misspelt_power(variant: Variant, name: str) -> Power | None:
+    """The power whose name or adjective `name` writes with two neighbouring letters swapped
+    (DATC 6.A.5 in the shared reference file writes `Germnay`; its expected result reads it as
+    German). Nothing looser: `Prussia` is not Russia."""
+    written = name.lower()
+    for p in variant.powers:
+        for key in (p.name.lower(), p.adjective.lower()):
+            if len(key) == len(written) and _one_swap(key, written):
+                return p
+    return None
+
+
+def _one_swap(a: str, b: str) -> bool:
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] \
+        and a[diff[1]] == b[diff[0]]
 
 
 # -- running and comparing ---------------------------------------------------------------------
