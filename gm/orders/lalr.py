@@ -184,6 +184,11 @@ class TableParser:
         """The builder methods this grammar needs (one per rule that makes a value)."""
         return frozenset(s.callback for s in self._shapes if not s.inline)
 
+    @property
+    def keywords(self) -> frozenset[str]:
+        """Every keyword spelling of the grammar (its string terminals), case-folded."""
+        return frozenset(t.value.casefold() for t in self._terminals.values() if t.is_string)
+
     def parse(self, text: str, start: str, builder: object) -> Any:
         """The value the builder makes for `text` read as the grammar's `start` symbol."""
         states = self._states

@@ -14,6 +14,7 @@ from gm.engine.map import GameMap
 from gm.engine.orders import AnyOrder, UnitSpec
 from gm.engine.phase import PhaseType
 from gm.orders.checks import text_error
+from gm.orders.fast import fast_order, fast_unit
 from gm.orders.lalr import TABLE_FORMAT, NoParse, TableParser, table_data
 from gm.orders.names import find_province, protect_hyphens, unknown_province
 from gm.orders.phases import read_for_phase
@@ -59,6 +60,11 @@ def table_parser() -> TableParser:
     return table
 
 
+@functools.cache
+def _keywords() -> frozenset[str]:
+    return table_parser().keywords
+
+
 def parse_order(
     text: str, gmap: GameMap, phase_type: PhaseType | None = None
 ) -> AnyOrder | OrderError:
@@ -67,7 +73,9 @@ def parse_order(
     In a retreat phase a move is a retreat; in an adjustment phase a disband is a removal;
     with no phase every form keeps its natural reading (gm.orders.phases).
     """
-    parsed = parse_text(text, gmap, "order")
+    parsed: Any = fast_order(text, gmap, _keywords())
+    if parsed is None:
+        parsed = parse_text(text, gmap, "order")
     if isinstance(parsed, OrderError):
         return parsed
     order = read_for_phase(parsed, phase_type, text)
@@ -78,6 +86,9 @@ def parse_order(
 
 def parse_unit(text: str, gmap: GameMap) -> UnitSpec | OrderError:
     """A unit as orders name it: `A Par`, `F StP/nc`, `A/F ENG`, or just `Par`."""
+    fast = fast_unit(text, gmap, _keywords())
+    if fast is not None:
+        return fast
     result: UnitSpec | OrderError = parse_text(text, gmap, "unit")
     return result
 
