@@ -87,8 +87,9 @@ class Service:
                 if self._stopping.is_set():
                     break
         finally:
+            # The drain loop is not cancelled: a send in progress must finish and be marked,
+            # or its reply would wait for its claim to lapse. It ends at its next check.
             self._stopping.set()
-            sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
             await self.source.close()
