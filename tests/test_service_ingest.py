@@ -179,7 +179,7 @@ def test_list_summary_and_help(database: Database, tmp_path: Path) -> None:
     assert "  France: taken, playing" in reply
     assert "  France: 3 centres; units: A Mar, A Par, F Bre" in reply
     assert "SIGNON" in reply  # the help text
-    assert "HISTORY is not available yet." in reply
+    assert "History of alpha (Standard):" in reply
 
 
 def test_mail_from_ourselves_is_not_answered(database: Database, tmp_path: Path) -> None:

@@ -63,3 +63,16 @@ def audit_log(
     if action is not None:
         stmt = stmt.where(AuditEntry.action == action)
     return [to_record(r) for r in session.scalars(stmt)]
+
+
+def recent_actions(
+    session: Session, *, game_id: int, action: str, since: datetime
+) -> list[AuditRecord]:
+    """The game's entries of one action at or after `since`, oldest first."""
+    stmt = (
+        select(AuditEntry)
+        .where(AuditEntry.game_id == game_id, AuditEntry.action == action,
+               AuditEntry.at >= since)
+        .order_by(AuditEntry.id)
+    )
+    return [to_record(r) for r in session.scalars(stmt)]

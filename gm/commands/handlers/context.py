@@ -29,6 +29,7 @@ class Results:
     lines: list[str] = field(default_factory=list)
     mail: list[Notice] = field(default_factory=list)
     game: str | None = None  # the game the reply is about, for its subject
+    copies: list[str] = field(default_factory=list)  # addresses that get a copy of the reply
 
     def add(self, *lines: str) -> None:
         self.lines.extend(lines)

@@ -5,24 +5,45 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from gm.commands.handlers import create, gm_control, info, orders, player_settings, signon
-from gm.commands.handlers.context import Context
+from gm.commands.handlers import (
+    create,
+    gm_control,
+    gm_settings,
+    info,
+    orders,
+    player_settings,
+    press,
+    records,
+    seats,
+    signon,
+)
+from gm.commands.handlers.context import Context, Notice
 from gm.commands.values import (
     Add,
     Clear,
     Command,
     CommandError,
     Create,
+    Eject,
     Help,
+    History,
     Join,
     ListGames,
     OrderLine,
     Pause,
+    Press,
     Process,
+    Replace,
     Resign,
     Resume,
+    SetDeadline,
     SetDraw,
+    SetEarly,
+    SetGrace,
+    SetLate,
     SetPassword,
+    SetPress,
+    SetTimezone,
     SetWait,
     SignOff,
     SignOn,
@@ -31,6 +52,8 @@ from gm.commands.values import (
     Summary,
     Terminate,
 )
+from gm.mail.compose import build_subject
+from gm.service.render import render
 
 Handler = Callable[[Context, Any], None]
 
@@ -49,17 +72,27 @@ HANDLERS: Mapping[type[Command], Handler] = {
     Terminate: gm_control.terminate,
     ListGames: info.list_games,
     Help: info.help_command,
-    Summary: info.summary,
+    Summary: records.summary,
+    History: records.history,
     SetPassword: player_settings.set_password,
     SetDraw: player_settings.set_draw,
     SetWait: player_settings.set_wait,
     Resign: player_settings.resign,
+    Press: press.press,
+    SetDeadline: gm_settings.set_deadline,
+    SetGrace: gm_settings.set_grace,
+    SetTimezone: gm_settings.set_timezone,
+    SetPress: gm_settings.set_press,
+    SetLate: gm_settings.set_late,
+    SetEarly: gm_settings.set_early,
+    Replace: seats.replace,
+    Eject: seats.eject,
 }
 
 # Commands that open a new sign-on: the orders of the one before are stored first.
 _SIGNONS = (SignOn, SignOnMaster, Create)
 # Commands that run even after a refused SIGNON (they need no sign-on).
-_ALWAYS = (*_SIGNONS, Join, Help, ListGames, Summary)
+_ALWAYS = (*_SIGNONS, Join, Help, ListGames, Summary, History)
 
 
 def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
@@ -85,6 +118,21 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
             continue
         handler(ctx, command)
     orders.flush_orders(ctx)
+    _queue_copies(ctx)
+
+
+def _queue_copies(ctx: Context) -> None:
+    """Send a copy of the reply to the addresses that asked for one (a power's registered
+    address when someone signed on to it from elsewhere)."""
+    copies = [a for a in ctx.results.copies if a.lower() != ctx.sender.lower()]
+    if not copies:
+        return
+    body = render("reply/copy.txt.j2", sender=ctx.sender, lines=ctx.results.lines,
+                  service=ctx.service)
+    subject = build_subject(f"copy of the reply to {ctx.sender}", game=ctx.results.game)
+    game_id = None if ctx.signed is None else ctx.signed.game.id
+    for address in dict.fromkeys(copies):
+        ctx.results.mail.append(Notice((address,), subject, body, game_id))
 
 
 def _is_order_error(command: Command) -> bool:

@@ -1,11 +1,11 @@
-"""LIST, SUMMARY and HELP: answers that change nothing."""
+"""LIST and HELP: answers that change nothing (SUMMARY and HISTORY: handlers.records)."""
 
 from __future__ import annotations
 
 from gm.commands.handlers.common import variant_of
 from gm.commands.handlers.context import Context
 from gm.commands.help import help_text
-from gm.commands.values import Help, ListGames, Summary
+from gm.commands.values import Help, ListGames
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
@@ -38,22 +38,3 @@ def list_games(ctx: Context, command: ListGames) -> None:
 def help_command(ctx: Context, command: Help) -> None:
     ctx.results.add(*help_text(command.topic).splitlines())
 
-
-def summary(ctx: Context, command: Summary) -> None:
-    game = games_repo.find_game(ctx.session, command.game)
-    if game is None:
-        ctx.results.add(f"SUMMARY: there is no game called {command.game!r}.")
-        return
-    variant = variant_of(game)
-    ctx.results.game = game.name
-    phase = phases_repo.current_phase(ctx.session, game.id)
-    if phase is None:
-        ctx.results.add(f"{game.name}: {variant.title}, {game.status.value}, not started.")
-        return
-    state = phase.state
-    ctx.results.add(f"{game.name}: {variant.title}, {game.status.value}, "
-                    f"{variant.format_phase(phase.phase)}")
-    for power in variant.power_names:
-        units = ", ".join(str(u) for u in sorted(state.units_of(power))) or "none"
-        centres = len(state.centres_of(power))
-        ctx.results.add(f"  {power}: {centres} centres; units: {units}")

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from gm.commands.handlers.common import variant_of
 from gm.commands.handlers.context import Context, Signed
+from gm.commands.handlers.signon_guard import (
+    GM_KEY,
+    record_failure,
+    throttle_message,
+    throttled_until,
+)
 from gm.commands.values import Join, SignOn, SignOnMaster
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
@@ -30,8 +36,13 @@ def signon_power(ctx: Context, command: SignOn) -> None:
         names = ", ".join(variant.power_names)
         _refuse(ctx, f"{command.power!r} is not a power of {game.name} (powers: {names}).")
         return
+    until = throttled_until(ctx, game, power.name)
+    if until is not None:
+        _refuse(ctx, throttle_message(power.name, game, until))
+        return
     record = powers_repo.get_power(ctx.session, game.id, power.name)
     if record is None or not verify_password(command.password.value, record.password_hash):
+        record_failure(ctx, game, power.name, () if record is None else record.addresses)
         _refuse(ctx, f"Wrong password for {power.name} in {game.name}.")
         return
     if record.status is PowerStatus.RESIGNED:
@@ -41,6 +52,12 @@ def signon_power(ctx: Context, command: SignOn) -> None:
     ctx.refused_signon = False
     ctx.results.game = game.name
     ctx.results.add(f"Signed on as {power.name} in {game.name}.")
+    known = {a.lower() for a in record.addresses}
+    if known and ctx.sender.lower() not in known:
+        # a sign-on from elsewhere: the power's own address sees what was done in its name
+        ctx.results.add(f"(You wrote from an address {power.name} is not registered with; "
+                        "its registered address gets a copy of this reply.)")
+        ctx.results.copies.extend(a for a in record.addresses if a not in ctx.results.copies)
 
 
 def signon_master(ctx: Context, command: SignOnMaster) -> None:
@@ -48,7 +65,12 @@ def signon_master(ctx: Context, command: SignOnMaster) -> None:
     if game is None:
         _refuse(ctx, f"There is no game called {command.game!r} (LIST shows the games).")
         return
+    until = throttled_until(ctx, game, GM_KEY)
+    if until is not None:
+        _refuse(ctx, throttle_message("the GM", game, until))
+        return
     if not verify_password(command.password.value, game.gm_password_hash):
+        record_failure(ctx, game, GM_KEY, ())
         _refuse(ctx, f"Wrong GM password for {game.name}.")
         return
     ctx.signed = Signed(game, None)

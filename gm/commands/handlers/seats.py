@@ -1,0 +1,101 @@
+"""The GM's changes of player: REPLACE (a new player takes a power) and EJECT (the power
+loses its player and goes into civil disorder). Both are logged in the audit trail and told
+to the players concerned."""
+
+from __future__ import annotations
+
+from gm.commands.handlers.common import as_master, refresh, variant_of
+from gm.commands.handlers.context import Context, Notice
+from gm.commands.values import Eject, Replace
+from gm.mail.compose import build_subject
+from gm.store import audit
+from gm.store import powers as powers_repo
+from gm.store.passwords import hash_password
+from gm.store.records import GameRecord, PowerRecord
+from gm.store.statuses import GameStatus, PowerStatus
+
+
+def _seat(ctx: Context, what: str, name: str) -> tuple[GameRecord, PowerRecord] | None:
+    """The GM's game and the power `name` of it, or None after writing why not."""
+    signed = as_master(ctx, what)
+    if signed is None:
+        return None
+    game = refresh(ctx, signed.game)
+    if game.status is GameStatus.FINISHED:
+        ctx.results.add(f"{what}: refused, {game.name} is finished.")
+        return None
+    variant = variant_of(game)
+    power = variant.power(name)
+    if power is None:
+        names = ", ".join(variant.power_names)
+        ctx.results.add(f"{what}: {name!r} is not a power of {game.name} (powers: {names}).")
+        return None
+    record = powers_repo.get_power(ctx.session, game.id, power.name)
+    if record is None:
+        ctx.results.add(f"{what}: {power.name} has no seat in {game.name}.")
+        return None
+    if record.status is PowerStatus.ELIMINATED:
+        ctx.results.add(f"{what}: refused, {power.name} is eliminated from {game.name}.")
+        return None
+    return game, record
+
+
+def replace(ctx: Context, command: Replace) -> None:
+    found = _seat(ctx, "REPLACE", command.power)
+    if found is None:
+        return
+    game, power = found
+    if "@" not in command.address:
+        ctx.results.add(f"REPLACE: {command.address!r} is not a mail address "
+                        "(REPLACE <power> <address> [password]).")
+        return
+    old = power.addresses
+    powers_repo.set_players(ctx.session, game.id, power.name, [command.address], now=ctx.now)
+    if command.password is not None:
+        powers_repo.set_power_password(ctx.session, game.id, power.name,
+                                       hash_password(command.password.value), now=ctx.now)
+    if power.status is not PowerStatus.PLAYING:
+        powers_repo.set_power_status(ctx.session, game.id, power.name, PowerStatus.PLAYING,
+                                     now=ctx.now)
+    audit.record_action(ctx.session, actor=ctx.sender, action="replace", now=ctx.now,
+                        game_id=game.id,
+                        details={"power": power.name, "address": command.address,
+                                 "previous": list(old),
+                                 "new_password": command.password is not None},
+                        inbound_id=ctx.inbound_id)
+    password = ("the password the GM gave you" if command.password is not None
+                else "the power's password (ask the GM)")
+    subject = build_subject(f"you now play {power.name}", game=game.name)
+    body = (f"The GM of {game.name} has given you {power.name}.\n"
+            f"Sign on with: SIGNON {power.name} {game.name} <password>, using {password}.\n\n"
+            f"-- \n{ctx.service}\n")
+    ctx.results.mail.append(Notice((command.address,), subject, body, game.id))
+    for address in old:
+        if address.lower() != command.address.lower():
+            ctx.results.mail.append(Notice(
+                (address,), build_subject(f"you no longer play {power.name}", game=game.name),
+                f"The GM of {game.name} has given {power.name} to another player.\n\n"
+                f"-- \n{ctx.service}\n", game.id))
+    ctx.results.add(f"{command.address} now plays {power.name} in {game.name}"
+                    + ("" if command.password is not None else " (password unchanged)") + ".")
+
+
+def eject(ctx: Context, command: Eject) -> None:
+    found = _seat(ctx, "EJECT", command.power)
+    if found is None:
+        return
+    game, power = found
+    old = power.addresses
+    powers_repo.set_players(ctx.session, game.id, power.name, [], now=ctx.now)
+    powers_repo.set_power_status(ctx.session, game.id, power.name, PowerStatus.CIVIL_DISORDER,
+                                 now=ctx.now)
+    audit.record_action(ctx.session, actor=ctx.sender, action="eject", now=ctx.now,
+                        game_id=game.id, details={"power": power.name, "previous": list(old)},
+                        inbound_id=ctx.inbound_id)
+    for address in old:
+        ctx.results.mail.append(Notice(
+            (address,), build_subject(f"you no longer play {power.name}", game=game.name),
+            f"The GM of {game.name} has removed you from {power.name}.\n\n-- \n{ctx.service}\n",
+            game.id))
+    ctx.results.add(f"{power.name} in {game.name} has no player now and is in civil disorder "
+                    "(REPLACE gives it a new player).")

@@ -1,0 +1,361 @@
+"""Press, the GM's settings, REPLACE/EJECT, HISTORY/SUMMARY and sign-on security, through
+ingest(): one message in, the reply and the mail it queues out; on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import time, timedelta
+from pathlib import Path
+
+from gm.engine.phase import PhaseType
+from gm.policies import LatePolicy, PressPolicy
+from gm.service.clock import FixedClock
+from gm.service.ingest import Outcome, ingest
+from gm.store import audit
+from gm.store import games as games_repo
+from gm.store import outbound as outbound_repo
+from gm.store import powers as powers_repo
+from gm.store import press as press_repo
+from gm.store.db import Database
+from gm.store.records import OutboundRecord
+from gm.store.statuses import PowerStatus
+from tests.service_support import GM, PLAYERS, SPRING_1901, START, maildir_config, message
+
+
+def _send_all(db: Database, tmp_path: Path, sender: str, body: str,
+              clock: FixedClock | None = None) -> tuple[str, list[OutboundRecord]]:
+    """Send one message; the reply's text and the other mail it queued."""
+    result = ingest(db, message(sender, body), config=maildir_config(tmp_path),
+                    clock=clock or FixedClock(START))
+    assert result.outcome is Outcome.ANSWERED, result
+    with db.read() as s:
+        queued = [o for o in outbound_repo.list_outbound(s) if o.inbound_id == result.inbound_id]
+    reply = [o for o in queued if o.message_id == result.reply_message_id]
+    assert len(reply) == 1
+    return reply[0].parts[0].text, [o for o in queued if o.message_id != result.reply_message_id]
+
+
+def _send(db: Database, tmp_path: Path, sender: str, body: str,
+          clock: FixedClock | None = None) -> str:
+    return _send_all(db, tmp_path, sender, body, clock)[0]
+
+
+def _game(db: Database, tmp_path: Path, *settings: str) -> None:
+    lines = ["CREATE alpha standard gmpass"]
+    lines += [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
+    lines += list(settings)
+    lines.append("START")
+    reply = _send(db, tmp_path, GM, "\n".join(lines))
+    assert "alpha has started" in reply, reply
+
+
+def _by_recipient(mail: list[OutboundRecord]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for m in mail:
+        assert len(m.recipients) == 1  # one message each: addresses stay private
+        out[m.recipients[0]] = m.parts[0].text
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Press
+
+
+def test_press_goes_to_the_recipients_and_the_gm(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = _send_all(database, tmp_path, PLAYERS["France"],
+                            "SIGNON France alpha pwfrance\nPRESS TO England, Germany\n"
+                            "Shall we share the Channel?\nENDPRESS\n")
+    assert "Press sent to England, Germany, the GM." in reply
+    sent = _by_recipient(mail)
+    assert set(sent) == {PLAYERS["England"], PLAYERS["Germany"], GM}
+    for text in sent.values():
+        assert "Press from France in alpha to England, Germany:" in text
+        assert "Shall we share the Channel?" in text
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        (stored,) = press_repo.list_press(s, game.id)
+        assert stored.from_power == "France" and stored.to_powers == ("England", "Germany")
+        assert not stored.anonymous and not stored.broadcast
+        assert press_repo.list_press(s, game.id, visible_to="Italy") == []
+
+
+def test_grey_broadcast_hides_the_sender_except_from_the_gm(
+        database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = _send_all(database, tmp_path, PLAYERS["Turkey"],
+                            "SIGNON Turkey alpha pwturkey\nGREY BROADCAST\nBeware the Bear.\n"
+                            "ENDPRESS\n")
+    assert reply.count("Grey press sent to Austria, England, France, Germany, Italy, Russia, "
+                       "the GM.") == 1
+    sent = _by_recipient(mail)
+    assert set(sent) == {a for p, a in PLAYERS.items() if p != "Turkey"} | {GM}
+    for address, text in sent.items():
+        assert "Beware the Bear." in text
+        if address == GM:
+            assert "sent by Turkey" in text
+        else:
+            assert "Turkey" not in text and PLAYERS["Turkey"] not in text
+            assert "Grey press (the sender is not named) in alpha, to everyone:" in text
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        (stored,) = press_repo.list_press(s, game.id)
+        assert stored.anonymous and stored.broadcast
+
+
+def test_press_refused_by_the_game_setting(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path, "SET PRESS WHITE")
+    reply, mail = _send_all(database, tmp_path, PLAYERS["France"],
+                            "SIGNON France alpha pwfrance\nGREY PRESS TO Italy\nHi\nENDPRESS\n"
+                            "PRESS TO Italy\nHello\nENDPRESS\n")
+    assert ("line 2: GREY PRESS TO Italy: refused, this game allows only signed press "
+            "(SET PRESS WHITE)") in reply
+    assert "Press sent to Italy, the GM." in reply
+    assert len(mail) == 2
+    _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET PRESS NONE")
+    reply, mail = _send_all(database, tmp_path, PLAYERS["France"],
+                            "SIGNON France alpha pwfrance\nPRESS TO Italy\nHello\nENDPRESS\n")
+    assert "refused, this game allows no press (SET PRESS NONE); the press was not sent." in reply
+    assert mail == []
+    # the GM's own press is always allowed
+    reply, mail = _send_all(database, tmp_path, GM,
+                            "SIGNON GM alpha gmpass\nBROADCAST\nDeadline tomorrow.\nENDPRESS\n")
+    assert "Press sent to Austria, England, France, Germany, Italy, Russia, Turkey." in reply
+    assert len(mail) == 7
+    reply, mail = _send_all(database, tmp_path, GM,
+                            "SIGNON GM alpha gmpass\nPRESS TO GM\nNote to self\nENDPRESS\n")
+    assert "refused, it names no one but yourself" in reply and mail == []
+
+
+def test_press_errors_quote_the_input(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = _send_all(database, tmp_path, PLAYERS["France"],
+                            "SIGNON France alpha pwfrance\nPRESS TO Englnd\nHi\nENDPRESS\n"
+                            "PRESS TO France\nHi\nENDPRESS\n")
+    assert "'Englnd' is not a power of alpha (powers: Austria," in reply
+    assert "refused, it names no one but yourself" in reply
+    assert mail == []
+    reply, mail = _send_all(database, tmp_path, PLAYERS["France"],
+                            "PRESS TO England\nHi\nENDPRESS\n")
+    assert "refused, sign on first" in reply and mail == []
+
+
+# --------------------------------------------------------------------------------------------
+# The GM's settings
+
+
+def test_gm_settings_are_stored_and_echoed(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply = _send(database, tmp_path, GM,
+                  "SIGNON GM alpha gmpass\nSET DEADLINE MOVEMENT 48h\nSET DEADLINE RETREAT 20:00\n"
+                  "SET GRACE 1 day 12 hours\nSET TIMEZONE europe/paris\nSET PRESS GREY\n"
+                  "SET LATE DISORDER AFTER 2\nSET EARLY OFF\n")
+    assert "Deadline of movement phases in alpha: 2 days after the phase opens" in reply
+    assert "Deadline of retreat phases in alpha: at 20:00 (UTC)" in reply
+    assert "Grace period in alpha: 1 day 12 hours." in reply
+    assert "Time zone of alpha: Europe/Paris." in reply
+    assert "Press in alpha: GREY (grey (anonymous) press only)." in reply
+    assert "civil disorder after 2 missed deadlines in a row" in reply
+    assert "Early processing in alpha: OFF (at the deadline)." in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        settings = game.settings
+        audited = audit.audit_log(s, game_id=game.id, action="set")
+    assert settings.deadlines[PhaseType.MOVEMENT] == timedelta(hours=48)
+    assert settings.deadlines[PhaseType.RETREAT] == time(20, 0)
+    assert settings.deadlines[PhaseType.ADJUSTMENT] == timedelta(hours=24)  # unchanged
+    assert settings.grace == timedelta(hours=36)
+    assert settings.timezone == "Europe/Paris"
+    assert settings.press is PressPolicy.GREY
+    assert (settings.late, settings.late_after) == (LatePolicy.DISORDER, 2)
+    assert settings.early is False
+    assert len(audited) == 7
+    reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET DEADLINE 90m\n")
+    assert "Deadline of every phase in alpha: 1 hour 30 minutes after the phase opens" in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        assert set(game.settings.deadlines.values()) == {timedelta(minutes=90)}
+
+
+def test_gm_settings_need_the_gm(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply = _send(database, tmp_path, PLAYERS["France"],
+                  "SIGNON France alpha pwfrance\nSET PRESS NONE\nSET DEADLINE 1h\nSET EARLY OFF")
+    assert reply.count("refused, only the game's GM may do this") == 3
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        assert game.settings.press is PressPolicy.ALL and game.settings.early is True
+
+
+# --------------------------------------------------------------------------------------------
+# REPLACE and EJECT
+
+
+def test_eject_then_replace(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = _send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nEJECT France")
+    assert "France in alpha has no player now and is in civil disorder" in reply
+    assert list(_by_recipient(mail)) == [PLAYERS["France"]]
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        france = powers_repo.get_power(s, game.id, "France")
+        assert france is not None
+        assert france.addresses == () and france.status is PowerStatus.CIVIL_DISORDER
+    reply = _send(database, tmp_path, PLAYERS["France"], "SIGNON France alpha pwfrance\n"
+                  "PRESS TO Italy\nstill here?\nENDPRESS")
+    assert "Press sent to Italy, the GM." in reply  # the password still works until REPLACE
+    reply, mail = _send_all(database, tmp_path, GM,
+                            "SIGNON GM alpha gmpass\nREPLACE France new@example.org fresh\n")
+    assert "new@example.org now plays France in alpha." in reply
+    assert "fresh" not in reply
+    sent = _by_recipient(mail)
+    assert "SIGNON France alpha <password>" in sent["new@example.org"]
+    reply = _send(database, tmp_path, "new@example.org", "SIGNON France alpha fresh\n")
+    assert "Signed on as France in alpha." in reply
+    reply = _send(database, tmp_path, PLAYERS["France"], "SIGNON France alpha pwfrance\n")
+    assert "Wrong password for France in alpha." in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        france = powers_repo.get_power(s, game.id, "France")
+        assert france is not None
+        assert france.addresses == ("new@example.org",)
+        assert france.status is PowerStatus.PLAYING
+        actions = [(a.action, a.details["power"]) for a in audit.audit_log(s, game_id=game.id)
+                   if a.action in ("eject", "replace")]
+        assert actions == [("eject", "France"), ("replace", "France")]
+
+
+def test_replace_keeps_the_password_when_none_is_given(database: Database,
+                                                       tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = _send_all(database, tmp_path, GM,
+                            "SIGNON GM alpha gmpass\nREPLACE Italy other@example.org\n"
+                            "REPLACE Atlantis x@example.org\n")
+    assert "other@example.org now plays Italy in alpha (password unchanged)." in reply
+    assert "REPLACE: 'Atlantis' is not a power of alpha (powers: Austria," in reply
+    assert set(_by_recipient(mail)) == {"other@example.org", PLAYERS["Italy"]}
+    reply = _send(database, tmp_path, "other@example.org", "SIGNON Italy alpha pwitaly\n")
+    assert "Signed on as Italy in alpha." in reply
+    reply = _send(database, tmp_path, PLAYERS["Italy"],
+                  "SIGNON Italy alpha pwitaly\nEJECT Italy\n")
+    assert "EJECT: refused, only the game's GM may do this" in reply
+
+
+# --------------------------------------------------------------------------------------------
+# HISTORY and SUMMARY
+
+
+def _play_spring(db: Database, tmp_path: Path) -> None:
+    for power, orders in SPRING_1901.items():
+        _send(db, tmp_path, PLAYERS[power],
+              f"SIGNON {power} alpha pw{power.lower()}\n" + "\n".join(orders))
+    assert "Now: Fall 1901, Movement." in _send(db, tmp_path, GM,
+                                               "SIGNON GM alpha gmpass\nPROCESS")
+
+
+def test_history_shows_adjudicated_phases(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply = _send(database, tmp_path, "visitor@example.org", "HISTORY alpha")
+    assert "History of alpha (Standard):" in reply
+    assert "Spring 1901, Movement: open for orders" in reply
+    _play_spring(database, tmp_path)
+    _send(database, tmp_path, PLAYERS["France"], "SIGNON France alpha pwfrance\nA Bur - Mun")
+    reply = _send(database, tmp_path, "visitor@example.org", "HISTORY alpha")
+    assert "\nSpring 1901, Movement\n  Austria:\n    A Vie - Gal" in reply
+    assert "    A Par - Bur\n" in reply
+    assert "F Sev - BLA  (fails: bounced with F Ank (1 against 1))" in reply
+    assert "Fall 1901, Movement: open for orders" in reply
+    assert "A Bur - Mun" not in reply  # orders of an open phase stay secret
+    reply = _send(database, tmp_path, "visitor@example.org", "HISTORY alpha S1901M")
+    assert "A Par - Bur" in reply and "Fall 1901" not in reply
+    reply = _send(database, tmp_path, "visitor@example.org",
+                  "HISTORY alpha Fall 1901, Movement\nHISTORY alpha F1905M\nHISTORY nowhere")
+    assert "Fall 1901, Movement: open for orders" in reply
+    assert "HISTORY: alpha has no phase 'F1905M'" in reply
+    assert "HISTORY: there is no game called 'nowhere'" in reply
+
+
+def test_summary_shows_position_settings_and_players(database: Database,
+                                                     tmp_path: Path) -> None:
+    _game(database, tmp_path, "SET PRESS WHITE")
+    _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nEJECT Russia")
+    reply = _send(database, tmp_path, "visitor@example.org", "SUMMARY alpha")
+    assert "alpha: Standard, active, Spring 1901, Movement" in reply
+    assert "Deadline: 2026-03-04 12:00 UTC" in reply
+    assert "Press: WHITE; late orders: HOLD" in reply
+    assert "  France: 3 centres; units: A Mar, A Par, F Bre\n" in reply
+    assert "  Russia: 4 centres; units: A Mos, A War, F Sev, F StP/sc (civil disorder)" in reply
+    _play_spring(database, tmp_path)
+    reply = _send(database, tmp_path, "visitor@example.org", "SUMMARY alpha")
+    assert "  France: 3 centres; units: A Bur, A Spa, F MAO" in reply
+
+
+# --------------------------------------------------------------------------------------------
+# Sign-on security
+
+
+def test_signon_from_another_address_copies_the_registered_one(database: Database,
+                                                                 tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = _send_all(database, tmp_path, "elsewhere@example.net",
+                            "SIGNON France alpha pwfrance\nA Par - Bur\n")
+    assert "Signed on as France in alpha." in reply
+    assert "A Par - Bur  ->  A Par - Bur" in reply
+    assert "its registered address gets a copy of this reply" in reply
+    (copy,) = mail
+    assert copy.recipients == (PLAYERS["France"],)
+    text = copy.parts[0].text
+    assert "A message from elsewhere@example.net signed on to your power." in text
+    assert "A Par - Bur  ->  A Par - Bur" in text
+    assert "pwfrance" not in text
+    # from the registered address: no copy
+    reply, mail = _send_all(database, tmp_path, PLAYERS["France"].upper(),
+                            "SIGNON France alpha pwfrance\n")
+    assert "Signed on as France in alpha." in reply and mail == []
+
+
+def test_repeated_wrong_passwords_are_throttled(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    clock = FixedClock(START)
+    for attempt in range(5):
+        reply, mail = _send_all(database, tmp_path, "mallory@example.net",
+                                f"SIGNON France alpha guess{attempt}\n", clock)
+        assert "Wrong password for France in alpha." in reply
+        if attempt < 4:
+            assert mail == []
+        clock.advance(timedelta(minutes=1))
+    sent = _by_recipient(mail)  # the fifth wrong password: the player and the GM are told
+    assert set(sent) == {PLAYERS["France"], GM}
+    assert "5 wrong passwords for France in alpha within 60 minutes, the last from " \
+           "mallory@example.net" in sent[GM]
+    assert "refused until 2026-03-01 13:00 UTC" in sent[PLAYERS["France"]]
+    # now even the right password is refused, without being checked
+    reply = _send(database, tmp_path, PLAYERS["France"],
+                  "SIGNON France alpha pwfrance\nA Par - Bur\n", clock)
+    assert ("Too many wrong passwords for France in alpha: sign-ons to it are refused without "
+            "checking the password until 2026-03-01 13:00 UTC.") in reply
+    assert "A Par - Bur  ->" not in reply
+    # other powers are not affected
+    assert "Signed on as Italy in alpha." in _send(database, tmp_path, PLAYERS["Italy"],
+                                                   "SIGNON Italy alpha pwitaly", clock)
+    clock.advance(timedelta(minutes=56))  # an hour after the first failure
+    reply = _send(database, tmp_path, PLAYERS["France"], "SIGNON France alpha pwfrance", clock)
+    assert "Signed on as France in alpha." in reply
+
+
+def test_gm_signon_is_throttled_too(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    for attempt in range(5):
+        reply, mail = _send_all(database, tmp_path, "mallory@example.net",
+                                f"SIGNON GM alpha guess{attempt}\nPROCESS\n")
+        assert "Wrong GM password for alpha." in reply and "processed" not in reply
+    assert list(_by_recipient(mail)) == [GM]
+    reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPROCESS\n")
+    assert "Too many wrong passwords for the GM in alpha" in reply
+    assert "processed" not in reply
