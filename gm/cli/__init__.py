@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 # Subcommand modules, in the order `gm --help` lists them.
 SUBCOMMANDS = (
-    "gm.cli.demo", "gm.cli.scenario", "gm.cli.db", "gm.cli.serve", "gm.cli.ingest"
+    "gm.cli.demo", "gm.cli.scenario", "gm.cli.db", "gm.cli.serve", "gm.cli.ingest",
+    "gm.cli.shunt",
 )
 
 
