@@ -117,7 +117,7 @@ def play_twenty_years(db: Database) -> int:
             outbound.enqueue_outbound(
                 s, message_id=f"<report-{gid}-{i}@gm.example.org>",
                 recipients=[f"p{k}@example.org" for k in range(POWERS)],
-                headers=[("Subject", f"Diplomacy results twenty {ph.short}")],
+                headers=[("Subject", f"Diplomacy results twenty {ph}")],
                 parts=[BodyPart("text/plain", report)], now=now)
     with db.read() as s:
         assert phases.phase_count(s, gid) == PHASES

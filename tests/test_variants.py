@@ -234,7 +234,8 @@ def test_scheduled_events_build_sites_and_victory_hooks() -> None:
     calls: list[str] = []
 
     def apply(variant: Variant, state: GameState, due: Sequence[ScheduledEvent]) -> HookStep:
-        calls.append(f"{due[0].kind} {' '.join(due[0].provinces)} at {state.phase.short}")
+        when = variant.calendar.short(state.phase)
+        calls.append(f"{due[0].kind} {' '.join(due[0].provinces)} at {when}")
         terrain = dict(state.terrain) | {p: Terrain.LAND for p in due[0].provinces}
         return HookStep(state.evolve(terrain=terrain), events=("Swi opens.",))
 
