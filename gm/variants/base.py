@@ -120,6 +120,7 @@ class Variant:
     Adjustment` for variants that start with builds); `start_units` the units on the board then.
     `solo_centres` is the standard victory condition (None: the variant has no centre solo).
     `order_kinds` names the extra orders the variant allows ("transform", "home", ...).
+    `help` is the variant's rules and the project's rulings on them, for players (`HELP <variant>`).
     """
 
     name: str
@@ -135,6 +136,7 @@ class Variant:
     scheduled: tuple[ScheduledEvent, ...] = ()
     order_kinds: frozenset[str] = frozenset()
     hooks: Hooks = field(default_factory=Hooks)
+    help: str = ""
 
     # -- powers --------------------------------------------------------------------------------
     @property
