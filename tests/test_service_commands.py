@@ -18,6 +18,7 @@ from gm.store import press as press_repo
 from gm.store.db import Database
 from gm.store.records import OutboundRecord
 from gm.store.statuses import PowerStatus
+from gm.variants import registry
 from tests.service_support import GM, PLAYERS, SPRING_1901, START, maildir_config, message
 
 
@@ -359,3 +360,19 @@ def test_gm_signon_is_throttled_too(database: Database, tmp_path: Path) -> None:
     reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPROCESS\n")
     assert "Too many wrong passwords for the GM in alpha" in reply
     assert "processed" not in reply
+
+
+# --------------------------------------------------------------------------------------------
+# HELP on a variant
+
+
+def test_help_on_a_variant_answers_with_its_rules(database: Database, tmp_path: Path) -> None:
+    for name in registry.names():
+        variant = registry.get_variant(name)
+        reply = _send(database, tmp_path, "someone@example.org", f"HELP {variant.title}")
+        if variant.help:
+            assert variant.help.splitlines()[0] in reply
+        else:
+            assert "standard rules" in reply
+    index = _send(database, tmp_path, "someone@example.org", "HELP")
+    assert "HELP Standard" in index

@@ -9,6 +9,8 @@ from gm.commands.values import Help, ListGames
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
+from gm.variants import registry
+from gm.variants.base import Variant
 
 
 def list_games(ctx: Context, command: ListGames) -> None:
@@ -36,5 +38,17 @@ def list_games(ctx: Context, command: ListGames) -> None:
 
 
 def help_command(ctx: Context, command: Help) -> None:
-    ctx.results.add(*help_text(command.topic).splitlines())
+    """`HELP`, `HELP <topic>`, `HELP <variant>` (any of the variant's names): the variant's
+    rules and the rulings this service plays them by."""
+    topic = command.topic
+    canonical = registry.canonical_name(topic) if topic and topic.strip() else None
+    if canonical is not None:
+        ctx.results.add(*_variant_help(registry.get_variant(canonical)).splitlines())
+        return
+    topics = {v.title: _variant_help(v) for v in map(registry.get_variant, registry.names())}
+    ctx.results.add(*help_text(topic, extra=topics).splitlines())
+
+
+def _variant_help(variant: Variant) -> str:
+    return variant.help or f"{variant.title}: the standard rules of Diplomacy (HELP ORDERS)."
 
