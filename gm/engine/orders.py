@@ -206,7 +206,10 @@ class Alliance:
     powers: tuple[str, ...]
 
     def __str__(self) -> str:
-        return "Alliance " + " ".join(self.powers)
+        # Names of several words (`St Petersburg`) are separated by commas so they read back.
+        if not any(len(p.split()) > 1 for p in self.powers):
+            return "Alliance " + " ".join(self.powers)
+        return "Alliance " + ", ".join(self.powers) + ("," if len(self.powers) == 1 else "")
 
 
 class GeoKind(StrEnum):
@@ -284,7 +287,9 @@ class Stabilize:
         return ("" if self.count == 1 else f"{self.count} ") + f"Stabilize {self.target}"
 
 
-PowerOrder = Exchange | DesignateHome | Alliance | GeoEvent | SupportEvent | CreateCentre | Stabilize
+PowerOrder = (
+    Exchange | DesignateHome | Alliance | GeoEvent | SupportEvent | CreateCentre | Stabilize
+)
 """Orders given by a power as a whole, not by one of its units."""
 
 AnyOrder = Order | Waive | PowerOrder

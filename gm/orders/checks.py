@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.orders import AnyOrder, Convoy, Move, Retreat, SupportHold, SupportMove
+from gm.engine.units import UnitType
 
 
 def text_error(order: AnyOrder, text: str) -> OrderError | None:
@@ -28,7 +29,10 @@ def _reason(order: AnyOrder) -> str | None:
             # DATC 6.A.8: a unit cannot support itself.
             return "a unit cannot support itself"
     elif isinstance(order, SupportMove):
-        if order.target.province == order.unit.province:
+        own_army = order.unit.type is UnitType.ARMY_FLEET and order.target.type is UnitType.ARMY
+        if order.target.province == order.unit.province and not own_army:
+            # An A/F's fleet may support its own army's landing (Abstraction2 rule 3:
+            # `A/F ENG S A ENG - Bre`).
             return "a unit cannot support its own move"
         if order.dest.province == order.target.province:
             # DATC 6.A.5: the supported move goes nowhere.

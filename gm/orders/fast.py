@@ -11,6 +11,8 @@ resolution as gm.orders.transformer.OrderBuilder.location.
 anything it could not resolve; the caller then parses the text with the grammar. It is used
 only on maps where no keyword of the grammar is also a province name, so a keyword can never be
 read as a name or the other way.
+The variant orders (`A Lon boards F ENG`, `A/F ENG - MAO`, `Erode Mos`, ...) never have
+these shapes, so they always go to the grammar, which knows the game's order kinds.
 tests/test_orders_fast.py checks that it agrees with the grammar on every order line of the
 reference files and on generated orders.
 """

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 from collections.abc import Callable, Iterable
 
 from lark import Lark
@@ -21,6 +22,11 @@ from gm.engine.errors import ErrorKind, OrderError
 _DESCRIBED = {
     "WORD": "a province name",
     "$END": "the end of the order",
+    "ICE_ADVANCE": "'Ice advance'",
+    "ICE_RETREAT": "'Ice retreat'",
+    "COUNT": "a number",
+    "ALLY": "a power's name",
+    "SUPPORT_EVENT": "'Support'",
 }
 # Rules whose alternatives are single terminals, named as a whole.
 _RULE_NAMES = {"unit_type": "a unit type (A or F)"}
@@ -79,9 +85,77 @@ def _quoted(spelling: str) -> str:
     return f"'{spelling.upper() if len(spelling) == 1 else spelling}'"
 
 
-def expected_words(expected: Iterable[str], lark: Lark, after_word: bool) -> list[str]:
-    """What a player could have written, in grammar order, each said once."""
-    names = set(expected) - _NEVER
+# The variant orders' rules (gm.orders.kinds): their own words are shown only in a game that
+# allows the kind.
+_VARIANT_RULES = {
+    "embark": "af",
+    "disembark": "af",
+    "ferry": "af",
+    "transformation": "transform",
+    "keep_fleet": "keep fleet",
+    "exchange": "exchange",
+    "home": "home",
+    "alliance": "alliance",
+    "geo_event": "geo",
+    "support_event": "geo",
+    "create_centre": "geo",
+    "stabilize": "geo",
+}
+
+
+_ALL_KINDS = frozenset(_VARIANT_RULES.values())
+
+
+@functools.cache
+def _variant_terminals(lark: Lark) -> dict[str, frozenset[str]]:
+    """terminal -> the kinds whose rules alone use it (terminals of the standard orders are
+    not listed)."""
+    uses: dict[str, set[str]] = {}
+    for rule in lark.rules:
+        uses.setdefault(rule.origin.name, set()).update(s.name for s in rule.expansion)
+
+    def reach(tops: Iterable[str]) -> set[str]:
+        seen: set[str] = set()
+        todo = list(tops)
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            todo.extend(uses.get(name, ()))
+        return seen
+
+    standard = reach(
+        name for name in uses if name in ("unit", "location") or (
+            name not in _VARIANT_RULES and name in _order_alternatives(lark)
+        )
+    )
+    found: dict[str, set[str]] = {}
+    for rule_name, kind in _VARIANT_RULES.items():
+        for name in reach([rule_name]) - standard:
+            found.setdefault(name, set()).add(kind)
+    terminals = {t.name for t in lark.terminals}
+    return {name: frozenset(k) for name, k in found.items() if name in terminals}
+
+
+def _order_alternatives(lark: Lark) -> set[str]:
+    return {
+        sym.name
+        for rule in lark.rules
+        if rule.origin.name == "_order"
+        for sym in rule.expansion
+        if not sym.is_term
+    }
+
+
+def expected_words(
+    expected: Iterable[str], lark: Lark, after_word: bool, kinds: frozenset[str] = frozenset()
+) -> list[str]:
+    """What a player could have written, in grammar order, each said once (variant words
+    only for the variant order `kinds` the game allows)."""
+    variant = _variant_terminals(lark)
+    names = {n for n in expected if n not in variant or variant[n] & kinds}
+    names -= _NEVER
     if names - _SECONDARY:
         names -= _SECONDARY
     if after_word and names - _AFTER_A_NAME:
@@ -142,7 +216,12 @@ def accepted(lark: Lark, prepared: str, pos: int, start: str) -> tuple[set[str],
 
 
 def unreadable(
-    text: str, prepared: str, error: UnexpectedInput, start: str, lark: Lark
+    text: str,
+    prepared: str,
+    error: UnexpectedInput,
+    start: str,
+    lark: Lark,
+    kinds: frozenset[str] = frozenset(),
 ) -> OrderError:
     """UNREADABLE for a Lark parse error in `text` (`prepared` is what was parsed)."""
     shown = text.strip()
@@ -151,7 +230,9 @@ def unreadable(
             set(error.expected),
             False,
         )
-        words = expected_words(expected, lark, after_word)
+        words = expected_words(expected, lark, after_word, kinds)
+        if not words and expected_words(expected, lark, after_word, _ALL_KINDS):
+            return _at_start(text, prepared, start, lark, kinds)
         message = f'Cannot read "{shown}": it stops too early; expected {_either(words)} next.'
         return OrderError(ErrorKind.UNREADABLE, text, message)
     if isinstance(error, UnexpectedToken):
@@ -165,7 +246,49 @@ def unreadable(
     else:  # pragma: no cover - the LALR parser raises only the two above
         return OrderError(ErrorKind.UNREADABLE, text, f'Cannot read "{shown}".')
     expected, after_word = accepted(lark, prepared, pos, start) or (fallback, False)
-    return _unexpected(text, pos, found, expected, after_word, lark)
+    if not expected_words(expected, lark, after_word, kinds) and expected_words(
+        expected, lark, after_word, _ALL_KINDS
+    ):
+        return _at_start(text, prepared, start, lark, kinds)
+    return _unexpected(text, pos, found, expected, after_word, lark, kinds=kinds)
+
+
+def leading_variant(lark: Lark, prepared: str, start: str) -> tuple[str, frozenset[str]] | None:
+    """The variant-only terminal that opens `prepared` (`Home`, `Uplift`, `2`, `Support`) and
+    the kinds that have it, or None."""
+    variant = _variant_terminals(lark)
+    pos = len(prepared) - len(prepared.lstrip())
+    found = accepted(lark, prepared, pos, start)
+    if found is None:
+        return None
+    terminals = {t.name: t for t in lark.terminals}
+    for name in sorted(found[0] & variant.keys()):
+        pattern = terminals[name].pattern
+        if isinstance(pattern, PatternStr):
+            regexp = re.escape(pattern.value) + r"(?![\w'’])"
+            flags = re.IGNORECASE if "i" in pattern.flags else 0
+        else:
+            regexp, flags = pattern.to_regexp(), 0
+        if re.match(regexp, prepared[pos:], flags):
+            return name, variant[name]
+    return None
+
+
+def at_start(text: str, prepared: str, start: str, lark: Lark, kinds: frozenset[str]) -> OrderError:
+    return _at_start(text, prepared, start, lark, kinds)
+
+
+def _at_start(
+    text: str, prepared: str, start: str, lark: Lark, kinds: frozenset[str]
+) -> OrderError:
+    """UNREADABLE at the first word, for a text that only a variant order the game does not
+    allow would continue (`2 A Par H` in a standard game): what may start an order here."""
+    pos = len(prepared) - len(prepared.lstrip())
+    end = pos
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    expected, _ = accepted(lark, prepared, pos, start) or (set(), False)
+    return _unexpected(text, pos, text[pos:end], expected, False, lark, kinds=kinds)
 
 
 def _unexpected(
@@ -176,9 +299,10 @@ def _unexpected(
     after_word: bool,
     lark: Lark,
     hint: str = "",
+    kinds: frozenset[str] = frozenset(),
 ) -> OrderError:
     line, column = _line_column(text, pos)
-    words = expected_words(expected, lark, after_word)
+    words = expected_words(expected, lark, after_word, kinds)
     message = (
         f'Cannot read "{text.strip()}" at line {line}, column {column}: expected '
         f'{_either(words)} {_before(text, pos)}, not "{found}"{hint}.'
@@ -186,7 +310,9 @@ def _unexpected(
     return OrderError(ErrorKind.UNREADABLE, text, message)
 
 
-def stray_word(text: str, prepared: str, pos: int, start: str, lark: Lark) -> OrderError:
+def stray_word(
+    text: str, prepared: str, pos: int, start: str, lark: Lark, kinds: frozenset[str] = frozenset()
+) -> OrderError:
     """UNREADABLE for a word at `pos` that follows a complete name but belongs to none
     (`A Par suports Mar`): what the grammar accepts there, and the closest keyword."""
     expected, _ = accepted(lark, prepared, pos, start) or (set(), True)
@@ -195,11 +321,14 @@ def stray_word(text: str, prepared: str, pos: int, start: str, lark: Lark) -> Or
         end += 1
     found = text[pos:end]
     terminals = {t.name: t for t in lark.terminals}
+    variant = _variant_terminals(lark)
     keywords = [
         terminals[n].pattern.value
         for n in expected
-        if n in terminals and isinstance(terminals[n].pattern, PatternStr)
+        if n in terminals
+        and isinstance(terminals[n].pattern, PatternStr)
+        and (n not in variant or variant[n] & kinds)
     ]
     close = difflib.get_close_matches(found.casefold(), keywords, n=1, cutoff=0.6)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
-    return _unexpected(text, pos, found, expected, True, lark, hint)
+    return _unexpected(text, pos, found, expected, True, lark, hint, kinds)

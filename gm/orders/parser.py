@@ -15,6 +15,7 @@ from gm.engine.orders import AnyOrder, UnitSpec
 from gm.engine.phase import PhaseType
 from gm.orders.checks import text_error
 from gm.orders.fast import fast_order, fast_unit
+from gm.orders.kinds import kind_error, kind_phase_error
 from gm.orders.lalr import TABLE_FORMAT, NoParse, TableParser, table_data
 from gm.orders.names import find_province, protect_hyphens, unknown_province
 from gm.orders.phases import read_for_phase
@@ -66,16 +67,30 @@ def _keywords() -> frozenset[str]:
 
 
 def parse_order(
-    text: str, gmap: GameMap, phase_type: PhaseType | None = None
+    text: str,
+    gmap: GameMap,
+    phase_type: PhaseType | None = None,
+    kinds: frozenset[str] = frozenset(),
 ) -> AnyOrder | OrderError:
     """One order as the player wrote it, read for a phase of `phase_type`.
 
     In a retreat phase a move is a retreat; in an adjustment phase a disband is a removal;
-    with no phase every form keeps its natural reading (gm.orders.phases).
+    with no phase every form keeps its natural reading (gm.orders.phases). `kinds` are the
+    variant orders the game allows (Variant.order_kinds, gm.orders.kinds); any other variant
+    order, or one given in the wrong phase, is an ILLEGAL error saying why.
     """
     parsed: Any = fast_order(text, gmap, _keywords())
     if parsed is None:
-        parsed = parse_text(text, gmap, "order")
+        builder = OrderBuilder(gmap, text)
+        parsed = parse_text(text, gmap, "order", builder, kinds)
+        if isinstance(parsed, OrderError):
+            return parsed
+        if builder.kind is not None:
+            error = kind_error(builder.kind, kinds, text) or kind_phase_error(
+                builder.kind, phase_type, text
+            )
+            if error is not None:
+                return error
     if isinstance(parsed, OrderError):
         return parsed
     order = read_for_phase(parsed, phase_type, text)
@@ -112,13 +127,22 @@ def resolve_province(name: str, gmap: GameMap) -> str | OrderError:
     return unknown_province(" ".join(name.split()), gmap)
 
 
-def parse_text(text: str, gmap: GameMap, start: str) -> Any:
-    """The value the grammar's `start` rule builds for `text`, or an OrderError."""
+def parse_text(
+    text: str,
+    gmap: GameMap,
+    start: str,
+    builder: OrderBuilder | None = None,
+    kinds: frozenset[str] = frozenset(),
+) -> Any:
+    """The value the grammar's `start` rule builds for `text` (with `builder`, which then
+    tells the variant order kind used), or an OrderError; an unreadable text's message names
+    only the variant words of `kinds`."""
     if not text.strip():
         what = "an order" if start == "order" else f"a {start}"
         return OrderError(ErrorKind.UNREADABLE, text, f"Expected {what}, found nothing.")
     prepared = protect_hyphens(text, gmap)
-    builder = OrderBuilder(gmap, text)
+    if builder is None:
+        builder = OrderBuilder(gmap, text)
     try:
         try:
             return table_parser().parse(prepared, start, builder)
@@ -132,14 +156,37 @@ def parse_text(text: str, gmap: GameMap, start: str) -> Any:
         try:
             tree = order_lark().parse(prepared, start=start)
         except UnexpectedInput as error:
-            return unreadable(text, prepared, error, start, order_lark())
+            return _refused_variant(text, prepared, start, kinds) or unreadable(
+                text, prepared, error, start, order_lark(), kinds
+            )
         try:
             return builder.transform(tree)
         except VisitError as error:
             raise error.orig_exc from None
     except Rejected as rejected:
-        return rejected.error
+        return _refused_variant(text, prepared, start, kinds) or rejected.error
     except StrayWord as stray:
         from gm.orders.messages import stray_word
 
-        return stray_word(text, prepared, stray.token.start_pos, start, order_lark())
+        return _refused_variant(text, prepared, start, kinds) or stray_word(
+            text, prepared, stray.token.start_pos, start, order_lark(), kinds
+        )
+
+
+def _refused_variant(
+    text: str, prepared: str, start: str, kinds: frozenset[str]
+) -> OrderError | None:
+    """For a text that cannot be read and opens with a word only variant orders of other
+    games use: that such orders are not in this game (`Home Xyz` in a standard game), or, for
+    a number or `S` (which may be a mistyped standard order), what may start an order."""
+    if start != "order":
+        return None
+    from gm.orders.messages import at_start, leading_variant
+
+    found = leading_variant(order_lark(), prepared, start)
+    if found is None or found[1] & kinds:
+        return None
+    name, owners = found
+    if name in ("COUNT", "SUPPORT_EVENT"):
+        return at_start(text, prepared, start, order_lark(), kinds)
+    return kind_error(sorted(owners)[0], kinds, text)

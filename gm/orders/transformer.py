@@ -18,15 +18,28 @@ from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.geo import Location
 from gm.engine.map import GameMap
 from gm.engine.orders import (
+    Alliance,
     Build,
     Convoy,
+    CreateCentre,
+    DesignateHome,
     Disband,
+    Disembark,
+    Embark,
+    Exchange,
+    GeoEvent,
+    GeoKind,
+    GeoTarget,
     Hold,
+    KeepFleet,
     Move,
     Remove,
     Retreat,
+    Stabilize,
+    SupportEvent,
     SupportHold,
     SupportMove,
+    Transform,
     UnitSpec,
     Waive,
 )
@@ -92,6 +105,17 @@ _UNIT_TYPES = {
     "a/f": UnitType.ARMY_FLEET,
 }
 
+_GEO_KINDS = {
+    "uplift": GeoKind.UPLIFT,
+    "erode": GeoKind.ERODE,
+    "erosion": GeoKind.ERODE,
+    "orogenesis": GeoKind.OROGENESIS,
+    # The spelling of Geophysical rule 2's text.
+    "orogenisis": GeoKind.OROGENESIS,
+    "earthquake": GeoKind.EARTHQUAKE,
+}
+_TRAILING_PUNCT = ".,;:!"
+
 
 class OrderBuilder:
     """Builds the values of one order text (`text`, as the player wrote it) on `gmap`.
@@ -102,6 +126,8 @@ class OrderBuilder:
     def __init__(self, gmap: GameMap, text: str) -> None:
         self.gmap = gmap
         self.text = text
+        # The variant order kind (Variant.order_kinds) the text used, if any.
+        self.kind: str | None = None
 
     def transform(self, tree: Tree[Any]) -> Any:
         """The value of a Lark parse tree of this text (errors wrapped in Lark's VisitError,
@@ -152,6 +178,121 @@ class OrderBuilder:
     def via_convoy(self, children: list[Any]) -> ViaConvoy:
         return VIA_CONVOY
 
+    # -- variant orders (the kind each needs is kept in `self.kind`) -------------------------
+    def embark(self, children: list[Any]) -> Embark:
+        unit, fleet = children
+        self.kind = "af"
+        if fleet.type not in (None, UnitType.FLEET):
+            self._refuse(f"an army boards a fleet; write {unit} boards F {fleet.location}")
+        return Embark(unit, fleet.location)
+
+    def disembark(self, children: list[Any]) -> Disembark:
+        # `A/F ENG disembarks Por`, `A/F(TYS) disembarks A(Tun)`, `A/F(ENG) disembarks A(ENG)-Bre`.
+        self.kind = "af"
+        unit, army = children[0], children[1]
+        if army.type not in (None, UnitType.ARMY):
+            self._refuse(f"the army disembarks; write {unit} disembarks <province>")
+        if len(children) == 3:
+            if army.province != unit.province:
+                self._refuse(f"the army of {unit} is in {unit.location}, not {army.location}")
+            return Disembark(unit, children[2])
+        return Disembark(unit, army.location)
+
+    def ferry(self, children: list[Any]) -> Convoy:
+        # FF (fast ferry): the A/F variants' word for a one-fleet convoy (Abstraction2 rule 3).
+        self.kind = "af"
+        return Convoy(children[0], children[1], children[2])
+
+    def transformation(self, children: list[Any]) -> Transform:
+        self.kind = "transform"
+        unit: UnitSpec = children[0]
+        if len(children) == 1:
+            return Transform(unit)
+        place: Location = children[1]
+        if place.province != unit.province:
+            # Deluge II rule 2: the unit changes type where it stands.
+            self._refuse(f"a unit transforms where it stands, in {unit.location}")
+        return Transform(unit, place if place.coast else None)
+
+    def keep_fleet(self, children: list[Any]) -> KeepFleet:
+        self.kind = "keep fleet"
+        return KeepFleet(children[0])
+
+    def exchange(self, children: list[Any]) -> Exchange:
+        self.kind = "exchange"
+        give, receive, partner = children
+        return Exchange(partner, give, receive)
+
+    def place_list(self, children: list[Any]) -> tuple[str, ...]:
+        provinces: list[str] = []
+        for words in children:
+            provinces.extend(self._provinces(words))
+        return tuple(provinces)
+
+    def partner(self, children: list[Any]) -> str:
+        return self._span(children[0], children[-1])
+
+    def home(self, children: list[Any]) -> DesignateHome:
+        self.kind = "home"
+        return DesignateHome(children[0].province)
+
+    def alliance(self, children: list[Any]) -> Alliance:
+        # Chaos II rule 6: members as written; commas or `and` separate names of several
+        # words (`St Petersburg, Paris`), otherwise each word is one member.
+        self.kind = "alliance"
+        raw = self.text[children[0].start_pos : children[-1].end_pos]
+        written = raw.rstrip(_TRAILING_PUNCT)
+        if "," in raw or any(w.casefold() == "and" for w in written.split()):
+            parts = [
+                " ".join(w for w in part.split())
+                for chunk in written.split(",")
+                for part in _split_and(chunk)
+            ]
+        else:
+            parts = written.split()
+        members = tuple(p.strip(_TRAILING_PUNCT) for p in parts if p.strip(_TRAILING_PUNCT))
+        if not members:
+            self._refuse("name the powers of the alliance")
+        return Alliance(members)
+
+    def geo_kind(self, children: list[Any]) -> GeoKind:
+        token = children[0]
+        value = " ".join(token.value.casefold().split())
+        if value.startswith("ice"):
+            return GeoKind.ICE_ADVANCE if "advance" in value else GeoKind.ICE_RETREAT
+        return _GEO_KINDS[value]
+
+    def geo_target(self, children: list[Any]) -> GeoTarget:
+        if len(children) == 1:
+            return GeoTarget(children[0].province)
+        if children[0].province == children[1].province:
+            self._refuse("a border joins two different spaces")
+        return GeoTarget(children[0].province, children[1].province)
+
+    def geo_event(self, children: list[Any]) -> GeoEvent:
+        self.kind = "geo"
+        return GeoEvent(children[0], children[1])
+
+    def support_event(self, children: list[Any]) -> SupportEvent:
+        self.kind = "geo"
+        return SupportEvent(children[-2], children[-1])
+
+    def create_centre(self, children: list[Any]) -> CreateCentre:
+        self.kind = "geo"
+        return CreateCentre(children[0].province)
+
+    def stabilize(self, children: list[Any]) -> Stabilize:
+        # `2 Stabilize Mos` or `Stabilize Mos 2` (Geophysical rules 1b, 3).
+        self.kind = "geo"
+        counts = [int(c.value) for c in children if not isinstance(c, GeoTarget)]
+        target = next(c for c in children if isinstance(c, GeoTarget))
+        if len(counts) > 1:
+            self._refuse("give the number of stabilizations once")
+        count = counts[0] if counts else 1
+        if count < 1:
+            self._refuse("the number of stabilizations is at least 1")
+        return Stabilize(target, count)
+
     # -- units and places ------------------------------------------------------------------
     def unit(self, children: list[Any]) -> UnitSpec:
         if len(children) == 1:
@@ -191,6 +332,30 @@ class OrderBuilder:
         return place
 
     # -- helpers ---------------------------------------------------------------------------
+    def _refuse(self, reason: str) -> NoReturn:
+        message = f'"{self.text.strip()}": {reason}.'
+        raise Rejected(OrderError(ErrorKind.ILLEGAL, self.text, message))
+
+    def _provinces(self, words: Words) -> list[str]:
+        """The provinces a run of names gives (`Bel Den`, `North Sea and Hol`): the longest
+        name at each word, `and` between names skipped."""
+        tokens = words.tokens
+        found: list[str] = []
+        start = 0
+        while start < len(tokens):
+            if tokens[start].value.casefold() == "and" and found:
+                start += 1
+                continue
+            for end in range(len(tokens), start, -1):
+                province = find_province(" ".join(t.value for t in tokens[start:end]), self.gmap)
+                if province is not None:
+                    found.append(province)
+                    start = end
+                    break
+            else:
+                self._reject_name(Words(tokens[start:]))
+        return found
+
     def _span(self, first: Token, last: Token) -> str:
         """The player's text from `first` to `last`, with a closing bracket that follows."""
         end = last.end_pos
@@ -263,6 +428,17 @@ class OrderBuilder:
             f"write {' or '.join(wanted)}.",
             wanted,
         )
+
+
+def _split_and(chunk: str) -> list[str]:
+    """`Paris and Berlin` -> [`Paris`, `Berlin`]."""
+    parts: list[list[str]] = [[]]
+    for word in chunk.split():
+        if word.casefold() == "and":
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    return [" ".join(p) for p in parts if p]
 
 
 # map -> plain name as written (words joined by one space) -> the place it names, for names

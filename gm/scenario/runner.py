@@ -22,7 +22,7 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
-from gm.orders import parse_order, parse_unit, resolve_province
+from gm.orders import parse_order, parse_orders, parse_unit, resolve_province
 from gm.scenario.format import Case, Line
 from gm.variants.base import Power, Variant
 from gm.variants.registry import UnknownVariant, get_variant
@@ -31,6 +31,7 @@ from gm.variants.registry import UnknownVariant, get_variant
 # immutable and compared by identity; results are frozen values).
 _parse_unit = lru_cache(maxsize=8192)(parse_unit)
 _parse_order = lru_cache(maxsize=8192)(parse_order)
+_parse_orders = lru_cache(maxsize=8192)(parse_orders)
 
 
 class CaseError(ValueError):
@@ -338,7 +339,9 @@ def _previous_movement(
             )
         name, order_text = setup.split_power(Line(item.number, rest.strip()))
         setup.power(name, item.number)
-        order = _parse_order(order_text, setup.gmap, PhaseType.MOVEMENT)
+        order = _parse_order(
+            order_text, setup.gmap, PhaseType.MOVEMENT, setup.variant.order_kinds
+        )
         if isinstance(order, OrderError):
             raise setup.fail(item.number, order.message)
         if not isinstance(order, Move):
@@ -366,7 +369,8 @@ def _came_by_convoy(gmap: GameMap, move: Move) -> bool:
 def submissions(
     variant: Variant, state: GameState, case: Case
 ) -> tuple[list[Submitted], list[OrderResult]]:
-    """Every ORDERS line as a submission; lines naming no power of the variant are void."""
+    """Every order of the ORDERS lines as a submission (a line may give several, separated by
+    commas: gm.orders.lines); lines naming no power of the variant are void."""
     gmap = variant.map_for(state)
     submitted: list[Submitted] = []
     void: list[OrderResult] = []
@@ -376,16 +380,17 @@ def submissions(
         if isinstance(found, OrderResult):
             void.append(found)
         else:
-            submitted.append(found)
+            submitted.extend(found)
     return submitted, void
 
 
 @lru_cache(maxsize=16384)
 def _submission(
     variant: Variant, gmap: GameMap, phase_type: PhaseType, line: str
-) -> Submitted | OrderResult:
-    """One ORDERS line as a submission, or its result when it names no power (void). Both are
-    immutable values, so one line's value serves every case that has the line."""
+) -> tuple[Submitted, ...] | OrderResult:
+    """One ORDERS line as submissions (one per order it gives, read with the variant's
+    order kinds), or its result when it names no power (void). Both are immutable values, so
+    one line's value serves every case that has the line."""
     found = split_power(variant, line)
     power = variant.power(found[0]) if found else None
     if found is not None and power is None:
@@ -396,10 +401,12 @@ def _submission(
         written, text = found or ("?", line)
         return OrderResult(written, None, text, Outcome.ILLEGAL, reason)
     text = found[1]
-    parsed = _parse_order(text, gmap, phase_type)
+    parsed = _parse_orders(text, gmap, phase_type, variant.order_kinds)
     if isinstance(parsed, OrderError):
-        return Submitted(power.name, text, None, parsed)
-    return Submitted(power.name, text, parsed)
+        return (Submitted(power.name, text, None, parsed),)
+    if len(parsed) == 1:
+        return (Submitted(power.name, text, parsed[0]),)
+    return tuple(Submitted(power.name, str(order), order) for order in parsed)
 
 
 def _misspelt_power(variant: Variant, name: str) -> Power | None:
@@ -425,13 +432,14 @@ def _run(case: Case, variant: Variant) -> CaseResult:
     state = build_state(case, variant)
     setup = _Setup(case, variant)
     setup.gmap = variant.map_for(state)
-    expected_units = (
-        set(state.units) if case.poststate_same else set(setup.units("POSTSTATE"))
-    )
     submitted, void = submissions(variant, state, case)
     step = advance(variant, state, submitted)
     after = step.state
+    # POSTSTATE is read on the map after the phase (coasts may have changed: Deluge II rule 3).
     setup.gmap = variant.map_for(after)
+    expected_units = (
+        set(state.units) if case.poststate_same else set(setup.units("POSTSTATE"))
+    )
     after_units = set(after.units)
     # Equal units print as equal lines: the lines are compared only when the units differ.
     same = expected_units == after_units

@@ -5,6 +5,12 @@ power may order (its units; in an adjustment phase its build sites and units) an
 on the board (gm.engine.legality: an order that could never be carried out is refused).
 Accepted orders wait in the sign-on until the message's orders end (`flush_orders`), then
 replace the stored orders for the same units and are stored as the power's new complete set.
+
+One line may give several orders (gm.orders.lines), and a variant's own orders are read when
+its Variant.order_kinds allow them. A unit has one main order, plus a Disembark (its A/F army)
+and a KeepFleet (Sahara rule 2) kept beside it; a power's own orders (gm.engine.orders
+PowerOrder) add up, except that it has one geophysical event (an event, a support of one, or
+a centre creation replace each other; Geophysical rules 2, 3, 7) while Stabilize orders add up.
 """
 
 from __future__ import annotations
@@ -15,25 +21,62 @@ from gm.commands.values import Clear, OrderLine
 from gm.engine.errors import OrderError
 from gm.engine.game import Needed, build_sites, orders_needed
 from gm.engine.legality import check_order
-from gm.engine.orders import AnyOrder, Build, Disband, Remove, Waive
+from gm.engine.orders import (
+    Alliance,
+    AnyOrder,
+    Build,
+    CreateCentre,
+    DesignateHome,
+    Disband,
+    Disembark,
+    Embark,
+    Exchange,
+    GeoEvent,
+    KeepFleet,
+    Order,
+    Remove,
+    SupportEvent,
+    Transform,
+    Waive,
+)
 from gm.engine.phase import PhaseType
-from gm.orders import parse_order
+from gm.orders import parse_order, parse_orders
 from gm.store import orders as orders_repo
 from gm.store.records import OrderLine as StoredLine
 from gm.store.records import PhaseRecord
 from gm.store.statuses import GameStatus
 from gm.variants import Variant
 
+# Unit orders the variants judge when they resolve (their hooks), not gm.engine.legality.
+_VARIANT_UNIT_ORDERS = (Embark, Disembark, Transform, KeepFleet)
+
 
 def _key(order: AnyOrder, index: int) -> str:
-    """What an order is for: its unit's (or build's) province; each waiver stands alone."""
+    """What an order is for: its unit's (or build's) province, with a unit's Disembark and
+    KeepFleet beside its main order; each waiver stands alone; a power's own orders as the
+    module docstring says."""
     if isinstance(order, Waive):
         return f"waive#{index}"
-    return order.unit.province
+    if isinstance(order, Disembark):
+        return f"disembark {order.unit.province}"
+    if isinstance(order, KeepFleet):
+        return f"keep fleet {order.unit.province}"
+    if isinstance(order, Order):
+        return order.unit.province
+    if isinstance(order, GeoEvent | SupportEvent | CreateCentre):
+        return "geophysical event"
+    if isinstance(order, DesignateHome):
+        return f"home {order.province}"
+    if isinstance(order, Alliance | Exchange):
+        return str(order)
+    return f"{type(order).__name__}#{index}"
 
 
 def _refusal(needed: Needed | None, order: AnyOrder, phase: PhaseRecord, power: str) -> str | None:
     """Why `power` may not give `order` now, or None."""
+    if not isinstance(order, Order | Waive):
+        # A power's own order (Exchange, Home, Alliance, geophysical): its variant judges it.
+        return None
     if needed is None:
         return f"{power} has nothing to order this phase"
     if phase.phase.type is PhaseType.ADJUSTMENT:
@@ -88,23 +131,29 @@ def order_line(ctx: Context, command: OrderLine) -> None:
         return
     variant = variant_of(signed.game)
     gmap = variant.map_for(phase.state)
-    parsed = parse_order(command.text, gmap, phase.phase.type)
+    parsed = parse_orders(command.text, gmap, phase.phase.type, variant.order_kinds)
     if isinstance(parsed, OrderError):
         ctx.results.add(f"  {parsed.message}")
         return
     needed = orders_needed(variant, phase.state).get(signed.power)
-    why = _refusal(needed, parsed, phase, signed.power)
-    if why is not None:
-        ctx.results.add(f"  {quoted}: refused, {why}.")
-        return
     sites = {signed.power: build_sites(variant, phase.state, signed.power)} \
         if phase.phase.type is PhaseType.ADJUSTMENT else None
-    checked = check_order(gmap, phase.state, signed.power, parsed, sites)
-    if isinstance(checked, OrderError):
-        ctx.results.add(f"  {quoted}: refused, {checked.message}")
-        return
-    signed.pending.append((command.text, checked))
-    ctx.results.add(f"  {command.text}  ->  {checked}")
+    several = len(parsed) > 1
+    for order in parsed:
+        text = str(order) if several else command.text
+        shown = f'"{text}"'
+        why = _refusal(needed, order, phase, signed.power)
+        if why is not None:
+            ctx.results.add(f"  {shown}: refused, {why}.")
+            continue
+        if isinstance(order, Order | Waive) and not isinstance(order, _VARIANT_UNIT_ORDERS):
+            checked = check_order(gmap, phase.state, signed.power, order, sites)
+            if isinstance(checked, OrderError):
+                ctx.results.add(f"  {shown}: refused, {checked.message}")
+                continue
+            order = checked
+        signed.pending.append((text, order))
+        ctx.results.add(f"  {text}  ->  {order}")
 
 
 def clear(ctx: Context, command: Clear) -> None:
@@ -137,7 +186,7 @@ def flush_orders(ctx: Context) -> None:
     for line in () if stored is None else stored.lines:
         if line.canonical is None:
             continue
-        order = parse_order(line.canonical, gmap, phase.phase.type)
+        order = parse_order(line.canonical, gmap, phase.phase.type, variant.order_kinds)
         if not isinstance(order, OrderError):
             merged[_key(order, len(merged))] = (line.text, order)
     for text, order in pending:
@@ -183,6 +232,6 @@ def _summary(ctx: Context, signed: Signed, phase: PhaseRecord, orders: list[AnyO
             given = sum(isinstance(o, Remove | Disband) for o in orders)
             ctx.results.add(f"Removals ordered: {given} of {needed.removals}.")
         return
-    ordered = {o.unit.province for o in orders if not isinstance(o, Waive)}
+    ordered = {o.unit.province for o in orders if isinstance(o, Order)}
     without = [str(u) for u in needed.units if u.location.province not in ordered]
     ctx.results.add("Units without orders: " + (", ".join(without) if without else "none") + ".")

@@ -1,0 +1,116 @@
+"""A line of several orders: `A(Lon) boards F(ENG), A/F(ENG)-MAO, A disembarks Por`.
+
+Orders on one line are separated by commas or semicolons (an Exchange or Alliance order takes
+the rest of its part of the line, where commas separate its names). Within a line the seed's
+A/F shorthand is read (Abstraction2 rule 3):
+
+- `A disembarks Por` after an A/F order disembarks that A/F's army;
+- `F(TYS)-WMS` after an order of the A/F in TYS is the order of that A/F's fleet;
+- `A/F(ENG) disembarks A(ENG)-Bre S by F(ENG)` is the disembarkation and the A/F fleet's
+  support of it: [Disembark(A/F ENG, Bre), SupportMove(A/F ENG S A ENG - Bre)].
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from gm.engine.errors import ErrorKind, OrderError
+from gm.engine.map import GameMap
+from gm.engine.orders import AnyOrder, Disembark, Embark, Order, SupportMove, UnitSpec
+from gm.engine.phase import PhaseType
+from gm.engine.units import UnitType
+from gm.orders.parser import parse_order, parse_unit
+
+_WHOLE_PART = re.compile(r"\s*(?:exchanges?|alliance|ally)\b", re.IGNORECASE)
+_ARMY_DISEMBARKS = re.compile(r"\s*(?:a|army)\s+(disembarks?\b.*)", re.IGNORECASE | re.DOTALL)
+_SUPPORTED_BY = re.compile(
+    r"(?P<head>.*\S)\s+(?:s|supported|support)\s+by\s+(?P<by>.*?)[\s.!]*", re.IGNORECASE | re.DOTALL
+)
+
+
+def split_orders(text: str) -> list[str]:
+    """The order texts of a line, in order (empty parts dropped)."""
+    parts: list[str] = []
+    for part in text.split(";"):
+        if _WHOLE_PART.match(part):
+            parts.append(part)
+        else:
+            parts.extend(part.split(","))
+    return [p for p in parts if p.strip(" \t.,;:!")]
+
+
+def parse_orders(
+    text: str,
+    gmap: GameMap,
+    phase_type: PhaseType | None = None,
+    kinds: frozenset[str] = frozenset(),
+) -> list[AnyOrder] | OrderError:
+    """Every order of a line, read as parse_order reads each (same phase and `kinds`), with
+    the A/F shorthand of the module docstring; the first order that cannot be read is the
+    error."""
+    parts = split_orders(text)
+    if not parts:
+        return OrderError(ErrorKind.UNREADABLE, text, "Expected an order, found nothing.")
+    if len(parts) == 1 and _SUPPORTED_BY.fullmatch(parts[0]) is None:
+        single = parse_order(parts[0], gmap, phase_type, kinds)
+        return single if isinstance(single, OrderError) else [single]
+    orders: list[AnyOrder] = []
+    pairs: list[UnitSpec] = []  # the A/F units named so far on the line, latest last
+    for part in parts:
+        got = _parse_part(part, gmap, phase_type, kinds, pairs[-1] if pairs else None)
+        if isinstance(got, OrderError):
+            return got
+        for order in got:
+            order = _as_pair_order(order, pairs)
+            orders.append(order)
+            pair = _pair_of(order)
+            if pair is not None:
+                pairs.append(pair)
+    return orders
+
+
+def _parse_part(
+    part: str,
+    gmap: GameMap,
+    phase_type: PhaseType | None,
+    kinds: frozenset[str],
+    pair: UnitSpec | None,
+) -> list[AnyOrder] | OrderError:
+    army = _ARMY_DISEMBARKS.fullmatch(part)
+    if army is not None and pair is not None:
+        part = f"{pair} {army.group(1)}"
+    supported = _SUPPORTED_BY.fullmatch(part)
+    if supported is not None:
+        head = parse_order(supported.group("head"), gmap, phase_type, kinds)
+        if isinstance(head, Disembark):
+            by = parse_unit(supported.group("by"), gmap)
+            if isinstance(by, OrderError):
+                return by
+            if by.province == head.unit.province and by.type is not UnitType.ARMY:
+                by = UnitSpec(UnitType.ARMY_FLEET, head.unit.location)
+            army_spec = UnitSpec(UnitType.ARMY, head.unit.location)
+            return [head, SupportMove(by, army_spec, head.dest)]
+    order = parse_order(part, gmap, phase_type, kinds)
+    return order if isinstance(order, OrderError) else [order]
+
+
+def _pair_of(order: AnyOrder) -> UnitSpec | None:
+    """The A/F an order names or makes (an Embark makes one in the fleet's sea)."""
+    if isinstance(order, Embark):
+        return UnitSpec(UnitType.ARMY_FLEET, order.fleet)
+    if isinstance(order, Order) and order.unit.type is UnitType.ARMY_FLEET:
+        return order.unit
+    return None
+
+
+def _as_pair_order(order: AnyOrder, pairs: list[UnitSpec]) -> AnyOrder:
+    """A fleet's order where the line already named an A/F: the A/F's fleet's order."""
+    if not isinstance(order, Order) or isinstance(order, Embark):
+        return order
+    if order.unit.type is not UnitType.FLEET:
+        return order
+    for pair in reversed(pairs):
+        if pair.province == order.unit.province:
+            return dataclasses.replace(order, unit=pair)
+    return order
