@@ -18,7 +18,7 @@ from gm.engine.map import GameMap
 from gm.engine.orders import Build, Remove, Waive
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.state import GameState
-from gm.engine.units import Unit
+from gm.engine.units import Unit, UnitType
 
 __all__ = ["adjustment_delta", "adjustment_deltas", "resolve_adjustments"]
 
@@ -29,7 +29,9 @@ def adjustment_delta(state: GameState, power: str, centres: Collection[str] | No
     owned = sum(
         1 for c, p in state.owners.items() if p == power and (centres is None or c in centres)
     )
-    return owned - sum(1 for u in state.units if u.power == power)
+    # An A/F is two units, its army and its fleet (A/F rules, gm.engine.army_fleet).
+    return owned - sum(2 if u.type is UnitType.ARMY_FLEET else 1
+                       for u in state.units if u.power == power)
 
 
 def adjustment_deltas(state: GameState, centres: Collection[str] | None = None) -> dict[str, int]:

@@ -224,7 +224,7 @@ def _destroy_unretreatable(variant: Variant, state: GameState) -> HookStep:
     gmap = variant.map_for(state)
     keep, events = [], []
     for d in state.dislodged:
-        if retreat_options(gmap, state, d):
+        if retreat_options(gmap, state, d, "af" in variant.order_kinds):  # A/F: onto a fleet
             keep.append(d)
         else:
             events.append(f"{d.unit.power} {d.unit} is destroyed: it has nowhere to retreat.")
@@ -260,10 +260,15 @@ def _end_of_phase(
     if verdict is not None:
         state = state.evolve(winners=verdict.winners, finished=verdict.finished)
         if verdict.winners:
-            events.append(f"{' and '.join(verdict.winners)} won the game.")
+            events.append(f"{_and(verdict.winners)} won the game.")
         elif verdict.finished:
             events.append("The game is over; nobody won.")
     return state, tuple(events)
+
+
+def _and(names: Sequence[str]) -> str:
+    """`A`, `A and B`, `A, B and C`."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def update_ownership(state: GameState, centres: frozenset[str]) -> tuple[GameState, list[str]]:

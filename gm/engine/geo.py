@@ -24,7 +24,7 @@ class Terrain(StrEnum):
         return self in (Terrain.LAND, Terrain.SEA, Terrain.LAKE)
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Location:
     """A place a unit can stand: a province, plus a coast for split-coast provinces.
 
@@ -37,6 +37,22 @@ class Location:
 
     def __str__(self) -> str:
         return self.province if self.coast is None else f"{self.province}/{self.coast}"
+
+    # Ordered by province, then coast (no coast first): `Spa` < `Spa/nc` < `Spa/sc`.
+    def _key(self) -> tuple[str, str]:
+        return (self.province, self.coast or "")
+
+    def __lt__(self, other: Location) -> bool:
+        return self._key() < other._key()
+
+    def __le__(self, other: Location) -> bool:
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Location) -> bool:
+        return self._key() > other._key()
+
+    def __ge__(self, other: Location) -> bool:
+        return self._key() >= other._key()
 
     @property
     def bare(self) -> Location:

@@ -19,6 +19,12 @@ Rule choices (DATC v2.4 preferences, as the reference test cases assume):
   battle (6.G.10, 6.G.14, 6.G.15).
 - A unit never dislodges a unit of its own power, and supports of a power never help dislodge that
   power's units (6.D.10-6.D.14, 6.E.2-6.E.3).
+
+For variants, `resolve_movement` takes provinces whose units cannot be dislodged (`undislodgeable`,
+decided by FrozenDecisions) and whose units may only hold (`hold_only`): Abstraction2 rule 5.
+The A/F rules (gm.engine.army_fleet) build on MovementDecisions: `_read_kinds`/`_match` split the
+reading of orders, and `two_solutions` tells a backup rule whether the circle had two consistent
+resolutions or none.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from gm.engine.legality import (
     Board,
     Entry,
     check_movement_order,
+    hold_only_error,
     spec_of,
     submitted_orders,
     waters_touching,
@@ -42,7 +49,7 @@ from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 
-__all__ = ["MovementDecisions", "resolve_movement"]
+__all__ = ["Explainer", "FrozenDecisions", "MovementDecisions", "resolve_movement"]
 
 HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = range(5)
 
@@ -55,9 +62,16 @@ class MovementDecisions:
     support is not cut, the convoy is not disrupted.
     """
 
-    def __init__(self, gmap: GameMap, units: Sequence[Unit], orders: Sequence[Order | None]):
+    def __init__(
+        self,
+        gmap: GameMap,
+        units: Sequence[Unit],
+        orders: Sequence[Order | None],
+        undislodgeable: frozenset[str] = frozenset(),
+    ):
         n = len(units)
         self.gmap = gmap
+        self.undislodgeable = undislodgeable  # provinces whose units cannot be dislodged
         self.units = units
         self.prov = [u.province for u in units]
         self.power = [u.power for u in units]
@@ -84,10 +98,16 @@ class MovementDecisions:
         self.recursion_hits = 0
         self.paradox = [False] * n  # convoy failed by the Szykman rule
         self.circular = [False] * n  # move succeeded by the circular movement rule
+        self.two_solutions = False  # at a backup rule: two consistent resolutions (else none)
         self._read_orders(orders)
 
     # -- set-up ----------------------------------------------------------------------------------
     def _read_orders(self, orders: Sequence[Order | None]) -> None:
+        self._read_kinds(orders)
+        self._match()
+
+    def _read_kinds(self, orders: Sequence[Order | None]) -> None:
+        """Each unit's order kind, destination and target (not yet checked against each other)."""
         at = self.at
         for i, order in enumerate(orders):
             if isinstance(order, Move):
@@ -109,8 +129,12 @@ class MovementDecisions:
                 self.kind[i] = CONVOY
                 self.target[i] = at[order.target.province]
                 self.dest[i] = order.dest.province
+
+    def _match(self) -> None:
+        """Which supports and convoys match their target's order; which armies go by convoy."""
         kind, target, dest = self.kind, self.target, self.dest
-        for i in range(len(orders)):
+        n = len(kind)
+        for i in range(n):
             k = kind[i]
             if k == SUPPORT_HOLD:
                 t = target[i]
@@ -132,7 +156,7 @@ class MovementDecisions:
                 if kind[t] == MOVE and dest[t] == dest[i]:
                     self.matched[i] = True
                     self.fleets[t][self.prov[i]] = i
-        for i in range(len(orders)):
+        for i in range(n):
             if kind[i] == MOVE and self.units[i].type is UnitType.ARMY:
                 self.convoyed[i] = self._goes_by_convoy(i)
 
@@ -205,6 +229,7 @@ class MovementDecisions:
                 self._drop_cycle(old_len)
                 self.guess_based = old_guess_based
                 return self._settle(i, first)
+            self.two_solutions = not first  # guess False was consistent: so was guess True
             self._backup_rule(self.cycle[old_len:])
             self._drop_cycle(old_len)
             self.guess_based = old_guess_based
@@ -348,10 +373,30 @@ class MovementDecisions:
             if self.kind[i] != HOLD:
                 self.resolve(i)
 
+    def shielded(self, i: int) -> bool:
+        """Would move i dislodge a unit that cannot be dislodged (`undislodgeable`)?"""
+        j = self.at.get(self.dest[i], -1)
+        return j >= 0 and self.dest[i] in self.undislodgeable and not (
+            self.kind[j] == MOVE and self.resolve(j))
+
+
+class FrozenDecisions(MovementDecisions):
+    """Movement where the units in some provinces cannot be dislodged (Abstraction2 rule 5:
+    frozen fleets, and armies in frozen Lapland and Archangel): a move that would dislodge one
+    fails, though it still stands off other moves there and cuts a support given from there."""
+
+    def move_succeeds(self, i: int) -> bool:
+        return super().move_succeeds(i) and not self.shielded(i)
+
 
 # -- the phase ------------------------------------------------------------------------------------
 def resolve_movement(
-    gmap: GameMap, state: GameState, submitted: Sequence[Submitted]
+    gmap: GameMap,
+    state: GameState,
+    submitted: Sequence[Submitted],
+    *,
+    undislodgeable: frozenset[str] = frozenset(),
+    hold_only: frozenset[str] = frozenset(),
 ) -> PhaseOutcome:
     """Adjudicate a movement phase.
 
@@ -359,12 +404,20 @@ def resolve_movement(
     moved, dislodged units and their attackers' origins (None when convoyed, DATC 4.A.5) and the
     provinces left empty by a standoff; and one result per submitted order plus one per unit
     that had no order ("no order: holds"). Later legal orders for a unit replace earlier ones.
+
+    For variants: units in `undislodgeable` provinces cannot be dislodged, and units in
+    `hold_only` provinces may only hold (any other order is illegal, so they hold; Abstraction2
+    rule 5, frozen regions).
     """
     units = state.units
     index = {u.province: (i, u.power) for i, u in enumerate(units)}
     board = Board.of(gmap, state)
 
     def check(power: str, order: AnyOrder) -> AnyOrder | OrderError:
+        if hold_only:
+            frozen = hold_only_error(board, power, order, hold_only)
+            if frozen is not None:
+                return frozen
         return check_movement_order(gmap, state, power, order, board)
 
     entries, follows, tried = submitted_orders(submitted, check, index)
@@ -376,7 +429,10 @@ def resolve_movement(
     needed = 100 + 12 * len(units)
     if sys.getrecursionlimit() < needed:
         sys.setrecursionlimit(needed)
-    dec = MovementDecisions(gmap, units, orders)
+    if undislodgeable:
+        dec: MovementDecisions = FrozenDecisions(gmap, units, orders, undislodgeable)
+    else:
+        dec = MovementDecisions(gmap, units, orders)
     dec.resolve_all()
     return _outcome(dec, state, entries, follows, tried)
 
@@ -420,7 +476,7 @@ def _outcome(
         if province not in occupied
         and any(not moved[k] and dec.prevent_strength(k) > 0 for k in movers)
     )
-    explained = _Explainer(dec, moved, dislodged_by)
+    explained = Explainer(dec, moved, dislodged_by)
     ordered = {e: u for u, e in follows.items()}
     held = {e: u for u, e in tried.items() if u not in follows}  # only illegal orders
     results: list[OrderResult] = []
@@ -452,7 +508,7 @@ def _outcome(
     )
 
 
-class _Explainer:
+class Explainer:
     """Writes each order's result and its reason once everything is resolved."""
 
     def __init__(self, dec: MovementDecisions, moved: list[bool], dislodged_by: list[int]):
@@ -542,6 +598,8 @@ class _Explainer:
             if k != i:
                 against.append((dec.prevent_strength(k), self.name(k)))
         beaten = [(s, who) for s, who in against if s >= attack]
+        if not beaten and j >= 0 and dec.shielded(i):
+            return False, f"{self.name(j)} cannot be dislodged there"
         if not beaten:
             return False, f"failed to move to {where}"
         strength, who = max(beaten, key=lambda x: x[0])
