@@ -18,6 +18,11 @@ are the point where P, X and Q meet; the same point then appears as "P X" in Q's
 - a cut border blocks moves only while both sides are non-water (Geophysical: a split "with
   land on one side and sea on the other, or between two sea spaces [has] no effect until both
   spaces are land").
+
+A passage (map data `passage A B`) joins two provinces that meet only at a point where four
+provinces meet, as the rules of a map may say (Abstraction2 rule 4: fleets pass between CMS
+and TYS across the point where Naples and Sicily meet). They border each other as across a
+border of no length: armies pass if both are land, fleets if both are water.
 """
 
 from __future__ import annotations
@@ -138,7 +143,8 @@ class RingTopology:
     label pinned to slot i of p's ring. `canals`: land provinces whose water is all one coast
     (fleets pass through them, as through Con, Kie, Den and Swe). Each province's `position`
     (its approximate centre) names coasts that appear during play. `polar_edge`: the edge
-    marker of the permanent polar ice, if the map has one. Rings must pass `check_rings`.
+    marker of the permanent polar ice, if the map has one. `passages`: extra borders of no
+    length between two provinces that are not ring neighbours. Rings must pass `check_rings`.
     """
 
     def __init__(
@@ -151,6 +157,7 @@ class RingTopology:
         polar_edge: str | None = None,
         names: Mapping[str, str] | None = None,
         cache_size: int = 256,
+        passages: Iterable[tuple[str, str]] = (),
     ) -> None:
         self.provinces = dict(provinces)
         self.rings = {p: tuple(rings[p]) for p in self.provinces}
@@ -165,6 +172,10 @@ class RingTopology:
         self._neighbours = {
             p: tuple(dict.fromkeys(q for q in r if not is_edge(q))) for p, r in self.rings.items()
         }
+        self.passages = frozenset(border_key(a, b) for a, b in passages)
+        for a, b in self.passages:
+            self._neighbours[a] += (b,)
+            self._neighbours[b] += (a,)
         self.borders = {p: frozenset(ns) for p, ns in self._neighbours.items()}
         self.edges = {
             p: frozenset(q for q in r if is_edge(q))

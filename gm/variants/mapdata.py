@@ -6,6 +6,8 @@ names are case-insensitive, province abbreviations are case-sensitive (they are 
     map <name>                                   the map's name (optional, once)
     edge ~<NAME> "<description>" [polar]         a board-edge marker; "polar" marks the edge
                                                  of the permanent polar ice (at most one)
+    passage <A> <B>                              A and B border each other across a point
+                                                 where four provinces meet (see below)
     <Abbr> <terrain> "<Full name>" at <x>,<y> [centre] [home <Power>] [opens <terrain>] [canal]
         aka  <alias>, <alias>, ...               other names (comma separated, may have spaces)
         ring <entry> <entry> ...                 the neighbours clockwise around the border
@@ -22,6 +24,11 @@ A province line starts in the first column; its `aka` and `ring` lines follow, i
   entries X Q in P's ring are the point where P, X and Q meet, so Q's ring must have P X and
   X's ring Q P (checked). `Abbr[label]` pins a coast label: a coast of this province whose
   water includes that slot is called `label` (for the standard split coasts).
+
+A passage is for a map whose rules make two provinces adjacent that meet only at a point
+where four provinces meet (Abstraction2 rule 4: CMS-TYS at Messina, where the rings give
+Naples and Sicily the common border). The two must not be ring neighbours; they border each
+other as across a border of no length (gm/engine/topology.py says what moves that allows).
 
 Every name (abbreviation, full name, alias; compared lower-case with spaces normalised) must
 be unique across the map. Errors are MapDataError with the file and line of the problem.
@@ -79,6 +86,7 @@ class MapData:
     names: dict[str, str] = field(default_factory=dict)  # normalised name -> abbreviation
     lines: dict[str, int] = field(default_factory=dict)  # province -> line of its header
     ring_lines: dict[str, int] = field(default_factory=dict)  # province -> line of its ring
+    passages: set[tuple[str, str]] = field(default_factory=set)  # sorted pairs
 
     @property
     def polar_edge(self) -> str | None:
@@ -92,6 +100,7 @@ class MapData:
             canals=self.canals,
             polar_edge=self.polar_edge,
             names=self.names,
+            passages=self.passages,
         )
 
     def game_map(self) -> GameMap:
@@ -138,6 +147,7 @@ class _Reader:
         self.edge_lines: dict[str, int] = {}
         self.pending: dict[str, _Pending] = {}
         self.current: _Pending | None = None
+        self.passage_lines: list[tuple[str, str, int]] = []
 
     def error(self, line: int, message: str) -> MapDataError:
         return MapDataError(self.source, line, message)
@@ -175,6 +185,11 @@ class _Reader:
                 self.name, seen_map = words[1], True
             elif keyword.lower() == "edge":
                 self.edge(line, number)
+            elif keyword.lower() == "passage":
+                words = line.split()
+                if len(words) != 3:
+                    raise self.error(number, "a passage is written: passage <A> <B>")
+                self.passage_lines.append((words[1], words[2], number))
             else:
                 self.province(line, number)
 
@@ -340,6 +355,16 @@ class _Reader:
                 opens_as=p.opens,
                 position=p.position,
             )
+        for a, b, line in self.passage_lines:
+            for name in (a, b):
+                if name not in data.provinces:
+                    raise self.error(line, f"unknown province {name!r} in a passage")
+            if a == b or b in data.rings[a]:
+                raise self.error(line, f"{a} and {b} already border each other: no passage")
+            key = (a, b) if a <= b else (b, a)
+            if key in data.passages:
+                raise self.error(line, f"the passage {a}-{b} is declared twice")
+            data.passages.add(key)
         problems = check_rings(data.rings)
         if problems:
             # report a problem of the ring blamed most often: usually the one to fix

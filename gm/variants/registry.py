@@ -1,4 +1,5 @@
-"""Variants by name: `standard`, `Standard`, later `deluge2` / `Deluge II`, ... (any case).
+"""Variants by name (any case): `standard`, `deluge2` or `Deluge II`, `sahara`, `abstraction2`,
+`chaos2`, `geophysical`, and their other aliases.
 
 Each variant module defines `NAME`, `ALIASES` and `build() -> Variant`; the map is only built
 when the variant is first asked for.
@@ -12,7 +13,10 @@ from types import ModuleType
 
 from gm.variants.base import Variant
 
-_MODULES = ("gm.variants.standard",)
+_MODULES = (
+    "gm.variants.standard",
+    "gm.variants.abstraction2",
+)
 
 
 class UnknownVariant(LookupError):

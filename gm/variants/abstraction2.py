@@ -1,0 +1,428 @@
+"""Abstraction2 (Fred C. Davis Jr.): the Abstraction map, a month by month calendar from July
+1914 to December 1918, frozen northern waters, A/F convoys and exchanges of centres.
+
+Rules (rules/abstraction2.txt) and rulings (RULINGS.md, "Abstraction2") as this module plays them:
+- rule 1: the map gm/variants/data/abstraction2.map (46 centres, 29 home, 17 neutral) and the
+  starting units of the rule, Austria's army for Budapest in Tyrolia;
+- rule 2 and RULINGS: a season per month; January, February, April, May, July, August,
+  October and November have moves (and retreats), March, June, September and December are
+  adjustment months; ownership is updated after the moves and retreats of August, November,
+  February and May; the first phase is July 1914, Movement; the game ends after the December
+  1918 adjustments;
+- rule 3: the A/F rules (kind "af": embark, disembark, fast ferry), gm.engine.army_fleet;
+- rule 4: direct passages are map data (the rings and `passage` lines of the map file);
+- rule 5: in the movement phases of January, February and April the fleets in ARO, BAR, Arc,
+  Lap and Ice may only hold and cannot be dislodged; armies in Lap and Arc cannot be dislodged
+  and may leave only overland (`frozen_rules`); Arc is a coastal home centre, so Russia may
+  build an army or a fleet there (in March as in every adjustment month);
+- rule 6: `Exchange Bel Den for Hol Kie with Germany` (kind "exchange"), applied at the end of
+  the movement phase in which both powers order matching lists (`exchanges`);
+- rule 7: 23 centres at an ownership update win at once; otherwise after the December 1918
+  adjustments the power(s) with the most units win (`victory`).
+The module keeps no variant state in GameState.extra.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gm.engine.army_fleet import HELP_TEXT as AF_HELP
+from gm.engine.army_fleet import (
+    resolve_adjustments_af,
+    resolve_movement_af,
+    resolve_retreats_af,
+    unit_count,
+)
+from gm.engine.calendar import Calendar, Season
+from gm.engine.map import GameMap
+from gm.engine.orders import Convoy, Embark, Exchange, Hold, Move
+from gm.engine.phase import Phase, PhaseType
+from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
+from gm.engine.state import GameState
+from gm.engine.units import Unit, UnitType
+from gm.engine.victory import centre_counts
+from gm.variants.base import Hooks, HookStep, Variant, Verdict, homes_from_map
+from gm.variants.maps import ring_map
+from gm.variants.standard import POWERS, start_units
+
+NAME = "abstraction2"
+ALIASES = ("Abstraction2", "Abstraction II", "Abstraction 2", "abstraction", "Abstraction-II")
+
+SOLO = 23  # rule 7
+LAST_YEAR = 1918  # rule 2: the game ends after the December 1918 adjustments
+FROZEN_MONTHS = frozenset({"January", "February", "April"})  # rule 5, RULINGS
+FROZEN = frozenset({"ARO", "BAR", "Arc", "Lap", "Ice"})  # rule 5
+FROZEN_ARMIES = frozenset({"Lap", "Arc"})  # rule 5: armies there cannot be dislodged
+
+_M, _R, _A = PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT
+_MONTHS = (
+    ("January", _M), ("February", _M), ("March", _A), ("April", _M), ("May", _M), ("June", _A),
+    ("July", _M), ("August", _M), ("September", _A), ("October", _M), ("November", _M),
+    ("December", _A),
+)
+_UPDATES = frozenset({"February", "May", "August", "November"})  # RULINGS: before adjustments
+
+# Rule 1: the starting units (canonical abbreviations of the map file).
+_START = {
+    "Austria": ("A Tyr", "A Pec", "A Vie", "F Zar"),
+    "England": ("F Edi", "F Lon", "A Lvp", "F Ply"),
+    "France": ("F Bre", "F Mar", "A Lyo", "A Par"),
+    "Germany": ("A Ber", "A Dre", "F Kie", "A Mun"),
+    "Italy": ("F Nap", "A Rom", "F Sic", "A Ven"),
+    "Russia": ("A Arc", "A Mos", "F Ode", "F StP", "A War"),
+    "Turkey": ("A Con", "F Dam", "F Sin", "A Smy"),
+}
+
+
+def calendar() -> Calendar:
+    """Rule 2: a season per month, January to December; moves then retreats in a movement
+    month, adjustments alone in March, June, September and December."""
+    return Calendar(
+        tuple(
+            Season(
+                name,
+                (_M, _R) if kind is _M else (_A,),
+                code=name[:3],
+                updates_ownership=name in _UPDATES,
+            )
+            for name, kind in _MONTHS
+        )
+    )
+
+
+# -- rule 5: frozen regions --------------------------------------------------------------------
+def is_frozen(phase: Phase) -> bool:
+    """Are the northern spaces frozen in this phase (the movement phases of January, February
+    and April, and the retreats after them)?"""
+    return phase.season in FROZEN_MONTHS and phase.type is not _A
+
+
+@dataclass(frozen=True)
+class FrozenRules:
+    """What rule 5 changes in one movement phase: units that may only hold, provinces whose
+    units cannot be dislodged, armies that may not leave by convoy."""
+
+    hold_only: frozenset[str]
+    undislodgeable: frozenset[str]
+    no_convoy_from: frozenset[str]
+
+
+def frozen_rules(state: GameState) -> FrozenRules:
+    """Rule 5 for the position: fleets (and A/Fs) in frozen spaces must stand and cannot be
+    dislodged; armies in frozen Lapland or Archangel cannot be dislodged and may not leave by
+    convoy. Nothing outside the frozen months."""
+    if not is_frozen(state.phase):
+        return FrozenRules(frozenset(), frozenset(), frozenset())
+    fleets = frozenset(
+        u.province for u in state.units if u.province in FROZEN and u.type is not UnitType.ARMY
+    )
+    armies = frozenset(
+        u.province
+        for u in state.units
+        if u.province in FROZEN_ARMIES and u.type is UnitType.ARMY
+    )
+    return FrozenRules(fleets, fleets | armies, armies)
+
+
+def _convoy_from_frozen(gmap: GameMap, order: object, armies: frozenset[str]) -> str | None:
+    """The frozen province an order would carry an army out of by sea (a convoy or Fast
+    Ferry, or boarding a fleet), if it does."""
+    if isinstance(order, Convoy) and order.target.province in armies:
+        return order.target.province
+    if isinstance(order, Embark) and order.unit.province in armies:
+        return order.unit.province
+    if isinstance(order, Move) and order.unit.province in armies:
+        src = order.unit.province
+        if order.via_convoy or order.dest.province not in gmap.army_adj.get(src, frozenset()):
+            return src
+    return None
+
+
+def resolve_frozen_movement(
+    gmap: GameMap, state: GameState, submitted: Sequence[Submitted]
+) -> PhaseOutcome:
+    """The A/F movement resolver (rule 3, gm.engine.army_fleet) with rule 5 applied.
+
+    Convoys, Fast Ferries and boardings out of frozen Lapland or Archangel are void before
+    adjudication; the unit ordered so holds and its result says why (one result per order, as
+    the resolver gives)."""
+    rules = frozen_rules(state)
+    if not rules.hold_only and not rules.undislodgeable:
+        return resolve_movement_af(gmap, state, submitted)
+    kept: list[Submitted] = []
+    void: list[tuple[Submitted, str, Unit]] = []
+    for sub in submitted:
+        where = _convoy_from_frozen(gmap, sub.order, rules.no_convoy_from)
+        order = sub.order
+        unit: Unit | None = None
+        if isinstance(order, Move | Convoy | Embark):
+            unit = state.unit_in(order.unit.province)
+        if where is not None and unit is not None and unit.power == sub.power:
+            void.append((sub, where, unit))
+        else:
+            kept.append(sub)
+    outcome = resolve_movement_af(
+        gmap, state, kept, undislodgeable=rules.undislodgeable, hold_only=rules.hold_only
+    )
+    if not void:
+        return outcome
+    # The resolver gave each unit whose only order was voided here a "no order: holds"
+    # result; the voided order's own result takes its place.
+    replaced = {(unit.power, unit.province) for _, _, unit in void}
+    final = [
+        r
+        for r in outcome.results
+        if not (
+            isinstance(r.order, Hold)
+            and r.reason.startswith("no order")
+            and (r.power, r.order.unit.province) in replaced
+        )
+    ]
+    for sub, where, unit in void:
+        final.append(
+            OrderResult(
+                sub.power,
+                sub.order,
+                sub.text,
+                Outcome.ILLEGAL,
+                f"{where} is frozen: an army there may leave only overland, not by convoy "
+                f"(rule 5); {unit} holds",
+            )
+        )
+    return PhaseOutcome(outcome.state, tuple(final), outcome.events)
+
+
+# -- rule 6: exchange of centres ---------------------------------------------------------------
+def _exchange_problem(
+    variant: Variant, state: GameState, power: str, order: Exchange, partner: str | None
+) -> str | None:
+    """Why this power's own side of an exchange cannot be carried out, or None."""
+    if partner is None:
+        return f"there is no power called {order.partner}"
+    if partner == power:
+        return "a power cannot exchange centres with itself"
+    if not order.give or not order.receive:
+        return "an exchange names the centres given and the centres received"
+    if len(order.give) != len(order.receive):
+        return (
+            f"the number of centres exchanged by each power must be equal (gives "
+            f"{len(order.give)}, receives {len(order.receive)}; rule 6)"
+        )
+    if len(set(order.give)) != len(order.give) or len(set(order.receive)) != len(order.receive):
+        return "a centre is named twice"
+    centres = variant.map_for(state).centres
+    for c in order.give:
+        if c not in centres:
+            return f"{c} is not a supply centre"
+        if state.owners.get(c) != power:
+            return f"{power} does not own {c}"
+        unit = state.unit_in(c)
+        if unit is not None and unit.power == power:
+            return f"{power} still occupies {c} with {unit} (rule 6)"
+    for c in order.receive:
+        if c not in centres:
+            return f"{c} is not a supply centre"
+        if state.owners.get(c) != partner:
+            return f"{partner} does not own {c}"
+    return None
+
+
+def exchanges(
+    variant: Variant, state: GameState, submitted: Sequence[Submitted]
+) -> HookStep:
+    """Rule 6, at the end of a movement phase (RULINGS): each pair of powers whose exchange
+    orders name each other with the same centres swaps them, if neither gives a centre it does
+    not own or still occupies. The last exchange order of a power with a given partner counts."""
+    latest: dict[tuple[str, str], tuple[Submitted, Exchange]] = {}
+    results: list[OrderResult] = []
+    for sub in submitted:
+        if not isinstance(sub.order, Exchange):
+            continue
+        partner = variant.power(sub.order.partner)
+        key = (sub.power, partner.name if partner else sub.order.partner)
+        if key in latest:
+            old, old_order = latest[key]
+            results.append(
+                OrderResult(old.power, old_order, old.text, Outcome.ILLEGAL,
+                            "void: replaced by a later order")
+            )
+        latest[key] = (sub, sub.order)
+    owners = dict(state.owners)
+    events: list[str] = []
+    done: set[tuple[str, str]] = set()
+    for (power, partner_name), (sub, order) in latest.items():
+        partner = variant.power(order.partner)
+        problem = _exchange_problem(
+            variant, state, power, order, partner.name if partner else None
+        )
+        if problem is not None:
+            results.append(OrderResult(power, order, sub.text, Outcome.ILLEGAL, problem))
+            continue
+        other = latest.get((partner_name, power))
+        reason = ""
+        if other is None:
+            reason = f"{partner_name} did not order the exchange"
+        elif (set(other[1].give), set(other[1].receive)) != (set(order.receive), set(order.give)):
+            reason = f"{partner_name} ordered a different exchange"
+        else:
+            other_partner = variant.power(other[1].partner)
+            if _exchange_problem(
+                variant, state, partner_name, other[1],
+                other_partner.name if other_partner else None,
+            ) is not None:
+                reason = f"{partner_name}'s side of the exchange cannot be carried out"
+        if reason:
+            results.append(OrderResult(power, order, sub.text, Outcome.FAILS, reason))
+            continue
+        gives, gets = ", ".join(order.give), ", ".join(order.receive)
+        results.append(
+            OrderResult(power, order, sub.text, Outcome.SUCCEEDS,
+                        f"{power} gives {gives} to {partner_name} and receives {gets}")
+        )
+        pair = (min(power, partner_name), max(power, partner_name))
+        if pair in done:
+            continue
+        done.add(pair)
+        for c in order.give:
+            owners[c] = partner_name
+        for c in order.receive:
+            owners[c] = power
+        events.append(
+            f"{power} and {partner_name} exchange centres: {power} gives {gives} to "
+            f"{partner_name}, {partner_name} gives {gets} to {power}."
+        )
+    return HookStep(state.evolve(owners=owners) if events else state, tuple(results),
+                    tuple(events))
+
+
+def before_phase(
+    variant: Variant, state: GameState, submitted: Sequence[Submitted]
+) -> tuple[HookStep, Sequence[Submitted]]:
+    """Take the exchange orders out of the submitted ones: in a movement phase `exchanges`
+    carries them out after the moves; in other phases they are void."""
+    rest = [s for s in submitted if not isinstance(s.order, Exchange)]
+    if state.phase.type is _M:
+        return HookStep(state), rest
+    void = tuple(
+        OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL,
+                    "centres are exchanged at the end of a movement phase (rule 6)")
+        for s in submitted
+        if isinstance(s.order, Exchange)
+    )
+    return HookStep(state, void), rest
+
+
+# -- rule 7: victory ---------------------------------------------------------------------------
+def victory(
+    variant: Variant, state: GameState, phase: Phase, ownership_updated: bool
+) -> Verdict | None:
+    """23 centres at an ownership update win at once (two powers with 23 share); after the
+    December 1918 adjustments the power with the most units wins, tied powers share."""
+    if ownership_updated:
+        counts = centre_counts(state.owners, variant.map_for(state).centres)
+        winners = tuple(sorted(p for p, n in counts.items() if n >= SOLO))
+        if winners:
+            return Verdict(winners)
+    if phase.type is _A and phase.season == "December" and phase.year >= LAST_YEAR:
+        units = Counter({p: n for p in variant.power_names if (n := unit_count(state, p))})
+        if not units:
+            return Verdict(())
+        most = max(units.values())
+        return Verdict(tuple(sorted(p for p, n in units.items() if n == most)))
+    return None
+
+
+# -- the variant -------------------------------------------------------------------------------
+HELP = """\
+Abstraction2 (Fred C. Davis Jr.)
+
+The usual Diplomacy rules apply, except:
+
+1. The map. 118 spaces, 46 supply centres: 29 home centres and 17 neutral. No space has two
+   coasts. Starting units:
+     Austria: A Tyr, A Pec, A Vie, F Zar (the army for Budapest starts in Tyrolia)
+     England: F Edi, F Lon, A Lvp, F Ply
+     France:  F Bre, F Mar, A Lyo, A Par
+     Germany: A Ber, A Dre, F Kie, A Mun
+     Italy:   F Nap, A Rom, F Sic, A Ven
+     Russia:  A Arc, A Mos, F Ode, F StP, A War
+     Turkey:  A Con, F Dam, F Sin, A Smy
+   Names of this map: Alg Algeria, And Andalucia, ANG Anglican Sea, Ara Arabia, Arc Archangel,
+   ARO Arctic Ocean, AZO Azores, BoB Bay of Biscay, Cas Castile, Cat Catalonia, Cau Caucasus,
+   Cic Cicilia, CMS Central Mediterranean, Cou Courland, Cro Croatia, CYS Cypriot Sea,
+   Dam Damascus, DBS Deep Blue Sea, DMS Denmark Strait, Dre Dresden, EBS/WBS East/West Black
+   Sea, Egy Egypt, HBS Hebrides Sea, Ice Iceland, Ire Ireland, Lap Lapland, Leo Leon,
+   Lib Libya, Lor Lorraine, Lyo Lyon (the Gulf of Lyon is GoL), Mac Macedonia, MAS Malta Sea,
+   Mes Mesopotamia, Mor Morocco, Obe Oberland, Ode Odessa, Pal Palestine, Pec Pecs,
+   Per Persia, Ply Plymouth, RIG (or RIS) Riga Sea, SAO South Atlantic, Sar Sardinia,
+   Sic Sicily, Sin Sinope, Swa Swabia, Tra Transylvania, Vol Volga, Zar Zara, Zur Zurich.
+
+2. The calendar. Every move is a month: July 1914 is the first. March, June, September and
+   December are adjustment months (no moves); the other months have moves and retreats.
+   Centres change hands after the moves and retreats of August, November, February and May.
+   Phases are written `October 1914, Movement` or `Oct1914M`. The game ends after the
+   December 1918 adjustments.
+
+3. Army/Fleets (A/F): the rules as this judge reads them are at the end of this text.
+   Examples: `A(Lon) boards F(ENG), A/F(ENG)-MAO, A disembarks Por` (all in one phase);
+   `A/F TYS disembarks Tun, A/F TYS - WMS`; `A/F ENG disembarks A(ENG)-Bre S by F(ENG)`; a
+   Fast Ferry (a convoy over one sea by one fleet): `F ENG FF A Lon - Bre` or
+   `F ENG C A Lon - Bre`. There is no limit on rations or on the number of A/Fs.
+
+4. Direct passage. Naples-Sicily and Andalucia-Morocco are adjacent for armies and fleets
+   (like Denmark-Sweden); fleets still pass CMS-TYS and SAO-WMS. Armies pass Egypt-Arabia.
+   Lorraine and Swabia are not adjacent.
+
+5. Frozen regions. In the moves of January, February and April, ARO, BAR, Archangel, Lapland
+   and Iceland are frozen: a fleet (or A/F) there may only hold; it cannot support, convoy or
+   be dislodged. An army in Lapland or Archangel cannot be dislodged; it may move out over
+   land, not by convoy (no Fast Ferry, and it may not board a fleet). An attack on a unit
+   that cannot be dislodged fails, but still stands off other attacks there and cuts a
+   support given from there. Fleets may enter a frozen space (and must then stand there);
+   armies in Iceland follow the usual rules. Retreats after frozen moves follow the usual
+   rules. Archangel is a Russian home centre on the coast: Russia may build an army or a
+   fleet there, in March as in any adjustment month.
+
+6. Exchange of centres. In a movement phase two powers may swap centres: each orders
+   `Exchange Bel Den for Hol Kie with Germany` (what it gives, then what it receives). Both
+   lists must match and be equally long; a power cannot give a centre it does not own or
+   still occupies with a unit after the moves. The exchange happens at the end of that
+   movement phase; the report says so. A power's last exchange order with a partner counts.
+
+7. Victory. A power owning 23 centres at an ownership update wins at once (two powers with
+   23 each share the win). Otherwise, after the December 1918 adjustments the power with the
+   most units on the board wins; powers tied for the most units share the victory. An A/F
+   counts as two units (its army and its fleet), as it does for builds and removals.
+
+"""
+
+
+def build() -> Variant:
+    gmap = ring_map("abstraction2")
+    return Variant(
+        name=NAME,
+        title="Abstraction2",
+        aliases=ALIASES,
+        map=gmap,
+        calendar=calendar(),
+        powers=POWERS,
+        start_phase=Phase("July", 1914, _M),
+        start_units=start_units(_START),
+        homes=homes_from_map(gmap, POWERS),
+        solo_centres=SOLO,
+        order_kinds=frozenset({"af", "exchange"}),
+        hooks=Hooks(
+            before_phase=before_phase,
+            resolve_movement=resolve_frozen_movement,
+            resolve_retreats=resolve_retreats_af,
+            resolve_adjustments=resolve_adjustments_af,
+            after_movement=exchanges,
+            victory=victory,
+        ),
+        help=HELP + AF_HELP,
+    )
+
+
+__all__ = ["build", "calendar", "exchanges", "frozen_rules", "resolve_frozen_movement"]

@@ -1,0 +1,148 @@
+"""An Abstraction2 game by email, through the real Maildir source and sink and the real service:
+the GM creates it, players sign on and order (an exchange of centres, rule 6, and a boarding,
+rule 3), the GM processes July and August 1914, and every player gets the reports."""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from email import message_from_bytes
+from email.message import Message
+from email.policy import default
+from pathlib import Path
+
+from gm.mail.config import Config
+from gm.mail.maildir import ensure_maildir
+from gm.service.clock import FixedClock
+from gm.service.ingest import Outcome
+from gm.service.serve import Service
+from gm.store import games as games_repo
+from gm.store import phases as phases_repo
+from gm.store.db import Database
+from tests.service_support import GM, PLAYERS, START, maildir_config, message
+
+GAME = "tundra"
+SETUP = "\n".join(
+    [f"CREATE {GAME} abstraction2 gmpass"]
+    + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
+    + ["START"]
+)
+
+# July 1914 (rule 1's starting units): Germany and Russia exchange Dresden for Warsaw (rule 6),
+# both armies leaving; England's fleet goes to the Irish Sea for August's boarding (rule 3).
+JULY_1914 = {
+    "Austria": ["A Tyr - Swa", "A Pec - Ser", "A Vie H", "F Zar - ADS"],
+    "England": ["F Edi - NTH", "F Lon - ENG", "A Lvp H", "F Ply - IRI"],
+    "France": ["F Bre - BoB", "F Mar - GoL", "A Lyo - Bur", "A Par - Pic"],
+    "Germany": ["A Ber H", "A Dre - Boh", "F Kie - Den", "A Mun - Ruh",
+                "Exchange Dre for War with Russia"],
+    "Italy": ["F Nap - ION", "A Rom - Apu", "F Sic - MAS", "A Ven - Pie"],
+    "Russia": ["A Arc - Lap", "A Mos H", "F Ode - EBS", "F StP - Fin", "A War - Ukr",
+               "Exchange War for Dre with Germany"],
+    "Turkey": ["A Con - Bul", "F Dam - CYS", "F Sin - WBS", "A Smy - Cic"],
+}
+AUGUST_1914 = {"England": ["A Lvp boards F IRI", "F NTH - Nwy"]}
+
+
+def _orders(power: str, lines: list[str]) -> bytes:
+    body = "\n".join([f"SIGNON {power} {GAME} pw{power.lower()}", *lines])
+    return message(PLAYERS[power], body, subject=f"{power} orders")
+
+
+def _deliver(inbox: Path, raw: bytes) -> None:
+    ensure_maildir(inbox)
+    name = f"{time.time_ns()}.test.localhost"
+    (inbox / "tmp" / name).write_bytes(raw)
+    (inbox / "tmp" / name).rename(inbox / "new" / name)
+
+
+def _mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
+    found: dict[str, list[Message]] = defaultdict(list)
+    for path in sorted((outbox / "new").iterdir()):
+        msg = message_from_bytes(path.read_bytes(), policy=default)
+        for addr in str(msg["To"]).split(","):
+            found[addr.strip().strip("<>").split("<")[-1].rstrip(">")].append(msg)
+    return found
+
+
+def _text(msg: Message) -> str:
+    part = msg.get_body(preferencelist=("plain",))  # type: ignore[attr-defined]
+    return str(part.get_content())
+
+
+async def _pass(db: Database, config: Config, clock: FixedClock) -> list[Outcome]:
+    service = Service(db, config, clock=clock)
+    return [r.outcome for r in await service.once()]
+
+
+def _reports(config: Config, addr: str, phase: str) -> list[str]:
+    mail = _mail_by_recipient(config.maildir.outbox)
+    subject = f"[{GAME}] {phase}: results"
+    return [_text(m) for m in mail[addr] if str(m["Subject"]) == subject]
+
+
+async def test_an_abstraction2_game_by_mail(database: Database, tmp_path: Path) -> None:
+    config = maildir_config(tmp_path)
+    clock = FixedClock(START)
+    _deliver(config.maildir.inbox, message(GM, SETUP))
+    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+
+    # July 1914: every power orders, the GM processes.
+    for power, lines in JULY_1914.items():
+        _deliver(config.maildir.inbox, _orders(power, lines))
+    assert await _pass(database, config, clock) == [Outcome.ANSWERED] * 7
+    replies = _mail_by_recipient(config.maildir.outbox)
+    for power, addr in PLAYERS.items():
+        texts = [_text(m) for m in replies[addr]]
+        assert any("Units without orders: none." in t for t in texts), power
+    _deliver(config.maildir.inbox, message(GM, f"SIGNON GM {GAME} gmpass\nPROCESS"))
+    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+
+    for power, addr in PLAYERS.items():
+        reports = _reports(config, addr, "July 1914, Movement")
+        assert len(reports) == 1, power
+        text = reports[0]
+        assert "Next phase: August 1914, Movement" in text
+        assert "A Arc - Lap" in text and "F Ply - IRI" in text
+        assert "Exchange Dre for War with Russia" in text
+        assert "Germany and Russia exchange centres" in text
+
+    with database.read() as s:
+        game = games_repo.find_game(s, GAME)
+        assert game is not None
+        state = phases_repo.history(s, game.id)[-1].state
+    assert state.phase.season == "August" and state.phase.year == 1914
+    assert state.owners["Dre"] == "Russia" and state.owners["War"] == "Germany"
+    tyr = state.unit_in("Swa")
+    assert tyr is not None and tyr.power == "Austria"
+
+    # August 1914: England's army boards the fleet in the Irish Sea (rule 3); the others hold.
+    for power, lines in AUGUST_1914.items():
+        _deliver(config.maildir.inbox, _orders(power, lines))
+    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+    _deliver(config.maildir.inbox, message(GM, f"SIGNON GM {GAME} gmpass\nPROCESS"))
+    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+
+    text = _reports(config, PLAYERS["England"], "August 1914, Movement")[0]
+    assert "A Lvp boards F IRI" in text and "A/F IRI" in text
+    with database.read() as s:
+        game = games_repo.find_game(s, GAME)
+        assert game is not None
+        state = phases_repo.history(s, game.id)[-1].state
+    af = state.unit_in("IRI")
+    assert af is not None and str(af) == "A/F IRI" and af.power == "England"
+    assert state.unit_in("Lvp") is None
+    # August's ownership update, then September's adjustments (RULINGS: Abstraction2).
+    assert state.owners["Nwy"] == "England" and state.owners["Ser"] == "Austria"
+    assert (state.phase.season, state.phase.type.value) == ("September", "Adjustment")
+
+
+async def test_help_abstraction2_by_mail(database: Database, tmp_path: Path) -> None:
+    # The variant's rules and rulings, for players (Variant.help): `HELP Abstraction II`.
+    config = maildir_config(tmp_path)
+    clock = FixedClock(START)
+    _deliver(config.maildir.inbox, message(PLAYERS["Russia"], "HELP Abstraction II"))
+    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+    text = "\n".join(_text(m) for m in _mail_by_recipient(config.maildir.outbox)[PLAYERS["Russia"]])
+    assert "Frozen regions" in text and "Exchange Bel Den for Hol Kie with Germany" in text
+    assert "A/F rules" in text
