@@ -15,6 +15,8 @@ from gm.variants.base import Variant
 
 _MODULES = (
     "gm.variants.standard",
+    "gm.variants.deluge2",
+    "gm.variants.sahara",
     "gm.variants.abstraction2",
 )
 
