@@ -18,6 +18,7 @@ _MODULES = (
     "gm.variants.deluge2",
     "gm.variants.sahara",
     "gm.variants.abstraction2",
+    "gm.variants.chaos2",
 )
 
 

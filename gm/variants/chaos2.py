@@ -1,0 +1,459 @@
+"""Chaos II (Michel Feron): 34 one-centre powers on the standard map.
+
+Each power is named after its starting centre and has a one-character code (the powers are
+read from gm/variants/data/chaos2.powers). The game starts with Winter 1900 builds (rule 3).
+Powers designate conquered centres as homes (rules 4, 5, 7) and may win by a declared alliance
+(rule 6) as rules/RULINGS.md "Chaos II" reads them; the standard 18-centre solo also applies.
+
+Variant state in GameState.extra (the keys PRESTATE_STATE / POSTSTATE_STATE use):
+
+- `winter-owner <Centre>: <Power>`: who owned the centre at the end of the last Winter (written
+  after every Winter adjustment phase, played or not; absent: nobody).
+- `designated <Power>: <Centre> <Centre>`: the centres on which the power has used one of its
+  two designations (rule 4); a lost designation stays listed (rule 5: it is not refunded).
+- `lost <Power>: <Centre> ...`: homes the power lost since the last Winter; such a centre needs
+  two new Winters before it can be designated again (rule 5). Cleared at the end of each Winter.
+- `new-homes <Power>: <Centre> ...`: designations accepted in the current Winter; they become
+  homes at the end of that Winter, after its builds (only within a Winter phase).
+- `alliance: <Power>, <Power>, ...`: the members of the alliance whose declarations tallied
+  (rule 6), written in the Winter they won.
+
+The power's home centres now (starting centre unless lost, plus valid designations) are
+GameState.homes; builds are made in the vacant owned ones (the standard build sites).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
+
+from gm.engine.calendar import standard_calendar
+from gm.engine.game import alive_powers
+from gm.engine.orders import Alliance, DesignateHome
+from gm.engine.phase import Phase, PhaseType
+from gm.engine.results import OrderResult, Outcome, Submitted
+from gm.engine.state import GameState
+from gm.engine.victory import centre_victory
+from gm.paths import VARIANT_DATA
+from gm.variants.base import Hooks, HookStep, Power, Variant, Verdict
+from gm.variants.maps import standard_map
+
+NAME = "chaos2"
+ALIASES = ("Chaos II", "chaos")
+
+SOLO = 18
+ALLIANCE_CENTRES = 18  # rule 6: "own more than 17 centers"
+DESIGNATIONS = 2  # rule 4: "two conquered supply centers"
+
+WINTER_OWNER = "winter-owner "
+DESIGNATED = "designated "
+LOST = "lost "
+NEW_HOMES = "new-homes "
+ALLIANCE = "alliance"
+
+
+# -- the powers --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ChaosPower:
+    """One line of the powers file: code, starting centre, name."""
+
+    code: str
+    centre: str
+    name: str
+
+
+@cache
+def chaos_powers() -> tuple[ChaosPower, ...]:
+    """The 34 powers as gm/variants/data/chaos2.powers lists them."""
+    path = VARIANT_DATA / "chaos2.powers"
+    found = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split(None, 2)
+        if len(words) != 3 or len(words[0]) != 1:
+            raise ValueError(f"{path}:{number}: expected `code centre name`, found {line!r}")
+        found.append(ChaosPower(words[0], words[1], " ".join(words[2].split())))
+    return tuple(found)
+
+
+@cache
+def starting_centres() -> Mapping[str, str]:
+    """Power name -> its starting centre."""
+    return MappingProxyType({p.name: p.centre for p in chaos_powers()})
+
+
+# -- state helpers -----------------------------------------------------------------------------
+def _words(state: GameState, key: str) -> list[str]:
+    return state.extra.get(key, "").split()
+
+
+def _set_words(extra: dict[str, str], key: str, words: Sequence[str]) -> None:
+    if words:
+        extra[key] = " ".join(words)
+    else:
+        extra.pop(key, None)
+
+
+def _start_of(power: str) -> str | None:
+    return starting_centres().get(power)
+
+
+def _may_designate(state: GameState, power: str, centre: str, centres: frozenset[str]) -> str:
+    """Why `power` may not make `centre` a home now ("" if it may), RULINGS "Chaos II"."""
+    if centre not in centres:
+        return f"void: {centre} is not a supply centre"
+    if centre in state.homes.get(power, ()) or centre in _words(state, NEW_HOMES + power):
+        return f"void: {centre} is already a home centre of {power}"
+    if state.owners.get(centre) != power:
+        return f"void: {power} does not own {centre}"
+    if state.extra.get(WINTER_OWNER + centre) != power:
+        return (f"void: {power} did not own {centre} at the end of the previous Winter "
+                "(Chaos II rule 4: two consecutive Winters)")
+    if centre in _words(state, LOST + power):
+        return (f"void: {centre} lost its home status since the last Winter; it must be owned "
+                "during two new Winters (Chaos II rule 5)")
+    free = centre == _start_of(power) or centre in _words(state, DESIGNATED + power)
+    if not free and len(_words(state, DESIGNATED + power)) >= DESIGNATIONS:
+        return (f"void: {power} has used both of its home designations "
+                "(Chaos II rules 4 and 5: a lost one is not refunded)")
+    return ""
+
+
+def _designation_possible(state: GameState, power: str, centres: frozenset[str]) -> bool:
+    return any(
+        not _may_designate(state, power, c, centres) for c in state.centres_of(power)
+    )
+
+
+# -- hooks -------------------------------------------------------------------------------------
+def _before_phase(
+    variant: Variant, state: GameState, submitted: Sequence[Submitted]
+) -> tuple[HookStep, Sequence[Submitted]]:
+    """Take the Home and Alliance orders out: carried out in a Winter, void otherwise."""
+    own = [s for s in submitted if isinstance(s.order, DesignateHome | Alliance)]
+    if not own:
+        return HookStep(state), submitted
+    rest = [s for s in submitted if not isinstance(s.order, DesignateHome | Alliance)]
+    if state.phase.type is not PhaseType.ADJUSTMENT:
+        results = tuple(
+            OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL,
+                        "void: home designations and alliance declarations are made in a "
+                        "Winter (Chaos II rules 4 and 6)")
+            for s in own
+        )
+        return HookStep(state, results), rest
+    homes = [s for s in own if isinstance(s.order, DesignateHome)]
+    alliances = [s for s in own if isinstance(s.order, Alliance)]
+    step = _designate(variant, state, homes)
+    step2 = _declare(variant, step.state, alliances)
+    return (
+        HookStep(step2.state, step.results + step2.results, step.events + step2.events),
+        rest,
+    )
+
+
+def _designate(variant: Variant, state: GameState, orders: Sequence[Submitted]) -> HookStep:
+    """Rules 4, 5 and 7: each Home order in the order given."""
+    centres = variant.map_for(state).centres
+    results, events = [], []
+    for sub in orders:
+        assert isinstance(sub.order, DesignateHome)
+        power, centre = sub.power, sub.order.province
+        why = _may_designate(state, power, centre, centres)
+        if why:
+            results.append(OrderResult(power, sub.order, sub.text, Outcome.ILLEGAL, why))
+            continue
+        extra = dict(state.extra)
+        used = _words(state, DESIGNATED + power)
+        if centre == _start_of(power):
+            reason = f"{centre}, the starting centre of {power}, is a home centre again"
+        elif centre in used:
+            reason = f"{centre} is a home centre of {power} again (no designation used)"
+        else:
+            used.append(centre)
+            _set_words(extra, DESIGNATED + power, used)
+            left = DESIGNATIONS - len(used)
+            reason = (f"{centre} becomes a home centre of {power} "
+                      f"({left} designation{'s' if left != 1 else ''} left)")
+        _set_words(extra, NEW_HOMES + power, [*_words(state, NEW_HOMES + power), centre])
+        state = state.evolve(extra=extra)
+        results.append(OrderResult(power, sub.order, sub.text, Outcome.SUCCEEDS, reason))
+        events.append(f"{centre} becomes a home centre of {power} after this Winter's builds.")
+    return HookStep(state, tuple(results), tuple(events))
+
+
+def _declare(variant: Variant, state: GameState, orders: Sequence[Submitted]) -> HookStep:
+    """Rule 6: alliance declarations; a set of members whose lists all tally wins."""
+    results: list[OrderResult] = []
+    declared: dict[str, frozenset[str]] = {}
+    last: dict[str, Submitted] = {}
+    for sub in orders:
+        assert isinstance(sub.order, Alliance)
+        named, unknown = alliance_members(variant, sub.order.powers)
+        members = frozenset({sub.power, *named})
+        if unknown:
+            results.append(OrderResult(sub.power, sub.order, sub.text, Outcome.ILLEGAL,
+                                       f"void: no power called {', '.join(unknown)}"))
+            continue
+        if sub.power in last:
+            old = last[sub.power]
+            results.append(OrderResult(old.power, old.order, old.text, Outcome.ILLEGAL,
+                                       "void: replaced by a later declaration"))
+        declared[sub.power] = frozenset(members)
+        last[sub.power] = sub
+    alive = alive_powers(state)
+    limit = len(alive) // 3
+    centres = variant.map_for(state).centres
+    counts = Counter(p for c, p in state.owners.items() if c in centres)
+    winners: frozenset[str] = frozenset()
+    for power, sub in last.items():
+        members = declared[power]
+        why = _alliance_fails(members, declared, counts, len(alive), limit)
+        if why:
+            results.append(OrderResult(power, sub.order, sub.text, Outcome.FAILS, why))
+            continue
+        winners = members
+        names = _names(sorted(members))
+        total = sum(counts[m] for m in members)
+        results.append(OrderResult(power, sub.order, sub.text, Outcome.SUCCEEDS,
+                                   f"the declarations of {names} tally ({total} centres): "
+                                   "they share the victory"))
+    if not winners:
+        return HookStep(state, tuple(results))
+    extra = dict(state.extra)
+    extra[ALLIANCE] = ", ".join(sorted(winners))
+    event = (f"{_names(sorted(winners))} declare their alliance and share the victory "
+             "(Chaos II rule 6).")
+    return HookStep(state.evolve(extra=extra), tuple(results), (event,))
+
+
+def alliance_members(variant: Variant, written: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The powers an Alliance order names, and the words naming none. Names are read as
+    written: a power's name (several words: `St Petersburg`), code or starting centre (`Par`),
+    separated by spaces or commas; the longest run of words naming a power is taken."""
+    words = " ".join(written).replace(",", " ").split()
+    by_centre = {p.centre.lower(): p.name for p in chaos_powers()}
+    found: list[str] = []
+    unknown: list[str] = []
+    i = 0
+    while i < len(words):
+        for j in range(len(words), i, -1):
+            text = " ".join(words[i:j]).replace(".", "")  # `St. Petersburg`
+            power = variant.power(text)
+            name = power.name if power is not None else by_centre.get(text.lower())
+            if name is not None:
+                found.append(name)
+                i = j
+                break
+        else:
+            unknown.append(words[i])
+            i += 1
+    return found, unknown
+
+
+def _alliance_fails(
+    members: frozenset[str],
+    declared: dict[str, frozenset[str]],
+    counts: Counter[str],
+    alive: int,
+    limit: int,
+) -> str:
+    """Why the alliance `members` does not win ("" if it does)."""
+    if len(members) < 2:
+        return "an alliance needs at least one other power"
+    silent = sorted(m for m in members if m not in declared)
+    if silent:
+        return f"the lists do not tally: {_names(silent)} did not declare the alliance"
+    differ = sorted(m for m in members if declared[m] != members)
+    if differ:
+        return f"the lists do not tally: {_names(differ)} named other powers"
+    if len(members) > limit:
+        return (f"{len(members)} members are more than one third of the {alive} powers "
+                f"left (at most {limit}; Chaos II rule 6)")
+    total = sum(counts[m] for m in members)
+    if total < ALLIANCE_CENTRES:
+        return (f"the members own {total} centres together; {ALLIANCE_CENTRES} are needed "
+                "(Chaos II rule 6)")
+    return ""
+
+
+def _names(powers: Sequence[str]) -> str:
+    if len(powers) <= 1:
+        return "".join(powers)
+    return ", ".join(powers[:-1]) + " and " + powers[-1]
+
+
+def _end_of_phase(variant: Variant, state: GameState, phase: Phase) -> HookStep:
+    """After a Winter: the Winter's designations become homes, the owners are recorded and the
+    `lost` marks cleared (rule 4). After moves and retreats: homes occupied by a foreign unit
+    lose their status (rules 5 and 7)."""
+    if phase.type is PhaseType.ADJUSTMENT:
+        homes = dict(state.homes)
+        for key, value in state.extra.items():
+            if key.startswith(NEW_HOMES):
+                power = key[len(NEW_HOMES):]
+                homes[power] = tuple(sorted({*homes.get(power, ()), *value.split()}))
+        extra = {k: v for k, v in state.extra.items()
+                 if not k.startswith((WINTER_OWNER, LOST, NEW_HOMES))}
+        centres = variant.map_for(state).centres
+        for centre, power in state.owners.items():
+            if centre in centres:
+                extra[WINTER_OWNER + centre] = power
+        return HookStep(state.evolve(homes=homes, extra=extra))
+    return _lose_homes(variant, state, phase)
+
+
+def _lose_homes(variant: Variant, state: GameState, phase: Phase) -> HookStep:
+    """Rule 5: a designated home occupied by a foreign unit loses its status at the end of any
+    movement phase (or of its retreats); rule 7: the starting centre only in Autumn."""
+    home_of: dict[str, list[str]] = {}
+    for power, centres in state.homes.items():
+        for centre in centres:
+            home_of.setdefault(centre, []).append(power)
+    occupied = [u for u in state.units if u.location.province in home_of]
+    if not occupied:
+        return HookStep(state)
+    autumn = variant.calendar.season_of(phase).updates_ownership
+    lost: list[tuple[str, str, str]] = []
+    for unit in occupied:
+        for owner in home_of[unit.province]:
+            if owner == unit.power or (unit.province == _start_of(owner) and not autumn):
+                continue
+            lost.append((owner, unit.province, unit.power))
+    if not lost:
+        return HookStep(state)
+    homes = dict(state.homes)
+    extra = dict(state.extra)
+    events = []
+    for owner, centre, by in sorted(lost):
+        homes[owner] = tuple(c for c in homes[owner] if c != centre)
+        marks = extra.get(LOST + owner, "").split()
+        _set_words(extra, LOST + owner, sorted({*marks, centre}))
+        events.append(f"{centre} is no longer a home centre of {owner}: a unit of {by} "
+                      "occupies it (Chaos II rule " + ("7)." if centre == _start_of(owner)
+                                                        else "5)."))
+    return HookStep(state.evolve(homes=homes, extra=extra), events=tuple(events))
+
+
+def _adjustment_needed(variant: Variant, state: GameState) -> bool:
+    """A Winter is played if a power builds or removes, could designate a home (rule 4), or a
+    set of at most a third of the powers left owns 18 centres (rule 6)."""
+    centres = variant.map_for(state).centres
+    if _adjusts(state, centres):
+        return True
+    if any(_designation_possible(state, p, centres) for p in variant.power_names):
+        return True
+    alive = alive_powers(state)
+    counts = Counter(p for c, p in state.owners.items() if c in centres)
+    strongest = sorted(counts.values(), reverse=True)[: len(alive) // 3]
+    return len(strongest) >= 2 and sum(strongest) >= ALLIANCE_CENTRES
+
+
+def _adjusts(state: GameState, centres: frozenset[str]) -> bool:
+    """Does a power remove, or build with a vacant owned home to build in? (The standard test,
+    gm.engine.game.orders_needed, counted once for all powers.)"""
+    owned = Counter(p for c, p in state.owners.items() if c in centres)
+    units = Counter(u.power for u in state.units)
+    if any(units[p] > owned[p] for p in units):
+        return True
+    occupied = {u.location.province for u in state.units}
+    return any(
+        any(c not in occupied and state.owners.get(c) == p for c in state.homes.get(p, ()))
+        for p, n in owned.items() if n > units[p]
+    )
+
+
+def _victory(variant: Variant, state: GameState, phase: Phase, updated: bool) -> Verdict | None:
+    """Rule 6's alliance, written by the Winter's declarations; else the 18-centre solo."""
+    members = state.extra.get(ALLIANCE)
+    if members and phase.type is PhaseType.ADJUSTMENT:
+        return Verdict(tuple(members.split(", ")))
+    return centre_victory(variant, state, phase, updated)
+
+
+# -- the variant -------------------------------------------------------------------------------
+def _help() -> str:
+    table = "\n".join(
+        f"  {p.code}  {p.centre:<4} {p.name}" for p in chaos_powers()
+    )
+    return HELP.format(codes=table)
+
+
+HELP = """\
+Chaos II (Michel Feron, rh06)
+
+Rules
+1. The rules and map of regular Diplomacy are used, except as noted below.
+2. There are 34 players, each starting with one supply centre.
+3. In a preliminary season (Winter 1900) each player builds a unit on his centre (armies on
+   land-locked provinces, armies or fleets on coastal ones).
+4. Each player may make two conquered supply centres 'home' centres during the game, and then
+   builds on them as on his starting centre. The centre must have been controlled by the same
+   player during two consecutive Winters, and the player must ask for it.
+5. Such a centre loses its home status when occupied (even during a Spring season only) by a
+   foreign unit. It may be made a home again by recapturing it, controlling it during two new
+   Winters and asking again. The loss does not allow a third centre to be made a home.
+6. If no more than one third of the remaining powers (those in civil disorder included) own
+   more than 17 centres, they may declare their alliance during a Winter season. Each of them
+   sends the complete list of the other members; if all lists tally, they share the victory.
+7. The starting centre does not lose its home status when occupied during a Spring only.
+
+How this judge reads them (rulings)
+- Winter 1900: each power builds one unit on its centre: an army inland, an army or a fleet
+  on the coast; a fleet in St Petersburg, Spain or Bulgaria names its coast (Build F StP/nc).
+- Orders, in a Winter (adjustment) phase:  Home Bel   and   Alliance Paris Berlin Kiel
+  (powers by name, code or starting centre, spaces or commas between them; the declarer need
+  not name itself; if a power declares twice in one Winter, the last declaration counts).
+- Home Bel is accepted if you owned Bel at the end of the previous Winter and own it now, and
+  have used fewer than two designations. It takes effect at the end of that Winter, after its
+  builds: you build there from the next Winter on. A lost designation is not refunded; the
+  same centre may be made a home again after recapture and two new Winters, without using a
+  designation.
+- A designated home loses its status when a foreign unit stands in it at the end of any
+  movement phase or of the retreats after it (Spring too). The starting centre loses it only
+  when a foreign unit stands there at the end of an Autumn movement phase or its retreats; it
+  is regained like a designation (Home Par), without using one.
+- You build only in vacant home centres you own.
+- Alliance: the members (the declarer and the powers named) must number at most one third of
+  the powers still in the game, every power with a unit or a centre (with 34 powers: 11; with
+  10: 3), own 18 or more centres together, and every
+  member must name exactly the same set. They share the victory at once.
+- The standard victory (18 centres at the Autumn update) also applies.
+- A Winter is played when someone builds or removes, can make a centre a home, or when some
+  powers numbering at most a third of those left own 18 centres together (an alliance is
+  possible); otherwise it is skipped.
+- Sign on with the power's name (SIGNON St Petersburg mygame secret) or its code
+  (SIGNON 3mygame secret).
+
+Powers and codes
+{codes}
+"""
+
+
+def build() -> Variant:
+    gmap = standard_map()
+    powers = tuple(Power(p.name, p.name, p.code) for p in chaos_powers())
+    return Variant(
+        name=NAME,
+        title="Chaos II",
+        aliases=ALIASES,
+        map=gmap,
+        calendar=standard_calendar(),
+        powers=powers,
+        start_phase=Phase("Winter", 1900, PhaseType.ADJUSTMENT),
+        homes={p.name: (p.centre,) for p in chaos_powers()},
+        solo_centres=SOLO,
+        order_kinds=frozenset({"home", "alliance"}),
+        hooks=Hooks(
+            before_phase=_before_phase,
+            end_of_phase=_end_of_phase,
+            adjustment_needed=_adjustment_needed,
+            victory=_victory,
+        ),
+        help=_help(),
+    )
