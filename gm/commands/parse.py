@@ -108,6 +108,12 @@ class Session:
     commands: tuple[Command, ...]
 
 
+def _creates_centre(clean: str) -> bool:
+    """`Create centre Bur` (Geophysical rule 7) is an order, not the CREATE command."""
+    words = clean.split()
+    return len(words) >= 2 and words[1].lower() in ("centre", "center", "sc")
+
+
 def parse_message(text: str) -> list[Command]:
     """Read one message's text (decoded, quotes and signature cut) into command values."""
     out: list[Command] = []
@@ -134,6 +140,9 @@ def parse_message(text: str) -> list[Command]:
         keyword = first.upper() if first.isascii() else ""
         if len(clean) > MAX_LINE_CHARS:
             out.append(_line_too_long(number, clean, keyword))
+            continue
+        if keyword == "CREATE" and signed_on and _creates_centre(clean):
+            out.append(OrderLine(Line(number, clean)))  # Geophysical rule 7, an order
             continue
         if keyword in KEYWORDS:
             result = _read_command(clean, number, keyword)

@@ -20,6 +20,8 @@ A variant differs from the standard game only where its rules say so. The game f
 - `adjustment_needed`: whether an adjustment phase is played (Chaos II Winters carry home
   designations and alliance declarations even without builds).
 - `victory`: who has won after a phase (standard: 18 centres at the ownership update).
+- `display_names`: how reports write an order's place names on the current map (Geophysical
+  rule 9: seas in capitals, land in title case, `F(BUR) C A(Bel)-Mar`).
 
 A hook left as None means the standard behaviour.
 """
@@ -93,6 +95,7 @@ ApplyScheduled = Callable[["Variant", GameState, Sequence[ScheduledEvent]], Hook
 BuildSites = Callable[["Variant", GameState, str], frozenset[str]]
 AdjustmentNeeded = Callable[["Variant", GameState], bool]
 VictoryRule = Callable[["Variant", GameState, Phase, bool], Verdict | None]
+DisplayNames = Callable[[GameMap, str], str]
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,7 @@ class Hooks:
     build_sites: BuildSites | None = None
     adjustment_needed: AdjustmentNeeded | None = None
     victory: VictoryRule | None = None
+    display_names: DisplayNames | None = None  # reports: place names as the map now is
 
 
 @dataclass(frozen=True, eq=False)

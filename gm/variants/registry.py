@@ -19,6 +19,7 @@ _MODULES = (
     "gm.variants.sahara",
     "gm.variants.abstraction2",
     "gm.variants.chaos2",
+    "gm.variants.geophysical",
 )
 
 
