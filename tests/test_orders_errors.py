@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.map import GameMap
 from gm.engine.phase import PhaseType
-from gm.orders import parse_location, parse_order, parse_unit
+from gm.orders import parse_location, parse_order, parse_unit, resolve_province
 from gm.variants.maps import standard_map
 
 
@@ -107,9 +107,9 @@ def test_unknown_province_is_quoted_with_suggestions() -> None:
 
 
 def test_unknown_multi_word_province() -> None:
-    e = error("F Gulf of Lion - Spa/sc")
+    e = error("F Gulf of Lyin - Spa/sc")
     assert e.kind is ErrorKind.UNKNOWN_PROVINCE
-    assert '"Gulf of Lion"' in e.message
+    assert '"Gulf of Lyin"' in e.message
     assert e.suggestions == ("LYO (Gulf of Lyon)",)
 
 
@@ -208,3 +208,22 @@ def test_any_word_salad_gives_an_order_or_an_error(words: list[str]) -> None:
     text = " ".join(words)
     parsed = parse_order(text, gmap())
     assert not isinstance(parsed, OrderError) or parsed.text == text
+
+
+@pytest.mark.parametrize(
+    ("typed", "abbr"),
+    [("Const", "Con"), ("North Atl", "NAO"), ("Mid-Atl", "MAO"), ("Marseil", "Mar"),
+     ("North Afr", "NAf"), ("Bohem", "Boh"), ("East Med", "EMS"), ("Picard", "Pic"),
+     ("Sebastopol", "Sev"), ("Gulf of Lion", "LYO"), ("Nor A", "NAf")],
+)
+def test_a_name_shortened_word_by_word_is_read_when_one_province_fits(
+    typed: str, abbr: str
+) -> None:
+    assert resolve_province(typed, gmap()) == abbr
+
+
+@pytest.mark.parametrize("typed", ["Gulf", "Nort", "Med", "Sea"])
+def test_a_shortened_name_that_fits_several_provinces_is_unknown(typed: str) -> None:
+    error = resolve_province(typed, gmap())
+    assert isinstance(error, OrderError)
+    assert error.kind is ErrorKind.UNKNOWN_PROVINCE

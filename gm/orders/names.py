@@ -122,12 +122,42 @@ def protect_hyphens(text: str, gmap: GameMap) -> str:
 
 
 def find_province(name: str, gmap: GameMap) -> str | None:
-    """The canonical abbreviation for a name as a player writes it, or None."""
+    """The canonical abbreviation for a name as a player writes it, or None.
+
+    Besides the map's names in any spelling, a name shortened word by word is read when only
+    one province fits it: `Const` (Constantinople), `North Atl` (North Atlantic Ocean),
+    `Mid-Atl`, `Marseil`. Each typed word is the start of a word of the name, in order, and
+    the whole is at least four letters; `Gulf` or `Nort` fit several provinces and stay unknown.
+    """
     plain = spaced(name)
     found = gmap.lookup(plain)
     if found is not None:
         return found
-    return map_names(gmap).squashed.get(squash(plain))
+    names = map_names(gmap)
+    found = names.squashed.get(squash(plain))
+    if found is not None:
+        return found
+    return _shortened(plain, names)
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.split(r"[\W_]+", text.casefold()) if w]
+
+
+def _shortened(plain: str, names: MapNames) -> str | None:
+    typed = _words(plain)
+    if not typed or sum(map(len, typed)) < 4:
+        return None
+    fits = set()
+    for candidate, abbr in names.choices.items():
+        words = _words(candidate)
+        if len(typed) <= len(words) and all(
+            w.startswith(t) for t, w in zip(typed, words, strict=False)
+        ):
+            fits.add(abbr)
+            if len(fits) > 1:
+                return None
+    return fits.pop() if fits else None
 
 
 def suggest(name: str, gmap: GameMap, limit: int = 3) -> tuple[str, ...]:
