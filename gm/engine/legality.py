@@ -259,10 +259,17 @@ def check_movement_order(
     if not isinstance(order, _MOVEMENT_KINDS):
         kind = type(order).__name__.lower()
         return _err(order, f"a {kind} order is not possible in a movement phase")
-    unit = _own_unit(board, power, order)
-    if isinstance(unit, OrderError):
-        return unit
-    me = order.unit if _same(order.unit, unit) else spec_of(unit)
+    # _own_unit and _same, written out: this runs for every order of every phase.
+    spec = order.unit
+    unit = board.units.get(spec.location.province)
+    if unit is None:
+        return _missing_unit(board, order, spec.location.province)
+    if unit.power != power:
+        return _err(order, f"{unit} belongs to {unit.power}")
+    if spec.type is unit.type and spec.location.coast == unit.location.coast:
+        me = spec
+    else:
+        me = spec_of(unit)
     if isinstance(order, Move):
         return _check_move(board, unit, me, order)
     if isinstance(order, SupportMove):
@@ -292,7 +299,7 @@ def _check_move(board: Board, unit: Unit, me: UnitSpec, order: Move) -> Move | O
         return Move(me, where)
     # An army: coasts do not matter (4.B.6).
     src = unit.location.province
-    if gmap.army_can_move(src, dest) or convoy_possible(board, src, dest):
+    if dest in gmap.army_adj.get(src, _NO_WATERS) or convoy_possible(board, src, dest):
         if me is order.unit and order.dest.coast is None:
             return order
         return Move(me, Location(dest), order.via_convoy)
@@ -592,27 +599,27 @@ def submitted_orders(
     entries: list[Entry] = []
     follows: dict[int, int] = {}
     tried: dict[int, int] = {}
-    for sub in submitted:
-        entry = Entry(sub.power, sub.text, sub.order)
-        idx = len(entries)
+    for idx, sub in enumerate(submitted):
+        power, order = sub.power, sub.order
+        entry = Entry(power, sub.text, order)
         entries.append(entry)
-        if sub.order is None:
+        if order is None:
             entry.outcome = Outcome.ILLEGAL
             entry.reason = sub.error.message if sub.error is not None else "unreadable order"
             continue
-        result = check(sub.power, sub.order)
+        result = check(power, order)
         if isinstance(result, OrderError):
             entry.outcome = Outcome.ILLEGAL
             entry.reason = error_reason(result)
-            if isinstance(sub.order, Order):
-                u, owner = units.get(sub.order.unit.province, (-1, ""))
-                if u >= 0 and owner == sub.power:
+            if isinstance(order, Order):
+                u, owner = units.get(order.unit.location.province, (-1, ""))
+                if u >= 0 and owner == power:
                     tried[u] = idx
             continue
         entry.order = result
         if not isinstance(result, Order):
             continue
-        u = units[result.unit.province][0]
+        u = units[result.unit.location.province][0]
         previous = follows.get(u)
         if previous is not None:
             old = entries[previous]
@@ -740,6 +747,8 @@ def _check_af(
     land = board.facts.land
     if isinstance(order, Move):
         dest = order.dest.province
+        if unit.type is UnitType.ARMY_FLEET and dest in land and order.unit.type is UnitType.ARMY:
+            return Disembark(me, Location(dest))  # `A ENG - Bre`: the army of A/F ENG lands
         if unit.type is UnitType.ARMY_FLEET and dest in land:
             return _err(order, f"{unit} cannot move to {dest}: an A/F never enters a coastal "
                                "province; its army disembarks instead")

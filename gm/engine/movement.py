@@ -73,7 +73,7 @@ class MovementDecisions:
         self.gmap = gmap
         self.undislodgeable = undislodgeable  # provinces whose units cannot be dislodged
         self.units = units
-        self.prov = [u.province for u in units]
+        self.prov = [u.location.province for u in units]
         self.power = [u.power for u in units]
         self.at = {p: i for i, p in enumerate(self.prov)}
         self.touching = waters_touching(gmap)  # convoy neighbours of each province
@@ -110,6 +110,8 @@ class MovementDecisions:
         """Each unit's order kind, destination and target (not yet checked against each other)."""
         at = self.at
         for i, order in enumerate(orders):
+            if order is None or type(order) is Hold:
+                continue
             if isinstance(order, Move):
                 self.kind[i] = MOVE
                 self.dest[i] = order.dest.province
@@ -410,7 +412,7 @@ def resolve_movement(
     rule 5, frozen regions).
     """
     units = state.units
-    index = {u.province: (i, u.power) for i, u in enumerate(units)}
+    index = {u.location.province: (i, u.power) for i, u in enumerate(units)}
     board = Board.of(gmap, state)
 
     def check(power: str, order: AnyOrder) -> AnyOrder | OrderError:
@@ -420,7 +422,10 @@ def resolve_movement(
                 return frozen
         return check_movement_order(gmap, state, power, order, board)
 
-    entries, follows, tried = submitted_orders(submitted, check, index)
+    def check_all(power: str, order: AnyOrder) -> AnyOrder | OrderError:
+        return check_movement_order(gmap, state, power, order, board)
+
+    entries, follows, tried = submitted_orders(submitted, check if hold_only else check_all, index)
     orders: list[Order | None] = [None] * len(units)
     for u, e in follows.items():
         order = entries[e].order
@@ -446,11 +451,12 @@ def _outcome(
 ) -> PhaseOutcome:
     units = dec.units
     n = len(units)
-    moved = [dec.kind[i] == MOVE and dec.res[i] for i in range(n)]
+    moved = [k == MOVE and r for k, r in zip(dec.kind, dec.res, strict=True)]
     dislodged_by = [-1] * n
+    at, dest = dec.at, dec.dest
     for i in range(n):
         if moved[i]:
-            j = dec.at.get(dec.dest[i], -1)
+            j = at.get(dest[i], -1)
             if j >= 0 and not moved[j]:
                 dislodged_by[j] = i
     new_units: list[Unit] = []
@@ -460,14 +466,14 @@ def _outcome(
         if moved[i]:
             loc = dec.dest_loc[i]
             assert loc is not None
-            new_units.append(unit.moved_to(loc))
+            new_units.append(Unit(unit.power, unit.type, loc))
             occupied.add(loc.province)
         elif dislodged_by[i] >= 0:
             m = dislodged_by[i]
             dislodged.append(Dislodged(unit, None if dec.convoyed[m] else dec.prov[m]))
         else:
             new_units.append(unit)
-            occupied.add(unit.province)
+            occupied.add(unit.location.province)
     # Provinces left empty by a standoff: no retreat there (DATC 6.H.6). A move without a
     # convoy (6.F.7) or one that lost head to head (6.H.9) stands off with no one.
     contested = frozenset(

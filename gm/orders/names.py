@@ -51,6 +51,9 @@ class MapNames(NamedTuple):
     choices: dict[str, str]  # lower-case name or alias -> abbreviation (for suggestions)
     hyphenated: re.Pattern[str] | None  # the map's hyphenated words, e.g. "mid-atlantic"
     labels: frozenset[str]  # every coast label the map uses
+    # first letter -> (the words of a name in `choices`, abbreviation): the names a name
+    # shortened word by word may stand for (`_shortened`)
+    by_initial: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
 
     def display(self, gmap: GameMap, abbr: str) -> str:
         """`Bur (Burgundy)`: how suggestions name a province."""
@@ -101,11 +104,17 @@ def _index(gmap: GameMap) -> MapNames:
         words = "|".join(re.escape(w) for w in sorted(hyphenated, key=len, reverse=True))
         pattern = re.compile(rf"(?<!\w)(?:{words})(?!\w)", re.IGNORECASE)
     labels = frozenset(c for cs in gmap.coasts.values() for c in cs)
+    by_initial: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for candidate, abbr in choices.items():
+        parts = tuple(_words(candidate))
+        if parts:
+            by_initial.setdefault(parts[0][0], []).append((parts, abbr))
     return MapNames(
         squashed={k: v for k, v in squashed.items() if v is not None},
         choices=choices,
         hyphenated=pattern,
         labels=labels,
+        by_initial={k: tuple(v) for k, v in by_initial.items()},
     )
 
 
@@ -149,8 +158,8 @@ def _shortened(plain: str, names: MapNames) -> str | None:
     if not typed or sum(map(len, typed)) < 4:
         return None
     fits = set()
-    for candidate, abbr in names.choices.items():
-        words = _words(candidate)
+    # Only names whose first word starts with the first typed word's letter can fit.
+    for words, abbr in names.by_initial.get(typed[0][0], ()):
         if len(typed) <= len(words) and all(
             w.startswith(t) for t, w in zip(typed, words, strict=False)
         ):

@@ -43,6 +43,16 @@ def _modules() -> dict[str, ModuleType]:
     return {str(m.NAME): m for m in modules}
 
 
+def _named(key: str) -> ModuleType | None:
+    """The module of the variant whose canonical name is `key`, when the module is named after
+    it (then only that module is imported: start-up time); None otherwise."""
+    module = f"gm.variants.{key}"
+    if module not in _MODULES:
+        return None
+    found = importlib.import_module(module)
+    return found if key == found.NAME else None
+
+
 def names() -> tuple[str, ...]:
     """The canonical names of all variants."""
     return tuple(_modules())
@@ -51,6 +61,8 @@ def names() -> tuple[str, ...]:
 def canonical_name(name: str) -> str | None:
     """`Standard` -> `standard`; None if no variant has that name or alias."""
     key = _key(name)
+    if _named(key) is not None:
+        return key
     for canonical, module in _modules().items():
         if key == canonical or key in (_key(a) for a in module.ALIASES):
             return canonical
@@ -67,5 +79,5 @@ def get_variant(name: str) -> Variant:
 
 @cache
 def _build(canonical: str) -> Variant:
-    variant: Variant = _modules()[canonical].build()
+    variant: Variant = (_named(canonical) or _modules()[canonical]).build()
     return variant
