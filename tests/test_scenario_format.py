@@ -370,3 +370,24 @@ def test_the_map_is_in_its_state_for_the_phase() -> None:
         (case,) = read_text(text % (phase, terrain, where))
         result = run_case(case, variant)
         assert result.passed, (phase, terrain, result.differences, result.error)
+
+
+def test_an_item_may_follow_its_block_keyword_and_owners_may_share_a_line() -> None:
+    """`POSTSTATE_WINNERS none` on one line; `France: Par Bre Mar` and `Russia: A Mos, F Sev`
+    list several centres of one power."""
+    text = (
+        "CASE lenient\n"
+        "PRESTATE_SETPHASE Fall 1901, Movement\n"
+        "PRESTATE\n\tFrance: A Par\n\tRussia: A Mos\n"
+        "PRESTATE_SUPPLYCENTER_OWNERS\n\tFrance: Par Bre Mar\n\tRussia: A Mos, F Sev\n"
+        "ORDERS\n\tFrance: A Par - Bur\n"
+        "POSTSTATE France: A Bur\n\tRussia: A Mos\n"
+        "POSTSTATE_SUPPLYCENTER_OWNERS\n\tFrance: Par Bre Mar\n\tRussia: Mos Sev\n"
+        "POSTSTATE_WINNERS none\n"
+        "END\n"
+    )
+    (case,) = read_text(text, "lenient.txt")
+    result = run_case(case)
+    assert result.error is None and result.differences == (), result
+    (wrong,) = read_text(text.replace("Russia: Mos Sev", "Russia: Mos War"), "lenient.txt")
+    assert [d.block for d in run_case(wrong).differences] == ["POSTSTATE_SUPPLYCENTER_OWNERS"]

@@ -18,7 +18,8 @@ from typing import NamedTuple
 SINGLE_LINE = ("VARIANT_ALL", "VARIANT", "CASE", "PRESTATE_SETPHASE", "POSTSTATE_SETPHASE")
 # Keywords standing alone.
 FLAGS = ("POSTSTATE_SAME", "END")
-# Block keywords: the keyword alone, then one item per line until the next keyword.
+# Block keywords: the keyword, then one item per line until the next keyword (an item may
+# also follow the keyword on its own line: `POSTSTATE_WINNERS none`).
 BLOCKS = (
     "PRESTATE",
     "PRESTATE_DISLODGED",
@@ -128,7 +129,7 @@ def read_text(text: str, path: str = "<text>") -> list[Case]:
         block = None
         if keyword in SINGLE_LINE and not rest:
             raise fail(f"{keyword} needs a value on the same line")
-        if keyword not in SINGLE_LINE and rest:
+        if keyword in FLAGS and rest:
             raise fail(f"{keyword} takes nothing after it on its line, found {rest!r}")
         if keyword == "VARIANT_ALL":
             if case is not None:
@@ -157,6 +158,8 @@ def read_text(text: str, path: str = "<text>") -> list[Case]:
             case.poststate_same = True
         else:
             block = case.blocks.setdefault(keyword, [])
+            if rest:  # `POSTSTATE_WINNERS none`: the block's first item on the keyword's line
+                block.append(Line(number, rest))
     if case is not None:
         raise ScenarioSyntaxError(path, case.line, f"case {case.name!r} has no END")
     return cases

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from gm.engine.errors import OrderError
 from gm.engine.game import GameStep, PhaseReport, advance
-from gm.engine.geo import Terrain
+from gm.engine.geo import Location, Terrain
 from gm.engine.map import GameMap
 from gm.engine.orders import Move
 from gm.engine.phase import Phase, PhaseType
@@ -122,7 +122,15 @@ class _Setup:
         return found
 
     def units(self, block: str) -> tuple[Unit, ...]:
-        return tuple(self.unit(item) for item in self.case.block(block) or ())
+        items = self.case.block(block)
+        if not items:
+            return ()
+        variant, gmap = self.variant, self.gmap
+        found = [_unit(variant, gmap, text) for _, text in items]
+        for item, unit in zip(items, found, strict=True):
+            if isinstance(unit, str):
+                raise self.fail(item.number, unit)
+        return tuple(found)  # type: ignore[arg-type]  # no message left: all units
 
 
 @lru_cache(maxsize=16384)
@@ -142,7 +150,49 @@ def _unit(variant: Variant, gmap: GameMap, text: str) -> Unit | str:
         return spec.message
     if spec.type is None:
         return f"{rest!r}: say which unit it is (`A Par`, `F Spa/nc`)"
-    return Unit(power.name, spec.type, spec.location)
+    return Unit(power.name, spec.type, _sea_coast(gmap, spec.type, spec.location, variant.map))
+
+
+def _sea_coast(gmap: GameMap, kind: UnitType, loc: Location,
+               base: GameMap | None = None) -> Location:
+    """A fleet written without a coast in a province whose coasts are on a sea and on lakes
+    stands on its one sea coast (Geophysical: `F Sev` is Sev/sc, the Caspian being a lake).
+    Else, where the province had one coast on the variant's starting map (`base`) and now has
+    several, the fleet stands where a fleet on that coast went (Deluge II rule 3: `F Mar`
+    after Gascony sank is Mar/sc). Any other location is kept as written."""
+    if kind is not UnitType.FLEET or loc.coast is not None:
+        return loc
+    coasts = gmap.fleet_locations(loc.province)
+    if len(coasts) < 2:
+        return loc
+    at_sea = [c for c in coasts
+              if any(gmap.terrain[w] is Terrain.SEA for w in gmap.coast_seas.get(c, ()))]
+    if len(at_sea) == 1:
+        return at_sea[0]
+    if base is not None and base.fleet_locations(loc.province) == (loc,) \
+            and base.is_land(loc.province):
+        return gmap.follow_coast(loc, base) or loc
+    return loc
+
+
+def _coast_as_found(
+    gmap: GameMap, expected: Iterable[Unit], found: Iterable[Unit]
+) -> tuple[Unit, ...]:
+    """An expected fleet written without a coast, in a province that has several, is the
+    fleet of that power found there on whichever coast (the line does not say which: Deluge II
+    coasts split as provinces sink, e.g. `F Bur` for Bur/wc)."""
+    there = {u.location.province: u for u in found}
+    out: list[Unit] = []
+    for u in expected:
+        if u.type is not UnitType.FLEET or u.location.coast is not None:
+            out.append(u)
+            continue
+        f = there.get(u.location.province)
+        if (f is not None and f.power == u.power and f.type is u.type
+                and gmap.is_split(u.location.province)):  # several fleet locations
+            u = f
+        out.append(u)
+    return tuple(out)
 
 
 def split_power(variant: Variant, text: str) -> tuple[str, str] | None:
@@ -240,13 +290,15 @@ def _map_blocks(setup: _Setup, state: GameState) -> GameState:
     setup.gmap = setup.variant.map
     terrain = dict(state.terrain)
     iced = set(state.iced)
-    for item in case.block("PRESTATE_TERRAIN") or ():
-        prov, kind = _terrain_item(setup, item)
+    read = [_terrain_item(setup, item) for item in case.block("PRESTATE_TERRAIN") or ()]
+    iced_listed = {prov for prov, kind in read if kind == "ice"}
+    for prov, kind in read:
         if kind == "ice":
             iced.add(prov)
-        else:
+        else:  # a terrain line clears the ice, unless the block lists the ice too (any order)
             terrain[prov] = Terrain(kind)
-            iced.discard(prov)
+            if prov not in iced_listed:
+                iced.discard(prov)
     cut = set(state.cut_borders)
     for item in case.block("PRESTATE_BORDERS") or ():
         action, pair = _border_item(setup, item)
@@ -293,12 +345,47 @@ def _centre_list(setup: _Setup, block: str) -> list[str]:
 def _owners(setup: _Setup, block: str) -> dict[str, str]:
     """`Power: Par` or `Power: A Par` (the unit letter is ignored)."""
     owners: dict[str, str] = {}
+    variant, gmap = setup.variant, setup.gmap
     for item in setup.case.block(block) or ():
-        found = _owner(setup.variant, setup.gmap, item.text)
+        found = _owner(variant, gmap, item.text)
         if isinstance(found, str):
-            raise setup.fail(item.number, found)
-        owners[found[0]] = found[1]
+            several = _several_owned(variant, gmap, item.text)
+            if several is None:
+                raise setup.fail(item.number, found)
+            owners.update(several)
+        else:
+            owners[found[0]] = found[1]
     return owners
+
+
+def _several_owned(variant: Variant, gmap: GameMap, text: str) -> dict[str, str] | None:
+    """`France: Par Bre Mar` or `France: A Par, F Bre`: several centres on one owners line
+    (each item read as a line of its own), or None if that does not read either."""
+    found = split_power(variant, text)
+    if found is None:
+        return None
+    name, rest = found
+    items = rest.split(",") if "," in rest else _unit_items(rest.split())
+    owners: dict[str, str] = {}
+    for item in items:
+        one = _owner(variant, gmap, f"{name}: {item.strip()}")
+        if isinstance(one, str):
+            return None
+        owners[one[0]] = one[1]
+    return owners or None
+
+
+def _unit_items(words: list[str]) -> list[str]:
+    """`A Par F Bre Mar` -> [`A Par`, `F Bre`, `Mar`]: a unit letter joins the next word."""
+    items: list[str] = []
+    pending = ""
+    for word in words:
+        if word.upper() in ("A", "F", "A/F") and not pending:
+            pending = word
+            continue
+        items.append(f"{pending} {word}".strip())
+        pending = ""
+    return items
 
 
 @lru_cache(maxsize=16384)
@@ -437,12 +524,17 @@ def _run(case: Case, variant: Variant) -> CaseResult:
     after = step.state
     # POSTSTATE is read on the map after the phase (coasts may have changed: Deluge II rule 3).
     setup.gmap = variant.map_for(after)
+    # POSTSTATE_SAME: the PRESTATE lines read again on the map after the phase (a fleet
+    # written without a coast may now stand in a province with several).
     expected_units = (
-        set(state.units) if case.poststate_same else set(setup.units("POSTSTATE"))
+        {Unit(u.power, u.type, _sea_coast(setup.gmap, u.type, u.location, variant.map))
+         for u in state.units}
+        if case.poststate_same else setup.units("POSTSTATE")
     )
-    after_units = set(after.units)
+    after_units = after.units
+    expected_units = _coast_as_found(setup.gmap, expected_units, after_units)
     # Equal units print as equal lines: the lines are compared only when the units differ.
-    same = expected_units == after_units
+    same = _unit_keys(expected_units) == _unit_keys(after_units)
     expected_lines = set() if same else _unit_lines(expected_units)
     diffs = [None if same else _compare("POSTSTATE", expected_lines, _unit_lines(after_units))]
     diffs += _compare_optional(setup, step)
@@ -452,6 +544,12 @@ def _run(case: Case, variant: Variant) -> CaseResult:
         reports=step.reports,
         void=tuple(void),
     )
+
+
+def _unit_keys(units: Iterable[Unit]) -> set[tuple[str, str, str, str | None]]:
+    """A set equal for two collections exactly when their sets of units are equal (quicker to
+    build than a set of units, whose hash is computed in Python)."""
+    return {(u.power, u.type, u.location.province, u.location.coast) for u in units}
 
 
 def _unit_lines(units: Iterable[Unit]) -> set[str]:
@@ -498,11 +596,16 @@ def _post_centres(setup: _Setup, items: list[Line], after: GameState) -> Compari
 
 
 def _post_terrain(setup: _Setup, items: list[Line], after: GameState) -> Comparison:
+    # Ice lies over the terrain: an iced space reads `ice`; its terrain underneath is checked
+    # only by a case that lists the ice too (`NWG: ice` and `NWG: land`).
+    read = [_terrain_item(setup, item) for item in items]
+    iced_listed = {prov for prov, kind in read if kind == "ice"}
     want, got = set(), set()
-    for item in items:
-        prov, kind = _terrain_item(setup, item)
+    for prov, kind in read:
         want.add(f"{prov}: {kind}")
-        now = "ice" if kind == "ice" and prov in after.iced else setup.gmap.terrain[prov].value
+        under = setup.gmap.terrain[prov].value
+        iced = prov in after.iced
+        now = "ice" if iced and (kind == "ice" or prov not in iced_listed) else under
         got.add(f"{prov}: {now}")
     return want, got
 
@@ -529,10 +632,12 @@ def _post_homes(setup: _Setup, items: list[Line], after: GameState) -> Compariso
 
 def _post_state(setup: _Setup, items: list[Line], after: GameState) -> Comparison:
     want, got = set(), set()
+    # A key is found in any case and spacing (`ice-turns A Bar` is the variant's `ice-turns A BAR`).
+    extra = {" ".join(k.lower().split()): v for k, v in after.extra.items()}
     for item in items:
         key, _, value = item.text.rpartition(":")
         want.add(f"{key.strip()}: {value.strip()}")
-        got.add(f"{key.strip()}: {after.extra.get(key.strip(), '(absent)')}")
+        got.add(f"{key.strip()}: {extra.get(' '.join(key.lower().split()), '(absent)')}")
     return want, got
 
 
