@@ -726,3 +726,10 @@ def test_every_order_example_in_help_reads(phase_type: PhaseType, example: str) 
     assert isinstance(order_line, OrderLine)
     order = parse_order(order_line.text, get_variant("standard").map, phase_type)
     assert not isinstance(order, OrderError), order
+
+
+def test_create_centre_after_a_signon_is_an_order_not_the_create_command() -> None:
+    """Geophysical rule 7: `Create centre Bur` (any spelling of centre) is a player's order."""
+    lines = ["Create centre Bur", "Create supply center Bur", "Create s.c. Bur", "CREATE SC Bur"]
+    result = parse_message("\n".join(["SIGNON France mygame secret", *lines]))
+    assert result[1:] == [OrderLine(Line(n, text)) for n, text in enumerate(lines, start=2)]

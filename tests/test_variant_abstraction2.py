@@ -440,12 +440,38 @@ RULE_FILES = {
 }
 
 
+# Cases per file of the review written from the rule text and RULINGS alone (every sentence of
+# rules 1-7 and every Abstraction2 ruling at least once; review_rule3_*.txt: the A/F rules).
+REVIEW_FILES = {
+    "review_rule1_2_calendar.txt": 18,
+    "review_rule3_af.txt": 46,
+    "review_rule3_af_more.txt": 39,
+    "review_rule4_passage.txt": 16,
+    "review_rule5_frozen.txt": 25,
+    "review_rule6_7.txt": 19,
+}
+
+
 def test_scenario_files_and_counts() -> None:
     names = [c.name for c in CASES]
     assert len(names) == len(set(names)), "duplicate case names"
     per_file = {name: sum(1 for c in CASES if Path(c.path).name == name) for name in RULE_FILES}
     assert per_file == RULE_FILES
+    review = {name: sum(1 for c in CASES if Path(c.path).name == name) for name in REVIEW_FILES}
+    assert review == REVIEW_FILES
     assert {c.variant.lower() for c in CASES} == {"abstraction2"}
+
+
+def test_review_cases_cite_a_rule() -> None:
+    for name in REVIEW_FILES:
+        lines = (SCENARIOS / name).read_text().splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("CASE "):
+                j = i
+                while j > 0 and lines[j - 1].startswith("#"):
+                    j -= 1
+                heading = " ".join(lines[j:i])
+                assert "Abstraction2 rule" in heading or "RULINGS" in heading, f"{name}:{i + 1}"
 
 
 def test_rule_cases_cite_their_rule() -> None:

@@ -29,7 +29,7 @@ from tests.shared import SHARED
 
 DIR = Path(__file__).parent / "scenarios" / "sahara"
 CASES: list[Case] = [case for path in sorted(DIR.glob("*.txt")) for case in read_file(path)]
-CASE_COUNT = 56
+CASE_COUNT = 126
 RULES = (SHARED / "rules" / "sahara.txt").read_text(encoding="utf-8")
 TITLES = {
     "land": "Season Sea Space changes to Land",

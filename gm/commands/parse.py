@@ -111,7 +111,8 @@ class Session:
 def _creates_centre(clean: str) -> bool:
     """`Create centre Bur` (Geophysical rule 7) is an order, not the CREATE command."""
     words = clean.split()
-    return len(words) >= 2 and words[1].lower() in ("centre", "center", "sc")
+    return len(words) >= 2 and words[1].lower() in ("centre", "center", "sc", "s.c.", "s.c",
+                                                     "supply")
 
 
 def parse_message(text: str) -> list[Command]:

@@ -48,6 +48,7 @@ from gm.engine.map import GameMap
 from gm.engine.movement import CONVOY, MOVE, SUPPORT_MOVE, Explainer, FrozenDecisions
 from gm.engine.orders import (
     AnyOrder,
+    Convoy,
     Disband,
     Disembark,
     Embark,
@@ -77,31 +78,40 @@ __all__ = [
 
 HELP_TEXT = """\
 A/F rules (army/fleet), as this judge reads them:
-- Boarding: `A Lon boards F ENG`. An army boards a fleet of its OWN power in an adjacent sea
-  space; the two become an A/F there. Boarding happens before all movement and a legal boarding
-  never fails. A fleet carries one army: two armies ordered onto one fleet both stay put.
+- Boarding: `A Lon boards F ENG` (or `A Lon embarks on F ENG`). An army boards a fleet of its
+  OWN power in an adjacent sea space; the two become an A/F there. Boarding happens before
+  all movement and a legal boarding never fails. A fleet carries one army: two armies
+  ordered onto one fleet both stay put.
 - An A/F moves, holds, supports and is supported as a single fleet (combat value 1); it may
   support into coastal provinces but never enters one, and it may not Fast Ferry.
-- Landing: `A/F ENG disembarks Bre` (or `A/F(ENG) disembarks A(Bre)`). The army lands in a
-  coastal province next to the A/F's sea, at the same time as, and independently of, the
-  fleet's own order: `A/F(TYS) disembarks A(Tun), F(TYS)-WMS`. The landing is a move of the army
+- Landing: `A/F ENG disembarks Bre` (or `A/F(ENG) disembarks A(Bre)`, or `A ENG - Bre`, the
+  army of the A/F ordered to land). The army lands in a coastal province next to the A/F's
+  sea, at the same time as, and independently of, the fleet's own order:
+  `A/F(TYS) disembarks A(Tun), F(TYS)-WMS`. The landing is a move of the army
   (strength 1 plus supports) that attacks, bounces, dislodges and cuts supports like any move;
-  it never meets a unit head to head (like a convoyed army). The A/F's fleet may support it:
-  `A/F(ENG) disembarks A(ENG)-Bre S by F(ENG)`. Other units support it as `S A/F ENG - Bre`.
+  it never meets a unit head to head (like a convoyed army), and it does not cut a support
+  given for an attack on the A/F's own sea. The A/F's fleet may support it:
+  `A/F(ENG) disembarks A(ENG)-Bre S by F(ENG)`, or on a line of its own `F ENG S A ENG - Bre`.
+  Other units support it as `S A/F ENG - Bre` (or `S A ENG - Bre`).
 - If the landing fails the army stays aboard, and the fleet's move fails too (its support does
   not). If the A/F is dislodged, the landing still happens; the fleet retreats alone.
 - In one phase an army may board, the A/F move one sea and the army land next to that sea:
-  `A(Lon) boards F(ENG), A/F(ENG)-MAO, A disembarks Por`. Such a landing happens only if the
+  `A(Lon) boards F(ENG), A/F(ENG)-MAO, A disembarks Por`; on separate lines the landing is
+  `A/F ENG disembarks Por` or `A/F MAO disembarks Por`. Such a landing happens only if the
   A/F's move succeeds, and it may not change whether that move succeeds: if it would, the
   landing fails and the army stays aboard.
 - Fast Ferry (FF): a convoy is one fleet in one sea next to both ends; convoys through two or
   more fleets are not possible. If the ferried army cannot land, it stays aboard and the fleet
   becomes an A/F (when the fleet is the army's own power; aboard another power's fleet it stays
   where it was, as in the regular rules). An army that stays aboard has left its province.
+  If the ferrying fleet is dislodged the ferry is disrupted and the army stays where it was.
+  A Fast Ferry by a fleet of the army's own power moves the army also when the army itself
+  has no order (`F ENG FF A Lon - Bre` alone).
 - Retreats: an A/F retreats as a fleet; retreating to a coastal space it becomes a fleet and its
-  army is disbanded. A dislodged army may retreat onto an adjacent fleet of its own power in a
-  sea space, forming an A/F. An army landing from the sea does not keep the units it dislodges
-  from retreating to that sea (as for convoys).
+  army is disbanded. A dislodged army may retreat onto an adjacent fleet (not an A/F) of its
+  own power in a sea space, forming an A/F: `A Pic - ENG` or `A Pic boards F ENG`. An army
+  landing from the sea does not keep the units it dislodges from retreating to that sea (as
+  for convoys).
 - Circular reasoning: when orders depend on each other in a circle that has no single answer,
   all the units involved stand (their orders fail); a circle of moves only (units following
   each other round) moves, as in the regular rules. There is no Szykman rule.
@@ -406,6 +416,7 @@ def resolve_movement_af(
     n = len(units)
     index = {u.province: (i, u.power) for i, u in enumerate(units)}
     board = Board.of(gmap, state)
+    submitted = _as_written_for_af(board, submitted)
 
     def check(power: str, order: AnyOrder) -> AnyOrder | OrderError:
         return check_movement_order_af(gmap, state, power, order, board, hold_only)
@@ -426,9 +437,15 @@ def resolve_movement_af(
         entry = Entry(sub.power, sub.text, sub.order)
         dis_entries.append(entry)
         u, owner = index.get(sub.order.unit.province, (-1, ""))
+        if owner != sub.power:
+            u = _af_moving_to(units, orders, sub.power, sub.order.unit.province, u)
+            if u >= 0:
+                owner = sub.power
+                entry.order = Disembark(spec_of(units[u]), sub.order.dest)
         fleet_order = orders[u] if u >= 0 and owner == sub.power else None
         moves_to = fleet_order.dest.province if isinstance(fleet_order, Move) else None
-        checked = check_disembark(board, sub.power, sub.order, moves_to, hold_only)
+        assert isinstance(entry.order, Disembark)
+        checked = check_disembark(board, sub.power, entry.order, moves_to, hold_only)
         if isinstance(checked, OrderError):
             entry.outcome, entry.reason = Outcome.ILLEGAL, error_reason(checked)
             continue
@@ -476,6 +493,54 @@ def resolve_movement_af(
         excepted.add(culprit)
     return _outcome(dec, state, pre, submitted, entries, follows, tried, landings, carrier,
                     excepted, dis_entries)
+
+
+def _as_written_for_af(board: Board, submitted: Sequence[Submitted]) -> list[Submitted]:
+    """The orders as the A/F rules read two shorthands (Abstraction2 rule 3):
+
+    - `A ENG - Bre` where ENG holds an A/F of the power: its army lands (`A/F ENG disembarks
+      Bre`, as the seed writes `A/F(ENG) disembarks A(ENG)-Bre`);
+    - `F ENG FF A Lon - Bre` by a fleet of the army's power, the army having no order of its
+      own: the army goes by that Fast Ferry (`A Lon - Bre` is added).
+    """
+    ordered = {(s.power, s.order.unit.province) for s in submitted if isinstance(s.order, Order)}
+    out: list[Submitted] = []
+    added: list[Submitted] = []
+    for sub in submitted:
+        order = sub.order
+        unit = board.units.get(order.unit.province) if isinstance(order, Order) else None
+        if unit is None or unit.power != sub.power:
+            out.append(sub)
+            continue
+        if type(order) is Move and order.unit.type is UnitType.ARMY \
+                and unit.type is UnitType.ARMY_FLEET and order.dest.province in board.facts.land:
+            out.append(Submitted(sub.power, sub.text, Disembark(spec_of(unit), order.dest)))
+            continue
+        out.append(sub)
+        if isinstance(order, Convoy) and unit.type is UnitType.FLEET:
+            army = board.units.get(order.target.province)
+            key = (sub.power, order.target.province)
+            if army is not None and army.type is UnitType.ARMY and army.power == sub.power \
+                    and key not in ordered:
+                ordered.add(key)
+                move = Move(spec_of(army), order.dest, via_convoy=True)
+                added.append(Submitted(sub.power, f"{move} (by the Fast Ferry of {unit})", move))
+    return out + added
+
+
+def _af_moving_to(
+    units: Sequence[Unit], orders: Sequence[Order | None], power: str, sea: str, default: int
+) -> int:
+    """`A/F MAO disembarks Por` where `power` has no unit in MAO: the A/F of `power` ordered to
+    move to MAO this phase (the army lands after the move, Abstraction2 rule 3), if there is
+    exactly one; else `default`."""
+    found = []
+    for i, unit in enumerate(units):
+        order = orders[i]
+        if unit.power == power and unit.type is UnitType.ARMY_FLEET \
+                and isinstance(order, Move) and order.dest.province == sea:
+            found.append(i)
+    return found[0] if len(found) == 1 else default
 
 
 def _affects_own_move(dec: AFDecisions, d: int, without: AFDecisions) -> bool:

@@ -83,7 +83,7 @@ class Calendar:
     # -- lookup --------------------------------------------------------------------------------
     def season(self, name: str) -> Season | None:
         """The season called `name` (canonical name, alias or later name; any case)."""
-        return self._by_name.get(" ".join(name.lower().split()))
+        return self._by_name.get(" ".join(name.lower().replace("-", " ").split()))
 
     @cached_property
     def _by_name(self) -> dict[str, Season]:
@@ -152,7 +152,7 @@ class Calendar:
         return self._parse_long(text) or self._parse_short(text)
 
     def _parse_long(self, text: str) -> Phase | None:
-        m = re.fullmatch(r"([A-Za-z][A-Za-z .]*?)\s*(\d{3,4})\s*(?:,?\s*([A-Za-z]+))?", text)
+        m = re.fullmatch(r"([A-Za-z][A-Za-z .-]*?)\s*(\d{3,4})\s*(?:,?\s*([A-Za-z]+))?", text)
         if not m:
             return None
         season = self.season(m.group(1))
@@ -166,7 +166,9 @@ class Calendar:
         return self._place(season, int(m.group(2)), ptype)
 
     def _parse_short(self, text: str) -> Phase | None:
-        m = re.fullmatch(r"([A-Za-z]+?)(\d{3,4})([A-Za-z])", text)
+        # Also `A05` (a season code and a two-digit year, as in the Sahara tables: the season's
+        # first phase of 1905) and the initials of a name of several words (`ES1905M`).
+        m = re.fullmatch(r"([A-Za-z]+?)(\d{2}|\d{3,4})([A-Za-z]?)", text)
         if not m:
             return None
         code = m.group(1).lower()
@@ -174,10 +176,20 @@ class Calendar:
         if season is None:  # an alias's initial, if only one season has it (A1901M = Autumn)
             found = [s for s in self.seasons if any(n[0].lower() == code for n in s.names())]
             season = found[0] if len(found) == 1 and len(code) == 1 else None
-        ptype = _TYPE_LETTERS.get(m.group(3).lower())
-        if season is None or ptype is None:
+        if season is None and len(code) > 1:  # ES = Early Summer, BS = Between Summers
+            found = [s for s in self.seasons
+                     if any(len(n.split()) > 1 and "".join(w[0] for w in n.split()).lower() == code
+                            for n in s.names())]
+            season = found[0] if len(found) == 1 else None
+        year = int(m.group(2)) + (1900 if len(m.group(2)) == 2 else 0)
+        if season is None:
             return None
-        return self._place(season, int(m.group(2)), ptype)
+        if not m.group(3):
+            return Phase(season.name, year, season.phases[0])
+        ptype = _TYPE_LETTERS.get(m.group(3).lower())
+        if ptype is None:
+            return None
+        return self._place(season, year, ptype)
 
     def _place(self, season: Season, year: int, ptype: PhaseType) -> Phase | None:
         if ptype in season.phases:

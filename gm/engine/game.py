@@ -11,7 +11,7 @@ no centres are eliminated; the victory rule is checked. The variant's hooks run 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gm.engine.adjustments import adjustment_delta, resolve_adjustments
 from gm.engine.movement import resolve_movement
@@ -57,6 +57,7 @@ class Needed:
 
     Movement: `units` (all its units). Retreat: `units` (its dislodged units). Adjustment:
     `builds` (surplus of centres over units) with the vacant `build_sites`, or `removals`.
+    `may`: the variant's own orders the power may give but need not (`Home Bel`).
     """
 
     power: str
@@ -64,6 +65,12 @@ class Needed:
     builds: int = 0
     removals: int = 0
     build_sites: tuple[str, ...] = ()
+    may: tuple[str, ...] = ()
+
+    @property
+    def only_optional(self) -> bool:
+        """Nothing is owed, only the variant's optional orders are open to the power."""
+        return bool(self.may) and not (self.units or self.builds or self.removals)
 
 
 class GameOver(ValueError):
@@ -120,6 +127,10 @@ def orders_needed(variant: Variant, state: GameState) -> dict[str, Needed]:
                 sites = vacant_build_sites(variant, state, power)
                 if sites:
                     needed[power] = Needed(power, builds=n, build_sites=sites)
+    if variant.hooks.optional_orders is not None:
+        for power, may in variant.hooks.optional_orders(variant, state).items():
+            if may:
+                needed[power] = replace(needed.get(power, Needed(power)), may=may)
     return needed
 
 

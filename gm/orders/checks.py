@@ -29,7 +29,10 @@ def _reason(order: AnyOrder) -> str | None:
             # DATC 6.A.8: a unit cannot support itself.
             return "a unit cannot support itself"
     elif isinstance(order, SupportMove):
-        own_army = order.unit.type is UnitType.ARMY_FLEET and order.target.type is UnitType.ARMY
+        # `A/F ENG S A ENG - Bre`, `F ENG S A ENG - Bre`, `A/F ENG S A/F ENG - Bre`: an A/F's
+        # fleet supporting its army's landing (the board decides whether ENG holds an A/F).
+        own_army = order.unit.type in (UnitType.ARMY_FLEET, UnitType.FLEET) and \
+            order.target.type in (UnitType.ARMY, UnitType.ARMY_FLEET)
         if order.target.province == order.unit.province and not own_army:
             # An A/F's fleet may support its own army's landing (Abstraction2 rule 3:
             # `A/F ENG S A ENG - Bre`).

@@ -23,6 +23,9 @@ KIND_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {
 # Chaos II rules 4-6: homes and alliances are declared with the adjustments; every other
 # variant order goes with the movement orders.
 ADJUSTMENT_KINDS = frozenset({"home", "alliance"})
+# Sahara rule 2: `no change` is part of the owner's orders "for that season": with the moves
+# or with the retreats (a fleet retreating onto a sea that dries that season).
+RETREAT_TOO_KINDS = frozenset({"keep fleet"})
 
 
 def kind_error(kind: str, kinds: frozenset[str], text: str) -> OrderError | None:
@@ -44,6 +47,8 @@ def kind_phase_error(kind: str, phase_type: PhaseType | None, text: str) -> Orde
         return None
     wanted = PhaseType.ADJUSTMENT if kind in ADJUSTMENT_KINDS else PhaseType.MOVEMENT
     if phase_type is wanted:
+        return None
+    if phase_type is PhaseType.RETREAT and kind in RETREAT_TOO_KINDS:
         return None
     what = KIND_NAMES.get(kind, (f"{kind.capitalize()} orders", ()))[0]
     when = (

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.geo import Location
 from gm.engine.map import GameMap
-from gm.engine.orders import AnyOrder, UnitSpec
+from gm.engine.orders import AnyOrder, Embark, UnitSpec
 from gm.engine.phase import PhaseType
 from gm.orders.checks import text_error
 from gm.orders.fast import fast_order, fast_unit
@@ -86,9 +86,12 @@ def parse_order(
         if isinstance(parsed, OrderError):
             return parsed
         if builder.kind is not None:
-            error = kind_error(builder.kind, kinds, text) or kind_phase_error(
-                builder.kind, phase_type, text
-            )
+            error = kind_error(builder.kind, kinds, text)
+            # Abstraction2 rule 3: a dislodged army may retreat onto its fleet; `A Pic boards
+            # F ENG` in a retreat phase is that retreat (gm.orders.phases).
+            boards_in_retreat = isinstance(parsed, Embark) and phase_type is PhaseType.RETREAT
+            if error is None and not boards_in_retreat:
+                error = kind_phase_error(builder.kind, phase_type, text)
             if error is not None:
                 return error
     if isinstance(parsed, OrderError):

@@ -8,7 +8,7 @@ Without a phase every form keeps its natural reading (`R` retreat, `D` disband).
 from __future__ import annotations
 
 from gm.engine.errors import ErrorKind, OrderError
-from gm.engine.orders import AnyOrder, Disband, Move, Remove, Retreat
+from gm.engine.orders import AnyOrder, Disband, Embark, Move, Remove, Retreat
 from gm.engine.phase import PhaseType
 
 
@@ -29,6 +29,9 @@ def read_for_phase(
             return Retreat(order.unit, order.dest)
         if isinstance(order, Remove):
             return Disband(order.unit)
+        if isinstance(order, Embark):
+            # Abstraction2 rule 3: an army may retreat onto an adjacent fleet of its power.
+            return Retreat(order.unit, order.fleet)
     elif phase_type is PhaseType.ADJUSTMENT and isinstance(order, Disband):
         return Remove(order.unit)
     return order

@@ -258,6 +258,8 @@ class OrderBuilder:
     def geo_kind(self, children: list[Any]) -> GeoKind:
         token = children[0]
         value = " ".join(token.value.casefold().split())
+        if value.startswith("marine"):  # `Marine platform uplift NTH` (rule 2a)
+            return GeoKind.UPLIFT
         if value.startswith("ice"):
             return GeoKind.ICE_ADVANCE if "advance" in value else GeoKind.ICE_RETREAT
         return _GEO_KINDS[value]
@@ -346,7 +348,12 @@ class OrderBuilder:
             if tokens[start].value.casefold() == "and" and found:
                 start += 1
                 continue
-            for end in range(len(tokens), start, -1):
+            longest = len(tokens)
+            if start + 1 < longest and self.gmap.lookup(tokens[start].value) is not None \
+                    and self.gmap.lookup(tokens[start + 1].value) is not None:
+                # Two names in a row (`Swe Den`), not one name written in two (`Sweden`).
+                longest = start + 1
+            for end in range(longest, start, -1):
                 province = find_province(" ".join(t.value for t in tokens[start:end]), self.gmap)
                 if province is not None:
                     found.append(province)

@@ -338,7 +338,8 @@ def victory(
 HELP = """\
 Abstraction2 (Fred C. Davis Jr.)
 
-The usual Diplomacy rules apply, except:
+The usual Diplomacy rules apply (the 2000 rulebook as the DATC's preferred options make it
+precise), except:
 
 1. The map. 118 spaces, 46 supply centres: 29 home centres and 17 neutral. No space has two
    coasts. Starting units:
@@ -362,8 +363,9 @@ The usual Diplomacy rules apply, except:
 2. The calendar. Every move is a month: July 1914 is the first. March, June, September and
    December are adjustment months (no moves); the other months have moves and retreats.
    Centres change hands after the moves and retreats of August, November, February and May.
-   Phases are written `October 1914, Movement` or `Oct1914M`. The game ends after the
-   December 1918 adjustments.
+   Phases are written `October 1914, Movement` or `Oct1914M`. An adjustment month in which no
+   power has anything to build or remove is passed over, as an empty Winter is. The game ends
+   after the December 1918 adjustments (also when there is nothing to adjust then).
 
 3. Army/Fleets (A/F): the rules as this judge reads them are at the end of this text.
    Examples: `A(Lon) boards F(ENG), A/F(ENG)-MAO, A disembarks Por` (all in one phase);

@@ -20,6 +20,8 @@ A variant differs from the standard game only where its rules say so. The game f
 - `adjustment_needed`: whether an adjustment phase is played (Chaos II Winters carry home
   designations and alliance declarations even without builds).
 - `victory`: who has won after a phase (standard: 18 centres at the ownership update).
+- `optional_orders`: orders of the variant's own a power may give in this phase but need not
+  (Chaos II: `Home Bel` and `Alliance ...` in a Winter), so that the phase waits for them.
 - `display_names`: how reports write an order's place names on the current map (Geophysical
   rule 9: seas in capitals, land in title case, `F(BUR) C A(Bel)-Mar`).
 
@@ -95,6 +97,7 @@ ApplyScheduled = Callable[["Variant", GameState, Sequence[ScheduledEvent]], Hook
 BuildSites = Callable[["Variant", GameState, str], frozenset[str]]
 AdjustmentNeeded = Callable[["Variant", GameState], bool]
 VictoryRule = Callable[["Variant", GameState, Phase, bool], Verdict | None]
+OptionalOrders = Callable[["Variant", GameState], Mapping[str, tuple[str, ...]]]
 DisplayNames = Callable[[GameMap, str], str]
 
 
@@ -112,6 +115,7 @@ class Hooks:
     build_sites: BuildSites | None = None
     adjustment_needed: AdjustmentNeeded | None = None
     victory: VictoryRule | None = None
+    optional_orders: OptionalOrders | None = None
     display_names: DisplayNames | None = None  # reports: place names as the map now is
 
 
@@ -148,8 +152,13 @@ class Variant:
         return tuple(p.name for p in self.powers)
 
     def power(self, name: str) -> Power | None:
-        """The power called `name`: its name, adjective or letter, in any case."""
-        return self._power_index.get(" ".join(name.lower().split()))
+        """The power called `name`: its name, adjective or letter, in any case; a dot reads
+        as a space (Chaos II `St. Petersburg`, `St.Petersburg`)."""
+        key = " ".join(name.lower().split())
+        found = self._power_index.get(key)
+        if found is None and "." in key:
+            found = self._power_index.get(" ".join(key.replace(".", " ").split()))
+        return found
 
     @cached_property
     def _power_index(self) -> dict[str, Power]:

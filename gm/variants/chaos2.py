@@ -99,6 +99,33 @@ def _set_words(extra: dict[str, str], key: str, words: Sequence[str]) -> None:
         extra.pop(key, None)
 
 
+def canonical_state(variant: Variant, state: GameState) -> GameState:
+    """The state with its Chaos II keys written canonically (a scenario's PRESTATE_STATE may
+    write `winter-owner bel: V` for `winter-owner Bel: Paris`); other keys are kept."""
+    gmap = variant.map
+
+    def centre(word: str) -> str:
+        return gmap.lookup(word) or word
+
+    def power(word: str) -> str:
+        found = variant.power(word)
+        return found.name if found is not None else word
+
+    extra: dict[str, str] = {}
+    for key, value in state.extra.items():
+        words = key.split(None, 1)
+        kind = words[0].lower() + " " if len(words) == 2 else key
+        if kind == WINTER_OWNER:
+            extra[WINTER_OWNER + centre(words[1])] = power(value)
+        elif kind in (DESIGNATED, LOST, NEW_HOMES):
+            extra[kind + power(words[1])] = " ".join(centre(w) for w in value.split())
+        elif key.strip().lower() == ALLIANCE:
+            extra[ALLIANCE] = ", ".join(power(w.strip()) for w in value.split(","))
+        else:
+            extra[key] = value
+    return state if extra == dict(state.extra) else state.evolve(extra=extra)
+
+
 def _start_of(power: str) -> str | None:
     return starting_centres().get(power)
 
@@ -135,6 +162,7 @@ def _before_phase(
     variant: Variant, state: GameState, submitted: Sequence[Submitted]
 ) -> tuple[HookStep, Sequence[Submitted]]:
     """Take the Home and Alliance orders out: carried out in a Winter, void otherwise."""
+    state = canonical_state(variant, state)
     own = [s for s in submitted if isinstance(s.order, DesignateHome | Alliance)]
     if not own:
         return HookStep(state), submitted
@@ -232,11 +260,16 @@ def _declare(variant: Variant, state: GameState, orders: Sequence[Submitted]) ->
     return HookStep(state.evolve(extra=extra), tuple(results), (event,))
 
 
+_FILLERS = frozenset({"with", "and", "&", ":"})  # `Alliance with Paris and Berlin`
+
+
 def alliance_members(variant: Variant, written: Sequence[str]) -> tuple[list[str], list[str]]:
     """The powers an Alliance order names, and the words naming none. Names are read as
     written: a power's name (several words: `St Petersburg`), code or starting centre (`Par`),
-    separated by spaces or commas; the longest run of words naming a power is taken."""
-    words = " ".join(written).replace(",", " ").split()
+    separated by spaces or commas (`with`, `and` are skipped); the longest run of words naming
+    a power is taken."""
+    words = [w for w in " ".join(written).replace(",", " ").split()
+             if w.lower() not in _FILLERS]
     by_centre = {p.centre.lower(): p.name for p in chaos_powers()}
     found: list[str] = []
     unknown: list[str] = []
@@ -292,6 +325,7 @@ def _end_of_phase(variant: Variant, state: GameState, phase: Phase) -> HookStep:
     """After a Winter: the Winter's designations become homes, the owners are recorded and the
     `lost` marks cleared (rule 4). After moves and retreats: homes occupied by a foreign unit
     lose their status (rules 5 and 7)."""
+    state = canonical_state(variant, state)
     if phase.type is PhaseType.ADJUSTMENT:
         homes = dict(state.homes)
         for key, value in state.extra.items():
@@ -343,6 +377,7 @@ def _lose_homes(variant: Variant, state: GameState, phase: Phase) -> HookStep:
 def _adjustment_needed(variant: Variant, state: GameState) -> bool:
     """A Winter is played if a power builds or removes, could designate a home (rule 4), or a
     set of at most a third of the powers left owns 18 centres (rule 6)."""
+    state = canonical_state(variant, state)
     centres = variant.map_for(state).centres
     if _adjusts(state, centres):
         return True
@@ -352,6 +387,27 @@ def _adjustment_needed(variant: Variant, state: GameState) -> bool:
     counts = Counter(p for c, p in state.owners.items() if c in centres)
     strongest = sorted(counts.values(), reverse=True)[: len(alive) // 3]
     return len(strongest) >= 2 and sum(strongest) >= ALLIANCE_CENTRES
+
+
+def _optional_orders(variant: Variant, state: GameState) -> dict[str, tuple[str, ...]]:
+    """In a Winter: the designations each power may make (rule 4) and, when a third of the
+    powers left could own 18 centres, the alliance declaration (rule 6)."""
+    if state.phase.type is not PhaseType.ADJUSTMENT:
+        return {}
+    state = canonical_state(variant, state)
+    centres = variant.map_for(state).centres
+    alive = alive_powers(state)
+    counts = Counter(p for c, p in state.owners.items() if c in centres)
+    strongest = sorted(counts.values(), reverse=True)[: len(alive) // 3]
+    alliance = len(strongest) >= 2 and sum(strongest) >= ALLIANCE_CENTRES
+    may: dict[str, tuple[str, ...]] = {}
+    for power in variant.power_names:
+        homes = tuple(f"Home {c}" for c in state.centres_of(power)
+                      if not _may_designate(state, power, c, centres))
+        declare = ("Alliance <the other members>",) if alliance and power in alive else ()
+        if homes or declare:
+            may[power] = homes + declare
+    return may
 
 
 def _adjusts(state: GameState, centres: frozenset[str]) -> bool:
@@ -428,7 +484,12 @@ How this judge reads them (rulings)
   powers numbering at most a third of those left own 18 centres together (an alliance is
   possible); otherwise it is skipped.
 - Sign on with the power's name (SIGNON St Petersburg mygame secret) or its code
-  (SIGNON 3mygame secret).
+  (SIGNON 3mygame secret). St Petersburg may be written St. Petersburg.
+- Scenario files (gm scenario) give this game's state in PRESTATE_STATE and POSTSTATE_STATE
+  lines: `winter-owner Bel: Paris` (Paris owned Bel at the end of the last Winter),
+  `designated Paris: Bel Bre` (the designations Paris has used, lost ones included),
+  `lost Paris: Bel` (homes lost since the last Winter), `alliance: Berlin, Paris` (the
+  alliance that won); centres and powers in any case, powers also by code.
 
 Powers and codes
 {codes}
@@ -453,6 +514,7 @@ def build() -> Variant:
             before_phase=_before_phase,
             end_of_phase=_end_of_phase,
             adjustment_needed=_adjustment_needed,
+            optional_orders=_optional_orders,
             victory=_victory,
         ),
         help=_help(),

@@ -283,17 +283,33 @@ def track_last_units(variant: Variant, state: GameState, phase: Phase) -> HookSt
     place Table 2 will still make a centre (`last-unit <Prov>: <Power>` in GameState.extra)."""
     if phase.type is PhaseType.ADJUSTMENT:
         return HookStep(state)
+    return HookStep(_note_last_units(variant, state, phase.year))
+
+
+def _note_last_units(variant: Variant, state: GameState, year: int) -> GameState:
+    """`state` with `last-unit` noted for every unit standing in a Table 2 place still to come."""
     extra = dict(state.extra)
     for e in variant.scheduled:
-        if e.kind != "centre" or e.year < phase.year:
+        if e.kind != "centre" or e.year < year:
             continue
         for p in e.provinces:
             unit = state.unit_in(p)
             if unit is not None:
                 extra[LAST_UNIT + p] = unit.power
     if extra == state.extra:
-        return HookStep(state)
-    return HookStep(state.evolve(extra=extra))
+        return state
+    return state.evolve(extra=extra)
+
+
+def before_phase(
+    variant: Variant, state: GameState, submitted: Sequence[Submitted]
+) -> tuple[HookStep, Sequence[Submitted]]:
+    """Rule 5 step 2, then rule 8 boarding. The units standing at the start of a phase stood
+    there after the previous Spring or Autumn phase (or were built in a place that was already
+    a centre): noting them again changes nothing in a game played from the start, and makes a
+    position set up mid-game (a scenario's PRESTATE) count its units as the last ones there."""
+    state = _note_last_units(variant, state, state.phase.year)
+    return af_before_phase(variant, state, submitted)
 
 
 # -- rule 9: victory ---------------------------------------------------------------------------
@@ -320,11 +336,13 @@ def _help() -> str:
         "Rules:",
         "0. Regular Diplomacy rules apply except where these say otherwise.",
         "1. The game starts in Winter 1900 with builds: each power builds in each home centre,",
-        "   army or fleet (Russia may build F StP/nc or F StP/sc).",
+        "   army or fleet (Russia may build F StP/nc or F StP/sc). Decision: a Winter 1900",
+        "   build that is not ordered is waived, as in any Winter.",
         "2. An army in a coastal province may, instead of moving or supporting, be ordered to",
-        "   turn into a fleet: `A Bre transforms` (`A Spa transforms to F Spa/sc` where the",
-        "   province has several coasts). It holds (and may be supported to hold) and becomes",
-        "   a fleet at the end of the movement phase unless it is dislodged.",
+        "   turn into a fleet, with the movement orders: `A Bre transforms`. Where the province",
+        "   has several coasts the coast must be named (`A Spa transforms to F Spa/sc`), else",
+        "   the order is refused. It holds (and may be supported to hold) and becomes a fleet",
+        "   at the end of the movement phase unless it is dislodged.",
         "3. After each Winter's adjustments, the provinces of Table 1 are submerged; a centre",
         "   there is destroyed and does not count in the next Winter.",
         "4. Armies in a province that is submerged drown. Fleets there stay, now at sea.",
@@ -353,7 +371,8 @@ def _help() -> str:
         "- Rule 5 step 3 boundaries: " + ", ".join(
             f"{p} {o or 'neutral'}" for p, o in tables().boundaries.items()) + ".",
         "- Rule 5 step 2 counts the units standing there after every Spring and Autumn",
-        "  movement and retreat phase since the start of the game.",
+        "  movement and retreat phase since the start of the game (a unit removed in the",
+        "  Winter adjustments still stood there after the Autumn).",
         "- The game ends after the W1908 adjustments, or earlier when only one power has units",
         "  (units awaiting retreat count); the sole power with units wins, otherwise nobody.",
         "  A game where nobody has a unit or a centre ends, won by nobody. There is no",
@@ -384,7 +403,7 @@ def build() -> Variant:
         scheduled=tables().events,
         order_kinds=frozenset({"transform", "af"}),
         hooks=Hooks(
-            before_phase=af_before_phase,  # rule 8: boarding before movement
+            before_phase=before_phase,  # rule 5 step 2; rule 8: boarding before movement
             resolve_movement=with_transforms(resolve_movement_af),
             resolve_retreats=resolve_retreats_af,
             resolve_adjustments=resolve_adjustments_af,  # rule 8: an A/F is two units

@@ -521,8 +521,12 @@ def _reread(
     for sub in orders:
         order = sub.order
         if after is not before:
-            text = str(order) if order is not None else sub.text
-            parsed = parse_order(text, after, PhaseType.MOVEMENT, kinds)
+            # the order as written (a coast named for a space that had none then counts now),
+            # else as it was read before the events
+            parsed = parse_order(sub.text, after, PhaseType.MOVEMENT, kinds)
+            if isinstance(parsed, OrderError) and order is not None:
+                again = parse_order(str(order), after, PhaseType.MOVEMENT, kinds)
+                parsed = parsed if isinstance(again, OrderError) else again
             if isinstance(parsed, OrderError):
                 if order is not None:  # it read well before the events, not now
                     sub = Submitted(sub.power, sub.text, None, parsed)

@@ -112,9 +112,16 @@ Rulings (binding for this game)
   the Autumn ownership update. It cannot be stabilised against or supported. A centre that
   goes under water or becomes a mountain stops being a centre and loses its owner, for good.
 - Unit orders are read again after the events against the new map: a coast that has become
-  ambiguous must be named, and the order is refused with the coasts listed.
+  ambiguous must be named, and the order is refused with the coasts listed. A coast named for
+  a space that gets its coasts in the events counts (with Apulia eroded, F Nap - Rom/sc).
+- At the start Switzerland is a mountain, Iceland coastal land (bordering NAO and NWG) and
+  the Caspian a lake (bordering Mos, Sev and Arm); Ireland stays off the board.
 - The fleet in Sevastopol starts on its Black Sea coast (Sev/sc): with the Caspian a lake,
   Sevastopol has two coasts (Sev/sc, Sev/ec), and so has Armenia (Arm/nc, Arm/wc).
+- Scenario files (gm scenario) write ice over the terrain as `BAR: ice` in PRESTATE_TERRAIN
+  and POSTSTATE_TERRAIN, cut borders as `cut Mun-Ber`, and the army on ice as the state line
+  `ice-turns A BAR: 1` (it started one movement phase on that ice); a fleet written without
+  a coast in a space with a sea coast and lake coasts (F Sev) stands on the sea coast.
 - Event orders in retreat and adjustment phases are refused. Standard 18-centre solo.
 """
 

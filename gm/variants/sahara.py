@@ -2,11 +2,12 @@
 
 Rules (rules/sahara.txt) and rulings (RULINGS.md, "Sahara") as this module plays them:
 - rule 2: seas become land at the listed seasons (and the Caspian, Ireland, Iceland become
-  passable land); a fleet left on a coastal province stays a fleet (on the one coast it still
-  has, if its own dried up); a fleet stranded inland becomes an army of its power, unless its
-  owner ordered `F ION no change` (kind "keep fleet") that season: then it is disbanded. The
-  order is kept in GameState.extra as `keep-fleet <Prov>: <Power>` (Prov: where the fleet is
-  now; the key follows the fleet through the season's moves and retreats);
+  passable land; a dried sea has one coast: `sahara_map`); a fleet left on a coastal province
+  stays a fleet (on the one coast it still has, if its own dried up); a fleet stranded inland
+  becomes an army of its power, unless its owner ordered `F ION no change` (kind "keep
+  fleet", with the moves or the retreats) that season: then it is disbanded. The order is kept
+  in GameState.extra as `keep-fleet <Prov>: <Power>` (Prov: where the fleet is now; the key
+  follows the fleet through the season's moves and retreats);
 - rule 3: centres become ordinary spaces, and ordinary spaces become centres (centres overlay);
   a centre created in an Autumn counts in that Autumn's ownership update, in a Spring it stays
   neutral until the next Autumn update;
@@ -22,6 +23,7 @@ data: gm/variants/data/sahara.tables (format in gm.variants.terrain_schedule).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 
 from gm.engine.calendar import Calendar, Season
@@ -36,7 +38,7 @@ from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
 from gm.paths import VARIANT_DATA
 from gm.variants.base import Hooks, HookStep, ScheduledEvent, Variant, Verdict, homes_from_map
-from gm.variants.maps import standard_map
+from gm.variants.maps import map_data, standard_map
 from gm.variants.standard import POWERS
 from gm.variants.standard import build as build_standard
 from gm.variants.terrain_schedule import (
@@ -87,14 +89,26 @@ def tables() -> Tables:
     return load_tables(VARIANT_DATA / "sahara.tables", standard_map(), sahara_calendar(), KINDS)
 
 
+@cache
+def sahara_map() -> GameMap:
+    """The standard board on which every sea that dries up (rule 2) has one coast once it is
+    land, however the water left around it lies (the map's `canal` reading): a fleet left there
+    stays `F ION`, as rule 2's "no change results" says, and sails to any water next to it."""
+    data = map_data("standard")
+    dried = {p for e in tables().events if e.kind == "land" for p in e.provinces}
+    return replace(data, canals=set(data.canals) | dried).game_map()
+
+
 # -- rule 2: "no change" orders ----------------------------------------------------------------
 def take_keep_orders(
     variant: Variant, state: GameState, submitted: Sequence[Submitted]
 ) -> tuple[HookStep, Sequence[Submitted]]:
     """Take the `F ION no change` orders out of the phase's orders and note them (rule 2).
 
-    A movement phase starts a season's instructions: older notes are dropped first."""
+    A movement phase starts a season's instructions: older notes are dropped first. In a
+    retreat phase the order is for a dislodged fleet (it follows the fleet's retreat)."""
     movement = state.phase.type is PhaseType.MOVEMENT
+    retreat = state.phase.type is PhaseType.RETREAT
     extra = dict(state.extra)
     if movement:
         extra = {k: v for k, v in extra.items() if not k.startswith(KEEP)}
@@ -107,8 +121,10 @@ def take_keep_orders(
             continue
         prov = order.unit.province
         unit = state.unit_in(prov)
-        if not movement:
-            reason = "a `no change` order is given with the movement orders of the season"
+        if retreat:
+            unit = next((d.unit for d in state.dislodged if d.unit.province == prov), None)
+        if not (movement or retreat):
+            reason = "a `no change` order is given with the season's moves or retreats"
         elif unit is None or unit.power != sub.power:
             reason = f"{sub.power} has no unit in {prov}"
         elif unit.type is not UnitType.FLEET:
@@ -212,7 +228,8 @@ def _settle_units(state: GameState, before: GameMap, after: GameMap,
             units.append(army)
             continue
         if before.is_water(prov) and not after.is_water(prov):
-            events.append(f"{unit_text(unit)} is left on a coast and stays a fleet, at {place}.")
+            at = f", at {place}" if place.coast is not None else ""
+            events.append(f"{unit_text(unit)} is left on a coast and stays a fleet{at}.")
         elif place != unit.location:
             events.append(f"{unit_text(unit)} loses its coast and moves to the coast its "
                           f"province keeps: {place}.")
@@ -282,7 +299,8 @@ def _help() -> str:
         "5. The spaces of the last table become impassable; units there are disbanded, and no",
         "   unit may enter them afterwards.",
         "6. From 1905 Spring is called Early Summer, Autumn Late Summer, Winter Between",
-        "   Summers (orders and phase names accept both).",
+        "   Summers (orders and phase names accept both, and the tables' codes: A05 is Late",
+        "   Summer 1905; short forms ES1905M, LS1905R, BS1905A as well as S1905M, F1905R, W1905A).",
         "7. The winner, if any, is the power with a unit in Iceland after the Between Summers",
         "   1911 adjustments.",
         "",
@@ -299,11 +317,13 @@ def _help() -> str:
         "- A sea that becomes land is coastal if it still borders a sea, otherwise inland.",
         "- A fleet whose coast dried up, in a province that keeps exactly one coast, moves to",
         "  that coast. Decision: where a province keeps several coasts, the fleet keeps to the",
-        "  one sharing the most water with its old coast (its old coast name wins a tie); a",
-        "  fleet on a sea that becomes land with several coasts takes the coast touching the",
-        "  most water, then the first in alphabetical order.",
-        "- `no change` is given with the fleet's movement orders and follows the fleet through",
-        "  that season's moves and retreats. It is ignored if the fleet is not stranded.",
+        "  one sharing the most water with its old coast (its old coast name wins a tie).",
+        "- Decision: a sea that becomes land has a single coast, however the water left around",
+        "  it lies: a fleet left there stays `F ION` and may sail to any water next to it, or",
+        "  along the shore to a coastal province whose border with it ends on water.",
+        "- `no change` is given with the fleet's movement orders (`F ION no change`), or, for a",
+        "  dislodged fleet, with its retreat; it follows the fleet through that season's moves",
+        "  and retreats. It is ignored if the fleet is not stranded.",
         "- A centre created in an Autumn is taken in that Autumn's ownership update by a unit",
         "  standing on it; created in a Spring it is neutral until the next Autumn update.",
         "- A11 `All the rest except Ice`: every centre except Iceland stops being one.",
@@ -319,7 +339,7 @@ def _help() -> str:
 
 
 def build() -> Variant:
-    gmap = standard_map()
+    gmap = sahara_map()
     return Variant(
         name=NAME,
         title="Sahara",

@@ -147,7 +147,9 @@ def order_line(ctx: Context, command: OrderLine) -> None:
             ctx.results.add(f"  {shown}: refused, {why}.")
             continue
         if isinstance(order, Order | Waive) and not isinstance(order, _VARIANT_UNIT_ORDERS):
-            checked = check_order(gmap, phase.state, signed.power, order, sites)
+            # Abstraction2 rule 3 / Deluge II rule 8: the A/F rules' checks where they apply.
+            checked = check_order(gmap, phase.state, signed.power, order, sites,
+                                  army_fleet="af" in variant.order_kinds)
             if isinstance(checked, OrderError):
                 ctx.results.add(f"  {shown}: refused, {checked.message}")
                 continue
