@@ -36,8 +36,14 @@ def adjustment_delta(state: GameState, power: str, centres: Collection[str] | No
 
 def adjustment_deltas(state: GameState, centres: Collection[str] | None = None) -> dict[str, int]:
     """`adjustment_delta` for every power with a unit or a centre."""
-    powers = {u.power for u in state.units} | set(state.owners.values())
-    return {p: adjustment_delta(state, p, centres) for p in sorted(powers)}
+    # One pass over centres and units (as adjustment_delta for each power).
+    counts: dict[str, int] = {}
+    for centre, owner in state.owners.items():
+        counts[owner] = counts.get(owner, 0) + (centres is None or centre in centres)
+    for u in state.units:
+        # An A/F is two units, its army and its fleet (A/F rules, gm.engine.army_fleet).
+        counts[u.power] = counts.get(u.power, 0) - (2 if u.type is UnitType.ARMY_FLEET else 1)
+    return {p: counts[p] for p in sorted(counts)}
 
 
 def resolve_adjustments(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.values import value
 
 # Words accepted for each phase type, e.g. in `Spring 1901, Movement` or `Winter 1901 builds`.
 _TYPE_WORDS: dict[str, PhaseType] = {
@@ -36,7 +37,7 @@ _TYPE_LETTERS: dict[str, PhaseType] = {
 }
 
 
-@dataclass(frozen=True)
+@value
 class Season:
     """One season of the year and the phases played in it.
 
@@ -148,8 +149,19 @@ class Calendar:
         jDip-style test files call the adjustment phase after Fall `Fall 1901, Adjustment`; a
         season without that phase type is read as the next season of the same year that has it.
         """
-        text = " ".join(text.strip().split())
-        return self._parse_long(text) or self._parse_short(text)
+        known = self._parsed  # phases are values: one text reads the same every time
+        if text in known:
+            return known[text]
+        spaced = " ".join(text.strip().split())
+        phase = self._parse_long(spaced) or self._parse_short(spaced)
+        if len(known) < 4096:
+            known[text] = phase
+        return phase
+
+    @cached_property
+    def _parsed(self) -> dict[str, Phase | None]:
+        """Texts read by `parse` so far, and what they read as."""
+        return {}
 
     def _parse_long(self, text: str) -> Phase | None:
         m = re.fullmatch(r"([A-Za-z][A-Za-z .-]*?)\s*(\d{3,4})\s*(?:,?\s*([A-Za-z]+))?", text)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from gm.engine.values import value
 
 
 class ErrorKind(StrEnum):
@@ -13,7 +14,7 @@ class ErrorKind(StrEnum):
     ILLEGAL = "illegal"  # readable but not allowed: not adjacent, no such unit, not yours, ...
 
 
-@dataclass(frozen=True)
+@value
 class OrderError:
     """Why an order was not accepted. `message` is a full sentence quoting `text`."""
 

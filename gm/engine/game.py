@@ -11,20 +11,20 @@ no centres are eliminated; the victory rule is checked. The variant's hooks run 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 
-from gm.engine.adjustments import adjustment_delta, resolve_adjustments
+from gm.engine.adjustments import resolve_adjustments
 from gm.engine.movement import resolve_movement
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats, retreat_options
 from gm.engine.state import GameState
-from gm.engine.units import Unit
+from gm.engine.units import Unit, UnitType
+from gm.engine.values import value
 from gm.engine.victory import centre_victory
 from gm.variants.base import HookStep, Variant, Verdict
 
 
-@dataclass(frozen=True)
+@value
 class PhaseReport:
     """One phase passed through: its results (empty when skipped) and what happened, in words."""
 
@@ -34,7 +34,7 @@ class PhaseReport:
     events: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@value
 class GameStep:
     """The result of `advance`: the position at the next phase needing orders (or the final
     position, `state.finished`), a report per phase passed through, and all events in order."""
@@ -51,7 +51,7 @@ class GameStep:
         return tuple(e for rep in self.reports for e in rep.events)
 
 
-@dataclass(frozen=True)
+@value
 class Needed:
     """What one power must order in the current phase.
 
@@ -92,8 +92,7 @@ def advance(variant: Variant, state: GameState, submitted: Sequence[Submitted]) 
     current, report = _play(variant, state, submitted)
     while True:
         phase = current.phase
-        current, events = _end_of_phase(variant, current, phase, alive_before)
-        alive_before = alive_powers(current)
+        current, events, alive_before = _end_of_phase(variant, current, phase, alive_before)
         reports.append(
             PhaseReport(report.phase, report.played, report.results, report.events + events)
         )
@@ -130,7 +129,10 @@ def orders_needed(variant: Variant, state: GameState) -> dict[str, Needed]:
     if variant.hooks.optional_orders is not None:
         for power, may in variant.hooks.optional_orders(variant, state).items():
             if may:
-                needed[power] = replace(needed.get(power, Needed(power)), may=may)
+                had = needed.get(power, Needed(power))
+                needed[power] = Needed(
+                    power, had.units, had.builds, had.removals, had.build_sites, may
+                )
     return needed
 
 
@@ -152,11 +154,10 @@ def phase_needs_orders(variant: Variant, state: GameState) -> bool:
 # -- the position's derived facts --------------------------------------------------------------
 def alive_powers(state: GameState) -> frozenset[str]:
     """Powers with a unit (dislodged or not) or a centre."""
-    return frozenset(
-        {u.power for u in state.units}
-        | {d.unit.power for d in state.dislodged}
-        | set(state.owners.values())
-    )
+    powers = {u.power for u in state.units}
+    powers.update([d.unit.power for d in state.dislodged])
+    powers.update(state.owners.values())
+    return frozenset(powers)
 
 
 def eliminated(variant: Variant, state: GameState) -> tuple[str, ...]:
@@ -168,7 +169,16 @@ def eliminated(variant: Variant, state: GameState) -> tuple[str, ...]:
 def adjustment_counts(variant: Variant, state: GameState) -> dict[str, int]:
     """Centres owned minus units, per power: builds if positive, removals if negative."""
     centres = variant.map_for(state).centres
-    return {p: adjustment_delta(state, p, centres) for p in variant.power_names}
+    # One pass over centres and units (as adjustment_delta for each power).
+    counts = dict.fromkeys(variant.power_names, 0)
+    for centre, owner in state.owners.items():
+        if owner in counts and centre in centres:
+            counts[owner] += 1
+    for unit in state.units:
+        if unit.power in counts:
+            # An A/F is two units, its army and its fleet (A/F rules, gm.engine.army_fleet).
+            counts[unit.power] -= 2 if unit.type is UnitType.ARMY_FLEET else 1
+    return counts
 
 
 def build_sites(variant: Variant, state: GameState, power: str) -> frozenset[str]:
@@ -246,8 +256,9 @@ def _destroy_unretreatable(variant: Variant, state: GameState) -> HookStep:
 
 def _end_of_phase(
     variant: Variant, state: GameState, phase: Phase, alive_before: frozenset[str]
-) -> tuple[GameState, tuple[str, ...]]:
-    """Everything that happens after `phase` (played or skipped), before the next phase."""
+) -> tuple[GameState, tuple[str, ...], frozenset[str]]:
+    """Everything that happens after `phase` (played or skipped), before the next phase; and
+    the powers alive after it."""
     hooks = variant.hooks
     events: list[str] = []
     if hooks.end_of_phase is not None:
@@ -265,7 +276,8 @@ def _end_of_phase(
             state, changes = update_ownership(state, variant.map_for(state).centres)
             events.extend(changes)
             ownership_updated = True
-    for power in sorted(alive_before - alive_powers(state)):
+    alive = alive_powers(state)  # the victory check changes no unit or centre
+    for power in sorted(alive_before - alive):
         events.append(f"{power} is eliminated.")
     verdict = _victory(variant, state, phase, ownership_updated)
     if verdict is not None:
@@ -274,7 +286,7 @@ def _end_of_phase(
             events.append(f"{_and(verdict.winners)} won the game.")
         elif verdict.finished:
             events.append("The game is over; nobody won.")
-    return state, tuple(events)
+    return state, tuple(events), alive
 
 
 def _and(names: Sequence[str]) -> str:
@@ -284,18 +296,22 @@ def _and(names: Sequence[str]) -> str:
 
 def update_ownership(state: GameState, centres: frozenset[str]) -> tuple[GameState, list[str]]:
     """Every unit standing in a supply centre takes it for its power (rulebook)."""
-    owners = dict(state.owners)
+    old = state.owners
+    # Only units in a centre can take one; they are sorted only if one does (events in unit
+    # order).
+    in_centres = [u for u in state.units if u.location.province in centres]
+    if all(old.get(u.location.province) == u.power for u in in_centres):
+        return state, []
+    owners = dict(old)
     events = []
-    for unit in sorted(state.units):
+    for unit in sorted(in_centres):
         prov = unit.province
-        if prov in centres and owners.get(prov) != unit.power:
+        if owners.get(prov) != unit.power:
             before = owners.get(prov)
             owners[prov] = unit.power
             events.append(
                 f"{unit.power} takes {prov}" + (f" from {before}." if before else ".")
             )
-    if not events:
-        return state, []
     return state.evolve(owners=owners), events
 
 

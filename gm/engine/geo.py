@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from gm.engine.values import value
 
 
 class Terrain(StrEnum):
@@ -24,7 +25,7 @@ class Terrain(StrEnum):
         return self in (Terrain.LAND, Terrain.SEA, Terrain.LAKE)
 
 
-@dataclass(frozen=True)
+@value
 class Location:
     """A place a unit can stand: a province, plus a coast for split-coast provinces.
 

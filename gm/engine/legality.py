@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from gm.engine.errors import ErrorKind, OrderError
@@ -541,6 +540,9 @@ def _built_unit(gmap: GameMap, power: str, order: Build) -> Unit | OrderError:
         else:
             return _err(order, f"Build {province}: say which, an army or a fleet",
                         ErrorKind.AMBIGUOUS)
+    if kind is UnitType.ARMY_FLEET:  # A/F rules: an army boards a fleet at sea
+        return _err(order, "an A/F cannot be built: build an army or a fleet (an army "
+                           "boards a fleet at sea to form an A/F)")
     if kind is UnitType.ARMY:
         loc = Location(province)
     elif split:
@@ -567,15 +569,29 @@ def error_reason(error: OrderError) -> str:
     return error.message
 
 
-@dataclass
 class Entry:
-    """A submitted order as a resolver keeps it until the results are written."""
+    """A submitted order as a resolver keeps it until the results are written (a plain slotted
+    class: one is made for every order of every phase)."""
 
-    power: str
-    text: str
-    order: AnyOrder | None
-    outcome: Outcome | None = None  # set for orders void before adjudication
-    reason: str = ""
+    __slots__ = ("order", "outcome", "power", "reason", "text")
+
+    def __init__(
+        self,
+        power: str,
+        text: str,
+        order: AnyOrder | None,
+        outcome: Outcome | None = None,  # set for orders void before adjudication
+        reason: str = "",
+    ) -> None:
+        self.power = power
+        self.text = text
+        self.order = order
+        self.outcome = outcome
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return (f"Entry(power={self.power!r}, text={self.text!r}, order={self.order!r}, "
+                f"outcome={self.outcome!r}, reason={self.reason!r})")
 
 
 Checker = Callable[[str, AnyOrder], AnyOrder | OrderError]

@@ -13,9 +13,10 @@ from typing import Protocol
 
 from gm.engine.geo import Location, Terrain
 from gm.engine.units import UnitType
+from gm.engine.values import value
 
 
-@dataclass(frozen=True)
+@value
 class Province:
     """A province as the map data describes it (names, terrain at the start, centre, home)."""
 

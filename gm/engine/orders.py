@@ -8,14 +8,14 @@ value.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from gm.engine.geo import Location
 from gm.engine.units import UnitType
+from gm.engine.values import value
 
 
-@dataclass(frozen=True, order=True)
+@value(order=True)
 class UnitSpec:
     """A unit as an order names it: `A Par`, `F Spa/sc`, or just `Par` (type left out)."""
 
@@ -30,14 +30,14 @@ class UnitSpec:
         return self.location.province
 
 
-@dataclass(frozen=True)
+@value
 class Order:
-    """Base of all orders. Subclasses are frozen dataclasses with a canonical `__str__`."""
+    """Base of all orders. Subclasses are frozen values (`@value`) with a canonical `__str__`."""
 
     unit: UnitSpec
 
 
-@dataclass(frozen=True)
+@value
 class Hold(Order):
     """`A Par H`: the unit stays where it is."""
 
@@ -45,7 +45,7 @@ class Hold(Order):
         return f"{self.unit} H"
 
 
-@dataclass(frozen=True)
+@value
 class Move(Order):
     """`A Par - Bur`: move to `dest`; `via_convoy` when the player asked for a convoy."""
 
@@ -56,7 +56,7 @@ class Move(Order):
         return f"{self.unit} - {self.dest}" + (" via convoy" if self.via_convoy else "")
 
 
-@dataclass(frozen=True)
+@value
 class SupportHold(Order):
     """`A Mar S A Par`: support `target` where it stands."""
 
@@ -66,7 +66,7 @@ class SupportHold(Order):
         return f"{self.unit} S {self.target}"
 
 
-@dataclass(frozen=True)
+@value
 class SupportMove(Order):
     """`A Mar S A Par - Bur`: support `target` moving to `dest`."""
 
@@ -77,7 +77,7 @@ class SupportMove(Order):
         return f"{self.unit} S {self.target} - {self.dest}"
 
 
-@dataclass(frozen=True)
+@value
 class Convoy(Order):
     """`F ENG C A Lon - Bre`: convoy the army `target` to `dest`."""
 
@@ -88,7 +88,7 @@ class Convoy(Order):
         return f"{self.unit} C {self.target} - {self.dest}"
 
 
-@dataclass(frozen=True)
+@value
 class Retreat(Order):
     """`A Par R Bur`: a dislodged unit retreats to `dest`."""
 
@@ -98,7 +98,7 @@ class Retreat(Order):
         return f"{self.unit} R {self.dest}"
 
 
-@dataclass(frozen=True)
+@value
 class Disband(Order):
     """`A Par D`: a dislodged unit is disbanded."""
 
@@ -106,7 +106,7 @@ class Disband(Order):
         return f"{self.unit} D"
 
 
-@dataclass(frozen=True)
+@value
 class Build(Order):
     """Build the unit `unit` (type and location given)."""
 
@@ -114,7 +114,7 @@ class Build(Order):
         return f"Build {self.unit}"
 
 
-@dataclass(frozen=True)
+@value
 class Remove(Order):
     """`Remove A Par`: remove the unit in an adjustment phase."""
 
@@ -122,7 +122,7 @@ class Remove(Order):
         return f"Remove {self.unit}"
 
 
-@dataclass(frozen=True)
+@value
 class Waive:
     """Decline one build."""
 
@@ -131,7 +131,7 @@ class Waive:
 
 
 # -- orders of the variants (Variant.order_kinds names which a variant allows) ----------------
-@dataclass(frozen=True)
+@value
 class Embark(Order):
     """`A Lon boards F ENG` (kind "af"; Abstraction2 rule 3, Deluge II rule 8): the army boards
     the fleet in the adjacent sea `fleet` before movement, forming an A/F there."""
@@ -142,7 +142,7 @@ class Embark(Order):
         return f"{self.unit} boards F {self.fleet}"
 
 
-@dataclass(frozen=True)
+@value
 class Disembark(Order):
     """`A/F ENG disembarks Bre` (kind "af"): the army of the A/F `unit` lands in `dest`, a coastal
     province next to the A/F's sea (or next to the sea the A/F moves to in the same phase). It
@@ -154,7 +154,7 @@ class Disembark(Order):
         return f"{self.unit} disembarks {self.dest}"
 
 
-@dataclass(frozen=True)
+@value
 class Transform(Order):
     """`A Bre transforms` (kind "transform"; Deluge II rule 2): the army becomes a fleet where it
     stands at the end of the phase unless dislodged; `coast` names the coast in a province with
@@ -166,7 +166,7 @@ class Transform(Order):
         return f"{self.unit} transforms" + (f" to F {self.coast}" if self.coast else "")
 
 
-@dataclass(frozen=True)
+@value
 class KeepFleet(Order):
     """`F ION no change` (kind "keep fleet"; Sahara rule 2): if this fleet is stranded inland this
     season it is disbanded instead of becoming an army. Given beside the fleet's movement order."""
@@ -175,7 +175,7 @@ class KeepFleet(Order):
         return f"{self.unit} no change"
 
 
-@dataclass(frozen=True)
+@value
 class Exchange:
     """`Exchange Bel Den for Hol Kie with Germany` (kind "exchange"; Abstraction2 rule 6): this
     power gives `give` to `partner` and receives `receive`; both powers must order it."""
@@ -188,7 +188,7 @@ class Exchange:
         return f"Exchange {' '.join(self.give)} for {' '.join(self.receive)} with {self.partner}"
 
 
-@dataclass(frozen=True)
+@value
 class DesignateHome:
     """`Home Bel` (kind "home"; Chaos II rules 4-5): make an owned centre a home centre."""
 
@@ -198,7 +198,7 @@ class DesignateHome:
         return f"Home {self.province}"
 
 
-@dataclass(frozen=True)
+@value
 class Alliance:
     """`Alliance Paris Berlin` (kind "alliance"; Chaos II rule 6): the other members of the
     alliance this power declares, named as the player wrote them (the variant resolves them)."""
@@ -223,7 +223,7 @@ class GeoKind(StrEnum):
     ICE_RETREAT = "Ice retreat"
 
 
-@dataclass(frozen=True, order=True)
+@value(order=True)
 class GeoTarget:
     """A space (`Mos`) or, with `other`, the border between two spaces (`Mun-Ber`)."""
 
@@ -243,7 +243,7 @@ class GeoTarget:
         return f"{self.province}-{self.other}" if self.other else self.province
 
 
-@dataclass(frozen=True)
+@value
 class GeoEvent:
     """`Erode Mos`, `Earthquake Mun-Ber`, `Ice advance BAR` (kind "geo"; Geophysical rule 2)."""
 
@@ -254,7 +254,7 @@ class GeoEvent:
         return f"{self.kind.value} {self.target}"
 
 
-@dataclass(frozen=True)
+@value
 class SupportEvent:
     """`Support Turkish Erode Mos` (kind "geo"; rule 3): this power's event supports `power`'s
     `event`. `power` is as the player wrote it (name or adjective); the variant resolves it."""
@@ -266,7 +266,7 @@ class SupportEvent:
         return f"Support {self.power} {self.event}"
 
 
-@dataclass(frozen=True)
+@value
 class CreateCentre:
     """`Create centre Bur` (kind "geo"; rule 7): in a Spring, instead of an event."""
 
@@ -276,7 +276,7 @@ class CreateCentre:
         return f"Create centre {self.province}"
 
 
-@dataclass(frozen=True)
+@value
 class Stabilize:
     """`2 Stabilize Mos`, `Stabilize Mun-Ber` (kind "geo"; rules 1b, 3)."""
 

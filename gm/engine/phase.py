@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from gm.engine.values import value
 
 
 class PhaseType(StrEnum):
@@ -16,7 +17,7 @@ class PhaseType(StrEnum):
         return self.value[0]
 
 
-@dataclass(frozen=True)
+@value
 class Phase:
     """A phase such as `Spring 1901, Movement` or `July 1914, Movement`.
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from gm.engine.errors import OrderError
 from gm.engine.orders import AnyOrder
 from gm.engine.state import GameState
+from gm.engine.values import value
 
 
 class Outcome(StrEnum):
@@ -20,7 +20,7 @@ class Outcome(StrEnum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class OrderResult:
     """One order's fate. `reason` is a short sentence for reports ("bounced with A Mun")."""
 
@@ -33,7 +33,7 @@ class OrderResult:
     details: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Submitted:
     """An order as submitted by a power: the text it wrote and what the parser made of it.
 
@@ -47,7 +47,7 @@ class Submitted:
     error: OrderError | None = None
 
 
-@dataclass(frozen=True)
+@value
 class PhaseOutcome:
     """The result of resolving one phase: the position after it (phase not yet advanced), one
     result per submitted order (plus one per unit that had no order), and map/centre events in

@@ -9,9 +9,10 @@ from typing import Any
 from gm.engine.geo import Location, Terrain
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.units import Unit, UnitType
+from gm.engine.values import value
 
 
-@dataclass(frozen=True)
+@value
 class Dislodged:
     """A dislodged unit awaiting retreat, and the province its attacker came from.
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from gm.engine.geo import Location
+from gm.engine.values import value
 
 
 class UnitType(StrEnum):
@@ -24,7 +24,7 @@ class UnitType(StrEnum):
         return {"A": "army", "F": "fleet", "A/F": "army/fleet"}[self.value]
 
 
-@dataclass(frozen=True, order=True)
+@value(order=True)
 class Unit:
     """One unit: its owner, type and location."""
 

@@ -12,7 +12,6 @@ A/F shorthand is read (Abstraction2 rule 3):
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from gm.engine.errors import ErrorKind, OrderError
@@ -20,6 +19,7 @@ from gm.engine.map import GameMap
 from gm.engine.orders import AnyOrder, Disembark, Embark, Order, SupportMove, UnitSpec
 from gm.engine.phase import PhaseType
 from gm.engine.units import UnitType
+from gm.engine.values import replace
 from gm.orders.parser import parse_order, parse_unit
 
 _WHOLE_PART = re.compile(r"\s*(?:exchanges?|alliance|ally)\b", re.IGNORECASE)
@@ -112,5 +112,5 @@ def _as_pair_order(order: AnyOrder, pairs: list[UnitSpec]) -> AnyOrder:
         return order
     for pair in reversed(pairs):
         if pair.province == order.unit.province:
-            return dataclasses.replace(order, unit=pair)
+            return replace(order, unit=pair)
     return order

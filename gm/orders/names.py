@@ -8,7 +8,6 @@ the map's own names. Coasts are normalised to the map's lower-case labels ("nc",
 
 from __future__ import annotations
 
-import difflib
 import re
 import weakref
 from collections.abc import Iterable
@@ -171,6 +170,8 @@ def _shortened(plain: str, names: MapNames) -> str | None:
 
 def suggest(name: str, gmap: GameMap, limit: int = 3) -> tuple[str, ...]:
     """Up to `limit` provinces whose names are close to `name`, as `Bur (Burgundy)`."""
+    import difflib  # only when a name is not found: slow to import, not needed otherwise
+
     names = map_names(gmap)
     wanted = spaced(name).casefold()
     close = difflib.get_close_matches(wanted, names.choices.keys(), n=12, cutoff=0.6)

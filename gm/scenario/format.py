@@ -8,7 +8,6 @@ and leading whitespace are ignored, keywords are case-insensitive, an unknown ke
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,6 +168,8 @@ def _unknown_keyword(word: str, content: str) -> str | None:
     """An error message if the line looks like a keyword this format does not have."""
     if ":" in content:
         return None
+    import difflib  # only for a line that may be a misspelt keyword: rare, and slow to import
+
     close = difflib.get_close_matches(word.upper(), KEYWORDS, n=1, cutoff=0.75)
     if not (_KEYWORDISH.fullmatch(word) or (close and content == word)):
         return None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from gm.engine.errors import OrderError
@@ -22,6 +21,7 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
+from gm.engine.values import value
 from gm.orders import parse_order, parse_orders, parse_unit, resolve_province
 from gm.scenario.format import Case, Line
 from gm.variants.base import Power, Variant
@@ -41,7 +41,7 @@ class CaseError(ValueError):
         super().__init__(f"{case.path}:{line}: {message}")
 
 
-@dataclass(frozen=True)
+@value
 class Difference:
     """One POSTSTATE block that disagrees: lines expected but missing, lines found unexpected."""
 
@@ -50,7 +50,7 @@ class Difference:
     unexpected: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@value
 class CaseResult:
     """What running a case gave: the differences from its POSTSTATE blocks (none: passed),
     the reports of the phases played, the void ORDERS lines, or why the case could not run."""

@@ -40,9 +40,10 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, PhaseOutcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit
+from gm.engine.values import value
 
 
-@dataclass(frozen=True)
+@value
 class Power:
     """A great power: `Austria`, adjective `Austrian`, one-letter code `A`."""
 
@@ -51,7 +52,7 @@ class Power:
     letter: str
 
 
-@dataclass(frozen=True)
+@value
 class ScheduledEvent:
     """A change a variant's tables schedule, e.g. Deluge II Table 1 `W 1901: Lon` (submerge).
 
@@ -67,7 +68,7 @@ class ScheduledEvent:
     provinces: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@value
 class HookStep:
     """What a hook did: the new position, results for orders it consumed, events in words."""
 
@@ -76,7 +77,7 @@ class HookStep:
     events: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@value
 class Verdict:
     """The end of a game: who won (possibly nobody) and whether play stops."""
 
@@ -101,7 +102,7 @@ OptionalOrders = Callable[["Variant", GameState], Mapping[str, tuple[str, ...]]]
 DisplayNames = Callable[[GameMap, str], str]
 
 
-@dataclass(frozen=True)
+@value
 class Hooks:
     """The points of the phase cycle where a variant may depart from the standard game."""
 

@@ -37,7 +37,6 @@ be unique across the map. Errors are MapDataError with the file and line of the 
 from __future__ import annotations
 
 import re
-import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +44,7 @@ from pathlib import Path
 from gm.engine.geo import Terrain
 from gm.engine.map import GameMap, Province
 from gm.engine.topology import EDGE_PREFIX, RingTopology, check_rings, is_edge
+from gm.engine.values import value
 
 # Text shlex (POSIX mode) splits into whole words and whole "quoted strings" without escapes,
 # separated by shlex's whitespace: read with one regular expression instead of shlex's
@@ -63,7 +63,7 @@ class MapDataError(ValueError):
         self.message = message
 
 
-@dataclass(frozen=True)
+@value
 class Edge:
     """A board-edge marker as the data file declares it."""
 
@@ -120,22 +120,25 @@ _ENTRY = re.compile(r"^(?P<name>~?[A-Za-z][A-Za-z0-9]*)(?:\[(?P<pin>[a-z][a-z0-9
 _TERRAINS = {t.value: t for t in Terrain}
 
 
-@dataclass
 class _Pending:
-    """A province while its block is being read."""
+    """A province while its block is being read (a plain class: a dataclass costs more to
+    define at import than reading the standard map with this one)."""
 
-    abbr: str
-    terrain: Terrain
-    name: str
-    position: tuple[float, float]
-    line: int
-    centre: bool = False
-    home: str | None = None
-    opens: Terrain | None = None
-    canal: bool = False
-    aliases: list[tuple[str, int]] = field(default_factory=list)
-    ring: list[str] | None = None
-    ring_line: int = 0
+    def __init__(
+        self, abbr: str, terrain: Terrain, name: str, position: tuple[float, float], line: int
+    ) -> None:
+        self.abbr = abbr
+        self.terrain = terrain
+        self.name = name
+        self.position = position
+        self.line = line
+        self.centre = False
+        self.home: str | None = None
+        self.opens: Terrain | None = None
+        self.canal = False
+        self.aliases: list[tuple[str, int]] = []
+        self.ring: list[str] | None = None
+        self.ring_line = 0
 
 
 class _Reader:
@@ -161,6 +164,8 @@ class _Reader:
     def words(self, text: str, line: int) -> list[str]:
         if _SIMPLE_WORDS.fullmatch(text):
             return [m[1] if m[1] is not None else m[2] for m in _WORD.finditer(text)]
+        import shlex  # only for the rare line the expression above does not read
+
         try:
             return shlex.split(text, posix=True)
         except ValueError as exc:
