@@ -1,13 +1,23 @@
-"""Mail for the service tests: raw messages as players send them, and the game they play."""
+"""Mail for the service tests: raw messages as players send them, the game they play, and
+driving the real service over Maildirs."""
 
 from __future__ import annotations
 
+import time
+from collections import defaultdict
 from datetime import UTC, datetime
-from email.message import EmailMessage
+from email import message_from_bytes
+from email.message import EmailMessage, Message
+from email.policy import default
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 from gm.mail.config import Config, MaildirConfig
+from gm.mail.maildir import ensure_maildir
+from gm.service.clock import FixedClock
+from gm.service.ingest import Outcome
+from gm.service.serve import Service
+from gm.store.db import Database
 
 GM = "master@example.org"
 SERVICE = "judge@example.org"
@@ -51,3 +61,35 @@ def message(sender: str, body: str, *, subject: str = "commands",
 def maildir_config(root: Path) -> Config:
     return Config(data_dir=root, address=SERVICE, display_name="Judge",
                   maildir=MaildirConfig(inbox=root / "inbox", outbox=root / "outbox"))
+
+
+# -- driving the service over Maildirs ---------------------------------------------------------
+
+
+def deliver(inbox: Path, raw: bytes) -> None:
+    """Put a raw message into a Maildir inbox as a mail server would (tmp, then new)."""
+    ensure_maildir(inbox)
+    name = f"{time.time_ns()}.test.localhost"
+    (inbox / "tmp" / name).write_bytes(raw)
+    (inbox / "tmp" / name).rename(inbox / "new" / name)
+
+
+def mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
+    """Every message in a Maildir outbox, by recipient address."""
+    found: dict[str, list[Message]] = defaultdict(list)
+    for path in sorted((outbox / "new").iterdir()):
+        msg = message_from_bytes(path.read_bytes(), policy=default)
+        for addr in str(msg["To"]).split(","):
+            found[addr.strip().strip("<>").split("<")[-1].rstrip(">")].append(msg)
+    return found
+
+
+def text_of(msg: Message) -> str:
+    part = msg.get_body(preferencelist=("plain",))  # type: ignore[attr-defined]
+    return str(part.get_content())
+
+
+async def service_pass(db: Database, config: Config, clock: FixedClock) -> list[Outcome]:
+    """One pass of the real service over its inbox; what became of each message."""
+    service = Service(db, config, clock=clock)
+    return [r.outcome for r in await service.once()]

@@ -138,6 +138,9 @@ MOVEMENT_FORMS: list[tuple[str, AnyOrder]] = [
     ("Stabilize Mos", Stabilize(GeoTarget("Mos"))),
     ("Stabilise Mos", Stabilize(GeoTarget("Mos"))),
     ("2 Stabilize Mos", Stabilize(GeoTarget("Mos"), 2)),
+    ("Stabilize Mos x2", Stabilize(GeoTarget("Mos"), 2)),
+    ("Stabilize Mos 3 times", Stabilize(GeoTarget("Mos"), 3)),
+    ("Earthquake along Mun-Ber", GeoEvent(GeoKind.EARTHQUAKE, GeoTarget("Mun", "Ber"))),
     ("Stabilize Mos 2", Stabilize(GeoTarget("Mos"), 2)),
     ("Stabilize Mun-Ber", Stabilize(GeoTarget("Mun", "Ber"))),
 ]
@@ -145,6 +148,8 @@ MOVEMENT_FORMS: list[tuple[str, AnyOrder]] = [
 ADJUSTMENT_FORMS: list[tuple[str, AnyOrder]] = [
     # Chaos II rules 4-6.
     ("Home Bel", DesignateHome("Bel")),
+    ("Home centre Belgium", DesignateHome("Bel")),
+    ("Declare alliance Paris Berlin", Alliance(("Paris", "Berlin"))),
     ("Home Belgium", DesignateHome("Bel")),
     ("Designate home Bel", DesignateHome("Bel")),
     ("Alliance Paris Berlin Moscow", Alliance(("Paris", "Berlin", "Moscow"))),

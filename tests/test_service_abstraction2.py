@@ -4,22 +4,25 @@ rule 3), the GM processes July and August 1914, and every player gets the report
 
 from __future__ import annotations
 
-import time
-from collections import defaultdict
-from email import message_from_bytes
-from email.message import Message
-from email.policy import default
 from pathlib import Path
 
 from gm.mail.config import Config
-from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
-from gm.service.serve import Service
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.db import Database
-from tests.service_support import GM, PLAYERS, START, maildir_config, message
+from tests.service_support import (
+    GM,
+    PLAYERS,
+    START,
+    deliver,
+    mail_by_recipient,
+    maildir_config,
+    message,
+    service_pass,
+    text_of,
+)
 
 GAME = "tundra"
 SETUP = "\n".join(
@@ -49,54 +52,28 @@ def _orders(power: str, lines: list[str]) -> bytes:
     return message(PLAYERS[power], body, subject=f"{power} orders")
 
 
-def _deliver(inbox: Path, raw: bytes) -> None:
-    ensure_maildir(inbox)
-    name = f"{time.time_ns()}.test.localhost"
-    (inbox / "tmp" / name).write_bytes(raw)
-    (inbox / "tmp" / name).rename(inbox / "new" / name)
-
-
-def _mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
-    found: dict[str, list[Message]] = defaultdict(list)
-    for path in sorted((outbox / "new").iterdir()):
-        msg = message_from_bytes(path.read_bytes(), policy=default)
-        for addr in str(msg["To"]).split(","):
-            found[addr.strip().strip("<>").split("<")[-1].rstrip(">")].append(msg)
-    return found
-
-
-def _text(msg: Message) -> str:
-    part = msg.get_body(preferencelist=("plain",))  # type: ignore[attr-defined]
-    return str(part.get_content())
-
-
-async def _pass(db: Database, config: Config, clock: FixedClock) -> list[Outcome]:
-    service = Service(db, config, clock=clock)
-    return [r.outcome for r in await service.once()]
-
-
 def _reports(config: Config, addr: str, phase: str) -> list[str]:
-    mail = _mail_by_recipient(config.maildir.outbox)
+    mail = mail_by_recipient(config.maildir.outbox)
     subject = f"[{GAME}] {phase}: results"
-    return [_text(m) for m in mail[addr] if str(m["Subject"]) == subject]
+    return [text_of(m) for m in mail[addr] if str(m["Subject"]) == subject]
 
 
 async def test_an_abstraction2_game_by_mail(database: Database, tmp_path: Path) -> None:
     config = maildir_config(tmp_path)
     clock = FixedClock(START)
-    _deliver(config.maildir.inbox, message(GM, SETUP))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+    deliver(config.maildir.inbox, message(GM, SETUP))
+    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
 
     # July 1914: every power orders, the GM processes.
     for power, lines in JULY_1914.items():
-        _deliver(config.maildir.inbox, _orders(power, lines))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED] * 7
-    replies = _mail_by_recipient(config.maildir.outbox)
+        deliver(config.maildir.inbox, _orders(power, lines))
+    assert await service_pass(database, config, clock) == [Outcome.ANSWERED] * 7
+    replies = mail_by_recipient(config.maildir.outbox)
     for power, addr in PLAYERS.items():
-        texts = [_text(m) for m in replies[addr]]
+        texts = [text_of(m) for m in replies[addr]]
         assert any("Units without orders: none." in t for t in texts), power
-    _deliver(config.maildir.inbox, message(GM, f"SIGNON GM {GAME} gmpass\nPROCESS"))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+    deliver(config.maildir.inbox, message(GM, f"SIGNON GM {GAME} gmpass\nPROCESS"))
+    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
 
     for power, addr in PLAYERS.items():
         reports = _reports(config, addr, "July 1914, Movement")
@@ -118,10 +95,10 @@ async def test_an_abstraction2_game_by_mail(database: Database, tmp_path: Path) 
 
     # August 1914: England's army boards the fleet in the Irish Sea (rule 3); the others hold.
     for power, lines in AUGUST_1914.items():
-        _deliver(config.maildir.inbox, _orders(power, lines))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
-    _deliver(config.maildir.inbox, message(GM, f"SIGNON GM {GAME} gmpass\nPROCESS"))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+        deliver(config.maildir.inbox, _orders(power, lines))
+    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
+    deliver(config.maildir.inbox, message(GM, f"SIGNON GM {GAME} gmpass\nPROCESS"))
+    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
 
     text = _reports(config, PLAYERS["England"], "August 1914, Movement")[0]
     assert "A Lvp boards F IRI" in text and "A/F IRI" in text
@@ -141,8 +118,9 @@ async def test_help_abstraction2_by_mail(database: Database, tmp_path: Path) -> 
     # The variant's rules and rulings, for players (Variant.help): `HELP Abstraction II`.
     config = maildir_config(tmp_path)
     clock = FixedClock(START)
-    _deliver(config.maildir.inbox, message(PLAYERS["Russia"], "HELP Abstraction II"))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
-    text = "\n".join(_text(m) for m in _mail_by_recipient(config.maildir.outbox)[PLAYERS["Russia"]])
+    deliver(config.maildir.inbox, message(PLAYERS["Russia"], "HELP Abstraction II"))
+    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
+    mail = mail_by_recipient(config.maildir.outbox)[PLAYERS["Russia"]]
+    text = "\n".join(text_of(m) for m in mail)
     assert "Frozen regions" in text and "Exchange Bel Den for Hol Kie with Germany" in text
     assert "A/F rules" in text

@@ -3,23 +3,25 @@ digit code) and the Winter 1900 builds are processed through the real service an
 
 from __future__ import annotations
 
-import time
-from collections import defaultdict
-from email import message_from_bytes
-from email.message import Message
-from email.policy import default
 from pathlib import Path
 
 from gm.mail.config import Config
-from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
-from gm.service.serve import Service
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.db import Database
 from gm.variants.chaos2 import chaos_powers
-from tests.service_support import GM, START, maildir_config, message
+from tests.service_support import (
+    GM,
+    START,
+    deliver,
+    mail_by_recipient,
+    maildir_config,
+    message,
+    service_pass,
+    text_of,
+)
 
 POWERS = chaos_powers()
 INLAND = {"Bud", "Mos", "Mun", "Par", "Ser", "Vie", "War"}
@@ -53,56 +55,30 @@ def _signon(index: int, code: str, name: str) -> str:
     return f"SIGNON {name} kaos {_password(code)}"
 
 
-def _deliver(inbox: Path, raw: bytes) -> None:
-    ensure_maildir(inbox)
-    name = f"{time.time_ns()}.test.localhost"
-    (inbox / "tmp" / name).write_bytes(raw)
-    (inbox / "tmp" / name).rename(inbox / "new" / name)
-
-
-def _mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
-    found: dict[str, list[Message]] = defaultdict(list)
-    for path in sorted((outbox / "new").iterdir()):
-        msg = message_from_bytes(path.read_bytes(), policy=default)
-        for addr in str(msg["To"]).split(","):
-            found[addr.strip().strip("<>").split("<")[-1].rstrip(">")].append(msg)
-    return found
-
-
-def _text(msg: Message) -> str:
-    part = msg.get_body(preferencelist=("plain",))  # type: ignore[attr-defined]
-    return str(part.get_content())
-
-
-async def _pass(db: Database, config: Config, clock: FixedClock) -> list[Outcome]:
-    service = Service(db, config, clock=clock)
-    return [r.outcome for r in await service.once()]
-
-
 async def test_a_chaos2_game_by_email(database: Database, tmp_path: Path) -> None:
     config: Config = maildir_config(tmp_path)
     clock = FixedClock(START)
-    _deliver(config.maildir.inbox, message(GM, SETUP))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+    deliver(config.maildir.inbox, message(GM, SETUP))
+    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
 
     for i, p in enumerate(POWERS):
         orders = [_build(p.centre)]
         if p.name == "Paris":
             orders.append("Home Bel")  # Chaos II rule 4: not owned, void at adjudication
         body = "\n".join([_signon(i, p.code, p.name), *orders])
-        _deliver(config.maildir.inbox, message(_address(p.code), body))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED] * 34
+        deliver(config.maildir.inbox, message(_address(p.code), body))
+    assert await service_pass(database, config, clock) == [Outcome.ANSWERED] * 34
 
-    mail = _mail_by_recipient(config.maildir.outbox)
+    mail = mail_by_recipient(config.maildir.outbox)
     for p in POWERS:
         replies = [m for m in mail[_address(p.code)] if m["In-Reply-To"]]
         assert len(replies) == 1, p.name
-        text = _text(replies[0])
+        text = text_of(replies[0])
         assert f"Orders of {p.name} for Winter 1900, Adjustment:" in text, (p.name, text)
         assert "Builds ordered: 1 of 1." in text, (p.name, text)
 
-    _deliver(config.maildir.inbox, message(GM, "SIGNON GM kaos gmpass\nPROCESS"))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+    deliver(config.maildir.inbox, message(GM, "SIGNON GM kaos gmpass\nPROCESS"))
+    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
 
     with database.read() as s:
         game = games_repo.find_game(s, "kaos")
@@ -117,11 +93,11 @@ async def test_a_chaos2_game_by_email(database: Database, tmp_path: Path) -> Non
     assert state.homes["Paris"] == ("Par",)
     assert state.extra["winter-owner Bel"] == "Belgium"
 
-    mail = _mail_by_recipient(config.maildir.outbox)
+    mail = mail_by_recipient(config.maildir.outbox)
     for p in POWERS:
         reports = [m for m in mail[_address(p.code)] if str(m["Subject"]).endswith(": results")]
         assert len(reports) == 1, p.name
-        text = _text(reports[0])
+        text = text_of(reports[0])
         assert str(reports[0]["Subject"]) == "[kaos] Winter 1900, Adjustment: results"
         assert "Next phase: Spring 1901, Movement" in text
         assert "Build F StP/nc" in text and "Build A War" in text

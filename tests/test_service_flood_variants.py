@@ -3,17 +3,11 @@ real service and store (Maildir in and out), and its reports say what the map di
 
 from __future__ import annotations
 
-import time
-from collections import defaultdict
-from email import message_from_bytes
-from email.message import Message
-from email.policy import default
 from pathlib import Path
 
 from gm.engine.geo import Terrain
 from gm.engine.state import GameState
 from gm.mail.config import Config
-from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
 from gm.service.serve import Service
@@ -21,7 +15,16 @@ from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.db import Database
 from gm.variants.registry import get_variant
-from tests.service_support import GM, PLAYERS, START, maildir_config, message
+from tests.service_support import (
+    GM,
+    PLAYERS,
+    START,
+    deliver,
+    mail_by_recipient,
+    maildir_config,
+    message,
+    text_of,
+)
 
 
 def _setup(game: str, variant: str) -> str:
@@ -30,27 +33,6 @@ def _setup(game: str, variant: str) -> str:
         + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
         + ["START"]
     )
-
-
-def _deliver(inbox: Path, raw: bytes) -> None:
-    ensure_maildir(inbox)
-    name = f"{time.time_ns()}.test.localhost"
-    (inbox / "tmp" / name).write_bytes(raw)
-    (inbox / "tmp" / name).rename(inbox / "new" / name)
-
-
-def _mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
-    found: dict[str, list[Message]] = defaultdict(list)
-    for path in sorted((outbox / "new").iterdir()):
-        msg = message_from_bytes(path.read_bytes(), policy=default)
-        for addr in str(msg["To"]).split(","):
-            found[addr.strip().strip("<>").split("<")[-1].rstrip(">")].append(msg)
-    return found
-
-
-def _text(msg: Message) -> str:
-    part = msg.get_body(preferencelist=("plain",))  # type: ignore[attr-defined]
-    return str(part.get_content())
 
 
 class Table:
@@ -65,7 +47,7 @@ class Table:
         return [r.outcome for r in await service.once()]
 
     async def send(self, sender: str, body: str) -> None:
-        _deliver(self.config.maildir.inbox, message(sender, body))
+        deliver(self.config.maildir.inbox, message(sender, body))
         assert await self.run() == [Outcome.ANSWERED]
 
     async def orders(self, orders: dict[str, list[str]]) -> None:
@@ -84,8 +66,8 @@ class Table:
 
     def reports(self, power: str) -> dict[str, str]:
         """Subject -> text of the results reports `power` received."""
-        mail = _mail_by_recipient(self.config.maildir.outbox)
-        return {str(m["Subject"]): _text(m) for m in mail[PLAYERS[power]]
+        mail = mail_by_recipient(self.config.maildir.outbox)
+        return {str(m["Subject"]): text_of(m) for m in mail[PLAYERS[power]]
                 if str(m["Subject"]).endswith(": results")}
 
 
@@ -108,7 +90,7 @@ async def test_a_deluge2_game_by_email(database: Database, tmp_path: Path) -> No
     await table.process()
     assert len(table.state().units) == 22
     await table.send(GM, "HELP deluge2")
-    help_text = "\n".join(_text(m) for m in _mail_by_recipient(table.config.maildir.outbox)[GM])
+    help_text = "\n".join(text_of(m) for m in mail_by_recipient(table.config.maildir.outbox)[GM])
     assert "W1901 submerge Lon, Hol, Bel, Gas, Ven, Lvn" in help_text
 
     # Spring 1901: Deluge II rule 2 by mail; Italy walks out of Venice before it sinks.

@@ -6,7 +6,6 @@ lists the terrain events of the phase and their results (Geophysical rules 1-4, 
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict
 from email import message_from_bytes
 from email.message import Message
@@ -14,14 +13,13 @@ from email.policy import default
 from pathlib import Path
 
 from gm.mail.config import Config
-from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
 from gm.service.serve import Service
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.db import Database
-from tests.service_support import GM, PLAYERS, START, maildir_config, message
+from tests.service_support import GM, PLAYERS, START, deliver, maildir_config, message, text_of
 
 SETUP = "\n".join(
     ["CREATE geogame Geophysical gmpass"]
@@ -45,24 +43,12 @@ SPRING = {
 }
 
 
-def _deliver(inbox: Path, raw: bytes) -> None:
-    ensure_maildir(inbox)
-    name = f"{time.time_ns()}.test.localhost"
-    (inbox / "tmp" / name).write_bytes(raw)
-    (inbox / "tmp" / name).rename(inbox / "new" / name)
-
-
 def _mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
     found: dict[str, list[Message]] = defaultdict(list)
     for path in sorted((outbox / "new").iterdir()):
         msg = message_from_bytes(path.read_bytes(), policy=default)
         found[str(msg["To"]).strip().strip("<>").split("<")[-1].rstrip(">")].append(msg)
     return found
-
-
-def _text(msg: Message) -> str:
-    part = msg.get_body(preferencelist=("plain",))  # type: ignore[attr-defined]
-    return str(part.get_content())
 
 
 async def _pass(db: Database, config: Config, clock: FixedClock) -> list[Outcome]:
@@ -72,31 +58,31 @@ async def _pass(db: Database, config: Config, clock: FixedClock) -> list[Outcome
 async def test_a_geophysical_turn_by_email(database: Database, tmp_path: Path) -> None:
     config = maildir_config(tmp_path)
     clock = FixedClock(START)
-    _deliver(config.maildir.inbox, message(GM, SETUP))
+    deliver(config.maildir.inbox, message(GM, SETUP))
     assert await _pass(database, config, clock) == [Outcome.ANSWERED]
     for power, lines in SPRING.items():
         body = "\n".join([f"SIGNON {power} geogame pw{power.lower()}", *lines])
-        _deliver(config.maildir.inbox, message(PLAYERS[power], body, subject="orders"))
+        deliver(config.maildir.inbox, message(PLAYERS[power], body, subject="orders"))
     assert await _pass(database, config, clock) == [Outcome.ANSWERED] * 7
     replies = _mail_by_recipient(config.maildir.outbox)
-    russia = next(t for t in map(_text, replies[PLAYERS["Russia"]]) if "Stabilize" in t)
+    russia = next(t for t in map(text_of, replies[PLAYERS["Russia"]]) if "Stabilize" in t)
     assert "2 Stabilize Mos" in russia and "refused" not in russia, russia
-    france = next(t for t in map(_text, replies[PLAYERS["France"]]) if "Bur" in t)
+    france = next(t for t in map(text_of, replies[PLAYERS["France"]]) if "Bur" in t)
     assert "Create centre Bur" in france and "refused" not in france, france
 
     # HELP Geophysical: the rules, the rulings and the project's decisions, by mail
-    _deliver(config.maildir.inbox, message("someone@example.net", "HELP Geophysical"))
+    deliver(config.maildir.inbox, message("someone@example.net", "HELP Geophysical"))
     assert await _pass(database, config, clock) == [Outcome.ANSWERED]
-    help_text = " ".join(_text(_mail_by_recipient(config.maildir.outbox)["someone@example.net"][0])
-                         .split())
+    answer = _mail_by_recipient(config.maildir.outbox)["someone@example.net"][0]
+    help_text = " ".join(text_of(answer).split())
     for words in ("Support TURKISH Erode Mos", "Rulings", "neutral until a unit takes it"):
         assert words in help_text, help_text
 
-    _deliver(config.maildir.inbox, message(GM, "SIGNON GM geogame gmpass\nPROCESS"))
+    deliver(config.maildir.inbox, message(GM, "SIGNON GM geogame gmpass\nPROCESS"))
     assert await _pass(database, config, clock) == [Outcome.ANSWERED]
 
     mail = _mail_by_recipient(config.maildir.outbox)
-    report = next(_text(m) for m in mail[PLAYERS["Russia"]]
+    report = next(text_of(m) for m in mail[PLAYERS["Russia"]]
                   if str(m["Subject"]).endswith(": results"))
     # the events' results, and what the map did, in the report every player gets
     assert "Erode Mos  (fails: strength 2 against 2 stabilisations" in report, report

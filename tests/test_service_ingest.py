@@ -250,7 +250,7 @@ def test_a_year_with_builds(database: Database, tmp_path: Path) -> None:
     assert "Now: Winter 1901, Adjustment." in reply
     reply = _send(database, tmp_path, PLAYERS["France"],
                   france + "Build A Par\nBuild A Ber\nBuild F Bre\nbuild f mar\nwaive")
-    assert '"Build A Ber": refused, Ber is not a vacant home centre of France' in reply
+    assert '"Build A Ber": refused, France cannot build in Ber now' in reply
     assert "Only 3 builds allowed: dropped the earlier Build A Par." in reply
     assert "Orders of France for Winter 1901, Adjustment:\n  Build F Bre\n  Build F Mar\n" \
            "  Waive\nBuilds ordered: 3 of 3." in reply

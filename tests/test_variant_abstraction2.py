@@ -13,12 +13,13 @@ import pytest
 from gm.cli.scenario import print_result
 from gm.engine.army_fleet import unit_count
 from gm.engine.errors import OrderError
-from gm.engine.game import advance, start_state
+from gm.engine.game import start_state
 from gm.engine.geo import Location, Terrain
 from gm.engine.map import GameMap
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
+from gm.export.scenario import Recorder
 from gm.orders import parse_orders
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
@@ -28,6 +29,7 @@ from gm.variants.mapdata import MapDataError, load_map, parse_map
 from gm.variants.maps import map_data, ring_map
 from gm.variants.registry import canonical_name, get_variant
 from gm.variants.standard import start_units
+from tests.scripted import passes_gm_scenario
 from tests.shared import REFERENCE
 
 YAML = REFERENCE / "abstraction2" / "abstraction2.yaml"
@@ -382,15 +384,16 @@ def _orders(variant: Variant, state: GameState, lines: list[str]) -> list[Submit
     return out
 
 
-def test_a_whole_game_july_1914_to_december_1918(variant: Variant) -> None:
+def test_a_whole_game_july_1914_to_december_1918(variant: Variant, tmp_path: Path) -> None:
     state = start_state(variant)
+    recorder = Recorder(variant, "abstraction2-1914-1918")
     played: list[str] = []
     results: dict[str, dict[str, tuple[str, str]]] = {}
     events: dict[str, tuple[str, ...]] = {}
     while not state.finished:
         code = variant.calendar.short(state.phase)
         played.append(code)
-        step = advance(variant, state, _orders(variant, state, _GAME.get(code, [])))
+        step = recorder.advance(state, _orders(variant, state, _GAME.get(code, [])))
         results[code] = {r.text: (r.outcome.value, r.reason) for r in step.results}
         events[code] = step.events
         state = step.state
@@ -422,6 +425,8 @@ def test_a_whole_game_july_1914_to_december_1918(variant: Variant) -> None:
     most = max(counts.values())
     assert state.winners == tuple(sorted(p for p, n in counts.items() if n == most))
     assert state.owners["Dre"] == "Russia" and state.owners["War"] == "Germany"
+    # The whole game, one case per phase, through `gm scenario`.
+    passes_gm_scenario(recorder, tmp_path)
 
 
 # -- the scenario files (tests/scenarios/abstraction2) ------------------------------------------
@@ -449,6 +454,7 @@ REVIEW_FILES = {
     "review_rule4_passage.txt": 16,
     "review_rule5_frozen.txt": 25,
     "review_rule6_7.txt": 19,
+    "review2_phases.txt": 23,  # across phases: retreats, adjustments, civil disorder, A/F
 }
 
 

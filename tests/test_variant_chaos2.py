@@ -16,12 +16,14 @@ from gm.engine.orders import Alliance, DesignateHome
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
+from gm.export.scenario import Recorder
 from gm.orders import parse_order
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
 from gm.variants import chaos2
 from gm.variants.base import Variant
 from gm.variants.registry import canonical_name, get_variant
+from tests.scripted import passes_gm_scenario
 from tests.shared import REFERENCE
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "chaos2"
@@ -42,6 +44,8 @@ def test_scenario_files_have_their_cases() -> None:
     # the project's cases and the review cases written from the rule text alone (review_*.txt)
     assert len(names) >= 92
     assert sum(n.startswith("review.") for n in names) == 33
+    # phase transitions: Winters with builds, removals and designations; eliminations
+    assert sum(n.startswith("review2.") for n in names) == 8
     per_topic = {t: sum(n.split(".")[1] == t for n in names)
                  for t in ("w1900", "home", "loss", "build", "alliance", "solo", "flow")}
     assert all(n >= 2 for n in per_topic.values()), per_topic
@@ -124,8 +128,10 @@ def test_alliance_members_as_written(variant: Variant) -> None:
 
 
 # -- a scripted game ---------------------------------------------------------------------------
-def _play(variant: Variant, state: GameState, orders: Mapping[str, Sequence[str]]) -> GameStep:
-    """Advance with the orders as players write them, read by the real parser."""
+def _play(variant: Variant, state: GameState, orders: Mapping[str, Sequence[str]],
+          recorder: Recorder | None = None) -> GameStep:
+    """Advance with the orders as players write them, read by the real parser (kept by
+    `recorder` as a scenario case, if given)."""
     gmap = variant.map_for(state)
     submitted = []
     for power, texts in orders.items():
@@ -133,6 +139,8 @@ def _play(variant: Variant, state: GameState, orders: Mapping[str, Sequence[str]
             order = parse_order(text, gmap, state.phase.type, variant.order_kinds)
             assert not hasattr(order, "message"), (text, order)
             submitted.append(Submitted(power, text, order))  # type: ignore[arg-type]
+    if recorder is not None:
+        return recorder.advance(state, submitted)
     return advance(variant, state, submitted)
 
 
@@ -142,21 +150,26 @@ def _outcome(step: GameStep, text: str) -> tuple[Outcome, str]:
     return found[0].outcome, found[0].reason
 
 
-def test_a_game_from_winter_1900(variant: Variant) -> None:
+def test_a_game_from_winter_1900(variant: Variant, tmp_path: Path) -> None:
     """Rules 3-5 and 7 over five years: builds, a refused and an accepted designation, a home
     lost in a Spring, a skipped Winter, the designation regained without an allowance."""
+    recorder = Recorder(variant, "chaos2-1900-1904")
+
+    def play(state: GameState, orders: Mapping[str, Sequence[str]]) -> GameStep:
+        return _play(variant, state, orders, recorder)
+
     coasts = {"StP": "StP/nc", "Spa": "Spa/sc", "Bul": "Bul/ec"}
     build = {p.name: [f"Build {'A' if c in INLAND else 'F'} {coasts.get(c, c)}"]
              for p in variant.powers for c in variant.homes[p.name]}
     build["Belgium"] = ["Build A Bel"]
-    step = _play(variant, variant.start_state(), build)
+    step = play(variant.start_state(), build)
     state = step.state
     assert state.phase == Phase("Spring", 1901, PhaseType.MOVEMENT)
     assert len(state.units) == 34
     assert state.extra["winter-owner StP"] == "St Petersburg"
 
-    state = _play(variant, state, {"Paris": ["A Par - Pic"], "Belgium": ["A Bel - Ruh"]}).state
-    step = _play(variant, state, {"Paris": ["A Pic - Bel"]})
+    state = play(state, {"Paris": ["A Par - Pic"], "Belgium": ["A Bel - Ruh"]}).state
+    step = play(state, {"Paris": ["A Pic - Bel"]})
     state = step.state
     # Chaos II rule 7: Belgium's starting centre is lost in the Autumn.
     assert "Bel is no longer a home centre of Belgium: a unit of Paris occupies it " \
@@ -165,17 +178,17 @@ def test_a_game_from_winter_1900(variant: Variant) -> None:
     assert state.phase == Phase("Winter", 1901, PhaseType.ADJUSTMENT)
 
     # Chaos II rule 4: Bel owned in one Winter only: refused; Paris builds at home.
-    step = _play(variant, state, {"Paris": ["Home Bel", "Build A Par"], "Belgium": []})
+    step = play(state, {"Paris": ["Home Bel", "Build A Par"], "Belgium": []})
     assert _outcome(step, "Home Bel")[0] is Outcome.ILLEGAL
     state = step.state
     assert state.homes["Paris"] == ("Par",)
     assert state.unit_in("Par") is not None and state.unit_in("Ruh") is None  # Belgium removed
     assert state.extra["winter-owner Bel"] == "Paris"
 
-    state = _play(variant, state, {}).state  # Spring 1902
-    state = _play(variant, state, {"Paris": ["A Bel - Pic"]}).state  # Fall 1902: Bel vacated
+    state = play(state, {}).state  # Spring 1902
+    state = play(state, {"Paris": ["A Bel - Pic"]}).state  # Fall 1902: Bel vacated
     assert state.phase == Phase("Winter", 1902, PhaseType.ADJUSTMENT)  # a designation is possible
-    step = _play(variant, state, {"Paris": ["Home Bel"]})
+    step = play(state, {"Paris": ["Home Bel"]})
     assert _outcome(step, "Home Bel") == (
         Outcome.SUCCEEDS, "Bel becomes a home centre of Paris (1 designation left)")
     state = step.state
@@ -183,23 +196,24 @@ def test_a_game_from_winter_1900(variant: Variant) -> None:
     assert state.extra["designated Paris"] == "Bel"
 
     # Chaos II rule 5: Holland's army in Bel at the end of the Spring: the home is lost.
-    step = _play(variant, state, {"Holland": ["A Hol - Bel"]})
+    step = play(state, {"Holland": ["A Hol - Bel"]})
     state = step.state
     assert state.homes["Paris"] == ("Par",) and state.extra["lost Paris"] == "Bel"
-    state = _play(variant, state, {"Holland": ["A Bel - Hol"]}).state
+    state = play(state, {"Holland": ["A Bel - Hol"]}).state
     # Paris still owns Bel, but it was lost since the last Winter, nobody builds, no alliance:
     # Winter 1903 is skipped (its end records owners and clears the mark).
     assert state.phase == Phase("Spring", 1904, PhaseType.MOVEMENT)
     assert state.owners["Bel"] == "Paris" and "lost Paris" not in state.extra
-    state = _play(variant, state, {}).state
-    state = _play(variant, state, {}).state
+    state = play(state, {}).state
+    state = play(state, {}).state
     assert state.phase == Phase("Winter", 1904, PhaseType.ADJUSTMENT)
-    step = _play(variant, state, {"Paris": ["Home Bel"]})
+    step = play(state, {"Paris": ["Home Bel"]})
     assert _outcome(step, "Home Bel") == (
         Outcome.SUCCEEDS, "Bel is a home centre of Paris again (no designation used)")
     assert step.state.homes["Paris"] == ("Bel", "Par")
     assert step.state.extra["designated Paris"] == "Bel"
     assert step.state.phase == Phase("Spring", 1905, PhaseType.MOVEMENT)
+    passes_gm_scenario(recorder, tmp_path)  # the whole game through `gm scenario`
 
 
 def test_home_and_alliance_orders_outside_winter_are_void(variant: Variant) -> None:

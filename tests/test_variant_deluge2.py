@@ -18,6 +18,7 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
+from gm.export.scenario import Recorder
 from gm.orders import parse_order
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
@@ -25,12 +26,13 @@ from gm.variants import deluge2
 from gm.variants.base import Variant
 from gm.variants.registry import get_variant
 from gm.variants.terrain_schedule import TableError, load_tables
+from tests.scripted import passes_gm_scenario
 from tests.shared import SHARED
 
 DIR = Path(__file__).parent / "scenarios" / "deluge2"
 CASES: list[Case] = [case for path in sorted(DIR.glob("*.txt")) for case in read_file(path)]
 OWN = [p for p in sorted(DIR.glob("*.txt")) if not p.name.startswith("af_")]
-OWN_CASES = 145  # the cases of this module's files (af_*.txt belong to the A/F rules' tests)
+OWN_CASES = 162  # the cases of this module's files (af_*.txt belong to the A/F rules' tests)
 RULES = (SHARED / "rules" / "deluge2.txt").read_text(encoding="utf-8")
 
 
@@ -244,7 +246,8 @@ def _orders(variant: Variant, state: GameState) -> list[Submitted]:
     return out
 
 
-def test_whole_game(variant: Variant) -> None:
+def test_whole_game(variant: Variant, tmp_path: Path) -> None:
+    recorder = Recorder(variant, "deluge2-1900-1908")
     sunk_by = _canonical(variant, _text_table("Table 1 - Submergences"))
     new_by = _canonical(variant, _text_table("Table 2 - New Supply Centres"))
     base_centres = set(variant.map.centres)
@@ -253,7 +256,7 @@ def test_whole_game(variant: Variant) -> None:
     while not state.finished:
         scripted = {t for ts in SCRIPT.get(variant.calendar.short(state.phase), {}).values()
                     for t in ts}
-        step = advance(variant, state, _orders(variant, state))
+        step = recorder.advance(state, _orders(variant, state))
         played = step.reports[0].results
         assert {r.text for r in played if r.outcome is Outcome.SUCCEEDS} >= scripted
         state = step.state
@@ -280,3 +283,6 @@ def test_whole_game(variant: Variant) -> None:
     assert state.winners == ("Germany",)
     assert state.units == (Unit("Germany", UnitType.ARMY, Location("Swi")),)
     assert state.owners == {"Swi": "Germany"}
+    # The whole game through `gm scenario`, the map checked after every Winter that changes it.
+    text = passes_gm_scenario(recorder, tmp_path)
+    assert text.count("POSTSTATE_TERRAIN") >= 7 and text.count("POSTSTATE_SUPPLYCENTERS") >= 7

@@ -19,12 +19,14 @@ from gm.engine.orders import Convoy, GeoEvent, GeoKind, GeoTarget, Stabilize
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
+from gm.export.scenario import Recorder
 from gm.orders import parse_order
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
 from gm.variants.base import Variant
 from gm.variants.geo_events import display_name
 from gm.variants.registry import get_variant
+from tests.scripted import passes_gm_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "geophysical"
 CASES: list[Case] = [case for path in sorted(SCENARIOS.glob("*.txt")) for case in read_file(path)]
@@ -41,7 +43,9 @@ def geo() -> Variant:
 FILE_SIZES = {"strength": 20, "combine": 13, "earthquake": 8, "ice": 17, "map": 15,
               # review cases written from the rule text and RULINGS alone
               "review_strength": 12, "review_terrain": 20, "review_earthquake": 8,
-              "review_ice": 18, "review_centres": 13, "review_more": 16}
+              "review_ice": 18, "review_centres": 13, "review_more": 16,
+              # phase transitions: Autumn events, Winters on changed terrain, retreats
+              "review2_phases": 11}
 
 
 def test_scenario_files_cover_the_rules() -> None:
@@ -110,7 +114,8 @@ def test_names_follow_terrain(geo: Variant) -> None:
 
 
 # -- playing -----------------------------------------------------------------------------------
-def play(geo: Variant, state: GameState, orders: Mapping[str, Sequence[str]]) -> GameStep:
+def play(geo: Variant, state: GameState, orders: Mapping[str, Sequence[str]],
+         recorder: Recorder | None = None) -> GameStep:
     """Advance one phase with orders as players write them, read by the real parser against the
     map as it stands before the phase (as the service does)."""
     gmap = geo.map_for(state)
@@ -122,6 +127,8 @@ def play(geo: Variant, state: GameState, orders: Mapping[str, Sequence[str]]) ->
                 submitted.append(Submitted(power, text, None, parsed))
             else:
                 submitted.append(Submitted(power, text, parsed))
+    if recorder is not None:  # kept as a scenario case
+        return recorder.advance(state, submitted)
     return advance(geo, state, submitted)
 
 
@@ -141,14 +148,19 @@ def test_orders_are_read_again_after_the_events(geo: Variant) -> None:
     assert outcome(step, "F Bre - Par/nc")[0] is Outcome.SUCCEEDS
 
 
-def test_a_scripted_game(geo: Variant) -> None:
+def test_a_scripted_game(geo: Variant, tmp_path: Path) -> None:
     """Three years of Geophysical play: the seed's stand-off, a created centre taken in the
     Autumn, a sunken centre, ice engulfing a fleet, a fleet built on the Caspian coast and moved
     to the other coast when the lake is filled in, an army lost on the ice."""
+    recorder = Recorder(geo, "geophysical-1901-1903")
+
+    def play_(state: GameState, orders: Mapping[str, Sequence[str]]) -> GameStep:
+        return play(geo, state, orders, recorder)
+
     state = geo.start_state()
 
     # Spring 1901: rule 3's example is a stand-off; France creates a centre in Burgundy (rule 7).
-    step = play(geo, state, {
+    step = play_(state, {
         "Turkey": ["Erode Mos"],
         "Austria": ["Support TURKISH Erode Mos"],
         "Russia": ["2 Stabilize Mos", "A Mos - StP", "F StP/sc - BOT", "F Sev - Rum"],
@@ -165,7 +177,7 @@ def test_a_scripted_game(geo: Variant) -> None:
 
     # Fall 1901: Holland sinks before movement, the German fleet sails in; ice engulfs the
     # English fleet (rule 8); Burgundy is taken by the army standing in it.
-    step = play(geo, state, {
+    step = play_(state, {
         "Germany": ["Erode Hol", "F Kie - Hol"],
         "England": ["Ice advance NWG", "F NWG - NTH"],
         "Russia": ["F BOT - Swe"],
@@ -182,7 +194,7 @@ def test_a_scripted_game(geo: Variant) -> None:
 
     # Winter 1901: France builds for Burgundy; Russia builds a fleet on the Caspian coast of
     # Sevastopol (rule 9: fleets can be built on a lake's coast).
-    step = play(geo, state, {
+    step = play_(state, {
         "France": ["Build A Par"],
         "Russia": ["Build F Sev/ec", "Build A Mos"],
     })
@@ -192,7 +204,7 @@ def test_a_scripted_game(geo: Variant) -> None:
     assert Unit("France", UnitType.ARMY, Location("Par")) in state.units
 
     # Spring 1902: ice advances into the Barents Sea and the Russian army walks onto it.
-    step = play(geo, state, {"England": ["Ice advance BAR"], "Russia": ["A StP - BAR",
+    step = play_(state, {"England": ["Ice advance BAR"], "Russia": ["A StP - BAR",
                                                                       "F Sev/ec - Mos"]})
     state = step.state
     assert state.unit_in("BAR") == Unit("Russia", UnitType.ARMY, Location("BAR"))
@@ -201,18 +213,19 @@ def test_a_scripted_game(geo: Variant) -> None:
 
     # Fall 1902: the army starts its first phase on the ice and stays; the Caspian is filled in,
     # and the fleet on its coast keeps to Sevastopol's one remaining coast (rule 9).
-    step = play(geo, state, {"Turkey": ["Uplift CAS"], "Russia": ["A BAR H"]})
+    step = play_(state, {"Turkey": ["Uplift CAS"], "Russia": ["A BAR H"]})
     state = step.state
     assert state.extra.get("ice-turns A BAR") == "1"
     assert Unit("Russia", UnitType.FLEET, Location("Sev")) in state.units
     assert state.terrain["CAS"] is Terrain.LAND
     while str(state.phase) != "Spring 1903, Movement":
-        state = play(geo, state, {}).state
+        state = play_(state, {}).state
 
     # Spring 1903: the army starts a second movement phase on the same ice: destroyed (rule 8).
-    step = play(geo, state, {"Russia": ["A BAR - StP"]})
+    step = play_(state, {"Russia": ["A BAR - StP"]})
     state = step.state
     assert state.unit_in("BAR") is None
     assert any("BAR is destroyed" in e for e in step.events)
     assert outcome(step, "A BAR - StP")[0] is Outcome.ILLEGAL
     assert state.winners == () and not state.finished
+    passes_gm_scenario(recorder, tmp_path)  # the whole game through `gm scenario`

@@ -18,6 +18,7 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
+from gm.export.scenario import Recorder
 from gm.orders import parse_order
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
@@ -25,11 +26,12 @@ from gm.variants import sahara
 from gm.variants.base import Variant
 from gm.variants.registry import get_variant
 from gm.variants.terrain_schedule import TableError, load_tables
+from tests.scripted import passes_gm_scenario
 from tests.shared import SHARED
 
 DIR = Path(__file__).parent / "scenarios" / "sahara"
 CASES: list[Case] = [case for path in sorted(DIR.glob("*.txt")) for case in read_file(path)]
-CASE_COUNT = 126
+CASE_COUNT = 140  # 126, and 14 in review2_phases.txt (phase transitions)
 RULES = (SHARED / "rules" / "sahara.txt").read_text(encoding="utf-8")
 TITLES = {
     "land": "Season Sea Space changes to Land",
@@ -217,14 +219,15 @@ def _expected_maps(variant: Variant) -> dict[str, tuple[dict[str, Terrain], set[
     return out
 
 
-def test_whole_game(variant: Variant) -> None:
+def test_whole_game(variant: Variant, tmp_path: Path) -> None:
+    recorder = Recorder(variant, "sahara-1901-1911")
     expected = _expected_maps(variant)
     state = variant.start_state()
     seasons = []
     while not state.finished:
         scripted = {t for ts in SCRIPT.get(variant.calendar.short(state.phase), {}).values()
                     for t in ts}
-        step = advance(variant, state, _orders(variant, state))
+        step = recorder.advance(state, _orders(variant, state))
         played = step.reports[0].results
         assert {r.text for r in played if r.outcome is Outcome.SUCCEEDS} >= scripted
         state = step.state
@@ -243,3 +246,6 @@ def test_whole_game(variant: Variant) -> None:
     assert state.phase.year >= 1911 and state.winners == ("England",)
     assert Unit("England", UnitType.ARMY, Location("Ice")) in state.units
     assert state.owners == {"Ice": "England"}
+    # The whole game through `gm scenario`, the map checked after every season that changes it.
+    text = passes_gm_scenario(recorder, tmp_path)
+    assert text.count("POSTSTATE_TERRAIN") >= 10 and text.count("POSTSTATE_SUPPLYCENTERS") >= 10

@@ -32,6 +32,7 @@ import sys
 from collections.abc import Mapping, Sequence
 
 from gm.engine.adjustments import adjustment_deltas, resolve_adjustments
+from gm.engine.civil_disorder import FAR, disorder_removals
 from gm.engine.errors import OrderError
 from gm.engine.geo import Location
 from gm.engine.legality import (
@@ -117,6 +118,9 @@ A/F rules (army/fleet), as this judge reads them:
   each other round) moves, as in the regular rules. There is no Szykman rule.
 - Supply: an A/F is two units (its army and its fleet) for builds and removals. `Remove A ENG`
   removes only the army of A/F ENG (the fleet stays), `Remove A/F ENG` removes both.
+  Removals not ordered (civil disorder) take the units farthest from home first; an A/F
+  then goes whole when two or more removals are due, only its army when one is. An A/F is
+  never built: build an army or a fleet, and board at sea.
 """
 
 
@@ -697,8 +701,9 @@ def resolve_adjustments_af(
 
     `Remove A ENG` removes the army of A/F ENG (F ENG stays); `Remove A/F ENG` (or `F ENG`)
     removes both, or only the army when one removal is left to make. The other orders go to
-    the standard resolver, which counts an A/F as two (`adjustment_delta`); a removal by civil
-    disorder that takes an A/F when only one unit was due takes only its army.
+    the standard resolver, which counts an A/F as two (`adjustment_delta`). Civil disorder
+    removes the units farthest from home first, an A/F whole when two or more removals are
+    still due, only its army when one is (`_disorder_af`).
     """
     deltas = adjustment_deltas(state, gmap.centres)
     used: dict[str, int] = {}
@@ -733,23 +738,55 @@ def resolve_adjustments_af(
         results[n] = OrderResult(sub.power, Remove(spec_of(unit)), sub.text, outcome, reason)
     before = state.evolve(units=tuple(units.values())) if done else state
     standard = resolve_adjustments(gmap, before, rest, build_sites)
-    after = standard.state
     given = iter(standard.results[: len(rest)])
     ordered = [results[n] if n in results else next(given) for n in range(len(submitted))]
-    over = {p: d for p, d in adjustment_deltas(after, gmap.centres).items()
-            if d > 0 and deltas.get(p, 0) < 0}  # removed one too many: an A/F for one unit
-    extra: list[OrderResult] = []
-    kept: list[Unit] = []
-    for r in standard.results[len(rest):]:
-        unit = units.get(r.order.unit.province) if isinstance(r.order, Remove) else None
-        if unit is not None and unit.type is UnitType.ARMY_FLEET and over.get(r.power, 0) > 0:
-            over[r.power] -= 1
-            fleet = Unit(unit.power, UnitType.FLEET, unit.location)
-            kept.append(fleet)
-            r = OrderResult(r.power, r.order, r.text, r.outcome,
-                            f"no order: the army of {unit} removed by civil disorder; "
-                            f"{fleet} stays")
-        extra.append(r)
-    if kept:
-        after = after.evolve(units=after.units + tuple(kept))
+    after, extra = _disorder_af(gmap, before, standard.state, standard.results[len(rest):])
     return PhaseOutcome(after, tuple(ordered) + tuple(extra), standard.events)
+
+
+def _disorder_af(
+    gmap: GameMap, before: GameState, after: GameState, extra: Sequence[OrderResult]
+) -> tuple[GameState, list[OrderResult]]:
+    """The removals by civil disorder with each A/F counted as two units (Abstraction2 rule 3).
+
+    The standard resolver removes whole units, farthest from home first. A power with an A/F
+    among its units has its civil disorder made again here, in the same order of distance: an
+    A/F goes whole (its army and its fleet) when two or more removals are still due, only its
+    army when one is."""
+    removed: dict[str, list[Unit]] = {}
+    for r in extra:
+        if isinstance(r.order, Remove) and r.reason.startswith("no order: removed by civil"):
+            unit = before.unit_in(r.order.unit.province)
+            if unit is not None:
+                removed.setdefault(r.power, []).append(unit)
+    redo = {p for p in removed
+            if any(u.type is UnitType.ARMY_FLEET for u in before.units_of(p))}
+    if not redo:
+        return after, list(extra)
+    kept = [r for r in extra if r.power not in redo or not isinstance(r.order, Remove)]
+    units = list(after.units) + [u for p in sorted(redo) for u in removed[p]]
+    for power in sorted(redo):
+        left = [u for u in units if u.power == power]
+        restored = after.evolve(units=tuple(units))
+        due = -adjustment_deltas(restored, gmap.centres).get(power, 0)
+        homes = before.homes.get(power) or before.centres_of(power)
+        for unit, distance in disorder_removals(gmap, left, homes, len(left)):
+            if due <= 0:
+                break
+            how = "cannot reach a home centre" if distance >= FAR else (
+                f"{distance} move{'s' if distance != 1 else ''} from home")
+            units.remove(unit)
+            if unit.type is UnitType.ARMY_FLEET and due == 1:
+                fleet = Unit(unit.power, UnitType.FLEET, unit.location)
+                units.append(fleet)
+                due -= 1
+                reason = (f"no order: the army of {unit} removed by civil disorder ({how}); "
+                          f"{fleet} stays")
+            else:
+                due -= 2 if unit.type is UnitType.ARMY_FLEET else 1
+                reason = (f"no order: removed by civil disorder, its army and its fleet ({how})"
+                          if unit.type is UnitType.ARMY_FLEET
+                          else f"no order: removed by civil disorder ({how})")
+            order = Remove(spec_of(unit))
+            kept.append(OrderResult(power, order, str(order), Outcome.SUCCEEDS, reason))
+    return after.evolve(units=tuple(units)), kept

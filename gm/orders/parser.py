@@ -6,6 +6,7 @@ Every function returns a value or an OrderError; player text never raises.
 from __future__ import annotations
 
 import functools
+import re
 from typing import TYPE_CHECKING, Any
 
 from gm.engine.errors import ErrorKind, OrderError
@@ -66,6 +67,17 @@ def _keywords() -> frozenset[str]:
     return table_parser().keywords
 
 
+# Deluge II rule 1 writes `F(StP)nc`: a coast after the parenthesised province.
+_SEED_COAST = re.compile(r"\)\s*((?:north|south|east|west)\s+coast|[nsew]c)\b", re.IGNORECASE)
+
+
+def seed_coast(text: str) -> str:
+    """`F(StP)nc` (the seed texts' spelling) as `F(StP/nc)`; any other text unchanged."""
+    if ")" not in text:
+        return text
+    return _SEED_COAST.sub(lambda m: "/" + m.group(1) + ")", text)
+
+
 def parse_order(
     text: str,
     gmap: GameMap,
@@ -79,6 +91,11 @@ def parse_order(
     variant orders the game allows (Variant.order_kinds, gm.orders.kinds); any other variant
     order, or one given in the wrong phase, is an ILLEGAL error saying why.
     """
+    seeded = seed_coast(text)
+    if seeded != text:  # read as `F(StP/nc)` if that reads; else the errors quote the text
+        again = parse_order(seeded, gmap, phase_type, kinds)
+        if not isinstance(again, OrderError):
+            return again
     parsed: Any = fast_order(text, gmap, _keywords())
     if parsed is None:
         builder = OrderBuilder(gmap, text)
@@ -104,6 +121,11 @@ def parse_order(
 
 def parse_unit(text: str, gmap: GameMap) -> UnitSpec | OrderError:
     """A unit as orders name it: `A Par`, `F StP/nc`, `A/F ENG`, or just `Par`."""
+    seeded = seed_coast(text)
+    if seeded != text:
+        again = parse_unit(seeded, gmap)
+        if not isinstance(again, OrderError):
+            return again
     fast = fast_unit(text, gmap, _keywords())
     if fast is not None:
         return fast

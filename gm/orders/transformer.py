@@ -10,6 +10,7 @@ it expected at that word). To add an order kind, add its rule to the grammar and
 from __future__ import annotations
 
 import functools
+import re
 import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, Protocol
@@ -286,7 +287,8 @@ class OrderBuilder:
     def stabilize(self, children: list[Any]) -> Stabilize:
         # `2 Stabilize Mos` or `Stabilize Mos 2` (Geophysical rules 1b, 3).
         self.kind = "geo"
-        counts = [int(c.value) for c in children if not isinstance(c, GeoTarget)]
+        counts = [int(re.sub(r"\D", "", c.value)) for c in children
+                  if not isinstance(c, GeoTarget)]
         target = next(c for c in children if isinstance(c, GeoTarget))
         if len(counts) > 1:
             self._refuse("give the number of stabilizations once")

@@ -497,7 +497,9 @@ def _place_units(
         if why is None and unit.type is UnitType.ARMY and p in after.iced:
             key = ice_key(unit)
             if counts.get(key) == "1":
-                why = f"it started a second movement phase on the ice of {after.provinces[p].name}"
+                name = after.provinces[p].name
+                the = "the " if after.is_water(p) else ""  # rule 8: "the Norwegian Sea"
+                why = f"it started a second movement phase on the ice of {the}{name}"
             else:
                 extra[key] = "1"
         if why is not None:

@@ -15,12 +15,15 @@ a centre creation replace each other; Geophysical rules 2, 3, 7) while Stabilize
 
 from __future__ import annotations
 
+import re
+
 from gm.commands.handlers.common import as_player, open_phase_of, refresh, variant_of
 from gm.commands.handlers.context import Context, Signed
 from gm.commands.values import Clear, OrderLine
 from gm.engine.errors import OrderError
 from gm.engine.game import Needed, build_sites, orders_needed
 from gm.engine.legality import check_order
+from gm.engine.map import GameMap
 from gm.engine.orders import (
     Alliance,
     AnyOrder,
@@ -40,12 +43,17 @@ from gm.engine.orders import (
     Waive,
 )
 from gm.engine.phase import PhaseType
+from gm.engine.units import UnitType
 from gm.orders import parse_order, parse_orders
 from gm.store import orders as orders_repo
 from gm.store.records import OrderLine as StoredLine
 from gm.store.records import PhaseRecord
 from gm.store.statuses import GameStatus
 from gm.variants import Variant
+from gm.variants.geo_events import check_event
+
+# `A disembarks Por` alone on a line: the A/F is named only on the line of its move.
+_LONE_LANDING = re.compile(r"\s*a(?:rmy)?\s+disembarks?\b", re.IGNORECASE)
 
 # Unit orders the variants judge when they resolve (their hooks), not gm.engine.legality.
 _VARIANT_UNIT_ORDERS = (Embark, Disembark, Transform, KeepFleet)
@@ -85,8 +93,8 @@ def _refusal(needed: Needed | None, order: AnyOrder, phase: PhaseRecord, power: 
                 return f"{power} has no builds this phase"
             if isinstance(order, Build) and order.unit.province not in needed.build_sites:
                 sites = ", ".join(needed.build_sites) or "none"
-                return f"{order.unit.province} is not a vacant home centre of {power} " \
-                       f"(build sites: {sites})"
+                return f"{power} cannot build in {order.unit.province} now " \
+                       f"(its vacant build sites: {sites})"
             return None
         if isinstance(order, Remove | Disband):
             if needed.removals <= 0:
@@ -131,9 +139,21 @@ def order_line(ctx: Context, command: OrderLine) -> None:
         return
     variant = variant_of(signed.game)
     gmap = variant.map_for(phase.state)
-    parsed = parse_orders(command.text, gmap, phase.phase.type, variant.order_kinds)
+    written = command.text
+    prefix, colon, rest = written.partition(":")
+    named = variant.power(prefix) if colon and rest.strip() else None
+    if named is not None:  # `TURKEY : Erode Mos`, as Geophysical rule 3 writes orders
+        if named.name != signed.power:
+            ctx.results.add(f"  {quoted}: refused, you are signed on as {signed.power}.")
+            return
+        written = rest.strip()
+    parsed = parse_orders(written, gmap, phase.phase.type, variant.order_kinds)
     if isinstance(parsed, OrderError):
         ctx.results.add(f"  {parsed.message}")
+        if _LONE_LANDING.match(command.text) and "af" in variant.order_kinds:
+            ctx.results.add(f"  {quoted}: say which A/F the army leaves, e.g. `A/F MAO "
+                            "disembarks Por`, or give it on the line of the A/F's move: "
+                            "`A/F(ENG)-MAO, A disembarks Por` (A/F rules).")
         return
     needed = orders_needed(variant, phase.state).get(signed.power)
     sites = {signed.power: build_sites(variant, phase.state, signed.power)} \
@@ -143,6 +163,8 @@ def order_line(ctx: Context, command: OrderLine) -> None:
         text = str(order) if several else command.text
         shown = f'"{text}"'
         why = _refusal(needed, order, phase, signed.power)
+        if why is None and isinstance(order, GeoEvent):
+            why = check_event(gmap, order)  # Geophysical rule 2: judged on the map as it is
         if why is not None:
             ctx.results.add(f"  {shown}: refused, {why}.")
             continue
@@ -155,7 +177,7 @@ def order_line(ctx: Context, command: OrderLine) -> None:
                 continue
             order = checked
         signed.pending.append((text, order))
-        ctx.results.add(f"  {text}  ->  {order}")
+        ctx.results.add(f"  {text}  ->  {_shown_order(variant, gmap, order)}")
 
 
 def clear(ctx: Context, command: Clear) -> None:
@@ -222,7 +244,9 @@ def _summary(ctx: Context, signed: Signed, phase: PhaseRecord, orders: list[AnyO
     variant = variant or variant_of(signed.game)
     ctx.results.blank()
     ctx.results.add(f"Orders of {signed.power} for {variant.format_phase(phase.phase)}:")
-    ctx.results.add(*(f"  {order}" for order in orders) if orders else ["  (none)"])
+    gmap = variant.map_for(phase.state)
+    ctx.results.add(*(f"  {_shown_order(variant, gmap, order)}" for order in orders)
+                    if orders else ["  (none)"])
     needed = orders_needed(variant, phase.state).get(signed.power)
     if needed is None:
         return
@@ -231,9 +255,26 @@ def _summary(ctx: Context, signed: Signed, phase: PhaseRecord, orders: list[AnyO
             given = sum(isinstance(o, Build | Waive) for o in orders)
             ctx.results.add(f"Builds ordered: {given} of {needed.builds}.")
         if needed.removals:
-            given = sum(isinstance(o, Remove | Disband) for o in orders)
-            ctx.results.add(f"Removals ordered: {given} of {needed.removals}.")
+            given = sum(_removal_weight(phase, o) for o in orders)
+            ctx.results.add(f"Removals ordered: {min(given, needed.removals)} of "
+                            f"{needed.removals}.")
         return
     ordered = {o.unit.province for o in orders if isinstance(o, Order)}
     without = [str(u) for u in needed.units if u.location.province not in ordered]
     ctx.results.add("Units without orders: " + (", ".join(without) if without else "none") + ".")
+
+
+def _shown_order(variant: Variant, gmap: GameMap, order: AnyOrder) -> str:
+    """The order as the variant writes it (Geophysical rule 9: seas in capitals, `GAS`)."""
+    names = variant.hooks.display_names
+    return str(order) if names is None else names(gmap, str(order))
+
+
+def _removal_weight(phase: PhaseRecord, order: AnyOrder) -> int:
+    """How many units a removal order takes: an A/F is two (its army and its fleet; the A/F
+    rules, gm.engine.army_fleet), unless only its army is named (`Remove A ENG`)."""
+    if not isinstance(order, Remove | Disband):
+        return 0
+    unit = phase.state.unit_in(order.unit.province)
+    whole = order.unit.type is not UnitType.ARMY
+    return 2 if unit is not None and unit.type is UnitType.ARMY_FLEET and whole else 1
