@@ -3,7 +3,6 @@ Dovecot IMAP server and an aiosmtpd SMTP server."""
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict
 from email import message_from_bytes
 from email.message import Message
@@ -12,7 +11,6 @@ from pathlib import Path
 
 from gm.mail.config import Config
 from gm.mail.connect import make_sink, make_source
-from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
 from gm.service.serve import Service
@@ -23,7 +21,18 @@ from gm.store import phases as phases_repo
 from gm.store.db import Database
 from gm.store.statuses import InboundStatus, OutboundStatus
 from tests.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer
-from tests.service_support import GM, PLAYERS, SPRING_1901, START, maildir_config, message
+from tests.service_support import (
+    GM,
+    PLAYERS,
+    SPRING_1901,
+    START,
+    deliver,
+    mail_by_recipient,
+    maildir_config,
+    message,
+    service_pass,
+    text_of,
+)
 
 SETUP = "\n".join(
     ["CREATE gamma standard gmpass"]
@@ -35,32 +44,6 @@ SETUP = "\n".join(
 def _orders(power: str) -> bytes:
     body = "\n".join([f"SIGNON {power} gamma pw{power.lower()}", *SPRING_1901[power]])
     return message(PLAYERS[power], body, subject=f"{power} orders")
-
-
-def _deliver(inbox: Path, raw: bytes) -> None:
-    ensure_maildir(inbox)
-    name = f"{time.time_ns()}.test.localhost"
-    (inbox / "tmp" / name).write_bytes(raw)
-    (inbox / "tmp" / name).rename(inbox / "new" / name)
-
-
-def _mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
-    found: dict[str, list[Message]] = defaultdict(list)
-    for path in sorted((outbox / "new").iterdir()):
-        msg = message_from_bytes(path.read_bytes(), policy=default)
-        for addr in str(msg["To"]).split(","):
-            found[addr.strip().strip("<>").split("<")[-1].rstrip(">")].append(msg)
-    return found
-
-
-def _text(msg: Message) -> str:
-    part = msg.get_body(preferencelist=("plain",))  # type: ignore[attr-defined]
-    return str(part.get_content())
-
-
-async def _pass(db: Database, config: Config, clock: FixedClock) -> list[Outcome]:
-    service = Service(db, config, clock=clock)
-    return [r.outcome for r in await service.once()]
 
 
 def _check_game_after_process(db: Database) -> None:
@@ -78,40 +61,41 @@ def _check_game_after_process(db: Database) -> None:
 async def test_a_turn_by_maildir(database: Database, tmp_path: Path) -> None:
     config = maildir_config(tmp_path)
     clock = FixedClock(START)
-    _deliver(config.maildir.inbox, message(GM, SETUP))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+    deliver(config.maildir.inbox, message(GM, SETUP))
+    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
     for power in PLAYERS:
-        _deliver(config.maildir.inbox, _orders(power))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED] * 7
-    _deliver(config.maildir.inbox, message(GM, "SIGNON GM gamma gmpass\nPROCESS"))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+        deliver(config.maildir.inbox, _orders(power))
+    assert await service_pass(database, config, clock) == [Outcome.ANSWERED] * 7
+    deliver(config.maildir.inbox, message(GM, "SIGNON GM gamma gmpass\nPROCESS"))
+    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
     _check_game_after_process(database)
 
-    mail = _mail_by_recipient(config.maildir.outbox)
+    mail = mail_by_recipient(config.maildir.outbox)
     for power, addr in PLAYERS.items():
         reports = [m for m in mail[addr] if str(m["Subject"]).endswith(": results")]
-        replies = [m for m in mail[addr] if m not in reports]
-        assert len(reports) == 1 and len(replies) == 1
+        started = [m for m in mail[addr] if str(m["Subject"]).endswith("the game has started")]
+        replies = [m for m in mail[addr] if m not in reports and m not in started]
+        assert len(reports) == 1 and len(replies) == 1 and len(started) == 1
         reply, report = replies[0], reports[0]
-        assert "Units without orders: none." in _text(reply)
+        assert "Units without orders: none." in text_of(reply)
         assert str(reply["In-Reply-To"]).startswith("<")
-        text = _text(report)
+        text = text_of(report)
         assert str(report["Subject"]) == "[gamma] Spring 1901, Movement: results"
         assert "A Par - Bur" in text and "Next phase: Fall 1901, Movement" in text
         assert f"{power}:" in text
-    gm_mail = "\n".join(_text(m) for m in mail[GM])
-    assert len(mail[GM]) == 3  # setup reply, PROCESS reply, the report
+    gm_mail = "\n".join(text_of(m) for m in mail[GM])
+    assert len(mail[GM]) == 4  # setup reply, the start notice, PROCESS reply, the report
     assert "processed; the report went to every player" in gm_mail
     # Black Sea: Russia and Turkey bounce
     assert "F Sev - BLA  (fails" in gm_mail
 
     # the same message delivered again is processed once
-    _deliver(config.maildir.inbox, _orders("France"))
+    deliver(config.maildir.inbox, _orders("France"))
     before = len(list((config.maildir.outbox / "new").iterdir()))
     raw = _orders("France")
-    _deliver(config.maildir.inbox, raw)
-    _deliver(config.maildir.inbox, raw)
-    outcomes = await _pass(database, config, clock)
+    deliver(config.maildir.inbox, raw)
+    deliver(config.maildir.inbox, raw)
+    outcomes = await service_pass(database, config, clock)
     assert sorted(outcomes) == sorted([Outcome.ANSWERED, Outcome.ANSWERED, Outcome.DUPLICATE])
     assert len(list((config.maildir.outbox / "new").iterdir())) == before + 2
 
@@ -146,7 +130,7 @@ async def test_a_turn_by_imap_and_smtp(database: Database, tmp_path: Path,
     _check_game_after_process(database)
 
     assert await run_pass() == []  # every message was marked processed in the mailbox
-    received = smtp_server.wait_for(1 + 7 + 1 + 8)  # replies; one report each
+    received = smtp_server.wait_for(1 + 8 + 7 + 1 + 8)  # replies; start notices; reports
     by_rcpt: dict[str, list[Message]] = defaultdict(list)
     for item in received:
         for rcpt in item.rcpt_tos:
@@ -154,9 +138,9 @@ async def test_a_turn_by_imap_and_smtp(database: Database, tmp_path: Path,
     for addr in PLAYERS.values():
         reports = [m for m in by_rcpt[addr] if str(m["Subject"]).endswith("results")]
         assert len(reports) == 1, addr
-        assert "Next phase: Fall 1901, Movement" in _text(reports[0])
+        assert "Next phase: Fall 1901, Movement" in text_of(reports[0])
     assert any(str(m["Subject"]).endswith("results") for m in by_rcpt[GM])
-    assert len(received) == 1 + 7 + 1 + 8
+    assert len(received) == 1 + 8 + 7 + 1 + 8
     assert all(len(item.rcpt_tos) == 1 for item in received)  # no player sees another's address
     with database.read() as s:
         statuses = [r.status for r in inbound_repo.list_inbound(s)]

@@ -46,3 +46,14 @@ def test_stored_parameters_are_used_so_they_can_change_later() -> None:
 def test_malformed_or_missing_hashes_never_verify() -> None:
     for stored in (None, "", "plain", "scrypt$14$8$1$!!$!!", "md5$1$2$3$4$5", "scrypt$99$8$1$a$b"):
         assert not verify_password("anything", stored)
+
+
+def test_a_remembered_verification_changes_no_answer() -> None:
+    # a password that verified once is remembered (gm.store.passwords): the answers stay right
+    stored = hash_password("right")
+    assert verify_password("right", stored) and verify_password("right", stored)
+    assert not verify_password("wrong", stored)
+    assert not verify_password("right ", stored) and not verify_password("Right", stored)
+    other = hash_password("other")  # a new password: the old one no longer verifies
+    assert not verify_password("right", other) and verify_password("other", other)
+    assert not verify_password("right", stored.replace("scrypt$14", "scrypt$13"))

@@ -6,6 +6,7 @@
     display_name = "Diplomacy judge"                  # GM_DISPLAY_NAME
     max_message_bytes = 5242880                       # GM_MAX_MESSAGE_BYTES: larger mail is refused
     poll_interval = 60                                # GM_POLL_INTERVAL (seconds)
+    operator = "postmaster@example.org"               # GM_OPERATOR: told of each shunted message
 
     [imap]        # GM_IMAP_HOST, _PORT, _SECURITY, _USER, _PASSWORD (or _PASSWORD_FILE), _FOLDER,
                   # _PROCESSED_FOLDER, _CA_FILE, _IDLE_TIMEOUT
@@ -117,6 +118,7 @@ class Config:
     database_url: str | None = field(default=None, repr=False)  # None: SQLite in data_dir
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     poll_interval: float = DEFAULT_POLL_INTERVAL
+    operator: str | None = None  # the operator's address: told when a message is shunted
 
     @property
     def domain(self) -> str:
@@ -133,7 +135,7 @@ class Config:
 
 # Keys each table accepts, and the environment variable of each.
 _TOP = ("database_url", "data_dir", "address", "display_name", "max_message_bytes",
-        "poll_interval")
+        "poll_interval", "operator")
 _IMAP = ("host", "port", "security", "user", "password", "password_file", "folder",
          "processed_folder", "ca_file", "idle_timeout")
 _SMTP = ("host", "port", "security", "user", "password", "password_file", "ca_file", "timeout")
@@ -273,6 +275,12 @@ def _address(value: Any, origin: str) -> str:
     return text
 
 
+def _optional_address(value: Any, origin: str) -> str | None:
+    if isinstance(value, str) and not value.strip():
+        return None
+    return _address(value, origin)
+
+
 def _folder(value: Any, origin: str) -> str:
     text = _text(value, origin)
     if not _FOLDER_RE.match(text) or '"' in text or "\\" in text:
@@ -391,4 +399,5 @@ def load_config(path: Path | None, env: Mapping[str, str]) -> Config:
         max_message_bytes=s.get("max_message_bytes", _integer(1024, 2**31),
                                 DEFAULT_MAX_MESSAGE_BYTES),
         poll_interval=s.get("poll_interval", _seconds(0.01, 86400), DEFAULT_POLL_INTERVAL),
+        operator=s.get("operator", _optional_address, None),
     )

@@ -33,7 +33,7 @@ MAX_HEADER = 2_000  # characters kept of one header value
 MAX_BOUNDARY_LINES = 5_000  # more "--" lines than this: the MIME structure is not parsed
 _HEADER_BYTES = 256 * 1024  # header block read from an oversized message
 
-_MSGID_RE = re.compile(r"<([^<>\s]{1,500})>")
+_MSGID_RE = re.compile(r"<([\x21-\x3b\x3d\x3f-\x7e]{1,500})>")  # printable ASCII, no <>
 _ADDR_SPEC_RE = re.compile(r"^[^\s@<>()\[\],;:\"\\]{1,200}@[A-Za-z0-9.\-\[\]:_]{1,255}$")
 _UTF8_SEQUENCE_RE = re.compile(
     rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
@@ -335,7 +335,8 @@ def _address(value: str) -> tuple[str, str | None]:
             name, spec = value[: angle.start()].strip().strip('"'), angle.group(1)
         else:
             name, spec = parseaddr(value)
-    spec = spec.strip().lower()
+    # 8-bit bytes kept as surrogates are decoded (they cannot be stored or sent as they are)
+    spec = header_text(spec, 500).lower()
     return header_text(name, 200), spec if _ADDR_SPEC_RE.match(spec) else None
 
 

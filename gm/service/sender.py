@@ -1,8 +1,9 @@
 """Drain the outbound queue into the mail sink, with retries and backoff.
 
-Due messages are claimed in one transaction (each claim is a lease), sent outside any
-transaction, and each is marked sent only once the sink accepted it; a temporary failure is
-retried later (exponential backoff), a permanent one or too many attempts give up (failed).
+Due messages are claimed one at a time (each claim is a lease long enough for one send:
+`send_lease`), sent outside any transaction, and each is marked sent only once the sink accepted
+it; a temporary failure is retried later (exponential backoff), a permanent one or too many
+attempts give up (failed). A sender killed mid-send holds one message, for one lease only.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import logging
 from datetime import timedelta
 from email.message import EmailMessage
 
-from gm.mail.compose import ComposeError, ReplyTo, compose_message, make_address
+from gm.mail.compose import Attachment, ComposeError, ReplyTo, compose_message, make_address
 from gm.mail.config import Config
 from gm.mail.errors import MailError, PermanentSendError
 from gm.mail.transport import MailSink
@@ -32,6 +33,13 @@ def retry_delay(attempts: int) -> timedelta:
     return min(LONGEST_RETRY, FIRST_RETRY * (1 << min(20, max(0, attempts - 1))))
 
 
+def send_lease(config: Config) -> timedelta:
+    """How long a claimed message is kept from other senders: one send (connect, send, quit,
+    each bounded by the SMTP timeout) with room to spare."""
+    timeout = config.smtp.timeout if config.smtp is not None else 10.0
+    return timedelta(seconds=3 * timeout + 5)
+
+
 def compose(record: OutboundRecord, config: Config) -> EmailMessage:
     """The message to send for a queued row (its Message-ID is the row's)."""
     headers = dict(record.headers)
@@ -48,18 +56,22 @@ def compose(record: OutboundRecord, config: Config) -> EmailMessage:
         html=html,
         message_id=record.message_id,
         reply_to=reply_to,
+        attachments=[Attachment(a.filename, a.content_type, a.data) for a in record.attachments],
         auto_submitted=headers.get("Auto-Submitted", "auto-generated"),
         date=record.created_at,
     )
 
 
 async def drain_outbox(db: Database, sink: MailSink, *, config: Config, clock: Clock,
-                       batch: int = 20) -> int:
-    """Send every message due now; return how many the sink accepted."""
+                       batch: int = 1) -> int:
+    """Send every message due now; return how many the sink accepted. `batch` messages are
+    claimed at a time (their leases run while the ones before them are sent)."""
     sent = 0
+    lease = send_lease(config) * batch
     while True:
         with db.transaction() as session:
-            claimed = outbound_repo.claim_due_outbound(session, clock.now(), limit=batch)
+            claimed = outbound_repo.claim_due_outbound(session, clock.now(), limit=batch,
+                                                       lease=lease)
         if not claimed:
             return sent
         for record in claimed:

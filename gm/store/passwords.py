@@ -3,6 +3,11 @@
 Stored form: `scrypt$<log2 n>$<r>$<p>$<salt, base64>$<key, base64>`. Verification recomputes the
 key with the stored parameters and compares in constant time, so the parameters can be raised
 later without invalidating old hashes (`needs_rehash` tells when to store a new one).
+
+scrypt is slow on purpose (tens of milliseconds), and every order message signs on, so a
+password that verified is remembered for the life of the process: as an HMAC of the stored hash
+and the password under a random per-process key, never the password itself. A wrong password
+always costs the full scrypt; a hash that changes (a new password) no longer matches.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import base64
 import hashlib
 import hmac
 import os
+import threading
 
 SCHEME = "scrypt"
 LOG2_N = 14  # n = 16384: 16 MiB of memory with r = 8
@@ -19,6 +25,10 @@ P = 1
 SALT_BYTES = 16
 KEY_BYTES = 32
 _MAXMEM = 64 * 1024 * 1024
+_VERIFIED_MAX = 10_000  # remembered successful verifications (about 1 MB)
+_verified_key = os.urandom(32)
+_verified: dict[bytes, None] = {}  # insertion-ordered: the oldest is dropped first
+_verified_lock = threading.Lock()
 
 
 def _b64(data: bytes) -> str:
@@ -56,8 +66,18 @@ def verify_password(password: str, stored: str | None) -> bool:
         return False
     if not (1 <= log2_n <= 20 and 1 <= r <= 32 and 1 <= p <= 16 and key):
         return False
+    token = hmac.digest(_verified_key, stored.encode() + b"\0" + password.encode("utf-8"),
+                        "sha256")
+    if token in _verified:
+        return True
     candidate = _derive(password, salt, log2_n, r, p, len(key))
-    return hmac.compare_digest(candidate, key)
+    if not hmac.compare_digest(candidate, key):
+        return False
+    with _verified_lock:
+        _verified[token] = None
+        while len(_verified) > _VERIFIED_MAX:
+            del _verified[next(iter(_verified))]
+    return True
 
 
 def needs_rehash(stored: str) -> bool:

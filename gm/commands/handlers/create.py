@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from gm.commands.handlers.common import as_master, deadline_for, refresh, variant_of
-from gm.commands.handlers.context import Context, Signed
+from gm.commands.handlers.context import Context, Notice, Signed
 from gm.commands.values import Add, Create, Start
 from gm.engine.game import start_state
+from gm.mail.compose import build_subject
+from gm.service.render import render
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -86,3 +88,22 @@ def start(ctx: Context, command: Start) -> None:
     deadline = "none" if phase.deadline_at is None else f"{phase.deadline_at:%Y-%m-%d %H:%M} UTC"
     ctx.results.add(f"{game.name} has started: {variant.format_phase(phase.phase)}, "
                     f"deadline {deadline}.")
+    _tell_start(ctx, game.name, game.id, variant.title, variant.format_phase(phase.phase),
+                deadline, game.gm_address)
+
+
+def _tell_start(ctx: Context, name: str, game_id: int, title: str, phase: str, deadline: str,
+                gm_address: str) -> None:
+    """The game-start notice: one message to each player (naming their power) and the GM."""
+    subject = build_subject("the game has started", game=name, phase=phase)
+    powers = powers_repo.list_powers(ctx.session, game_id)
+    for power in powers:
+        for address in power.addresses:
+            body = render("reply/started.txt.j2", game=name, title=title, phase=phase,
+                          deadline=deadline, power=power.name,
+                          powers=[p.name for p in powers], service=ctx.service)
+            ctx.results.mail.append(Notice((address,), subject, body, game_id))
+    body = render("reply/started.txt.j2", game=name, title=title, phase=phase,
+                  deadline=deadline, power=None, powers=[p.name for p in powers],
+                  service=ctx.service)
+    ctx.results.mail.append(Notice((gm_address,), subject, body, game_id))

@@ -1,23 +1,40 @@
-"""The GM's commands on a running game: PROCESS, PAUSE, RESUME, TERMINATE."""
+"""The GM's commands on a running game: PROCESS, PREVIEW, ROLLBACK, PAUSE, RESUME, TERMINATE.
+
+PREVIEW adjudicates the current orders without storing anything and answers the GM alone;
+ROLLBACK reopens an earlier phase (gm.store.phases.rollback_to keeps what it removes in the
+audit log) and tells every player and the GM.
+"""
 
 from __future__ import annotations
 
 from gm.commands.handlers.common import as_master, deadline_for, open_phase_of, refresh, variant_of
 from gm.commands.handlers.context import Context, Notice
-from gm.commands.values import Pause, Process, Resume, Terminate
+from gm.commands.values import (
+    Pause,
+    PhaseCode,
+    PhaseRef,
+    Preview,
+    Process,
+    Resume,
+    Rollback,
+    Terminate,
+)
 from gm.engine.errors import OrderError
-from gm.engine.game import advance
+from gm.engine.game import GameStep, advance
+from gm.engine.phase import PhaseType
 from gm.engine.results import Submitted
 from gm.mail.compose import build_subject
 from gm.orders import parse_order
+from gm.service.adjudicate import adjudicate_phase
 from gm.service.render import render
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import orders as orders_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
-from gm.store.records import StoredResult
+from gm.store.records import GameRecord, PhaseRecord, StoredResult
 from gm.store.statuses import GameStatus
+from gm.variants import Variant
 
 
 def process(ctx: Context, command: Process) -> None:
@@ -33,48 +50,138 @@ def process(ctx: Context, command: Process) -> None:
     if phase is None:
         ctx.results.add(f"PROCESS: {game.name} has no open phase.")
         return
-    variant = variant_of(game)
+    done = adjudicate_phase(ctx.session, game, phase, now=ctx.now, service=ctx.service)
+    this_phase, step = done.phase, done.step
+    next_phase = variant_of(game).format_phase(step.state.phase)
+    audit.record_action(ctx.session, actor=ctx.sender, action="process", now=ctx.now,
+                        game_id=game.id, details={"phase": this_phase},
+                        inbound_id=ctx.inbound_id)
+    for report in done.reports:  # one message each: addresses stay private
+        ctx.results.mail.append(Notice(report.recipients, report.subject, report.text, game.id,
+                                       html=report.html, attachments=report.attachments))
+    ctx.results.add(f"{this_phase} of {game.name} processed; the report went to every player."
+                    + ("" if step.state.finished else f" Now: {next_phase}."))
+
+
+def _adjudicate(ctx: Context, variant: Variant, phase: PhaseRecord) -> GameStep:
+    """What the phase's current orders give (nothing is stored)."""
     gmap = variant.map_for(phase.state)
     submitted: list[Submitted] = []
     for power, order_set in sorted(orders_repo.latest_valid_orders(ctx.session, phase.id).items()):
         for line in order_set.lines:
-            order = parse_order(line.canonical or line.text, gmap, phase.phase.type)
+            order = parse_order(
+                line.canonical or line.text, gmap, phase.phase.type, variant.order_kinds
+            )
             if isinstance(order, OrderError):
                 submitted.append(Submitted(power, line.text, None, order))
             else:
                 submitted.append(Submitted(power, line.text, order))
-    step = advance(variant, phase.state, submitted)
-    phases_repo.record_results(ctx.session, phase.id, step.results, now=ctx.now,
-                               events=step.events)
-    this_phase = variant.format_phase(phase.phase)
-    deadline_text = "none"
-    next_phase = variant.format_phase(step.state.phase)
-    if step.state.finished:
-        games_repo.set_game_status(ctx.session, game.id, GameStatus.FINISHED, now=ctx.now)
-    else:
-        nxt = phases_repo.open_phase(
-            ctx.session, game.id, step.state, now=ctx.now,
-            deadline_at=deadline_for(game, step.state.phase.type, ctx.now))
-        if nxt.deadline_at is not None:
-            deadline_text = f"{nxt.deadline_at:%Y-%m-%d %H:%M} UTC"
-    audit.record_action(ctx.session, actor=ctx.sender, action="process", now=ctx.now,
-                        game_id=game.id, details={"phase": this_phase},
-                        inbound_id=ctx.inbound_id)
+    return advance(variant, phase.state, submitted)
+
+
+def _by_power(step: GameStep) -> list[tuple[str, list[StoredResult]]]:
     by_power: dict[str, list[StoredResult]] = {}
     for result in step.results:
         by_power.setdefault(result.power, []).append(StoredResult.of(result))
-    body = render(
-        "report/phase.txt.j2", game=game.name, phase=this_phase,
-        by_power=sorted(by_power.items()), events=list(step.events),
-        finished=step.state.finished, winners=list(step.state.winners),
-        next_phase=next_phase, deadline=deadline_text, service=ctx.service)
+    return sorted(by_power.items())
+
+
+def preview(ctx: Context, command: Preview) -> None:
+    """What processing now would give, in the GM's reply only; nothing is stored."""
+    signed = as_master(ctx, "PREVIEW")
+    if signed is None:
+        return
+    game = refresh(ctx, signed.game)
+    if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+        ctx.results.add(f"PREVIEW: {game.name} is {game.status.value}; nothing to preview.")
+        return
+    phase = open_phase_of(ctx, game)
+    if phase is None:
+        ctx.results.add(f"PREVIEW: {game.name} has no open phase.")
+        return
+    variant = variant_of(game)
+    step = _adjudicate(ctx, variant, phase)
+    missing = _unordered_powers(ctx, phase)
+    text = render(
+        "reply/preview.txt.j2", game=game.name, phase=variant.format_phase(phase.phase),
+        by_power=_by_power(step), events=list(step.events), finished=step.state.finished,
+        winners=list(step.state.winners), next_phase=variant.format_phase(step.state.phase),
+        missing=missing)
+    ctx.results.blank()
+    ctx.results.add(*text.rstrip("\n").splitlines())
+    ctx.results.blank()
+
+
+def _unordered_powers(ctx: Context, phase: PhaseRecord) -> list[str]:
+    """Powers with units to order (movement) or to retreat (retreats) and no orders yet
+    (adjustments: none listed; a power that does not build waives its builds)."""
+    ordered = set(orders_repo.latest_valid_orders(ctx.session, phase.id))
+    state = phase.state
+    if phase.phase.type is PhaseType.MOVEMENT:
+        owners = {u.power for u in state.units}
+    elif phase.phase.type is PhaseType.RETREAT:
+        owners = {d.unit.power for d in state.dislodged}
+    else:
+        owners = set()
+    return sorted(p for p in owners if p not in ordered)
+
+
+def _find_phase(ctx: Context, variant: Variant, game: GameRecord,
+                ref: PhaseRef) -> PhaseRecord | None:
+    """The stored phase `ref` names (a code's season letter is the start of the season's name
+    in the variant's calendar)."""
+    for record in phases_repo.history(ctx.session, game.id):
+        if isinstance(ref, PhaseCode):
+            if (record.phase.year == ref.year and record.phase.type is ref.type
+                    and variant.format_phase(record.phase)[:1].upper() == ref.season.upper()):
+                return record
+        elif record.phase == ref:
+            return record
+    return None
+
+
+def rollback(ctx: Context, command: Rollback) -> None:
+    """Reopen an earlier phase: later phases and their orders go (kept in the audit log); the
+    phase's own orders stand; every player and the GM are told."""
+    signed = as_master(ctx, "ROLLBACK")
+    if signed is None:
+        return
+    game = refresh(ctx, signed.game)
+    if game.status is GameStatus.FORMING:
+        ctx.results.add(f"ROLLBACK: {game.name} has not started; there is nothing to roll back.")
+        return
+    games_repo.lock_game(ctx.session, game.id)
+    variant = variant_of(game)
+    ref = command.phase
+    wanted = str(ref) if isinstance(ref, PhaseCode) else variant.format_phase(ref)
+    target = _find_phase(ctx, variant, game, ref)
+    if target is None:
+        played = ", ".join(variant.format_phase(p.phase)
+                           for p in phases_repo.history(ctx.session, game.id))
+        ctx.results.add(f"ROLLBACK: {game.name} has no phase {wanted!r} (its phases: {played}).")
+        return
+    current = phases_repo.current_phase(ctx.session, game.id)
+    name = variant.format_phase(target.phase)
+    if current is not None and current.index == target.index and not current.adjudicated:
+        ctx.results.add(f"ROLLBACK: {name} is the current phase of {game.name} already.")
+        return
+    reopened = phases_repo.rollback_to(
+        ctx.session, game.id, target.index, actor=ctx.sender, now=ctx.now,
+        deadline_at=deadline_for(game, target.phase.type, ctx.now), inbound_id=ctx.inbound_id)
+    if game.status is GameStatus.FINISHED:
+        signed.game = games_repo.set_game_status(ctx.session, game.id, GameStatus.ACTIVE,
+                                                 now=ctx.now)
+    deadline = ("none" if reopened.deadline_at is None
+                else f"{reopened.deadline_at:%Y-%m-%d %H:%M} UTC")
+    body = render("reply/rollback.txt.j2", game=game.name, phase=name, deadline=deadline,
+                  service=ctx.service)
+    subject = build_subject(f"rolled back to {name}", game=game.name)
     recipients = [a for p in powers_repo.list_powers(ctx.session, game.id) for a in p.addresses]
     recipients.append(game.gm_address)
-    subject = build_subject("results", game=game.name, phase=this_phase)
     for address in dict.fromkeys(recipients):  # one message each: addresses stay private
         ctx.results.mail.append(Notice((address,), subject, body, game.id))
-    ctx.results.add(f"{this_phase} of {game.name} processed; the report went to every player."
-                    + ("" if step.state.finished else f" Now: {next_phase}."))
+    ctx.results.add(f"{game.name} is back at the start of {name} (deadline {deadline}); "
+                    "the orders of later phases are discarded and every player was told.")
 
 
 def _set_status(ctx: Context, what: str, src: tuple[GameStatus, ...], dst: GameStatus) -> None:

@@ -1,0 +1,233 @@
+"""Mail benchmark: 1,000 order messages through a real Dovecot, end to end.
+
+The messages (seven powers' Spring 1901 orders, each signed on) are APPENDed to the service's
+IMAP mailbox before the clock starts; then `gm serve` runs in its own process (IMAP in, the real
+ingest pipeline, SMTP out to an aiosmtpd server) until every message has its acknowledgement at
+the SMTP server (with --profile the service runs inside this process, under cProfile).
+Reported: messages per second from the service's start to the last acknowledgement, and from
+its first reply to its last (the steady rate). Goal: at least 100 messages per second.
+
+    .venv/bin/python benchmarks/bench_mail.py                  # SQLite (the embedded default)
+    .venv/bin/python benchmarks/bench_mail.py --postgresql     # a throwaway PostgreSQL cluster
+    .venv/bin/python benchmarks/bench_mail.py --count 200 --profile   # cProfile of the run
+    .venv/bin/python benchmarks/bench_mail.py --fuzz 10000    # the 10,000-message fuzz soak
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import imaplib
+import os
+import pstats
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gm.mail.config import Config  # noqa: E402
+from gm.mail.connect import make_sink, make_source  # noqa: E402
+from gm.service.clock import FixedClock, SystemClock  # noqa: E402
+from gm.service.ingest import Outcome, ingest  # noqa: E402
+from gm.service.serve import Service  # noqa: E402
+from gm.store import migrate  # noqa: E402
+from gm.store.db import Database, open_database  # noqa: E402
+from tests.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer  # noqa: E402
+from tests.fixtures.postgres import create_database, postgres_server  # noqa: E402
+from tests.service_support import (  # noqa: E402
+    GM,
+    PLAYERS,
+    SPRING_1901,
+    START,
+    maildir_config,
+    message,
+)
+
+POWERS = sorted(PLAYERS)
+PROFILE_SORT = ("cumulative",)
+SETUP = "\n".join(
+    ["CREATE bench standard gmpass"]
+    + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
+    + ["SET EARLY OFF", "START"]
+)
+
+
+def order_message(n: int) -> bytes:
+    power = POWERS[n % len(POWERS)]
+    body = "\n".join([f"SIGNON {power} bench pw{power.lower()}", *SPRING_1901[power]])
+    return message(PLAYERS[power], body, subject=f"orders {n}",
+                   message_id=f"<bench-{n}@example.org>")
+
+
+@contextlib.contextmanager
+def database_url(postgresql: bool, root: Path) -> Iterator[str]:
+    if not postgresql:
+        url = f"sqlite:///{root / 'gm.sqlite3'}"
+        migrate.upgrade(url)
+        yield url
+        return
+    with postgres_server() as admin:
+        url = create_database(admin)
+        migrate.upgrade(url)
+        yield url
+
+
+def append_all(account: ImapAccount, raws: list[bytes]) -> None:
+    """APPEND every message to the account's INBOX over IMAP."""
+    imap = imaplib.IMAP4("127.0.0.1", account.server.imap_port)
+    imap.login(account.user, account.password)
+    for raw in raws:
+        imap.append("INBOX", None, None, raw)
+    imap.logout()
+
+
+async def run_service(db: Database, config: Config, smtp: SmtpServer, expected: int,
+                      timeout: float) -> float:
+    """Run the service until the SMTP server has `expected` messages; the seconds it took."""
+    service = Service(db, config, clock=SystemClock(), source=make_source(config),
+                      sink=make_sink(config), tick_every=None)
+    started = time.perf_counter()
+    task = asyncio.create_task(service.run())
+    try:
+        while len(smtp.received) < expected:
+            if task.done():
+                task.result()
+                raise RuntimeError("the service stopped")
+            if time.perf_counter() - started > timeout:
+                raise RuntimeError(f"only {len(smtp.received)} of {expected} after {timeout} s")
+            await asyncio.sleep(0.01)
+        return time.perf_counter() - started
+    finally:
+        service.stop()
+        await asyncio.wait_for(task, 60)
+
+
+def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, expected: int,
+                  timeout: float) -> tuple[float, float]:
+    """Run `gm serve` as its own process until the SMTP server has `expected` messages: the
+    seconds from its start, and from its first reply, to the last reply."""
+    imap = account.config()
+    config = root / "gm.toml"
+    config.write_text(
+        f'database_url = "{url}"\naddress = "judge@example.org"\npoll_interval = 0.5\n'
+        f'[imap]\nhost = "{imap.host}"\nport = {imap.port}\nsecurity = "plain"\n'
+        f'user = "{imap.user}"\npassword = "{imap.password.reveal()}"\n'
+        f'[smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\nsecurity = "plain"\n')
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    before = len(smtp.received)
+    started = time.perf_counter()
+    first: float | None = None
+    with (root / "serve.log").open("wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "gm", "serve", "--config", str(config),
+                                 "--tick-every", "0"], env=env, stdout=log,
+                                stderr=subprocess.STDOUT)
+    try:
+        while len(smtp.received) < expected:
+            if first is None and len(smtp.received) > before:
+                first = time.perf_counter()
+            if proc.poll() is not None:
+                raise RuntimeError(f"gm serve exited with {proc.returncode}")
+            if time.perf_counter() - started > timeout:
+                raise RuntimeError(f"only {len(smtp.received)} of {expected} after {timeout} s")
+            time.sleep(0.005)
+        done = time.perf_counter()
+        return done - started, done - (first or started)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+
+
+def bench(count: int, postgresql: bool, profile: bool) -> None:
+    root = Path(tempfile.mkdtemp(prefix="gm-bench-mail-"))
+    root.chmod(0o755)
+    dovecot = DovecotServer(root)
+    smtp = SmtpServer()
+    dovecot.start()
+    smtp.start()
+    try:
+        account = dovecot.add_user()
+        with database_url(postgresql, root) as url:
+            db = open_database(url)
+            base = maildir_config(root)
+            config = Config(data_dir=root, address=base.address, display_name="Judge",
+                            maildir=base.maildir, imap=account.config(),
+                            smtp=smtp.config(), poll_interval=0.5)
+            result = ingest(db, message(GM, SETUP), config=config, clock=SystemClock())
+            assert result.outcome is Outcome.ANSWERED
+            queued = 1 + 8  # the set-up reply and the start notices
+            t = time.perf_counter()
+            append_all(account, [order_message(n) for n in range(count)])
+            append_s = time.perf_counter() - t
+            profiler = None
+            steady = None
+            if profile:  # in this process, to see where the time goes
+                profiler = cProfile.Profile()
+                profiler.enable()
+                seconds = asyncio.run(run_service(db, config, smtp, count + queued, 900))
+                profiler.disable()
+            else:  # the real thing: `gm serve` in its own process
+                seconds, steady = serve_process(root, url, account, smtp, count + queued, 900)
+            acked = Counter("Units without orders: none." in r.data.decode(errors="replace")
+                            for r in smtp.received)
+            db.dispose()
+        backend = "PostgreSQL" if postgresql else "SQLite"
+        print(f"{count} order messages, {backend}: APPEND {append_s:.1f} s; "
+              f"served in {seconds:.2f} s = {count / seconds:.0f} messages/s end to end "
+              f"({acked[True]} acknowledgements with every unit ordered)"
+              + ("" if steady is None else
+                 f"; {(count - 1) / steady:.0f} messages/s from the first reply to the last"))
+        if profiler:
+            pstats.Stats(profiler).sort_stats(*PROFILE_SORT).print_stats("gm/", 50)
+    finally:
+        smtp.stop()
+        dovecot.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def fuzz(count: int) -> None:
+    """The fuzz soak: `count` seeded random messages through ingest (SQLite)."""
+    from tests.hostile_mail import fuzz_messages
+
+    root = Path(tempfile.mkdtemp(prefix="gm-bench-fuzz-"))
+    try:
+        url = f"sqlite:///{root / 'gm.sqlite3'}"
+        migrate.upgrade(url)
+        db = open_database(url)
+        config, clock = maildir_config(root), FixedClock(START)
+        outcomes: Counter[Outcome] = Counter()
+        t = time.perf_counter()
+        for raw in fuzz_messages(20261123, count):
+            outcomes[ingest(db, raw, config=config, clock=clock).outcome] += 1
+        seconds = time.perf_counter() - t
+        db.dispose()
+        print(f"fuzz: {count} messages in {seconds:.1f} s ({count / seconds:.0f}/s): "
+              + ", ".join(f"{o.value} {n}" for o, n in sorted(outcomes.items())))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--postgresql", action="store_true")
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--fuzz", type=int, metavar="N", help="run the fuzz soak instead")
+    args = parser.parse_args()
+    if args.fuzz:
+        fuzz(args.fuzz)
+    else:
+        bench(args.count, args.postgresql, args.profile)
+
+
+if __name__ == "__main__":
+    main()
