@@ -61,7 +61,7 @@ def run_engine(args: argparse.Namespace) -> int:
         submitted: list[Submitted] = []
         for power, lines in script.items():
             for line in lines:
-                parsed = parse_order(line, gmap, state.phase.type)
+                parsed = parse_order(line, gmap, state.phase.type, variant.order_kinds)
                 if isinstance(parsed, OrderError):
                     submitted.append(Submitted(power, line, None, parsed))
                 else:

@@ -20,6 +20,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--config", type=Path, metavar="FILE", help="service configuration file")
     p.add_argument("--once", action="store_true",
                    help="process the mail that is there, send the replies and exit")
+    p.add_argument("--tick-every", type=float, default=60.0, metavar="SECONDS",
+                   help="adjudicate due games every SECONDS while running, as `gm tick` does "
+                        "(default 60; 0 leaves it to cron)")
     p.set_defaults(func=run)
 
 
@@ -45,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"gm serve: {exc}", file=sys.stderr)
         return 2
     try:
-        asyncio.run(serve(db, config, clock=SystemClock(), once=args.once))
+        asyncio.run(serve(db, config, clock=SystemClock(), once=args.once,
+                          tick_every=args.tick_every or None))
     finally:
         db.dispose()
     return 0

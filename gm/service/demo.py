@@ -159,7 +159,8 @@ async def run_demo(data_dir: Path, *, pause: float, keep_running: bool,
     inbox = mailbox.Maildir(config.maildir.inbox, create=True)
     outbox = Outbox(config.maildir.outbox)
     say(f"gm demo: the service runs on {data_dir} (SQLite database, Maildir inbox and outbox)")
-    service = Service(db, config, clock=SystemClock())
+    # the GM processes each phase by mail here: no tick runs (it would process early)
+    service = Service(db, config, clock=SystemClock(), tick_every=None)
     running = asyncio.create_task(service.run())
     try:
         for step in steps():

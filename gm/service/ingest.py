@@ -5,7 +5,8 @@ nothing to automatic mail, runs its commands and queues the reply (and any repor
 outbound queue, and marks the message processed, all in one transaction. If running the
 commands fails, that transaction is rolled back; a new one keeps the message as shunted with
 the error and queues a short apology (and a notice to the GM of each game the message signs on
-to), and the caller carries on with the next message.
+to, and to the operator when the `operator` setting names one), and the caller carries on with
+the next message.
 """
 
 from __future__ import annotations
@@ -127,7 +128,9 @@ def ingest(
                     session, message_id=new_message_id(config.domain),
                     recipients=notice.recipients,
                     headers=[("Subject", notice.subject), ("Auto-Submitted", "auto-generated")],
-                    parts=[BodyPart("text/plain", notice.body)], now=now,
+                    parts=[BodyPart("text/plain", notice.body)]
+                    + ([BodyPart("text/html", notice.html)] if notice.html else []),
+                    attachments=notice.attachments, now=now,
                     game_id=notice.game_id, inbound_id=record.id)
             inbound_repo.mark_processed(session, record.id, now=now)
             return Ingested(record.id, Outcome.ANSWERED, message_id)
@@ -158,7 +161,23 @@ def _shunt(db: Database, raw: bytes, decoded: DecodedMessage, error: str, *, con
                                                      service=config.display_name))],
                 now=now, inbound_id=record.id)
         _tell_masters(session, decoded, record.id, error, config=config, now=now)
+        _tell_operator(session, decoded, record.id, error, config=config, now=now)
         return Ingested(record.id, Outcome.SHUNTED, message_id, error)
+
+
+def _tell_operator(session: Session, decoded: DecodedMessage, inbound_id: int, error: str, *,
+                   config: Config, now: datetime) -> None:
+    """Tell the operator (the `operator` setting), if there is one, that a message was shunted."""
+    if not config.operator:
+        return
+    body = render("reply/operator-shunted.txt.j2", inbound_id=inbound_id,
+                  sender=decoded.sender or "(unknown)", subject=decoded.subject, error=error,
+                  service=config.display_name)
+    outbound_repo.enqueue_outbound(
+        session, message_id=new_message_id(config.domain), recipients=[config.operator],
+        headers=[("Subject", build_subject(f"message {inbound_id} was shunted")),
+                 ("Auto-Submitted", "auto-generated")],
+        parts=[BodyPart("text/plain", body)], now=now, inbound_id=inbound_id)
 
 
 def _tell_masters(session: Session, decoded: DecodedMessage, inbound_id: int, error: str, *,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from gm.paths import TEMPLATES
 
@@ -15,10 +15,13 @@ def environment() -> Environment:
     return Environment(
         loader=FileSystemLoader(TEMPLATES),
         undefined=StrictUndefined,
+        auto_reload=False,  # templates do not change under a running service: no stat per use
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        autoescape=False,  # plain-text mail
+        # plain-text mail is not escaped; HTML alternatives (*.html.j2) are
+        autoescape=select_autoescape(enabled_extensions=("html.j2",), default=False,
+                                     default_for_string=False),
     )
 
 

@@ -3,6 +3,8 @@
 A message is marked processed in the source only after its transaction committed, so a crash
 between the two offers it again and the inbound store's deduplication makes that harmless. On
 SIGTERM or SIGINT the service finishes the message in hand, sends what is queued and stops.
+While it runs it also ticks (gm.service.tick) every `tick_every` seconds, so the games' deadlines
+are kept without cron; a `gm tick` from cron beside it is harmless.
 """
 
 from __future__ import annotations
@@ -18,9 +20,12 @@ from gm.mail.transport import InboundMail, MailSink, PolledSource
 from gm.service.clock import Clock
 from gm.service.ingest import Ingested, ingest
 from gm.service.sender import drain_outbox
+from gm.service.tick import tick
 from gm.store.db import Database
 
 log = logging.getLogger(__name__)
+
+TICK_EVERY = 60.0  # seconds between two ticks of a running service
 
 
 async def process_pending(db: Database, source: PolledSource, sink: MailSink, *,
@@ -54,13 +59,16 @@ class Service:
     """The running service; `stop()` ends it after the message in hand."""
 
     def __init__(self, db: Database, config: Config, *, clock: Clock,
-                 source: PolledSource | None = None, sink: MailSink | None = None) -> None:
+                 source: PolledSource | None = None, sink: MailSink | None = None,
+                 tick_every: float | None = TICK_EVERY) -> None:
         self.db = db
+        self.tick_every = tick_every
         self.config = config
         self.clock = clock
         self.source = source or make_source(config)
         self.sink = sink or make_sink(config)
         self._stopping = asyncio.Event()
+        self._wake = asyncio.Event()  # replies were queued: the drain loop sends them now
         self._closing: asyncio.Task[None] | None = None
 
     def stop(self) -> None:
@@ -79,11 +87,14 @@ class Service:
 
     async def run(self) -> None:
         sender = asyncio.create_task(self._drain_loop())
+        ticker = asyncio.create_task(self._tick_loop())
         try:
             async for mail in self.source:
                 if _ingest_safely(self.db, mail, config=self.config, clock=self.clock):
                     await self.source.mark_processed(mail.id)
-                await self._drain()
+                # the drain loop sends the reply while the next message is fetched (in this
+                # thread: on SQLite a second writer would wait on the busy timeout's sleeps)
+                self._wake.set()
                 if self._stopping.is_set():
                     break
         finally:
@@ -92,15 +103,39 @@ class Service:
             self._stopping.set()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
             await self.source.close()
             await self._drain()
 
     async def _drain_loop(self) -> None:
-        """Retries fall due without new mail: drain the outbox every poll interval."""
+        """Drain the outbox when replies are queued, and every poll interval (retries fall
+        due without new mail)."""
         while not self._stopping.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stopping.wait(), self.config.poll_interval)
+            waiters = [asyncio.ensure_future(e.wait()) for e in (self._wake, self._stopping)]
+            try:
+                await asyncio.wait(waiters, timeout=self.config.poll_interval,
+                                   return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for waiter in waiters:
+                    waiter.cancel()
+            self._wake.clear()
             await self._drain()
+
+    async def _tick_loop(self) -> None:
+        """Adjudicate due games every `tick_every` seconds (in a thread: the mail goes on)."""
+        if not self.tick_every:
+            return
+        while not self._stopping.is_set():
+            try:
+                summary = await asyncio.to_thread(tick, self.db, config=self.config,
+                                                  clock=self.clock)
+                if summary.adjudicated:
+                    await self._drain()
+            except Exception:
+                log.exception("tick failed; trying again later")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), self.tick_every)
 
     async def _drain(self) -> None:
         try:
@@ -109,9 +144,10 @@ class Service:
             log.exception("draining the outbox failed; trying again later")
 
 
-async def serve(db: Database, config: Config, *, clock: Clock, once: bool = False) -> None:
+async def serve(db: Database, config: Config, *, clock: Clock, once: bool = False,
+                tick_every: float | None = TICK_EVERY) -> None:
     """Run the service until SIGTERM/SIGINT (or, with `once`, until the inbox is empty)."""
-    service = Service(db, config, clock=clock)
+    service = Service(db, config, clock=clock, tick_every=tick_every)
     if once:
         await service.once()
         return

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from gm.store.models import AuditEntry, Game
@@ -76,3 +77,26 @@ def recent_actions(
         .order_by(AuditEntry.id)
     )
     return [to_record(r) for r in session.scalars(stmt)]
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """An entry for `record_actions`: what `record_action` takes, with the game's name."""
+
+    actor: str
+    action: str
+    at: datetime
+    game_id: int | None = None
+    game_name: str | None = None
+    details: Mapping[str, Any] | None = None
+    inbound_id: int | None = None
+
+
+def record_actions(session: Session, entries: Sequence[NewEntry]) -> None:
+    """Log many actions in one INSERT (the caller gives each game's name)."""
+    if not entries:
+        return
+    session.execute(insert(AuditEntry), [
+        {"game_id": e.game_id, "game_name": e.game_name, "actor": e.actor, "action": e.action,
+         "details": dict(e.details or {}), "inbound_id": e.inbound_id, "at": e.at}
+        for e in entries])

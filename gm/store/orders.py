@@ -9,7 +9,7 @@ slip in after its phase was adjudicated.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from sqlalchemy import ColumnElement, func, select
@@ -124,6 +124,23 @@ def latest_valid_orders(session: Session, phase_id: int) -> dict[str, OrderSetRe
         .group_by(OrderSet.power_id)
     )
     return {r.power: r for r in _load_sets(session, OrderSet.id.in_(latest))}
+
+
+def latest_valid_orders_of_phases(
+    session: Session, phase_ids: Collection[int]
+) -> dict[int, dict[str, OrderSetRecord]]:
+    """`latest_valid_orders` of many phases, by phase id (every phase asked for is a key)."""
+    found: dict[int, dict[str, OrderSetRecord]] = {p: {} for p in phase_ids}
+    ids = list(phase_ids)
+    for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
+        latest = (
+            select(func.max(OrderSet.id))
+            .where(OrderSet.phase_id.in_(chunk), OrderSet.valid.is_(True))
+            .group_by(OrderSet.phase_id, OrderSet.power_id)
+        )
+        for r in _load_sets(session, OrderSet.id.in_(latest)):
+            found[r.phase_id][r.power] = r
+    return found
 
 
 def order_sets_for_game(session: Session, game_id: int) -> dict[int, list[OrderSetRecord]]:

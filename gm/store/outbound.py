@@ -11,9 +11,10 @@ sent again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
@@ -88,6 +89,50 @@ def enqueue_outbound(
     session.add(row)
     session.flush()
     return to_record(row), True
+
+
+@dataclass(frozen=True)
+class NewMessage:
+    """A message for `enqueue_many`: what `enqueue_outbound` takes, as one value (`game_id`,
+    if given, instead of the call's)."""
+
+    message_id: str
+    recipients: Sequence[str]
+    headers: Sequence[tuple[str, str]]
+    parts: Sequence[BodyPart]
+    attachments: Sequence[Attachment] = ()
+    game_id: int | None = None
+
+
+def enqueue_many(session: Session, messages: Sequence[NewMessage], *, now: datetime,
+                 game_id: int | None = None, inbound_id: int | None = None) -> None:
+    """Queue many new messages at once (one multi-row INSERT of the messages, a look-up of
+    their ids by Message-ID, one of their attachments), e.g. the reports of many games. Their
+    Message-IDs must be new (`new_message_id`)."""
+    if not messages:
+        return
+    if any(not m.recipients for m in messages):
+        raise StoreError("an outbound message has no recipients")
+    session.execute(insert(OutboundMessage), [
+        {"message_id": m.message_id, "recipients": list(m.recipients),
+         "headers": [[n, v] for n, v in m.headers],
+         "parts": [{"content_type": p.content_type, "text": p.text} for p in m.parts],
+         "status": OutboundStatus.QUEUED, "attempts": 0, "next_attempt_at": now,
+         "created_at": now, "game_id": game_id if m.game_id is None else m.game_id,
+         "inbound_id": inbound_id}
+        for m in messages])
+    with_files = [m for m in messages if m.attachments]
+    ids: dict[str, int] = {}
+    for first in range(0, len(with_files), 500):
+        chunk = [m.message_id for m in with_files[first:first + 500]]
+        ids.update(session.execute(
+            select(OutboundMessage.message_id, OutboundMessage.id)
+            .where(OutboundMessage.message_id.in_(chunk))).tuples().all())
+    rows = [{"outbound_id": ids[m.message_id], "position": i, "filename": a.filename,
+             "content_type": a.content_type, "data": a.data}
+            for m in with_files for i, a in enumerate(m.attachments)]
+    if rows:
+        session.execute(insert(OutboundAttachment), rows)
 
 
 def _row(session: Session, outbound_id: int) -> OutboundMessage:

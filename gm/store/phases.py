@@ -8,11 +8,13 @@ be adjudicated twice even by two processes; `claim_next_due_phase` makes them no
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
+from typing import cast
 
-from sqlalchemy import Select, delete, func, select, update
+from sqlalchemy import Select, Table, delete, func, insert, select, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.util import identity_key
 
 from gm.engine.phase import Phase
 from gm.engine.results import OrderResult
@@ -23,6 +25,8 @@ from gm.store.games import lock_game
 from gm.store.models import Game, PhaseRow
 from gm.store.records import PhaseRecord, StoredResult
 from gm.store.statuses import GameStatus
+
+PHASES = cast(Table, PhaseRow.__table__)  # for plain statements that skip the ORM
 
 
 def to_record(row: PhaseRow) -> PhaseRecord:
@@ -85,6 +89,31 @@ def open_phase(
     return to_record(row)
 
 
+def open_next_phase(
+    session: Session,
+    previous: PhaseRecord,
+    state: GameState,
+    *,
+    now: datetime,
+    deadline_at: datetime | None = None,
+) -> PhaseRecord:
+    """`open_phase` after `previous`, the game's last phase, just closed in this transaction
+    by the caller, who holds the game lock: one INSERT (the unique phase index still refuses a
+    second phase at the same place)."""
+    table = PHASES
+    new_id = session.execute(
+        insert(table).returning(table.c.id),
+        {"game_id": previous.game_id, "phase_index": previous.index + 1,
+         "season": state.phase.season, "year": state.phase.year, "type": state.phase.type,
+         "state": state.to_json(), "opened_at": now, "deadline_at": deadline_at},
+    ).scalar_one()
+    return PhaseRecord(
+        id=new_id, game_id=previous.game_id, index=previous.index + 1, phase=state.phase,
+        state=state, results=None, events=None, opened_at=now, deadline_at=deadline_at,
+        adjudicated_at=None,
+    )
+
+
 def get_phase(session: Session, phase_id: int) -> PhaseRecord:
     return to_record(_row(session, phase_id))
 
@@ -108,6 +137,24 @@ def current_phase(session: Session, game_id: int) -> PhaseRecord | None:
         .execution_options(populate_existing=True)
     )
     return None if row is None else to_record(row)
+
+
+def current_phases(session: Session, game_ids: Collection[int]) -> dict[int, PhaseRecord]:
+    """`current_phase` of many games in one query, by game id (games without phases left out)."""
+    if not game_ids:
+        return {}
+    last = (
+        select(PhaseRow.game_id, func.max(PhaseRow.phase_index).label("last"))
+        .where(PhaseRow.game_id.in_(list(game_ids)))
+        .group_by(PhaseRow.game_id)
+        .subquery()
+    )
+    rows = session.scalars(
+        select(PhaseRow)
+        .join(last, (last.c.game_id == PhaseRow.game_id) & (last.c.last == PhaseRow.phase_index))
+        .execution_options(populate_existing=True)
+    )
+    return {r.game_id: to_record(r) for r in rows}
 
 
 def history(session: Session, game_id: int) -> list[PhaseRecord]:
@@ -146,16 +193,32 @@ def record_results(
     events: Sequence[str] = (),
 ) -> PhaseRecord:
     """Store the phase's results, closing it for good (PhaseClosed if it was closed already)."""
+    close_phase(session, phase_id, results, now=now, events=events)
+    return to_record(_row(session, phase_id))
+
+
+def close_phase(
+    session: Session,
+    phase_id: int,
+    results: Sequence[OrderResult | StoredResult],
+    *,
+    now: datetime,
+    events: Sequence[str] = (),
+) -> None:
+    """`record_results` without reading the phase back (one UPDATE)."""
     stored = [(r if isinstance(r, StoredResult) else StoredResult.of(r)).to_json() for r in results]
+    table = PHASES
     done = session.execute(
-        update(PhaseRow)
-        .where(PhaseRow.id == phase_id, PhaseRow.adjudicated_at.is_(None))
+        update(table)
+        .where(table.c.id == phase_id, table.c.adjudicated_at.is_(None))
         .values(results=stored, events=list(events), adjudicated_at=now)
     )
     if done.rowcount != 1:  # type: ignore[attr-defined]
         _row(session, phase_id)
         raise PhaseClosed(f"phase {phase_id} was adjudicated already")
-    return to_record(_row(session, phase_id))
+    loaded = session.identity_map.get(identity_key(PhaseRow, phase_id))
+    if loaded is not None:  # the row changed under the session: read it again when used
+        session.expire(loaded)
 
 
 def _due_query(now: datetime) -> Select[tuple[int, int]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from sqlalchemy import select
@@ -90,6 +90,33 @@ def get_power(session: Session, game_id: int, name: str) -> PowerRecord | None:
 def list_powers(session: Session, game_id: int) -> list[PowerRecord]:
     rows = session.scalars(select(Power).where(Power.game_id == game_id).order_by(Power.name))
     return [to_record(r) for r in rows]
+
+
+def powers_of_games(session: Session, game_ids: Collection[int]) -> dict[int, list[PowerRecord]]:
+    """`list_powers` of many games, by game id (every game asked for is a key); two plain
+    queries."""
+    found: dict[int, list[PowerRecord]] = {g: [] for g in game_ids}
+    if not found:
+        return found
+    rows = session.execute(
+        select(Power.id, Power.game_id, Power.name, Power.password_hash, Power.status,
+               Power.draw_vote, Power.wait, Power.created_at, Power.updated_at)
+        .where(Power.game_id.in_(list(found))).order_by(Power.game_id, Power.name)
+    ).all()
+    addresses: dict[int, list[str]] = {}
+    for power_id_, address in session.execute(
+        select(PowerAddress.power_id, PowerAddress.address)
+        .join(Power, Power.id == PowerAddress.power_id)
+        .where(Power.game_id.in_(list(found)))
+        .order_by(PowerAddress.power_id, PowerAddress.position)
+    ):
+        addresses.setdefault(power_id_, []).append(address)
+    for r in rows:
+        found[r.game_id].append(PowerRecord(
+            id=r.id, game_id=r.game_id, name=r.name, addresses=tuple(addresses.get(r.id, ())),
+            password_hash=r.password_hash, status=r.status, draw_vote=r.draw_vote, wait=r.wait,
+            created_at=r.created_at, updated_at=r.updated_at))
+    return found
 
 
 def powers_played_by(session: Session, address: str) -> list[PowerRecord]:

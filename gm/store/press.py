@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from sqlalchemy import select
@@ -76,3 +76,18 @@ def list_press(
         for r in records
         if r.broadcast or r.from_power == visible_to or visible_to in r.to_powers
     ]
+
+
+def press_of_games(session: Session, game_ids: Collection[int]) -> dict[int, list[PressRecord]]:
+    """`list_press` of many games, by game id (every game asked for is a key)."""
+    found: dict[int, list[PressRecord]] = {g: [] for g in game_ids}
+    if not found:
+        return found
+    rows = session.scalars(
+        select(PressMessage)
+        .where(PressMessage.game_id.in_(list(found)))
+        .order_by(PressMessage.id)
+    )
+    for r in rows:
+        found[r.game_id].append(to_record(r))
+    return found

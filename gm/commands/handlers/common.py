@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from gm.commands.handlers.context import Context, Signed
 from gm.engine.phase import PhaseType
+from gm.service.deadlines import deadline_after
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.records import GameRecord, PhaseRecord
@@ -51,12 +52,9 @@ def open_phase_of(ctx: Context, game: GameRecord) -> PhaseRecord | None:
 
 
 def deadline_for(game: GameRecord, phase_type: PhaseType, now: datetime) -> datetime | None:
-    """The deadline of a phase opened now: the game's rule for its type when it is a length of
-    time (a time-of-day rule is left to the scheduler; the phase then has no deadline yet)."""
-    rule = game.settings.deadlines.get(phase_type)
-    if isinstance(rule, timedelta):
-        return now + rule
-    return None
+    """The deadline of a phase opened now: the game's rule for its type, a length of time or a
+    time of day in the game's timezone (gm.service.deadlines)."""
+    return deadline_after(game.settings, phase_type, now)
 
 
 def phase_name(variant: Variant, phase: PhaseRecord) -> str:

@@ -9,17 +9,20 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from gm.engine.orders import AnyOrder
-from gm.store.records import GameRecord
+from gm.store.records import Attachment, GameRecord
 
 
 @dataclass(frozen=True)
 class Notice:
-    """A message for other people than the sender (a phase report): recipients, subject, body."""
+    """A message for other people than the sender (a phase report): recipients, subject, body
+    (and an HTML alternative and attachments, such as a report's map picture)."""
 
     recipients: tuple[str, ...]
     subject: str
     body: str
     game_id: int | None = None
+    html: str | None = None
+    attachments: tuple[Attachment, ...] = ()
 
 
 @dataclass

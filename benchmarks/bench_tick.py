@@ -1,0 +1,144 @@
+"""Tick benchmark: N standard games due in the same minute (every power's Spring 1901 orders
+in), one `tick` adjudicates them all, renders each game's reports (text, HTML, map picture)
+and queues them; on SQLite and on PostgreSQL. Goal: under 10 ms per game.
+
+    .venv/bin/python benchmarks/bench_tick.py                  # 1,000 games, SQLite and
+                                                               # PostgreSQL (throwaway cluster)
+    .venv/bin/python benchmarks/bench_tick.py --games 200 --sqlite-only
+    .venv/bin/python benchmarks/bench_tick.py --pg-url URL     # an existing server
+    .venv/bin/python benchmarks/bench_tick.py --runs 3         # best of three fresh databases
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gm.mail.config import Config, MaildirConfig  # noqa: E402
+from gm.service.clock import FixedClock  # noqa: E402
+from gm.service.tick import tick  # noqa: E402
+from gm.store import games, migrate, orders, phases, powers  # noqa: E402
+from gm.store.db import Database, open_database  # noqa: E402
+from gm.store.models import OutboundMessage  # noqa: E402
+from gm.store.records import OrderLine  # noqa: E402
+from gm.store.statuses import GameStatus  # noqa: E402
+from gm.variants import get_variant  # noqa: E402
+from tests.service_support import SPRING_1901  # noqa: E402
+
+T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+DUE = T0 + timedelta(hours=72)
+
+
+def setup(db: Database, count: int, say: bool) -> None:
+    """`count` active standard games, each with a player per power, Spring 1901 open and due,
+    every power's orders in."""
+    variant = get_variant("standard")
+    start = variant.start_state()
+    batch = 100
+    for first in range(0, count, batch):
+        with db.transaction() as s:
+            for i in range(first, min(count, first + batch)):
+                game = games.create_game(s, name=f"bench{i}", variant="standard",
+                                         gm_address=f"gm{i}@example.org", gm_password_hash="h",
+                                         now=T0, status=GameStatus.ACTIVE)
+                for power in variant.power_names:
+                    powers.add_power(s, game.id, power, now=T0,
+                                     addresses=[f"{power.lower()}{i}@example.org"])
+                phase = phases.open_phase(s, game.id, start, now=T0, deadline_at=DUE)
+                for power, lines in SPRING_1901.items():
+                    orders.submit_orders(s, phase.id, power,
+                                         [OrderLine(t, t) for t in lines], now=T0)
+        if say:
+            print(f"  set up {min(count, first + batch)}/{count} games", file=sys.stderr)
+
+
+def run(url: str, count: int, say: bool) -> dict[str, float]:
+    migrate.upgrade(url)
+    db = open_database(url)
+    try:
+        setup(db, count, say)
+        with tempfile.TemporaryDirectory() as d:
+            config = Config(data_dir=Path(d), address="judge@example.org", display_name="gm",
+                            maildir=MaildirConfig(inbox=Path(d) / "in", outbox=Path(d) / "out"))
+            started = time.perf_counter()
+            summary = tick(db, config=config, clock=FixedClock(DUE),
+                           progress=(lambda n, total: print(f"  ticked {n}/{total}",
+                                                            file=sys.stderr)
+                                     if say and n % 200 == 0 else None))
+            elapsed = time.perf_counter() - started
+        with db.read() as s:
+            queued = s.scalar(select(func.count()).select_from(OutboundMessage)) or 0
+        assert len(summary.adjudicated) == count, summary.failed[:3]
+        return {"games": count, "seconds": elapsed, "ms_per_game": elapsed * 1000 / count,
+                "reports": queued}
+    finally:
+        db.dispose()
+
+
+@contextlib.contextmanager
+def sqlite_url() -> Iterator[str]:
+    with tempfile.TemporaryDirectory() as d:
+        yield f"sqlite:///{d}/gm.sqlite3"
+
+
+@contextlib.contextmanager
+def postgres_url(given: str | None) -> Iterator[str]:
+    from tests.fixtures.postgres import create_database, drop_database, postgres_server
+
+    with contextlib.ExitStack() as stack:
+        admin = given or stack.enter_context(postgres_server())
+        url = create_database(admin)
+        try:
+            yield url
+        finally:
+            drop_database(admin, url)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="games due at once (1000)")
+    parser.add_argument("--pg-url", help="PostgreSQL server (maintenance database URL)")
+    parser.add_argument("--sqlite-only", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no progress output")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="runs per backend, each on a fresh database; the best is shown (1)")
+    args = parser.parse_args()
+    backends: list[tuple[str, Callable[[], contextlib.AbstractContextManager[str]]]] = [
+        ("SQLite", sqlite_url)]
+    stack = contextlib.ExitStack()
+    if not args.sqlite_only:
+        admin = args.pg_url
+        if admin is None:  # one throwaway server for every run
+            from tests.fixtures.postgres import postgres_server
+            admin = stack.enter_context(postgres_server())
+        backends.append(("PostgreSQL", lambda: postgres_url(admin)))
+    print(f"{'backend':12}{'games':>8}{'tick (s)':>10}{'ms/game':>10}{'reports':>9}"
+          f"{'runs':>6}{'worst':>8}")
+    for name, manager in backends:
+        results = []
+        for n in range(max(1, args.runs)):
+            with manager() as url:
+                if not args.quiet:
+                    print(f"{name} (run {n + 1}):", file=sys.stderr)
+                results.append(run(url, args.games, not args.quiet))
+        r = min(results, key=lambda x: x["seconds"])
+        worst = max(x["ms_per_game"] for x in results)
+        print(f"{name:12}{r['games']:>8.0f}{r['seconds']:>10.2f}{r['ms_per_game']:>10.1f}"
+              f"{r['reports']:>9.0f}{len(results):>6}{worst:>8.1f}", flush=True)
+    stack.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,262 @@
+"""Phase reports: what happened in a phase, for every power, the GM and observers.
+
+`phase_reports` gathers what the report says (every order of every power with its outcome and
+reason, dislodged units and where they may retreat, centre owners and counts with builds or
+removals due, the map's events in words, eliminations and victory, the next phase and its
+deadline in the game's timezone and UTC, late powers, the press of the phase) into plain
+values, and the templates in templates/report/ (named by audience: player, gm, observer; text
+and HTML) turn them into mail. The map picture (gm.pictures) is attached to every report.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from markupsafe import Markup
+
+from gm.engine.game import GameStep, Needed, alive_powers, orders_needed
+from gm.engine.phase import PhaseType
+from gm.engine.retreats import retreat_options
+from gm.engine.state import GameState
+from gm.mail.compose import build_subject
+from gm.pictures import render_map_svg
+from gm.service.deadlines import show
+from gm.service.render import render
+from gm.store.records import Attachment, GameRecord, PressRecord, StoredResult
+from gm.variants.base import Variant
+
+AUDIENCES = ("player", "gm", "observer")
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    order: str
+    outcome: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlayedPhase:
+    """One phase the step passed through: its orders' results (if played) and its events."""
+
+    name: str
+    played: bool
+    by_power: tuple[tuple[str, tuple[ResultRow, ...]], ...]
+    events: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DislodgedRow:
+    power: str
+    unit: str
+    attacker_from: str | None
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CentreRow:
+    power: str
+    count: int
+    centres: tuple[str, ...]
+    units: int
+    builds: int = 0
+    removals: int = 0
+    build_sites: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LateRow:
+    """A power that had no orders in: its units held, or it fell into civil disorder."""
+
+    power: str
+    disorder: bool
+
+
+@dataclass(frozen=True)
+class PressRow:
+    sender: str | None  # None: grey press (the GM's view names the sender anyway)
+    to: tuple[str, ...]  # empty: everyone
+    body: str
+
+
+@dataclass(frozen=True)
+class ReportView:
+    """Everything a phase report says, for the templates."""
+
+    game: str
+    title: str
+    phase: str
+    processed: str
+    played: tuple[PlayedPhase, ...]
+    dislodged: tuple[DislodgedRow, ...]
+    centres: tuple[CentreRow, ...]
+    eliminated: tuple[str, ...]
+    finished: bool
+    winners: tuple[str, ...]
+    next_phase: str | None
+    deadline: str | None
+    awaiting: tuple[str, ...]
+    no_choice: tuple[str, ...]
+    late: tuple[LateRow, ...]
+    press: tuple[PressRow, ...] = ()
+    timezone: str = "UTC"
+    service: str = "gm"
+    picture: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ReportMail:
+    """One report message: its recipients, subject, text, HTML alternative and picture."""
+
+    recipients: tuple[str, ...]
+    subject: str
+    text: str
+    html: str
+    attachments: tuple[Attachment, ...]
+
+
+def _rows(results: Sequence[StoredResult]) -> tuple[tuple[str, tuple[ResultRow, ...]], ...]:
+    by_power: dict[str, list[ResultRow]] = {}
+    for r in results:
+        by_power.setdefault(r.power, []).append(
+            ResultRow(r.canonical or r.text, r.outcome.value, r.reason))
+    return tuple((p, tuple(rows)) for p, rows in sorted(by_power.items()))
+
+
+_NEEDED: list[tuple[Variant, GameState, dict[str, Needed]]] = []
+
+
+def needed_in(variant: Variant, state: GameState) -> dict[str, Needed]:
+    """`orders_needed`, remembered for the last few states asked about (by identity: a tick
+    asks about the same state several times). Read only."""
+    for v, st, needed in _NEEDED:
+        if v is variant and st is state:
+            return needed
+    needed = orders_needed(variant, state)
+    _NEEDED.insert(0, (variant, state, needed))
+    del _NEEDED[4:]
+    return needed
+
+
+def has_choice(variant: Variant, state: GameState, power: str,
+               needed: Mapping[str, Needed] | None = None) -> bool:
+    """Does `power` have anything to decide in `state.phase`? Not when it has nothing to order,
+    nor when it must remove every unit it has (the removals are forced). `needed`: the
+    phase's `orders_needed`, if the caller has it."""
+    want = (needed_in(variant, state) if needed is None else needed).get(power)
+    if want is None:
+        return False
+    if state.phase.type is PhaseType.ADJUSTMENT and want.removals:
+        return want.removals < len(state.units_of(power))
+    return True
+
+
+def choosers(variant: Variant, state: GameState, playing: Collection[str]) -> tuple[str, ...]:
+    """The powers among `playing` that have a choice to make in `state.phase`."""
+    needed = needed_in(variant, state)
+    return tuple(p for p in variant.power_names
+                 if p in playing and has_choice(variant, state, p, needed))
+
+
+def build_view(variant: Variant, game: GameRecord, before: GameState, step: GameStep, *,
+               now: datetime, deadline: datetime | None, late: Sequence[LateRow],
+               service: str, playing: Sequence[str]) -> ReportView:
+    """The report of `step` (the adjudication of `before`); `deadline` is the next phase's."""
+    after = step.state
+    played = tuple(
+        PlayedPhase(variant.format_phase(rep.phase), rep.played,
+                    _rows([StoredResult.of(r) for r in rep.results]), rep.events)
+        for rep in step.reports
+    )
+    gmap = variant.map_for(after)
+    names = variant.hooks.display_names
+    if names is not None:  # Geophysical rule 9: `F(BUR) C A(Bel)-Mar`
+        played = tuple(replace(p, by_power=tuple(
+            (power, tuple(replace(row, order=names(gmap, row.order)) for row in rows))
+            for power, rows in p.by_power)) for p in played)
+    dislodged = tuple(
+        DislodgedRow(d.unit.power, str(d.unit), d.attacker_from,
+                     tuple(str(loc) for loc in retreat_options(gmap, after, d)))
+        for d in sorted(after.dislodged, key=lambda d: (d.unit.power, d.unit))
+    )
+    needed = needed_in(variant, after)
+    centres = []
+    for power in variant.power_names:
+        owned = after.centres_of(power)
+        units = len(after.units_of(power))
+        if not owned and not units and not any(d.unit.power == power for d in after.dislodged):
+            continue
+        row = CentreRow(power, len(owned), owned, units)
+        want = needed.get(power)
+        if after.phase.type is PhaseType.ADJUSTMENT and want is not None:
+            row = replace(row, builds=want.builds, removals=want.removals,
+                          build_sites=want.build_sites)
+        centres.append(row)
+    gone = sorted(alive_powers(before) - alive_powers(after))
+    deciding = tuple(p for p in variant.power_names
+                     if p in playing and has_choice(variant, after, p, needed))
+    no_choice = tuple(p for p in sorted(needed) if p not in deciding)
+    return ReportView(
+        game=game.name, title=variant.title, phase=variant.format_phase(before.phase),
+        processed=show(now, game.settings.timezone), played=played, dislodged=dislodged,
+        centres=tuple(centres), eliminated=tuple(gone), finished=after.finished,
+        winners=after.winners,
+        next_phase=None if after.finished else variant.format_phase(after.phase),
+        deadline=None if deadline is None else show(deadline, game.settings.timezone),
+        awaiting=() if after.finished else deciding,
+        no_choice=() if after.finished else no_choice, late=tuple(late),
+        timezone=game.settings.timezone, service=service)
+
+
+def _press_for(press: Sequence[PressRecord], audience: str,
+               power: str | None) -> tuple[PressRow, ...]:
+    rows = []
+    for p in press:
+        if audience == "observer" and not p.broadcast:
+            continue
+        if audience == "player" and not (p.broadcast or p.from_power == power
+                                         or power in p.to_powers):
+            continue
+        sender: str | None = p.from_power or "GM"
+        if p.anonymous and audience != "gm" and p.from_power != power:
+            sender = None
+        rows.append(PressRow(sender, () if p.broadcast else tuple(p.to_powers), p.body))
+    return tuple(rows)
+
+
+def picture_name(game: str, phase: str) -> str:
+    """`demo-spring-1901-movement.svg`: a file name for the picture of a phase."""
+    return re.sub(r"[^a-z0-9]+", "-", f"{game} {phase}".lower()).strip("-") + ".svg"
+
+
+def phase_reports(variant: Variant, view: ReportView, after: GameState, *,
+                  recipients: Sequence[tuple[str, str | None, str]],
+                  press: Sequence[PressRecord] = ()) -> list[ReportMail]:
+    """One report per recipient `(address, power or None, audience)`; each audience's text is
+    rendered once per distinct press it sees. The picture shows the position after the phase."""
+    shown = view.next_phase or variant.format_phase(after.phase)
+    svg = render_map_svg(variant, after, f"{view.game}: {shown}")
+    picture = Attachment(picture_name(view.game, shown), "image/svg+xml", svg.encode("utf-8"))
+    view = replace(view, picture=picture.filename)
+    subject = build_subject("results", game=view.game, phase=view.phase)
+    bodies: dict[tuple[PressRow, ...], tuple[str, Markup]] = {}
+    rendered: dict[tuple[str, tuple[PressRow, ...]], tuple[str, str]] = {}
+    out = []
+    for address, power, audience in recipients:
+        rows = _press_for(press, audience, power)
+        key = (audience, rows)
+        if key not in rendered:
+            v = replace(view, press=rows)
+            if rows not in bodies:  # the body is the same for every audience seeing this press
+                bodies[rows] = (render("report/phase-body.txt.j2", r=v).rstrip("\n"),
+                                Markup(render("report/phase-body.html.j2", r=v)))
+            text_body, html_body = bodies[rows]
+            rendered[key] = (render(f"report/phase-{audience}.txt.j2", r=v, body=text_body),
+                             render(f"report/phase-{audience}.html.j2", r=v, body=html_body))
+        text, html = rendered[key]
+        out.append(ReportMail((address,), subject, text, html, (picture,)))
+    return out

@@ -1,0 +1,463 @@
+"""`gm tick`: adjudicate every game whose phase is due, remind late powers, apply late policy.
+
+Safe to run from cron every minute, twice at once, or after a crash: each game is handled
+under the game lock (games are taken in batches, one transaction per batch: the batch's locks
+are taken at once with SKIP LOCKED on PostgreSQL, BEGIN IMMEDIATE on SQLite, and each game runs
+in its own savepoint), its state is read again once the lock is held (for the whole batch in a
+few queries), and a phase's results are recorded by a conditional update, so a phase is
+adjudicated once whoever tries. The reports of a batch are queued together at its end.
+Reminders and late notices carry a Message-ID made from the game, phase and power, so each is
+queued once.
+
+A game's open phase is adjudicated when:
+- nobody has a choice to make (no power has anything to order, or all it can do is forced:
+  removing every unit it has), at once;
+- every playing power that has a choice has complete orders in (powers in civil disorder are
+  not waited for), the game processes early (SET EARLY) and no power SET WAIT, at once; or at
+  the deadline without those conditions;
+- the deadline and the grace period (SET GRACE) have passed, and the late policy (SET LATE) is
+  HOLD (late powers' units hold) or DISORDER (as HOLD; after N missed deadlines in a row the
+  power falls into civil disorder and is not waited for again). Under WAIT the phase waits for
+  the orders or the GM's PROCESS; the GM is told once per phase.
+A power that has not ordered is reminded once per phase, `remind_before(settings)` before the
+deadline; a late power is told once when the deadline passes with a grace period running.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gm.engine.errors import OrderError
+from gm.engine.orders import Build, Disband, Order, Remove, Waive
+from gm.engine.phase import PhaseType
+from gm.engine.results import Submitted
+from gm.mail.compose import build_subject, new_message_id
+from gm.mail.config import Config
+from gm.orders import parse_order
+from gm.policies import LatePolicy
+from gm.service.adjudicate import Adjudicated, adjudicate_phase, playing, submissions
+from gm.service.clock import Clock
+from gm.service.deadlines import deadline_after, show
+from gm.service.render import render
+from gm.service.reports import choosers, has_choice, needed_in
+from gm.store import audit
+from gm.store import games as games_repo
+from gm.store import orders as orders_repo
+from gm.store import outbound as outbound_repo
+from gm.store import phases as phases_repo
+from gm.store import powers as powers_repo
+from gm.store import press as press_repo
+from gm.store.db import Database
+from gm.store.models import Game, OutboundMessage, PhaseRow
+from gm.store.records import (
+    BodyPart,
+    GameRecord,
+    OrderSetRecord,
+    PhaseRecord,
+    PowerRecord,
+    PressRecord,
+)
+from gm.store.settings import GameSettings
+from gm.store.statuses import GameStatus, PowerStatus
+from gm.variants import Variant, get_variant
+
+log = logging.getLogger(__name__)
+
+ACTOR = "gm tick"
+REMIND_KEY = "remind_seconds"  # settings document key: how long before the deadline to remind
+DEFAULT_REMIND = timedelta(hours=12)
+MAX_STEPS = 20  # phases one game may pass through in one tick (each needing no orders)
+BATCH = 50  # games handled in one transaction
+
+
+class Why(StrEnum):
+    """Why a phase was adjudicated."""
+
+    NO_CHOICE = "no orders needed"
+    EARLY = "every power has ordered"
+    DEADLINE = "deadline"
+    LATE = "deadline and grace period passed"
+
+
+@dataclass
+class TickSummary:
+    """What one tick did: games looked at, phases adjudicated (game, phase, why), reminders and
+    notices queued, games skipped because another worker held them."""
+
+    examined: int = 0
+    adjudicated: list[tuple[str, str, str]] = field(default_factory=list)
+    reminders: int = 0
+    notices: int = 0
+    busy: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+
+
+def remind_before(settings: GameSettings) -> timedelta:
+    """How long before the deadline late powers are reminded (0: never)."""
+    try:
+        return timedelta(seconds=int(settings.extra.get(REMIND_KEY, DEFAULT_REMIND.seconds)))
+    except (TypeError, ValueError):
+        return DEFAULT_REMIND
+
+
+def complete(variant: Variant, phase: PhaseRecord, power: str, lines: list[str]) -> bool:
+    """Do `lines` (a power's stored orders) give every order the power owes this phase?"""
+    gmap = variant.map_for(phase.state)
+    kinds = variant.order_kinds
+    return complete_orders(variant, phase, power, bool(lines), [
+        o for o in (parse_order(t, gmap, phase.phase.type, kinds) for t in lines)
+        if not isinstance(o, OrderError)])
+
+
+def complete_orders(variant: Variant, phase: PhaseRecord, power: str, wrote: bool,
+                    orders: Sequence[Any]) -> bool:
+    """`complete` for orders parsed already (`wrote`: the power stored any lines)."""
+    needed = needed_in(variant, phase.state).get(power)
+    if needed is None:
+        return True
+    if needed.only_optional:  # Chaos II `Home Bel`: waited for until the power writes
+        return wrote
+    if phase.phase.type is PhaseType.ADJUSTMENT:
+        if needed.removals:
+            return sum(isinstance(o, Remove | Disband) for o in orders) >= needed.removals
+        wanted = min(needed.builds, len(needed.build_sites))
+        return sum(isinstance(o, Build | Waive) for o in orders) >= wanted
+    ordered = {o.unit.province for o in orders if isinstance(o, Order)}
+    return all(u.province in ordered for u in needed.units)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Who owes orders in an open phase and who has them in."""
+
+    choosers: tuple[str, ...]  # playing powers with a choice to make
+    missing: tuple[str, ...]  # choosers without complete orders
+    waiting: bool  # a power SET WAIT
+    stored: dict[str, OrderSetRecord]  # each power's latest valid orders
+    anyone: bool  # some power (playing or not) has a choice: the phase is not resolved at once
+    submitted: list[Submitted]  # the stored orders as the parser reads them
+
+
+def standing(session: Session, variant: Variant, phase: PhaseRecord,
+             powers: list[PowerRecord],
+             stored: dict[str, OrderSetRecord] | None = None) -> Standing:
+    """Who owes orders in `phase`; `stored`: its latest valid orders, if the caller has them."""
+    deciding = choosers(variant, phase.state, set(playing(powers)))
+    if stored is None:
+        stored = orders_repo.latest_valid_orders(session, phase.id)
+    submitted = submissions(session, variant, phase, stored)  # each line parsed once
+    parsed: dict[str, list[Any]] = {}
+    for s in submitted:
+        if s.order is not None:
+            parsed.setdefault(s.power, []).append(s.order)
+    missing = tuple(
+        p for p in deciding
+        if p not in stored or not complete_orders(
+            variant, phase, p, bool(stored[p].lines), parsed.get(p, []))
+    )
+    waiting = any(p.wait for p in powers if p.name in deciding)
+    anyone = bool(deciding) or bool(choosers(variant, phase.state, variant.power_names))
+    return Standing(deciding, missing, waiting, stored, anyone, submitted)
+
+
+def _message_id(kind: str, phase: PhaseRecord, who: str, domain: str) -> str:
+    """A Message-ID fixed by what the message is: queueing it twice queues it once."""
+    digest = hashlib.sha256(who.lower().encode()).hexdigest()[:12]
+    return f"<{kind}.{phase.game_id}.{phase.id}.{digest}@{domain}>"
+
+
+def _queued(session: Session, message_id: str) -> bool:
+    return session.scalar(
+        select(OutboundMessage.id).where(OutboundMessage.message_id == message_id)) is not None
+
+
+@dataclass
+class Batch:
+    """What a tick reads for a batch of games in a few set-based queries (the games' locks
+    held), and what it writes for all of them at the end: the phase reports and audit entries
+    (each game's share is added only once its savepoint is released)."""
+
+    games: dict[int, GameRecord]
+    phases: dict[int, PhaseRecord]  # each game's last phase
+    powers: dict[int, list[PowerRecord]]
+    stored: dict[int, dict[str, OrderSetRecord]]  # by phase id: latest valid orders
+    press: dict[int, list[PressRecord]]
+    messages: list[outbound_repo.NewMessage] = field(default_factory=list)
+    entries: list[audit.NewEntry] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, session: Session, game_ids: list[int]) -> Batch:
+        phases = phases_repo.current_phases(session, game_ids)
+        return cls(games_repo.get_games(session, game_ids), phases,
+                   powers_repo.powers_of_games(session, game_ids),
+                   orders_repo.latest_valid_orders_of_phases(
+                       session, [p.id for p in phases.values() if not p.adjudicated]),
+                   press_repo.press_of_games(session, game_ids))
+
+    def write(self, session: Session, now: datetime) -> None:
+        outbound_repo.enqueue_many(session, self.messages, now=now)
+        audit.record_actions(session, self.entries)
+        self.messages, self.entries = [], []
+
+
+class GameTick:
+    """One game's turn in a tick, inside its transaction (the game lock held)."""
+
+    def __init__(self, session: Session, game: GameRecord, *, now: datetime, config: Config,
+                 summary: TickSummary, batch: Batch | None = None) -> None:
+        self.session = session
+        self.game = game
+        self.now = now
+        self.config = config
+        self.summary = summary
+        self.variant = get_variant(game.variant)
+        self.batch = batch
+        # known without asking the database (the game lock is held): the game's powers, and
+        # the orders and press of its open phase (a phase opened in this tick has none)
+        self.powers: list[PowerRecord] | None = None
+        self.stored: dict[str, OrderSetRecord] | None = None
+        self.press: list[PressRecord] | None = None
+        if batch is not None:
+            self.powers = batch.powers.get(game.id)
+            self.press = batch.press.get(game.id)
+            if game.id in batch.phases:
+                self.stored = batch.stored.get(batch.phases[game.id].id)
+        self.next_phase: PhaseRecord | None = None
+        self.messages: list[outbound_repo.NewMessage] = []
+        self.entries: list[audit.NewEntry] = []
+
+    def _notice(self, kind: str, phase: PhaseRecord, address: str, subject: str,
+                template: str, **values: str | list[str]) -> bool:
+        """Queue a notice once per (kind, phase, address); False if it was queued before."""
+        message_id = _message_id(kind, phase, address, self.config.domain)
+        if _queued(self.session, message_id):
+            return False
+        name = self.variant.format_phase(phase.phase)
+        body = render(template, game=self.game.name, service=self.config.display_name,
+                      phase=name, **values)
+        outbound_repo.enqueue_outbound(
+            self.session, message_id=message_id, recipients=[address],
+            headers=[("Subject", build_subject(subject, game=self.game.name, phase=name)),
+                     ("Auto-Submitted", "auto-generated")],
+            parts=[BodyPart("text/plain", body)], now=self.now, game_id=self.game.id)
+        return True
+
+    def run(self) -> None:
+        """Act on the game's open phase, and on each next one that is due already; the reports
+        and audit entries go to the batch (written with the other games'), or are written now."""
+        phase: PhaseRecord | None
+        if self.batch is not None:
+            phase = self.batch.phases.get(self.game.id)
+        else:
+            phase = phases_repo.current_phase(self.session, self.game.id)
+        for _ in range(MAX_STEPS):
+            if phase is None or phase.adjudicated:
+                break
+            if not self.step(phase):
+                break
+            phase = self.next_phase  # None: the game is over
+            self.stored, self.press = {}, []  # a phase opened just now: no orders, no press
+        if self.batch is not None:
+            self.batch.messages.extend(self.messages)
+            self.batch.entries.extend(self.entries)
+        else:
+            outbound_repo.enqueue_many(self.session, self.messages, now=self.now)
+            audit.record_actions(self.session, self.entries)
+
+    def step(self, phase: PhaseRecord) -> bool:
+        """Act on the open phase; True if it was adjudicated and the next may be due too."""
+        settings = self.game.settings
+        if phase.deadline_at is None and settings.deadlines.get(phase.phase.type) is not None:
+            # a phase opened without one (a time-of-day rule before this version): set it now
+            phase = phases_repo.set_deadline(
+                self.session, phase.id,
+                deadline_after(settings, phase.phase.type, phase.opened_at))
+        powers = self.powers
+        if powers is None:
+            powers = self.powers = powers_repo.list_powers(self.session, self.game.id)
+        stand = standing(self.session, self.variant, phase, powers, self.stored)
+        deadline = phase.deadline_at
+        if not stand.anyone:
+            return self.adjudicate(phase, Why.NO_CHOICE, powers, stand)
+        # early only when someone plays: a game of powers in civil disorder keeps its deadlines
+        if stand.choosers and not stand.missing and not stand.waiting and settings.early:
+            return self.adjudicate(phase, Why.EARLY, powers, stand)
+        if deadline is None:
+            return False
+        if self.now < deadline:
+            self.remind(phase, stand, powers, deadline)
+            return False
+        if not stand.missing:
+            return self.adjudicate(phase, Why.DEADLINE, powers, stand)
+        if self.now < deadline + settings.grace:
+            self.tell_late(phase, stand, powers, deadline + settings.grace)
+            return False
+        if settings.late is LatePolicy.WAIT:
+            self.tell_gm_waiting(phase, stand)
+            return False
+        disorder: list[str] = []
+        if settings.late is LatePolicy.DISORDER:
+            disorder = self.fall_into_disorder(phase, stand.missing)
+            powers = self.powers = powers_repo.list_powers(self.session, self.game.id)
+        return self.adjudicate(phase, Why.LATE, powers, stand, disorder)
+
+    def adjudicate(self, phase: PhaseRecord, why: Why, powers: list[PowerRecord],
+                   stand: Standing, disorder: list[str] | None = None) -> bool:
+        done: Adjudicated = adjudicate_phase(
+            self.session, self.game, phase, now=self.now, service=self.config.display_name,
+            disorder=disorder or (), powers=powers, stored=stand.stored, press=self.press,
+            submitted=stand.submitted)
+        self.messages.extend(
+            outbound_repo.NewMessage(
+                new_message_id(self.config.domain), report.recipients,
+                [("Subject", report.subject), ("Auto-Submitted", "auto-generated")],
+                [BodyPart("text/plain", report.text), BodyPart("text/html", report.html)],
+                report.attachments, game_id=self.game.id)
+            for report in done.reports)
+        self.entries.append(audit.NewEntry(
+            actor=ACTOR, action="process", at=self.now, game_id=self.game.id,
+            game_name=self.game.name,
+            details={"phase": done.phase, "why": why.value, "disorder": list(disorder or ())}))
+        self.summary.adjudicated.append((self.game.name, done.phase, why.value))
+        nxt = self.next_phase = done.next_phase
+        # look at the next phase in this tick only if it may be due already: nobody has a
+        # choice in it (it is resolved at once), or it has no deadline in the future
+        return nxt is not None and (
+            not choosers(self.variant, nxt.state, self.variant.power_names)
+            or nxt.deadline_at is None or nxt.deadline_at <= self.now)
+
+    def remind(self, phase: PhaseRecord, stand: Standing, powers: list[PowerRecord],
+               deadline: datetime) -> None:
+        before = remind_before(self.game.settings)
+        if before <= timedelta(0) or self.now < deadline - before:
+            return
+        shown = show(deadline, self.game.settings.timezone)
+        for power in powers:
+            if power.name not in stand.missing:
+                continue
+            for address in power.addresses:
+                if self._notice("remind", phase, address, "orders due",
+                                "report/reminder-player.txt.j2", power=power.name,
+                                deadline=shown):
+                    self.summary.reminders += 1
+
+    def tell_late(self, phase: PhaseRecord, stand: Standing, powers: list[PowerRecord],
+                  until: datetime) -> None:
+        shown = show(until, self.game.settings.timezone)
+        policy = self.game.settings.late.value
+        for power in powers:
+            if power.name not in stand.missing:
+                continue
+            for address in power.addresses:
+                if self._notice("late", phase, address, "orders late",
+                                "report/late-player.txt.j2", power=power.name, until=shown,
+                                policy=policy):
+                    self.summary.notices += 1
+
+    def tell_gm_waiting(self, phase: PhaseRecord, stand: Standing) -> None:
+        if self._notice("waiting", phase, self.game.gm_address, "waiting for orders",
+                        "report/waiting-gm.txt.j2", missing=list(stand.missing)):
+            self.summary.notices += 1
+
+    def fall_into_disorder(self, phase: PhaseRecord, late: tuple[str, ...]) -> list[str]:
+        """The late powers that reach the game's count of missed deadlines in a row (this one
+        included) fall into civil disorder (SET LATE DISORDER n)."""
+        limit = max(1, self.game.settings.late_after)
+        history = [p for p in phases_repo.history(self.session, self.game.id)
+                   if p.adjudicated and p.index < phase.index]
+        sets = orders_repo.order_sets_for_game(self.session, self.game.id)
+        fallen = []
+        for power in late:
+            missed = 1
+            for past in reversed(history):
+                if missed >= limit:
+                    break
+                if not has_choice(self.variant, past.state, power):
+                    continue
+                if any(s.power == power and s.valid for s in sets.get(past.id, ())):
+                    break
+                missed += 1
+            if missed >= limit:
+                powers_repo.set_power_status(self.session, self.game.id, power,
+                                             PowerStatus.CIVIL_DISORDER, now=self.now)
+                fallen.append(power)
+        return fallen
+
+
+def candidates(db: Database, limit: int | None = None) -> list[int]:
+    """Active games with an open phase (the tick looks at each)."""
+    with db.read() as session:
+        stmt = (select(Game.id).join(PhaseRow, PhaseRow.game_id == Game.id)
+                .where(Game.status == GameStatus.ACTIVE, PhaseRow.adjudicated_at.is_(None))
+                .order_by(PhaseRow.deadline_at, Game.id))
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        return list(dict.fromkeys(session.scalars(stmt)))
+
+
+def tick_game(session: Session, game_id: int, *, now: datetime, config: Config,
+              summary: TickSummary, batch: Batch | None = None) -> None:
+    """One game, in the caller's transaction: skipped if another worker holds it. With `batch`,
+    the caller locked the game and read it with the others, and writes its reports later."""
+    if batch is None:
+        if not games_repo.lock_game(session, game_id, skip_locked=True):
+            summary.busy += 1
+            return
+        game = games_repo.get_game(session, game_id)
+    elif game_id in batch.games:
+        game = batch.games[game_id]
+    else:
+        return  # deleted since the tick listed it
+    if game.status is not GameStatus.ACTIVE:
+        return
+    GameTick(session, game, now=now, config=config, summary=summary, batch=batch).run()
+
+
+def tick_batch(session: Session, game_ids: list[int], *, now: datetime, config: Config,
+               summary: TickSummary) -> None:
+    """Many games in the caller's transaction: locked at once (those another worker holds are
+    skipped), read in a few queries, each handled in its own savepoint (a game that fails is
+    rolled back alone), and the reports and audit entries of all written together at the end."""
+    locked = games_repo.lock_games(session, game_ids, skip_locked=True)
+    gone = set(game_ids) - locked - set(games_repo.get_games(session, set(game_ids) - locked))
+    batch = Batch.load(session, [g for g in game_ids if g in locked])
+    for game_id in game_ids:
+        summary.examined += 1
+        if game_id not in locked:
+            if game_id not in gone:
+                summary.busy += 1
+            continue
+        kept = (len(batch.messages), len(batch.entries), len(summary.adjudicated))
+        try:
+            with session.begin_nested():
+                tick_game(session, game_id, now=now, config=config, summary=summary, batch=batch)
+        except Exception as exc:  # one game's fault must not stop the others
+            log.exception("tick: game %s failed", game_id)
+            del batch.messages[kept[0]:], batch.entries[kept[1]:], summary.adjudicated[kept[2]:]
+            summary.failed.append((str(game_id), f"{type(exc).__name__}: {exc}"))
+    batch.write(session, now)
+
+
+def tick(db: Database, *, config: Config, clock: Clock, limit: int | None = None,
+         progress: Callable[[int, int], None] | None = None,
+         batch: int = BATCH) -> TickSummary:
+    """One tick over every active game (see the module docstring). Games are handled `batch`
+    to a transaction (one commit for many games; see `tick_batch`)."""
+    summary = TickSummary()
+    ids = candidates(db, limit)
+    for first in range(0, len(ids), batch):
+        chunk = ids[first:first + batch]
+        with db.transaction() as session:
+            tick_batch(session, chunk, now=clock.now(), config=config, summary=summary)
+        if progress is not None:
+            progress(first + len(chunk), len(ids))
+    return summary
