@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from gm.engine.errors import OrderError
+from gm.engine.results import Submitted
+from gm.engine.state import GameState
 from gm.export.scenario import Recorder
+from gm.orders import parse_order
+from gm.variants.base import Variant
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,3 +29,19 @@ def passes_gm_scenario(recorder: Recorder, tmp_path: Path) -> str:
     last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
     assert done.returncode == 0 and last == f"{cases} passed, 0 failed", done.stdout[-4000:]
     return text
+
+
+Script = Mapping[str, Mapping[str, Sequence[str]]]
+
+
+def scripted_orders(variant: Variant, state: GameState, script: Script) -> list[Submitted]:
+    """The orders `script` gives for the current phase (keyed by its short name, `F1902M`),
+    read by the real parser; every line must read."""
+    gmap = variant.map_for(state)
+    out = []
+    for power, texts in script.get(variant.calendar.short(state.phase), {}).items():
+        for text in texts:
+            order = parse_order(text, gmap, state.phase.type, variant.order_kinds)
+            assert not isinstance(order, OrderError), order
+            out.append(Submitted(power, text, order))
+    return out

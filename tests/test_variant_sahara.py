@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from gm.cli.scenario import print_result
-from gm.engine.errors import OrderError
 from gm.engine.game import advance
 from gm.engine.geo import Location, Terrain
 from gm.engine.orders import KeepFleet, UnitSpec
@@ -19,14 +18,13 @@ from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
 from gm.export.scenario import Recorder
-from gm.orders import parse_order
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
 from gm.variants import sahara
 from gm.variants.base import Variant
 from gm.variants.registry import get_variant
 from gm.variants.terrain_schedule import TableError, load_tables
-from tests.scripted import passes_gm_scenario
+from tests.scripted import passes_gm_scenario, scripted_orders
 from tests.shared import SHARED
 
 DIR = Path(__file__).parent / "scenarios" / "sahara"
@@ -186,14 +184,7 @@ SCRIPT: dict[str, dict[str, list[str]]] = {
 
 
 def _orders(variant: Variant, state: GameState) -> list[Submitted]:
-    gmap = variant.map_for(state)
-    out = []
-    for power, texts in SCRIPT.get(variant.calendar.short(state.phase), {}).items():
-        for text in texts:
-            order = parse_order(text, gmap, state.phase.type, variant.order_kinds)
-            assert not isinstance(order, OrderError), order
-            out.append(Submitted(power, text, order))
-    return out
+    return scripted_orders(variant, state, SCRIPT)
 
 
 def _expected_maps(variant: Variant) -> dict[str, tuple[dict[str, Terrain], set[str]]]:

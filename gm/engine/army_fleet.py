@@ -278,24 +278,6 @@ class AFDecisions(FrozenDecisions):
     def left(self, j: int) -> bool:
         return self.resolve(j) or self.boards(j) >= 0
 
-    def attack_strength(self, i: int) -> int:
-        if not self.path(i):
-            return 0
-        j = self.at.get(self.dest[i], -1)
-        if j < 0 or (self.kind[j] == MOVE and self.head_to_head(i) < 0 and self.left(j)):
-            return 1 + self._count(self.move_supports[i])
-        if self.power[j] == self.power[i]:
-            return 0
-        return 1 + self._count(self.move_supports[i], self.power[j])
-
-    def hold_strength(self, province: str) -> int:
-        j = self.at.get(province, -1)
-        if j < 0:
-            return 0
-        if self.kind[j] == MOVE:
-            return 0 if self.left(j) else 1
-        return 1 + self._count(self.hold_supports[j])
-
     def move_succeeds(self, i: int) -> bool:
         if not super().move_succeeds(i):
             return False

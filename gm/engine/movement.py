@@ -313,18 +313,23 @@ class MovementDecisions:
         if not self.path(i):
             return 0
         j = self.at.get(self.dest[i], -1)
-        if j < 0 or (self.kind[j] == MOVE and self.head_to_head(i) < 0 and self.resolve(j)):
+        if j < 0 or (self.kind[j] == MOVE and self.head_to_head(i) < 0 and self.left(j)):
             return 1 + self._count(self.move_supports[i])
         if self.power[j] == self.power[i]:
             return 0  # no dislodging one's own unit
         return 1 + self._count(self.move_supports[i], self.power[j])
+
+    def left(self, j: int) -> bool:
+        """Has unit j (ordered to move) left its province? Its move succeeded (the A/F rules
+        add an army carried off by its fleet, gm.engine.army_fleet)."""
+        return self.resolve(j)
 
     def hold_strength(self, province: str) -> int:
         j = self.at.get(province, -1)
         if j < 0:
             return 0
         if self.kind[j] == MOVE:
-            return 0 if self.resolve(j) else 1
+            return 0 if self.left(j) else 1
         return 1 + self._count(self.hold_supports[j])
 
     def defend_strength(self, j: int) -> int:
