@@ -68,8 +68,9 @@ def main(url: str, name: str, go_file: str, messages: int, phase_count: int) -> 
                                       now=NOW, deadline_at=NOW)
                 worked = True
         idle = 0 if worked else idle + 1
-        if not worked:
-            time.sleep(0.01)
+        # Between messages a gm process does other work (replies, IMAP); without a pause here
+        # a SQLite writer re-takes the lock at once and the other worker may never get it.
+        time.sleep(0.002 if worked else 0.01)
     db.dispose()
     return 0
 
