@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -30,18 +29,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from gm.cli.service_setup import open_service
     from gm.export import game_record, scenario_text
-    from gm.mail.config import ConfigError, load_config
     from gm.store import games as games_repo
-    from gm.store.db import open_database, resolve_url
-    from gm.store.errors import SchemaError
 
-    try:
-        config = load_config(args.config, os.environ)
-        db = open_database(resolve_url(config.database_url, config.data_dir))
-    except (ConfigError, SchemaError) as exc:
-        print(f"gm export: {exc}", file=sys.stderr)
+    opened = open_service("export", args.config)
+    if opened is None:
         return 2
+    _config, db = opened
     try:
         with db.read() as session:
             game = games_repo.find_game(session, args.game)

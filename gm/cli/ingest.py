@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -20,18 +19,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from gm.mail.config import ConfigError, load_config
+    from gm.cli.service_setup import open_service
     from gm.service.clock import SystemClock
     from gm.service.ingest import Outcome, ingest
-    from gm.store.db import open_database, resolve_url
-    from gm.store.errors import SchemaError
 
-    try:
-        config = load_config(args.config, os.environ)
-        db = open_database(resolve_url(config.database_url, config.data_dir))
-    except (ConfigError, SchemaError) as exc:
-        print(f"gm ingest: {exc}", file=sys.stderr)
+    opened = open_service("ingest", args.config)
+    if opened is None:
         return 2
+    config, db = opened
     try:
         result = ingest(db, sys.stdin.buffer.read(), config=config, clock=SystemClock())
     finally:

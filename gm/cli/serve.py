@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from pathlib import Path
 
 # The service (store, mail, engine) is imported inside the handler: `gm` starts fast for the
@@ -30,23 +28,15 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
-    from gm.mail.config import ConfigError, load_config
+    from gm.cli.service_setup import open_service
     from gm.service.clock import SystemClock
     from gm.service.serve import serve
-    from gm.store.db import open_database, resolve_url
-    from gm.store.errors import SchemaError
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    try:
-        config = load_config(args.config, os.environ)
-    except ConfigError as exc:
-        print(f"gm serve: {exc}", file=sys.stderr)
+    opened = open_service("serve", args.config)
+    if opened is None:
         return 2
-    try:
-        db = open_database(resolve_url(config.database_url, config.data_dir))
-    except SchemaError as exc:
-        print(f"gm serve: {exc}", file=sys.stderr)
-        return 2
+    config, db = opened
     try:
         asyncio.run(serve(db, config, clock=SystemClock(), once=args.once,
                           tick_every=args.tick_every or None))
