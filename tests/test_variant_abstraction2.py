@@ -455,6 +455,7 @@ REVIEW_FILES = {
     "review_rule5_frozen.txt": 25,
     "review_rule6_7.txt": 19,
     "review2_phases.txt": 23,  # across phases: retreats, adjustments, civil disorder, A/F
+    "review3_rules.txt": 63,  # a third review: every rule sentence, edge cases across rules
 }
 
 

@@ -46,6 +46,7 @@ def test_scenario_files_have_their_cases() -> None:
     assert sum(n.startswith("review.") for n in names) == 33
     # phase transitions: Winters with builds, removals and designations; eliminations
     assert sum(n.startswith("review2.") for n in names) == 8
+    assert sum(n.startswith("review3.") for n in names) == 37  # a third review (review3_rules)
     per_topic = {t: sum(n.split(".")[1] == t for n in names)
                  for t in ("w1900", "home", "loss", "build", "alliance", "solo", "flow")}
     assert all(n >= 2 for n in per_topic.values()), per_topic

@@ -30,7 +30,7 @@ from tests.shared import SHARED
 DIR = Path(__file__).parent / "scenarios" / "deluge2"
 CASES: list[Case] = [case for path in sorted(DIR.glob("*.txt")) for case in read_file(path)]
 OWN = [p for p in sorted(DIR.glob("*.txt")) if not p.name.startswith("af_")]
-OWN_CASES = 162  # the cases of this module's files (af_*.txt belong to the A/F rules' tests)
+OWN_CASES = 226  # the cases of this module's files (af_*.txt belong to the A/F rules' tests)
 RULES = (SHARED / "rules" / "deluge2.txt").read_text(encoding="utf-8")
 
 

@@ -45,7 +45,9 @@ FILE_SIZES = {"strength": 20, "combine": 13, "earthquake": 8, "ice": 17, "map": 
               "review_strength": 12, "review_terrain": 20, "review_earthquake": 8,
               "review_ice": 18, "review_centres": 13, "review_more": 16,
               # phase transitions: Autumn events, Winters on changed terrain, retreats
-              "review2_phases": 11}
+              "review2_phases": 11,
+              # a third review: every rule sentence, interactions between the rules
+              "review3_rules": 64}
 
 
 def test_scenario_files_cover_the_rules() -> None:
@@ -212,11 +214,12 @@ def test_a_scripted_game(geo: Variant, tmp_path: Path) -> None:
     assert "BAR" in state.iced
 
     # Fall 1902: the army starts its first phase on the ice and stays; the Caspian is filled in,
-    # and the fleet on its coast keeps to Sevastopol's one remaining coast (rule 9).
+    # and the fleet on its coast is destroyed (rule 9), not moved to the Black Sea coast.
     step = play_(state, {"Turkey": ["Uplift CAS"], "Russia": ["A BAR H"]})
     state = step.state
     assert state.extra.get("ice-turns A BAR") == "1"
-    assert Unit("Russia", UnitType.FLEET, Location("Sev")) in state.units
+    assert state.unit_in("Sev") is None
+    assert any("is destroyed: its coast is gone" in e for e in step.events)
     assert state.terrain["CAS"] is Terrain.LAND
     while str(state.phase) != "Spring 1903, Movement":
         state = play_(state, {}).state

@@ -29,7 +29,7 @@ from tests.shared import SHARED
 
 DIR = Path(__file__).parent / "scenarios" / "sahara"
 CASES: list[Case] = [case for path in sorted(DIR.glob("*.txt")) for case in read_file(path)]
-CASE_COUNT = 140  # 126, and 14 in review2_phases.txt (phase transitions)
+CASE_COUNT = 194  # 126, 14 in review2_phases.txt (phase transitions), 54 in review3_rules.txt
 RULES = (SHARED / "rules" / "sahara.txt").read_text(encoding="utf-8")
 TITLES = {
     "land": "Season Sea Space changes to Land",

@@ -492,6 +492,11 @@ def _place_units(
             moved = after.follow_coast(unit.location, before)
             if moved is None:
                 why = "its coast is gone: the space is now inland"
+            elif not after.is_water(p) and before.coast_seas.get(unit.location) and not (
+                    before.coast_seas[unit.location] & after.coast_seas.get(moved, frozenset())):
+                # rule 9: a fleet on a lake's coast "would be destroyed if the lake was filled
+                # in"; likewise any fleet whose water is all gone (rule 4: illegal position)
+                why = "its coast is gone: the water it touched was filled in"
             else:
                 place = moved
         if why is None and unit.type is UnitType.ARMY and p in after.iced:

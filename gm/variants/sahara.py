@@ -230,9 +230,13 @@ def _settle_units(state: GameState, before: GameMap, after: GameMap,
         if before.is_water(prov) and not after.is_water(prov):
             at = f", at {place}" if place.coast is not None else ""
             events.append(f"{unit_text(unit)} is left on a coast and stays a fleet{at}.")
-        elif place != unit.location:
+        elif (old := before.coast_seas.get(unit.location, frozenset())) and not (
+                old & after.coast_seas.get(place, frozenset())):
             events.append(f"{unit_text(unit)} loses its coast and moves to the coast its "
                           f"province keeps: {place}.")
+        elif place != unit.location:
+            events.append(f"The coasts of {place_name(after, prov)} change: {unit_text(unit)} "
+                          f"now stands at {place}.")
         units.append(unit.moved_to(place))
     return state.evolve(units=tuple(sorted(units)))
 
@@ -317,7 +321,9 @@ def _help() -> str:
         "- A sea that becomes land is coastal if it still borders a sea, otherwise inland.",
         "- A fleet whose coast dried up, in a province that keeps exactly one coast, moves to",
         "  that coast. Decision: where a province keeps several coasts, the fleet keeps to the",
-        "  one sharing the most water with its old coast (its old coast name wins a tie).",
+        "  one sharing the most water with its old coast (its old coast name wins a tie; if",
+        "  neither decides, the coast it can sail from to the most of the same places: a fleet",
+        "  on Spain's west coast in Autumn 1903 stays on that shore, then named Spa/sc).",
         "- Decision: a sea that becomes land has a single coast, however the water left around",
         "  it lies: a fleet left there stays `F ION` and may sail to any water next to it, or",
         "  along the shore to a coastal province whose border with it ends on water.",

@@ -177,8 +177,10 @@ def fleet_place(before: GameMap, after: GameMap, loc: Location) -> Location | No
     """Where a fleet at `loc` on `before` stands on `after`, or None if it is stranded inland.
 
     Water stays water. On land the fleet keeps to the coast that shares the most water with its
-    old coast, its old label winning a tie (GameMap.follow_coast). A fleet on a sea that became
-    land (no old coast) takes the coast touching the most water, then the first label in
+    old coast, its old label winning a tie; if neither decides, the coast whose fleet moves share
+    the most provinces with the old coast's (a coast relabelled when another coast of its
+    province dried up: Sahara, Spain's west coast after A03). A fleet on a sea that became land
+    (no old coast) takes the coast touching the most water, then the first label in
     alphabetical order.
     """
     if not after.is_passable(loc.province):
@@ -188,9 +190,27 @@ def fleet_place(before: GameMap, after: GameMap, loc: Location) -> Location | No
     here = after.fleet_locations(loc.province)
     if not here:
         return None
-    if len(here) == 1 or not before.is_water(loc.province):
-        return after.follow_coast(loc, before) if len(here) > 1 else here[0]
+    if len(here) == 1:
+        return here[0]
+    if not before.is_water(loc.province):
+        return _same_coast(before, after, loc, here)
     return max(here, key=lambda c: len(after.coast_seas.get(c, frozenset())))
+
+
+def _same_coast(
+    before: GameMap, after: GameMap, loc: Location, here: Sequence[Location]
+) -> Location:
+    """The coast of `here` (two or more) that continues the fleet's old coast `loc`: the most
+    water in common, then the same label, then the most fleet neighbours in common."""
+    water = before.coast_seas.get(loc, frozenset())
+    near = {x.province for x in before.fleet_adj.get(loc, frozenset())}
+
+    def key(c: Location) -> tuple[int, bool, int]:
+        shared = len(after.coast_seas.get(c, frozenset()) & water)
+        neighbours = len({x.province for x in after.fleet_adj.get(c, frozenset())} & near)
+        return shared, c.coast == loc.coast, neighbours
+
+    return max(here, key=key)
 
 
 def build_anywhere(variant: Variant, state: GameState, power: str) -> frozenset[str]:
