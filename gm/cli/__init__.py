@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    import argparse
 
 # Subcommand modules, in the order `gm --help` lists them.
 SUBCOMMANDS = (
@@ -16,6 +19,7 @@ SUBCOMMANDS = (
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand, or of the subcommand module `only` alone."""
+    import argparse  # here, not at the top: `gm scenario FILE` runs without it
     parser = argparse.ArgumentParser(
         prog="gm",
         description="A play-by-email gamemaster for Diplomacy and its dynamic-map variants.",
@@ -30,6 +34,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
+    plain = _plain_scenario(words)
+    if plain is not None:
+        return plain
     # `gm COMMAND ...` imports only that command's module (each module is named after its
     # command); `gm --help` and anything unknown get every subcommand.
     only = f"gm.cli.{words[0]}" if words else None
@@ -41,3 +48,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _plain_scenario(words: list[str]) -> int | None:
+    """`gm scenario FILE...` with nothing but file names: run without building the argument
+    parser (argparse and its help formatter cost more start-up time than small scenario files
+    take to run). None for anything else, which the full parser reads."""
+    if len(words) < 2 or words[0] != "scenario" or any(w.startswith("-") for w in words[1:]):
+        return None
+    from types import SimpleNamespace
+
+    from gm.cli import scenario
+
+    args = SimpleNamespace(files=words[1:], verbose=False, pattern=None, func=scenario.main)
+    return scenario.main(cast("argparse.Namespace", args))

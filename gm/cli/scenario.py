@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
+import gc
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from gm.scenario.format import Case, ScenarioSyntaxError, read_file
 from gm.scenario.runner import CaseResult, run_case
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,6 +35,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def main(args: argparse.Namespace) -> int:
+    # Reading and running cases makes many small objects and almost no reference cycles (any
+    # are left to the collector once it is enabled again, on return): collecting meanwhile
+    # would only walk the same live objects again and again.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _main(args)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _main(args: argparse.Namespace) -> int:
     out: TextIO = sys.stdout
     cases: list[Case] = []
     unreadable = False
@@ -46,20 +62,27 @@ def main(args: argparse.Namespace) -> int:
             unreadable = True
     if args.pattern:
         cases = [c for c in cases if args.pattern.lower() in c.name.lower()]
+    passed, failed = _run_all(cases, args.verbose, out)
+    print(f"{passed} passed, {failed} failed", file=out)
+    if unreadable:
+        return 2
+    return 1 if failed else 0
+
+
+def _run_all(cases: list[Case], verbose: bool, out: TextIO) -> tuple[int, int]:
+    """Run the cases, printing each failing one (every one when `verbose`); the counts of
+    passed and failed cases."""
     passed = failed = 0
     for case in cases:
         result = run_case(case)
         if result.passed:
             passed += 1
-            if args.verbose:
+            if verbose:
                 print_result(result, out)
         else:
             failed += 1
             print_result(result, out)
-    print(f"{passed} passed, {failed} failed", file=out)
-    if unreadable:
-        return 2
-    return 1 if failed else 0
+    return passed, failed
 
 
 def print_result(result: CaseResult, out: TextIO) -> None:

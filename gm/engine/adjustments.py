@@ -20,6 +20,11 @@ from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
 
+# Enum members as module constants (an enum class attribute costs a lookup each time).
+_ILLEGAL = Outcome.ILLEGAL
+_SUCCEEDS = Outcome.SUCCEEDS
+_ARMY_FLEET = UnitType.ARMY_FLEET
+
 __all__ = ["adjustment_delta", "adjustment_deltas", "resolve_adjustments"]
 
 
@@ -30,7 +35,7 @@ def adjustment_delta(state: GameState, power: str, centres: Collection[str] | No
         1 for c, p in state.owners.items() if p == power and (centres is None or c in centres)
     )
     # An A/F is two units, its army and its fleet (A/F rules, gm.engine.army_fleet).
-    return owned - sum(2 if u.type is UnitType.ARMY_FLEET else 1
+    return owned - sum(2 if u.type is _ARMY_FLEET else 1
                        for u in state.units if u.power == power)
 
 
@@ -42,7 +47,7 @@ def adjustment_deltas(state: GameState, centres: Collection[str] | None = None) 
         counts[owner] = counts.get(owner, 0) + (centres is None or centre in centres)
     for u in state.units:
         # An A/F is two units, its army and its fleet (A/F rules, gm.engine.army_fleet).
-        counts[u.power] = counts.get(u.power, 0) - (2 if u.type is UnitType.ARMY_FLEET else 1)
+        counts[u.power] = counts.get(u.power, 0) - (2 if u.type is _ARMY_FLEET else 1)
     return {p: counts[p] for p in sorted(counts)}
 
 
@@ -68,42 +73,42 @@ def resolve_adjustments(
     for sub in submitted:
         if sub.order is None:
             message = sub.error.message if sub.error is not None else "unreadable order"
-            results.append(OrderResult(sub.power, None, sub.text, Outcome.ILLEGAL, message))
+            results.append(OrderResult(sub.power, None, sub.text, _ILLEGAL, message))
             continue
         delta = deltas.get(sub.power, 0)
         checked = check_adjustment_order(gmap, state, sub.power, sub.order, build_sites, delta)
         if not isinstance(checked, (Build, Remove, Waive)):
             results.append(OrderResult(
-                sub.power, sub.order, sub.text, Outcome.ILLEGAL, error_reason(checked)))
+                sub.power, sub.order, sub.text, _ILLEGAL, error_reason(checked)))
             continue
         limit = abs(delta)
         count = used.get(sub.power, 0)
         if isinstance(checked, Remove):
             province = checked.unit.province
             if province in removed:
-                outcome, reason = Outcome.ILLEGAL, f"void: {checked.unit} is already removed"
+                outcome, reason = _ILLEGAL, f"void: {checked.unit} is already removed"
             elif count >= limit:
-                outcome, reason = Outcome.ILLEGAL, (
+                outcome, reason = _ILLEGAL, (
                     f"void: {sub.power} needs to remove only {limit}")
             else:
                 removed.add(province)
                 used[sub.power] = count + 1
-                outcome, reason = Outcome.SUCCEEDS, f"{checked.unit} removed"
+                outcome, reason = _SUCCEEDS, f"{checked.unit} removed"
         elif count >= limit:
-            outcome, reason = Outcome.ILLEGAL, f"void: {sub.power} may build only {limit}"
+            outcome, reason = _ILLEGAL, f"void: {sub.power} may build only {limit}"
         elif isinstance(checked, Waive):
             used[sub.power] = count + 1
-            outcome, reason = Outcome.SUCCEEDS, "build waived"
+            outcome, reason = _SUCCEEDS, "build waived"
         else:
             province = checked.unit.province
             if province in built_in:
-                outcome, reason = Outcome.ILLEGAL, f"void: a unit is already built in {province}"
+                outcome, reason = _ILLEGAL, f"void: a unit is already built in {province}"
             else:
                 built_in.add(province)
                 used[sub.power] = count + 1
                 assert checked.unit.type is not None
                 new_units.append(Unit(sub.power, checked.unit.type, checked.unit.location))
-                outcome, reason = Outcome.SUCCEEDS, f"builds {checked.unit}"
+                outcome, reason = _SUCCEEDS, f"builds {checked.unit}"
         results.append(OrderResult(sub.power, checked, sub.text, outcome, reason))
     extra: list[OrderResult] = []
     for power, delta in deltas.items():
@@ -112,7 +117,7 @@ def resolve_adjustments(
             continue
         if delta > 0:
             for _ in range(missing):
-                extra.append(OrderResult(power, Waive(), "Waive", Outcome.SUCCEEDS,
+                extra.append(OrderResult(power, Waive(), "Waive", _SUCCEEDS,
                                          "no order: build waived"))
             continue
         # DATC 6.J: the missing removals by civil disorder.
@@ -123,7 +128,7 @@ def resolve_adjustments(
             order = Remove(spec_of(unit))
             how = "cannot reach a home centre" if distance >= FAR else (
                 f"{distance} move{'s' if distance != 1 else ''} from home")
-            extra.append(OrderResult(power, order, str(order), Outcome.SUCCEEDS,
+            extra.append(OrderResult(power, order, str(order), _SUCCEEDS,
                                      f"no order: removed by civil disorder ({how})"))
-    units = tuple(u for u in state.units if u.province not in removed) + tuple(new_units)
+    units = tuple(u for u in state.units if u.location.province not in removed) + tuple(new_units)
     return PhaseOutcome(state=state.evolve(units=units), results=tuple(results + extra))

@@ -96,17 +96,36 @@ class Calendar:
         return index
 
     def season_of(self, phase: Phase) -> Season:
-        s = self.season(phase.season)
+        s = self._as_written.get(phase.season)
         if s is None:
-            raise ValueError(f"{phase.season!r} is not a season of this calendar")
+            s = self.season(phase.season)
+            if s is None:
+                raise ValueError(f"{phase.season!r} is not a season of this calendar")
+            self._as_written[phase.season] = s
         return s
 
+    @cached_property
+    def _as_written(self) -> dict[str, Season]:
+        """Season names as phases write them -> season (filled as they are met: the phase
+        cycle asks for the same few names again and again)."""
+        return {}
+
+    @cached_property
+    def _positions(self) -> dict[tuple[str, PhaseType], tuple[int, int]]:
+        """(season as written, phase type) -> _index (filled as they are met)."""
+        return {}
+
     def _index(self, phase: Phase) -> tuple[int, int]:
+        key = (phase.season, phase.type)
+        found = self._positions.get(key)
+        if found is not None:
+            return found
         s = self.season_of(phase)
         si = self.seasons.index(s)
         if phase.type not in s.phases:
             raise ValueError(f"{s.name} has no {phase.type.value} phase")
-        return si, s.phases.index(phase.type)
+        found = self._positions[key] = (si, s.phases.index(phase.type))
+        return found
 
     def key(self, phase: Phase) -> tuple[int, int, int]:
         """A sort key: phases compare in the order they are played."""

@@ -23,6 +23,12 @@ from gm.engine.values import value
 from gm.engine.victory import centre_victory
 from gm.variants.base import HookStep, Variant, Verdict
 
+# Enum members as module constants (an enum class attribute costs a lookup each time).
+_ADJUSTMENT = PhaseType.ADJUSTMENT
+_MOVEMENT = PhaseType.MOVEMENT
+_RETREAT = PhaseType.RETREAT
+_ARMY_FLEET = UnitType.ARMY_FLEET
+
 
 @value
 class PhaseReport:
@@ -108,13 +114,13 @@ def orders_needed(variant: Variant, state: GameState) -> dict[str, Needed]:
         return {}
     needed: dict[str, Needed] = {}
     ptype = state.phase.type
-    counts = adjustment_counts(variant, state) if ptype is PhaseType.ADJUSTMENT else {}
+    counts = adjustment_counts(variant, state) if ptype is _ADJUSTMENT else {}
     for power in variant.power_names:
-        if ptype is PhaseType.MOVEMENT:
+        if ptype is _MOVEMENT:
             units = tuple(sorted(state.units_of(power)))
             if units:
                 needed[power] = Needed(power, units=units)
-        elif ptype is PhaseType.RETREAT:
+        elif ptype is _RETREAT:
             units = tuple(sorted(d.unit for d in state.dislodged if d.unit.power == power))
             if units:
                 needed[power] = Needed(power, units=units)
@@ -142,9 +148,9 @@ def phase_needs_orders(variant: Variant, state: GameState) -> bool:
     if state.finished:
         return False
     ptype = state.phase.type
-    if ptype is PhaseType.MOVEMENT:
+    if ptype is _MOVEMENT:
         return True
-    if ptype is PhaseType.RETREAT:
+    if ptype is _RETREAT:
         return bool(state.dislodged)
     if variant.hooks.adjustment_needed is not None:
         return variant.hooks.adjustment_needed(variant, state)
@@ -177,7 +183,7 @@ def adjustment_counts(variant: Variant, state: GameState) -> dict[str, int]:
     for unit in state.units:
         if unit.power in counts:
             # An A/F is two units, its army and its fleet (A/F rules, gm.engine.army_fleet).
-            counts[unit.power] -= 2 if unit.type is UnitType.ARMY_FLEET else 1
+            counts[unit.power] -= 2 if unit.type is _ARMY_FLEET else 1
     return counts
 
 
@@ -193,7 +199,7 @@ def build_sites(variant: Variant, state: GameState, power: str) -> frozenset[str
 
 
 def vacant_build_sites(variant: Variant, state: GameState, power: str) -> tuple[str, ...]:
-    occupied = {u.province for u in state.units}
+    occupied = {u.location.province for u in state.units}
     return tuple(sorted(build_sites(variant, state, power) - occupied))
 
 
@@ -217,13 +223,13 @@ def _play(
         step, submitted = hooks.before_phase(variant, state, submitted)
         state = absorb(step)
     gmap = variant.map_for(state)
-    if phase.type is PhaseType.MOVEMENT:
+    if phase.type is _MOVEMENT:
         outcome = (hooks.resolve_movement or resolve_movement)(gmap, state, submitted)
         state = absorb(_as_step(outcome))
         if hooks.after_movement is not None:
             state = absorb(hooks.after_movement(variant, state, as_submitted))
         state = absorb(_destroy_unretreatable(variant, state))
-    elif phase.type is PhaseType.RETREAT:
+    elif phase.type is _RETREAT:
         outcome = (hooks.resolve_retreats or resolve_retreats)(gmap, state, submitted)
         state = absorb(_as_step(outcome)).evolve(dislodged=(), contested=frozenset())
     else:

@@ -39,6 +39,16 @@ class Location:
     def __str__(self) -> str:
         return self.province if self.coast is None else f"{self.province}/{self.coast}"
 
+    # Equality and hash written out (not the generic ones of `value`): locations are the keys
+    # of the map's fleet tables, looked up for every order.
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Location:
+            return self.province == other.province and self.coast == other.coast
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.province, self.coast))
+
     # Ordered by province, then coast (no coast first): `Spa` < `Spa/nc` < `Spa/sc`.
     def _key(self) -> tuple[str, str]:
         return (self.province, self.coast or "")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.geo import Location
@@ -48,6 +48,16 @@ from gm.engine.phase import PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
+
+# Enum members as module constants (an enum class attribute costs a lookup each time).
+_AMBIGUOUS = ErrorKind.AMBIGUOUS
+_ILLEGAL = ErrorKind.ILLEGAL
+_VOID = Outcome.ILLEGAL
+_MOVEMENT = PhaseType.MOVEMENT
+_RETREAT = PhaseType.RETREAT
+_ARMY = UnitType.ARMY
+_ARMY_FLEET = UnitType.ARMY_FLEET
+_FLEET = UnitType.FLEET
 
 __all__ = [
     "Board",
@@ -139,7 +149,7 @@ class Board(NamedTuple):
         units = {u.location.province: u for u in state.units}
         water = facts.water
         waters = frozenset(
-            p for p, u in units.items() if p in water and u.type is not UnitType.ARMY
+            p for p, u in units.items() if p in water and u.type is not _ARMY
         )
         return Board(gmap, facts, units, waters)
 
@@ -179,22 +189,22 @@ def fleet_destination(
     facts = facts or MapFacts.of(gmap)
     targets = facts.fleet_into.get(unit.location, _NO_TARGETS).get(dest.province, ())
     if not targets:
-        return ErrorKind.ILLEGAL, _cannot_reach(gmap, unit, dest.province)
+        return _ILLEGAL, _cannot_reach(gmap, unit, dest.province)
     if dest.coast is not None:
         if dest in targets:
             return dest
         if gmap.is_split(dest.province):
             reachable = " or ".join(str(t) for t in targets)
-            return ErrorKind.ILLEGAL, f"{unit} cannot reach {dest}, only {reachable}"
+            return _ILLEGAL, f"{unit} cannot reach {dest}, only {reachable}"
         # 4.B.6: a coast where the province has no split coasts is ignored.
     if len(targets) == 1:
         return targets[0]
     options = " or ".join(str(t) for t in targets)
-    return ErrorKind.AMBIGUOUS, f"{unit} - {dest.province}: say which coast, {options}"
+    return _AMBIGUOUS, f"{unit} - {dest.province}: say which coast, {options}"
 
 
 def _cannot_reach(gmap: GameMap, unit: Unit, province: str) -> str:
-    if unit.type is UnitType.ARMY:
+    if unit.type is _ARMY:
         if gmap.is_water(province):
             return f"{unit} cannot move to {province}: an army cannot go to sea"
     elif gmap.is_land(province) and not gmap.is_coastal(province):
@@ -207,7 +217,7 @@ def _cannot_reach(gmap: GameMap, unit: Unit, province: str) -> str:
 
 
 # -- shared pieces ------------------------------------------------------------------------------
-def _err(order: object, message: str, kind: ErrorKind = ErrorKind.ILLEGAL) -> OrderError:
+def _err(order: object, message: str, kind: ErrorKind = _ILLEGAL) -> OrderError:
     return OrderError(kind, str(order), message)
 
 
@@ -255,28 +265,25 @@ def check_movement_order(
     """Check a movement-phase order by `power`; return it resolved, or why it is not allowed."""
     if board is None:
         board = Board.of(gmap, state)
-    if not isinstance(order, _MOVEMENT_KINDS):
-        kind = type(order).__name__.lower()
-        return _err(order, f"a {kind} order is not possible in a movement phase")
+    check = _MOVEMENT_CHECKS.get(order.__class__)
+    if check is None:  # not one of the five classes themselves
+        if not isinstance(order, _MOVEMENT_KINDS):
+            kind = type(order).__name__.lower()
+            return _err(order, f"a {kind} order is not possible in a movement phase")
+        check = next(c for cls, c in _MOVEMENT_CHECKS.items() if isinstance(order, cls))
     # _own_unit and _same, written out: this runs for every order of every phase.
-    spec = order.unit
-    unit = board.units.get(spec.location.province)
+    spec: UnitSpec = order.unit  # type: ignore[union-attr]  # a movement order: it has a unit
+    location = spec.location
+    unit = board.units.get(location.province)
     if unit is None:
-        return _missing_unit(board, order, spec.location.province)
+        return _missing_unit(board, order, location.province)
     if unit.power != power:
         return _err(order, f"{unit} belongs to {unit.power}")
-    if spec.type is unit.type and spec.location.coast == unit.location.coast:
-        me = spec
-    else:
-        me = spec_of(unit)
-    if isinstance(order, Move):
-        return _check_move(board, unit, me, order)
-    if isinstance(order, SupportMove):
-        return _check_support_move(board, unit, me, order)
-    if isinstance(order, SupportHold):
-        return _check_support_hold(board, unit, me, order)
-    if isinstance(order, Convoy):
-        return _check_convoy(board, unit, me, order)
+    same = spec.type is unit.type and location.coast == unit.location.coast
+    return check(board, unit, spec if same else spec_of(unit), order)
+
+
+def _check_hold(board: Board, unit: Unit, me: UnitSpec, order: Hold) -> Hold:
     return order if me is order.unit else Hold(me)
 
 
@@ -287,7 +294,7 @@ def _check_move(board: Board, unit: Unit, me: UnitSpec, order: Move) -> Move | O
         return _err(order, _place_problem(gmap, dest) or f"{dest} is impassable")
     if dest == unit.location.province:
         return _err(order, f"{unit} cannot move to its own province")
-    if unit.type is not UnitType.ARMY:
+    if unit.type is not _ARMY:
         if order.via_convoy:
             return _err(order, f"{unit} cannot be convoyed: only armies can be convoyed")
         where = fleet_destination(gmap, unit, order.dest, board.facts)
@@ -318,7 +325,7 @@ def _target(board: Board, order: Order, spec: UnitSpec) -> Unit | OrderError:
 
 def _reach(board: Board, unit: Unit, province: str) -> bool:
     """Could `unit` move into `province` (any coast)? The test for supports."""
-    if unit.type is UnitType.ARMY:
+    if unit.type is _ARMY:
         return board.gmap.army_can_move(unit.location.province, province)
     return province in board.facts.fleet_into.get(unit.location, _NO_TARGETS)
 
@@ -362,9 +369,9 @@ def _check_support_move(
         return _err(order, f"{unit} cannot support a move to {dest}: it could not move there "
                            "itself")
     same_target = _same(order.target, target)
-    if target.type is not UnitType.ARMY:
+    if target.type is not _ARMY:
         where = fleet_destination(gmap, target, order.dest, board.facts)
-        if isinstance(where, tuple) and where[0] is ErrorKind.ILLEGAL:
+        if isinstance(where, tuple) and where[0] is _ILLEGAL:
             return _err(order, f"the supported move is impossible: {where[1]}")
         # 4.B.4: a support may leave the coast out; a coast given must be reachable.
         coast = order.dest.coast if gmap.is_split(dest) else None
@@ -385,7 +392,7 @@ def _check_support_move(
 
 def _check_convoy(board: Board, unit: Unit, me: UnitSpec, order: Convoy) -> Convoy | OrderError:
     gmap = board.gmap
-    if unit.type is UnitType.ARMY:
+    if unit.type is _ARMY:
         return _err(order, f"{unit} cannot convoy: only fleets convoy")
     if unit.location.province not in board.facts.water:
         # DATC 6.F.1: no convoys from coastal provinces.
@@ -393,7 +400,7 @@ def _check_convoy(board: Board, unit: Unit, me: UnitSpec, order: Convoy) -> Conv
     target = _target(board, order, order.target)
     if isinstance(target, OrderError):
         return target
-    if target.type is not UnitType.ARMY:
+    if target.type is not _ARMY:
         return _err(order, f"{target} cannot be convoyed: only armies can be convoyed")  # 6.A.7
     dest = order.dest.province
     problem = _place_problem(gmap, dest)
@@ -415,6 +422,16 @@ def _check_convoy(board: Board, unit: Unit, me: UnitSpec, order: Convoy) -> Conv
     return Convoy(me, spec_of(target), Location(dest))
 
 
+# Each movement order class and its check (looked up by the class: one dict lookup per order).
+_MOVEMENT_CHECKS: dict[type, Callable[[Board, Unit, UnitSpec, Any], Order | OrderError]] = {
+    Move: _check_move,
+    SupportMove: _check_support_move,
+    SupportHold: _check_support_hold,
+    Convoy: _check_convoy,
+    Hold: _check_hold,
+}
+
+
 # -- retreats -----------------------------------------------------------------------------------
 def _dislodged_in(state: GameState, province: str) -> Dislodged | None:
     for d in state.dislodged:
@@ -431,7 +448,7 @@ def retreat_places(gmap: GameMap, state: GameState, dislodged: Dislodged) -> tup
     blocked = {u.province for u in state.units} | set(state.contested)
     if dislodged.attacker_from is not None:
         blocked.add(dislodged.attacker_from)
-    if unit.type is UnitType.ARMY:
+    if unit.type is _ARMY:
         places = [Location(p) for p in gmap.army_adj.get(unit.province, ())]
     else:
         places = list(gmap.fleet_adj.get(unit.location, ()))
@@ -534,22 +551,22 @@ def _built_unit(gmap: GameMap, power: str, order: Build) -> Unit | OrderError:
     if kind is None:
         # DATC 4.C.3 (c): army inland, fleet where a coast is named, otherwise ask.
         if split and coast in gmap.coasts[province]:
-            kind = UnitType.FLEET
-        elif gmap.can_occupy(UnitType.ARMY, Location(province)) and not gmap.is_coastal(province):
-            kind = UnitType.ARMY
+            kind = _FLEET
+        elif gmap.can_occupy(_ARMY, Location(province)) and not gmap.is_coastal(province):
+            kind = _ARMY
         else:
             return _err(order, f"Build {province}: say which, an army or a fleet",
-                        ErrorKind.AMBIGUOUS)
-    if kind is UnitType.ARMY_FLEET:  # A/F rules: an army boards a fleet at sea
+                        _AMBIGUOUS)
+    if kind is _ARMY_FLEET:  # A/F rules: an army boards a fleet at sea
         return _err(order, "an A/F cannot be built: build an army or a fleet (an army "
                            "boards a fleet at sea to form an A/F)")
-    if kind is UnitType.ARMY:
+    if kind is _ARMY:
         loc = Location(province)
     elif split:
         if coast is None:
             options = " or ".join(f"{province}/{c}" for c in gmap.coasts[province])
             return _err(order, f"Build F {province}: say which coast, {options}",
-                        ErrorKind.AMBIGUOUS)  # DATC 6.B.14
+                        _AMBIGUOUS)  # DATC 6.B.14
         if coast not in gmap.coasts[province]:
             return _err(order, f"{province} has no coast {coast!r}")
         loc = Location(province, coast)
@@ -564,7 +581,7 @@ def _built_unit(gmap: GameMap, power: str, order: Build) -> Unit | OrderError:
 def error_reason(error: OrderError) -> str:
     """How an order error reads as the reason of an ILLEGAL result (`no unit in Bur`); the
     outcome word is shown beside it, so the reason does not repeat it."""
-    if error.kind is ErrorKind.AMBIGUOUS:
+    if error.kind is _AMBIGUOUS:
         return f"ambiguous: {error.message}"
     return error.message
 
@@ -620,12 +637,12 @@ def submitted_orders(
         entry = Entry(power, sub.text, order)
         entries.append(entry)
         if order is None:
-            entry.outcome = Outcome.ILLEGAL
+            entry.outcome = _VOID
             entry.reason = sub.error.message if sub.error is not None else "unreadable order"
             continue
         result = check(power, order)
         if isinstance(result, OrderError):
-            entry.outcome = Outcome.ILLEGAL
+            entry.outcome = _VOID
             entry.reason = error_reason(result)
             if isinstance(order, Order):
                 u, owner = units.get(order.unit.location.province, (-1, ""))
@@ -639,7 +656,7 @@ def submitted_orders(
         previous = follows.get(u)
         if previous is not None:
             old = entries[previous]
-            old.outcome = Outcome.ILLEGAL
+            old.outcome = _VOID
             old.reason = "void: replaced by a later order"
         follows[u] = idx
     return entries, follows, tried
@@ -664,7 +681,7 @@ def check_order(
     Disembark are checked too (a landing next to the A/F's sea or a sea next to it).
     """
     ptype = state.phase.type
-    if ptype is PhaseType.MOVEMENT and army_fleet:
+    if ptype is _MOVEMENT and army_fleet:
         board = Board.of(gmap, state)
         if isinstance(order, Embark):
             return check_embark(board, power, order)
@@ -678,11 +695,11 @@ def check_order(
                 first = check_disembark(board, power, order, moves_to=sea)
             return first if isinstance(first, OrderError) else first[0]
         return check_movement_order_af(gmap, state, power, order, board)
-    if ptype is PhaseType.MOVEMENT:
+    if ptype is _MOVEMENT:
         return check_movement_order(gmap, state, power, order)
-    if ptype is PhaseType.RETREAT and army_fleet:
+    if ptype is _RETREAT and army_fleet:
         return check_retreat_order_af(gmap, state, power, order)
-    if ptype is PhaseType.RETREAT:
+    if ptype is _RETREAT:
         return check_retreat_order(gmap, state, power, order)
     if delta is None:
         owned = sum(1 for c, p in state.owners.items() if p == power and c in gmap.centres)
@@ -712,7 +729,7 @@ def ff_waters(board: Board, src: str, dst: str, exclude: str | None = None) -> t
     both = touching.get(src, _NO_WATERS) & touching.get(dst, _NO_WATERS)
     return tuple(sorted(
         w for w in both
-        if w != exclude and (u := board.units.get(w)) is not None and u.type is UnitType.FLEET
+        if w != exclude and (u := board.units.get(w)) is not None and u.type is _FLEET
     ))
 
 
@@ -763,12 +780,12 @@ def _check_af(
     land = board.facts.land
     if isinstance(order, Move):
         dest = order.dest.province
-        if unit.type is UnitType.ARMY_FLEET and dest in land and order.unit.type is UnitType.ARMY:
+        if unit.type is _ARMY_FLEET and dest in land and order.unit.type is _ARMY:
             return Disembark(me, Location(dest))  # `A ENG - Bre`: the army of A/F ENG lands
-        if unit.type is UnitType.ARMY_FLEET and dest in land:
+        if unit.type is _ARMY_FLEET and dest in land:
             return _err(order, f"{unit} cannot move to {dest}: an A/F never enters a coastal "
                                "province; its army disembarks instead")
-        if unit.type is UnitType.ARMY and dest in land and dest in board.facts.passable \
+        if unit.type is _ARMY and dest in land and dest in board.facts.passable \
                 and not gmap.army_can_move(unit.province, dest):
             if ff_waters(board, unit.province, dest):
                 return Move(me, Location(dest), order.via_convoy)
@@ -776,12 +793,12 @@ def _check_af(
                                "sea next to both to Fast Ferry it (one sea space only)")
         return None
     if isinstance(order, Convoy):
-        if unit.type is UnitType.ARMY_FLEET:
+        if unit.type is _ARMY_FLEET:
             return _err(order, f"{unit} cannot convoy: an A/F may not Fast Ferry")
         target = board.units.get(order.target.province)
         dest = order.dest.province
-        if unit.type is UnitType.FLEET and unit.province in board.facts.water \
-                and target is not None and target.type is UnitType.ARMY and dest in land:
+        if unit.type is _FLEET and unit.province in board.facts.water \
+                and target is not None and target.type is _ARMY and dest in land:
             touching = board.facts.touching
             if unit.province not in touching.get(target.province, _NO_WATERS) or \
                     unit.province not in touching.get(dest, _NO_WATERS):
@@ -792,9 +809,9 @@ def _check_af(
     dest = order.dest.province
     if target is None or dest not in land:
         return None
-    if target.type is UnitType.ARMY_FLEET:
+    if target.type is _ARMY_FLEET:
         return _check_landing_support(board, unit, me, order, target)
-    if target.type is UnitType.ARMY and target is not unit \
+    if target.type is _ARMY and target is not unit \
             and not gmap.army_can_move(target.province, dest) and dest != unit.province \
             and dest in board.facts.passable and _reach(board, unit, dest) \
             and not ff_waters(board, target.province, dest, exclude=unit.province):
@@ -814,7 +831,7 @@ def _check_landing_support(
         if unit.province not in seas:
             return _err(order, f"{unit} cannot support its army landing in {dest}: "
                                f"{dest} is not next to {unit.province}")
-        return SupportMove(me, UnitSpec(UnitType.ARMY, unit.location), Location(dest))
+        return SupportMove(me, UnitSpec(_ARMY, unit.location), Location(dest))
     if dest == unit.province:
         return _err(order, f"{unit} cannot support a move into its own province")
     if not _reach(board, unit, dest):
@@ -833,13 +850,13 @@ def check_embark(
     unit = _own_unit(board, power, order)
     if isinstance(unit, OrderError):
         return unit
-    if unit.type is not UnitType.ARMY:
+    if unit.type is not _ARMY:
         return _err(order, f"{unit} cannot board a fleet: only an army boards")
     sea = order.fleet.province
     fleet = board.units.get(sea)
-    if fleet is None or fleet.type is UnitType.ARMY:
+    if fleet is None or fleet.type is _ARMY:
         return _err(order, _place_problem(board.gmap, sea) or f"no fleet in {sea}")
-    if fleet.type is UnitType.ARMY_FLEET:
+    if fleet.type is _ARMY_FLEET:
         return _err(order, f"{fleet} already carries an army")
     if fleet.power != power:
         return _err(order, f"{fleet} belongs to {fleet.power}: an army boards only a fleet of "
@@ -866,7 +883,7 @@ def check_disembark(
     unit = _own_unit(board, power, order)
     if isinstance(unit, OrderError):
         return unit
-    if unit.type is not UnitType.ARMY_FLEET:
+    if unit.type is not _ARMY_FLEET:
         return _err(order, f"{unit} carries no army: only an A/F disembarks")
     if unit.province in hold_only:
         return _err(order, f"{unit} is frozen in: its army cannot disembark")
@@ -897,13 +914,13 @@ def retreat_places_af(
     an adjacent fleet (not an A/F) of its own power in a sea space, forming an A/F."""
     places = retreat_places(gmap, state, dislodged)
     unit = dislodged.unit
-    if unit.type is not UnitType.ARMY:
+    if unit.type is not _ARMY:
         return places
     water = MapFacts.of(gmap).water
     boards = [
         Location(u.province)
         for u in state.units
-        if u.type is UnitType.FLEET and u.power == unit.power and u.province in water
+        if u.type is _FLEET and u.power == unit.power and u.province in water
         and u.province in MapFacts.of(gmap).touching.get(unit.province, _NO_WATERS)
     ]
     return tuple(sorted((*places, *boards)))
@@ -916,7 +933,7 @@ def check_retreat_order_af(
     if isinstance(order, Retreat):
         dislodged = _dislodged_in(state, order.unit.province)
         if dislodged is not None and dislodged.unit.power == power \
-                and dislodged.unit.type is UnitType.ARMY:
+                and dislodged.unit.type is _ARMY:
             unit = dislodged.unit
             dest = Location(order.dest.province)
             if dest in retreat_places_af(gmap, state, dislodged) and \
@@ -926,7 +943,7 @@ def check_retreat_order_af(
             if gmap.is_water(dest.province) and gmap.adjacent(unit.province, dest.province):
                 if there is None:
                     why = "an army retreats to sea only onto a fleet of its own power"
-                elif there.type is UnitType.ARMY_FLEET:
+                elif there.type is _ARMY_FLEET:
                     why = f"{there} already carries an army"
                 elif there.power != power:
                     why = f"{there} belongs to {there.power}: an army retreats only onto a " \

@@ -15,6 +15,11 @@ from gm.engine.geo import Location, Terrain
 from gm.engine.units import UnitType
 from gm.engine.values import value
 
+# Enum members as module constants (an enum class attribute costs a lookup each time).
+_LAND = Terrain.LAND
+_ARMY = UnitType.ARMY
+_ARMY_FLEET = UnitType.ARMY_FLEET
+
 
 @value
 class Province:
@@ -85,7 +90,7 @@ class GameMap:
         return self.terrain[province].is_water
 
     def is_land(self, province: str) -> bool:
-        return self.terrain[province] is Terrain.LAND
+        return self.terrain[province] is _LAND
 
     def is_coastal(self, province: str) -> bool:
         """Passable land that a fleet can stand on (it has at least one coast)."""
@@ -121,13 +126,13 @@ class GameMap:
         return tuple(sorted(d for d in self.fleet_adj.get(src, ()) if d.province == province))
 
     def can_move(self, unit_type: UnitType, src: Location, dst: Location) -> bool:
-        if unit_type is UnitType.ARMY:
+        if unit_type is _ARMY:
             return self.army_can_move(src.province, dst.province)
         return self.fleet_can_move(src, dst)
 
     def can_reach_province(self, unit_type: UnitType, src: Location, province: str) -> bool:
         """Could this unit move into `province` (any coast)? Used for supports."""
-        if unit_type is UnitType.ARMY:
+        if unit_type is _ARMY:
             return self.army_can_move(src.province, province)
         return bool(self.fleet_targets_in(src, province))
 
@@ -135,12 +140,12 @@ class GameMap:
         """May a unit of this type stand at loc in the current terrain?"""
         if loc.province not in self.terrain:
             return False
-        if unit_type is UnitType.ARMY:
+        if unit_type is _ARMY:
             walkable = self.is_land(loc.province) or (
                 loc.province in self.iced and self.is_water(loc.province)
             )
             return walkable and loc.coast is None
-        if unit_type is UnitType.ARMY_FLEET:
+        if unit_type is _ARMY_FLEET:
             return self.is_water(loc.province)
         if self.is_split(loc.province):
             return loc.coast in self.coasts[loc.province]

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from functools import partial
 
 from gm.engine.errors import OrderError
 from gm.engine.geo import Location
@@ -49,9 +50,21 @@ from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 
+# Enum members as module constants (an enum class attribute costs a lookup each time).
+_FAILS = Outcome.FAILS
+_ILLEGAL = Outcome.ILLEGAL
+_SUCCEEDS = Outcome.SUCCEEDS
+_ARMY = UnitType.ARMY
+
 __all__ = ["Explainer", "FrozenDecisions", "MovementDecisions", "resolve_movement"]
 
 HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = range(5)
+# Order class -> kind, looked up by the class itself (quicker than isinstance tests in turn).
+_KIND_CLASSES: tuple[tuple[type, int], ...] = (
+    (Move, MOVE), (SupportHold, SUPPORT_HOLD), (SupportMove, SUPPORT_MOVE), (Convoy, CONVOY),
+    (Hold, HOLD),
+)
+_KIND_OF: dict[type, int] = dict(_KIND_CLASSES)
 
 
 class MovementDecisions:
@@ -109,28 +122,38 @@ class MovementDecisions:
     def _read_kinds(self, orders: Sequence[Order | None]) -> None:
         """Each unit's order kind, destination and target (not yet checked against each other)."""
         at = self.at
+        kinds, dest, dest_loc, target = self.kind, self.dest, self.dest_loc, self.target
+        attackers = self.attackers
         for i, order in enumerate(orders):
-            if order is None or type(order) is Hold:
+            if order is None:
                 continue
-            if isinstance(order, Move):
-                self.kind[i] = MOVE
-                self.dest[i] = order.dest.province
-                self.dest_loc[i] = order.dest
+            k = _KIND_OF.get(order.__class__)
+            if k is None:  # not one of the five classes themselves: a subclass, or no kind
+                k = next((k for cls, k in _KIND_CLASSES if isinstance(order, cls)), HOLD)
+            if k == HOLD:
+                continue
+            kinds[i] = k
+            if k == MOVE:
+                assert isinstance(order, Move)
+                d = order.dest
+                dest[i] = d.province
+                dest_loc[i] = d
                 self.via[i] = order.via_convoy
-                self.attackers.setdefault(order.dest.province, []).append(i)
-            elif isinstance(order, SupportHold):
-                self.kind[i] = SUPPORT_HOLD
-                self.target[i] = at[order.target.province]
-                self.dest[i] = order.target.province
-            elif isinstance(order, SupportMove):
-                self.kind[i] = SUPPORT_MOVE
-                self.target[i] = at[order.target.province]
-                self.dest[i] = order.dest.province
-                self.dest_loc[i] = order.dest
-            elif isinstance(order, Convoy):
-                self.kind[i] = CONVOY
-                self.target[i] = at[order.target.province]
-                self.dest[i] = order.dest.province
+                attackers.setdefault(d.province, []).append(i)
+            elif k == SUPPORT_HOLD:
+                assert isinstance(order, SupportHold)
+                province = order.target.location.province
+                target[i] = at[province]
+                dest[i] = province
+            elif k == SUPPORT_MOVE:
+                assert isinstance(order, SupportMove)
+                target[i] = at[order.target.location.province]
+                dest[i] = order.dest.province
+                dest_loc[i] = order.dest
+            else:
+                assert isinstance(order, Convoy)
+                target[i] = at[order.target.location.province]
+                dest[i] = order.dest.province
 
     def _match(self) -> None:
         """Which supports and convoys match their target's order; which armies go by convoy."""
@@ -159,7 +182,7 @@ class MovementDecisions:
                     self.matched[i] = True
                     self.fleets[t][self.prov[i]] = i
         for i in range(n):
-            if kind[i] == MOVE and self.units[i].type is UnitType.ARMY:
+            if kind[i] == MOVE and self.units[i].type is _ARMY:
                 self.convoyed[i] = self._goes_by_convoy(i)
 
     def _goes_by_convoy(self, i: int) -> bool:
@@ -427,9 +450,8 @@ def resolve_movement(
                 return frozen
         return check_movement_order(gmap, state, power, order, board)
 
-    def check_all(power: str, order: AnyOrder) -> AnyOrder | OrderError:
-        return check_movement_order(gmap, state, power, order, board)
-
+    # check(power, order) without hold_only: the legality check itself, no extra frame.
+    check_all = partial(check_movement_order, gmap, state, board=board)
     entries, follows, tried = submitted_orders(submitted, check if hold_only else check_all, index)
     orders: list[Order | None] = [None] * len(units)
     for u, e in follows.items():
@@ -504,7 +526,7 @@ def _outcome(
             reason += explained.fate_of_holder(u)
             by = explained.attacker_name(u)
         results.append(OrderResult(entry.power, entry.order, entry.text,
-                                   entry.outcome or Outcome.ILLEGAL, reason, by))
+                                   entry.outcome or _ILLEGAL, reason, by))
     extra = []
     for i, unit in enumerate(units):
         if i not in follows and i not in tried:
@@ -576,7 +598,7 @@ class Explainer:
                 reason = f"{reason}: {lost}"
             else:
                 reason = f"{reason}; {lost}"
-        outcome = Outcome.SUCCEEDS if ok else Outcome.FAILS
+        outcome = _SUCCEEDS if ok else _FAILS
         return OrderResult(power, order, text, outcome, prefix + reason, by, tuple(details))
 
     # -- moves --------------------------------------------------------------------------------

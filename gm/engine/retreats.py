@@ -33,6 +33,14 @@ from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 
+# Enum members as module constants (an enum class attribute costs a lookup each time).
+_FAILS = Outcome.FAILS
+_ILLEGAL = Outcome.ILLEGAL
+_SUCCEEDS = Outcome.SUCCEEDS
+_ARMY = UnitType.ARMY
+_ARMY_FLEET = UnitType.ARMY_FLEET
+_FLEET = UnitType.FLEET
+
 __all__ = ["resolve_retreats", "retreat_options"]
 
 
@@ -80,16 +88,16 @@ def resolve_retreats(
             rivals = [r for r in going[order.dest.province] if r != u]
             if rivals:
                 names = ", ".join(str(dislodged[r].unit) for r in rivals)
-                outcome, reason = Outcome.FAILS, (
+                outcome, reason = _FAILS, (
                     f"disbanded: {names} also retreated to {order.dest.province}")
             elif army_fleet:
-                outcome, reason = Outcome.SUCCEEDS, _af_retreat(gmap, unit, order, placed, boarded)
+                outcome, reason = _SUCCEEDS, _af_retreat(gmap, unit, order, placed, boarded)
             else:
                 placed.append(unit.moved_to(order.dest))
-                outcome, reason = Outcome.SUCCEEDS, f"retreats to {order.dest}"
+                outcome, reason = _SUCCEEDS, f"retreats to {order.dest}"
         else:
             assert isinstance(order, Disband)
-            outcome, reason = Outcome.SUCCEEDS, "disbanded"
+            outcome, reason = _SUCCEEDS, "disbanded"
         results[e] = OrderResult(entry.power, order, entry.text, outcome, reason)
     for e, entry in enumerate(entries):
         if results[e] is None:
@@ -98,7 +106,7 @@ def resolve_retreats(
             if u >= 0:
                 reason += f"; {dislodged[u].unit} is disbanded"
             results[e] = OrderResult(
-                entry.power, entry.order, entry.text, entry.outcome or Outcome.ILLEGAL, reason
+                entry.power, entry.order, entry.text, entry.outcome or _ILLEGAL, reason
             )
     extra = []
     for u, d in enumerate(dislodged):
@@ -107,13 +115,13 @@ def resolve_retreats(
         order = Disband(spec_of(d.unit))
         options = retreat_options(gmap, state, d, army_fleet)
         why = "no retreat order: disbanded" if options else "no place to retreat to: disbanded"
-        extra.append(OrderResult(d.unit.power, order, str(order), Outcome.SUCCEEDS, why))
+        extra.append(OrderResult(d.unit.power, order, str(order), _SUCCEEDS, why))
     extra.sort(key=lambda r: (r.power, r.text))
     final = tuple(r for r in results if r is not None) + tuple(extra)
     units = state.units
     if boarded:
         units = tuple(
-            Unit(u.power, UnitType.ARMY_FLEET, u.location) if u.province in boarded else u
+            Unit(u.power, _ARMY_FLEET, u.location) if u.province in boarded else u
             for u in units
         )
     return PhaseOutcome(
@@ -127,11 +135,11 @@ def _af_retreat(
 ) -> str:
     """Carry out an uncontested retreat under the A/F rules (Abstraction2 rule 3); the reason."""
     dest = order.dest
-    if unit.type is UnitType.ARMY and gmap.is_water(dest.province):
+    if unit.type is _ARMY and gmap.is_water(dest.province):
         boarded[dest.province] = unit
         return f"retreats onto the fleet in {dest.province}, forming A/F {dest.province}"
-    if unit.type is UnitType.ARMY_FLEET and not gmap.is_water(dest.province):
-        placed.append(Unit(unit.power, UnitType.FLEET, dest))
+    if unit.type is _ARMY_FLEET and not gmap.is_water(dest.province):
+        placed.append(Unit(unit.power, _FLEET, dest))
         return f"retreats to {dest} as a fleet; its army is disbanded"
     placed.append(unit.moved_to(dest))
     return f"retreats to {dest}"

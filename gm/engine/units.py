@@ -37,7 +37,10 @@ class Unit:
         return self.location.province
 
     def __str__(self) -> str:
-        return f"{self.type.value} {self.location}"
+        loc = self.location  # Location.__str__ written out (units are named in every result)
+        if loc.coast is None:
+            return f"{self.type} {loc.province}"  # a StrEnum formats as its value
+        return f"{self.type} {loc.province}/{loc.coast}"
 
     def moved_to(self, location: Location) -> Unit:
         return Unit(self.power, self.type, location)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
+from types import CodeType, FunctionType
 from typing import Any, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
@@ -49,21 +50,51 @@ def _fields_of(cls: type) -> list[tuple[str, object]]:
 
 
 def _make_init(cls: type, fields: list[tuple[str, object]]) -> Callable[..., None]:
-    names = [name for name, _ in fields]
-    params = []
-    namespace: dict[str, Any] = {"_sa": object.__setattr__}
-    for name, default in fields:
-        if default is _MISSING:
-            params.append(name)
-        else:
-            namespace[f"_d_{name}"] = default
-            params.append(f"{name}=_d_{name}")
-    body = "".join(f"\n    _sa(self, {name!r}, {name})" for name in names) or "\n    pass"
-    source = f"def __init__(self, {', '.join(params)}):{body}"
-    exec(compile(source, f"<value {cls.__qualname__}>", "exec"), namespace)
-    init: Callable[..., None] = namespace["__init__"]
+    """`__init__(self, <fields>)` storing each field: the compiled template for that many
+    fields with the names put in (compiling source for every class costs more than a class
+    otherwise does at import time)."""
+    names = tuple(name for name, _ in fields)
+    defaults = tuple(default for _, default in fields if default is not _MISSING)
+    required = len(fields) - len(defaults)
+    if any(default is _MISSING for _, default in fields[required:]):
+        raise TypeError(f"{cls.__qualname__}: a field without a default follows one with it")
+    template = _template(len(names))
+    rename = dict(zip(_params(len(names)), names, strict=True))
+    code = template.replace(
+        co_varnames=("self", *names, "_value_d"),
+        co_consts=tuple(rename.get(c, c) if isinstance(c, str) else c
+                        for c in template.co_consts),
+        co_filename=f"<value {cls.__qualname__}>",
+        co_qualname=f"{cls.__qualname__}.__init__",
+    )
+    init: Callable[..., None] = FunctionType(code, {}, "__init__", defaults or None)
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init
+
+
+_TEMPLATES: dict[int, CodeType] = {}
+
+
+def _params(n: int) -> tuple[str, ...]:
+    return tuple(f"_value_p{i}" for i in range(n))
+
+
+def _template(n: int) -> CodeType:
+    """The code of `__init__(self, p0, ..., pn)` storing each parameter in the instance dict
+    (quicker than object.__setattr__ per field), compiled once per number of fields."""
+    code = _TEMPLATES.get(n)
+    if code is None:
+        params = _params(n)
+        body = "\n    _value_d = self.__dict__" + "".join(
+            f"\n    _value_d[{p!r}] = {p}" for p in params)
+        namespace: dict[str, Any] = {}
+        exec(compile(f"def __init__(self{''.join(', ' + p for p in params)}):{body}",
+                     "<value>", "exec"), namespace)
+        code = namespace["__init__"].__code__
+        if code.co_varnames != ("self", *params, "_value_d"):
+            raise RuntimeError("unexpected layout of a value __init__")  # a new Python
+        _TEMPLATES[n] = code
+    return code
 
 
 def _process(cls: type[T], order: bool) -> type[T]:

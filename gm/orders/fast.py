@@ -19,7 +19,6 @@ reference files and on generated orders.
 
 from __future__ import annotations
 
-import re
 import weakref
 
 from gm.engine.geo import Location
@@ -39,22 +38,8 @@ from gm.engine.orders import (
 )
 from gm.engine.units import UnitType
 from gm.orders.names import coast_label, find_province
+from gm.orders.table_cache import cached_json
 
-_PLACE = r"[A-Za-z]+(?:/[A-Za-z]+)?"
-_UNIT = rf"[AF] {_PLACE}"
-_SHAPES = re.compile(
-    rf"(?P<unit>{_UNIT}) (?:"
-    r"(?P<hold>H)"
-    rf"|- (?P<move>{_PLACE})(?P<via> via convoy)?"
-    rf"|S (?P<supported>{_UNIT})(?: - (?P<support_dest>{_PLACE}))?"
-    rf"|C (?P<convoyed>{_UNIT}) - (?P<convoy_dest>{_PLACE})"
-    rf"|R (?P<retreat>{_PLACE})"
-    r"|(?P<disband>D)"
-    r")"
-    rf"|Build (?P<build>{_UNIT})"
-    rf"|Remove (?P<remove>{_UNIT})"
-)
-_UNIT_ONLY = re.compile(_UNIT)
 _TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 
 # map -> (the keywords checked against it, one-word place as written -> the Location the
@@ -68,55 +53,93 @@ def fast_order(text: str, gmap: GameMap, keywords: frozenset[str]) -> AnyOrder |
     """The order the grammar builds for `text` on `gmap`, or None when the text is not in the
     plain form this shortcut reads (the grammar then decides). `keywords` are the grammar's
     keyword spellings, case-folded (TableParser.keywords)."""
-    match = _SHAPES.fullmatch(text)
-    if match is None:
+    words = text.split(" ")
+    shape = _shape(words)
+    if shape is None:
         return None
     places = _places_for(gmap, keywords)
     if places is None:
         return None
-    groups = match.groupdict()
+    n = len(words)
     try:
-        build = groups["build"]
-        if build is not None:
-            return Build(_unit(build, gmap, places))
-        remove = groups["remove"]
-        if remove is not None:
-            return Remove(_unit(remove, gmap, places))
-        unit = _unit(groups["unit"], gmap, places)
-        if groups["hold"] is not None:
+        if shape == "build":
+            return Build(_unit_of(words[1], words[2], gmap, places))
+        if shape == "remove":
+            return Remove(_unit_of(words[1], words[2], gmap, places))
+        unit = _unit_of(words[0], words[1], gmap, places)
+        if shape == "H":
             return Hold(unit)
-        dest = groups["move"]
-        if dest is not None:
-            return Move(unit, _place(dest, gmap, places), groups["via"] is not None)
-        supported = groups["supported"]
-        if supported is not None:
-            target = _unit(supported, gmap, places)
-            dest = groups["support_dest"]
-            if dest is None:
+        if shape == "-":
+            return Move(unit, _place(words[3], gmap, places), n == 6)
+        if shape == "S":
+            target = _unit_of(words[3], words[4], gmap, places)
+            if n == 5:
                 return SupportHold(unit, target)
-            return SupportMove(unit, target, _place(dest, gmap, places))
-        convoyed = groups["convoyed"]
-        if convoyed is not None:
-            target = _unit(convoyed, gmap, places)
-            return Convoy(unit, target, _place(groups["convoy_dest"], gmap, places))
-        dest = groups["retreat"]
-        if dest is not None:
-            return Retreat(unit, _place(dest, gmap, places))
+            return SupportMove(unit, target, _place(words[6], gmap, places))
+        if shape == "C":
+            target = _unit_of(words[3], words[4], gmap, places)
+            return Convoy(unit, target, _place(words[6], gmap, places))
+        if shape == "R":
+            return Retreat(unit, _place(words[3], gmap, places))
         return Disband(unit)
     except LookupError:
         return None
 
 
+def _shape(words: list[str]) -> str | None:
+    """Which plain form the words (split at single spaces) have, or None:
+    `A PAR H`, `A PAR D`, `A PAR R BUR`, `A PAR - BUR` (` via convoy`), `A PAR S A MAR`
+    (` - BUR`), `A PAR C A LON - NWY`, `Build A PAR`, `Remove A PAR`; a type is `A` or `F`,
+    a place one word of ASCII letters with `/coast` perhaps."""
+    n = len(words)
+    if n < 3:
+        return None
+    first = words[0]
+    if first == "Build" or first == "Remove":
+        if n == 3 and words[1] in _TYPES and _is_place(words[2]):
+            return first.lower()
+        return None
+    if first not in _TYPES or not _is_place(words[1]):
+        return None
+    kind = words[2]
+    if n == 3:
+        return kind if kind == "H" or kind == "D" else None
+    if kind == "-":
+        if (n == 4 or (n == 6 and words[4] == "via" and words[5] == "convoy")) \
+                and _is_place(words[3]):
+            return kind
+        return None
+    if kind == "R":
+        return kind if n == 4 and _is_place(words[3]) else None
+    if (kind == "S" or kind == "C") and n >= 5:
+        if words[3] not in _TYPES or not _is_place(words[4]):
+            return None
+        if n == 5:
+            return kind if kind == "S" else None
+        if n == 7 and words[5] == "-" and _is_place(words[6]):
+            return kind
+    return None
+
+
+def _is_place(word: str) -> bool:
+    """`[A-Za-z]+(/[A-Za-z]+)?`"""
+    if not word.isascii():
+        return False
+    name, slash, coast = word.partition("/")
+    return name.isalpha() and (not slash or coast.isalpha())
+
+
 def fast_unit(text: str, gmap: GameMap, keywords: frozenset[str]) -> UnitSpec | None:
     """The unit the grammar's `unit` rule builds for a plain `A PAR` or `F STP/sc` on `gmap`,
     or None when the text is not in that form (the grammar then decides)."""
-    if _UNIT_ONLY.fullmatch(text) is None:
+    kind, space, place = text.partition(" ")
+    if not space or kind not in _TYPES or not _is_place(place):
         return None
     places = _places_for(gmap, keywords)
     if places is None:
         return None
     try:
-        return _unit(text, gmap, places)
+        return _unit_of(kind, place, gmap, places)
     except LookupError:
         return None
 
@@ -130,13 +153,38 @@ def _places_for(gmap: GameMap, keywords: frozenset[str]) -> dict[str, Location] 
 
 
 def _usable(gmap: GameMap, keywords: frozenset[str]) -> bool:
-    """Whether no keyword is also a name of a province on `gmap`."""
+    """Whether no keyword is also a name of a province on `gmap`. The answer depends only on
+    the map's names, the keywords and the name rules, so it is kept in the user's cache
+    (gm.orders.table_cache) under all of them: working it out builds the map's whole name
+    index, which reading plain orders does not otherwise need."""
+    from gm.orders import names
+
+    source = "\n".join((
+        repr(sorted(keywords)),
+        repr(sorted(gmap.names.items())),
+        repr(sorted((a, p.name, p.aliases) for a, p in gmap.provinces.items())),
+        repr(sorted(gmap.terrain)),
+        _source_of(names.__file__),
+        _source_of(__file__),
+    ))
+    found = cached_json("fast-usable", source, 1, lambda: _no_keyword_names(gmap, keywords))
+    return found if isinstance(found, bool) else _no_keyword_names(gmap, keywords)
+
+
+def _source_of(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def _no_keyword_names(gmap: GameMap, keywords: frozenset[str]) -> bool:
     return all(find_province(word, gmap) is None for word in keywords)
 
 
-def _unit(written: str, gmap: GameMap, places: dict[str, Location]) -> UnitSpec:
-    kind, _, place = written.partition(" ")
-    return UnitSpec(_TYPES[kind], _place(place, gmap, places))
+def _unit_of(kind: str, written: str, gmap: GameMap, places: dict[str, Location]) -> UnitSpec:
+    return UnitSpec(_TYPES[kind], _place(written, gmap, places))
 
 
 def _place(written: str, gmap: GameMap, places: dict[str, Location]) -> Location:

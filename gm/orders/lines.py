@@ -22,18 +22,33 @@ from gm.engine.units import UnitType
 from gm.engine.values import replace
 from gm.orders.parser import parse_order, parse_unit
 
-_WHOLE_PART = re.compile(r"\s*(?:exchanges?|alliance|ally)\b", re.IGNORECASE)
-_ARMY_DISEMBARKS = re.compile(r"\s*(?:a|army)\s+(disembarks?\b.*)", re.IGNORECASE | re.DOTALL)
-_SUPPORTED_BY = re.compile(
-    r"(?P<head>.*\S)\s+(?:s|supported|support)\s+by\s+(?P<by>.*?)[\s.!]*", re.IGNORECASE | re.DOTALL
-)
+# Patterns compiled on first use (by the `re` module's cache): plain order lines never need
+# them (the checks in _whole_part and _supported_by), and compiling costs start-up time.
+_WHOLE_PART = r"\s*(?:exchanges?|alliance|ally)\b"
+_ARMY_DISEMBARKS = r"\s*(?:a|army)\s+(disembarks?\b.*)"
+_SUPPORTED_BY = r"(?P<head>.*\S)\s+(?:s|supported|support)\s+by\s+(?P<by>.*?)[\s.!]*"
+_FLAGS = re.IGNORECASE | re.DOTALL
+
+
+def _whole_part(part: str) -> bool:
+    """Does the part start with an Exchange or Alliance order (taking the rest of it)?"""
+    if part.isascii() and part.lstrip()[:4].lower() not in ("exch", "alli", "ally"):
+        return False
+    return re.match(_WHOLE_PART, part, re.IGNORECASE) is not None
+
+
+def _supported_by(part: str) -> re.Match[str] | None:
+    """`<order> S by <unit>`: the order and the supporting unit (Abstraction2 rule 3)."""
+    if part.isascii() and "by" not in part.lower():
+        return None
+    return re.fullmatch(_SUPPORTED_BY, part, _FLAGS)
 
 
 def split_orders(text: str) -> list[str]:
     """The order texts of a line, in order (empty parts dropped)."""
     parts: list[str] = []
     for part in text.split(";"):
-        if _WHOLE_PART.match(part):
+        if _whole_part(part):
             parts.append(part)
         else:
             parts.extend(part.split(","))
@@ -52,7 +67,7 @@ def parse_orders(
     parts = split_orders(text)
     if not parts:
         return OrderError(ErrorKind.UNREADABLE, text, "Expected an order, found nothing.")
-    if len(parts) == 1 and _SUPPORTED_BY.fullmatch(parts[0]) is None:
+    if len(parts) == 1 and _supported_by(parts[0]) is None:
         single = parse_order(parts[0], gmap, phase_type, kinds)
         return single if isinstance(single, OrderError) else [single]
     orders: list[AnyOrder] = []
@@ -77,10 +92,10 @@ def _parse_part(
     kinds: frozenset[str],
     pair: UnitSpec | None,
 ) -> list[AnyOrder] | OrderError:
-    army = _ARMY_DISEMBARKS.fullmatch(part)
+    army = re.fullmatch(_ARMY_DISEMBARKS, part, _FLAGS)
     if army is not None and pair is not None:
         part = f"{pair} {army.group(1)}"
-    supported = _SUPPORTED_BY.fullmatch(part)
+    supported = _supported_by(part)
     if supported is not None:
         head = parse_order(supported.group("head"), gmap, phase_type, kinds)
         if isinstance(head, Disembark):

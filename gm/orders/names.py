@@ -35,7 +35,10 @@ _COAST_LABEL = re.compile(r"(?:n|s|e|w|ne|nw|se|sw)c")
 
 def squash(text: str) -> str:
     """A name without case, spaces or punctuation: the spelling-insensitive key."""
-    return re.sub(r"[\W_]+", "", text.casefold())
+    folded = text.casefold()
+    if folded.isalnum():  # nothing to take out (str.isalnum is re's \w without `_`)
+        return folded
+    return re.sub(r"[\W_]+", "", folded)
 
 
 def spaced(text: str) -> str:
@@ -205,7 +208,9 @@ def coast_label(text: str, gmap: GameMap | None = None) -> str | None:
     """The coast label a player means by `text` (`nc`, `NC`, `n.c.`, `north coast`, `north`,
     `(nc)` content, ...), or None if `text` does not name a coast."""
     key = squash(text)
-    if gmap is not None and key in map_names(gmap).labels:
+    # The map's labels (MapNames.labels), read from its coasts: building the whole name index
+    # for them would cost more than most order files take to read.
+    if gmap is not None and any(key in labels for labels in gmap.coasts.values()):
         return key
     if key.endswith("coast") and len(key) > len("coast"):
         key = key[: -len("coast")]

@@ -21,11 +21,15 @@ from gm.orders.lalr import TABLE_FORMAT, NoParse, TableParser, table_data
 from gm.orders.names import find_province, protect_hyphens, unknown_province
 from gm.orders.phases import read_for_phase
 from gm.orders.table_cache import cached_json
-from gm.orders.transformer import OrderBuilder, Rejected, StrayWord
 from gm.paths import GRAMMARS
 
 if TYPE_CHECKING:
     from lark import Lark
+
+    from gm.orders.transformer import OrderBuilder
+
+# gm.orders.transformer (the grammar's builder) is imported where an order needs the grammar:
+# plain orders are read without it (gm.orders.fast), and importing it costs start-up time.
 
 GRAMMAR_FILE = GRAMMARS / "orders.lark"
 START_SYMBOLS = ("order", "unit", "location")
@@ -56,6 +60,8 @@ def table_parser() -> TableParser:
         table = TableParser(data)
     except (ValueError, KeyError, TypeError, IndexError):
         table = TableParser(table_data(order_lark()))
+    from gm.orders.transformer import OrderBuilder
+
     missing = sorted(name for name in table.callbacks if not hasattr(OrderBuilder, name))
     if missing:
         raise TypeError(f"OrderBuilder has no method for the grammar rules {missing}")
@@ -64,18 +70,27 @@ def table_parser() -> TableParser:
 
 @functools.cache
 def _keywords() -> frozenset[str]:
+    """The grammar's keyword spellings (TableParser.keywords), which the plain-order shortcut
+    needs: kept in the user's cache beside the table, so that reading plain orders does not
+    load the whole table."""
+    grammar = GRAMMAR_FILE.read_text(encoding="utf-8")
+    words = cached_json(
+        "orders-keywords", grammar, TABLE_FORMAT, lambda: sorted(table_parser().keywords)
+    )
+    if isinstance(words, list) and all(isinstance(w, str) for w in words):
+        return frozenset(words)
     return table_parser().keywords
 
 
 # Deluge II rule 1 writes `F(StP)nc`: a coast after the parenthesised province.
-_SEED_COAST = re.compile(r"\)\s*((?:north|south|east|west)\s+coast|[nsew]c)\b", re.IGNORECASE)
+_SEED_COAST = r"\)\s*((?:north|south|east|west)\s+coast|[nsew]c)\b"  # compiled on first use
 
 
 def seed_coast(text: str) -> str:
     """`F(StP)nc` (the seed texts' spelling) as `F(StP/nc)`; any other text unchanged."""
     if ")" not in text:
         return text
-    return _SEED_COAST.sub(lambda m: "/" + m.group(1) + ")", text)
+    return re.sub(_SEED_COAST, lambda m: "/" + m.group(1) + ")", text, flags=re.IGNORECASE)
 
 
 def parse_order(
@@ -98,6 +113,8 @@ def parse_order(
             return again
     parsed: Any = fast_order(text, gmap, _keywords())
     if parsed is None:
+        from gm.orders.transformer import OrderBuilder
+
         builder = OrderBuilder(gmap, text)
         parsed = parse_text(text, gmap, "order", builder, kinds)
         if isinstance(parsed, OrderError):
@@ -162,6 +179,8 @@ def parse_text(
     """The value the grammar's `start` rule builds for `text` (with `builder`, which then
     tells the variant order kind used), or an OrderError; an unreadable text's message names
     only the variant words of `kinds`."""
+    from gm.orders.transformer import OrderBuilder, Rejected, StrayWord
+
     if not text.strip():
         what = "an order" if start == "order" else f"a {start}"
         return OrderError(ErrorKind.UNREADABLE, text, f"Expected {what}, found nothing.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -43,7 +44,7 @@ BLOCKS = (
 KEYWORDS = frozenset(SINGLE_LINE + FLAGS + BLOCKS)
 
 # Words that look like keywords (so a misspelt one is reported, not read as a block item).
-_KEYWORDISH = re.compile(r"(?i)(?:pre|post)state\w*|variant\w*|case\w*|\w+_\w+")
+_KEYWORDISH = r"(?i)(?:pre|post)state\w*|variant\w*|case\w*|\w+_\w+"  # compiled on first use
 
 
 class ScenarioSyntaxError(ValueError):
@@ -95,58 +96,114 @@ def read_file(path: str | Path) -> list[Case]:
 
 def read_text(text: str, path: str = "<text>") -> list[Case]:
     """Read scenario text; `path` is used in error messages."""
-    cases: list[Case] = []
-    variant, variant_line = "standard", 0
-    case: Case | None = None
-    block: list[Line] | None = None
-    keywords = KEYWORDS
-    new_line = tuple.__new__  # Line(number, content) without the named tuple's Python __new__
-    for number, raw in enumerate(text.splitlines(), start=1):
+    reader = _Reader(path)
+    if any(c in text for c in _ODD_BREAKS):  # other line breaks than \n, \r\n, \r: one by one
+        for number, raw in enumerate(text.splitlines(), start=1):
+            reader.line(number, raw)
+        return reader.finish()
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # Most lines are block items whose first word ends in a colon (`Austria: A Bud`): such a
+    # line is no keyword. The runs of them are read in bulk; every other line (keywords, blank
+    # lines, comments, anything unusual) goes through _Reader.line.
+    text = "\n" + text
+    item = partial(tuple.__new__, Line)  # Line(number, text) without the named tuple's __new__
+    pos, number = 0, 0  # text[pos] is the \n ending line `number`
+    for m in _OTHER_LINE.finditer(text):
+        start = m.start()
+        if start > pos:  # lines number+1 ... : block items
+            chunk = text[pos + 1:start]
+            block = reader.block
+            lines = chunk.split("\n")
+            if block is None or "#" in chunk:
+                for n, raw in enumerate(lines, number + 1):
+                    reader.line(n, raw)
+            else:
+                block.extend(map(item, zip(range(number + 1, number + 1 + len(lines)),
+                                           map(str.strip, lines), strict=True)))
+            number += len(lines)
+        end = text.find("\n", start + 1)
+        if end < 0:
+            end = len(text)
+        number += 1
+        reader.line(number, text[start + 1:end])
+        pos = end
+    if pos + 1 < len(text):
+        lines = text[pos + 1:].split("\n")
+        for n, raw in enumerate(lines, number + 1):
+            reader.line(n, raw)
+    return reader.finish()
+
+
+# The start of a line that is not `Word: ...` (a colon ending the first word; a run of such
+# lines with a comment in it is read line by line).
+_OTHER_LINE = re.compile(r"\n(?![^\n :#]*:)")
+# Characters str.splitlines breaks lines at besides \n and \r.
+_ODD_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+class _Reader:
+    """The state of reading a file: the current case and block, the cases read."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.cases: list[Case] = []
+        self.variant, self.variant_line = "standard", 0
+        self.case: Case | None = None
+        self.block: list[Line] | None = None
+
+    def line(self, number: int, raw: str) -> None:
+        """One line of the file."""
         content = (raw.split("#", 1)[0] if "#" in raw else raw).strip()
         if not content:
-            continue
+            return
         word, _, rest = content.partition(" ")
         keyword = word.upper()
+        path = self.path
 
-        if keyword not in keywords:
+        if keyword not in KEYWORDS:
             # A block item (most lines): `Power: ...` cannot be a keyword.
             if ":" not in content:
                 unknown = _unknown_keyword(word, content)
                 if unknown is not None:
-                    raise ScenarioSyntaxError(path, number, unknown)
-            if block is None:
+                    raise self._fail(number, unknown)
+            if self.block is None:
                 raise ScenarioSyntaxError(
                     path, number, f"{content!r} is neither a keyword nor inside a block"
                 )
-            block.append(new_line(Line, (number, content)))
-            continue
-
-        def fail(message: str, number: int = number) -> ScenarioSyntaxError:
-            return ScenarioSyntaxError(path, number, message)
+            self.block.append(Line(number, content))
+            return
 
         rest = rest.strip()
-        block = None
+        self.block = None
+        case = self.case
         if keyword in SINGLE_LINE and not rest:
-            raise fail(f"{keyword} needs a value on the same line")
+            raise self._fail(number, f"{keyword} needs a value on the same line")
         if keyword in FLAGS and rest:
-            raise fail(f"{keyword} takes nothing after it on its line, found {rest!r}")
+            raise self._fail(
+                number, f"{keyword} takes nothing after it on its line, found {rest!r}"
+            )
         if keyword == "VARIANT_ALL":
             if case is not None:
-                raise fail("VARIANT_ALL inside a case (use VARIANT there)")
-            variant, variant_line = rest, number
-            continue
+                raise self._fail(number, "VARIANT_ALL inside a case (use VARIANT there)")
+            self.variant, self.variant_line = rest, number
+            return
         if keyword == "CASE":
             if case is not None:
-                raise fail(f"CASE {rest!r} before the END of case {case.name!r}")
-            case = Case(rest, path, number, variant, variant_line)
-            continue
+                raise self._fail(number, f"CASE {rest!r} before the END of case {case.name!r}")
+            self.case = Case(rest, path, number, self.variant, self.variant_line)
+            return
         if case is None:
-            raise fail(f"{keyword} outside a case (cases start with CASE and end with END)")
+            raise self._fail(
+                number, f"{keyword} outside a case (cases start with CASE and end with END)"
+            )
         if keyword == "END":
             if case.poststate_same and "POSTSTATE" in case.blocks:
-                raise fail(f"case {case.name!r} has both POSTSTATE and POSTSTATE_SAME")
-            cases.append(case)
-            case = None
+                raise self._fail(
+                    number, f"case {case.name!r} has both POSTSTATE and POSTSTATE_SAME"
+                )
+            self.cases.append(case)
+            self.case = None
         elif keyword == "VARIANT":
             case.variant, case.variant_line = rest, number
         elif keyword == "PRESTATE_SETPHASE":
@@ -156,12 +213,19 @@ def read_text(text: str, path: str = "<text>") -> list[Case]:
         elif keyword == "POSTSTATE_SAME":
             case.poststate_same = True
         else:
-            block = case.blocks.setdefault(keyword, [])
+            self.block = case.blocks.setdefault(keyword, [])
             if rest:  # `POSTSTATE_WINNERS none`: the block's first item on the keyword's line
-                block.append(Line(number, rest))
-    if case is not None:
-        raise ScenarioSyntaxError(path, case.line, f"case {case.name!r} has no END")
-    return cases
+                self.block.append(Line(number, rest))
+
+    def _fail(self, number: int, message: str) -> ScenarioSyntaxError:
+        return ScenarioSyntaxError(self.path, number, message)
+
+    def finish(self) -> list[Case]:
+        if self.case is not None:
+            raise ScenarioSyntaxError(
+                self.path, self.case.line, f"case {self.case.name!r} has no END"
+            )
+        return self.cases
 
 
 def _unknown_keyword(word: str, content: str) -> str | None:
@@ -171,7 +235,7 @@ def _unknown_keyword(word: str, content: str) -> str | None:
     import difflib  # only for a line that may be a misspelt keyword: rare, and slow to import
 
     close = difflib.get_close_matches(word.upper(), KEYWORDS, n=1, cutoff=0.75)
-    if not (_KEYWORDISH.fullmatch(word) or (close and content == word)):
+    if not (re.fullmatch(_KEYWORDISH, word) or (close and content == word)):
         return None
     hint = f" (did you mean {close[0]}?)" if close else ""
     return f"unknown keyword {word!r}{hint}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 from gm.engine.errors import OrderError
 from gm.engine.game import GameStep, PhaseReport, advance
@@ -29,6 +30,15 @@ from gm.variants.registry import UnknownVariant, get_variant
 
 # Case after case repeats the same unit and order texts: parse each text once per map (maps are
 # immutable and compared by identity; results are frozen values).
+
+# Enum members as module constants (an enum class attribute costs a lookup each time).
+_ILLEGAL = Outcome.ILLEGAL
+_MOVEMENT = PhaseType.MOVEMENT
+_SEA = Terrain.SEA
+_ARMY = UnitType.ARMY
+_FLEET = UnitType.FLEET
+
+
 _parse_unit = lru_cache(maxsize=8192)(parse_unit)
 _parse_order = lru_cache(maxsize=8192)(parse_order)
 _parse_orders = lru_cache(maxsize=8192)(parse_orders)
@@ -126,15 +136,43 @@ class _Setup:
         if not items:
             return ()
         variant, gmap = self.variant, self.gmap
-        found = [_unit(variant, gmap, text) for _, text in items]
-        for item, unit in zip(items, found, strict=True):
-            if isinstance(unit, str):
-                raise self.fail(item.number, unit)
+        known = _known(_UNITS, (variant, gmap))
+        found = [known[text] if text in known else _unit(variant, gmap, text)
+                 for _, text in items]
+        if str in set(map(type, found)):  # a message: the first one is the error
+            for item, unit in zip(items, found, strict=True):
+                if isinstance(unit, str):
+                    raise self.fail(item.number, unit)
         return tuple(found)  # type: ignore[arg-type]  # no message left: all units
 
 
-@lru_cache(maxsize=16384)
+# What a text reads as, per variant and map (and phase type): case after case repeats the same
+# lines, and both the variants and the maps are immutable and compared by identity. A dict per
+# key is quicker to ask than an lru_cache of several arguments; each is emptied when large.
+_V = TypeVar("_V")
+_UNITS: dict[tuple[object, ...], dict[str, Unit | str]] = {}
+_OWNERS: dict[tuple[object, ...], dict[str, tuple[str, str] | str]] = {}
+_SUBMISSIONS: dict[tuple[object, ...], dict[str, tuple[Submitted, ...] | OrderResult]] = {}
+_KNOWN_LIMIT = 16384
+
+
+def _known(table: dict[tuple[object, ...], dict[str, _V]], key: tuple[object, ...]
+           ) -> dict[str, _V]:
+    found = table.get(key)
+    if found is None or len(found) > _KNOWN_LIMIT:
+        if len(table) > 64:
+            table.clear()
+        found = table[key] = {}
+    return found
+
+
 def _unit(variant: Variant, gmap: GameMap, text: str) -> Unit | str:
+    found = _unit_uncached(variant, gmap, text)
+    _known(_UNITS, (variant, gmap))[text] = found
+    return found
+
+
+def _unit_uncached(variant: Variant, gmap: GameMap, text: str) -> Unit | str:
     """The unit a `Power: A Par` line places, or the message saying why it places none
     (variants and maps are immutable and compared by identity, so this is cached)."""
     found = split_power(variant, text)
@@ -160,13 +198,13 @@ def _sea_coast(gmap: GameMap, kind: UnitType, loc: Location,
     Else, where the province had one coast on the variant's starting map (`base`) and now has
     several, the fleet stands where a fleet on that coast went (Deluge II rule 3: `F Mar`
     after Gascony sank is Mar/sc). Any other location is kept as written."""
-    if kind is not UnitType.FLEET or loc.coast is not None:
+    if kind is not _FLEET or loc.coast is not None:
         return loc
     coasts = gmap.fleet_locations(loc.province)
     if len(coasts) < 2:
         return loc
     at_sea = [c for c in coasts
-              if any(gmap.terrain[w] is Terrain.SEA for w in gmap.coast_seas.get(c, ()))]
+              if any(gmap.terrain[w] is _SEA for w in gmap.coast_seas.get(c, ()))]
     if len(at_sea) == 1:
         return at_sea[0]
     if base is not None and base.fleet_locations(loc.province) == (loc,) \
@@ -181,17 +219,19 @@ def _coast_as_found(
     """An expected fleet written without a coast, in a province that has several, is the
     fleet of that power found there on whichever coast (the line does not say which: Deluge II
     coasts split as provinces sink, e.g. `F Bur` for Bur/wc)."""
-    there = {u.location.province: u for u in found}
-    out: list[Unit] = []
-    for u in expected:
-        if u.type is not UnitType.FLEET or u.location.coast is not None:
-            out.append(u)
+    coasts = gmap.coasts  # GameMap.is_split, written out
+    there: dict[str, Unit] | None = None
+    out = list(expected)
+    for k, u in enumerate(out):
+        loc = u.location
+        if u.type is not _FLEET or loc.coast is not None \
+                or len(coasts.get(loc.province, ())) < 2:  # one fleet location at most
             continue
-        f = there.get(u.location.province)
-        if (f is not None and f.power == u.power and f.type is u.type
-                and gmap.is_split(u.location.province)):  # several fleet locations
-            u = f
-        out.append(u)
+        if there is None:
+            there = {f.location.province: f for f in found}
+        f = there.get(loc.province)
+        if f is not None and f.power == u.power and f.type is u.type:
+            out[k] = f
     return tuple(out)
 
 
@@ -219,7 +259,7 @@ def _phase(setup: _Setup, line: Line | None) -> Phase:
     variant = setup.variant
     if line is None:
         phase = variant.start_phase
-        while phase.type is not PhaseType.MOVEMENT:
+        while phase.type is not _MOVEMENT:
             phase = variant.calendar.next(phase)
         return phase
     parsed = variant.parse_phase(line.text)
@@ -269,19 +309,26 @@ def build_state(case: Case, variant: Variant) -> GameState:
 def _scheduled_before(variant: Variant, phase: Phase) -> GameState:
     """The bare position of `phase`: the variant's start with every scheduled change of the
     seasons before `phase` applied (units and ownership come from the case)."""
-    state = variant.start_state().evolve(phase=phase, units=())
     hook = variant.hooks.apply_scheduled
     if hook is None:
-        return state
+        return _start_state(variant).evolve(phase=phase, units=())
+    state = variant.start_state().evolve(phase=phase, units=())
     cal = variant.calendar
     ends = set()
     for event in variant.scheduled:
-        season = cal.season_of(Phase(event.season, event.year, PhaseType.MOVEMENT))
+        season = cal.season_of(Phase(event.season, event.year, _MOVEMENT))
         ends.add(Phase(season.name, event.year, season.phases[-1]))
     for end in sorted(ends, key=cal.key):
         if cal.key(end) < cal.key(phase):
             state = hook(variant, state, variant.scheduled_for(end)).state
     return state
+
+
+@lru_cache(maxsize=64)
+def _start_state(variant: Variant) -> GameState:
+    """The variant's start position, made once (states are immutable values; the cases' blocks
+    replace its parts with new dicts and sets)."""
+    return variant.start_state()
 
 
 def _map_blocks(setup: _Setup, state: GameState) -> GameState:
@@ -344,9 +391,14 @@ def _centre_list(setup: _Setup, block: str) -> list[str]:
 
 def _owners(setup: _Setup, block: str) -> dict[str, str]:
     """`Power: Par` or `Power: A Par` (the unit letter is ignored)."""
-    owners: dict[str, str] = {}
     variant, gmap = setup.variant, setup.gmap
-    for item in setup.case.block(block) or ():
+    items = setup.case.block(block) or ()
+    known = _known(_OWNERS, (variant, gmap))
+    read = [known[text] if text in known else _owner(variant, gmap, text) for _, text in items]
+    if str not in set(map(type, read)):  # every line one centre (most files)
+        return dict(read)  # type: ignore[arg-type]  # no message: all (centre, power)
+    owners: dict[str, str] = {}
+    for item in items:
         found = _owner(variant, gmap, item.text)
         if isinstance(found, str):
             several = _several_owned(variant, gmap, item.text)
@@ -388,8 +440,13 @@ def _unit_items(words: list[str]) -> list[str]:
     return items
 
 
-@lru_cache(maxsize=16384)
 def _owner(variant: Variant, gmap: GameMap, text: str) -> tuple[str, str] | str:
+    found = _owner_uncached(variant, gmap, text)
+    _known(_OWNERS, (variant, gmap))[text] = found
+    return found
+
+
+def _owner_uncached(variant: Variant, gmap: GameMap, text: str) -> tuple[str, str] | str:
     """(centre, power) from an owners line, or the message saying why it cannot be read."""
     found = split_power(variant, text)
     if found is None:
@@ -427,7 +484,7 @@ def _previous_movement(
         name, order_text = setup.split_power(Line(item.number, rest.strip()))
         setup.power(name, item.number)
         order = _parse_order(
-            order_text, setup.gmap, PhaseType.MOVEMENT, setup.variant.order_kinds
+            order_text, setup.gmap, _MOVEMENT, setup.variant.order_kinds
         )
         if isinstance(order, OrderError):
             raise setup.fail(item.number, order.message)
@@ -438,8 +495,10 @@ def _previous_movement(
             attackers[target] = None if _came_by_convoy(setup.gmap, order) else order.unit.province
         else:
             failed_into[target] = failed_into.get(target, 0) + 1
-    occupied = {u.province for u in units}
-    contested = frozenset(p for p, n in failed_into.items() if n >= 2 and p not in occupied)
+    contested: frozenset[str] = frozenset()
+    if failed_into:
+        occupied = {u.location.province for u in units}
+        contested = frozenset(p for p, n in failed_into.items() if n >= 2 and p not in occupied)
     return {u.province: attackers.get(u.province) for u in dislodged}, contested
 
 
@@ -447,7 +506,7 @@ def _came_by_convoy(gmap: GameMap, move: Move) -> bool:
     if move.via_convoy:
         return True
     src = move.unit.location
-    if move.unit.type is UnitType.ARMY or move.unit.type is None:
+    if move.unit.type is _ARMY or move.unit.type is None:
         return not gmap.army_can_move(src.province, move.dest.province)
     return False
 
@@ -462,8 +521,10 @@ def submissions(
     submitted: list[Submitted] = []
     void: list[OrderResult] = []
     phase_type = state.phase.type
+    known = _known(_SUBMISSIONS, (variant, gmap, phase_type))
     for item in case.block("ORDERS") or ():
-        found = _submission(variant, gmap, phase_type, item.text)
+        text = item.text
+        found = known[text] if text in known else _submission(variant, gmap, phase_type, text)
         if isinstance(found, OrderResult):
             void.append(found)
         else:
@@ -471,8 +532,15 @@ def submissions(
     return submitted, void
 
 
-@lru_cache(maxsize=16384)
 def _submission(
+    variant: Variant, gmap: GameMap, phase_type: PhaseType, line: str
+) -> tuple[Submitted, ...] | OrderResult:
+    found = _submission_uncached(variant, gmap, phase_type, line)
+    _known(_SUBMISSIONS, (variant, gmap, phase_type))[line] = found
+    return found
+
+
+def _submission_uncached(
     variant: Variant, gmap: GameMap, phase_type: PhaseType, line: str
 ) -> tuple[Submitted, ...] | OrderResult:
     """One ORDERS line as submissions (one per order it gives, read with the variant's
@@ -486,7 +554,7 @@ def _submission(
         named = f"no power called {found[0]!r}" if found else "no power named"
         reason = f"{named} in {variant.title}; the order is void"
         written, text = found or ("?", line)
-        return OrderResult(written, None, text, Outcome.ILLEGAL, reason)
+        return OrderResult(written, None, text, _ILLEGAL, reason)
     text = found[1]
     parsed = _parse_orders(text, gmap, phase_type, variant.order_kinds)
     if isinstance(parsed, OrderError):
