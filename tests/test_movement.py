@@ -351,7 +351,7 @@ def test_dislodgement_is_reported_on_both_sides() -> None:
     assert attacker.reason == "moves to Bur, dislodging A Bur"
     holder = result(outcome, "France: A Bur H")
     assert holder.outcome is Outcome.FAILS
-    assert holder.reason == "dislodged by A Bur (from Mun)"
+    assert holder.reason == "dislodged by A Mun (Germany)"
     assert holder.dislodged_by == "A Mun"
     assert dislodged(outcome) == {"France: A Bur": "Mun"}
 
@@ -437,7 +437,7 @@ def test_convoyed_attacker_origin_is_not_recorded() -> None:
     assert dislodged(outcome) == {"Italy: A Mar": None}
     assert result(outcome, "France: A Gas - Mar via convoy").reason == (
         "moves to Mar by convoy, dislodging A Mar")
-    assert result(outcome, "Italy: A Mar H").reason == "dislodged by A Mar (from Gas by convoy)"
+    assert result(outcome, "Italy: A Mar H").reason == "dislodged by A Gas (France, by convoy)"
 
 
 def test_no_convoy_route_ordered() -> None:
@@ -479,7 +479,7 @@ def test_illegal_order_of_a_dislodged_unit_tells_its_fate() -> None:
     )
     illegal = result(outcome, "France: A Bur - Lon")
     assert illegal.outcome is Outcome.ILLEGAL
-    assert illegal.reason.endswith("; A Bur holds and is dislodged by A Bur (from Mun)")
+    assert illegal.reason.endswith("; A Bur holds and is dislodged by A Mun (Germany)")
     assert illegal.dislodged_by == "A Mun"
     assert [r.text for r in outcome.results if r.power == "France"] == ["A Bur - Lon"]
 

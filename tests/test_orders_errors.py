@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.map import GameMap
+from gm.engine.orders import Waive
 from gm.engine.phase import PhaseType
 from gm.orders import parse_location, parse_order, parse_unit, resolve_province
 from gm.variants.maps import standard_map
@@ -66,10 +67,30 @@ def test_line_and_column_on_a_later_line() -> None:
     assert "at line 2, column 3" in e.message
 
 
+@pytest.mark.parametrize(
+    "text", ["Cheers!", "Thanks", "Best regards", "Ed", "Embark A Con on F BLA"])
+def test_a_line_that_is_only_an_unknown_name_is_not_an_order(text: str) -> None:
+    e = error(text)
+    assert e.kind is ErrorKind.UNREADABLE
+    assert e.message.startswith(f'Not an order: "{text}". An order names a unit')
+    assert "SIGNOFF" in e.message
+
+
+def test_an_unknown_province_inside_an_order_is_still_named() -> None:
+    e = error("Brx - MAO")
+    assert e.kind is ErrorKind.UNKNOWN_PROVINCE
+    assert e.message.startswith('Unknown province "Brx" in "Brx - MAO": did you mean')
+
+
+@pytest.mark.parametrize("text", ["Waive", "build waive", "Waive build", "B waive", "waive builds"])
+def test_a_waiver_in_the_ways_players_write_it(text: str) -> None:
+    assert parse_order(text, gmap(), PhaseType.ADJUSTMENT) == Waive()
+
+
 def test_a_build_needs_a_unit_type() -> None:
     e = error("Build Par")
     assert e.kind is ErrorKind.UNREADABLE
-    assert 'expected a unit type (A or F) after "Build", not "Par"' in e.message
+    assert 'expected a unit type (A or F) or \'waive\' after "Build", not "Par"' in e.message
 
 
 def test_after_a_complete_move_only_its_endings_are_expected() -> None:

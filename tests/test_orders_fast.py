@@ -14,6 +14,7 @@ from gm.engine.phase import PhaseType
 from gm.orders import parse_order, parse_unit
 from gm.orders.checks import text_error
 from gm.orders.fast import fast_order, fast_unit
+from gm.orders.names import not_an_order
 from gm.orders.parser import parse_text, table_parser
 from gm.orders.phases import read_for_phase
 from gm.scenario.format import read_file
@@ -54,7 +55,7 @@ def by_grammar(text: str, phase: PhaseType | None) -> AnyOrder | OrderError:
     """parse_order without the shortcut: the grammar, the phase's reading, the text checks."""
     parsed = parse_text(text, standard(), "order")
     if isinstance(parsed, OrderError):
-        return parsed
+        return not_an_order(text, parsed)
     order = read_for_phase(parsed, phase, text)
     if isinstance(order, OrderError):
         return order

@@ -103,7 +103,7 @@ def test_a_year_of_reports(database: Database, tmp_path: Path) -> None:
     fall = _play(database, tmp_path, game, YEAR[1], T0 + timedelta(days=3))
     text = _part(_to(fall, GM), "text/plain")
     assert "A Ruh - Bur  (succeeds: moves to Bur, dislodging A Bur)" in text
-    assert "A Bur H  (fails: dislodged by A Bur (from Ruh))" in text
+    assert "A Bur H  (fails: dislodged by A Ruh (Germany))" in text
     assert "Austria sent no orders: its units held." in text
     assert ("Dislodged units:\n  France A Bur (attacked from Ruh): may retreat to "
             "Bel, Gas, Mar, Par, Pic, or disband.") in text

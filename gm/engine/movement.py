@@ -563,9 +563,10 @@ class Explainer:
     def dislodged_text(self, i: int) -> str:
         dec = self.dec
         m = self.dislodged_by[i]
-        via = " by convoy" if dec.convoyed[m] else ""
-        return (f"dislodged by {dec.units[m].type.value} {dec.prov[i]} "
-                f"(from {dec.prov[m]}{via})")
+        attacker = dec.units[m]
+        via = ", by convoy" if dec.convoyed[m] else ""
+        # named as the players ordered it: by where it came from
+        return f"dislodged by {attacker.type.value} {dec.prov[m]} ({attacker.power}{via})"
 
     def fate_of_holder(self, i: int) -> str:
         """What became of a unit whose orders were all illegal: it held."""

@@ -190,6 +190,22 @@ def suggest(name: str, gmap: GameMap, limit: int = 3) -> tuple[str, ...]:
     return tuple(names.display(gmap, abbr) for abbr in seen[:limit])
 
 
+_CLOSING = ".,;:!?'\")"
+
+
+def not_an_order(text: str, error: OrderError) -> OrderError:
+    """`error` for the order `text`, unless it says that the whole line is an unknown name
+    ("Cheers,", "Thanks!", a signature): such a line is not an order at all, and is told so."""
+    core = " ".join(text.strip().rstrip(_CLOSING).split())
+    if error.kind is not ErrorKind.UNKNOWN_PROVINCE or not core or \
+            not error.message.startswith(f'Unknown province "{core}"'):
+        return error
+    message = (f'Not an order: "{text.strip()}". An order names a unit and what it does, such '
+               "as A Par - Bur or F Lon H (HELP ORDERS); a line SIGNOFF ends the orders of a "
+               "message.")
+    return OrderError(ErrorKind.UNREADABLE, text, message)
+
+
 def unknown_province(name: str, gmap: GameMap, text: str | None = None) -> OrderError:
     """The UNKNOWN_PROVINCE error for `name` (inside the order `text`, if given)."""
     suggestions = suggest(name, gmap)
