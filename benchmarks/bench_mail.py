@@ -3,7 +3,9 @@
 The messages (seven powers' Spring 1901 orders, each signed on) are APPENDed to the service's
 IMAP mailbox before the clock starts; then `gm serve` runs in its own process (IMAP in, the real
 ingest pipeline, SMTP out to an aiosmtpd server) until every message has its acknowledgement at
-the SMTP server (with --profile the service runs inside this process, under cProfile).
+the SMTP server (`gm serve` sends the replies from its sender worker process; with --profile
+the service runs inside this process, sending from its own event loop, under cProfile: one
+profile of its event loop, one of its database thread).
 Reported: messages per second from the service's start to the last acknowledgement, and from
 its first reply to its last (the steady rate). Goal: at least 100 messages per second.
 
@@ -30,6 +32,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,10 +95,13 @@ def append_all(account: ImapAccount, raws: list[bytes]) -> None:
 
 
 async def run_service(db: Database, config: Config, smtp: SmtpServer, expected: int,
-                      timeout: float) -> float:
-    """Run the service until the SMTP server has `expected` messages; the seconds it took."""
+                      timeout: float, db_profiler: cProfile.Profile) -> float:
+    """Run the service until the SMTP server has `expected` messages; the seconds it took.
+    `db_profiler` profiles the service's database thread."""
+    db_thread = ThreadPoolExecutor(1, initializer=db_profiler.enable)
     service = Service(db, config, clock=SystemClock(), source=make_source(config),
-                      sink=make_sink(config), tick_every=None)
+                      sink=make_sink(config, keep_open=True), tick_every=None,
+                      db_thread=db_thread)
     started = time.perf_counter()
     task = asyncio.create_task(service.run())
     try:
@@ -109,7 +115,7 @@ async def run_service(db: Database, config: Config, smtp: SmtpServer, expected: 
         return time.perf_counter() - started
     finally:
         service.stop()
-        await asyncio.wait_for(task, 60)
+        await asyncio.wait_for(task, 60)  # the database thread has ended (its profile too)
 
 
 def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, expected: int,
@@ -168,12 +174,13 @@ def bench(count: int, postgresql: bool, profile: bool) -> None:
             t = time.perf_counter()
             append_all(account, [order_message(n) for n in range(count)])
             append_s = time.perf_counter() - t
-            profiler = None
+            profiler = db_profiler = None
             steady = None
             if profile:  # in this process, to see where the time goes
-                profiler = cProfile.Profile()
+                profiler, db_profiler = cProfile.Profile(), cProfile.Profile()
                 profiler.enable()
-                seconds = asyncio.run(run_service(db, config, smtp, count + queued, 900))
+                seconds = asyncio.run(run_service(db, config, smtp, count + queued, 900,
+                                                  db_profiler))
                 profiler.disable()
             else:  # the real thing: `gm serve` in its own process
                 seconds, steady = serve_process(root, url, account, smtp, count + queued, 900)
@@ -186,8 +193,11 @@ def bench(count: int, postgresql: bool, profile: bool) -> None:
               f"({acked[True]} acknowledgements with every unit ordered)"
               + ("" if steady is None else
                  f"; {(count - 1) / steady:.0f} messages/s from the first reply to the last"))
-        if profiler:
-            pstats.Stats(profiler).sort_stats(*PROFILE_SORT).print_stats("gm/", 50)
+        if profiler and db_profiler:
+            print("== the event loop (IMAP, SMTP, compose)")
+            pstats.Stats(profiler).sort_stats(*PROFILE_SORT).print_stats("gm/", 30)
+            print("== the database thread (ingest, claims, marks)")
+            pstats.Stats(db_profiler).sort_stats(*PROFILE_SORT).print_stats("gm/", 40)
     finally:
         smtp.stop()
         dovecot.stop()

@@ -160,3 +160,83 @@ def test_compose_refuses_unusable_input() -> None:
     with pytest.raises(ComposeError):
         reply(attachments=[Attachment("x", "text/plain\r\nBcc: y", b"")])
     assert parsed(reply(auto_submitted="auto-generated"))["Auto-Submitted"] == "auto-generated"
+
+
+def _both(**overrides: object) -> tuple[bytes, bytes | None]:
+    """The email package's bytes and compose_plain's for the same plain-text message."""
+    from gm.mail.compose import ReplyTo, compose_plain
+
+    values: dict[str, object] = {
+        "sender": "judge@example.org", "sender_name": "Judge",
+        "to": ["england@example.org"], "subject": "[kappa] Re: orders 7",
+        "body": "Orders for England, Spring 1901:\n  F Lon - Nth\nUnits without orders: none.\n",
+        "message_id": "<18eab.9aaf@example.org>",
+        "reply_to": ReplyTo("<orders-7@example.org>", ["<orders-1@example.org>"]),
+        "auto_submitted": "auto-replied", "date": datetime(2026, 11, 23, 17, 0, tzinfo=UTC)}
+    values.update(overrides)
+    from gm.mail.compose import compose_message, make_address
+
+    built = compose_message(
+        sender=make_address(str(values["sender"]), str(values["sender_name"])),
+        to=[make_address(str(a)) for a in values["to"]],  # type: ignore[attr-defined]
+        subject=str(values["subject"]), body=str(values["body"]),
+        message_id=str(values["message_id"]), reply_to=values["reply_to"],  # type: ignore[arg-type]
+        auto_submitted=str(values["auto_submitted"]), date=values["date"])  # type: ignore[arg-type]
+    plain = compose_plain(**values)  # type: ignore[arg-type]
+    return built.as_bytes(), None if plain is None else plain.data
+
+
+@pytest.mark.parametrize("overrides", [
+    {},
+    {"to": ["a@example.org", "b.c+d@mail.example.co.uk"]},
+    {"sender_name": ""},
+    {"reply_to": None, "auto_submitted": "auto-generated"},
+    {"body": "no newline at the end"},
+    {"body": "CRLF\r\nand CR\rlines\n\n.leading dot\n"},
+    {"subject": "a subject\twith a tab and a\nnewline"},
+    {"subject": "=?utf-8?q?injected?= subject"},
+])
+def test_plain_messages_are_written_as_the_email_package_writes_them(
+        overrides: dict[str, object]) -> None:
+    built, plain = _both(**overrides)
+    assert plain == built
+
+
+@pytest.mark.parametrize("overrides", [
+    {"subject": "Jörg's orders"},  # not ASCII
+    {"body": "caf\u00e9\n"},
+    {"body": "x" * 79 + "\n"},  # a line the email package encodes (quoted-printable)
+    {"subject": "word " * 20},  # a header the email package folds
+    {"sender_name": "Judge, Esq."},  # a name that needs quoting
+    {"to": ["Someone <a@example.org>"]},  # not a plain addr-spec
+    {"to": []},
+    {"auto_submitted": "no"},
+])
+def test_other_messages_are_left_to_the_email_package(overrides: dict[str, object]) -> None:
+    assert _plain_only(**overrides) is None
+
+
+def _plain_only(**overrides: object) -> bytes | None:
+    from gm.mail.compose import compose_plain
+
+    values: dict[str, object] = {
+        "sender": "judge@example.org", "sender_name": "Judge", "to": ["e@example.org"],
+        "subject": "s", "body": "b\n", "message_id": "<1.2@example.org>"}
+    values.update(overrides)
+    plain = compose_plain(**values)  # type: ignore[arg-type]
+    return None if plain is None else plain.data
+
+
+def test_a_plain_message_keeps_header_injection_out() -> None:
+    from gm.mail.compose import ComposeError, compose_plain
+
+    with pytest.raises(ComposeError):
+        compose_plain(sender="judge@example.org", sender_name="Judge", to=["e@example.org"],
+                      subject="s", body="b", message_id="<x@y>\r\nBcc: victim@example.org")
+    raw = compose_plain(sender="judge@example.org", sender_name="Judge",
+                        to=["e@example.org"], subject="s\r\nBcc: victim@example.org",
+                        body="b", message_id="<1.2@example.org>")
+    assert raw is not None
+    parsed = email.message_from_bytes(raw.data, policy=email.policy.default)
+    assert parsed["Bcc"] is None and "Bcc" in str(parsed["Subject"])
+    assert raw.recipients == ("e@example.org",)

@@ -238,3 +238,46 @@ def test_random_text_in_headers_and_body(subject: str, body: str) -> None:
     raw = (f"From: a@example.org\nSubject: {subject}\n\n{body}").encode("utf-8", "surrogatepass")
     result = decode_message(raw)
     assert_usable(result)
+
+
+_ATOM = st.text(alphabet="abcXYZ019!#$%&'*+/=?^_`{|}~-", min_size=1, max_size=8)
+_NAME_WORD = st.text(alphabet="abcXYZ019'-", min_size=1, max_size=8)
+
+
+@st.composite
+def _plain_addresses(draw: st.DrawFn) -> str:
+    local = ".".join(draw(st.lists(_ATOM, min_size=1, max_size=3)))
+    domain = ".".join(draw(st.lists(st.text(alphabet="abz09-", min_size=1, max_size=6),
+                                    min_size=1, max_size=3)))
+    spec = f"{local}@{domain}"
+    form = draw(st.sampled_from(["bare", "angled", "named"]))
+    if form == "bare":
+        return spec
+    if form == "angled":
+        return f"<{spec}>"
+    name = " ".join(draw(st.lists(_NAME_WORD, min_size=1, max_size=3)))
+    return f"{name}{draw(st.sampled_from(['', ' ']))}<{spec}>"
+
+
+@settings(max_examples=400, deadline=None)
+@given(_plain_addresses(), st.sampled_from(["", " ", "\t"]))
+def test_plain_addresses_read_as_the_header_parser_reads_them(value: str, pad: str) -> None:
+    # the shortcut for the common address forms gives what the header parser gives
+    from gm.mail.decode import _PLAIN_ADDRESS_RE, _address, _parsed_address
+
+    padded = f"{pad}{value}{pad}"
+    assert _PLAIN_ADDRESS_RE.match(padded)
+    assert _address(padded) == _parsed_address(padded)
+
+
+@pytest.mark.parametrize("value", [
+    '"Quoted, Name" <a@example.org>', "=?utf-8?q?J=C3=B6rg?= <a@example.org>",
+    "a@example.org (comment)", "Name <a@example.org>, b@example.org", "group: a@b.c;",
+    "Jörg <a@example.org>", "a@example.org\r\nBcc: x@y.z", "two  spaces <a@example.org>",
+    "a@example.org\n", "Name\r\n <a@example.org>",
+])
+def test_other_address_forms_go_to_the_header_parser(value: str) -> None:
+    from gm.mail.decode import _PLAIN_ADDRESS_RE, _address, _parsed_address
+
+    assert not _PLAIN_ADDRESS_RE.match(value)
+    assert _address(value) == _parsed_address(value)

@@ -14,7 +14,7 @@ import pytest
 from gm.mail.config import Security
 from gm.mail.decode import decode_message
 from gm.mail.errors import ImapLoginError, ImapProtocolError
-from gm.mail.imap import PROCESSED_KEYWORD, ImapSource
+from gm.mail.imap import FETCH_BATCH, PROCESSED_KEYWORD, ImapSource
 from gm.mail.transport import Backoff, InboundMail, MailSource
 from tests.fixtures.mailservers import DovecotServer, ImapAccount
 
@@ -320,3 +320,41 @@ async def test_size_limit(dovecot: DovecotServer, imap_account: ImapAccount) -> 
     assert decoded.too_large
     assert decoded.sender == "player1@example.org"
     assert decoded.message_id == "<m1@example.org>"
+
+
+async def test_many_messages_come_in_few_fetches_and_are_marked_together(
+        dovecot: DovecotServer, imap_account: ImapAccount) -> None:
+    for number in range(1, FETCH_BATCH + 6):
+        dovecot.save(imap_account.user, message(number))
+    source = ImapSource(imap_account.config())
+    offered: list[InboundMail] = []
+    waiting: list[int] = []  # what the source held already when each message was offered
+    async for mail in source.pending():
+        offered.append(mail)
+        waiting.append(source.buffered)
+    assert [m.raw for m in offered] == [message(n) for n in range(1, FETCH_BATCH + 6)]
+    assert source.fetches == 2  # a full batch, then the five left
+    assert waiting == [*range(FETCH_BATCH - 1, -1, -1), 4, 3, 2, 1, 0]
+    # nothing is flagged until the caller marks; then all at once
+    assert all(not flags for flags in dovecot.flags(imap_account.user).values())
+    await source.mark_processed_many([m.id for m in offered[:-1]])
+    flags = dovecot.flags(imap_account.user)
+    assert all(flags[uid] == {"\\Seen", PROCESSED_KEYWORD} for uid in range(1, FETCH_BATCH + 5))
+    assert flags[FETCH_BATCH + 5] == set()
+    await source.close()
+    again = ImapSource(imap_account.config())
+    assert [m.raw for m in await pending(again)] == [message(FETCH_BATCH + 5)]
+    await again.close()
+
+
+async def test_a_batch_keeps_to_its_byte_budget(dovecot: DovecotServer,
+                                                imap_account: ImapAccount) -> None:
+    # three messages of 3 MB: two fit no fetch of FETCH_BYTES (8 MB) together with a third
+    big = 3 * 1024 * 1024
+    for number in (1, 2, 3):
+        dovecot.save(imap_account.user, message(number, size=big))
+    source = ImapSource(imap_account.config())
+    mails = await pending(source)
+    await source.close()
+    assert [m.raw for m in mails] == [message(n, size=big) for n in (1, 2, 3)]
+    assert source.fetches == 2

@@ -165,3 +165,48 @@ async def test_message_refusals(smtp_server: SmtpServer) -> None:
     with pytest.raises(TemporarySendError, match="451"):
         await sink.send(outgoing())
     assert smtp_server.received == []
+
+
+async def test_a_kept_connection_carries_many_messages(smtp_server: SmtpServer) -> None:
+    sink = SmtpSink(smtp_server.config(), keep_open=True)
+    for n in range(5):
+        await sink.send(outgoing(message_id=f"<kept-{n}@example.org>"))
+    assert sink.connections == 1
+    await sink.close()
+    await sink.send(outgoing(message_id="<kept-5@example.org>"))  # a new connection
+    await sink.close()
+    assert sink.connections == 2
+    received = smtp_server.wait_for(6)
+    assert [parse(r.data)["Message-ID"] for r in received] == [
+        f"<kept-{n}@example.org>" for n in range(6)]
+
+
+async def test_a_refusal_ends_the_kept_connection_and_the_next_message_goes(
+        smtp_server: SmtpServer) -> None:
+    sink = SmtpSink(smtp_server.config(), keep_open=True)
+    await sink.send(outgoing(message_id="<ok-1@example.org>"))
+    smtp_server.handler.data_reply = "451 4.3.0 try again later"
+    with pytest.raises(TemporarySendError):
+        await sink.send(outgoing(message_id="<later@example.org>"))
+    smtp_server.handler.data_reply = None
+    await sink.send(outgoing(message_id="<ok-2@example.org>"))
+    await sink.close()
+    assert sink.connections == 2  # the failed connection was not used again
+    received = smtp_server.wait_for(2)
+    assert [parse(r.data)["Message-ID"] for r in received] == [
+        "<ok-1@example.org>", "<ok-2@example.org>"]
+
+
+async def test_a_kept_connection_to_a_stopped_server_fails_then_recovers(
+        smtp_server: SmtpServer) -> None:
+    sink = SmtpSink(smtp_server.config(timeout=2), keep_open=True)
+    await sink.send(outgoing(message_id="<before@example.org>"))
+    smtp_server.stop()
+    with pytest.raises(TemporarySendError):
+        await sink.send(outgoing(message_id="<during@example.org>"))
+    smtp_server.start()
+    await sink.send(outgoing(message_id="<after@example.org>"))
+    await sink.close()
+    received = smtp_server.wait_for(2)
+    assert [parse(r.data)["Message-ID"] for r in received] == [
+        "<before@example.org>", "<after@example.org>"]

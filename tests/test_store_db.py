@@ -133,3 +133,63 @@ def test_sqlite_writers_wait_for_each_other_and_readers_do_not(tmp_path: Path) -
     finally:
         db.dispose()
         other.dispose()
+
+
+def test_commits_are_synced_in_batches_and_make_durable_syncs_them(
+        database: Database) -> None:
+    # SQLite syncs the log only at checkpoints (synchronous=NORMAL, WAL); make_durable is one:
+    # afterwards the database file itself holds every commit (a power cut loses nothing)
+    with database.transaction() as s:
+        audit.record_action(s, actor="gm@example.org", action="durable", now=datetime.now(UTC))
+    database.make_durable()
+    if database.dialect != "sqlite":
+        return  # PostgreSQL commits durably; make_durable has nothing to do
+    with database.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+    raw = database.engine.raw_connection()
+    try:
+        # nothing is left in the log to copy: (busy, frames in the log, frames checkpointed)
+        busy, logged, done = raw.cursor().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        assert (busy, logged - done) == (0, 0)
+    finally:
+        raw.close()
+    reopened = open_database(database.url)
+    try:
+        with reopened.read() as s:
+            assert [e.action for e in audit.audit_log(s)] == ["durable"]
+    finally:
+        reopened.dispose()
+
+
+def test_a_prompt_writer_waits_for_the_lock_and_then_writes(tmp_path: Path) -> None:
+    # the sender worker's way of taking the SQLite write lock: tries again until it is free
+    import sqlite3
+
+    path = tmp_path / "gm.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("PRAGMA journal_mode=WAL")
+    holder.execute("CREATE TABLE marks (name TEXT)")
+    db = open_database(f"sqlite:///{path}", check=False)
+    db.take_lock_promptly()
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("INSERT INTO marks VALUES ('held')")
+    released = threading.Event()
+
+    def release() -> None:
+        time.sleep(0.3)
+        released.set()
+        holder.execute("COMMIT")
+
+    thread = threading.Thread(target=release)
+    thread.start()
+    try:
+        with db.transaction() as session:
+            session.execute(text("INSERT INTO marks VALUES ('next')"))
+            assert released.is_set()  # it could only begin once the other writer committed
+        with db.read() as session:
+            names = list(session.execute(text("SELECT name FROM marks")).scalars())
+        assert names == ["held", "next"]
+    finally:
+        thread.join()
+        holder.close()
+        db.dispose()

@@ -21,7 +21,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--tick-every", type=float, default=60.0, metavar="SECONDS",
                    help="adjudicate due games every SECONDS while running, as `gm tick` does "
                         "(default 60; 0 leaves it to cron)")
+    p.add_argument("--send-here", action="store_true",
+                   help="send the replies from the service's own process (by default a sender "
+                        "worker process started with the service sends them, on another core)")
+    p.add_argument("--sender-worker", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(func=run)
+
+
+def _worker_command(args: argparse.Namespace) -> list[str]:
+    """How the service starts its sender worker: this command, same configuration."""
+    import sys
+
+    command = [sys.executable, "-m", "gm", "serve", "--sender-worker"]
+    if args.config is not None:
+        command += ["--config", str(args.config)]
+    return command
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,8 +52,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     config, db = opened
     try:
+        if args.sender_worker:
+            from gm.service.send_worker import run_worker
+
+            asyncio.run(run_worker(db, config, clock=SystemClock()))
+            return 0
+        worker = None if args.once or args.send_here else _worker_command(args)
         asyncio.run(serve(db, config, clock=SystemClock(), once=args.once,
-                          tick_every=args.tick_every or None))
+                          tick_every=args.tick_every or None, sender_command=worker))
     finally:
         db.dispose()
     return 0

@@ -18,8 +18,9 @@ def make_source(config: Config, *, backoff: Backoff | None = None) -> PolledSour
                          poll_interval=config.poll_interval, backoff=backoff)
 
 
-def make_sink(config: Config) -> MailSink:
-    """The outbox: SMTP when [smtp] has a host, else the Maildir outbox."""
+def make_sink(config: Config, *, keep_open: bool = False) -> MailSink:
+    """The outbox: SMTP when [smtp] has a host, else the Maildir outbox. With `keep_open` an
+    SMTP connection serves many messages (the running service; close the sink at the end)."""
     if config.smtp is not None:
-        return SmtpSink(config.smtp, envelope_from=config.address)
+        return SmtpSink(config.smtp, envelope_from=config.address, keep_open=keep_open)
     return MaildirSink(config.maildir.outbox)

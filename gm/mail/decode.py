@@ -23,6 +23,7 @@ from email.message import Message
 from email.utils import parseaddr, parsedate_to_datetime
 
 from gm.mail.clean import clean_body
+from gm.mail.compose import HEADERS
 from gm.mail.htmltext import html_to_text
 from gm.mail.loops import Automatic, detect_automatic
 
@@ -38,6 +39,15 @@ _ADDR_SPEC_RE = re.compile(r"^[^\s@<>()\[\],;:\"\\]{1,200}@[A-Za-z0-9.\-\[\]:_]{
 _UTF8_SEQUENCE_RE = re.compile(
     rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 _ANGLE_ADDR_RE = re.compile(r"<([^<>\s@]+@[^<>\s@]+)>\s*$")
+# The common address forms, "local@domain" and "Plain Name <local@domain>" (atoms and single
+# spaces only: no quotes, comments, encoded words or groups), read without the header parser,
+# which gives the same result for them at a tenth of the cost; anything else goes to the parser.
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_DOT_ATOM = rf"{_ATEXT}(?:\.{_ATEXT})*"
+_PLAIN_SPEC = rf"{_DOT_ATOM}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+_PLAIN_ADDRESS_RE = re.compile(
+    rf"^[ \t]*(?:(?P<name>[A-Za-z0-9'-]+(?: [A-Za-z0-9'-]+)*)[ \t]*<(?P<angled>{_PLAIN_SPEC})>"
+    rf"|<(?P<bracketed>{_PLAIN_SPEC})>|(?P<bare>{_PLAIN_SPEC}))[ \t]*\Z")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -321,8 +331,17 @@ class _Reader:
 
 def _address(value: str) -> tuple[str, str | None]:
     """(display name, lower-case addr-spec or None) from an address header value."""
+    plain = _PLAIN_ADDRESS_RE.match(value) if "=?" not in value else None
+    if plain is not None:
+        spec = header_text(plain["angled"] or plain["bracketed"] or plain["bare"], 500).lower()
+        return header_text(plain["name"] or "", 200), spec if _ADDR_SPEC_RE.match(spec) else None
+    return _parsed_address(value)
+
+
+def _parsed_address(value: str) -> tuple[str, str | None]:
+    """`_address` by the header parser (any form)."""
     try:
-        header = email.policy.default.header_factory("from", value)
+        header = HEADERS("from", value)  # email.policy.default's, its classes kept
         addresses = getattr(header, "addresses", ())
         if addresses:
             first = addresses[0]

@@ -1,15 +1,17 @@
 """The IMAP inbox poller (a MailSource), on aioimaplib.
 
 One connection: log in (TLS, STARTTLS, or plain on loopback), select the folder, search for
-messages without the `$GmDone` keyword, fetch them one at a time by UID (BODY.PEEK, so nothing
-is flagged by reading), then wait with IDLE when the server offers it, or poll. A dropped
+messages without the `$GmDone` keyword, fetch them by UID, many per command (their sizes first,
+then batches of up to FETCH_BATCH messages and FETCH_BYTES bytes; BODY.PEEK, so nothing is
+flagged by reading), then wait with IDLE when the server offers it, or poll. A dropped
 connection or any server error ends the pass; the source's loop backs off and reconnects.
 
 Marking: `mark_processed(id)` stores `\\Seen $GmDone` on the message (and moves it to the
-processed folder when one is configured). The search skips anything with the keyword, so a
-processed message is never offered again; one not marked is offered again after a reconnect or
-a restart. If the connection is down when a message is marked, the mark is kept and stored
-right after the next login, before anything is fetched.
+processed folder when one is configured); `mark_processed_many(ids)` does so for many messages
+in one command. The search skips anything with the keyword, so a processed message is never
+offered again; one not marked is offered again after a reconnect or a restart. If the
+connection is down when a message is marked, the mark is kept and stored right after the next
+login, before anything is fetched.
 
 Ids are "UIDVALIDITY:UID". When the folder's UIDVALIDITY changes (the folder was recreated),
 old UIDs mean nothing: marks still pending for the old value are dropped, and everything
@@ -41,6 +43,9 @@ log = logging.getLogger(__name__)
 
 PROCESSED_KEYWORD = "$GmDone"
 _MARK_BATCH = 200
+FETCH_BATCH = 50  # messages fetched by one UID FETCH ...
+FETCH_BYTES = 8 * 1024 * 1024  # ... holding at most this many bytes (one larger message alone)
+_SIZE_BATCH = 500  # UIDs whose sizes one UID FETCH asks for
 _CHANGE_RE = re.compile(rb"^\* \d+ (EXISTS|RECENT)\b", re.IGNORECASE)
 _BYE_RE = re.compile(rb"^\* BYE\b", re.IGNORECASE)
 _FETCH_RE = re.compile(rb"^\d+ FETCH \(", re.IGNORECASE)
@@ -143,6 +148,7 @@ class ImapSource(PolledSource):
         self.timeout = timeout
         self.uidvalidity: int | None = None
         self.logins = 0  # successful logins so far (a reconnect adds one)
+        self.fetches = 0  # UID FETCH commands that fetched messages so far
         self._client: _Client | None = None
         self._protocol: _Protocol | None = None
         self._lost = asyncio.Event()
@@ -151,6 +157,12 @@ class ImapSource(PolledSource):
         self._to_mark: set[int] = set()
         self._generation = 0
         self._lock = asyncio.Lock()
+        self._buffered = 0  # messages fetched and not yet offered
+
+    @property
+    def buffered(self) -> int:
+        """Messages fetched already and about to be offered (0 when the next needs the server)."""
+        return self._buffered
 
     def __repr__(self) -> str:
         c = self.config
@@ -347,30 +359,76 @@ class ImapSource(PolledSource):
                 uids.extend(int(w) for w in words)
         return sorted(set(uids))
 
-    async def _fetch(self, uid: int) -> InboundMail | None:
+    async def _sizes(self, uids: list[int]) -> dict[int, int]:
+        """The sizes of these messages (those expunged meanwhile are left out)."""
+        assert self._client is not None
+        uid_set = ",".join(str(u) for u in uids)
+        response = await self._call(
+            self._client.uid("fetch", uid_set, "(UID RFC822.SIZE)"), "fetch sizes")
+        if response.result != "OK":
+            raise ImapProtocolError(f"{self._where} refused to fetch the sizes of UIDs "
+                                    f"{uid_set}: {_text(response)}")
+        sizes: dict[int, int] = {}
+        for line in response.lines:
+            if isinstance(line, bytes) and _FETCH_RE.match(line):
+                uid, size = _UID_RE.search(line), _SIZE_RE.search(line)
+                if uid is not None and size is not None:
+                    sizes[int(uid.group(1))] = int(size.group(1))
+        return sizes
+
+    def _batches(self, uids: list[int], sizes: dict[int, int]) -> list[list[int]]:
+        """`uids` (those with a size) in fetch batches of at most FETCH_BATCH messages and
+        FETCH_BYTES bytes (as fetched: up to the byte limit plus one)."""
+        batches: list[list[int]] = []
+        batch: list[int] = []
+        total = 0
+        for uid in uids:
+            if uid not in sizes:
+                continue  # expunged meanwhile
+            size = sizes[uid] if self.max_bytes is None else min(sizes[uid], self.max_bytes + 1)
+            if batch and (len(batch) >= FETCH_BATCH or total + size > FETCH_BYTES):
+                batches.append(batch)
+                batch, total = [], 0
+            batch.append(uid)
+            total += size
+        if batch:
+            batches.append(batch)
+        return batches
+
+    async def _fetch(self, uids: list[int]) -> list[InboundMail]:
+        """These messages (by one UID FETCH), in the order of `uids`; those expunged meanwhile
+        are left out."""
         assert self._client is not None
         body = "BODY.PEEK[]" if self.max_bytes is None else f"BODY.PEEK[]<0.{self.max_bytes + 1}>"
+        uid_set = ",".join(str(u) for u in uids)
+        self.fetches += 1
         response = await self._call(
-            self._client.uid("fetch", str(uid), f"(UID RFC822.SIZE {body})"), "fetch",
+            self._client.uid("fetch", uid_set, f"(UID RFC822.SIZE {body})"), "fetch",
             timeout=None)  # aioimaplib times out a fetch that stops receiving data
         if response.result != "OK":
-            raise ImapProtocolError(f"{self._where} refused to fetch UID {uid}: "
+            raise ImapProtocolError(f"{self._where} refused to fetch UIDs {uid_set}: "
                                     f"{_text(response)}")
+        wanted = set(uids)
+        found: dict[int, InboundMail] = {}
         lines = list(response.lines)
         for index, line in enumerate(lines):
             if not isinstance(line, bytes) or not _FETCH_RE.match(line):
                 continue
             literal = lines[index + 1] if index + 1 < len(lines) else None
             after = lines[index + 2] if index + 2 < len(lines) else b""
-            meta = line + (after if isinstance(after, bytes) else b"")
+            # the items after the literal belong to this message unless they start the next
+            meta = line + (after if isinstance(after, bytes) and not _FETCH_RE.match(after)
+                           else b"")
             found_uid = _UID_RE.search(meta)
-            if found_uid is None or int(found_uid.group(1)) != uid:
-                continue
-            raw = bytes(literal) if isinstance(literal, bytearray) else b""
+            if found_uid is None or int(found_uid.group(1)) not in wanted or not isinstance(
+                    literal, bytearray):
+                continue  # another message's, or a flag change reported meanwhile
+            uid = int(found_uid.group(1))
+            raw = bytes(literal)
             size = _SIZE_RE.search(meta)
-            return InboundMail(id=self.mail_id(uid), raw=raw,
-                               size=int(size.group(1)) if size else len(raw))
-        return None  # expunged meanwhile
+            found[uid] = InboundMail(id=self.mail_id(uid), raw=raw,
+                                     size=int(size.group(1)) if size else len(raw))
+        return [found[uid] for uid in uids if uid in found]
 
     async def pending(self) -> AsyncIterator[InboundMail]:
         async with self._lock:
@@ -379,19 +437,33 @@ class ImapSource(PolledSource):
             self._protocol.changed.clear()
             uids = await self._search()
             generation = self._generation
-        for uid in uids:
-            if self._closed:
-                return
-            if uid in self._offered or uid in self._to_mark:
-                continue
+        todo = [u for u in uids if u not in self._offered and u not in self._to_mark]
+        for first in range(0, len(todo), _SIZE_BATCH):
             async with self._lock:
-                if self._generation != generation or not self._connected():
-                    raise ImapConnectionError(f"connection to {self._where} was lost")
-                mail = await self._fetch(uid)
-            if mail is None:
-                continue
-            self._offered.add(uid)
-            yield mail
+                self._check_generation(generation)
+                sizes = await self._sizes(todo[first:first + _SIZE_BATCH])
+            for batch in self._batches(todo[first:first + _SIZE_BATCH], sizes):
+                if self._closed:
+                    return
+                batch = [u for u in batch if u not in self._offered and u not in self._to_mark]
+                if not batch:
+                    continue
+                async with self._lock:
+                    self._check_generation(generation)
+                    mails = await self._fetch(batch)
+                try:
+                    for index, mail in enumerate(mails):
+                        if self._closed:
+                            return
+                        self._buffered = len(mails) - index - 1
+                        self._offered.add(int(mail.id.rsplit(":", 1)[1]))
+                        yield mail
+                finally:
+                    self._buffered = 0
+
+    def _check_generation(self, generation: int) -> None:
+        if self._generation != generation or not self._connected():
+            raise ImapConnectionError(f"connection to {self._where} was lost")
 
     # -- waiting ------------------------------------------------------------------------
 
@@ -480,23 +552,34 @@ class ImapSource(PolledSource):
     async def mark_processed(self, mail_id: str) -> None:
         """Flag the message as processed (see the module docstring). Never raises for
         connection problems: the mark is then stored after the next login."""
-        try:
-            validity_text, uid_text = mail_id.split(":")
-            validity, uid = int(validity_text), int(uid_text)
-        except ValueError:
-            raise ValueError(f"not an IMAP message id (UIDVALIDITY:UID): {mail_id!r}") from None
-        if validity != self.uidvalidity:
-            log.warning("IMAP: not marking %s: the folder's UIDVALIDITY is now %s", mail_id,
-                        self.uidvalidity)
+        await self.mark_processed_many([mail_id])
+
+    async def mark_processed_many(self, mail_ids: list[str]) -> None:
+        """`mark_processed` for many messages, in as few commands as it takes."""
+        added = False
+        for mail_id in mail_ids:
+            try:
+                validity_text, uid_text = mail_id.split(":")
+                validity, uid = int(validity_text), int(uid_text)
+            except ValueError:
+                raise ValueError(
+                    f"not an IMAP message id (UIDVALIDITY:UID): {mail_id!r}") from None
+            if validity != self.uidvalidity:
+                log.warning("IMAP: not marking %s: the folder's UIDVALIDITY is now %s",
+                            mail_id, self.uidvalidity)
+                continue
+            self._to_mark.add(uid)
+            added = True
+        if not added:
             return
-        self._to_mark.add(uid)
         if self._lock.locked():
             self.interrupt()  # end an IDLE so the lock is free
         async with self._lock:
             try:
                 await self._apply_marks()
             except ImapError as error:
-                log.warning("IMAP: %s; %s will be marked after reconnecting", error, mail_id)
+                log.warning("IMAP: %s; %s will be marked after reconnecting", error,
+                            ", ".join(mail_ids))
 
     # -- control ------------------------------------------------------------------------
 

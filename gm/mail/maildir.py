@@ -19,12 +19,18 @@ import os
 import socket
 import time
 from collections.abc import AsyncIterator
-from email.message import EmailMessage
 from email.utils import getaddresses
 from pathlib import Path
 
 from gm.mail.errors import MaildirError
-from gm.mail.transport import Backoff, InboundMail, PolledSource, SendReport
+from gm.mail.transport import (
+    Backoff,
+    InboundMail,
+    OutgoingMessage,
+    PolledSource,
+    RawMessage,
+    SendReport,
+)
 
 log = logging.getLogger(__name__)
 _counter = itertools.count()
@@ -149,8 +155,9 @@ class MaildirSink:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def _name(self, message: EmailMessage) -> str:
-        message_id = " ".join(str(message.get("Message-ID", "")).split())
+    def _name(self, message: OutgoingMessage) -> str:
+        message_id = " ".join((message.message_id if isinstance(message, RawMessage)
+                               else str(message.get("Message-ID", ""))).split())
         if not message_id:
             return _unique_name()
         return "gm." + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:40]
@@ -178,7 +185,13 @@ class MaildirSink:
             raise MaildirError(f"cannot write to Maildir {self.path}: {exc.strerror}") from None
         return True
 
-    async def send(self, message: EmailMessage) -> SendReport:
+    async def send(self, message: OutgoingMessage) -> SendReport:
+        if isinstance(message, RawMessage):  # CRLF line ends: stored with LF, as below
+            name = self._name(message)
+            if not await asyncio.to_thread(self._write, name,
+                                           message.data.replace(b"\r\n", b"\n")):
+                log.info("Maildir %s: %s is already in the outbox", self.path, name)
+            return SendReport(message_id=message.message_id, accepted=message.recipients)
         recipients = tuple(
             addr for _, addr in getaddresses(
                 [str(v) for name in ("To", "Cc", "Bcc") for v in message.get_all(name, [])])
@@ -193,3 +206,6 @@ class MaildirSink:
             log.info("Maildir %s: %s is already in the outbox", self.path, name)
         message_id = message.get("Message-ID")
         return SendReport(message_id=str(message_id) if message_id else None, accepted=recipients)
+
+    async def close(self) -> None:
+        """Nothing to close: each message is its own file."""

@@ -1,27 +1,34 @@
 """Sending mail through an SMTP server with aiosmtplib (a MailSink).
 
 `send` opens a connection (TLS, STARTTLS or plain on loopback; AUTH when a user is configured),
-hands the message over and closes. Failures are typed for the outbound queue:
-TemporarySendError (connection refused or lost, timeouts, TLS problems, 4xx replies, login
-refused: the message is not at fault, retry with backoff) and PermanentSendError (5xx for the
-message or for every recipient: do not retry). When some recipients are refused and others
-accepted, `send` returns normally and the report lists the refused ones.
+hands the message over and closes; with `keep_open` the connection is kept for the next
+message while it is fresh (used within REUSE_SECONDS, at most REUSE_MESSAGES messages) and
+`close` ends it. A connection that failed in any way is closed, never used again. Failures
+are typed for the outbound queue: TemporarySendError (connection refused or lost, timeouts,
+TLS problems, 4xx replies, login refused: the message is not at fault, retry with backoff) and
+PermanentSendError (5xx for the message or for every recipient: do not retry). When some
+recipients are refused and others accepted, `send` returns normally and the report lists the
+refused ones.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import ssl
-from email.message import EmailMessage
+import time
 from email.utils import getaddresses
 
 import aiosmtplib
 
 from gm.mail.config import Security, SmtpConfig
 from gm.mail.errors import PermanentSendError, Refusal, SendError, TemporarySendError
-from gm.mail.transport import SendReport
+from gm.mail.transport import OutgoingMessage, RawMessage, SendReport
 
 log = logging.getLogger(__name__)
+
+REUSE_SECONDS = 10.0  # a kept connection idle longer than this is closed, a new one opened
+REUSE_MESSAGES = 100  # messages sent over one kept connection before a new one is opened
 
 
 def _response_error(what: str, code: int, message: str) -> SendError:
@@ -37,9 +44,16 @@ class SmtpSink:
     bounces come back to the service's mailbox (and are recognised there as bounces).
     """
 
-    def __init__(self, config: SmtpConfig, *, envelope_from: str | None = None) -> None:
+    def __init__(self, config: SmtpConfig, *, envelope_from: str | None = None,
+                 keep_open: bool = False) -> None:
         self.config = config
         self.envelope_from = envelope_from
+        self.keep_open = keep_open
+        self.connections = 0  # connections opened so far
+        self._kept: aiosmtplib.SMTP | None = None
+        self._kept_used = 0.0  # time.monotonic() of its last message
+        self._kept_count = 0
+        self._lock = asyncio.Lock()  # one message at a time on a kept connection
 
     def __repr__(self) -> str:
         c = self.config
@@ -68,8 +82,7 @@ class SmtpSink:
     def _where(self) -> str:
         return f"SMTP server {self.config.host}:{self.config.port}"
 
-    async def send(self, message: EmailMessage) -> SendReport:
-        message_id = str(message["Message-ID"]) if message["Message-ID"] else None
+    async def _connect(self) -> aiosmtplib.SMTP:
         client = self._client()
         try:
             await client.connect()
@@ -82,8 +95,47 @@ class SmtpSink:
                                   exc.message) from None
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
             raise TemporarySendError(f"cannot connect to {self._where}: {exc}") from None
+        self.connections += 1
+        return client
+
+    async def _connection(self) -> aiosmtplib.SMTP:
+        """The kept connection while it is fresh, else a new one."""
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            if (kept.is_connected and self._kept_count < REUSE_MESSAGES
+                    and time.monotonic() - self._kept_used < REUSE_SECONDS):
+                return kept
+            await _quit(kept)
+        self._kept_count = 0
+        return await self._connect()
+
+    async def close(self) -> None:
+        """End the kept connection, if there is one (QUIT)."""
+        async with self._lock:
+            kept, self._kept = self._kept, None
+            if kept is not None:
+                await _quit(kept)
+
+    async def send(self, message: OutgoingMessage) -> SendReport:
+        async with self._lock:
+            return await self._send(message)
+
+    async def _send(self, message: OutgoingMessage) -> SendReport:
+        if isinstance(message, RawMessage):
+            message_id: str | None = message.message_id
+        else:
+            message_id = str(message["Message-ID"]) if message["Message-ID"] else None
+        client = await self._connection() if self.keep_open else await self._connect()
+        kept = False
         try:
-            errors, _ = await client.send_message(message, sender=self.envelope_from)
+            if isinstance(message, RawMessage):
+                errors, _ = await client.sendmail(self.envelope_from or message.sender,
+                                                  list(message.recipients), message.data)
+            else:
+                errors, _ = await client.send_message(message, sender=self.envelope_from)
+            if self.keep_open and client.is_connected:
+                self._kept, self._kept_used, kept = client, time.monotonic(), True
+                self._kept_count += 1
         except aiosmtplib.SMTPRecipientsRefused as exc:
             refused = {r.recipient: Refusal(r.code, r.message) for r in exc.recipients}
             detail = "; ".join(f"{rcpt}: {refusal}" for rcpt, refusal in refused.items())
@@ -106,11 +158,8 @@ class SmtpSink:
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
             raise TemporarySendError(f"sending through {self._where} failed: {exc}") from None
         finally:
-            if client.is_connected:
-                try:
-                    await client.quit()
-                except (aiosmtplib.SMTPException, OSError, TimeoutError):
-                    client.close()
+            if not kept:
+                await _quit(client)
         refused = {rcpt: Refusal(resp.code, resp.message) for rcpt, resp in errors.items()}
         accepted = tuple(
             r for r in _recipients(message) if r not in refused
@@ -120,6 +169,17 @@ class SmtpSink:
         return SendReport(message_id=message_id, accepted=accepted, refused=refused)
 
 
-def _recipients(message: EmailMessage) -> list[str]:
+async def _quit(client: aiosmtplib.SMTP) -> None:
+    """QUIT, or just close a connection that cannot."""
+    if client.is_connected:
+        try:
+            await client.quit()
+        except (aiosmtplib.SMTPException, OSError, TimeoutError):
+            client.close()
+
+
+def _recipients(message: OutgoingMessage) -> list[str]:
+    if isinstance(message, RawMessage):
+        return list(message.recipients)
     values = [str(v) for name in ("To", "Cc", "Bcc") for v in message.get_all(name, [])]
     return [addr for _, addr in getaddresses(values) if addr]

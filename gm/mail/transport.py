@@ -63,6 +63,20 @@ class SendReport:
     refused: Mapping[str, Refusal] = field(default_factory=lambda: MappingProxyType({}))
 
 
+@dataclass(frozen=True)
+class RawMessage:
+    """A message serialised already (CRLF line ends; gm.mail.compose.compose_plain makes them):
+    its Message-ID, its From addr-spec, its recipients and its bytes."""
+
+    message_id: str
+    sender: str
+    recipients: tuple[str, ...]
+    data: bytes
+
+
+OutgoingMessage = EmailMessage | RawMessage
+
+
 @runtime_checkable
 class MailSource(Protocol):
     """Unprocessed inbound messages, marked processed by the caller after it commits."""
@@ -78,9 +92,11 @@ class MailSource(Protocol):
 
 @runtime_checkable
 class MailSink(Protocol):
-    """Outbound delivery of composed messages."""
+    """Outbound delivery of composed messages; `close` ends a connection kept open."""
 
-    async def send(self, message: EmailMessage) -> SendReport: ...
+    async def send(self, message: OutgoingMessage) -> SendReport: ...
+
+    async def close(self) -> None: ...
 
 
 class Backoff:
@@ -141,6 +157,17 @@ class PolledSource(ABC):
     @abstractmethod
     async def mark_processed(self, mail_id: str) -> None:
         """Record that the message's transaction committed; it will not be offered again."""
+
+    async def mark_processed_many(self, mail_ids: list[str]) -> None:
+        """`mark_processed` for each of these (a source may do it in fewer steps)."""
+        for mail_id in mail_ids:
+            await self.mark_processed(mail_id)
+
+    @property
+    def buffered(self) -> int:
+        """Messages the source holds already and offers next without asking its server (the
+        caller may put off marking what it processed until this is 0)."""
+        return 0
 
     @property
     def closed(self) -> bool:

@@ -119,19 +119,20 @@ def ingest(
             body = render("reply/ack.txt.j2", lines=ctx.results.lines,
                           service=config.display_name)
             message_id = new_message_id(config.domain)
-            outbound_repo.enqueue_outbound(
-                session, message_id=message_id, recipients=[decoded.sender],
-                headers=_reply_headers(decoded, _reply_subject(decoded, ctx.results.game)),
-                parts=[BodyPart("text/plain", body)], now=now, inbound_id=record.id)
-            for notice in ctx.results.mail:
-                outbound_repo.enqueue_outbound(
-                    session, message_id=new_message_id(config.domain),
-                    recipients=notice.recipients,
+            # the reply first, then the notices (one INSERT; their Message-IDs are new)
+            outbound_repo.enqueue_many(session, [
+                outbound_repo.NewMessage(
+                    message_id=message_id, recipients=[decoded.sender],
+                    headers=_reply_headers(decoded, _reply_subject(decoded, ctx.results.game)),
+                    parts=[BodyPart("text/plain", body)]),
+                *(outbound_repo.NewMessage(
+                    message_id=new_message_id(config.domain), recipients=notice.recipients,
                     headers=[("Subject", notice.subject), ("Auto-Submitted", "auto-generated")],
                     parts=[BodyPart("text/plain", notice.body)]
                     + ([BodyPart("text/html", notice.html)] if notice.html else []),
-                    attachments=notice.attachments, now=now,
-                    game_id=notice.game_id, inbound_id=record.id)
+                    attachments=notice.attachments, game_id=notice.game_id)
+                  for notice in ctx.results.mail),
+            ], now=now, inbound_id=record.id)
             inbound_repo.mark_processed(session, record.id, now=now)
             return Ingested(record.id, Outcome.ANSWERED, message_id)
     except Exception as exc:

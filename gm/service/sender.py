@@ -3,25 +3,41 @@
 Due messages are claimed one at a time (each claim is a lease long enough for one send:
 `send_lease`), sent outside any transaction, and each is marked sent only once the sink accepted
 it; a temporary failure is retried later (exponential backoff), a permanent one or too many
-attempts give up (failed). A sender killed mid-send holds one message, for one lease only.
+attempts give up (failed). A sender killed mid-send holds its claimed messages, for one lease
+only. `run_db` runs the transactions where the caller wants them (the service: in its one
+database thread, so they never block the mail's event loop). Each message is marked sent before
+the next is handed over, so a sender killed at any point has at most one message the server
+accepted and that will be sent again (under its same Message-ID).
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
-from email.message import EmailMessage
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any, TypeVar
 
-from gm.mail.compose import Attachment, ComposeError, ReplyTo, compose_message, make_address
+from gm.mail.compose import (
+    Attachment,
+    ComposeError,
+    ReplyTo,
+    compose_message,
+    compose_plain,
+    make_address,
+)
 from gm.mail.config import Config
 from gm.mail.errors import MailError, PermanentSendError
-from gm.mail.transport import MailSink
+from gm.mail.transport import MailSink, OutgoingMessage
 from gm.service.clock import Clock
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.store.records import OutboundRecord
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+DbRunner = Callable[[Callable[[], Any]], Awaitable[Any]]
 
 MAX_ATTEMPTS = 12
 FIRST_RETRY = timedelta(seconds=30)
@@ -40,14 +56,24 @@ def send_lease(config: Config) -> timedelta:
     return timedelta(seconds=3 * timeout + 5)
 
 
-def compose(record: OutboundRecord, config: Config) -> EmailMessage:
-    """The message to send for a queued row (its Message-ID is the row's)."""
+def compose(record: OutboundRecord, config: Config) -> OutgoingMessage:
+    """The message to send for a queued row (its Message-ID is the row's): written directly
+    when it is a simple plain-text one (most replies), else built by the email package."""
     headers = dict(record.headers)
     text = next((p.text for p in record.parts if p.content_type == "text/plain"), "")
     html = next((p.text for p in record.parts if p.content_type == "text/html"), None)
     reply_to = None
     if headers.get("In-Reply-To"):
         reply_to = ReplyTo(headers["In-Reply-To"], headers.get("References", "").split())
+    if html is None and not record.attachments:
+        plain = compose_plain(
+            sender=config.address, sender_name=config.display_name,
+            to=list(record.recipients), subject=headers.get("Subject", ""), body=text,
+            message_id=record.message_id, reply_to=reply_to,
+            auto_submitted=headers.get("Auto-Submitted", "auto-generated"),
+            date=record.created_at)
+        if plain is not None:
+            return plain
     return compose_message(
         sender=make_address(config.address, config.display_name),
         to=[make_address(r) for r in record.recipients],
@@ -62,44 +88,62 @@ def compose(record: OutboundRecord, config: Config) -> EmailMessage:
     )
 
 
+async def _inline(work: Callable[[], T]) -> T:
+    return work()
+
+
+def _claim(db: Database, clock: Clock, batch: int, lease: timedelta) -> list[OutboundRecord]:
+    with db.transaction() as session:
+        return outbound_repo.claim_due_outbound(session, clock.now(), limit=batch, lease=lease)
+
+
+def _sent(db: Database, clock: Clock, outbound_id: int) -> None:
+    with db.engine.begin() as conn:  # one UPDATE: no ORM session needed
+        outbound_repo.record_sent(conn, outbound_id, now=clock.now())
+
+
+def _failed(db: Database, outbound_id: int, error: str, retry_at: datetime | None) -> None:
+    with db.transaction() as session:
+        outbound_repo.mark_send_failed(session, outbound_id, error, retry_at=retry_at)
+
+
 async def drain_outbox(db: Database, sink: MailSink, *, config: Config, clock: Clock,
-                       batch: int = 1) -> int:
+                       batch: int = 1, run_db: DbRunner | None = None) -> int:
     """Send every message due now; return how many the sink accepted. `batch` messages are
-    claimed at a time (their leases run while the ones before them are sent)."""
+    claimed at a time (their leases run while the ones before them are sent); each is marked
+    sent as soon as the sink accepted it. `run_db` runs each transaction (default: here)."""
+    run: DbRunner = run_db or _inline
     sent = 0
     lease = send_lease(config) * batch
     while True:
-        with db.transaction() as session:
-            claimed = outbound_repo.claim_due_outbound(session, clock.now(), limit=batch,
-                                                       lease=lease)
+        claimed: list[OutboundRecord] = await run(partial(_claim, db, clock, batch, lease))
         if not claimed:
             return sent
         for record in claimed:
-            if await _send_one(db, sink, record, config=config, clock=clock):
+            if await _send_one(db, sink, record, config=config, clock=clock, run=run):
                 sent += 1
+        if len(claimed) < batch:
+            return sent  # that was all that was due (what came since waits for the next call)
 
 
 async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, config: Config,
-                    clock: Clock) -> bool:
+                    clock: Clock, run: DbRunner) -> bool:
     try:
         message = compose(record, config)
         report = await sink.send(message)
     except (ComposeError, PermanentSendError) as exc:
         log.error("outbound %s given up: %s", record.id, exc)
-        with db.transaction() as session:
-            outbound_repo.mark_send_failed(session, record.id, str(exc), retry_at=None)
+        await run(partial(_failed, db, record.id, str(exc), None))
         return False
     except MailError as exc:
         retry_at = None
         if record.attempts < MAX_ATTEMPTS:
             retry_at = clock.now() + retry_delay(record.attempts)
         log.warning("outbound %s not sent (attempt %d): %s", record.id, record.attempts, exc)
-        with db.transaction() as session:
-            outbound_repo.mark_send_failed(session, record.id, str(exc), retry_at=retry_at)
+        await run(partial(_failed, db, record.id, str(exc), retry_at))
         return False
     for address, refusal in report.refused.items():
         # the others accepted it: sending again would duplicate their copy
         log.warning("outbound %s: %s refused (%s); not retried", record.id, address, refusal)
-    with db.transaction() as session:
-        outbound_repo.mark_sent(session, record.id, now=clock.now())
+    await run(partial(_sent, db, clock, record.id))
     return True

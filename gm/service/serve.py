@@ -1,10 +1,19 @@
 """`gm serve`: read the mail source, ingest each message, drain the outbox.
 
-A message is marked processed in the source only after its transaction committed, so a crash
-between the two offers it again and the inbound store's deduplication makes that harmless. On
-SIGTERM or SIGINT the service finishes the message in hand, sends what is queued and stops.
-While it runs it also ticks (gm.service.tick) every `tick_every` seconds, so the games' deadlines
-are kept without cron; a `gm tick` from cron beside it is harmless.
+A message is marked processed in the source only after its transaction committed (and, on
+SQLite, after `Database.make_durable`), so a crash between the two offers it again and the
+inbound store's deduplication makes that harmless. Marks are stored in batches: once the
+messages the source fetched together are processed, or every MARK_EVERY messages.
+
+The transactions run in one database thread, so the event loop goes on meanwhile: fetching
+the next messages, and sending the replies queued so far over one kept SMTP connection (the
+sender task; each reply is marked sent as soon as the server accepted it). Given a
+`sender_command` (as `gm serve` does), the replies are sent by a sender worker process instead
+(gm.service.send_worker), nudged when replies were committed, so sending runs on another core;
+should it die, the service sends them itself. On SIGTERM or
+SIGINT the service finishes the message in hand, sends what is queued and stops. While it runs
+it also ticks (gm.service.tick) every `tick_every` seconds, so the games' deadlines are kept
+without cron; a `gm tick` from cron beside it is harmless.
 """
 
 from __future__ import annotations
@@ -13,32 +22,53 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import TypeVar
 
 from gm.mail.config import Config
 from gm.mail.connect import make_sink, make_source
 from gm.mail.transport import InboundMail, MailSink, PolledSource
 from gm.service.clock import Clock
 from gm.service.ingest import Ingested, ingest
+from gm.service.send_worker import WorkerHandle
 from gm.service.sender import drain_outbox
 from gm.service.tick import tick
 from gm.store.db import Database
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 TICK_EVERY = 60.0  # seconds between two ticks of a running service
+MARK_EVERY = 50  # processed messages marked at the mail server at the latest after this many
+SEND_BATCH = 5  # queued messages the sender claims at a time (their leases add up)
 
 
 async def process_pending(db: Database, source: PolledSource, sink: MailSink, *,
                           config: Config, clock: Clock) -> list[Ingested]:
     """One pass: ingest every message the source has now, then drain the outbox."""
     done: list[Ingested] = []
+    committed: list[str] = []
     async for mail in source.pending():
         result = _ingest_safely(db, mail, config=config, clock=clock)
         if result is not None:
             done.append(result)
-            await source.mark_processed(mail.id)
+            committed.append(mail.id)
+        if len(committed) >= MARK_EVERY or not source.buffered:
+            await _mark(db, source, committed)
+            committed = []
+    await _mark(db, source, committed)
     await drain_outbox(db, sink, config=config, clock=clock)
     return done
+
+
+async def _mark(db: Database, source: PolledSource, mail_ids: list[str]) -> None:
+    """Mark these committed messages processed at the source, once the commits are durable."""
+    if mail_ids:
+        db.make_durable()
+        await source.mark_processed_many(mail_ids)
 
 
 def _ingest_safely(db: Database, mail: InboundMail, *, config: Config,
@@ -56,27 +86,55 @@ def _ingest_safely(db: Database, mail: InboundMail, *, config: Config,
 
 
 class Service:
-    """The running service; `stop()` ends it after the message in hand."""
+    """The running service; `stop()` ends it after the message in hand. `db_thread`, a
+    one-thread executor, is where the transactions run (made here unless given)."""
 
     def __init__(self, db: Database, config: Config, *, clock: Clock,
                  source: PolledSource | None = None, sink: MailSink | None = None,
-                 tick_every: float | None = TICK_EVERY) -> None:
+                 tick_every: float | None = TICK_EVERY,
+                 db_thread: ThreadPoolExecutor | None = None,
+                 sender_command: Sequence[str] | None = None) -> None:
         self.db = db
         self.tick_every = tick_every
         self.config = config
         self.clock = clock
         self.source = source or make_source(config)
-        self.sink = sink or make_sink(config)
+        self.sink = sink or make_sink(config, keep_open=True)
         self._stopping = asyncio.Event()
         self._wake = asyncio.Event()  # replies were queued: the drain loop sends them now
         self._closing: asyncio.Task[None] | None = None
+        self._committed: list[str] = []  # ingested, not yet marked processed at the source
+        self._unsent = 0  # messages ingested since the sender was last woken
+        self._db_thread = db_thread or ThreadPoolExecutor(1, thread_name_prefix="gm-db")
+        self._worker = WorkerHandle(sender_command) if sender_command else None
+
+    async def _in_db(self, work: Callable[[], T]) -> T:
+        """Run `work` (transactions) in the database thread; one at a time, in order."""
+        return await asyncio.get_running_loop().run_in_executor(self._db_thread, work)
 
     def stop(self) -> None:
         """End after the message in hand (safe to call from a signal handler)."""
         self._stopping.set()
         self.source.interrupt()
         if self._closing is None:
-            self._closing = asyncio.get_running_loop().create_task(self.source.close())
+            self._closing = asyncio.get_running_loop().create_task(self._close_source())
+
+    async def _close_source(self) -> None:
+        await self._mark_committed()
+        await self.source.close()
+
+    async def _mark_committed(self) -> None:
+        """Mark what was ingested so far processed at the source (after a durability sync)."""
+        mail_ids, self._committed = self._committed, []
+        if not mail_ids:
+            return
+        try:
+            await self._in_db(self.db.make_durable)
+        except Exception:
+            log.exception("could not sync the database; %d messages stay unmarked and will be "
+                          "offered again", len(mail_ids))
+            return
+        await self.source.mark_processed_many(mail_ids)
 
     async def once(self) -> list[Ingested]:
         try:
@@ -84,29 +142,57 @@ class Service:
                                          clock=self.clock)
         finally:
             await self.source.close()
+            await self.sink.close()
+            self._db_thread.shutdown()
+
+    def _send_queued(self) -> None:
+        """Replies were committed: nudge the sender worker, or wake the sender task."""
+        if self._worker is None or not self._worker.nudge():
+            self._wake.set()
 
     async def run(self) -> None:
+        if self._worker is not None:
+            try:
+                await self._worker.start()
+            except OSError:
+                log.exception("the sender worker could not be started; sending from here")
+                self._worker = None
         sender = asyncio.create_task(self._drain_loop())
         ticker = asyncio.create_task(self._tick_loop())
         try:
             async for mail in self.source:
-                if _ingest_safely(self.db, mail, config=self.config, clock=self.clock):
-                    await self.source.mark_processed(mail.id)
-                # the drain loop sends the reply while the next message is fetched (in this
-                # thread: on SQLite a second writer would wait on the busy timeout's sleeps)
-                self._wake.set()
+                result = await self._in_db(partial(_ingest_safely, self.db, mail,
+                                                   config=self.config, clock=self.clock))
+                if result is not None:
+                    self._committed.append(mail.id)
+                self._unsent += 1
+                if self._unsent >= SEND_BATCH or not self.source.buffered:
+                    # the sender sends these replies while the next messages are ingested
+                    # (woken per batch: each claim then takes many)
+                    self._send_queued()
+                    self._unsent = 0
                 if self._stopping.is_set():
                     break
+                if len(self._committed) >= MARK_EVERY or not self.source.buffered:
+                    await self._mark_committed()
         finally:
             # The drain loop is not cancelled: a send in progress must finish and be marked,
             # or its reply would wait for its claim to lapse. It ends at its next check.
             self._stopping.set()
+            await self._mark_committed()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
+            if self._closing is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._closing
             await self.source.close()
+            if self._worker is not None:
+                await self._worker.stop()  # it sends what is due, then exits
             await self._drain()
+            await self.sink.close()
+            self._db_thread.shutdown()
 
     async def _drain_loop(self) -> None:
         """Drain the outbox when replies are queued, and every poll interval (retries fall
@@ -120,6 +206,8 @@ class Service:
                 for waiter in waiters:
                     waiter.cancel()
             self._wake.clear()
+            if self._worker is not None and self._worker.alive:
+                continue  # the worker sends (and retries on its own)
             await self._drain()
 
     async def _tick_loop(self) -> None:
@@ -131,7 +219,7 @@ class Service:
                 summary = await asyncio.to_thread(tick, self.db, config=self.config,
                                                   clock=self.clock)
                 if summary.adjudicated:
-                    await self._drain()
+                    self._send_queued()
             except Exception:
                 log.exception("tick failed; trying again later")
             with contextlib.suppress(TimeoutError):
@@ -139,15 +227,19 @@ class Service:
 
     async def _drain(self) -> None:
         try:
-            await drain_outbox(self.db, self.sink, config=self.config, clock=self.clock)
+            await drain_outbox(self.db, self.sink, config=self.config, clock=self.clock,
+                               batch=SEND_BATCH, run_db=self._in_db)
         except Exception:
             log.exception("draining the outbox failed; trying again later")
 
 
 async def serve(db: Database, config: Config, *, clock: Clock, once: bool = False,
-                tick_every: float | None = TICK_EVERY) -> None:
-    """Run the service until SIGTERM/SIGINT (or, with `once`, until the inbox is empty)."""
-    service = Service(db, config, clock=clock, tick_every=tick_every)
+                tick_every: float | None = TICK_EVERY,
+                sender_command: Sequence[str] | None = None) -> None:
+    """Run the service until SIGTERM/SIGINT (or, with `once`, until the inbox is empty); with
+    `sender_command`, replies are sent by a worker process started by that command."""
+    service = Service(db, config, clock=clock, tick_every=tick_every,
+                      sender_command=sender_command)
     if once:
         await service.once()
         return

@@ -7,14 +7,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.orm import Session
 
+from gm.store.db import plain
 from gm.store.models import AuditEntry, Game
 from gm.store.records import AuditRecord
 
 
-def to_record(row: AuditEntry) -> AuditRecord:
+def to_record(row: AuditEntry | Any) -> AuditRecord:
+    """The record of a mapped AuditEntry or of a plain row of all its columns."""
     return AuditRecord(
         id=row.id,
         game_id=row.game_id,
@@ -66,17 +68,21 @@ def audit_log(
     return [to_record(r) for r in session.scalars(stmt)]
 
 
+_RECENT = (  # built once: every sign-on asks for its recent failures
+    select(AuditEntry.__table__)
+    .where(AuditEntry.game_id == bindparam("game_id"), AuditEntry.action == bindparam("action"),
+           AuditEntry.at >= bindparam("since", type_=AuditEntry.at.type))
+    .order_by(AuditEntry.id)
+)
+
+
 def recent_actions(
     session: Session, *, game_id: int, action: str, since: datetime
 ) -> list[AuditRecord]:
-    """The game's entries of one action at or after `since`, oldest first."""
-    stmt = (
-        select(AuditEntry)
-        .where(AuditEntry.game_id == game_id, AuditEntry.action == action,
-               AuditEntry.at >= since)
-        .order_by(AuditEntry.id)
-    )
-    return [to_record(r) for r in session.scalars(stmt)]
+    """The game's entries of one action at or after `since`, oldest first (a plain read)."""
+    rows = plain(session).execute(
+        _RECENT, {"game_id": game_id, "action": action, "since": since})
+    return [to_record(r) for r in rows]
 
 
 @dataclass(frozen=True)

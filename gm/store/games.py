@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -22,7 +23,11 @@ def name_key(name: str) -> str:
     return name.strip().casefold()
 
 
-def to_record(row: Game) -> GameRecord:
+GAMES = cast(Table, Game.__table__)  # for plain reads that skip the ORM
+
+
+def to_record(row: Game | Any) -> GameRecord:
+    """The record of a mapped Game or of a plain row of all its columns."""
     return GameRecord(
         id=row.id,
         name=row.name,
@@ -77,13 +82,22 @@ def _row(session: Session, game_id: int) -> Game:
     return row
 
 
+# built once: every message reads its game (a statement built anew costs more than its run)
+_BY_ID = select(GAMES).where(GAMES.c.id == bindparam("game_id"))
+_BY_KEY = select(GAMES).where(GAMES.c.name_key == bindparam("key"))
+
+
 def get_game(session: Session, game_id: int) -> GameRecord:
-    return to_record(_row(session, game_id))
+    """The game as stored now (one plain read)."""
+    row = session.execute(_BY_ID, {"game_id": game_id}).first()
+    if row is None:
+        raise NotFound(f"no game with id {game_id}")
+    return to_record(row)
 
 
 def find_game(session: Session, name: str) -> GameRecord | None:
     """The game of this name, in any letter case."""
-    row = session.scalar(select(Game).where(Game.name_key == name_key(name)))
+    row = session.execute(_BY_KEY, {"key": name_key(name)}).first()
     return None if row is None else to_record(row)
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Insert, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Integer, Table, bindparam, func, select, text, update
 from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
@@ -36,7 +36,8 @@ def inbound_key(message_id: str | None, raw: bytes) -> str:
     return mid
 
 
-def to_record(row: InboundMessage) -> InboundRecord:
+def to_record(row: InboundMessage | Any) -> InboundRecord:
+    """The record of a row (a mapped InboundMessage, or a result row of all its columns)."""
     return InboundRecord(
         id=row.id,
         dedup_key=row.dedup_key,
@@ -55,13 +56,16 @@ def to_record(row: InboundMessage) -> InboundRecord:
     )
 
 
-def _insert(session: Session) -> Insert:
-    """INSERT ... ON CONFLICT DO NOTHING in the session's dialect."""
-    if session.get_bind().dialect.name == "postgresql":
-        return postgresql.insert(InboundMessage).on_conflict_do_nothing(
-            index_elements=["dedup_key"]
-        )
-    return sqlite.insert(InboundMessage).on_conflict_do_nothing(index_elements=["dedup_key"])
+_TABLE: Table = InboundMessage.__table__  # type: ignore[assignment]
+_NEW_COLUMNS = ("dedup_key", "message_id", "mailbox", "uidvalidity", "uid", "sender", "subject",
+                "raw", "received_at", "status", "attempts")
+# INSERT ... ON CONFLICT DO NOTHING RETURNING id, written once for SQLite and PostgreSQL alike:
+# the dialects' own insert() constructs are compiled anew on every use (not cacheable).
+_INSERT_NEW = text(
+    f"INSERT INTO {_TABLE.name} ({', '.join(_NEW_COLUMNS)}) "
+    f"VALUES ({', '.join(':' + c for c in _NEW_COLUMNS)}) "
+    "ON CONFLICT (dedup_key) DO NOTHING RETURNING id"
+).bindparams(*(bindparam(c, type_=_TABLE.c[c].type) for c in _NEW_COLUMNS)).columns(id=Integer)
 
 
 def record_inbound(
@@ -78,27 +82,23 @@ def record_inbound(
 ) -> tuple[InboundRecord, bool]:
     """Store a received message unless it is stored already; return it and whether it is new."""
     key = inbound_key(message_id, raw)
-    stmt = _insert(session).values(
-        dedup_key=key,
-        message_id=message_id,
-        mailbox=mailbox,
-        uidvalidity=uidvalidity,
-        uid=uid,
-        sender=sender,
-        subject=subject,
-        raw=raw,
-        received_at=now,
-        status=InboundStatus.NEW,
-        attempts=0,
-    )
-    new_id = session.scalar(stmt.returning(InboundMessage.id))
+    new_id = session.scalar(_INSERT_NEW, {
+        "dedup_key": key, "message_id": message_id, "mailbox": mailbox,
+        "uidvalidity": uidvalidity, "uid": uid, "sender": sender, "subject": subject, "raw": raw,
+        "received_at": now, "status": InboundStatus.NEW, "attempts": 0})
+    if new_id is not None:  # just inserted: it is what was given (no second read)
+        return InboundRecord(
+            id=new_id, dedup_key=key, message_id=message_id, mailbox=mailbox,
+            uidvalidity=uidvalidity, uid=uid, sender=sender, subject=subject, raw=raw,
+            received_at=now, status=InboundStatus.NEW, attempts=0, error=None,
+            processed_at=None), True
     row = session.scalar(
         select(InboundMessage)
         .where(InboundMessage.dedup_key == key)
         .execution_options(populate_existing=True)
     )
     assert row is not None
-    return to_record(row), new_id is not None
+    return to_record(row), False
 
 
 def get_inbound(session: Session, inbound_id: int) -> InboundRecord:
@@ -154,30 +154,40 @@ def claim_inbound(session: Session, inbound_id: int) -> InboundRecord | None:
     return None if row is None else to_record(row)
 
 
+# built once: every message ends with it (plain: the row comes back by RETURNING)
+_PROCESSED = (
+    update(_TABLE)
+    .where(_TABLE.c.id == bindparam("inbound_id"), _TABLE.c.status == InboundStatus.NEW)
+    .values(status=InboundStatus.PROCESSED, attempts=_TABLE.c.attempts + 1,
+            processed_at=bindparam("now", type_=_TABLE.c.processed_at.type))
+    .returning(*_TABLE.c)
+)
+
+
 def _transition(
     session: Session, inbound_id: int, src: InboundStatus, **values: object
 ) -> InboundRecord:
     done = session.execute(
-        update(InboundMessage)
-        .where(InboundMessage.id == inbound_id, InboundMessage.status == src)
+        update(_TABLE)  # plain (no ORM synchronising): the row comes back by RETURNING
+        .where(_TABLE.c.id == inbound_id, _TABLE.c.status == src)
         .values(**values)
-    )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
+        .returning(*_TABLE.c)
+    ).first()
+    return _check(session, inbound_id, src, done)
+
+
+def _check(session: Session, inbound_id: int, src: InboundStatus,
+           done: Any) -> InboundRecord:
+    if done is None:
         now = get_inbound(session, inbound_id)  # NotFound if missing
         raise StoreError(f"inbound message {inbound_id} is {now.status.value}, not {src.value}")
-    return get_inbound(session, inbound_id)
+    return to_record(done)
 
 
 def mark_processed(session: Session, inbound_id: int, *, now: datetime) -> InboundRecord:
     """The message's effects are in this transaction: it will not be processed again."""
-    return _transition(
-        session,
-        inbound_id,
-        InboundStatus.NEW,
-        status=InboundStatus.PROCESSED,
-        processed_at=now,
-        attempts=InboundMessage.attempts + 1,
-    )
+    done = session.execute(_PROCESSED, {"inbound_id": inbound_id, "now": now}).first()
+    return _check(session, inbound_id, InboundStatus.NEW, done)
 
 
 def mark_shunted(

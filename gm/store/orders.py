@@ -11,27 +11,42 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
+from typing import cast
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, Table, bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
+from gm.store.db import plain
 from gm.store.errors import NotFound, PhaseClosed
 from gm.store.games import lock_game
 from gm.store.models import OrderLineRow, OrderSet, PhaseRow, Power
 from gm.store.powers import power_id
 from gm.store.records import OrderLine, OrderSetRecord
 
-
-def _record(row: OrderSet, power: str) -> OrderSetRecord:
-    return OrderSetRecord(
-        id=row.id,
-        phase_id=row.phase_id,
-        power=power,
-        inbound_id=row.inbound_id,
-        submitted_at=row.submitted_at,
-        valid=row.valid,
-        lines=tuple(OrderLine(ln.text, ln.canonical, ln.error) for ln in row.lines),
-    )
+# Built once (every order message runs them; a statement built anew costs more than its run).
+_PHASE_AND_POWER = (
+    select(PhaseRow.game_id, PhaseRow.adjudicated_at, Power.id)
+    .outerjoin(Power, (Power.game_id == PhaseRow.game_id) & (Power.name == bindparam("power")))
+    .where(PhaseRow.id == bindparam("phase_id"))
+)
+_SETS = cast(Table, OrderSet.__table__)
+_NEW_SET = insert(_SETS).returning(_SETS.c.id)
+_NEW_LINES = insert(cast(Table, OrderLineRow.__table__))
+_LATEST_OF_POWER = (  # a power's latest valid set joined to its lines
+    select(OrderSet.id, OrderSet.phase_id, OrderSet.inbound_id, OrderSet.submitted_at,
+           OrderSet.valid, OrderLineRow.text, OrderLineRow.canonical, OrderLineRow.error,
+           OrderLineRow.position)
+    .outerjoin(OrderLineRow, OrderLineRow.set_id == OrderSet.id)
+    .where(OrderSet.id == (
+        select(OrderSet.id)
+        .join(Power, Power.id == OrderSet.power_id)
+        .where(OrderSet.phase_id == bindparam("phase_id"), Power.name == bindparam("power"),
+               OrderSet.valid.is_(True))
+        .order_by(OrderSet.id.desc())
+        .limit(1)
+        .scalar_subquery()))
+    .order_by(OrderLineRow.position)
+)
 
 
 def submit_orders(
@@ -42,29 +57,41 @@ def submit_orders(
     *,
     now: datetime,
     inbound_id: int | None = None,
+    game_id: int | None = None,
 ) -> OrderSetRecord:
-    """Store a power's submission for an open phase (PhaseClosed once it is adjudicated)."""
-    game_id = session.scalar(select(PhaseRow.game_id).where(PhaseRow.id == phase_id))
+    """Store a power's submission for an open phase (PhaseClosed once it is adjudicated).
+    `game_id`, the phase's game, saves a look-up when the caller knows it. Plain statements:
+    the game lock, one read of the phase and power, one INSERT of the set, one of its lines."""
     if game_id is None:
-        raise NotFound(f"no phase with id {phase_id}")
-    lock_game(session, game_id)  # adjudication holds this lock while it reads the orders
-    closed = session.scalar(select(PhaseRow.adjudicated_at).where(PhaseRow.id == phase_id))
-    if closed is not None:
+        game_id = session.scalar(select(PhaseRow.game_id).where(PhaseRow.id == phase_id))
+        if game_id is None:
+            raise NotFound(f"no phase with id {phase_id}")
+    if session.get_bind().dialect.name != "sqlite":
+        # adjudication holds this lock while it reads the orders (on SQLite every writing
+        # transaction holds the database's write lock from its BEGIN IMMEDIATE)
+        lock_game(session, game_id)
+    conn = plain(session)  # plain statements, without the ORM's loading and flushing
+    found = conn.execute(_PHASE_AND_POWER, {"phase_id": phase_id, "power": power}).first()
+    if found is None or found.game_id != game_id:
+        raise NotFound(f"no phase with id {phase_id} in game {game_id}")
+    if found.adjudicated_at is not None:
         raise PhaseClosed(f"phase {phase_id} was adjudicated: orders for it are too late")
-    row = OrderSet(
-        phase_id=phase_id,
-        power_id=power_id(session, game_id, power),
-        inbound_id=inbound_id,
-        submitted_at=now,
-        valid=all(line.error is None for line in lines),
-        lines=[
-            OrderLineRow(position=i, text=ln.text, canonical=ln.canonical, error=ln.error)
-            for i, ln in enumerate(lines)
-        ],
-    )
-    session.add(row)
-    session.flush()
-    return _record(row, power)
+    if found.id is None:
+        power_id(session, game_id, power)  # raises NotFound
+    valid = all(line.error is None for line in lines)
+    set_id = conn.execute(
+        _NEW_SET,
+        {"phase_id": phase_id, "power_id": found.id, "inbound_id": inbound_id,
+         "submitted_at": now, "valid": valid},
+    ).scalar_one()
+    if lines:
+        conn.execute(_NEW_LINES, [
+            {"set_id": set_id, "position": i, "text": ln.text, "canonical": ln.canonical,
+             "error": ln.error}
+            for i, ln in enumerate(lines)])
+    return OrderSetRecord(
+        id=set_id, phase_id=phase_id, power=power, inbound_id=inbound_id, submitted_at=now,
+        valid=valid, lines=tuple(OrderLine(ln.text, ln.canonical, ln.error) for ln in lines))
 
 
 def _load_sets(session: Session, *where: ColumnElement[bool]) -> list[OrderSetRecord]:
@@ -124,6 +151,22 @@ def latest_valid_orders(session: Session, phase_id: int) -> dict[str, OrderSetRe
         .group_by(OrderSet.power_id)
     )
     return {r.power: r for r in _load_sets(session, OrderSet.id.in_(latest))}
+
+
+def latest_valid_orders_of(session: Session, phase_id: int,
+                           power: str) -> OrderSetRecord | None:
+    """One power's latest valid submission for the phase (what `latest_valid_orders` has for
+    it), or None."""
+    rows = plain(session).execute(
+        _LATEST_OF_POWER, {"phase_id": phase_id, "power": power}).all()
+    if not rows:
+        return None
+    r = rows[0]
+    return OrderSetRecord(
+        id=r.id, phase_id=r.phase_id, power=power, inbound_id=r.inbound_id,
+        submitted_at=r.submitted_at, valid=r.valid,
+        lines=tuple(OrderLine(x.text, x.canonical, x.error) for x in rows
+                    if x.position is not None))
 
 
 def latest_valid_orders_of_phases(

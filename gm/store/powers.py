@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
+from gm.store.db import plain
 from gm.store.errors import NotFound
 from gm.store.models import Power, PowerAddress
 from gm.store.records import PowerRecord
@@ -82,9 +83,27 @@ def power_id(session: Session, game_id: int, name: str) -> int:
     return _row(session, game_id, name).id
 
 
+_WITH_ADDRESSES = (  # built once: every sign-on reads its power
+    select(Power.id, Power.game_id, Power.name, Power.password_hash, Power.status,
+           Power.draw_vote, Power.wait, Power.created_at, Power.updated_at, PowerAddress.address)
+    .outerjoin(PowerAddress, PowerAddress.power_id == Power.id)
+    .where(Power.game_id == bindparam("game_id"), Power.name == bindparam("name"))
+    .order_by(PowerAddress.position)
+)
+
+
 def get_power(session: Session, game_id: int, name: str) -> PowerRecord | None:
-    row = session.scalar(select(Power).where(Power.game_id == game_id, Power.name == name))
-    return None if row is None else to_record(row)
+    """The power with its addresses (one plain read: the power joined to its addresses)."""
+    # on the connection: plain rows, without the ORM's loading
+    rows = plain(session).execute(_WITH_ADDRESSES, {"game_id": game_id, "name": name}).all()
+    if not rows:
+        return None
+    r = rows[0]
+    return PowerRecord(
+        id=r.id, game_id=r.game_id, name=r.name,
+        addresses=tuple(x.address for x in rows if x.address is not None),
+        password_hash=r.password_hash, status=r.status, draw_vote=r.draw_vote, wait=r.wait,
+        created_at=r.created_at, updated_at=r.updated_at)
 
 
 def list_powers(session: Session, game_id: int) -> list[PowerRecord]:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
 from gm.engine.orders import AnyOrder
 from gm.store.records import Attachment, GameRecord
+
+if TYPE_CHECKING:
+    from gm.commands.handlers.orders import OrderView
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,9 @@ class Signed:
     game: GameRecord
     power: str | None  # None: the GM
     pending: list[tuple[str, AnyOrder]] = field(default_factory=list)  # orders not yet stored
+    # `game` is as stored now: read by this sign-on, no other command since (orders.py reads
+    # it again otherwise)
+    fresh: bool = False
 
 
 @dataclass
@@ -61,3 +68,6 @@ class Context:
     results: Results = field(default_factory=Results)
     signed: Signed | None = None
     refused_signon: bool = False  # the last SIGNON failed: what follows it is ignored
+    # a game's open phase as a run of order lines sees it, loaded once for the run (orders.py;
+    # dropped whenever another command may change the game)
+    views: dict[int, OrderView] = field(default_factory=dict)
