@@ -11,6 +11,7 @@ army-fleet), dislodged units are drawn beside their province with a broken red o
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from xml.sax.saxutils import escape, quoteattr
@@ -151,7 +152,9 @@ def render_map_svg(variant: Variant, state: GameState, title: str) -> str:
     static = _static(variant.name)
     board = static.board
     gmap = variant.map_for(state)
-    legend_rows = (len(variant.power_names) + 3) // 4 + 1
+    powers = variant.power_names  # a property that builds its tuple: asked once
+    colours = _colours(powers)
+    legend_rows = (len(powers) + 3) // 4 + 1
     height = board.height + 40 + 22 * legend_rows
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{board.width:.0f}" '
@@ -162,7 +165,6 @@ def render_map_svg(variant: Variant, state: GameState, title: str) -> str:
         f'<text x="12" y="24" font-size="18" font-weight="bold">{escape(title)}</text>',
     ]
     centres = gmap.centres
-    colours = _colours(variant.power_names)
     for abbr in static.order:
         terrain = gmap.terrain.get(abbr, variant.map.provinces[abbr].terrain)
         owner = state.owners.get(abbr) if abbr in centres else None
@@ -174,29 +176,33 @@ def render_map_svg(variant: Variant, state: GameState, title: str) -> str:
             out.append(f'<line class="cut-border" data-between={quoteattr(a + "-" + b)} '
                        f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
                        f'stroke="#c00000" stroke-width="3" stroke-dasharray="8 5"/>')
+    other = POWER_COLOURS[-1]
     for unit in sorted(state.units):
         if unit.location.province in board.positions:
             x, y = static.at[unit.location.province]
-            out.append(_unit(unit, power_colour(variant, unit.power), x, y + 6, False))
+            out.append(_unit(unit, colours.get(unit.power, other), x, y + 6, False))
     for d in sorted(state.dislodged, key=lambda d: d.unit):
         if d.unit.location.province in board.positions:
             x, y = static.at[d.unit.location.province]
-            out.append(_unit(d.unit, power_colour(variant, d.unit.power), x + 22, y + 30, True))
-    out.extend(_legend(variant, state, board.height + 10))
+            out.append(_unit(d.unit, colours.get(d.unit.power, other), x + 22, y + 30, True))
+    out.extend(_legend(powers, colours, state, board.height + 10))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _legend(variant: Variant, state: GameState, top: float) -> list[str]:
+def _legend(powers: tuple[str, ...], colours: dict[str, str], state: GameState,
+            top: float) -> list[str]:
+    """Each power's colour and centre count, and the terrain fills."""
     rows = []
-    for i, power in enumerate(variant.power_names):
+    counts = Counter(state.owners.values())  # each power's centres
+    for i, power in enumerate(powers):
         x, y = 12 + 230 * (i % 4), top + 22 * (i // 4)
-        count = len(state.centres_of(power))
         rows.append(
             f'<g class="legend-power" data-power={quoteattr(power)}>'
-            f'<rect x="{x}" y="{y}" width="14" height="14" fill="{power_colour(variant, power)}"/>'
-            f'<text x="{x + 20}" y="{y + 12}" font-size="13">{escape(power)}: {count}</text></g>')
-    y = top + 22 * ((len(variant.power_names) + 3) // 4)
+            f'<rect x="{x}" y="{y}" width="14" height="14" fill="{colours[power]}"/>'
+            f'<text x="{x + 20}" y="{y + 12}" font-size="13">{escape(power)}: '
+            f'{counts[power]}</text></g>')
+    y = top + 22 * ((len(powers) + 3) // 4)
     keys = (("sea", TERRAIN_FILL[Terrain.SEA]), ("lake", TERRAIN_FILL[Terrain.LAKE]),
             ("land", TERRAIN_FILL[Terrain.LAND]), ("mountain", TERRAIN_FILL[Terrain.MOUNTAIN]),
             ("impassable", TERRAIN_FILL[Terrain.IMPASSABLE]), ("ice", ICE_FILL))

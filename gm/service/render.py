@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template, select_autoescape
 
 from gm.paths import TEMPLATES
 
@@ -25,6 +25,12 @@ def environment() -> Environment:
     )
 
 
+@functools.cache
+def template(name: str) -> Template:
+    """templates/<name>, compiled once per process (no look-up in Jinja's cache per use)."""
+    return environment().get_template(name)
+
+
 def render(name: str, **values: Any) -> str:
     """Render templates/<name> (e.g. "reply/ack.txt.j2")."""
-    return environment().get_template(name).render(**values)
+    return template(name).render(**values)

@@ -2,10 +2,12 @@
 
 Safe to run from cron every minute, twice at once, or after a crash: each game is handled
 under the game lock (games are taken in batches, one transaction per batch: the batch's locks
-are taken at once with SKIP LOCKED on PostgreSQL, BEGIN IMMEDIATE on SQLite, and each game runs
-in its own savepoint), its state is read again once the lock is held (for the whole batch in a
-few queries), and a phase's results are recorded by a conditional update, so a phase is
-adjudicated once whoever tries. The reports of a batch are queued together at its end.
+are taken at once with SKIP LOCKED on PostgreSQL, BEGIN IMMEDIATE on SQLite; the batch runs in
+one savepoint, and if a game fails it runs again with each game in its own savepoint, so a
+failing game is rolled back alone), its state is read again once the lock is held (for the
+whole batch in a few queries), and a phase's results are recorded by a conditional update, so
+a phase is adjudicated once whoever tries. The results, reports and audit entries of a batch
+are written together at its end.
 Reminders and late notices carry a Message-ID made from the game, phase and power, so each is
 queued once.
 
@@ -100,6 +102,15 @@ class TickSummary:
     busy: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
 
+    def add(self, other: TickSummary) -> None:
+        """Count what `other` did too."""
+        self.examined += other.examined
+        self.adjudicated.extend(other.adjudicated)
+        self.reminders += other.reminders
+        self.notices += other.notices
+        self.busy += other.busy
+        self.failed.extend(other.failed)
+
 
 def remind_before(settings: GameSettings) -> timedelta:
     """How long before the deadline late powers are reminded (0: never)."""
@@ -183,8 +194,9 @@ def _queued(session: Session, message_id: str) -> bool:
 @dataclass
 class Batch:
     """What a tick reads for a batch of games in a few set-based queries (the games' locks
-    held), and what it writes for all of them at the end: the phase reports and audit entries
-    (each game's share is added only once its savepoint is released)."""
+    held), and what it writes for all of them at the end: the adjudicated phases' results, the
+    phase reports and audit entries (each game's share is kept only if the game did not
+    fail)."""
 
     games: dict[int, GameRecord]
     phases: dict[int, PhaseRecord]  # each game's last phase
@@ -193,6 +205,8 @@ class Batch:
     press: dict[int, list[PressRecord]]
     messages: list[outbound_repo.NewMessage] = field(default_factory=list)
     entries: list[audit.NewEntry] = field(default_factory=list)
+    closing: list[phases_repo.ClosedPhase] = field(default_factory=list)
+    opening: list[phases_repo.NewPhase] = field(default_factory=list)
 
     @classmethod
     def load(cls, session: Session, game_ids: list[int]) -> Batch:
@@ -204,9 +218,15 @@ class Batch:
                    press_repo.press_of_games(session, game_ids))
 
     def write(self, session: Session, now: datetime) -> None:
+        phases_repo.close_phases(session, self.closing, now=now)
+        phases_repo.open_phases(session, self.opening, now=now)
         outbound_repo.enqueue_many(session, self.messages, now=now)
         audit.record_actions(session, self.entries)
-        self.messages, self.entries = [], []
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop what was to be written (the games' work was rolled back)."""
+        self.messages, self.entries, self.closing, self.opening = [], [], [], []
 
 
 class GameTick:
@@ -234,6 +254,10 @@ class GameTick:
         self.next_phase: PhaseRecord | None = None
         self.messages: list[outbound_repo.NewMessage] = []
         self.entries: list[audit.NewEntry] = []
+        # the adjudicated phase whose results are not recorded yet, and the next phase not
+        # opened yet: written with the batch's, or before the next phase is looked at
+        self.closing: list[phases_repo.ClosedPhase] = []
+        self.opening: list[phases_repo.NewPhase] = []
 
     def _notice(self, kind: str, phase: PhaseRecord, address: str, subject: str,
                 template: str, **values: str | list[str]) -> bool:
@@ -262,14 +286,18 @@ class GameTick:
         for _ in range(MAX_STEPS):
             if phase is None or phase.adjudicated:
                 break
+            phase = self.write_phases() or phase  # stored now, if it was opened just now
             if not self.step(phase):
                 break
             phase = self.next_phase  # None: the game is over
             self.stored, self.press = {}, []  # a phase opened just now: no orders, no press
         if self.batch is not None:
+            self.batch.closing.extend(self.closing)
+            self.batch.opening.extend(self.opening)
             self.batch.messages.extend(self.messages)
             self.batch.entries.extend(self.entries)
         else:
+            self.write_phases()
             outbound_repo.enqueue_many(self.session, self.messages, now=self.now)
             audit.record_actions(self.session, self.entries)
 
@@ -310,12 +338,23 @@ class GameTick:
             powers = self.powers = powers_repo.list_powers(self.session, self.game.id)
         return self.adjudicate(phase, Why.LATE, powers, stand, disorder)
 
+    def write_phases(self) -> PhaseRecord | None:
+        """Record the results of the phase adjudicated last and open the next, if not done
+        yet: the next phase as stored (with its id), or None if there was nothing to do."""
+        phases_repo.close_phases(self.session, self.closing, now=self.now)
+        opened = None
+        for previous, state, deadline_at in self.opening:
+            opened = phases_repo.open_next_phase(self.session, previous, state, now=self.now,
+                                                 deadline_at=deadline_at)
+        self.closing, self.opening = [], []
+        return opened
+
     def adjudicate(self, phase: PhaseRecord, why: Why, powers: list[PowerRecord],
                    stand: Standing, disorder: list[str] | None = None) -> bool:
         done: Adjudicated = adjudicate_phase(
             self.session, self.game, phase, now=self.now, service=self.config.display_name,
             disorder=disorder or (), powers=powers, stored=stand.stored, press=self.press,
-            submitted=stand.submitted)
+            submitted=stand.submitted, closing=self.closing, opening=self.opening)
         self.messages.extend(
             outbound_repo.NewMessage(
                 new_message_id(self.config.domain), report.recipients,
@@ -425,26 +464,51 @@ def tick_game(session: Session, game_id: int, *, now: datetime, config: Config,
 def tick_batch(session: Session, game_ids: list[int], *, now: datetime, config: Config,
                summary: TickSummary) -> None:
     """Many games in the caller's transaction: locked at once (those another worker holds are
-    skipped), read in a few queries, each handled in its own savepoint (a game that fails is
-    rolled back alone), and the reports and audit entries of all written together at the end."""
+    skipped), read in a few queries, handled together in one savepoint (if any game fails, that
+    is rolled back and the batch runs again with each game in its own savepoint: a game that
+    fails is rolled back alone), and the reports and audit entries of all written together at
+    the end."""
     locked = games_repo.lock_games(session, game_ids, skip_locked=True)
     gone = set(game_ids) - locked - set(games_repo.get_games(session, set(game_ids) - locked))
     batch = Batch.load(session, [g for g in game_ids if g in locked])
+    trial = TickSummary()
+    try:
+        with session.begin_nested():  # two statements for the batch, not two for each game
+            _tick_games(session, game_ids, locked, gone, batch, now=now, config=config,
+                        summary=trial, alone=False)
+    except Exception:  # some game failed: find which, and keep the others' work
+        batch.forget()
+        _tick_games(session, game_ids, locked, gone, batch, now=now, config=config,
+                    summary=summary, alone=True)
+    else:
+        summary.add(trial)
+    batch.write(session, now)
+
+
+def _tick_games(session: Session, game_ids: list[int], locked: set[int], gone: set[int],
+                batch: Batch, *, now: datetime, config: Config, summary: TickSummary,
+                alone: bool) -> None:
+    """`tick_batch`'s games, in order; `alone`: each in its own savepoint, a failure logged
+    and rolled back alone (otherwise a failure is raised)."""
     for game_id in game_ids:
         summary.examined += 1
         if game_id not in locked:
             if game_id not in gone:
                 summary.busy += 1
             continue
-        kept = (len(batch.messages), len(batch.entries), len(summary.adjudicated))
+        if not alone:
+            tick_game(session, game_id, now=now, config=config, summary=summary, batch=batch)
+            continue
+        kept = (len(batch.messages), len(batch.entries), len(summary.adjudicated),
+                len(batch.closing), len(batch.opening))
         try:
             with session.begin_nested():
                 tick_game(session, game_id, now=now, config=config, summary=summary, batch=batch)
         except Exception as exc:  # one game's fault must not stop the others
             log.exception("tick: game %s failed", game_id)
             del batch.messages[kept[0]:], batch.entries[kept[1]:], summary.adjudicated[kept[2]:]
+            del batch.closing[kept[3]:], batch.opening[kept[4]:]
             summary.failed.append((str(game_id), f"{type(exc).__name__}: {exc}"))
-    batch.write(session, now)
 
 
 def tick(db: Database, *, config: Config, clock: Clock, limit: int | None = None,

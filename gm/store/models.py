@@ -218,6 +218,19 @@ class OutboundAttachment(Base):
     position: Mapped[int] = mapped_column(Integer)
     filename: Mapped[str] = mapped_column(String(255))
     content_type: Mapped[str] = mapped_column(String(127))
+    file_id: Mapped[int] = mapped_column(ForeignKey("outbound_files.id"), index=True)
+
+    file: Mapped[OutboundFile] = relationship(lazy="joined", innerjoin=True)
+
+
+class OutboundFile(Base):
+    """An attachment's bytes, stored once however many messages carry them (a phase's map
+    picture goes to every power, the GM and the observers: one row)."""
+
+    __tablename__ = "outbound_files"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), index=True)  # SHA-256 of data, hex
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
 

@@ -10,16 +10,17 @@ sent again.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import insert, select
+from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
 from gm.store.errors import NotFound, StoreError
-from gm.store.models import OutboundAttachment, OutboundMessage
+from gm.store.models import OutboundAttachment, OutboundFile, OutboundMessage
 from gm.store.records import Attachment, BodyPart, OutboundRecord
 from gm.store.statuses import OutboundStatus
 
@@ -34,7 +35,7 @@ def to_record(row: OutboundMessage) -> OutboundRecord:
         headers=tuple((str(h[0]), str(h[1])) for h in row.headers),
         parts=tuple(BodyPart(p["content_type"], p["text"]) for p in row.parts),
         attachments=tuple(
-            Attachment(a.filename, a.content_type, a.data) for a in row.attachments
+            Attachment(a.filename, a.content_type, a.file.data) for a in row.attachments
         ),
         status=row.status,
         attempts=row.attempts,
@@ -81,7 +82,8 @@ def enqueue_outbound(
         inbound_id=inbound_id,
         attachments=[
             OutboundAttachment(
-                position=i, filename=a.filename, content_type=a.content_type, data=a.data
+                position=i, filename=a.filename, content_type=a.content_type,
+                file=_stored_file(session, a.data)
             )
             for i, a in enumerate(attachments)
         ],
@@ -107,13 +109,14 @@ class NewMessage:
 def enqueue_many(session: Session, messages: Sequence[NewMessage], *, now: datetime,
                  game_id: int | None = None, inbound_id: int | None = None) -> None:
     """Queue many new messages at once (one multi-row INSERT of the messages, a look-up of
-    their ids by Message-ID, one of their attachments), e.g. the reports of many games. Their
-    Message-IDs must be new (`new_message_id`)."""
+    their ids by Message-ID, one of their attachments' distinct contents, stored once, and
+    one of the attachments), e.g. the reports of many games. Their Message-IDs must be new
+    (`new_message_id`)."""
     if not messages:
         return
     if any(not m.recipients for m in messages):
         raise StoreError("an outbound message has no recipients")
-    session.execute(insert(OutboundMessage), [
+    session.execute(insert(OutboundMessage.__table__), [  # type: ignore[arg-type]
         {"message_id": m.message_id, "recipients": list(m.recipients),
          "headers": [[n, v] for n, v in m.headers],
          "parts": [{"content_type": p.content_type, "text": p.text} for p in m.parts],
@@ -128,11 +131,33 @@ def enqueue_many(session: Session, messages: Sequence[NewMessage], *, now: datet
         ids.update(session.execute(
             select(OutboundMessage.message_id, OutboundMessage.id)
             .where(OutboundMessage.message_id.in_(chunk))).tuples().all())
+    files = _store_files(session, [a.data for m in with_files for a in m.attachments])
     rows = [{"outbound_id": ids[m.message_id], "position": i, "filename": a.filename,
-             "content_type": a.content_type, "data": a.data}
+             "content_type": a.content_type, "file_id": files[a.data]}
             for m in with_files for i, a in enumerate(m.attachments)]
     if rows:
         session.execute(insert(OutboundAttachment), rows)
+
+
+def _stored_file(session: Session, data: bytes) -> OutboundFile:
+    """The stored file holding `data`: one stored before (same SHA-256), or a new one."""
+    digest = hashlib.sha256(data).hexdigest()
+    found = session.scalars(
+        select(OutboundFile).where(OutboundFile.digest == digest).limit(1)).first()
+    return found if found is not None else OutboundFile(digest=digest, data=data)
+
+
+def _store_files(session: Session, contents: Sequence[bytes]) -> dict[bytes, int]:
+    """Store each distinct content of `contents` once (a phase's picture, attached to every
+    report of the phase, is one row); the stored file's id by content."""
+    distinct = list(dict.fromkeys(contents))
+    if not distinct:
+        return {}
+    digests = {d: hashlib.sha256(d).hexdigest() for d in distinct}
+    ids = dict(session.execute(  # one multi-row INSERT; each row named by its digest
+        insert(OutboundFile).returning(OutboundFile.digest, OutboundFile.id),
+        [{"digest": digests[d], "data": d} for d in distinct]).tuples().all())
+    return {d: ids[digests[d]] for d in distinct}
 
 
 def _row(session: Session, outbound_id: int) -> OutboundMessage:
@@ -188,6 +213,18 @@ def mark_sent(session: Session, outbound_id: int, *, now: datetime) -> OutboundR
     row.next_attempt_at = None
     session.flush()
     return to_record(row)
+
+
+def record_sent(session: Session | Connection, outbound_id: int, *, now: datetime) -> None:
+    """`mark_sent` in one plain UPDATE, returning nothing (what the sender needs; a plain
+    Connection in a transaction will do)."""
+    table = OutboundMessage.__table__
+    done = session.execute(
+        update(table)  # type: ignore[arg-type]
+        .where(table.c.id == outbound_id)
+        .values(status=OutboundStatus.SENT, sent_at=now, next_attempt_at=None))
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        raise NotFound(f"no outbound message with id {outbound_id}")
 
 
 def mark_send_failed(

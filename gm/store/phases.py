@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import Select, Table, delete, func, insert, select, update
+from sqlalchemy import Select, Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
@@ -29,7 +29,8 @@ from gm.store.statuses import GameStatus
 PHASES = cast(Table, PhaseRow.__table__)  # for plain statements that skip the ORM
 
 
-def to_record(row: PhaseRow) -> PhaseRecord:
+def to_record(row: PhaseRow | Any) -> PhaseRecord:
+    """The record of a mapped PhaseRow or of a plain row of all its columns."""
     return PhaseRecord(
         id=row.id,
         game_id=row.game_id,
@@ -127,15 +128,17 @@ def phase_at(session: Session, game_id: int, index: int) -> PhaseRecord:
     return to_record(row)
 
 
+_CURRENT = (  # built once: every order message reads its game's phase
+    select(PHASES)
+    .where(PHASES.c.game_id == bindparam("game_id"))
+    .order_by(PHASES.c.phase_index.desc())
+    .limit(1)
+)
+
+
 def current_phase(session: Session, game_id: int) -> PhaseRecord | None:
     """The game's last phase (open unless the game is over), or None before the first."""
-    row = session.scalar(
-        select(PhaseRow)
-        .where(PhaseRow.game_id == game_id)
-        .order_by(PhaseRow.phase_index.desc())
-        .limit(1)
-        .execution_options(populate_existing=True)
-    )
+    row = session.execute(_CURRENT, {"game_id": game_id}).first()
     return None if row is None else to_record(row)
 
 
@@ -219,6 +222,49 @@ def close_phase(
     loaded = session.identity_map.get(identity_key(PhaseRow, phase_id))
     if loaded is not None:  # the row changed under the session: read it again when used
         session.expire(loaded)
+
+
+# a phase to open after `previous` (the game's last, closed in this transaction): previous,
+# the state, the deadline
+NewPhase = tuple[PhaseRecord, GameState, datetime | None]
+
+
+def open_phases(session: Session, opening: Sequence[NewPhase], *, now: datetime) -> None:
+    """`open_next_phase` for many games in one INSERT run for each (one round trip on
+    PostgreSQL), when nobody needs the new phases' ids now."""
+    if not opening:
+        return
+    session.execute(insert(PHASES), [
+        {"game_id": previous.game_id, "phase_index": previous.index + 1,
+         "season": state.phase.season, "year": state.phase.year, "type": state.phase.type,
+         "state": state.to_json(), "opened_at": now, "deadline_at": deadline_at}
+        for previous, state, deadline_at in opening])
+
+
+ClosedPhase = tuple[int, Sequence[OrderResult | StoredResult], Sequence[str]]  # id, results, events
+
+
+def close_phases(session: Session, closing: Sequence[ClosedPhase], *, now: datetime) -> None:
+    """`close_phase` for many phases in one UPDATE run for each (one round trip on PostgreSQL:
+    psycopg pipelines them); PhaseClosed if any was adjudicated already."""
+    if not closing:
+        return
+    table = PHASES
+    done = session.execute(
+        update(table)
+        .where(table.c.id == bindparam("p_id"), table.c.adjudicated_at.is_(None))
+        .values(results=bindparam("p_results"), events=bindparam("p_events"),
+                adjudicated_at=bindparam("p_at")),
+        [{"p_id": phase_id,
+          "p_results": [(r if isinstance(r, StoredResult) else StoredResult.of(r)).to_json()
+                        for r in results],
+          "p_events": list(events), "p_at": now} for phase_id, results, events in closing])
+    if done.rowcount != len(closing):  # type: ignore[attr-defined]
+        raise PhaseClosed(f"one of phases {[c[0] for c in closing]} was adjudicated already")
+    for phase_id, _results, _events in closing:
+        loaded = session.identity_map.get(identity_key(PhaseRow, phase_id))
+        if loaded is not None:  # the row changed under the session: read it again when used
+            session.expire(loaded)
 
 
 def _due_query(now: datetime) -> Select[tuple[int, int]]:
