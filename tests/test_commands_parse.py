@@ -14,6 +14,7 @@ from gm.commands.help import TOPICS
 from gm.commands.parse import KEYWORDS, MAX_LINE_CHARS, MAX_LINES, MAX_NOT_COMMANDS
 from gm.commands.values import (
     Add,
+    AddObserver,
     Clear,
     Command,
     CommandError,
@@ -43,8 +44,10 @@ from gm.commands.values import (
     SetEarly,
     SetGrace,
     SetLate,
+    SetObservers,
     SetPassword,
     SetPress,
+    SetRemind,
     SetTimezone,
     SetWait,
     SignOff,
@@ -249,6 +252,17 @@ COMMANDS: list[tuple[str, Command]] = [
     ("set late cd after 3", SetLate(line("set late cd after 3"), LatePolicy.DISORDER, 3)),
     ("SET EARLY ON", SetEarly(line("SET EARLY ON"), True)),
     ("SET EARLY off", SetEarly(line("SET EARLY off"), False)),
+    ("SET REMIND 6h", SetRemind(line("SET REMIND 6h"), timedelta(hours=6))),
+    ("SET REMIND 1 day 12 hours", SetRemind(line("SET REMIND 1 day 12 hours"),
+                                            timedelta(hours=36))),
+    ("SET REMIND OFF", SetRemind(line("SET REMIND OFF"), timedelta(0))),
+    ("SET REMIND on", SetRemind(line("SET REMIND on"), None)),
+    ("SET OBSERVERS a@example.org, <b@example.net> c@example.com a@example.org",
+     SetObservers(line("SET OBSERVERS a@example.org, <b@example.net> c@example.com a@example.org"),
+                  ("a@example.org", "b@example.net", "c@example.com"))),
+    ("SET OBSERVERS none", SetObservers(line("SET OBSERVERS none"), ())),
+    ("ADD OBSERVER <w@example.org>", AddObserver(line("ADD OBSERVER <w@example.org>"),
+                                                 "w@example.org")),
 ]
 
 
@@ -480,6 +494,8 @@ def test_press_needs_recipients() -> None:
         ("SET LATE HOLD AFTER 2", "SET LATE HOLD AFTER 2", "SET LATE needs HOLD, WAIT, or"),
         ("SET LATE DISORDER AFTER 0", "SET LATE DISORDER AFTER 0", "from 1 up"),
         ("SET EARLY yes", "SET EARLY yes", "SET EARLY needs ON or OFF"),
+        ("SET REMIND soon", "SET REMIND soon", "SET REMIND needs how long before the deadline"),
+        ("SET OBSERVERS bob", "SET OBSERVERS bob", "SET OBSERVERS needs e-mail addresses"),
         ("HISTORY mygame Spring", "HISTORY mygame Spring", "HISTORY needs a game and may"),
         ("GREY", "GREY", "GREY goes before PRESS or BROADCAST"),
     ],

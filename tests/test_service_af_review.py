@@ -5,6 +5,7 @@ reason; `Build A/F` is refused; the adjustment reply counts an A/F as two units.
 
 from __future__ import annotations
 
+import re
 from email import message_from_bytes
 from email.message import Message
 from email.policy import default
@@ -46,8 +47,9 @@ class Table:
         body = "\n".join([f"SIGNON {power} {self.game} pw{power.lower()}", *lines])
         return await self.send(PLAYERS[power], body)
 
-    async def process(self) -> None:
-        await self.send(GM, f"SIGNON GM {self.game} gmpass\nPROCESS")
+    async def process(self) -> str:
+        """PROCESS as the GM: the reply and the GM's report."""
+        return await self.send(GM, f"SIGNON GM {self.game} gmpass\nPROCESS")
 
     def state(self) -> GameState:
         with self.db.read() as s:
@@ -72,10 +74,14 @@ async def test_abstraction2_af_orders_by_mail(database: Database, tmp_path: Path
 
     # August 1914 (Abstraction2 rule 3): the army boards, as the seed writes it; the reply lists
     # the units still without orders.
+    reply = await table.orders("England", "A Lvp boards F ENG", "A Lvp boards F NTH")
+    assert '"A Lvp boards F ENG": refused, no fleet in ENG' in reply  # checked on receipt
+    assert '"A Lvp boards F NTH": refused, A Lvp cannot board F NTH: not adjacent' in reply
     reply = await table.orders("England", "A(Lvp) boards F(IRI)", "F(NTH) - Nwy")
     assert "A(Lvp) boards F(IRI)  ->  A Lvp boards F IRI" in reply
     assert "Units without orders: F IRI, F Lon." in reply
-    await table.process()
+    report = await table.process()
+    assert re.search(r"England: +5 centres, +4 units", report)  # the A/F counts two (rule 3)
     state = table.state()
     assert str(state.phase) == "September 1914, Adjustment"
     assert sorted(str(u) for u in state.units_of("England")) == ["A/F IRI", "F Lon", "F Nwy"]

@@ -3,13 +3,16 @@ ingest(): one message in, the reply and the mail it queues out; on SQLite and Po
 
 from __future__ import annotations
 
+import re
 from datetime import time, timedelta
 from pathlib import Path
 
 from gm.engine.phase import PhaseType
 from gm.policies import LatePolicy, PressPolicy
+from gm.service.adjudicate import observers
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome, ingest
+from gm.service.tick import remind_before, tick
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import outbound as outbound_repo
@@ -192,6 +195,182 @@ def test_gm_settings_need_the_gm(database: Database, tmp_path: Path) -> None:
         assert game.settings.press is PressPolicy.ALL and game.settings.early is True
 
 
+def test_reminders_and_observers_are_set_by_mail(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply = _send(database, tmp_path, GM,
+                  "SIGNON GM alpha gmpass\nSET REMIND 6h\n"
+                  "SET OBSERVERS watcher@example.org, <press@example.net> watcher@example.org\n"
+                  "ADD OBSERVER late@example.com\nADD OBSERVER Watcher@example.org")
+    assert "Reminders in alpha: 6 hours before the deadline, to powers without orders." in reply
+    assert "Observers of alpha: watcher@example.org, press@example.net." in reply
+    assert ("Observers of alpha: watcher@example.org, press@example.net, late@example.com."
+            in reply)
+    assert "ADD OBSERVER: Watcher@example.org already observes alpha." in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        assert remind_before(game.settings) == timedelta(hours=6)
+        assert observers(game) == ["watcher@example.org", "press@example.net",
+                                   "late@example.com"]
+    reply = _send(database, tmp_path, GM,
+                  "SIGNON GM alpha gmpass\nSET REMIND OFF\nSET OBSERVERS NONE")
+    assert "Reminders in alpha: OFF (no reminders)." in reply
+    assert "Observers of alpha: none." in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        assert remind_before(game.settings) == timedelta(0) and observers(game) == []
+    reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET REMIND ON\nSET REMIND")
+    assert "Reminders in alpha: 12 hours before the deadline" in reply
+    assert ('Cannot read "SET REMIND": SET REMIND needs how long before the deadline, or ON or'
+            in reply)
+    reply = _send(database, tmp_path, PLAYERS["France"],
+                  "SIGNON France alpha pwfrance\nSET REMIND 1h\nADD OBSERVER spy@example.org")
+    assert reply.count("refused, only the game's GM may do this") == 2
+
+
+def test_observers_get_the_observers_report(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nADD OBSERVER watcher@example.org")
+    for power, orders in SPRING_1901.items():
+        _send(database, tmp_path, PLAYERS[power],
+              "\n".join([f"SIGNON {power} alpha pw{power.lower()}", *orders]))
+    summary = tick(database, config=maildir_config(tmp_path), clock=FixedClock(START))
+    assert [game for game, *_ in summary.adjudicated] == ["alpha"]  # early: all orders in
+    with database.read() as s:
+        sent = [o for o in outbound_repo.list_outbound(s) if "watcher@example.org" in o.recipients]
+    assert len(sent) == 1
+    assert "You receive this as an observer of alpha." in sent[0].parts[0].text
+
+
+def test_reports_say_who_is_in_civil_disorder(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nEJECT Russia")
+    for power, orders in SPRING_1901.items():
+        if power != "Russia":
+            _send(database, tmp_path, PLAYERS[power],
+                  "\n".join([f"SIGNON {power} alpha pw{power.lower()}", *orders]))
+    _, mail = _send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPROCESS")
+    report = _by_recipient(mail)[PLAYERS["France"]]
+    assert "In civil disorder (the rules give their orders): Russia." in report
+    due = next(line for line in report.splitlines() if line.startswith("Orders are due from:"))
+    assert "Russia" not in due and "France" in due
+    assert "No orders needed from: Russia" not in report
+
+
+def test_a_power_in_disorder_is_played_again_when_its_player_signs_on(
+        database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path, "SET LATE DISORDER")
+    for power, orders in SPRING_1901.items():
+        if power != "Italy":
+            _send(database, tmp_path, PLAYERS[power],
+                  "\n".join([f"SIGNON {power} alpha pw{power.lower()}", *orders]))
+    clock = FixedClock(START)
+    clock.advance(timedelta(hours=73))  # Italy missed the deadline: civil disorder
+    assert [g for g, *_ in tick(database, config=maildir_config(tmp_path),
+                                clock=clock).adjudicated] == ["alpha"]
+    reply, mail = _send_all(database, tmp_path, PLAYERS["Italy"],
+                            "SIGNON Italy alpha pwitaly\nA Ven H", clock)
+    assert "Italy was in civil disorder; it is played again from now on" in reply
+    assert "A Ven H  ->  A Ven H" in reply
+    assert "has signed\non again" in _by_recipient(mail)[GM]
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        italy = powers_repo.get_power(s, game.id, "Italy")
+        assert italy is not None and italy.status is PowerStatus.PLAYING
+
+
+def test_set_wait_holds_for_one_phase(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply = _send(database, tmp_path, PLAYERS["Turkey"], "SIGNON Turkey alpha pwturkey\nSET WAIT")
+    assert "Turkey waits for the deadline of this phase." in reply
+    for power, orders in SPRING_1901.items():
+        _send(database, tmp_path, PLAYERS[power],
+              "\n".join([f"SIGNON {power} alpha pw{power.lower()}", *orders]))
+    config = maildir_config(tmp_path)
+    assert tick(database, config=config, clock=FixedClock(START)).adjudicated == []  # waits
+    clock = FixedClock(START)
+    clock.advance(timedelta(hours=72))
+    assert [g for g, *_ in tick(database, config=config, clock=clock).adjudicated] == ["alpha"]
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        turkey = powers_repo.get_power(s, game.id, "Turkey")
+        assert turkey is not None and turkey.wait is False
+
+
+def test_deadlines_in_replies_show_the_games_timezone(database: Database,
+                                                      tmp_path: Path) -> None:
+    reply = _send(database, tmp_path, GM, "\n".join(
+        ["CREATE alpha standard gmpass", "SET TIMEZONE America/New_York",
+         *[f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()],
+         "START"]))
+    # START is 2026-03-01 12:00 UTC; the movement deadline 72 hours later, 07:00 in New York
+    assert "deadline Wed 2026-03-04 07:00 EST (12:00 UTC)" in reply
+    reply = _send(database, tmp_path, "visitor@example.org", "SUMMARY alpha")
+    assert "Deadline: Wed 2026-03-04 07:00 EST (12:00 UTC)" in reply
+
+
+def test_late_orders_are_taken_in_the_grace_period(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path, "SET GRACE 12h")
+    clock = FixedClock(START)
+    clock.advance(timedelta(hours=80))  # after the 72-hour deadline, within the grace period
+    reply = _send(database, tmp_path, PLAYERS["France"],
+                  "SIGNON France alpha pwfrance\nA Par - Bur", clock)
+    assert "A Par - Bur" in reply and "refused" not in reply
+    clock.advance(timedelta(hours=5))  # past deadline and grace
+    reply = _send(database, tmp_path, PLAYERS["France"],
+                  "SIGNON France alpha pwfrance\nA Mar - Spa", clock)
+    assert ("refused, the deadline (Wed 2026-03-04 12:00 UTC) and its grace period has passed."
+            in reply)
+
+
+def test_a_waiting_game_takes_late_orders(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path, "SET LATE WAIT")
+    clock = FixedClock(START)
+    clock.advance(timedelta(days=10))
+    reply = _send(database, tmp_path, PLAYERS["France"],
+                  "SIGNON France alpha pwfrance\nA Par - Bur", clock)
+    assert "A Par - Bur" in reply and "refused" not in reply
+
+
+def test_the_last_draw_vote_ends_the_game(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path, "ADD OBSERVER watcher@example.org")
+    _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nEJECT Russia")  # no vote in disorder
+    voters = [p for p in sorted(PLAYERS) if p != "Russia"]
+    last = voters[-1]
+    _send(database, tmp_path, PLAYERS[last], f"SIGNON {last} alpha pw{last.lower()}\nSET DRAW")
+    _send(database, tmp_path, PLAYERS[last], f"SIGNON {last} alpha pw{last.lower()}\nSET NO DRAW")
+    for power in voters[:-1]:
+        reply, mail = _send_all(database, tmp_path, PLAYERS[power],
+                                f"SIGNON {power} alpha pw{power.lower()}\nSET DRAW")
+        assert f"{power} votes for a draw." in reply and "ends in a draw" not in reply
+        assert mail == []
+    reply, mail = _send_all(database, tmp_path, PLAYERS[last],
+                            f"SIGNON {last} alpha pw{last.lower()}\nSET DRAW\nA Par - Bur")
+    assert "alpha ends in a draw shared by Austria, England, France, Germany, Italy, Russia," \
+           " Turkey." in reply
+    assert "refused, alpha is finished, not taking orders." in reply
+    sent = _by_recipient(mail)
+    assert set(sent) == {*PLAYERS.values(), GM, "watcher@example.org"} - {PLAYERS["Russia"]}
+    assert "alpha ends in a draw in Spring 1901, Movement." in sent[GM]
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None and game.status.value == "finished"
+
+
+def test_a_draw_needs_every_survivor(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    for power in sorted(PLAYERS)[:-1]:
+        reply = _send(database, tmp_path, PLAYERS[power],
+                      f"SIGNON {power} alpha pw{power.lower()}\nSET DRAW")
+        assert "ends in a draw" not in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None and game.status.value == "active"
+
+
 # --------------------------------------------------------------------------------------------
 # REPLACE and EJECT
 
@@ -208,8 +387,9 @@ def test_eject_then_replace(database: Database, tmp_path: Path) -> None:
         assert france is not None
         assert france.addresses == () and france.status is PowerStatus.CIVIL_DISORDER
     reply = _send(database, tmp_path, PLAYERS["France"], "SIGNON France alpha pwfrance\n"
-                  "PRESS TO Italy\nstill here?\nENDPRESS")
-    assert "Press sent to Italy, the GM." in reply  # the password still works until REPLACE
+                  "PRESS TO Italy\nstill here?\nENDPRESS\nA Par - Bur")
+    assert "Wrong password for France in alpha." in reply  # the ejected player is out
+    assert "Press sent" not in reply and "A Par - Bur  ->" not in reply
     reply, mail = _send_all(database, tmp_path, GM,
                             "SIGNON GM alpha gmpass\nREPLACE France new@example.org fresh\n")
     assert "new@example.org now plays France in alpha." in reply
@@ -232,20 +412,66 @@ def test_eject_then_replace(database: Database, tmp_path: Path) -> None:
         assert actions == [("eject", "France"), ("replace", "France")]
 
 
-def test_replace_keeps_the_password_when_none_is_given(database: Database,
-                                                       tmp_path: Path) -> None:
+def test_replace_without_a_password_makes_one_for_the_new_player(database: Database,
+                                                                 tmp_path: Path) -> None:
     _game(database, tmp_path)
     reply, mail = _send_all(database, tmp_path, GM,
                             "SIGNON GM alpha gmpass\nREPLACE Italy other@example.org\n"
                             "REPLACE Atlantis x@example.org\n")
-    assert "other@example.org now plays Italy in alpha (password unchanged)." in reply
+    assert ("other@example.org now plays Italy in alpha; a new password was made and sent to "
+            "the new player alone. The old password no longer works.") in reply
     assert "REPLACE: 'Atlantis' is not a power of alpha (powers: Austria," in reply
-    assert set(_by_recipient(mail)) == {"other@example.org", PLAYERS["Italy"]}
-    reply = _send(database, tmp_path, "other@example.org", "SIGNON Italy alpha pwitaly\n")
+    sent = _by_recipient(mail)
+    assert set(sent) == {"other@example.org", PLAYERS["Italy"]}
+    assert "you no longer play it" in sent[PLAYERS["Italy"]]
+    made = re.search(r"SIGNON Italy alpha (\S+)", sent["other@example.org"])
+    assert made is not None and made[1] != "<password>"
+    assert made[1] not in reply and made[1] not in sent[PLAYERS["Italy"]]
+    reply = _send(database, tmp_path, "other@example.org", f"SIGNON Italy alpha {made[1]}\n")
     assert "Signed on as Italy in alpha." in reply
-    reply = _send(database, tmp_path, PLAYERS["Italy"],
-                  "SIGNON Italy alpha pwitaly\nEJECT Italy\n")
+    reply = _send(database, tmp_path, "other@example.org", "SIGNON Italy alpha pwitaly\n")
+    assert "Wrong password for Italy in alpha." in reply
+    reply = _send(database, tmp_path, "other@example.org",
+                  f"SIGNON Italy alpha {made[1]}\nEJECT Italy\n")
     assert "EJECT: refused, only the game's GM may do this" in reply
+
+
+def test_add_over_a_seated_player_tells_the_one_unseated(database: Database,
+                                                         tmp_path: Path) -> None:
+    reply, mail = _send_all(database, tmp_path, GM,
+                            "CREATE alpha standard gmpass\nADD France a@example.org pw\n"
+                            "ADD France b@example.org pw2\nADD Spain c@example.org pw")
+    assert "b@example.org plays France in alpha (instead of a@example.org, who was told)." \
+        in reply
+    assert "ADD: 'Spain' is not a power of alpha (powers: Austria, England," in reply
+    assert "you no longer play it" in _by_recipient(mail)["a@example.org"]
+
+
+def test_pause_gives_the_time_back_and_everyone_is_told(database: Database,
+                                                        tmp_path: Path) -> None:
+    _game(database, tmp_path, "ADD OBSERVER watcher@example.org")
+    clock = FixedClock(START)
+    clock.advance(timedelta(hours=24))  # 48 of the 72 hours left
+    reply, mail = _send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPAUSE", clock)
+    assert "alpha is now paused" in reply
+    assert set(_by_recipient(mail)) == {*PLAYERS.values(), GM, "watcher@example.org"}
+    reply = _send(database, tmp_path, "visitor@example.org", "SUMMARY alpha", clock)
+    assert "Deadline: none while the game is paused" in reply
+    clock.advance(timedelta(days=5))
+    reply, mail = _send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nRESUME", clock)
+    # resumed at 2026-03-07 12:00 with 48 hours left: Mon 2026-03-09 12:00
+    assert "alpha is active again; deadline Mon 2026-03-09 12:00 UTC." in reply
+    sent = _by_recipient(mail)
+    assert set(sent) == {*PLAYERS.values(), GM, "watcher@example.org"}
+    assert "Deadline: Mon 2026-03-09 12:00 UTC." in sent[PLAYERS["France"]]
+    assert tick(database, config=maildir_config(tmp_path), clock=clock).adjudicated == []
+    reply, mail = _send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nTERMINATE", clock)
+    assert "alpha is terminated" in reply
+    sent = _by_recipient(mail)
+    assert set(sent) == {*PLAYERS.values(), GM, "watcher@example.org"}
+    assert "has ended the game (TERMINATE)" in sent[PLAYERS["Turkey"]]
+    reply = _send(database, tmp_path, "visitor@example.org", "SUMMARY alpha", clock)
+    assert "Deadline" not in reply and "finished" in reply
 
 
 # --------------------------------------------------------------------------------------------
@@ -288,7 +514,7 @@ def test_summary_shows_position_settings_and_players(database: Database,
     _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nEJECT Russia")
     reply = _send(database, tmp_path, "visitor@example.org", "SUMMARY alpha")
     assert "alpha: Standard, active, Spring 1901, Movement" in reply
-    assert "Deadline: 2026-03-04 12:00 UTC" in reply
+    assert "Deadline: Wed 2026-03-04 12:00 UTC" in reply
     assert "Press: WHITE; late orders: HOLD" in reply
     assert "  France: 3 centres; units: A Mar, A Par, F Bre\n" in reply
     assert "  Russia: 4 centres; units: A Mos, A War, F Sev, F StP/sc (civil disorder)" in reply

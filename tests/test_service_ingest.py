@@ -108,7 +108,7 @@ def test_orders_after_the_deadline_are_refused(database: Database, tmp_path: Pat
                                       "F Lon - NTH"),
                     config=maildir_config(tmp_path), clock=late)
     reply = _reply(database, result.inbound_id)
-    assert "refused, the deadline (2026-03-04 12:00 UTC) has passed." in reply
+    assert "refused, the deadline (Wed 2026-03-04 12:00 UTC) has passed." in reply
 
 
 def test_a_message_delivered_twice_is_processed_once(database: Database, tmp_path: Path) -> None:
@@ -210,8 +210,12 @@ def test_join_takes_a_free_power(database: Database, tmp_path: Path) -> None:
     assert "created" in reply
     reply = _send(database, tmp_path, PLAYERS["Russia"], "JOIN Russia omega mypw")
     assert "You joined omega as Russia." in reply and "mypw" not in reply
+    with database.read() as s:
+        told = [o for o in outbound_repo.list_outbound(s) if o.recipients == (GM,)]
+    assert any(f"{PLAYERS['Russia']} has joined omega as Russia." in o.parts[0].text
+               for o in told)
     reply = _send(database, tmp_path, PLAYERS["Turkey"], "JOIN Russia omega otherpw")
-    assert "JOIN: Russia in omega is taken." in reply
+    assert "JOIN: Russia in omega is taken (free: Austria, England, France" in reply
     reply = _send(database, tmp_path, GM, "SIGNON GM omega gmpass\nSTART")
     assert "START: these powers have no player yet: Austria, England, France, Germany, " \
            "Italy, Turkey." in reply
@@ -222,18 +226,19 @@ def test_join_takes_a_free_power(database: Database, tmp_path: Path) -> None:
 def test_pause_resume_terminate_and_resign(database: Database, tmp_path: Path) -> None:
     _forming_game(database, tmp_path)
     reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPAUSE")
-    assert "alpha is now paused." in reply
+    assert "alpha is now paused: no deadline runs" in reply
     reply = _send(database, tmp_path, PLAYERS["Austria"],
                   "SIGNON Austria alpha pwaustria\nA Vie - Gal")
     assert '"A Vie - Gal": refused, alpha is paused, not taking orders.' in reply
     reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nRESUME\nRESUME")
-    assert "alpha is now active." in reply and "RESUME: refused, alpha is active." in reply
+    assert "alpha is active again; deadline" in reply
+    assert "RESUME: refused, alpha is active." in reply
     reply = _send(database, tmp_path, PLAYERS["Austria"], "SIGNON Austria alpha pwaustria\nRESIGN")
     assert "You resigned Austria in alpha" in reply
     reply = _send(database, tmp_path, PLAYERS["Austria"], "SIGNON Austria alpha pwaustria\n")
     assert "Austria in alpha has resigned." in reply
     reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nTERMINATE")
-    assert "alpha is now finished." in reply
+    assert "alpha is terminated: the game is over. Every player was told." in reply
     with database.read() as s:
         game = games_repo.find_game(s, "alpha")
         assert game is not None and game.status is GameStatus.FINISHED

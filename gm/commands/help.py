@@ -105,6 +105,7 @@ follows on the next lines, and a line ENDPRESS ends it:
 
 GRAY is the same as GREY, and GREY may also end the line: PRESS TO Italy GREY. The text of a
 press message is sent exactly as written. A press line without its ENDPRESS is not sent.
+The gamemaster gets a copy of all press, grey press with its sender named.
 """
 
 SET = """\
@@ -114,8 +115,12 @@ HELP SET
     SET DRAW                   vote for a draw among the powers still in the game
     SET NO DRAW                take your draw vote back
     SET WAIT                   keep the game waiting for the deadline even when every power
-                               has ordered (when the game processes early)
+                               has ordered (when the game processes early); it holds for
+                               the current phase only
     SET NO WAIT                undo SET WAIT (also SET NOWAIT)
+
+When every surviving power still in play (not in civil disorder, not resigned) has voted
+SET DRAW, the game ends at once in a draw shared by all surviving powers.
 
 Settings for the gamemaster: HELP DEADLINES.
 """
@@ -153,19 +158,26 @@ then sign on as its gamemaster with SIGNON GM <game> <password> and use:
 
     ADD <power> <address> <password>       seat a player, for example:
                                            ADD France ann@example.org secret
+    ADD OBSERVER <address>                 someone who gets the public report of
+                                           every phase (also SET OBSERVERS)
     START                                  start the game
-    PAUSE                                  stop the deadlines
-    RESUME                                 start them again
+    PAUSE                                  stop the deadlines (no orders are taken)
+    RESUME                                 start them again: the phase gets back the
+                                           time it had left; everyone is told
     PROCESS                                process the current phase now
     PREVIEW                                show what processing now would give
     REPLACE <power> <address> [password]   a new player takes over a power, e.g.
-                                           REPLACE France bob@example.org
-    EJECT <power>                          remove a power's player, for example:
+                                           REPLACE France bob@example.org newsecret
+                                           (without a password a new one is made and
+                                           sent to the new player; the old one stops
+                                           working either way)
+    EJECT <power>                          remove a power's player (its password stops
+                                           working; the power is in civil disorder):
                                            EJECT France
     ROLLBACK <phase>                       return to a phase, for example:
                                            ROLLBACK S1901M
                                            ROLLBACK Spring 1901, Movement
-    TERMINATE                              end the game
+    TERMINATE                              end the game; everyone is told
 
 Deadlines, press and lateness: HELP DEADLINES.
 """
@@ -183,6 +195,7 @@ Settings for the gamemaster (after SIGNON GM <game> <password>):
                                    SET DEADLINE MOVEMENT 20:00  (at the next 20:00)
                                    without a type the time is for every phase
     SET GRACE <duration>           extra time for late powers: SET GRACE 12h
+                                   (SET GRACE 0h: none)
     SET TIMEZONE <zone>            the game's clock: SET TIMEZONE Europe/Paris
     SET PRESS NONE|WHITE|GREY|ALL  what press is allowed: none, signed only,
                                    anonymous only, or both
@@ -191,9 +204,17 @@ Settings for the gamemaster (after SIGNON GM <game> <password>):
     SET LATE DISORDER [AFTER n]    as HOLD, and a power that misses n deadlines in a row
                                    (1 if not given) is put in civil disorder
     SET EARLY ON|OFF               process as soon as every power has ordered
+    SET REMIND <duration>|ON|OFF   remind powers without orders this long before the
+                                   deadline (ON: 12 hours, the default; OFF: never)
+    SET OBSERVERS <address> ...    who gets the observers' report of every phase (the
+                                   whole list; SET OBSERVERS NONE empties it)
+    ADD OBSERVER <address>         one more observer
 
 Durations: 48h, 2d, 90m, 1d12h, 36 hours, 2 days 12 hours. Times of day: 20:00 (24-hour
 clock, in the game's time zone).
+
+A new game has: movement 72h, retreat 24h, adjustment 24h, no grace, time zone UTC,
+press ALL, late HOLD, early processing ON, reminders 12 hours before the deadline.
 """
 
 TOPICS: dict[str, str] = {
@@ -245,6 +266,9 @@ ALIASES: dict[str, str] = {
     "TIMEZONE": "DEADLINES",
     "LATE": "DEADLINES",
     "EARLY": "DEADLINES",
+    "REMIND": "DEADLINES",
+    "OBSERVERS": "DEADLINES",
+    "OBSERVER": "DEADLINES",
 }
 
 

@@ -25,6 +25,7 @@ from gm.commands.usage import PASSWORD_KEYWORDS, usage
 from gm.commands.values import (
     MASK,
     Add,
+    AddObserver,
     Clear,
     Command,
     Create,
@@ -54,8 +55,10 @@ from gm.commands.values import (
     SetEarly,
     SetGrace,
     SetLate,
+    SetObservers,
     SetPassword,
     SetPress,
+    SetRemind,
     SetTimezone,
     SetWait,
     SignOff,
@@ -560,6 +563,10 @@ class _Build(Transformer[Token, Any]):
         secret = Secret(str(password))
         return _Draft(lambda line: Add(line, _words(power), _address(address), secret), (password,))
 
+    def add_observer(self, c: list[Token]) -> _Draft:
+        address = _address(c[0])
+        return _Draft(lambda line: AddObserver(line, address))
+
     def start_game(self, c: list[Token]) -> _Draft:
         return _Draft(Start)
 
@@ -629,6 +636,19 @@ class _Build(Transformer[Token, Any]):
     def set_early(self, c: list[Token]) -> _Draft:
         early = str(c[0]).lower() == "on"
         return _Draft(lambda line: SetEarly(line, early))
+
+    def set_remind(self, c: list[Any]) -> _Draft:
+        (value,) = c
+        before: timedelta | None
+        if isinstance(value, timedelta):
+            before = value
+        else:
+            before = None if str(value).lower() == "on" else timedelta(0)
+        return _Draft(lambda line: SetRemind(line, before))
+
+    def set_observers(self, c: list[Token]) -> _Draft:
+        addresses = tuple(dict.fromkeys(_address(t).rstrip(",") for t in c))
+        return _Draft(lambda line: SetObservers(line, addresses))
 
     # ---- values
     def duration(self, c: list[Token]) -> timedelta:

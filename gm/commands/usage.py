@@ -29,7 +29,7 @@ USAGE: dict[str, str] = {
     ),
     "SET": (
         "SET needs one of PASSWORD, DRAW, NO DRAW, WAIT, NO WAIT (players) or DEADLINE, GRACE,"
-        " TIMEZONE, PRESS, LATE, EARLY (gamemaster): SET WAIT"
+        " TIMEZONE, PRESS, LATE, EARLY, REMIND, OBSERVERS (gamemaster): SET WAIT"
     ),
     "LIST": "LIST takes at most a game name: LIST or LIST mygame",
     "HISTORY": (
@@ -46,7 +46,7 @@ USAGE: dict[str, str] = {
     ),
     "ADD": (
         "ADD needs a power, the player's e-mail address and a password:"
-        " ADD France player@example.org secret"
+        " ADD France player@example.org secret (or ADD OBSERVER watcher@example.org)"
     ),
     "START": "START takes nothing after it",
     "PAUSE": "PAUSE takes nothing after it",
@@ -93,6 +93,14 @@ SET_USAGE: dict[str, str] = {
         " SET LATE HOLD, SET LATE WAIT or SET LATE DISORDER AFTER 2"
     ),
     "EARLY": "SET EARLY needs ON or OFF: SET EARLY ON",
+    "REMIND": (
+        f"SET REMIND needs how long before the deadline, or ON or OFF: SET REMIND 6h"
+        f" (or {DURATIONS}; ON is 12 hours, OFF sends no reminders)"
+    ),
+    "OBSERVERS": (
+        "SET OBSERVERS needs e-mail addresses, or NONE:"
+        " SET OBSERVERS watcher@example.org other@example.org"
+    ),
 }
 SET_USAGE["TZ"] = SET_USAGE["TIMEZONE"]
 

@@ -339,6 +339,29 @@ class SetEarly(Command):
 
 
 @dataclass(frozen=True)
+class SetRemind(Command):
+    """`SET REMIND 6h` / `SET REMIND OFF` / `SET REMIND ON`: how long before the deadline
+    powers without orders are reminded (zero: never; None: the default)."""
+
+    before: timedelta | None
+
+
+@dataclass(frozen=True)
+class SetObservers(Command):
+    """`SET OBSERVERS a@example.org b@example.org` / `SET OBSERVERS NONE`: the whole list of
+    addresses that get the observers' report."""
+
+    addresses: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AddObserver(Command):
+    """`ADD OBSERVER a@example.org`: one more address for the observers' report."""
+
+    address: str
+
+
+@dataclass(frozen=True)
 class Replace(Command):
     """`REPLACE France new@example.org [secret]`: a new player takes over a power."""
 

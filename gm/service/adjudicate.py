@@ -21,7 +21,14 @@ from gm.engine.game import GameStep, advance
 from gm.engine.results import Submitted
 from gm.orders import parse_order
 from gm.service.deadlines import deadline_after
-from gm.service.reports import LateRow, ReportMail, build_view, choosers, phase_reports
+from gm.service.reports import (
+    LateRow,
+    ReportMail,
+    build_view,
+    choosers,
+    phase_reports,
+    stored_results,
+)
 from gm.store import games as games_repo
 from gm.store import orders as orders_repo
 from gm.store import phases as phases_repo
@@ -81,13 +88,20 @@ def adjudicate_phase(session: Session, game: GameRecord, phase: PhaseRecord, *,
                      powers: list[PowerRecord] | None = None,
                      stored: Mapping[str, OrderSetRecord] | None = None,
                      press: Sequence[PressRecord] | None = None,
-                     submitted: list[Submitted] | None = None) -> Adjudicated:
+                     submitted: list[Submitted] | None = None,
+                     closing: list[phases_repo.ClosedPhase] | None = None,
+                     opening: list[phases_repo.NewPhase] | None = None) -> Adjudicated:
     """Adjudicate `phase` (open, of `game`, whose lock the caller holds) and open the next.
 
     Powers that have a choice but no orders are reported late; those in `disorder` were just
     put into civil disorder by the late policy. `powers`, `stored` (each power's latest valid
     orders for the phase), `submitted` (those orders as `submissions` reads them) and `press`
-    (the game's press): as they are now, if the caller has them."""
+    (the game's press): as they are now, if the caller has them. `closing`: the phase's
+    results are added to it, for the caller to record (`phases.close_phases`, with other
+    games') before anything reads the phase again, instead of being recorded now. `opening`:
+    likewise, the next phase is added to it for the caller to open (`phases.open_phases`, or
+    `phases.open_next_phase` when it needs the new phase's id); the returned next phase then
+    has id 0 (not stored yet)."""
     variant = get_variant(game.variant)
     if powers is None:
         powers = powers_repo.list_powers(session, game.id)
@@ -98,17 +112,33 @@ def adjudicate_phase(session: Session, game: GameRecord, phase: PhaseRecord, *,
     late = [LateRow(p, p in disorder) for p in choosers(variant, phase.state, active)
             if p not in ordered]
     step = advance(variant, phase.state, submitted)
-    phases_repo.close_phase(session, phase.id, step.results, now=now, events=step.events)
+    outcomes = stored_results(step)
+    results = [r for rows in outcomes for r in rows]
+    if closing is None:
+        phases_repo.close_phase(session, phase.id, results, now=now, events=step.events)
+    else:
+        closing.append((phase.id, results, step.events))
+    for power in powers:  # SET WAIT holds one phase: it ends when that phase is processed
+        if power.wait:
+            powers_repo.set_power_flags(session, game.id, power.name, now=now, wait=False)
     nxt: PhaseRecord | None = None
     if step.state.finished:
         games_repo.set_game_status(session, game.id, GameStatus.FINISHED, now=now)
     else:
-        nxt = phases_repo.open_next_phase(
-            session, phase, step.state, now=now,
-            deadline_at=deadline_after(game.settings, step.state.phase.type, now))
+        deadline_at = deadline_after(game.settings, step.state.phase.type, now)
+        if opening is None:
+            nxt = phases_repo.open_next_phase(session, phase, step.state, now=now,
+                                              deadline_at=deadline_at)
+        else:
+            opening.append((phase, step.state, deadline_at))
+            nxt = PhaseRecord(id=0, game_id=game.id, index=phase.index + 1,
+                              phase=step.state.phase, state=step.state, results=None,
+                              events=None, opened_at=now, deadline_at=deadline_at,
+                              adjudicated_at=None)
     view = build_view(variant, game, phase.state, step, now=now,
                       deadline=None if nxt is None else nxt.deadline_at, late=late,
-                      service=service, playing=[p for p in playing(powers) if p not in disorder])
+                      service=service, playing=[p for p in playing(powers) if p not in disorder],
+                      stored=outcomes)
     recipients: list[tuple[str, str | None, str]] = []
     seen: set[str] = set()
     for power in powers:

@@ -17,6 +17,7 @@ from datetime import datetime
 
 from markupsafe import Markup
 
+from gm.engine.army_fleet import unit_count
 from gm.engine.game import GameStep, Needed, alive_powers, orders_needed
 from gm.engine.phase import PhaseType
 from gm.engine.retreats import retreat_options
@@ -106,6 +107,7 @@ class ReportView:
     service: str = "gm"
     picture: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+    disorder: tuple[str, ...] = ()  # powers in civil disorder that would have a choice
 
 
 @dataclass(frozen=True)
@@ -162,15 +164,23 @@ def choosers(variant: Variant, state: GameState, playing: Collection[str]) -> tu
                  if p in playing and has_choice(variant, state, p, needed))
 
 
+def stored_results(step: GameStep) -> tuple[tuple[StoredResult, ...], ...]:
+    """The results of each phase `step` passed through, as they are stored and reported."""
+    return tuple(tuple(StoredResult.of(r) for r in rep.results) for rep in step.reports)
+
+
 def build_view(variant: Variant, game: GameRecord, before: GameState, step: GameStep, *,
                now: datetime, deadline: datetime | None, late: Sequence[LateRow],
-               service: str, playing: Sequence[str]) -> ReportView:
-    """The report of `step` (the adjudication of `before`); `deadline` is the next phase's."""
+               service: str, playing: Sequence[str],
+               stored: Sequence[Sequence[StoredResult]] | None = None) -> ReportView:
+    """The report of `step` (the adjudication of `before`); `deadline` is the next phase's.
+    `stored`: `stored_results(step)`, if the caller has them."""
     after = step.state
+    if stored is None:
+        stored = stored_results(step)
     played = tuple(
-        PlayedPhase(variant.format_phase(rep.phase), rep.played,
-                    _rows([StoredResult.of(r) for r in rep.results]), rep.events)
-        for rep in step.reports
+        PlayedPhase(variant.format_phase(rep.phase), rep.played, _rows(results), rep.events)
+        for rep, results in zip(step.reports, stored, strict=True)
     )
     gmap = variant.map_for(after)
     names = variant.hooks.display_names
@@ -187,7 +197,7 @@ def build_view(variant: Variant, game: GameRecord, before: GameState, step: Game
     centres = []
     for power in variant.power_names:
         owned = after.centres_of(power)
-        units = len(after.units_of(power))
+        units = unit_count(after, power)  # an A/F is two units (Abstraction2 rule 3)
         if not owned and not units and not any(d.unit.power == power for d in after.dislodged):
             continue
         row = CentreRow(power, len(owned), owned, units)
@@ -199,7 +209,11 @@ def build_view(variant: Variant, game: GameRecord, before: GameState, step: Game
     gone = sorted(alive_powers(before) - alive_powers(after))
     deciding = tuple(p for p in variant.power_names
                      if p in playing and has_choice(variant, after, p, needed))
-    no_choice = tuple(p for p in sorted(needed) if p not in deciding)
+    # powers in civil disorder have their orders made by the rules (DATC 6.J); the others
+    # that are not deciding have no choice to make
+    disorder = tuple(p for p in sorted(needed) if p not in playing and p not in deciding
+                     and has_choice(variant, after, p, needed))
+    no_choice = tuple(p for p in sorted(needed) if p not in deciding and p not in disorder)
     return ReportView(
         game=game.name, title=variant.title, phase=variant.format_phase(before.phase),
         processed=show(now, game.settings.timezone), played=played, dislodged=dislodged,
@@ -209,6 +223,7 @@ def build_view(variant: Variant, game: GameRecord, before: GameState, step: Game
         deadline=None if deadline is None else show(deadline, game.settings.timezone),
         awaiting=() if after.finished else deciding,
         no_choice=() if after.finished else no_choice, late=tuple(late),
+        disorder=() if after.finished else disorder,
         timezone=game.settings.timezone, service=service)
 
 

@@ -6,7 +6,8 @@ from datetime import datetime
 
 from gm.commands.handlers.context import Context, Signed
 from gm.engine.phase import PhaseType
-from gm.service.deadlines import deadline_after
+from gm.policies import LatePolicy
+from gm.service.deadlines import deadline_after, show
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.records import GameRecord, PhaseRecord
@@ -55,6 +56,20 @@ def deadline_for(game: GameRecord, phase_type: PhaseType, now: datetime) -> date
     """The deadline of a phase opened now: the game's rule for its type, a length of time or a
     time of day in the game's timezone (gm.service.deadlines)."""
     return deadline_after(game.settings, phase_type, now)
+
+
+def shown_deadline(game: GameRecord, moment: datetime | None) -> str:
+    """A deadline as replies show it: in the game's timezone and in UTC, or "none"."""
+    return "none" if moment is None else show(moment, game.settings.timezone)
+
+
+def orders_closed(game: GameRecord, phase: PhaseRecord, now: datetime) -> bool:
+    """Whether orders for `phase` come too late: its deadline and grace period have passed,
+    unless the game waits for late powers (SET LATE WAIT), whose orders stay welcome until
+    the phase is processed."""
+    if phase.deadline_at is None or game.settings.late is LatePolicy.WAIT:
+        return False
+    return now > phase.deadline_at + game.settings.grace
 
 
 def phase_name(variant: Variant, phase: PhaseRecord) -> str:

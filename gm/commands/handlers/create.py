@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from gm.commands.handlers.common import as_master, deadline_for, refresh, variant_of
+from gm.commands.handlers.common import (
+    as_master,
+    deadline_for,
+    refresh,
+    shown_deadline,
+    variant_of,
+)
 from gm.commands.handlers.context import Context, Notice, Signed
 from gm.commands.values import Add, Create, Start
 from gm.engine.game import start_state
@@ -53,8 +59,13 @@ def add(ctx: Context, command: Add) -> None:
     game = refresh(ctx, signed.game)
     power = variant_of(game).power(command.power)
     if power is None:
-        ctx.results.add(f"ADD: {command.power!r} is not a power of {game.name}.")
+        names = ", ".join(variant_of(game).power_names)
+        ctx.results.add(f"ADD: {command.power!r} is not a power of {game.name} "
+                        f"(powers: {names}).")
         return
+    seated = powers_repo.get_power(ctx.session, game.id, power.name)
+    before = [] if seated is None else [
+        a for a in seated.addresses if a.lower() != command.address.lower()]
     powers_repo.set_players(ctx.session, game.id, power.name, [command.address], now=ctx.now)
     powers_repo.set_power_password(ctx.session, game.id, power.name,
                                    hash_password(command.password.value), now=ctx.now)
@@ -62,7 +73,14 @@ def add(ctx: Context, command: Add) -> None:
                         game_id=game.id, details={"power": power.name,
                                                   "address": command.address},
                         inbound_id=ctx.inbound_id)
-    ctx.results.add(f"{command.address} plays {power.name} in {game.name}.")
+    ctx.results.add(f"{command.address} plays {power.name} in {game.name}"
+                    + (f" (instead of {', '.join(before)}, who was told)" if before else "")
+                    + ".")
+    for address in before:
+        ctx.results.mail.append(Notice(
+            (address,), build_subject(f"you no longer play {power.name}", game=game.name),
+            render("reply/unseated.txt.j2", game=game.name, power=power.name,
+                   service=ctx.service), game.id))
 
 
 def start(ctx: Context, command: Start) -> None:
@@ -85,7 +103,7 @@ def start(ctx: Context, command: Start) -> None:
                                              now=ctx.now)
     audit.record_action(ctx.session, actor=ctx.sender, action="start", now=ctx.now,
                         game_id=game.id, inbound_id=ctx.inbound_id)
-    deadline = "none" if phase.deadline_at is None else f"{phase.deadline_at:%Y-%m-%d %H:%M} UTC"
+    deadline = shown_deadline(game, phase.deadline_at)
     ctx.results.add(f"{game.name} has started: {variant.format_phase(phase.phase)}, "
                     f"deadline {deadline}.")
     _tell_start(ctx, game.name, game.id, variant.title, variant.format_phase(phase.phase),

@@ -20,6 +20,7 @@ from gm.commands.handlers import (
 from gm.commands.handlers.context import Context, Notice
 from gm.commands.values import (
     Add,
+    AddObserver,
     Clear,
     Command,
     CommandError,
@@ -43,8 +44,10 @@ from gm.commands.values import (
     SetEarly,
     SetGrace,
     SetLate,
+    SetObservers,
     SetPassword,
     SetPress,
+    SetRemind,
     SetTimezone,
     SetWait,
     SignOff,
@@ -89,6 +92,9 @@ HANDLERS: Mapping[type[Command], Handler] = {
     SetPress: gm_settings.set_press,
     SetLate: gm_settings.set_late,
     SetEarly: gm_settings.set_early,
+    SetRemind: gm_settings.set_remind,
+    SetObservers: gm_settings.set_observers,
+    AddObserver: gm_settings.add_observer,
     Replace: seats.replace,
     Eject: seats.eject,
 }

@@ -7,8 +7,18 @@ audit log) and tells every player and the GM.
 
 from __future__ import annotations
 
-from gm.commands.handlers.common import as_master, deadline_for, open_phase_of, refresh, variant_of
+from datetime import datetime, timedelta
+
+from gm.commands.handlers.common import (
+    as_master,
+    deadline_for,
+    open_phase_of,
+    refresh,
+    shown_deadline,
+    variant_of,
+)
 from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.notices import tell_game
 from gm.commands.values import (
     Pause,
     PhaseCode,
@@ -19,37 +29,44 @@ from gm.commands.values import (
     Rollback,
     Terminate,
 )
-from gm.engine.errors import OrderError
 from gm.engine.game import GameStep, advance
 from gm.engine.phase import PhaseType
-from gm.engine.results import Submitted
-from gm.mail.compose import build_subject
-from gm.orders import parse_order
-from gm.service.adjudicate import adjudicate_phase
+from gm.service.adjudicate import adjudicate_phase, submissions
 from gm.service.render import render
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import orders as orders_repo
 from gm.store import phases as phases_repo
-from gm.store import powers as powers_repo
 from gm.store.records import GameRecord, PhaseRecord, StoredResult
 from gm.store.statuses import GameStatus
 from gm.variants import Variant
 
 
-def process(ctx: Context, command: Process) -> None:
-    signed = as_master(ctx, "PROCESS")
+def _open_game(ctx: Context, what: str, verb: str,
+               lock: bool = False) -> tuple[GameRecord, PhaseRecord] | None:
+    """The GM's running game and its open phase (locked first with `lock`), or None after
+    writing why `what` cannot be done."""
+    signed = as_master(ctx, what)
     if signed is None:
-        return
+        return None
     game = refresh(ctx, signed.game)
     if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
-        ctx.results.add(f"PROCESS: {game.name} is {game.status.value}; nothing to process.")
-        return
-    games_repo.lock_game(ctx.session, game.id)
+        ctx.results.add(f"{what}: {game.name} is {game.status.value}; nothing to {verb}.")
+        return None
+    if lock:
+        games_repo.lock_game(ctx.session, game.id)
     phase = open_phase_of(ctx, game)
     if phase is None:
-        ctx.results.add(f"PROCESS: {game.name} has no open phase.")
+        ctx.results.add(f"{what}: {game.name} has no open phase.")
+        return None
+    return game, phase
+
+
+def process(ctx: Context, command: Process) -> None:
+    found = _open_game(ctx, "PROCESS", "process", lock=True)
+    if found is None:
         return
+    game, phase = found
     done = adjudicate_phase(ctx.session, game, phase, now=ctx.now, service=ctx.service)
     this_phase, step = done.phase, done.step
     next_phase = variant_of(game).format_phase(step.state.phase)
@@ -65,18 +82,7 @@ def process(ctx: Context, command: Process) -> None:
 
 def _adjudicate(ctx: Context, variant: Variant, phase: PhaseRecord) -> GameStep:
     """What the phase's current orders give (nothing is stored)."""
-    gmap = variant.map_for(phase.state)
-    submitted: list[Submitted] = []
-    for power, order_set in sorted(orders_repo.latest_valid_orders(ctx.session, phase.id).items()):
-        for line in order_set.lines:
-            order = parse_order(
-                line.canonical or line.text, gmap, phase.phase.type, variant.order_kinds
-            )
-            if isinstance(order, OrderError):
-                submitted.append(Submitted(power, line.text, None, order))
-            else:
-                submitted.append(Submitted(power, line.text, order))
-    return advance(variant, phase.state, submitted)
+    return advance(variant, phase.state, submissions(ctx.session, variant, phase))
 
 
 def _by_power(step: GameStep) -> list[tuple[str, list[StoredResult]]]:
@@ -88,17 +94,10 @@ def _by_power(step: GameStep) -> list[tuple[str, list[StoredResult]]]:
 
 def preview(ctx: Context, command: Preview) -> None:
     """What processing now would give, in the GM's reply only; nothing is stored."""
-    signed = as_master(ctx, "PREVIEW")
-    if signed is None:
+    found = _open_game(ctx, "PREVIEW", "preview")
+    if found is None:
         return
-    game = refresh(ctx, signed.game)
-    if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
-        ctx.results.add(f"PREVIEW: {game.name} is {game.status.value}; nothing to preview.")
-        return
-    phase = open_phase_of(ctx, game)
-    if phase is None:
-        ctx.results.add(f"PREVIEW: {game.name} has no open phase.")
-        return
+    game, phase = found
     variant = variant_of(game)
     step = _adjudicate(ctx, variant, phase)
     missing = _unordered_powers(ctx, phase)
@@ -171,41 +170,73 @@ def rollback(ctx: Context, command: Rollback) -> None:
     if game.status is GameStatus.FINISHED:
         signed.game = games_repo.set_game_status(ctx.session, game.id, GameStatus.ACTIVE,
                                                  now=ctx.now)
-    deadline = ("none" if reopened.deadline_at is None
-                else f"{reopened.deadline_at:%Y-%m-%d %H:%M} UTC")
+    deadline = shown_deadline(game, reopened.deadline_at)
     body = render("reply/rollback.txt.j2", game=game.name, phase=name, deadline=deadline,
                   service=ctx.service)
-    subject = build_subject(f"rolled back to {name}", game=game.name)
-    recipients = [a for p in powers_repo.list_powers(ctx.session, game.id) for a in p.addresses]
-    recipients.append(game.gm_address)
-    for address in dict.fromkeys(recipients):  # one message each: addresses stay private
-        ctx.results.mail.append(Notice((address,), subject, body, game.id))
+    tell_game(ctx, game, f"rolled back to {name}", body)  # observers had the withdrawn report
     ctx.results.add(f"{game.name} is back at the start of {name} (deadline {deadline}); "
                     "the orders of later phases are discarded and every player was told.")
 
 
-def _set_status(ctx: Context, what: str, src: tuple[GameStatus, ...], dst: GameStatus) -> None:
+def _set_status(ctx: Context, what: str, src: tuple[GameStatus, ...],
+                dst: GameStatus) -> GameRecord | None:
+    """Move the GM's game from one of `src` to `dst`; the game as it was, or None if refused."""
     signed = as_master(ctx, what)
     if signed is None:
-        return
+        return None
     game = refresh(ctx, signed.game)
     if game.status not in src:
         ctx.results.add(f"{what}: refused, {game.name} is {game.status.value}.")
-        return
+        return None
     signed.game = games_repo.set_game_status(ctx.session, game.id, dst, now=ctx.now)
     audit.record_action(ctx.session, actor=ctx.sender, action=what.lower(), now=ctx.now,
                         game_id=game.id, inbound_id=ctx.inbound_id)
-    ctx.results.add(f"{game.name} is now {dst.value}.")
+    return game
 
 
 def pause(ctx: Context, command: Pause) -> None:
-    _set_status(ctx, "PAUSE", (GameStatus.ACTIVE,), GameStatus.PAUSED)
+    game = _set_status(ctx, "PAUSE", (GameStatus.ACTIVE,), GameStatus.PAUSED)
+    if game is None:
+        return
+    ctx.results.add(f"{game.name} is now paused: no deadline runs and nothing is processed "
+                    "until RESUME. Every player was told.")
+    tell_game(ctx, game, "the game is paused", render(
+        "reply/paused.txt.j2", game=game.name, service=ctx.service))
 
 
 def resume(ctx: Context, command: Resume) -> None:
-    _set_status(ctx, "RESUME", (GameStatus.PAUSED,), GameStatus.ACTIVE)
+    game = _set_status(ctx, "RESUME", (GameStatus.PAUSED,), GameStatus.ACTIVE)
+    if game is None:
+        return
+    phase = open_phase_of(ctx, game)
+    deadline = None if phase is None else _deadline_after_pause(ctx, game, phase)
+    shown = shown_deadline(game, deadline)
+    ctx.results.add(f"{game.name} is active again; deadline {shown}. Every player was told.")
+    tell_game(ctx, game, "the game goes on", render(
+        "reply/resumed.txt.j2", game=game.name, deadline=shown,
+        phase=None if phase is None else variant_of(game).format_phase(phase.phase),
+        service=ctx.service))
+
+
+def _deadline_after_pause(ctx: Context, game: GameRecord, phase: PhaseRecord) -> datetime | None:
+    """The open phase's deadline moved on by the time the game was paused (the time left at
+    PAUSE is given back), and stored."""
+    if phase.deadline_at is None:
+        return None
+    paused = audit.audit_log(ctx.session, game_id=game.id, action="pause")
+    since = paused[-1].at if paused else ctx.now
+    moved = phase.deadline_at + max(ctx.now - since, timedelta(0))
+    if moved != phase.deadline_at:
+        phases_repo.set_deadline(ctx.session, phase.id, moved)
+    return moved
 
 
 def terminate(ctx: Context, command: Terminate) -> None:
-    _set_status(ctx, "TERMINATE", (GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED),
-                GameStatus.FINISHED)
+    game = _set_status(ctx, "TERMINATE",
+                       (GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED),
+                       GameStatus.FINISHED)
+    if game is None:
+        return
+    ctx.results.add(f"{game.name} is terminated: the game is over. Every player was told.")
+    tell_game(ctx, game, "the game is over", render(
+        "reply/terminated.txt.j2", game=game.name, service=ctx.service))

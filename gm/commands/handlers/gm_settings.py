@@ -1,4 +1,5 @@
-"""The GM's game settings: SET DEADLINE, GRACE, TIMEZONE, PRESS, LATE, EARLY.
+"""The GM's game settings: SET DEADLINE, GRACE, TIMEZONE, PRESS, LATE, EARLY, REMIND,
+OBSERVERS, and ADD OBSERVER.
 
 Each is stored in the game's settings document (gm.store.settings), echoed in the reply and
 logged in the audit trail. A deadline change applies to phases opened after it.
@@ -13,9 +14,21 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from gm.commands.handlers.common import as_master, refresh
 from gm.commands.handlers.context import Context
-from gm.commands.values import SetDeadline, SetEarly, SetGrace, SetLate, SetPress, SetTimezone
+from gm.commands.values import (
+    AddObserver,
+    SetDeadline,
+    SetEarly,
+    SetGrace,
+    SetLate,
+    SetObservers,
+    SetPress,
+    SetRemind,
+    SetTimezone,
+)
 from gm.engine.phase import PhaseType
 from gm.policies import LatePolicy
+from gm.service.adjudicate import OBSERVERS_KEY, observers
+from gm.service.tick import DEFAULT_REMIND, REMIND_KEY
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store.settings import Deadline, GameSettings
@@ -137,3 +150,51 @@ def set_early(ctx: Context, command: SetEarly) -> None:
         ctx.results.add(f"Early processing in {_game_name(ctx)}: "
                         + ("ON (as soon as every power has ordered)." if command.early
                            else "OFF (at the deadline)."))
+
+
+def set_remind(ctx: Context, command: SetRemind) -> None:
+    before = DEFAULT_REMIND if command.before is None else command.before
+    signed = as_master(ctx, "SET REMIND")
+    if signed is None:
+        return
+    extra = {**refresh(ctx, signed.game).settings.extra,
+             REMIND_KEY: int(before.total_seconds())}
+    if _change(ctx, "SET REMIND", {"seconds": int(before.total_seconds())},
+               extra=extra) is None:
+        return
+    ctx.results.add(f"Reminders in {_game_name(ctx)}: " + (
+        "OFF (no reminders)." if before <= timedelta(0) else
+        f"{duration_text(before)} before the deadline, to powers without orders."))
+
+
+MAX_OBSERVERS = 50
+
+
+def _store_observers(ctx: Context, what: str, addresses: list[str]) -> None:
+    """Make `addresses` the signed-on GM's game's observers."""
+    if len(addresses) > MAX_OBSERVERS:
+        ctx.results.add(f"{what}: refused, a game has at most {MAX_OBSERVERS} observers.")
+        return
+    signed = ctx.signed
+    assert signed is not None  # as_master checked it
+    extra = {**refresh(ctx, signed.game).settings.extra, OBSERVERS_KEY: addresses}
+    if _change(ctx, what, {"observers": len(addresses)}, extra=extra) is None:
+        return
+    ctx.results.add(f"Observers of {_game_name(ctx)}: "
+                    + (", ".join(addresses) if addresses else "none") + ".")
+
+
+def set_observers(ctx: Context, command: SetObservers) -> None:
+    if as_master(ctx, "SET OBSERVERS") is not None:
+        _store_observers(ctx, "SET OBSERVERS", list(command.addresses))
+
+
+def add_observer(ctx: Context, command: AddObserver) -> None:
+    signed = as_master(ctx, "ADD OBSERVER")
+    if signed is None:
+        return
+    current = observers(refresh(ctx, signed.game))
+    if any(a.lower() == command.address.lower() for a in current):
+        ctx.results.add(f"ADD OBSERVER: {command.address} already observes {signed.game.name}.")
+        return
+    _store_observers(ctx, "ADD OBSERVER", [*current, command.address])

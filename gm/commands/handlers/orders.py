@@ -16,8 +16,17 @@ a centre creation replace each other; Geophysical rules 2, 3, 7) while Stabilize
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 
-from gm.commands.handlers.common import as_player, open_phase_of, refresh, variant_of
+from gm.commands.handlers.common import (
+    as_player,
+    open_phase_of,
+    orders_closed,
+    refresh,
+    shown_deadline,
+    variant_of,
+)
 from gm.commands.handlers.context import Context, Signed
 from gm.commands.values import Clear, OrderLine
 from gm.engine.errors import OrderError
@@ -32,7 +41,6 @@ from gm.engine.orders import (
     DesignateHome,
     Disband,
     Disembark,
-    Embark,
     Exchange,
     GeoEvent,
     KeepFleet,
@@ -46,8 +54,8 @@ from gm.engine.phase import PhaseType
 from gm.engine.units import UnitType
 from gm.orders import parse_order, parse_orders
 from gm.store import orders as orders_repo
+from gm.store.records import GameRecord, PhaseRecord
 from gm.store.records import OrderLine as StoredLine
-from gm.store.records import PhaseRecord
 from gm.store.statuses import GameStatus
 from gm.variants import Variant
 from gm.variants.geo_events import check_event
@@ -56,7 +64,9 @@ from gm.variants.geo_events import check_event
 _LONE_LANDING = re.compile(r"\s*a(?:rmy)?\s+disembarks?\b", re.IGNORECASE)
 
 # Unit orders the variants judge when they resolve (their hooks), not gm.engine.legality.
-_VARIANT_UNIT_ORDERS = (Embark, Disembark, Transform, KeepFleet)
+# checked when adjudicated, against the phase's other orders (a landing after its A/F's move);
+# an Embark is checked on receipt: its fleet must be in the adjacent sea now (Abstraction2 rule 3)
+_VARIANT_UNIT_ORDERS = (Disembark, Transform, KeepFleet)
 
 
 def _key(order: AnyOrder, index: int) -> str:
@@ -112,21 +122,54 @@ def _refusal(needed: Needed | None, order: AnyOrder, phase: PhaseRecord, power: 
     return None
 
 
-def _current_phase(ctx: Context, signed: Signed, what: str) -> PhaseRecord | None:
-    game = refresh(ctx, signed.game)
+@dataclass(frozen=True)
+class OrderView:
+    """A game's open phase as a run of order lines sees it: the game, its phase (None when none
+    is open), variant, map and what each power has to order. Loaded once per run of order
+    lines (`Context.views`); `flush_orders`, which ends every run, drops it, so a command that
+    changes the game is always followed by a fresh one."""
+
+    game: GameRecord
+    phase: PhaseRecord | None
+    variant: Variant
+    gmap: GameMap
+    needed: Mapping[str, Needed]
+
+
+def _view(ctx: Context, signed: Signed) -> OrderView:
+    """The signed-on game's OrderView, loaded now unless this run of order lines has it."""
+    view = ctx.views.get(signed.game.id)
+    if view is None:
+        game = signed.game if signed.fresh else refresh(ctx, signed.game)
+        variant = variant_of(game)
+        phase = open_phase_of(ctx, game)
+        if phase is None:
+            view = OrderView(game, None, variant, variant.map, {})
+        else:
+            needed = orders_needed(variant, phase.state) \
+                if game.status is GameStatus.ACTIVE else {}
+            view = OrderView(game, phase, variant, variant.map_for(phase.state), needed)
+        ctx.views[game.id] = view
+    return view
+
+
+def _current_phase(ctx: Context, signed: Signed, what: str) -> OrderView | None:
+    view = _view(ctx, signed)
+    game = view.game
     if game.status is not GameStatus.ACTIVE:
         ctx.results.add(f"{what}: refused, {game.name} is {game.status.value}, "
                         "not taking orders.")
         return None
-    phase = open_phase_of(ctx, game)
+    phase = view.phase
     if phase is None:
         ctx.results.add(f"{what}: refused, {game.name} has no phase open for orders.")
         return None
-    if phase.deadline_at is not None and ctx.now > phase.deadline_at:
-        ctx.results.add(f"{what}: refused, the deadline ({phase.deadline_at:%Y-%m-%d %H:%M} UTC)"
-                        " has passed.")
+    if orders_closed(game, phase, ctx.now):
+        grace = " and its grace period" if game.settings.grace else ""
+        ctx.results.add(f"{what}: refused, the deadline ({shown_deadline(game, phase.deadline_at)})"
+                        f"{grace} has passed.")
         return None
-    return phase
+    return view
 
 
 def order_line(ctx: Context, command: OrderLine) -> None:
@@ -134,11 +177,10 @@ def order_line(ctx: Context, command: OrderLine) -> None:
     signed = as_player(ctx, quoted)
     if signed is None or signed.power is None:
         return
-    phase = _current_phase(ctx, signed, quoted)
-    if phase is None:
+    view = _current_phase(ctx, signed, quoted)
+    if view is None or view.phase is None:
         return
-    variant = variant_of(signed.game)
-    gmap = variant.map_for(phase.state)
+    phase, variant, gmap = view.phase, view.variant, view.gmap
     written = command.text
     prefix, colon, rest = written.partition(":")
     named = variant.power(prefix) if colon and rest.strip() else None
@@ -155,7 +197,7 @@ def order_line(ctx: Context, command: OrderLine) -> None:
                             "disembarks Por`, or give it on the line of the A/F's move: "
                             "`A/F(ENG)-MAO, A disembarks Por` (A/F rules).")
         return
-    needed = orders_needed(variant, phase.state).get(signed.power)
+    needed = view.needed.get(signed.power)
     sites = {signed.power: build_sites(variant, phase.state, signed.power)} \
         if phase.phase.type is PhaseType.ADJUSTMENT else None
     several = len(parsed) > 1
@@ -184,29 +226,39 @@ def clear(ctx: Context, command: Clear) -> None:
     signed = as_player(ctx, "CLEAR")
     if signed is None or signed.power is None:
         return
-    phase = _current_phase(ctx, signed, "CLEAR")
-    if phase is None:
+    view = _current_phase(ctx, signed, "CLEAR")
+    if view is None or view.phase is None:
         return
     signed.pending.clear()
-    orders_repo.submit_orders(ctx.session, phase.id, signed.power, [], now=ctx.now,
-                              inbound_id=ctx.inbound_id)
+    orders_repo.submit_orders(ctx.session, view.phase.id, signed.power, [], now=ctx.now,
+                              inbound_id=ctx.inbound_id, game_id=view.game.id)
     ctx.results.add("Your orders for this phase are cleared.")
-    _summary(ctx, signed, phase, [])
+    _summary(ctx, signed, view, [])
 
 
 def flush_orders(ctx: Context) -> None:
-    """Store the sign-on's accepted orders over its earlier ones, and show the whole set."""
+    """Store the sign-on's accepted orders over its earlier ones, and show the whole set. It
+    ends every run of order lines: the run's OrderViews are dropped."""
+    try:
+        _flush(ctx)
+    finally:
+        ctx.views.clear()
+        if ctx.signed is not None:
+            ctx.signed.fresh = False  # the next command may change the game
+
+
+def _flush(ctx: Context) -> None:
     signed = ctx.signed
     if signed is None or signed.power is None or not signed.pending:
         return
     pending, signed.pending = signed.pending, []
-    phase = open_phase_of(ctx, refresh(ctx, signed.game))
+    view = _view(ctx, signed)
+    phase = view.phase
     if phase is None:
         return
-    variant = variant_of(signed.game)
-    gmap = variant.map_for(phase.state)
+    variant, gmap = view.variant, view.gmap
     merged: dict[str, tuple[str, AnyOrder]] = {}
-    stored = orders_repo.latest_valid_orders(ctx.session, phase.id).get(signed.power)
+    stored = orders_repo.latest_valid_orders_of(ctx.session, phase.id, signed.power)
     for line in () if stored is None else stored.lines:
         if line.canonical is None:
             continue
@@ -216,11 +268,11 @@ def flush_orders(ctx: Context) -> None:
     for text, order in pending:
         merged[_key(order, len(merged))] = (text, order)
     if phase.phase.type is PhaseType.ADJUSTMENT:
-        _keep_within_counts(ctx, merged, orders_needed(variant, phase.state).get(signed.power))
+        _keep_within_counts(ctx, merged, view.needed.get(signed.power))
     lines = [StoredLine(text=text, canonical=str(order)) for text, order in merged.values()]
     orders_repo.submit_orders(ctx.session, phase.id, signed.power, lines, now=ctx.now,
-                              inbound_id=ctx.inbound_id)
-    _summary(ctx, signed, phase, [order for _, order in merged.values()], variant)
+                              inbound_id=ctx.inbound_id, game_id=view.game.id)
+    _summary(ctx, signed, view, [order for _, order in merged.values()])
 
 
 def _keep_within_counts(ctx: Context, merged: dict[str, tuple[str, AnyOrder]],
@@ -238,16 +290,14 @@ def _keep_within_counts(ctx: Context, merged: dict[str, tuple[str, AnyOrder]],
                             f"dropped the earlier {', '.join(dropped)}.")
 
 
-def _summary(ctx: Context, signed: Signed, phase: PhaseRecord, orders: list[AnyOrder],
-             variant: Variant | None = None) -> None:
-    assert signed.power is not None
-    variant = variant or variant_of(signed.game)
+def _summary(ctx: Context, signed: Signed, view: OrderView, orders: list[AnyOrder]) -> None:
+    assert signed.power is not None and view.phase is not None
+    phase, variant, gmap = view.phase, view.variant, view.gmap
     ctx.results.blank()
     ctx.results.add(f"Orders of {signed.power} for {variant.format_phase(phase.phase)}:")
-    gmap = variant.map_for(phase.state)
     ctx.results.add(*(f"  {_shown_order(variant, gmap, order)}" for order in orders)
                     if orders else ["  (none)"])
-    needed = orders_needed(variant, phase.state).get(signed.power)
+    needed = view.needed.get(signed.power)
     if needed is None:
         return
     if phase.phase.type is PhaseType.ADJUSTMENT:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gm.commands.handlers.common import as_player
 from gm.commands.handlers.context import Context
+from gm.commands.handlers.draws import settle_draw
 from gm.commands.values import Resign, SetDraw, SetPassword, SetWait
 from gm.store import audit
 from gm.store import powers as powers_repo
@@ -28,6 +29,8 @@ def set_draw(ctx: Context, command: SetDraw) -> None:
                                 draw_vote=command.draw)
     ctx.results.add(f"{signed.power} " + ("votes for a draw." if command.draw
                                           else "does not vote for a draw."))
+    if command.draw:
+        settle_draw(ctx, signed.game.id)
 
 
 def set_wait(ctx: Context, command: SetWait) -> None:
@@ -36,7 +39,7 @@ def set_wait(ctx: Context, command: SetWait) -> None:
         return
     powers_repo.set_power_flags(ctx.session, signed.game.id, signed.power, now=ctx.now,
                                 wait=command.wait)
-    ctx.results.add(f"{signed.power} " + ("waits for the deadline." if command.wait
+    ctx.results.add(f"{signed.power} " + ("waits for the deadline of this phase." if command.wait
                                           else "does not wait for the deadline."))
 
 

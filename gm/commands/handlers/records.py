@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gm.commands.handlers.common import variant_of
+from gm.commands.handlers.common import shown_deadline, variant_of
 from gm.commands.handlers.context import Context
 from gm.commands.values import History, PhaseCode, PhaseRef, Summary
 from gm.service.render import render
@@ -15,7 +15,7 @@ from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store.records import PhaseRecord, StoredResult
-from gm.store.statuses import PowerStatus
+from gm.store.statuses import GameStatus, PowerStatus
 from gm.variants import Variant
 
 
@@ -101,7 +101,10 @@ def summary(ctx: Context, command: Summary) -> None:
                 ", ".join(str(u) for u in sorted(state.units_of(name))),
                 status.value.replace("_", " ")))
         if phase.deadline_at is not None and not phase.adjudicated:
-            deadline = f"{phase.deadline_at:%Y-%m-%d %H:%M} UTC"
+            if game.status is GameStatus.ACTIVE:
+                deadline = shown_deadline(game, phase.deadline_at)
+            elif game.status is GameStatus.PAUSED:
+                deadline = "none while the game is paused"
     settings = game.settings
     late = settings.late.value.upper() + (f" after {settings.late_after}"
                                           if settings.late_after else "")

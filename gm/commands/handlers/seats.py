@@ -4,15 +4,24 @@ to the players concerned."""
 
 from __future__ import annotations
 
+import secrets
+
 from gm.commands.handlers.common import as_master, refresh, variant_of
 from gm.commands.handlers.context import Context, Notice
 from gm.commands.values import Eject, Replace
 from gm.mail.compose import build_subject
+from gm.service.render import render
 from gm.store import audit
 from gm.store import powers as powers_repo
 from gm.store.passwords import hash_password
 from gm.store.records import GameRecord, PowerRecord
 from gm.store.statuses import GameStatus, PowerStatus
+
+
+def new_password() -> str:
+    """A fresh random password: ten letters and digits that read unambiguously."""
+    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(10))
 
 
 def _seat(ctx: Context, what: str, name: str) -> tuple[GameRecord, PowerRecord] | None:
@@ -51,9 +60,11 @@ def replace(ctx: Context, command: Replace) -> None:
         return
     old = power.addresses
     powers_repo.set_players(ctx.session, game.id, power.name, [command.address], now=ctx.now)
-    if command.password is not None:
-        powers_repo.set_power_password(ctx.session, game.id, power.name,
-                                       hash_password(command.password.value), now=ctx.now)
+    # the old player's password must stop working: the GM's, or a new one made here
+    made = None if command.password is not None else new_password()
+    secret = command.password.value if command.password is not None else made or ""
+    powers_repo.set_power_password(ctx.session, game.id, power.name, hash_password(secret),
+                                   now=ctx.now)
     if power.status is not PowerStatus.PLAYING:
         powers_repo.set_power_status(ctx.session, game.id, power.name, PowerStatus.PLAYING,
                                      now=ctx.now)
@@ -63,21 +74,22 @@ def replace(ctx: Context, command: Replace) -> None:
                                  "previous": list(old),
                                  "new_password": command.password is not None},
                         inbound_id=ctx.inbound_id)
-    password = ("the password the GM gave you" if command.password is not None
-                else "the power's password (ask the GM)")
+    signon = (f"SIGNON {power.name} {game.name} <password>, using the password the GM gave "
+              "you" if made is None else f"SIGNON {power.name} {game.name} {made}\n"
+              "(SET PASSWORD changes it)")
     subject = build_subject(f"you now play {power.name}", game=game.name)
     body = (f"The GM of {game.name} has given you {power.name}.\n"
-            f"Sign on with: SIGNON {power.name} {game.name} <password>, using {password}.\n\n"
-            f"-- \n{ctx.service}\n")
+            f"Sign on with: {signon}.\n\n-- \n{ctx.service}\n")
     ctx.results.mail.append(Notice((command.address,), subject, body, game.id))
     for address in old:
         if address.lower() != command.address.lower():
             ctx.results.mail.append(Notice(
                 (address,), build_subject(f"you no longer play {power.name}", game=game.name),
-                f"The GM of {game.name} has given {power.name} to another player.\n\n"
-                f"-- \n{ctx.service}\n", game.id))
+                render("reply/unseated.txt.j2", game=game.name, power=power.name,
+                       service=ctx.service), game.id))
     ctx.results.add(f"{command.address} now plays {power.name} in {game.name}"
-                    + ("" if command.password is not None else " (password unchanged)") + ".")
+                    + ("" if made is None else "; a new password was made and sent to the new "
+                       "player alone") + ". The old password no longer works.")
 
 
 def eject(ctx: Context, command: Eject) -> None:
@@ -87,6 +99,9 @@ def eject(ctx: Context, command: Eject) -> None:
     game, power = found
     old = power.addresses
     powers_repo.set_players(ctx.session, game.id, power.name, [], now=ctx.now)
+    # nobody knows this password: the ejected player can no longer sign on
+    powers_repo.set_power_password(ctx.session, game.id, power.name,
+                                   hash_password(new_password()), now=ctx.now)
     powers_repo.set_power_status(ctx.session, game.id, power.name, PowerStatus.CIVIL_DISORDER,
                                  now=ctx.now)
     audit.record_action(ctx.session, actor=ctx.sender, action="eject", now=ctx.now,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gm.commands.handlers.common import variant_of
-from gm.commands.handlers.context import Context, Signed
+from gm.commands.handlers.context import Context, Notice, Signed
 from gm.commands.handlers.signon_guard import (
     GM_KEY,
     record_failure,
@@ -11,6 +11,8 @@ from gm.commands.handlers.signon_guard import (
     throttled_until,
 )
 from gm.commands.values import Join, SignOn, SignOnMaster
+from gm.mail.compose import build_subject
+from gm.service.render import render
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
 from gm.store.passwords import hash_password, verify_password
@@ -48,10 +50,20 @@ def signon_power(ctx: Context, command: SignOn) -> None:
     if record.status is PowerStatus.RESIGNED:
         _refuse(ctx, f"{power.name} in {game.name} has resigned.")
         return
-    ctx.signed = Signed(game, power.name)
+    ctx.signed = Signed(game, power.name, fresh=True)
     ctx.refused_signon = False
     ctx.results.game = game.name
     ctx.results.add(f"Signed on as {power.name} in {game.name}.")
+    if record.status is PowerStatus.CIVIL_DISORDER and record.addresses:
+        # fell into civil disorder by missing deadlines (SET LATE DISORDER): its player is back
+        powers_repo.set_power_status(ctx.session, game.id, power.name, PowerStatus.PLAYING,
+                                     now=ctx.now)
+        ctx.results.add(f"{power.name} was in civil disorder; it is played again from now on, "
+                        "and its orders count.")
+        ctx.results.mail.append(Notice(
+            (game.gm_address,), build_subject(f"{power.name} is back", game=game.name),
+            render("reply/back-from-disorder.txt.j2", game=game.name, power=power.name,
+                   service=ctx.service), game.id))
     known = {a.lower() for a in record.addresses}
     if known and ctx.sender.lower() not in known:
         # a sign-on from elsewhere: the power's own address sees what was done in its name
@@ -96,9 +108,10 @@ def join(ctx: Context, command: Join) -> None:
             ctx.results.add(f"JOIN: {command.power!r} is not a power of {game.name} "
                             f"(powers: {names}).")
             return
+        others = ", ".join(p.name for p in free) or "none"
         free = [p for p in free if p.name == wanted.name]
         if not free:
-            ctx.results.add(f"JOIN: {wanted.name} in {game.name} is taken.")
+            ctx.results.add(f"JOIN: {wanted.name} in {game.name} is taken (free: {others}).")
             return
     if not free:
         ctx.results.add(f"JOIN: every power in {game.name} is taken.")
@@ -110,3 +123,8 @@ def join(ctx: Context, command: Join) -> None:
     ctx.results.game = game.name
     ctx.results.add(f"You joined {game.name} as {chosen}. Sign on with: "
                     f"SIGNON {chosen} {game.name} <your password>")
+    ctx.results.mail.append(Notice(
+        (game.gm_address,), build_subject(f"{chosen} has a player", game=game.name),
+        render("reply/joined-gm.txt.j2", game=game.name, power=chosen, address=ctx.sender,
+               free=[p.name for p in powers_repo.list_powers(ctx.session, game.id)
+                     if not p.addresses], service=ctx.service), game.id))

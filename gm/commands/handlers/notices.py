@@ -1,0 +1,30 @@
+"""Notices to everyone in a game: the players, the GM and (for public news) the observers,
+one message per address so that addresses stay private."""
+
+from __future__ import annotations
+
+from gm.commands.handlers.context import Context, Notice
+from gm.mail.compose import build_subject
+from gm.service.adjudicate import observers
+from gm.store import powers as powers_repo
+from gm.store.records import GameRecord
+
+
+def game_addresses(ctx: Context, game: GameRecord, *, observers_too: bool = True) -> list[str]:
+    """Every player's address, the GM's and, with `observers_too`, the observers', once each."""
+    found = [a for p in powers_repo.list_powers(ctx.session, game.id) for a in p.addresses]
+    found.append(game.gm_address)
+    if observers_too:
+        found.extend(observers(game))
+    unique: dict[str, str] = {}
+    for address in found:
+        unique.setdefault(address.lower(), address)
+    return list(unique.values())
+
+
+def tell_game(ctx: Context, game: GameRecord, what: str, body: str, *, phase: str | None = None,
+              observers_too: bool = True) -> None:
+    """Queue `body` to everyone in `game`, under a subject naming the game and `what`."""
+    subject = build_subject(what, game=game.name, phase=phase)
+    for address in game_addresses(ctx, game, observers_too=observers_too):
+        ctx.results.mail.append(Notice((address,), subject, body, game.id))
