@@ -14,9 +14,8 @@ import argparse
 import contextlib
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from gm.store import games, inbound, migrate, orders, outbound, phases, powers  
 from gm.store.db import Database, open_database  # noqa: E402
 from gm.store.records import BodyPart, OrderLine  # noqa: E402
 from gm.store.statuses import GameStatus  # noqa: E402
+from tests.fixtures.databases import postgres_url, sqlite_url  # noqa: E402
 from tests.store_samples import (  # noqa: E402
     T0,
     phase_sequence,
@@ -168,25 +168,6 @@ def run(db: Database) -> dict[str, float]:
     figures["size_20_years_kb"] = database_size_kb(db) - empty
     figures.update(bench_history(db, gid))
     return figures
-
-
-@contextlib.contextmanager
-def sqlite_url() -> Iterator[str]:
-    with tempfile.TemporaryDirectory() as d:
-        yield f"sqlite:///{d}/gm.sqlite3"
-
-
-@contextlib.contextmanager
-def postgres_url(given: str | None) -> Iterator[str]:
-    from tests.fixtures.postgres import create_database, drop_database, postgres_server
-
-    with contextlib.ExitStack() as stack:
-        admin = given or stack.enter_context(postgres_server())
-        url = create_database(admin)
-        try:
-            yield url
-        finally:
-            drop_database(admin, url)
 
 
 def main() -> int:

@@ -20,7 +20,7 @@ import contextlib
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -38,6 +38,7 @@ from gm.store.models import OutboundMessage  # noqa: E402
 from gm.store.records import OrderLine  # noqa: E402
 from gm.store.statuses import GameStatus  # noqa: E402
 from gm.variants import get_variant  # noqa: E402
+from tests.fixtures.databases import postgres_url, sqlite_url  # noqa: E402
 from tests.service_support import SPRING_1901  # noqa: E402
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -89,25 +90,6 @@ def run(url: str, count: int, say: bool) -> dict[str, float]:
                 "cpu_ms_per_game": cpu * 1000 / count, "reports": queued}
     finally:
         db.dispose()
-
-
-@contextlib.contextmanager
-def sqlite_url() -> Iterator[str]:
-    with tempfile.TemporaryDirectory() as d:
-        yield f"sqlite:///{d}/gm.sqlite3"
-
-
-@contextlib.contextmanager
-def postgres_url(given: str | None) -> Iterator[str]:
-    from tests.fixtures.postgres import create_database, drop_database, postgres_server
-
-    with contextlib.ExitStack() as stack:
-        admin = given or stack.enter_context(postgres_server())
-        url = create_database(admin)
-        try:
-            yield url
-        finally:
-            drop_database(admin, url)
 
 
 def main() -> int:
