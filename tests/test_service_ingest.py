@@ -175,7 +175,7 @@ def test_list_summary_and_help(database: Database, tmp_path: Path) -> None:
     _forming_game(database, tmp_path)
     reply = _send(database, tmp_path, "visitor@example.org",
                   "LIST\nLIST alpha\nSUMMARY alpha\nHELP\nHISTORY alpha")
-    assert "  alpha: standard, active" in reply
+    assert "  alpha: Standard, active" in reply
     assert "  France: taken, playing" in reply
     assert "  France: 3 centres; units: A Mar, A Par, F Bre" in reply
     assert "SIGNON" in reply  # the help text

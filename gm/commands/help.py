@@ -6,6 +6,7 @@ their own topics (rules, extra orders) through the `extra` argument of `help_tex
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 
 INDEX = """\
@@ -295,7 +296,11 @@ def help_text(topic: str | None = None, extra: Mapping[str, str] | None = None) 
             return TOPICS[word]
         if word in ALIASES:
             return TOPICS[ALIASES[word]]
-    return f'There is no help on "{topic.strip()[:60]}"; here are the topics.\n\n' + index
+    names = {**{t: f"HELP {t}" for t in (*TOPICS, *ALIASES)},
+             **{_key(name): f"HELP {name}" for name in extra or {}}}
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.7)
+    hint = f" (did you mean {names[close[0]]}?)" if close else ""
+    return f'There is no help on "{topic.strip()[:60]}"{hint}; here are the topics.\n\n' + index
 
 
 def _key(name: str) -> str:

@@ -145,8 +145,8 @@ def parse_message(text: str) -> list[Command]:
         if len(clean) > MAX_LINE_CHARS:
             out.append(_line_too_long(number, clean, keyword))
             continue
-        if keyword == "CREATE" and signed_on and _creates_centre(clean):
-            out.append(OrderLine(Line(number, clean)))  # Geophysical rule 7, an order
+        if keyword == "CREATE" and signed_on and _creates_centre(clean):  # Geophysical rule 7
+            out.append(OrderLine(Line(number, clean), raw.translate(_INVISIBLE).strip()))
             continue
         if keyword in KEYWORDS:
             result = _read_command(clean, number, keyword)
@@ -161,7 +161,7 @@ def parse_message(text: str) -> list[Command]:
             if isinstance(result, SignOff):
                 break
         elif signed_on:
-            out.append(OrderLine(Line(number, clean)))
+            out.append(OrderLine(Line(number, clean), raw.translate(_INVISIBLE).strip()))
         else:
             not_commands += 1
             if not_commands <= MAX_NOT_COMMANDS:
@@ -368,6 +368,10 @@ def _read_command(clean: str, number: int, keyword: str) -> Command | _OpenPress
         masked = _mask_unread(clean, keyword)
         return Unreadable(Line(number, masked), f"Cannot read {_quote(masked)}: {reason}", keyword)
     except LarkError:
+        if keyword == "CREATE":
+            missing = _create_missing(clean, number)
+            if missing is not None:
+                return missing
         masked = _mask_unread(clean, keyword)
         second = clean.split(" ")[1].upper() if " " in clean else ""
         return Unreadable(
@@ -380,6 +384,22 @@ def _read_command(clean: str, number: int, keyword: str) -> Command | _OpenPress
     for token in sorted(draft.secrets, key=lambda t: t.start_pos or 0, reverse=True):
         text = text[: token.start_pos] + MASK + text[token.end_pos :]
     return draft.make(Line(number, text))
+
+
+def _create_missing(clean: str, number: int) -> Unreadable | None:
+    """`CREATE mygame Standard`: the password is missing (the line ends with a variant's name,
+    not a password to mask), or None when the line is something else."""
+    from gm.variants.registry import canonical_name
+
+    words = clean.split(" ")[1:]
+    if len(words) < 2 or canonical_name(" ".join(words[1:])) is None:
+        return None
+    return Unreadable(
+        Line(number, clean),
+        f"Cannot read {_quote(clean)}: the password is missing; CREATE needs a game name, a"
+        f" variant and a password: CREATE {words[0]} {' '.join(words[1:])} secret",
+        "CREATE",
+    )
 
 
 def _game(token: Token) -> str:

@@ -8,7 +8,7 @@ a game's variant is the job of the command that runs them. Game names are lower-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import time, timedelta
 
 from gm.engine.phase import Phase, PhaseType
@@ -161,7 +161,11 @@ class Join(Command):
 
 @dataclass(frozen=True)
 class OrderLine(Command):
-    """A line after a SIGNON that is not a command: an order, for gm.orders to read."""
+    """A line after a SIGNON that is not a command: an order, for gm.orders to read. `sent` is
+    the line as the player wrote it (ends stripped), which error messages quote; "" when the
+    value was not read from a message."""
+
+    sent: str = field(default="", compare=False)
 
     @property
     def text(self) -> str:

@@ -13,6 +13,7 @@ A/F shorthand is read (Abstraction2 rule 3):
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.map import GameMap
@@ -28,6 +29,9 @@ _WHOLE_PART = r"\s*(?:exchanges?|alliance|ally)\b"
 _ARMY_DISEMBARKS = r"\s*(?:a|army)\s+(disembarks?\b.*)"
 _SUPPORTED_BY = r"(?P<head>.*\S)\s+(?:s|supported|support)\s+by\s+(?P<by>.*?)[\s.!]*"
 _FLAGS = re.IGNORECASE | re.DOTALL
+# The phase type a line is read for, while parse_orders reads it: gm.orders.messages then
+# offers only the words of the orders that phase takes.
+READING_PHASE: ContextVar[PhaseType | None] = ContextVar("reading_phase", default=None)
 
 
 def _whole_part(part: str) -> bool:
@@ -63,7 +67,17 @@ def parse_orders(
 ) -> list[AnyOrder] | OrderError:
     """Every order of a line, read as parse_order reads each (same phase and `kinds`), with
     the A/F shorthand of the module docstring; the first order that cannot be read is the
-    error."""
+    error, offering only the words of orders a phase of `phase_type` takes."""
+    token = READING_PHASE.set(phase_type)
+    try:
+        return _parse_orders(text, gmap, phase_type, kinds)
+    finally:
+        READING_PHASE.reset(token)
+
+
+def _parse_orders(
+    text: str, gmap: GameMap, phase_type: PhaseType | None, kinds: frozenset[str]
+) -> list[AnyOrder] | OrderError:
     parts = split_orders(text)
     if not parts:
         return OrderError(ErrorKind.UNREADABLE, text, "Expected an order, found nothing.")

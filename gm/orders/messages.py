@@ -3,6 +3,8 @@
 Expected terminals are shown the way a player writes them. The spellings of one keyword
 (`s`, `support`, `supports`) form one rule of the grammar (`_support`) and are shown as its
 shortest spelling (`'S'`) when several are possible, so the grammar stays the only list.
+While gm.orders.lines reads a line for a phase (READING_PHASE), only the words of orders that
+phase takes are offered: no `R` or `D` in a movement phase, no `S` in a retreat phase.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.lexer import PatternStr, Token
 
 from gm.engine.errors import ErrorKind, OrderError
+from gm.engine.phase import PhaseType
+from gm.orders.kinds import ADJUSTMENT_KINDS, RETREAT_TOO_KINDS
+from gm.orders.lines import READING_PHASE
 
 # Terminals named by what they stand for rather than by their spelling.
 _DESCRIBED = {
@@ -138,6 +143,67 @@ def _variant_terminals(lark: Lark) -> dict[str, frozenset[str]]:
     return {name: frozenset(k) for name, k in found.items() if name in terminals}
 
 
+_M, _R, _A = PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT
+# The phases that take each order rule (gm.orders.phases reads a move in a retreat phase as a
+# retreat, a disband in an adjustment phase as a removal, a removal in a retreat as a disband;
+# Abstraction2 rule 3: an army retreats onto its fleet by boarding it); the variant rules'
+# phases are those of their kinds (gm.orders.kinds).
+_RULE_PHASES: dict[str, frozenset[PhaseType]] = {
+    "hold": frozenset({_M}),
+    "move": frozenset({_M, _R}),
+    "support_hold": frozenset({_M}),
+    "support_move": frozenset({_M}),
+    "convoy": frozenset({_M}),
+    "retreat": frozenset({_R}),
+    "disband": frozenset({_R, _A}),
+    "build": frozenset({_A}),
+    "remove": frozenset({_R, _A}),
+    "waive": frozenset({_A}),
+    "embark": frozenset({_M, _R}),
+    "via_convoy": frozenset({_M}),  # Rulebook: no retreat by convoy (gm.orders.phases)
+} | {
+    rule: frozenset({_A}) if kind in ADJUSTMENT_KINDS
+    else frozenset({_M, _R}) if kind in RETREAT_TOO_KINDS else frozenset({_M})
+    for rule, kind in _VARIANT_RULES.items() if rule != "embark"
+}
+
+
+@functools.cache
+def _phase_terminals(lark: Lark) -> dict[str, frozenset[PhaseType]]:
+    """terminal -> the phases whose orders use it (terminals of units and places not listed)."""
+    uses: dict[str, set[str]] = {}
+    for rule in lark.rules:
+        uses.setdefault(rule.origin.name, set()).update(s.name for s in rule.expansion)
+
+    def reach(top: str) -> set[str]:  # not into another rule of _RULE_PHASES
+        seen: set[str] = set()
+        todo = [top]
+        while todo:
+            name = todo.pop()
+            if name not in seen and (name == top or name not in _RULE_PHASES):
+                seen.add(name)
+                todo.extend(uses.get(name, ()))
+        return seen
+
+    common = reach("unit") | reach("location")
+    found: dict[str, set[PhaseType]] = {}
+    for rule_name, phases in _RULE_PHASES.items():
+        for name in reach(rule_name) - common:
+            found.setdefault(name, set()).update(phases)
+    terminals = {t.name for t in lark.terminals}
+    return {name: frozenset(p) for name, p in found.items() if name in terminals}
+
+
+def _in_phase(names: set[str], lark: Lark) -> set[str]:
+    """`names` less those only orders of other phases use (all of them if none is left)."""
+    phase = READING_PHASE.get()
+    if phase is None:
+        return names
+    phases = _phase_terminals(lark)
+    kept = {n for n in names if n not in phases or phase in phases[n]}
+    return kept or names
+
+
 def _order_alternatives(lark: Lark) -> set[str]:
     return {
         sym.name
@@ -154,7 +220,7 @@ def expected_words(
     """What a player could have written, in grammar order, each said once (variant words
     only for the variant order `kinds` the game allows)."""
     variant = _variant_terminals(lark)
-    names = {n for n in expected if n not in variant or variant[n] & kinds}
+    names = _in_phase({n for n in expected if n not in variant or variant[n] & kinds}, lark)
     names -= _NEVER
     if names - _SECONDARY:
         names -= _SECONDARY
@@ -310,6 +376,21 @@ def _unexpected(
     return OrderError(ErrorKind.UNREADABLE, text, message)
 
 
+# The place `_unexpected` names, read back by `placed`.
+_AT = r'Cannot read "(?P<quoted>.*)" at line (?P<line>\d+), column (?P<column>\d+): '
+
+
+def placed(error: OrderError, offset: int, quoted: str, column: Callable[[int], int]) -> str:
+    """The message of `error` (given for an order found at `offset` of a line of a message)
+    quoting that line as `quoted` and naming the fault's column in it (`column` maps a place
+    in the line as read to its column, from 1, in `quoted`); other messages unchanged."""
+    found = re.match(_AT, error.message, re.DOTALL)
+    if found is None or found.group("line") != "1":
+        return error.message
+    pos = offset + int(found.group("column")) - 1
+    return f'Cannot read "{quoted}" at column {column(pos)}: {error.message[found.end():]}'
+
+
 def stray_word(
     text: str, prepared: str, pos: int, start: str, lark: Lark, kinds: frozenset[str] = frozenset()
 ) -> OrderError:
@@ -324,7 +405,7 @@ def stray_word(
     variant = _variant_terminals(lark)
     keywords = [
         terminals[n].pattern.value
-        for n in expected
+        for n in _in_phase(set(expected), lark)
         if n in terminals
         and isinstance(terminals[n].pattern, PatternStr)
         and (n not in variant or variant[n] & kinds)

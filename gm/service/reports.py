@@ -24,6 +24,7 @@ from gm.engine.retreats import retreat_options
 from gm.engine.state import GameState
 from gm.mail.compose import build_subject
 from gm.pictures import render_map_svg
+from gm.service.coming import ComingEvent, coming_events
 from gm.service.deadlines import show
 from gm.service.render import render
 from gm.store.records import Attachment, GameRecord, PressRecord, StoredResult
@@ -108,6 +109,7 @@ class ReportView:
     picture: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
     disorder: tuple[str, ...] = ()  # powers in civil disorder that would have a choice
+    coming: tuple[ComingEvent, ...] = ()  # the variant's scheduled events of the coming year
 
 
 @dataclass(frozen=True)
@@ -224,7 +226,7 @@ def build_view(variant: Variant, game: GameRecord, before: GameState, step: Game
         awaiting=() if after.finished else deciding,
         no_choice=() if after.finished else no_choice, late=tuple(late),
         disorder=() if after.finished else disorder,
-        timezone=game.settings.timezone, service=service)
+        timezone=game.settings.timezone, service=service, coming=coming_events(variant, after))
 
 
 def _press_for(press: Sequence[PressRecord], audience: str,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from datetime import datetime
 
 from gm.commands.handlers.context import Context, Signed
@@ -17,6 +19,27 @@ from gm.variants import Variant, get_variant
 def variant_of(game: GameRecord) -> Variant:
     """The game's variant (a stored name the registry does not know is a fault, not a value)."""
     return get_variant(game.variant)
+
+
+def variant_label(variant: Variant) -> str:
+    """The variant as players know it, with the key a command may name it by when that differs:
+    `Standard`, `Deluge II (deluge2)`."""
+    if variant.title.replace(" ", "").casefold() == variant.name.casefold():
+        return variant.title
+    return f"{variant.title} ({variant.name})"
+
+
+def did_you_mean(written: str, names: Iterable[str]) -> str:
+    """`; did you mean France?` for the name closest to `written`, or ""."""
+    spelt = {n.casefold(): n for n in names}
+    close = difflib.get_close_matches(written.casefold(), spelt, n=1, cutoff=0.6)
+    return f"; did you mean {spelt[close[0]]}?" if close else ""
+
+
+def no_game(ctx: Context, name: str) -> str:
+    """Why a command naming game `name` is refused: there is none (the closest named)."""
+    games = [g.name for g in games_repo.list_games(ctx.session)]
+    return f"there is no game called {name!r}{did_you_mean(name, games)} (LIST shows the games)."
 
 
 def refresh(ctx: Context, game: GameRecord) -> GameRecord:

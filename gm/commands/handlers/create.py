@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
+
 from gm.commands.handlers.common import (
     as_master,
     deadline_for,
     refresh,
     shown_deadline,
+    variant_label,
     variant_of,
 )
 from gm.commands.handlers.context import Context, Notice, Signed
@@ -22,14 +25,14 @@ from gm.store.errors import GameNameTaken
 from gm.store.passwords import hash_password
 from gm.store.statuses import GameStatus
 from gm.variants import UnknownVariant, get_variant, names
+from gm.variants.registry import canonical_name
 
 
 def create(ctx: Context, command: Create) -> None:
     try:
         variant = get_variant(command.variant)
     except UnknownVariant:
-        ctx.results.add(f"CREATE: there is no variant called {command.variant!r} "
-                        f"(variants: {', '.join(names())}).")
+        ctx.results.add(_unknown_variant(command) + ".")
         return
     try:
         game = games_repo.create_game(
@@ -50,6 +53,21 @@ def create(ctx: Context, command: Create) -> None:
     ctx.results.add(f"Game {game.name} ({variant.title}) created; you are its GM.",
                     f"Powers: {', '.join(variant.power_names)}.",
                     "Players JOIN it, or you ADD them; then START it.")
+
+
+def _unknown_variant(command: Create) -> str:
+    """Why CREATE names no variant: its password is missing (the last word was read as the
+    password: `CREATE mygame Deluge II`), or the name is not a variant's (the closest named)."""
+    whole = f"{command.variant} {command.password.value}"
+    if canonical_name(whole) is not None:  # the variant's name is no secret: shown unmasked
+        return (f"line {command.line.number}: CREATE {command.game} {whole}: the password is "
+                f"missing; write it after the variant: CREATE {command.game} {whole} secret")
+    variants = [get_variant(n) for n in names()]
+    spelt = {k.casefold(): v.title for v in variants for k in (v.name, v.title, *v.aliases)}
+    close = difflib.get_close_matches(command.variant.casefold(), spelt, n=1, cutoff=0.6)
+    hint = f"did you mean {spelt[close[0]]}? " if close else ""
+    return (f"{command.line}: there is no variant called {command.variant!r} ({hint}variants: "
+            f"{', '.join(variant_label(v) for v in variants)})")
 
 
 def add(ctx: Context, command: Add) -> None:

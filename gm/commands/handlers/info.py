@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from gm.commands.handlers.common import variant_of
+from gm.commands.handlers.common import no_game, variant_label, variant_of
 from gm.commands.handlers.context import Context
 from gm.commands.help import help_text
 from gm.commands.values import Help, ListGames
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
-from gm.variants import registry
+from gm.variants import UnknownVariant, registry
 from gm.variants.base import Variant
 
 
@@ -21,11 +21,15 @@ def list_games(ctx: Context, command: ListGames) -> None:
             return
         ctx.results.add("Games:")
         for game in games:
-            ctx.results.add(f"  {game.name}: {game.variant}, {game.status.value}")
+            try:
+                label = variant_label(variant_of(game))
+            except UnknownVariant:  # listed as stored, so LIST still answers
+                label = game.variant
+            ctx.results.add(f"  {game.name}: {label}, {game.status.value}")
         return
     found = games_repo.find_game(ctx.session, command.game)
     if found is None:
-        ctx.results.add(f"LIST: there is no game called {command.game!r}.")
+        ctx.results.add(f"LIST: {no_game(ctx, command.game)}")
         return
     game = found
     variant = variant_of(game)

@@ -37,22 +37,29 @@ from gm.engine.orders import (
     Alliance,
     AnyOrder,
     Build,
+    Convoy,
     CreateCentre,
     DesignateHome,
     Disband,
     Disembark,
+    Embark,
     Exchange,
     GeoEvent,
+    Hold,
     KeepFleet,
+    Move,
     Order,
     Remove,
     SupportEvent,
+    SupportHold,
+    SupportMove,
     Transform,
     Waive,
 )
 from gm.engine.phase import PhaseType
 from gm.engine.units import UnitType
 from gm.orders import parse_order, parse_orders
+from gm.orders.messages import placed
 from gm.store import orders as orders_repo
 from gm.store.records import GameRecord, PhaseRecord
 from gm.store.records import OrderLine as StoredLine
@@ -117,6 +124,10 @@ def _refusal(needed: Needed | None, order: AnyOrder, phase: PhaseRecord, power: 
         return "a waiver is an adjustment order"
     units = {u.location.province for u in needed.units}
     if order.unit.province not in units:
+        there = phase.state.unit_in(order.unit.province)
+        if there is not None and there.power != power:
+            return f"{power} has no unit to order in {order.unit.province}: " \
+                   f"{there} is {there.power}'s"
         return f"{power} has no unit to order in {order.unit.province}" + (
             " (only dislodged units retreat)" if phase.phase.type is PhaseType.RETREAT else "")
     return None
@@ -177,7 +188,8 @@ def order_line(ctx: Context, command: OrderLine) -> None:
     signed = as_player(ctx, quoted)
     if signed is None or signed.power is None:
         return
-    view = _current_phase(ctx, signed, quoted)
+    at = f"line {command.line.number}: " if command.line.number else ""
+    view = _current_phase(ctx, signed, f"  {at}{quoted}")
     if view is None or view.phase is None:
         return
     phase, variant, gmap = view.phase, view.variant, view.gmap
@@ -186,14 +198,14 @@ def order_line(ctx: Context, command: OrderLine) -> None:
     named = variant.power(prefix) if colon and rest.strip() else None
     if named is not None:  # `TURKEY : Erode Mos`, as Geophysical rule 3 writes orders
         if named.name != signed.power:
-            ctx.results.add(f"  {quoted}: refused, you are signed on as {signed.power}.")
+            ctx.results.add(f"  {at}{quoted}: refused, you are signed on as {signed.power}.")
             return
         written = rest.strip()
     parsed = parse_orders(written, gmap, phase.phase.type, variant.order_kinds)
     if isinstance(parsed, OrderError):
-        ctx.results.add(f"  {parsed.message}")
+        ctx.results.add(f"  {at}{_unreadable(command, written, parsed)}")
         if _LONE_LANDING.match(command.text) and "af" in variant.order_kinds:
-            ctx.results.add(f"  {quoted}: say which A/F the army leaves, e.g. `A/F MAO "
+            ctx.results.add(f"  {at}{quoted}: say which A/F the army leaves, e.g. `A/F MAO "
                             "disembarks Por`, or give it on the line of the A/F's move: "
                             "`A/F(ENG)-MAO, A disembarks Por` (A/F rules).")
         return
@@ -208,18 +220,58 @@ def order_line(ctx: Context, command: OrderLine) -> None:
         if why is None and isinstance(order, GeoEvent):
             why = check_event(gmap, order)  # Geophysical rule 2: judged on the map as it is
         if why is not None:
-            ctx.results.add(f"  {shown}: refused, {why}.")
+            ctx.results.add(f"  {at}{shown}: refused, {why}.")
             continue
         if isinstance(order, Order | Waive) and not isinstance(order, _VARIANT_UNIT_ORDERS):
             # Abstraction2 rule 3 / Deluge II rule 8: the A/F rules' checks where they apply.
             checked = check_order(gmap, phase.state, signed.power, order, sites,
                                   army_fleet="af" in variant.order_kinds)
             if isinstance(checked, OrderError):
-                ctx.results.add(f"  {shown}: refused, {checked.message}")
+                ctx.results.add(f"  {at}{shown}: refused, "
+                                f"{_with_phase_hint(checked.message, order, phase)}")
                 continue
             order = checked
         signed.pending.append((text, order))
         ctx.results.add(f"  {text}  ->  {_shown_order(variant, gmap, order)}")
+
+
+# What each phase takes, for an order of another phase (Rulebook: orders by phase).
+# (The retreat phase's refusal says it itself: "a dislodged unit retreats or disbands".)
+_PHASE_TAKES: dict[PhaseType, tuple[tuple[type, ...], str]] = {
+    PhaseType.MOVEMENT: ((Hold, Move, SupportHold, SupportMove, Convoy, Embark),
+                         "moves (A Par - Bur), holds (H), supports (S) and convoys (C)"),
+    PhaseType.RETREAT: ((Order,), ""),
+    PhaseType.ADJUSTMENT: ((Build, Remove, Disband, Waive),
+                           "builds (Build A Par), removals (Remove A Par) and Waive"),
+}
+
+
+def _with_phase_hint(message: str, order: AnyOrder, phase: PhaseRecord) -> str:
+    """A refusal as a sentence; for an order of another phase, what this phase takes."""
+    message = message.rstrip(".")
+    kinds, words = _PHASE_TAKES[phase.phase.type]
+    if not isinstance(order, kinds):
+        message += f"; this phase takes {words}"
+    return message + "."
+
+
+def _unreadable(command: OrderLine, written: str, error: OrderError) -> str:
+    """The parser's message for an order of the line, quoting the line as the player sent it
+    and the column there (the parser counts within the one order it read)."""
+    sent = command.sent or command.text
+    offset = len(command.text) - len(written) + max(written.find(error.text), 0)
+
+    def column(pos: int) -> int:  # `pos` in the line as read (white space collapsed)
+        read = 0
+        for index, char in enumerate(sent):
+            if char.isspace() and index and sent[index - 1].isspace():
+                continue
+            if read == pos:
+                return index + 1
+            read += 1
+        return len(sent) + 1
+
+    return placed(error, offset, sent, column)
 
 
 def clear(ctx: Context, command: Clear) -> None:

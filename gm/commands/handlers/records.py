@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gm.commands.handlers.common import shown_deadline, variant_of
+from gm.commands.handlers.common import no_game, shown_deadline, variant_of
 from gm.commands.handlers.context import Context
 from gm.commands.values import History, PhaseCode, PhaseRef, Summary
 from gm.service.render import render
@@ -60,8 +60,7 @@ def _add_rendered(ctx: Context, text: str) -> None:
 def history(ctx: Context, command: History) -> None:
     game = games_repo.find_game(ctx.session, command.game)
     if game is None:
-        ctx.results.add(f"HISTORY: there is no game called {command.game!r} (LIST shows the "
-                        "games).")
+        ctx.results.add(f"HISTORY: {no_game(ctx, command.game)}")
         return
     variant = variant_of(game)
     ctx.results.game = game.name
@@ -84,7 +83,7 @@ def history(ctx: Context, command: History) -> None:
 def summary(ctx: Context, command: Summary) -> None:
     game = games_repo.find_game(ctx.session, command.game)
     if game is None:
-        ctx.results.add(f"SUMMARY: there is no game called {command.game!r}.")
+        ctx.results.add(f"SUMMARY: {no_game(ctx, command.game)}")
         return
     variant = variant_of(game)
     ctx.results.game = game.name

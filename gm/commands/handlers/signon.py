@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gm.commands.handlers.common import variant_of
+from gm.commands.handlers.common import did_you_mean, no_game, variant_of
 from gm.commands.handlers.context import Context, Notice, Signed
 from gm.commands.handlers.signon_guard import (
     GM_KEY,
@@ -30,13 +30,14 @@ def _refuse(ctx: Context, text: str) -> None:
 def signon_power(ctx: Context, command: SignOn) -> None:
     game = games_repo.find_game(ctx.session, command.game)
     if game is None:
-        _refuse(ctx, f"There is no game called {command.game!r} (LIST shows the games).")
+        _refuse(ctx, "T" + no_game(ctx, command.game)[1:])
         return
     variant = variant_of(game)
     power = variant.power(command.power)
     if power is None:
         names = ", ".join(variant.power_names)
-        _refuse(ctx, f"{command.power!r} is not a power of {game.name} (powers: {names}).")
+        _refuse(ctx, f"{command.power!r} is not a power of {game.name}"
+                     f"{did_you_mean(command.power, variant.power_names)} (powers: {names}).")
         return
     until = throttled_until(ctx, game, power.name)
     if until is not None:
@@ -75,7 +76,7 @@ def signon_power(ctx: Context, command: SignOn) -> None:
 def signon_master(ctx: Context, command: SignOnMaster) -> None:
     game = games_repo.find_game(ctx.session, command.game)
     if game is None:
-        _refuse(ctx, f"There is no game called {command.game!r} (LIST shows the games).")
+        _refuse(ctx, "T" + no_game(ctx, command.game)[1:])
         return
     until = throttled_until(ctx, game, GM_KEY)
     if until is not None:
@@ -94,7 +95,7 @@ def signon_master(ctx: Context, command: SignOnMaster) -> None:
 def join(ctx: Context, command: Join) -> None:
     game = games_repo.find_game(ctx.session, command.game)
     if game is None:
-        ctx.results.add(f"JOIN: there is no game called {command.game!r} (LIST shows the games).")
+        ctx.results.add(f"JOIN: {no_game(ctx, command.game)}")
         return
     if game.status is not GameStatus.FORMING:
         ctx.results.add(f"JOIN: {game.name} has started; ask its GM for a free power.")
