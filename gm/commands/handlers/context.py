@@ -71,3 +71,5 @@ class Context:
     # a game's open phase as a run of order lines sees it, loaded once for the run (orders.py;
     # dropped whenever another command may change the game)
     views: dict[int, OrderView] = field(default_factory=dict)
+    # games whose passed deadline this reply has already told of (orders.py says it once)
+    told_late: set[int] = field(default_factory=set)

@@ -59,6 +59,7 @@ from gm.engine.orders import (
 from gm.engine.phase import PhaseType
 from gm.engine.units import UnitType
 from gm.orders import parse_order, parse_orders
+from gm.orders.lines import split_orders
 from gm.orders.messages import placed
 from gm.store import orders as orders_repo
 from gm.store.records import GameRecord, PhaseRecord
@@ -176,6 +177,10 @@ def _current_phase(ctx: Context, signed: Signed, what: str) -> OrderView | None:
         ctx.results.add(f"{what}: refused, {game.name} has no phase open for orders.")
         return None
     if orders_closed(game, phase, ctx.now):
+        if game.id in ctx.told_late:  # the deadline is said once a message, at its first refusal
+            ctx.results.add(f"{what}: refused, too late.")
+            return None
+        ctx.told_late.add(game.id)
         grace = " and its grace period" if game.settings.grace else ""
         ctx.results.add(f"{what}: refused, the deadline ({shown_deadline(game, phase.deadline_at)})"
                         f"{grace} has passed.")
@@ -203,7 +208,7 @@ def order_line(ctx: Context, command: OrderLine) -> None:
         written = rest.strip()
     parsed = parse_orders(written, gmap, phase.phase.type, variant.order_kinds)
     if isinstance(parsed, OrderError):
-        ctx.results.add(f"  {at}{_unreadable(command, written, parsed)}")
+        ctx.results.add(f"  {at}{_with_opening_hint(_unreadable(command, written, parsed))}")
         if _LONE_LANDING.match(command.text) and "af" in variant.order_kinds:
             ctx.results.add(f"  {at}{quoted}: say which A/F the army leaves, e.g. `A/F MAO "
                             "disembarks Por`, or give it on the line of the A/F's move: "
@@ -215,7 +220,8 @@ def order_line(ctx: Context, command: OrderLine) -> None:
     several = len(parsed) > 1
     for order in parsed:
         text = str(order) if several else command.text
-        shown = f'"{text}"'
+        # on a line of several orders, the line as sent, then which of its orders is refused
+        shown = f'"{command.sent or command.text}": {text}' if several else f'"{text}"'
         why = _refusal(needed, order, phase, signed.power)
         if why is None and isinstance(order, GeoEvent):
             why = check_event(gmap, order)  # Geophysical rule 2: judged on the map as it is
@@ -246,13 +252,44 @@ _PHASE_TAKES: dict[PhaseType, tuple[tuple[type, ...], str]] = {
 }
 
 
+# gm.engine.legality names an order of another phase by its class ("a supportmove order"); a
+# player reads the order's own word.
+_ORDER_WORDS = {"supportmove": "support", "supporthold": "support", "keepfleet": "keep fleet",
+                "supportevent": "support of an event", "geoevent": "geophysical event",
+                "createcentre": "centre creation", "designatehome": "home"}
+_CLASS_WORD = re.compile(r"\ba (\w+) order is not possible")
+
+
 def _with_phase_hint(message: str, order: AnyOrder, phase: PhaseRecord) -> str:
     """A refusal as a sentence; for an order of another phase, what this phase takes."""
-    message = message.rstrip(".")
+    message = _CLASS_WORD.sub(
+        lambda m: f"a {_ORDER_WORDS.get(m.group(1), m.group(1))} order is not possible",
+        message.rstrip("."))
     kinds, words = _PHASE_TAKES[phase.phase.type]
     if not isinstance(order, kinds):
         message += f"; this phase takes {words}"
     return message + "."
+
+
+# The words an order opens with (Rulebook: builds, removals, waivers); a line opening with a
+# misspelling of one is "not an order", and the reply names the word meant.
+_OPENING_WORDS = ("build", "remove", "disband", "waive")
+_NOT_AN_ORDER = re.compile(r'Not an order: "(\S+)')
+
+
+def _with_opening_hint(message: str) -> str:
+    """`Not an order: "Bulid A Lon". ...`, with `(did you mean 'Build'?)` after the quote."""
+    found = _NOT_AN_ORDER.match(message)
+    if found is None:
+        return message
+    import difflib  # only for a line that is not an order
+
+    close = difflib.get_close_matches(found.group(1).casefold(), _OPENING_WORDS, n=1,
+                                      cutoff=0.75)
+    if not close:
+        return message
+    end = message.index('". ') + 1
+    return f"{message[:end]} (did you mean '{close[0].capitalize()}'?){message[end:]}"
 
 
 def _unreadable(command: OrderLine, written: str, error: OrderError) -> str:
@@ -271,7 +308,12 @@ def _unreadable(command: OrderLine, written: str, error: OrderError) -> str:
             read += 1
         return len(sent) + 1
 
-    return placed(error, offset, sent, column)
+    message = placed(error, offset, sent, column)
+    if message == error.message and len(split_orders(written)) > 1:
+        # an order of a line of several (`Unknown province "Xyz" in "A Mar-Xyz"`): the whole
+        # line as sent, none of whose orders is taken
+        return f'"{sent}": {message} (nothing on this line was taken)'
+    return message
 
 
 def clear(ctx: Context, command: Clear) -> None:
