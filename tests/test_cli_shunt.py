@@ -7,10 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from gm.mail.config import load_config
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome, ingest
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
+from gm.store import outbound as outbound_repo
 from gm.store.db import open_database
 from gm.store.passwords import hash_password
 from gm.store.statuses import InboundStatus
@@ -65,5 +67,46 @@ def test_a_shunted_message_is_listed_and_replayed_once_fixed(migrated_url: str,
         # a message that is not shunted is not replayed
         twice = _gm(config, "replay", str(kept.inbound_id))
         assert twice.returncode == 1 and "not replayed" in twice.stdout
+    finally:
+        db.dispose()
+
+
+def test_held_messages_are_listed_and_replayed_once(migrated_url: str, tmp_path: Path) -> None:
+    """Messages over the sender's rate limit are held; `gm shunt list` marks them HELD and
+    `gm shunt replay --held` handles each exactly once."""
+    config = tmp_path / "gm.toml"
+    config.write_text(f'database_url = "{migrated_url}"\naddress = "judge@example.org"\n'
+                      "rate_limit = 2\nrate_window = 3600\n"
+                      f'[maildir]\ninbox = "{tmp_path / "in"}"\noutbox = "{tmp_path / "out"}"\n')
+    service = load_config(config, {})
+    db = open_database(migrated_url)
+    try:
+        clock = FixedClock(START)
+        done = [ingest(db, message(GM, "LIST", subject=f"list {n}"), config=service, clock=clock)
+                for n in range(4)]
+        assert [d.outcome for d in done] == [Outcome.ANSWERED] * 2 + [Outcome.HELD] * 2
+        held = [d.inbound_id for d in done[2:]]
+
+        listed = _gm(config, "list")
+        assert listed.returncode == 0, listed.stderr
+        for inbound_id in held:
+            assert f"{inbound_id}\tHELD\t" in listed.stdout
+        assert "list 2" in listed.stdout and "more than 2 messages" in listed.stdout
+        assert f"{done[0].inbound_id}\t" not in listed.stdout
+
+        replayed = _gm(config, "replay", "--held")
+        assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+        assert all(f"{i}: answered" in replayed.stdout for i in held)
+        assert "no shunted messages, no held messages" in _gm(config, "list").stdout
+        again = _gm(config, "replay", str(held[0]))
+        assert again.returncode == 1 and "not replayed" in again.stdout
+        with db.read() as s:
+            assert all(inbound_repo.get_inbound(s, i).status is InboundStatus.PROCESSED
+                       for i in held)
+            outbound = outbound_repo.list_outbound(s, limit=100)
+        # one answer each (and the one notice, queued when the first was held)
+        answers = [o for o in outbound if "You have sent more than" not in o.parts[0].text]
+        assert sorted(o.inbound_id or 0 for o in answers) == sorted(d.inbound_id for d in done)
+        assert len(outbound) == len(answers) + 1
     finally:
         db.dispose()

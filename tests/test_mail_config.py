@@ -167,3 +167,17 @@ def test_config_is_frozen() -> None:
     assert isinstance(config, Config)
     with pytest.raises(AttributeError):
         config.address = "x@y.z"  # type: ignore[misc]
+
+
+def test_rate_limit_from_file_and_environment(tmp_path: Path) -> None:
+    bare = load_config(None, {})
+    assert (bare.rate_limit, bare.rate_window) == (2000, 3600.0)
+    path = write(tmp_path, "rate_limit = 50\nrate_window = 600\n")
+    config = load_config(path, {})
+    assert (config.rate_limit, config.rate_window) == (50, 600.0)
+    config = load_config(path, {"GM_RATE_LIMIT": "0", "GM_RATE_WINDOW": "86400"})
+    assert (config.rate_limit, config.rate_window) == (0, 86400.0)  # 0: no limit
+    with pytest.raises(ConfigError, match="rate_limit: expected an integer from 0"):
+        load_config(write(tmp_path, "rate_limit = -1\n"), {})
+    with pytest.raises(ConfigError, match="GM_RATE_WINDOW: expected a number of seconds"):
+        load_config(None, {"GM_RATE_WINDOW": "0"})

@@ -358,3 +358,30 @@ async def test_a_batch_keeps_to_its_byte_budget(dovecot: DovecotServer,
     await source.close()
     assert [m.raw for m in mails] == [message(n, size=big) for n in (1, 2, 3)]
     assert source.fetches == 2
+
+
+async def test_the_next_batch_is_fetched_while_one_is_handled(
+        dovecot: DovecotServer, imap_account: ImapAccount) -> None:
+    """A caller that does its work between messages (awaiting, as the service does) finds
+    the next batch fetched meanwhile: `buffered` counts it, and no message is lost or
+    offered twice."""
+    for number in range(1, FETCH_BATCH + 6):
+        dovecot.save(imap_account.user, message(number))
+    source = ImapSource(imap_account.config())
+    offered: list[InboundMail] = []
+    fetches_seen: list[int] = []
+    waiting: list[int] = []
+    async for mail in source.pending():
+        offered.append(mail)
+        for _ in range(50):  # the caller's work: the next fetch runs meanwhile
+            if source.fetches == 2 and source.buffered > FETCH_BATCH - len(offered):
+                break
+            await asyncio.sleep(0.01)
+        fetches_seen.append(source.fetches)
+        waiting.append(source.buffered)
+    await source.close()
+    assert [m.raw for m in offered] == [message(n) for n in range(1, FETCH_BATCH + 6)]
+    assert source.fetches == 2
+    assert fetches_seen[0] == 2  # the second batch was asked for while the first was handled
+    assert waiting[0] == FETCH_BATCH - 1 + 5  # ... and counted once it had arrived
+    assert waiting[FETCH_BATCH - 1:] == [5, 4, 3, 2, 1, 0]

@@ -44,7 +44,6 @@ def run(args: argparse.Namespace) -> int:
 
     from gm.cli.service_setup import open_service
     from gm.service.clock import SystemClock
-    from gm.service.serve import serve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     opened = open_service("serve", args.config)
@@ -52,11 +51,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     config, db = opened
     try:
-        if args.sender_worker:
+        if args.sender_worker:  # it sends only: the commands, engine and parsers stay unloaded
             from gm.service.send_worker import run_worker
 
             asyncio.run(run_worker(db, config, clock=SystemClock()))
             return 0
+        from gm.service.serve import serve
+
         worker = None if args.once or args.send_here else _worker_command(args)
         asyncio.run(serve(db, config, clock=SystemClock(), once=args.once,
                           tick_every=args.tick_every or None, sender_command=worker))

@@ -1,4 +1,5 @@
-"""`gm shunt list|replay`: the messages the service kept because handling them failed."""
+"""`gm shunt list|replay`: the messages the service kept because handling them failed
+(shunted), or because their sender was over the rate limit (held)."""
 
 from __future__ import annotations
 
@@ -18,18 +19,22 @@ if TYPE_CHECKING:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "shunt",
-        help="list or replay messages whose handling failed",
+        help="list or replay messages whose handling failed or that were held",
         description="A message whose handling raised is kept (shunted) with the error, and its "
         "sender is told. Once the cause is fixed, replay it: it is handled again as if it had "
-        "just arrived, in one transaction, and answered.",
+        "just arrived, in one transaction, and answered. A message over its sender's rate "
+        "limit (the rate_limit and rate_window settings) is kept unread (held), and its sender "
+        "told once per window; replaying it handles it as if it had just arrived.",
     )
     actions = p.add_subparsers(dest="shunt_command", metavar="ACTION")
     actions.required = True
-    ls = actions.add_parser("list", help="list the shunted messages with their errors")
+    ls = actions.add_parser("list", help="list the shunted messages with their errors, and the "
+                                         "held ones")
     ls.set_defaults(func=list_shunted)
-    replay = actions.add_parser("replay", help="handle shunted messages again")
+    replay = actions.add_parser("replay", help="handle shunted or held messages again")
     replay.add_argument("ids", nargs="*", type=int, metavar="ID", help="message ids (see list)")
     replay.add_argument("--all", action="store_true", help="replay every shunted message")
+    replay.add_argument("--held", action="store_true", help="replay every held message")
     replay.set_defaults(func=replay_shunted)
     for sub in (ls, replay):
         sub.add_argument("--config", type=Path, metavar="FILE", help="service configuration file")
@@ -54,14 +59,17 @@ def list_shunted(args: argparse.Namespace) -> int:
         return 2
     try:
         with db.read() as s:
-            kept = inbound_repo.list_inbound(s, status=InboundStatus.SHUNTED, limit=10_000)
+            kept = inbound_repo.list_inbound(
+                s, status=(InboundStatus.SHUNTED, InboundStatus.HELD), limit=10_000)
     finally:
         db.dispose()
     if not kept:
-        print("no shunted messages")
+        print("no shunted messages, no held messages")
     for m in reversed(kept):
         error = (m.error or "").strip().splitlines()
-        print(f"{m.id}\t{m.received_at:%Y-%m-%d %H:%M} UTC\t{m.sender}\t{m.subject or ''}")
+        held = "HELD\t" if m.status is InboundStatus.HELD else ""
+        print(f"{m.id}\t{held}{m.received_at:%Y-%m-%d %H:%M} UTC\t{m.sender}\t"
+              f"{m.subject or ''}")
         print(f"\t{error[-1] if error else 'no error recorded'}")
     return 0
 
@@ -73,8 +81,8 @@ def replay_shunted(args: argparse.Namespace) -> int:
     from gm.store.errors import StoreError
     from gm.store.statuses import InboundStatus
 
-    if not args.ids and not args.all:
-        print("gm shunt replay: name message ids, or --all", file=sys.stderr)
+    if not args.ids and not args.all and not args.held:
+        print("gm shunt replay: name message ids, or --all, or --held", file=sys.stderr)
         return 2
     try:
         config, db = _open(args)
@@ -83,11 +91,11 @@ def replay_shunted(args: argparse.Namespace) -> int:
         return 2
     status = 0
     try:
+        kinds = [kind for kind, wanted in ((InboundStatus.SHUNTED, args.all),
+                                           (InboundStatus.HELD, args.held)) if wanted]
         with db.read() as s:
-            ids = list(args.ids) or [
-                m.id for m in reversed(inbound_repo.list_inbound(
-                    s, status=InboundStatus.SHUNTED, limit=10_000))
-            ]
+            listed = inbound_repo.list_inbound(s, status=kinds, limit=10_000) if kinds else []
+        ids = list(dict.fromkeys([*args.ids, *(m.id for m in reversed(listed))]))
         for inbound_id in ids:
             try:
                 with db.transaction() as s:

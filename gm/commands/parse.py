@@ -351,10 +351,13 @@ class _Draft:
 
 @functools.cache
 def _parser() -> Lark:
-    """The command grammar, built once per process (LALR, values built while parsing)."""
-    return Lark(
+    """The command grammar, built once per process (LALR, values built while parsing; the
+    built parser is kept between runs by gm.commands.lark_cache)."""
+    from gm.commands.lark_cache import cached_lark
+
+    return cached_lark(
+        "commands",
         (GRAMMARS / "commands.lark").read_text(encoding="utf-8"),
-        parser="lalr",
         lexer="contextual",
         transformer=_Build(),
     )

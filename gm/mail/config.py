@@ -7,6 +7,9 @@
     max_message_bytes = 5242880                       # GM_MAX_MESSAGE_BYTES: larger mail is refused
     poll_interval = 60                                # GM_POLL_INTERVAL (seconds)
     operator = "postmaster@example.org"               # GM_OPERATOR: told of each shunted message
+    rate_limit = 2000                                 # GM_RATE_LIMIT: per sender and window;
+                                                      # more are held, not answered (0: no limit)
+    rate_window = 3600                                # GM_RATE_WINDOW (seconds)
 
     [imap]        # GM_IMAP_HOST, _PORT, _SECURITY, _USER, _PASSWORD (or _PASSWORD_FILE), _FOLDER,
                   # _PROCESSED_FOLDER, _CA_FILE, _IDLE_TIMEOUT
@@ -45,6 +48,10 @@ DEFAULT_MAX_MESSAGE_BYTES = 5 * 1024 * 1024
 DEFAULT_POLL_INTERVAL = 60.0
 DEFAULT_IDLE_TIMEOUT = 600.0  # re-issue IDLE this often (RFC 2177 asks for less than 29 min)
 DEFAULT_SMTP_TIMEOUT = 60.0
+# Messages one sender may send per window before the rest are held (kept, not answered): far
+# above any game's needs, it stops mail loops and floods.
+DEFAULT_RATE_LIMIT = 2000
+DEFAULT_RATE_WINDOW = 3600.0
 
 
 class ConfigError(ValueError):
@@ -119,6 +126,8 @@ class Config:
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     poll_interval: float = DEFAULT_POLL_INTERVAL
     operator: str | None = None  # the operator's address: told when a message is shunted
+    rate_limit: int = DEFAULT_RATE_LIMIT  # messages per sender per rate_window; 0: no limit
+    rate_window: float = DEFAULT_RATE_WINDOW  # seconds
 
     @property
     def domain(self) -> str:
@@ -135,7 +144,7 @@ class Config:
 
 # Keys each table accepts, and the environment variable of each.
 _TOP = ("database_url", "data_dir", "address", "display_name", "max_message_bytes",
-        "poll_interval", "operator")
+        "poll_interval", "operator", "rate_limit", "rate_window")
 _IMAP = ("host", "port", "security", "user", "password", "password_file", "folder",
          "processed_folder", "ca_file", "idle_timeout")
 _SMTP = ("host", "port", "security", "user", "password", "password_file", "ca_file", "timeout")
@@ -400,4 +409,6 @@ def load_config(path: Path | None, env: Mapping[str, str]) -> Config:
                                 DEFAULT_MAX_MESSAGE_BYTES),
         poll_interval=s.get("poll_interval", _seconds(0.01, 86400), DEFAULT_POLL_INTERVAL),
         operator=s.get("operator", _optional_address, None),
+        rate_limit=s.get("rate_limit", _integer(0, 2**31), DEFAULT_RATE_LIMIT),
+        rate_window=s.get("rate_window", _seconds(1, 7 * 86400), DEFAULT_RATE_WINDOW),
     )

@@ -2,9 +2,10 @@
 
 One connection: log in (TLS, STARTTLS, or plain on loopback), select the folder, search for
 messages without the `$GmDone` keyword, fetch them by UID, many per command (their sizes first,
-then batches of up to FETCH_BATCH messages and FETCH_BYTES bytes; BODY.PEEK, so nothing is
-flagged by reading), then wait with IDLE when the server offers it, or poll. A dropped
-connection or any server error ends the pass; the source's loop backs off and reconnects.
+then batches of up to FETCH_BATCH messages and FETCH_BYTES bytes, each fetched while the one
+before it is handled; BODY.PEEK, so nothing is flagged by reading), then wait with IDLE when
+the server offers it, or poll. A dropped connection or any server error ends the pass; the
+source's loop backs off and reconnects.
 
 Marking: `mark_processed(id)` stores `\\Seen $GmDone` on the message (and moves it to the
 processed folder when one is configured); `mark_processed_many(ids)` does so for many messages
@@ -25,7 +26,7 @@ import contextlib
 import logging
 import re
 import ssl
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import aioimaplib
@@ -158,10 +159,16 @@ class ImapSource(PolledSource):
         self._generation = 0
         self._lock = asyncio.Lock()
         self._buffered = 0  # messages fetched and not yet offered
+        self._upcoming: asyncio.Future[list[InboundMail] | None] | None = None  # the next batch
 
     @property
     def buffered(self) -> int:
-        """Messages fetched already and about to be offered (0 when the next needs the server)."""
+        """Messages fetched already and about to be offered (0 when the next needs the server):
+        the rest of the batch in hand, and the next batch when it has arrived."""
+        upcoming = self._upcoming
+        if upcoming is not None and upcoming.done() and not upcoming.cancelled() and (
+                upcoming.exception() is None):
+            return self._buffered + len(upcoming.result() or ())
         return self._buffered
 
     def __repr__(self) -> str:
@@ -430,7 +437,32 @@ class ImapSource(PolledSource):
                                      size=int(size.group(1)) if size else len(raw))
         return [found[uid] for uid in uids if uid in found]
 
+    async def _batches_of(self, todo: list[int],
+                          generation: int) -> AsyncGenerator[list[int], None]:
+        """`todo` in fetch batches (their sizes asked for _SIZE_BATCH UIDs at a time)."""
+        for first in range(0, len(todo), _SIZE_BATCH):
+            async with self._lock:
+                self._check_generation(generation)
+                sizes = await self._sizes(todo[first:first + _SIZE_BATCH])
+            for batch in self._batches(todo[first:first + _SIZE_BATCH], sizes):
+                yield batch
+
+    async def _fetch_next(self, plan: AsyncIterator[list[int]],
+                          generation: int) -> list[InboundMail] | None:
+        """The messages of the plan's next batch not offered yet (None when it is done)."""
+        async for batch in plan:
+            batch = [u for u in batch if u not in self._offered and u not in self._to_mark]
+            if not batch:
+                continue
+            async with self._lock:
+                self._check_generation(generation)
+                return await self._fetch(batch)
+        return None
+
     async def pending(self) -> AsyncIterator[InboundMail]:
+        """Each batch is fetched while the one before it is offered (so the caller's work and
+        the server's go on together); a batch fetched but not offered (the caller stopped) is
+        offered in a later pass."""
         async with self._lock:
             await self._ensure_ready()
             assert self._protocol is not None
@@ -438,28 +470,30 @@ class ImapSource(PolledSource):
             uids = await self._search()
             generation = self._generation
         todo = [u for u in uids if u not in self._offered and u not in self._to_mark]
-        for first in range(0, len(todo), _SIZE_BATCH):
-            async with self._lock:
-                self._check_generation(generation)
-                sizes = await self._sizes(todo[first:first + _SIZE_BATCH])
-            for batch in self._batches(todo[first:first + _SIZE_BATCH], sizes):
-                if self._closed:
+        plan = self._batches_of(todo, generation)
+        upcoming = self._upcoming = asyncio.ensure_future(self._fetch_next(plan, generation))
+        try:
+            while not self._closed:
+                mails = await upcoming
+                if mails is None:
                     return
-                batch = [u for u in batch if u not in self._offered and u not in self._to_mark]
-                if not batch:
-                    continue
-                async with self._lock:
-                    self._check_generation(generation)
-                    mails = await self._fetch(batch)
-                try:
-                    for index, mail in enumerate(mails):
-                        if self._closed:
-                            return
-                        self._buffered = len(mails) - index - 1
-                        self._offered.add(int(mail.id.rsplit(":", 1)[1]))
-                        yield mail
-                finally:
-                    self._buffered = 0
+                upcoming = self._upcoming = asyncio.ensure_future(
+                    self._fetch_next(plan, generation))
+                for index, mail in enumerate(mails):
+                    if self._closed:
+                        return
+                    self._buffered = len(mails) - index - 1
+                    self._offered.add(int(mail.id.rsplit(":", 1)[1]))
+                    yield mail
+                self._buffered = 0
+        finally:
+            self._buffered, self._upcoming = 0, None
+            if not upcoming.done():  # let a command in flight finish: the connection stays
+                with contextlib.suppress(Exception):  # in step (its messages come again)
+                    await upcoming
+            elif not upcoming.cancelled():
+                upcoming.exception()  # retrieved: a failure nobody waits for is not logged
+            await plan.aclose()
 
     def _check_generation(self, generation: int) -> None:
         if self._generation != generation or not self._connected():

@@ -20,7 +20,7 @@ import contextlib
 import logging
 import random
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from types import MappingProxyType, TracebackType
@@ -192,10 +192,10 @@ class PolledSource(ABC):
     ) -> None:
         await self.close()
 
-    def __aiter__(self) -> AsyncIterator[InboundMail]:
+    def __aiter__(self) -> AsyncGenerator[InboundMail, None]:
         return self._run()
 
-    async def _run(self) -> AsyncIterator[InboundMail]:
+    async def _run(self) -> AsyncGenerator[InboundMail, None]:
         while not self._closed:
             try:
                 offered = False

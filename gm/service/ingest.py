@@ -7,6 +7,11 @@ commands fails, that transaction is rolled back; a new one keeps the message as 
 the error and queues a short apology (and a notice to the GM of each game the message signs on
 to, and to the operator when the `operator` setting names one), and the caller carries on with
 the next message.
+
+A sender may send `rate_limit` messages per `rate_window` (counted by arrival from the
+database, so every process agrees). A newly arrived message over the limit is kept whole as
+held: not processed and not answered, except for one short notice per sender per window.
+`gm shunt replay` releases held messages; a replayed message is not counted again.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 from sqlalchemy.orm import Session
@@ -31,6 +36,7 @@ from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
+from gm.store.powers import address_key
 from gm.store.records import BodyPart, InboundRecord
 from gm.store.statuses import InboundStatus
 
@@ -45,6 +51,7 @@ class Outcome(StrEnum):
     DUPLICATE = "duplicate"  # seen before: nothing done
     AUTOMATIC = "automatic"  # a robot's mail (bounce, vacation, list): kept, not answered
     SHUNTED = "shunted"  # processing failed: kept with the error, apology queued
+    HELD = "held"  # over the sender's rate limit: kept, not processed (one notice per window)
 
 
 @dataclass(frozen=True)
@@ -55,18 +62,23 @@ class Ingested:
     error: str | None = None
 
 
-def _record(session: Session, raw: bytes, decoded: DecodedMessage, *, config: Config,
-            now_clock: Clock, mailbox_id: str | None) -> tuple[InboundRecord, bool]:
-    mailbox: str | None = None
-    uidvalidity: int | None = None
-    uid: int | None = None
+def _place(config: Config, mailbox_id: str | None) -> tuple[str | None, int | None, int | None]:
+    """The IMAP folder, UIDVALIDITY and UID a message id names (none for other sources)."""
     match = _IMAP_ID.match(mailbox_id or "")
     if config.imap is not None and match:
-        mailbox, uidvalidity, uid = config.imap.folder, int(match[1]), int(match[2])
-    return inbound_repo.record_inbound(
-        session, raw=raw, sender=decoded.sender or "", now=now_clock.now(),
+        return config.imap.folder, int(match[1]), int(match[2])
+    return None, None, None
+
+
+def _receive(session: Session, raw: bytes, decoded: DecodedMessage, *, config: Config,
+             now: datetime, mailbox_id: str | None, processed: bool = False,
+             count_since: datetime | None = None) -> inbound_repo.Received:
+    mailbox, uidvalidity, uid = _place(config, mailbox_id)
+    return inbound_repo.receive_inbound(
+        session, raw=raw, sender=address_key(decoded.sender or ""), now=now,
         message_id=decoded.message_id, subject=decoded.subject or None, mailbox=mailbox,
-        uidvalidity=uidvalidity, uid=uid)
+        uidvalidity=uidvalidity, uid=uid, processed=processed, count_since=count_since,
+        count_cap=config.rate_limit)
 
 
 def _reply_headers(decoded: DecodedMessage, subject: str) -> list[tuple[str, str]]:
@@ -98,17 +110,27 @@ def ingest(
     inbound_id: int | None = None
     try:
         with db.transaction() as session:
-            record, new = _record(session, raw, decoded, config=config, now_clock=clock,
-                                  mailbox_id=mailbox_id)
+            now = clock.now()
+            # A new message is stored as processed at once: its effects commit with it, or
+            # nothing does (the rate limit's count comes back with it, in the same statement).
+            limited = bool(config.rate_limit and decoded.sender and not decoded.is_automatic)
+            received = _receive(
+                session, raw, decoded, config=config, now=now, mailbox_id=mailbox_id,
+                processed=True,
+                count_since=now - timedelta(seconds=config.rate_window) if limited else None)
+            record, new = received.record, received.new
             inbound_id = record.id
             if not new and record.status is not InboundStatus.NEW:
                 return Ingested(record.id, Outcome.DUPLICATE)
-            now = clock.now()
             if decoded.is_automatic or not decoded.sender:
                 log.info("message %s from %r is automatic (%s): not answered", record.id,
                          decoded.sender, decoded.automatic or "no sender")
-                inbound_repo.mark_processed(session, record.id, now=now)
+                if not new:  # a replay
+                    inbound_repo.mark_processed(session, record.id, now=now)
                 return Ingested(record.id, Outcome.AUTOMATIC)
+            # a replayed message (not new) was counted when it arrived
+            if new and limited and received.recent >= config.rate_limit:
+                return _hold(session, decoded, record, config=config, now=now)
             ctx = Context(session=session, now=now, sender=decoded.sender,
                           inbound_id=record.id, service=config.display_name)
             if decoded.too_large:
@@ -133,7 +155,8 @@ def ingest(
                     attachments=notice.attachments, game_id=notice.game_id)
                   for notice in ctx.results.mail),
             ], now=now, inbound_id=record.id)
-            inbound_repo.mark_processed(session, record.id, now=now)
+            if not new:  # a replay: stored as new before
+                inbound_repo.mark_processed(session, record.id, now=now)
             return Ingested(record.id, Outcome.ANSWERED, message_id)
     except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
@@ -142,15 +165,51 @@ def ingest(
                       mailbox_id=mailbox_id)
 
 
+def _hold(session: Session, decoded: DecodedMessage, record: InboundRecord, *,
+          config: Config, now: datetime) -> Ingested:
+    """Hold a new message (stored as processed just before) whose sender sent `rate_limit`
+    others within `rate_window`; the first held message of a window queues the notice."""
+    since = now - timedelta(seconds=config.rate_window)
+    window = window_words(config.rate_window)
+    told = inbound_repo.held_since(session, record.sender, since, other_than=record.id)
+    inbound_repo.mark_held(
+        session, record.id,
+        f"held: more than {config.rate_limit} messages from this sender within {window}",
+        now=now, src=InboundStatus.PROCESSED)
+    log.warning("message %s from %r held: over the rate limit of %d messages per %s",
+                record.id, record.sender, config.rate_limit, window)
+    if told:
+        return Ingested(record.id, Outcome.HELD)
+    message_id = new_message_id(config.domain)
+    outbound_repo.enqueue_outbound(
+        session, message_id=message_id, recipients=[record.sender],
+        headers=_reply_headers(decoded, _reply_subject(decoded, None)),
+        parts=[BodyPart("text/plain", render("reply/rate-limited.txt.j2",
+                                             limit=config.rate_limit, window=window,
+                                             service=config.display_name))],
+        now=now, inbound_id=record.id)
+    return Ingested(record.id, Outcome.HELD, message_id)
+
+
+def window_words(seconds: float) -> str:
+    """A window in words: "1 hour", "30 minutes", "90 seconds"."""
+    whole = round(seconds)
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if whole >= size and whole % size == 0:
+            count = whole // size
+            return f"{count} {unit}" + ("s" if count != 1 else "")
+    return f"{seconds:g} seconds"
+
+
 def _shunt(db: Database, raw: bytes, decoded: DecodedMessage, error: str, *, config: Config,
            clock: Clock, mailbox_id: str | None) -> Ingested:
     """Keep the message as shunted with `error` and queue the apology (one new transaction)."""
     with db.transaction() as session:
-        record, _ = _record(session, raw, decoded, config=config, now_clock=clock,
-                            mailbox_id=mailbox_id)
+        now = clock.now()
+        record = _receive(session, raw, decoded, config=config, now=now,
+                          mailbox_id=mailbox_id).record
         if record.status is not InboundStatus.NEW:
             return Ingested(record.id, Outcome.DUPLICATE)
-        now = clock.now()
         inbound_repo.mark_shunted(session, record.id, error, now=now)
         message_id: str | None = None
         if decoded.sender and not decoded.is_automatic:

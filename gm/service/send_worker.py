@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import resource
 import signal
 import sys
 from collections.abc import Sequence
@@ -64,11 +65,13 @@ async def run_worker(db: Database, config: Config, *, clock: Clock) -> None:
     db.take_lock_promptly()  # short transactions beside the service's long ones
     nudges = asyncio.create_task(_read_nudges(reader, wake, closed))
     sink = make_sink(config, keep_open=True)
+    sent = 0
     try:
         while True:
             wake.clear()
             try:
-                await drain_outbox(db, sink, config=config, clock=clock, batch=SEND_BATCH)
+                sent += await drain_outbox(db, sink, config=config, clock=clock,
+                                           batch=SEND_BATCH)
             except Exception:
                 log.exception("draining the outbox failed; trying again later")
             if closed.is_set():
@@ -79,6 +82,9 @@ async def run_worker(db: Database, config: Config, *, clock: Clock) -> None:
         nudges.cancel()
         await sink.close()
         loop.remove_signal_handler(signal.SIGTERM)
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        log.info("sender worker stops: %d messages sent, %.2f s of CPU", sent,
+                 usage.ru_utime + usage.ru_stime)
 
 
 class WorkerHandle:

@@ -2,18 +2,21 @@
 
 A message is marked processed in the source only after its transaction committed (and, on
 SQLite, after `Database.make_durable`), so a crash between the two offers it again and the
-inbound store's deduplication makes that harmless. Marks are stored in batches: once the
-messages the source fetched together are processed, or every MARK_EVERY messages.
+inbound store's deduplication makes that harmless. Marks are stored in batches: once nothing
+read is waiting to be ingested, or every MARK_EVERY messages; the sync runs in the database
+thread, the marking at the server meanwhile, while the next messages are ingested.
 
-The transactions run in one database thread, so the event loop goes on meanwhile: fetching
-the next messages, and sending the replies queued so far over one kept SMTP connection (the
-sender task; each reply is marked sent as soon as the server accepted it). Given a
-`sender_command` (as `gm serve` does), the replies are sent by a sender worker process instead
-(gm.service.send_worker), nudged when replies were committed, so sending runs on another core;
-should it die, the service sends them itself. On SIGTERM or
-SIGINT the service finishes the message in hand, sends what is queued and stops. While it runs
-it also ticks (gm.service.tick) every `tick_every` seconds, so the games' deadlines are kept
-without cron; a `gm tick` from cron beside it is harmless.
+The transactions run in one database thread, so the event loop goes on meanwhile: reading the
+next messages (up to READ_AHEAD ahead; the IMAP source fetches a batch while the one before is
+ingested), checking the first messages' passwords on other threads (gm.service.check_ahead), and
+sending the replies queued so far over one kept SMTP connection (the sender task; each reply is
+marked sent as soon as the server accepted it). Given a `sender_command` (as `gm serve` does),
+the replies are sent by a sender worker process instead (gm.service.send_worker), nudged when
+replies were committed, so sending runs on another core; should it die, the service sends them
+itself. On SIGTERM or SIGINT the service finishes the message in hand, sends what is queued and
+stops (what was read and not ingested is offered again next time). While it runs it also ticks
+(gm.service.tick) every `tick_every` seconds, so the games' deadlines are kept without cron; a
+`gm tick` from cron beside it is harmless.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import TypeVar
 from gm.mail.config import Config
 from gm.mail.connect import make_sink, make_source
 from gm.mail.transport import InboundMail, MailSink, PolledSource
+from gm.service import check_ahead
 from gm.service.clock import Clock
 from gm.service.ingest import Ingested, ingest
 from gm.service.send_worker import WorkerHandle
@@ -42,8 +46,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 TICK_EVERY = 60.0  # seconds between two ticks of a running service
-MARK_EVERY = 50  # processed messages marked at the mail server at the latest after this many
+MARK_EVERY = 200  # processed messages marked at the mail server at the latest after this many
 SEND_BATCH = 5  # queued messages the sender claims at a time (their leases add up)
+READ_AHEAD = 100  # messages read from the source ahead of the ingesting, at most
 
 
 async def process_pending(db: Database, source: PolledSource, sink: MailSink, *,
@@ -104,8 +109,12 @@ class Service:
         self._wake = asyncio.Event()  # replies were queued: the drain loop sends them now
         self._closing: asyncio.Task[None] | None = None
         self._committed: list[str] = []  # ingested, not yet marked processed at the source
+        self._marking: asyncio.Task[None] | None = None  # the last marks being stored
         self._unsent = 0  # messages ingested since the sender was last woken
         self._db_thread = db_thread or ThreadPoolExecutor(1, thread_name_prefix="gm-db")
+        self._check_thread = ThreadPoolExecutor(2, thread_name_prefix="gm-check")
+        self._checked = 0  # messages whose passwords were checked ahead
+        self._quiet = 0  # checked ahead in a row without a password to check
         self._worker = WorkerHandle(sender_command) if sender_command else None
 
     async def _in_db(self, work: Callable[[], T]) -> T:
@@ -121,10 +130,13 @@ class Service:
 
     async def _close_source(self) -> None:
         await self._mark_committed()
+        await self._marks_stored()
         await self.source.close()
 
     async def _mark_committed(self) -> None:
-        """Mark what was ingested so far processed at the source (after a durability sync)."""
+        """Mark what was ingested so far processed at the source, once a durability sync made
+        it safe: the sync in the database thread, the marking at the server meanwhile (after
+        the marks before it), while the next messages are ingested."""
         mail_ids, self._committed = self._committed, []
         if not mail_ids:
             return
@@ -134,7 +146,21 @@ class Service:
             log.exception("could not sync the database; %d messages stay unmarked and will be "
                           "offered again", len(mail_ids))
             return
-        await self.source.mark_processed_many(mail_ids)
+        self._marking = asyncio.get_running_loop().create_task(
+            self._store_marks(self._marking, mail_ids))
+
+    async def _store_marks(self, before: asyncio.Task[None] | None, mail_ids: list[str]) -> None:
+        if before is not None:
+            await before
+        try:
+            await self.source.mark_processed_many(mail_ids)
+        except Exception:  # the messages are offered again, and found stored
+            log.exception("could not mark %d messages processed at the source", len(mail_ids))
+
+    async def _marks_stored(self) -> None:
+        """Wait until every mark handed over is stored at the source (or given up)."""
+        if self._marking is not None:
+            await self._marking
 
     async def once(self) -> list[Ingested]:
         try:
@@ -159,27 +185,36 @@ class Service:
                 self._worker = None
         sender = asyncio.create_task(self._drain_loop())
         ticker = asyncio.create_task(self._tick_loop())
+        queue: asyncio.Queue[InboundMail] = asyncio.Queue(READ_AHEAD)
+        reader = asyncio.create_task(self._read(queue))
         try:
-            async for mail in self.source:
+            while (mail := await self._next(queue, reader)) is not None:
                 result = await self._in_db(partial(_ingest_safely, self.db, mail,
                                                    config=self.config, clock=self.clock))
                 if result is not None:
                     self._committed.append(mail.id)
                 self._unsent += 1
-                if self._unsent >= SEND_BATCH or not self.source.buffered:
+                waiting = queue.qsize() + self.source.buffered
+                if self._unsent >= SEND_BATCH or not waiting:
                     # the sender sends these replies while the next messages are ingested
                     # (woken per batch: each claim then takes many)
                     self._send_queued()
                     self._unsent = 0
                 if self._stopping.is_set():
                     break
-                if len(self._committed) >= MARK_EVERY or not self.source.buffered:
+                if len(self._committed) >= MARK_EVERY or not waiting:
                     await self._mark_committed()
         finally:
             # The drain loop is not cancelled: a send in progress must finish and be marked,
             # or its reply would wait for its claim to lapse. It ends at its next check.
             self._stopping.set()
+            reader.cancel()  # what it read and was not ingested is offered again next time
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            self._check_thread.shutdown(wait=False, cancel_futures=True)
             await self._mark_committed()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._marks_stored()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
             with contextlib.suppress(asyncio.CancelledError):
@@ -193,6 +228,39 @@ class Service:
             await self._drain()
             await self.sink.close()
             self._db_thread.shutdown()
+
+    async def _read(self, queue: asyncio.Queue[InboundMail]) -> None:
+        """Read the source into `queue`, READ_AHEAD messages ahead of the ingesting at most;
+        the first messages' passwords are checked meanwhile (gm.service.check_ahead)."""
+        loop = asyncio.get_running_loop()
+        async with contextlib.aclosing(self.source.__aiter__()) as mails:
+            async for mail in mails:
+                if self._checked < check_ahead.FIRST_MESSAGES and (
+                        self._quiet < check_ahead.QUIET):
+                    self._checked += 1
+                    loop.run_in_executor(self._check_thread, check_ahead.check_ahead, self.db,
+                                         mail.raw, self.config).add_done_callback(self._checks)
+                await queue.put(mail)
+
+    def _checks(self, done: asyncio.Future[bool]) -> None:
+        """Count the messages in a row whose checks ahead found nothing new to check."""
+        fresh = not done.cancelled() and done.exception() is None and done.result()
+        self._quiet = 0 if fresh else self._quiet + 1
+
+    @staticmethod
+    async def _next(queue: asyncio.Queue[InboundMail],
+                    reader: asyncio.Task[None]) -> InboundMail | None:
+        """The next message read, or None when the reading ended (its error raised)."""
+        if queue.empty() and not reader.done():
+            getter = asyncio.ensure_future(queue.get())
+            await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if getter.done():
+                return getter.result()
+            getter.cancel()
+        if not queue.empty():
+            return queue.get_nowait()
+        reader.result()  # raises what ended it
+        return None
 
     async def _drain_loop(self) -> None:
         """Drain the outbox when replies are queued, and every poll interval (retries fall

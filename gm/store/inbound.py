@@ -3,17 +3,22 @@
 A message is keyed by its Message-ID (or, without one, by a hash of its bytes): storing it again
 finds the stored row, so a mail read twice from IMAP is processed once. A worker claims a new
 message (`claim_next_inbound`, SKIP LOCKED on PostgreSQL), does all its effects and
-`mark_processed` in the same transaction; if processing fails, the transaction is rolled back
-and `mark_shunted` records the error in a new one. `requeue_inbound` replays a shunted message.
+`mark_processed` in the same transaction (or stores it as processed at once, `receive_inbound`
+with `processed`, in the transaction of its effects); if processing fails, the transaction is
+rolled back and `mark_shunted` records the error in a new one. A message over its sender's rate
+limit (counted by `receive_inbound`) is kept as held (`mark_held`). `requeue_inbound` replays a
+shunted or held message.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, Table, bindparam, func, select, text, update
+from sqlalchemy import Integer, Table, bindparam, func, literal, select, text, update
 from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
@@ -58,7 +63,7 @@ def to_record(row: InboundMessage | Any) -> InboundRecord:
 
 _TABLE: Table = InboundMessage.__table__  # type: ignore[assignment]
 _NEW_COLUMNS = ("dedup_key", "message_id", "mailbox", "uidvalidity", "uid", "sender", "subject",
-                "raw", "received_at", "status", "attempts")
+                "raw", "received_at", "status", "attempts", "processed_at")
 # INSERT ... ON CONFLICT DO NOTHING RETURNING id, written once for SQLite and PostgreSQL alike:
 # the dialects' own insert() constructs are compiled anew on every use (not cacheable).
 _INSERT_NEW = text(
@@ -81,24 +86,89 @@ def record_inbound(
     uid: int | None = None,
 ) -> tuple[InboundRecord, bool]:
     """Store a received message unless it is stored already; return it and whether it is new."""
+    received = receive_inbound(session, raw=raw, sender=sender, now=now, message_id=message_id,
+                               subject=subject, mailbox=mailbox, uidvalidity=uidvalidity,
+                               uid=uid)
+    return received.record, received.new
+
+
+@dataclass(frozen=True)
+class Received:
+    """What `receive_inbound` found: the stored message, whether it is new, and how many other
+    messages its sender sent in the window asked for (0 when none was asked for)."""
+
+    record: InboundRecord
+    new: bool
+    recent: int = 0
+
+
+# The same INSERT, also counting the sender's other messages since a time (in its RETURNING,
+# so the rate limit costs no extra round trip): the sender's rows in the window, up to a cap,
+# other than this one (SQLite's RETURNING sees the new row, PostgreSQL's does not).
+_INSERT_COUNTING = text(
+    f"INSERT INTO {_TABLE.name} ({', '.join(_NEW_COLUMNS)}) "
+    f"VALUES ({', '.join(':' + c for c in _NEW_COLUMNS)}) "
+    "ON CONFLICT (dedup_key) DO NOTHING RETURNING id, "
+    f"(SELECT count(*) FROM (SELECT 1 FROM {_TABLE.name} AS other "
+    "WHERE other.sender = :sender AND other.received_at > :since "
+    "AND other.dedup_key <> :dedup_key LIMIT :cap) AS in_window) AS recent"
+).bindparams(
+    *(bindparam(c, type_=_TABLE.c[c].type) for c in _NEW_COLUMNS),
+    bindparam("since", type_=_TABLE.c.received_at.type), bindparam("cap", type_=Integer()),
+).columns(id=Integer, recent=Integer)
+
+
+def receive_inbound(
+    session: Session,
+    *,
+    raw: bytes,
+    sender: str,
+    now: datetime,
+    message_id: str | None = None,
+    subject: str | None = None,
+    mailbox: str | None = None,
+    uidvalidity: int | None = None,
+    uid: int | None = None,
+    processed: bool = False,
+    count_since: datetime | None = None,
+    count_cap: int = 0,
+) -> Received:
+    """Store a received message unless it is stored already (one statement).
+
+    With `processed`, a new message is stored as processed (its effects are in this
+    transaction, which either commits them all or stores nothing); otherwise as new. With
+    `count_since`, `recent` counts the sender's other messages that arrived after it, up to
+    `count_cap` (`sender` as stored: lower case, as gm.mail.decode gives it).
+    """
     key = inbound_key(message_id, raw)
-    new_id = session.scalar(_INSERT_NEW, {
+    status = InboundStatus.PROCESSED if processed else InboundStatus.NEW
+    attempts = 1 if processed else 0
+    processed_at = now if processed else None
+    values: dict[str, object] = {
         "dedup_key": key, "message_id": message_id, "mailbox": mailbox,
         "uidvalidity": uidvalidity, "uid": uid, "sender": sender, "subject": subject, "raw": raw,
-        "received_at": now, "status": InboundStatus.NEW, "attempts": 0})
+        "received_at": now, "status": status, "attempts": attempts,
+        "processed_at": processed_at}
+    recent = 0
+    if count_since is None:
+        new_id = session.scalar(_INSERT_NEW, values)
+    else:
+        inserted = session.execute(
+            _INSERT_COUNTING, {**values, "since": count_since, "cap": count_cap}).first()
+        new_id, recent = (None, 0) if inserted is None else (inserted.id, inserted.recent)
     if new_id is not None:  # just inserted: it is what was given (no second read)
-        return InboundRecord(
+        return Received(InboundRecord(
             id=new_id, dedup_key=key, message_id=message_id, mailbox=mailbox,
             uidvalidity=uidvalidity, uid=uid, sender=sender, subject=subject, raw=raw,
-            received_at=now, status=InboundStatus.NEW, attempts=0, error=None,
-            processed_at=None), True
+            received_at=now, status=status, attempts=attempts, error=None,
+            processed_at=processed_at), True, recent)
     row = session.scalar(
         select(InboundMessage)
         .where(InboundMessage.dedup_key == key)
         .execution_options(populate_existing=True)
     )
     assert row is not None
-    return to_record(row), False
+    return Received(to_record(row), False)
 
 
 def get_inbound(session: Session, inbound_id: int) -> InboundRecord:
@@ -109,13 +179,27 @@ def get_inbound(session: Session, inbound_id: int) -> InboundRecord:
 
 
 def list_inbound(
-    session: Session, *, status: InboundStatus | None = None, limit: int = 100
+    session: Session, *, status: InboundStatus | Collection[InboundStatus] | None = None,
+    limit: int = 100,
 ) -> list[InboundRecord]:
-    """Messages, newest first."""
+    """Messages (with this status, or one of these), newest first."""
     stmt = select(InboundMessage).order_by(InboundMessage.id.desc()).limit(limit)
-    if status is not None:
+    if isinstance(status, InboundStatus):
         stmt = stmt.where(InboundMessage.status == status)
+    elif status is not None:
+        stmt = stmt.where(InboundMessage.status.in_(list(status)))
     return [to_record(r) for r in session.scalars(stmt)]
+
+
+def held_since(session: Session, sender: str, since: datetime, *, other_than: int) -> bool:
+    """Whether a message from `sender` that arrived after `since` (other than `other_than`)
+    is held."""
+    return session.scalar(
+        select(literal(1))
+        .where(InboundMessage.sender == sender, InboundMessage.received_at > since,
+               InboundMessage.status == InboundStatus.HELD, InboundMessage.id != other_than)
+        .limit(1)
+    ) is not None
 
 
 def last_uid(session: Session, mailbox: str, uidvalidity: int) -> int | None:
@@ -210,8 +294,18 @@ def mark_shunted(
     )
 
 
+def mark_held(session: Session, inbound_id: int, reason: str, *, now: datetime,
+              src: InboundStatus = InboundStatus.NEW) -> InboundRecord:
+    """The message is over its sender's rate limit: keep it, unprocessed, with the reason
+    (`src`: its status now, PROCESSED when `receive_inbound` stored it as such just before)."""
+    return _transition(session, inbound_id, src, status=InboundStatus.HELD, error=reason,
+                       processed_at=now)
+
+
 def requeue_inbound(session: Session, inbound_id: int) -> InboundRecord:
-    """Replay a shunted message: it becomes new again (its last error is kept until then)."""
-    return _transition(
-        session, inbound_id, InboundStatus.SHUNTED, status=InboundStatus.NEW, processed_at=None
-    )
+    """Replay a shunted or held message: it becomes new again (its last error or reason is
+    kept until then)."""
+    src = get_inbound(session, inbound_id).status
+    if src is not InboundStatus.HELD:
+        src = InboundStatus.SHUNTED  # anything else is refused as "not shunted"
+    return _transition(session, inbound_id, src, status=InboundStatus.NEW, processed_at=None)

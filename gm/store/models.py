@@ -164,6 +164,7 @@ class InboundMessage(Base):
     __table_args__ = (
         Index("ix_inbound_messages_status", "status", "id"),
         Index("ix_inbound_messages_mailbox_uid", "mailbox", "uidvalidity", "uid"),
+        Index("ix_inbound_messages_sender_received", "sender", "received_at"),  # rate limit
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

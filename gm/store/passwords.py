@@ -29,6 +29,7 @@ _VERIFIED_MAX = 10_000  # remembered successful verifications (about 1 MB)
 _verified_key = os.urandom(32)
 _verified: dict[bytes, None] = {}  # insertion-ordered: the oldest is dropped first
 _verified_lock = threading.Lock()
+_checking: dict[bytes, _Check] = {}  # checks in progress, by the same token
 
 
 def _b64(data: bytes) -> str:
@@ -70,14 +71,40 @@ def verify_password(password: str, stored: str | None) -> bool:
                         "sha256")
     if token in _verified:
         return True
-    candidate = _derive(password, salt, log2_n, r, p, len(key))
-    if not hmac.compare_digest(candidate, key):
-        return False
     with _verified_lock:
-        _verified[token] = None
-        while len(_verified) > _VERIFIED_MAX:
-            del _verified[next(iter(_verified))]
-    return True
+        check = _checking.get(token)
+        mine = check is None
+        if check is None:
+            check = _checking[token] = _Check()
+    if not mine:  # another thread is checking the same password: its answer is this one's
+        check.done.wait()
+        return check.matched
+    try:
+        check.matched = hmac.compare_digest(_derive(password, salt, log2_n, r, p, len(key)), key)
+    finally:
+        with _verified_lock:
+            if check.matched:
+                _verified[token] = None
+                while len(_verified) > _VERIFIED_MAX:
+                    del _verified[next(iter(_verified))]
+            del _checking[token]
+        check.done.set()
+    return check.matched
+
+
+def remembered(password: str, stored: str) -> bool:
+    """Whether `password` verified against `stored` already in this process (no scrypt)."""
+    token = hmac.digest(_verified_key, stored.encode() + b"\0" + password.encode("utf-8"),
+                        "sha256")
+    return token in _verified
+
+
+class _Check:
+    """A check in progress: threads asking for the same one wait for its answer."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.matched = False
 
 
 def needs_rehash(stored: str) -> bool:

@@ -23,6 +23,7 @@ class InboundStatus(StrEnum):
     NEW = "new"  # stored, not yet processed
     PROCESSED = "processed"  # its effects are committed
     SHUNTED = "shunted"  # processing failed; kept with the error for a replay
+    HELD = "held"  # over its sender's rate limit: kept, not processed, until replayed
 
 
 class OutboundStatus(StrEnum):
