@@ -11,6 +11,7 @@ and HTML) turn them into mail. The map picture (gm.pictures) is attached to ever
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -131,18 +132,22 @@ def _rows(results: Sequence[StoredResult]) -> tuple[tuple[str, tuple[ResultRow, 
     return tuple((p, tuple(rows)) for p, rows in sorted(by_power.items()))
 
 
-_NEEDED: list[tuple[Variant, GameState, dict[str, Needed]]] = []
+_NEEDED = threading.local()  # .recent: this thread's last few (variant, state, needed)
 
 
 def needed_in(variant: Variant, state: GameState) -> dict[str, Needed]:
-    """`orders_needed`, remembered for the last few states asked about (by identity: a tick
-    asks about the same state several times). Read only."""
-    for v, st, needed in _NEEDED:
+    """`orders_needed`, remembered for the last few states this thread asked about (by
+    identity: a tick asks about the same state several times). Read only."""
+    recent: list[tuple[Variant, GameState, dict[str, Needed]]] | None = getattr(
+        _NEEDED, "recent", None)
+    if recent is None:
+        recent = _NEEDED.recent = []
+    for v, st, needed in recent:
         if v is variant and st is state:
             return needed
     needed = orders_needed(variant, state)
-    _NEEDED.insert(0, (variant, state, needed))
-    del _NEEDED[4:]
+    recent.insert(0, (variant, state, needed))
+    del recent[4:]
     return needed
 
 

@@ -7,7 +7,8 @@ one savepoint, and if a game fails it runs again with each game in its own savep
 failing game is rolled back alone), its state is read again once the lock is held (for the
 whole batch in a few queries), and a phase's results are recorded by a conditional update, so
 a phase is adjudicated once whoever tries. The results, reports and audit entries of a batch
-are written together at its end.
+are written together at its end. On PostgreSQL two batches are handled at once (two threads,
+each with its own connection and transaction), as two ticks at once would be.
 Reminders and late notices carry a Message-ID made from the game, phase and power, so each is
 queued once.
 
@@ -27,9 +28,11 @@ deadline; a late power is told once when the deadline passes with a grace period
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -79,6 +82,7 @@ REMIND_KEY = "remind_seconds"  # settings document key: how long before the dead
 DEFAULT_REMIND = timedelta(hours=12)
 MAX_STEPS = 20  # phases one game may pass through in one tick (each needing no orders)
 BATCH = 50  # games handled in one transaction
+WORKERS = 2  # batches handled at once on PostgreSQL
 
 
 class Why(StrEnum):
@@ -513,15 +517,36 @@ def _tick_games(session: Session, game_ids: list[int], locked: set[int], gone: s
 
 def tick(db: Database, *, config: Config, clock: Clock, limit: int | None = None,
          progress: Callable[[int, int], None] | None = None,
-         batch: int = BATCH) -> TickSummary:
+         batch: int = BATCH, workers: int | None = None) -> TickSummary:
     """One tick over every active game (see the module docstring). Games are handled `batch`
-    to a transaction (one commit for many games; see `tick_batch`)."""
-    summary = TickSummary()
+    to a transaction (one commit for many games; see `tick_batch`). On PostgreSQL `workers`
+    (default WORKERS) batches run at once, each in its own transaction and connection, so one
+    batch's work is done here while the server writes another's; on SQLite, whose writers
+    take turns, one at a time."""
     ids = candidates(db, limit)
-    for first in range(0, len(ids), batch):
-        chunk = ids[first:first + batch]
+    chunks = [ids[first:first + batch] for first in range(0, len(ids), batch)]
+    if workers is None:
+        workers = 1 if db.dialect == "sqlite" else WORKERS
+
+    def run(chunk: list[int]) -> TickSummary:
+        part = TickSummary()
         with db.transaction() as session:
-            tick_batch(session, chunk, now=clock.now(), config=config, summary=summary)
-        if progress is not None:
-            progress(first + len(chunk), len(ids))
+            tick_batch(session, chunk, now=clock.now(), config=config, summary=part)
+        return part
+
+    summary = TickSummary()
+    done = 0
+    with contextlib.ExitStack() as stack:
+        parts: Iterator[TickSummary] = map(run, chunks)
+        if workers > 1 and len(chunks) > 1:  # the batches' games are disjoint
+            pool = stack.enter_context(ThreadPoolExecutor(workers, "gm-tick"))
+            parts = pool.map(run, chunks)
+            # a batch that fails stops the tick, as it does one batch at a time: the batches
+            # not started yet are not started
+            stack.callback(pool.shutdown, cancel_futures=True)
+        for chunk, part in zip(chunks, parts, strict=True):  # in order, as each is committed
+            summary.add(part)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, len(ids))
     return summary

@@ -202,10 +202,13 @@ class OutboundMessage(Base):
     inbound_id: Mapped[int | None] = mapped_column(
         ForeignKey("inbound_messages.id", ondelete="SET NULL")
     )
+    # a body shared with other messages (then `parts` is []): see OutboundBody
+    body_id: Mapped[int | None] = mapped_column(ForeignKey("outbound_bodies.id"))
 
     attachments: Mapped[list[OutboundAttachment]] = relationship(
         order_by="OutboundAttachment.position", lazy="selectin", cascade="all, delete-orphan"
     )
+    body: Mapped[OutboundBody | None] = relationship(lazy="joined")
 
 
 class OutboundAttachment(Base):
@@ -233,6 +236,17 @@ class OutboundFile(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     digest: Mapped[str] = mapped_column(String(64), index=True)  # SHA-256 of data, hex
     data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class OutboundBody(Base):
+    """Body parts stored once for the messages that carry the same ones (a phase's report goes
+    alike to every power: one row); a message with a body of its own keeps it in `parts`."""
+
+    __tablename__ = "outbound_bodies"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64))  # SHA-256 of the parts, hex
+    parts: Mapped[list[dict[str, str]]] = mapped_column(JSONDocument)  # as OutboundMessage's
 
 
 class PressMessage(Base):

@@ -6,11 +6,16 @@ lease (`claim_due_outbound`: attempts + 1, next attempt pushed to now + lease, S
 PostgreSQL), sends them outside any transaction, then marks each sent, or failed with the time
 of the next attempt. A sender that dies mid-send leaves the lease to expire and the mail to be
 sent again.
+
+Messages queued together (`enqueue_many`) that carry the same body parts, as a phase's report
+to every power does, share one stored body (outbound_bodies), and the same attachment bytes
+one stored file (outbound_files); a message reads as if it had its own (`to_record`).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
 from gm.store.errors import NotFound, StoreError
-from gm.store.models import OutboundAttachment, OutboundFile, OutboundMessage
+from gm.store.models import OutboundAttachment, OutboundBody, OutboundFile, OutboundMessage
 from gm.store.records import Attachment, BodyPart, OutboundRecord
 from gm.store.statuses import OutboundStatus
 
@@ -33,7 +38,8 @@ def to_record(row: OutboundMessage) -> OutboundRecord:
         message_id=row.message_id,
         recipients=tuple(row.recipients),
         headers=tuple((str(h[0]), str(h[1])) for h in row.headers),
-        parts=tuple(BodyPart(p["content_type"], p["text"]) for p in row.parts),
+        parts=tuple(BodyPart(p["content_type"], p["text"])
+                    for p in (row.parts if row.body is None else row.body.parts)),
         attachments=tuple(
             Attachment(a.filename, a.content_type, a.file.data) for a in row.attachments
         ),
@@ -108,35 +114,61 @@ class NewMessage:
 
 def enqueue_many(session: Session, messages: Sequence[NewMessage], *, now: datetime,
                  game_id: int | None = None, inbound_id: int | None = None) -> None:
-    """Queue many new messages at once (one multi-row INSERT of the messages, a look-up of
-    their ids by Message-ID, one of their attachments' distinct contents, stored once, and
-    one of the attachments), e.g. the reports of many games. Their Message-IDs must be new
-    (`new_message_id`)."""
+    """Queue many new messages at once (one multi-row INSERT of the bodies several of them
+    share, stored once, one of the messages, one of their attachments' distinct contents,
+    stored once, and one of the attachments), e.g. the reports of many games. Their
+    Message-IDs must be new (`new_message_id`)."""
     if not messages:
         return
     if any(not m.recipients for m in messages):
         raise StoreError("an outbound message has no recipients")
-    session.execute(insert(OutboundMessage.__table__), [  # type: ignore[arg-type]
-        {"message_id": m.message_id, "recipients": list(m.recipients),
-         "headers": [[n, v] for n, v in m.headers],
-         "parts": [{"content_type": p.content_type, "text": p.text} for p in m.parts],
-         "status": OutboundStatus.QUEUED, "attempts": 0, "next_attempt_at": now,
-         "created_at": now, "game_id": game_id if m.game_id is None else m.game_id,
-         "inbound_id": inbound_id}
-        for m in messages])
+    bodies = _store_bodies(session, [tuple(m.parts) for m in messages])
+    table = OutboundMessage.__table__
+    ids: dict[str, int] = dict(session.execute(  # one multi-row INSERT, each row named
+        insert(table).returning(table.c.message_id, table.c.id),  # type: ignore[arg-type]
+        [{"message_id": m.message_id, "recipients": list(m.recipients),
+          "headers": [[n, v] for n, v in m.headers],
+          "parts": [] if body is not None else _parts_document(m.parts), "body_id": body,
+          "status": OutboundStatus.QUEUED, "attempts": 0, "next_attempt_at": now,
+          "created_at": now, "game_id": game_id if m.game_id is None else m.game_id,
+          "inbound_id": inbound_id}
+         for m in messages for body in (bodies.get(tuple(m.parts)),)]).tuples().all())
     with_files = [m for m in messages if m.attachments]
-    ids: dict[str, int] = {}
-    for first in range(0, len(with_files), 500):
-        chunk = [m.message_id for m in with_files[first:first + 500]]
-        ids.update(session.execute(
-            select(OutboundMessage.message_id, OutboundMessage.id)
-            .where(OutboundMessage.message_id.in_(chunk))).tuples().all())
     files = _store_files(session, [a.data for m in with_files for a in m.attachments])
     rows = [{"outbound_id": ids[m.message_id], "position": i, "filename": a.filename,
              "content_type": a.content_type, "file_id": files[a.data]}
             for m in with_files for i, a in enumerate(m.attachments)]
-    if rows:
-        session.execute(insert(OutboundAttachment), rows)
+    if rows:  # RETURNING makes it one multi-row INSERT on PostgreSQL too, not one per row
+        session.execute(insert(OutboundAttachment).returning(OutboundAttachment.id), rows)
+
+
+def _parts_document(parts: Sequence[BodyPart]) -> list[dict[str, str]]:
+    return [{"content_type": p.content_type, "text": p.text} for p in parts]
+
+
+def _store_bodies(session: Session,
+                  bodies: Sequence[tuple[BodyPart, ...]]) -> dict[tuple[BodyPart, ...], int]:
+    """Store once each body of `bodies` that occurs more than once (a phase's report to every
+    power); the stored body's id by body. A body that occurs once is not stored here."""
+    shared = [b for b, n in Counter(bodies).items() if n > 1 and b]
+    if not shared:
+        return {}
+    digests = {b: _body_digest(b) for b in shared}
+    ids = dict(session.execute(  # one multi-row INSERT; each row named by its digest
+        insert(OutboundBody).returning(OutboundBody.digest, OutboundBody.id),
+        [{"digest": digests[b], "parts": _parts_document(b)} for b in shared]).tuples().all())
+    return {b: ids[digests[b]] for b in shared}
+
+
+def _body_digest(parts: Sequence[BodyPart]) -> str:
+    """SHA-256 of body parts, hex: equal for equal parts."""
+    digest = hashlib.sha256()
+    for p in parts:
+        for value in (p.content_type, p.text):
+            data = value.encode("utf-8")
+            digest.update(len(data).to_bytes(8, "big"))
+            digest.update(data)
+    return digest.hexdigest()
 
 
 def _stored_file(session: Session, data: bytes) -> OutboundFile:

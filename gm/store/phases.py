@@ -230,11 +230,11 @@ NewPhase = tuple[PhaseRecord, GameState, datetime | None]
 
 
 def open_phases(session: Session, opening: Sequence[NewPhase], *, now: datetime) -> None:
-    """`open_next_phase` for many games in one INSERT run for each (one round trip on
-    PostgreSQL), when nobody needs the new phases' ids now."""
+    """`open_next_phase` for many games in one multi-row INSERT, when nobody needs the new
+    phases' ids now."""
     if not opening:
         return
-    session.execute(insert(PHASES), [
+    session.execute(insert(PHASES).returning(PHASES.c.id), [  # RETURNING: one multi-row
         {"game_id": previous.game_id, "phase_index": previous.index + 1,
          "season": state.phase.season, "year": state.phase.year, "type": state.phase.type,
          "state": state.to_json(), "opened_at": now, "deadline_at": deadline_at}
