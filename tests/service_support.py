@@ -15,9 +15,11 @@ from pathlib import Path
 from gm.mail.config import Config, MaildirConfig
 from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome
+from gm.service.ingest import Outcome, ingest
 from gm.service.serve import Service
+from gm.store import outbound as outbound_repo
 from gm.store.db import Database
+from gm.store.records import OutboundRecord
 
 GM = "master@example.org"
 SERVICE = "judge@example.org"
@@ -93,3 +95,17 @@ async def service_pass(db: Database, config: Config, clock: FixedClock) -> list[
     """One pass of the real service over its inbox; what became of each message."""
     service = Service(db, config, clock=clock)
     return [r.outcome for r in await service.once()]
+
+
+def send_all(db: Database, tmp_path: Path, sender: str, body: str,
+             clock: FixedClock | None = None) -> tuple[str, list[OutboundRecord]]:
+    """Ingest one message (it must be answered); the reply's text and the other mail it
+    queued."""
+    result = ingest(db, message(sender, body), config=maildir_config(tmp_path),
+                    clock=clock or FixedClock(START))
+    assert result.outcome is Outcome.ANSWERED, result
+    with db.read() as s:
+        queued = [o for o in outbound_repo.list_outbound(s) if o.inbound_id == result.inbound_id]
+    reply = [o for o in queued if o.message_id == result.reply_message_id]
+    assert len(reply) == 1
+    return reply[0].parts[0].text, [o for o in queued if o.message_id != result.reply_message_id]

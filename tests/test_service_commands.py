@@ -11,7 +11,6 @@ from gm.engine.phase import PhaseType
 from gm.policies import LatePolicy, PressPolicy
 from gm.service.adjudicate import observers
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome, ingest
 from gm.service.tick import remind_before, tick
 from gm.store import audit
 from gm.store import games as games_repo
@@ -22,25 +21,12 @@ from gm.store.db import Database
 from gm.store.records import OutboundRecord
 from gm.store.statuses import PowerStatus
 from gm.variants import registry
-from tests.service_support import GM, PLAYERS, SPRING_1901, START, maildir_config, message
-
-
-def _send_all(db: Database, tmp_path: Path, sender: str, body: str,
-              clock: FixedClock | None = None) -> tuple[str, list[OutboundRecord]]:
-    """Send one message; the reply's text and the other mail it queued."""
-    result = ingest(db, message(sender, body), config=maildir_config(tmp_path),
-                    clock=clock or FixedClock(START))
-    assert result.outcome is Outcome.ANSWERED, result
-    with db.read() as s:
-        queued = [o for o in outbound_repo.list_outbound(s) if o.inbound_id == result.inbound_id]
-    reply = [o for o in queued if o.message_id == result.reply_message_id]
-    assert len(reply) == 1
-    return reply[0].parts[0].text, [o for o in queued if o.message_id != result.reply_message_id]
+from tests.service_support import GM, PLAYERS, SPRING_1901, START, maildir_config, send_all
 
 
 def _send(db: Database, tmp_path: Path, sender: str, body: str,
           clock: FixedClock | None = None) -> str:
-    return _send_all(db, tmp_path, sender, body, clock)[0]
+    return send_all(db, tmp_path, sender, body, clock)[0]
 
 
 def _game(db: Database, tmp_path: Path, *settings: str) -> None:
@@ -66,7 +52,7 @@ def _by_recipient(mail: list[OutboundRecord]) -> dict[str, str]:
 
 def test_press_goes_to_the_recipients_and_the_gm(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
-    reply, mail = _send_all(database, tmp_path, PLAYERS["France"],
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                             "SIGNON France alpha pwfrance\nPRESS TO England, Germany\n"
                             "Shall we share the Channel?\nENDPRESS\n")
     assert "Press sent to England, Germany, the GM." in reply
@@ -87,7 +73,7 @@ def test_press_goes_to_the_recipients_and_the_gm(database: Database, tmp_path: P
 def test_grey_broadcast_hides_the_sender_except_from_the_gm(
         database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
-    reply, mail = _send_all(database, tmp_path, PLAYERS["Turkey"],
+    reply, mail = send_all(database, tmp_path, PLAYERS["Turkey"],
                             "SIGNON Turkey alpha pwturkey\nGREY BROADCAST\nBeware the Bear.\n"
                             "ENDPRESS\n")
     assert reply.count("Grey press sent to Austria, England, France, Germany, Italy, Russia, "
@@ -110,7 +96,7 @@ def test_grey_broadcast_hides_the_sender_except_from_the_gm(
 
 def test_press_refused_by_the_game_setting(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path, "SET PRESS WHITE")
-    reply, mail = _send_all(database, tmp_path, PLAYERS["France"],
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                             "SIGNON France alpha pwfrance\nGREY PRESS TO Italy\nHi\nENDPRESS\n"
                             "PRESS TO Italy\nHello\nENDPRESS\n")
     assert ("line 2: GREY PRESS TO Italy: refused, this game allows only signed press "
@@ -118,29 +104,29 @@ def test_press_refused_by_the_game_setting(database: Database, tmp_path: Path) -
     assert "Press sent to Italy, the GM." in reply
     assert len(mail) == 2
     _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET PRESS NONE")
-    reply, mail = _send_all(database, tmp_path, PLAYERS["France"],
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                             "SIGNON France alpha pwfrance\nPRESS TO Italy\nHello\nENDPRESS\n")
     assert "refused, this game allows no press (SET PRESS NONE); the press was not sent." in reply
     assert mail == []
     # the GM's own press is always allowed
-    reply, mail = _send_all(database, tmp_path, GM,
+    reply, mail = send_all(database, tmp_path, GM,
                             "SIGNON GM alpha gmpass\nBROADCAST\nDeadline tomorrow.\nENDPRESS\n")
     assert "Press sent to Austria, England, France, Germany, Italy, Russia, Turkey." in reply
     assert len(mail) == 7
-    reply, mail = _send_all(database, tmp_path, GM,
+    reply, mail = send_all(database, tmp_path, GM,
                             "SIGNON GM alpha gmpass\nPRESS TO GM\nNote to self\nENDPRESS\n")
     assert "refused, it names no one but yourself" in reply and mail == []
 
 
 def test_press_errors_quote_the_input(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
-    reply, mail = _send_all(database, tmp_path, PLAYERS["France"],
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                             "SIGNON France alpha pwfrance\nPRESS TO Englnd\nHi\nENDPRESS\n"
                             "PRESS TO France\nHi\nENDPRESS\n")
     assert "'Englnd' is not a power of alpha (powers: Austria," in reply
     assert "refused, it names no one but yourself" in reply
     assert mail == []
-    reply, mail = _send_all(database, tmp_path, PLAYERS["France"],
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                             "PRESS TO England\nHi\nENDPRESS\n")
     assert "refused, sign on first" in reply and mail == []
 
@@ -250,7 +236,7 @@ def test_reports_say_who_is_in_civil_disorder(database: Database, tmp_path: Path
         if power != "Russia":
             _send(database, tmp_path, PLAYERS[power],
                   "\n".join([f"SIGNON {power} alpha pw{power.lower()}", *orders]))
-    _, mail = _send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPROCESS")
+    _, mail = send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPROCESS")
     report = _by_recipient(mail)[PLAYERS["France"]]
     assert "In civil disorder (the rules give their orders): Russia." in report
     due = next(line for line in report.splitlines() if line.startswith("Orders are due from:"))
@@ -269,7 +255,7 @@ def test_a_power_in_disorder_is_played_again_when_its_player_signs_on(
     clock.advance(timedelta(hours=73))  # Italy missed the deadline: civil disorder
     assert [g for g, *_ in tick(database, config=maildir_config(tmp_path),
                                 clock=clock).adjudicated] == ["alpha"]
-    reply, mail = _send_all(database, tmp_path, PLAYERS["Italy"],
+    reply, mail = send_all(database, tmp_path, PLAYERS["Italy"],
                             "SIGNON Italy alpha pwitaly\nA Ven H", clock)
     assert "Italy was in civil disorder; it is played again from now on" in reply
     assert "A Ven H  ->  A Ven H" in reply
@@ -343,11 +329,11 @@ def test_the_last_draw_vote_ends_the_game(database: Database, tmp_path: Path) ->
     _send(database, tmp_path, PLAYERS[last], f"SIGNON {last} alpha pw{last.lower()}\nSET DRAW")
     _send(database, tmp_path, PLAYERS[last], f"SIGNON {last} alpha pw{last.lower()}\nSET NO DRAW")
     for power in voters[:-1]:
-        reply, mail = _send_all(database, tmp_path, PLAYERS[power],
+        reply, mail = send_all(database, tmp_path, PLAYERS[power],
                                 f"SIGNON {power} alpha pw{power.lower()}\nSET DRAW")
         assert f"{power} votes for a draw." in reply and "ends in a draw" not in reply
         assert mail == []
-    reply, mail = _send_all(database, tmp_path, PLAYERS[last],
+    reply, mail = send_all(database, tmp_path, PLAYERS[last],
                             f"SIGNON {last} alpha pw{last.lower()}\nSET DRAW\nA Par - Bur")
     assert "alpha ends in a draw shared by Austria, England, France, Germany, Italy, Russia," \
            " Turkey." in reply
@@ -377,7 +363,7 @@ def test_a_draw_needs_every_survivor(database: Database, tmp_path: Path) -> None
 
 def test_eject_then_replace(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
-    reply, mail = _send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nEJECT France")
+    reply, mail = send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nEJECT France")
     assert "France in alpha has no player now and is in civil disorder" in reply
     assert list(_by_recipient(mail)) == [PLAYERS["France"]]
     with database.read() as s:
@@ -390,7 +376,7 @@ def test_eject_then_replace(database: Database, tmp_path: Path) -> None:
                   "PRESS TO Italy\nstill here?\nENDPRESS\nA Par - Bur")
     assert "Wrong password for France in alpha." in reply  # the ejected player is out
     assert "Press sent" not in reply and "A Par - Bur  ->" not in reply
-    reply, mail = _send_all(database, tmp_path, GM,
+    reply, mail = send_all(database, tmp_path, GM,
                             "SIGNON GM alpha gmpass\nREPLACE France new@example.org fresh\n")
     assert "new@example.org now plays France in alpha." in reply
     assert "fresh" not in reply
@@ -415,7 +401,7 @@ def test_eject_then_replace(database: Database, tmp_path: Path) -> None:
 def test_replace_without_a_password_makes_one_for_the_new_player(database: Database,
                                                                  tmp_path: Path) -> None:
     _game(database, tmp_path)
-    reply, mail = _send_all(database, tmp_path, GM,
+    reply, mail = send_all(database, tmp_path, GM,
                             "SIGNON GM alpha gmpass\nREPLACE Italy other@example.org\n"
                             "REPLACE Atlantis x@example.org\n")
     assert ("other@example.org now plays Italy in alpha; a new password was made and sent to "
@@ -438,7 +424,7 @@ def test_replace_without_a_password_makes_one_for_the_new_player(database: Datab
 
 def test_add_over_a_seated_player_tells_the_one_unseated(database: Database,
                                                          tmp_path: Path) -> None:
-    reply, mail = _send_all(database, tmp_path, GM,
+    reply, mail = send_all(database, tmp_path, GM,
                             "CREATE alpha standard gmpass\nADD France a@example.org pw\n"
                             "ADD France b@example.org pw2\nADD Spain c@example.org pw")
     assert "b@example.org plays France in alpha (instead of a@example.org, who was told)." \
@@ -452,20 +438,20 @@ def test_pause_gives_the_time_back_and_everyone_is_told(database: Database,
     _game(database, tmp_path, "ADD OBSERVER watcher@example.org")
     clock = FixedClock(START)
     clock.advance(timedelta(hours=24))  # 48 of the 72 hours left
-    reply, mail = _send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPAUSE", clock)
+    reply, mail = send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPAUSE", clock)
     assert "alpha is now paused" in reply
     assert set(_by_recipient(mail)) == {*PLAYERS.values(), GM, "watcher@example.org"}
     reply = _send(database, tmp_path, "visitor@example.org", "SUMMARY alpha", clock)
     assert "Deadline: none while the game is paused" in reply
     clock.advance(timedelta(days=5))
-    reply, mail = _send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nRESUME", clock)
+    reply, mail = send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nRESUME", clock)
     # resumed at 2026-03-07 12:00 with 48 hours left: Mon 2026-03-09 12:00
     assert "alpha is active again; deadline Mon 2026-03-09 12:00 UTC." in reply
     sent = _by_recipient(mail)
     assert set(sent) == {*PLAYERS.values(), GM, "watcher@example.org"}
     assert "Deadline: Mon 2026-03-09 12:00 UTC." in sent[PLAYERS["France"]]
     assert tick(database, config=maildir_config(tmp_path), clock=clock).adjudicated == []
-    reply, mail = _send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nTERMINATE", clock)
+    reply, mail = send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nTERMINATE", clock)
     assert "alpha is terminated" in reply
     sent = _by_recipient(mail)
     assert set(sent) == {*PLAYERS.values(), GM, "watcher@example.org"}
@@ -530,7 +516,7 @@ def test_summary_shows_position_settings_and_players(database: Database,
 def test_signon_from_another_address_copies_the_registered_one(database: Database,
                                                                  tmp_path: Path) -> None:
     _game(database, tmp_path)
-    reply, mail = _send_all(database, tmp_path, "elsewhere@example.net",
+    reply, mail = send_all(database, tmp_path, "elsewhere@example.net",
                             "SIGNON France alpha pwfrance\nA Par - Bur\n")
     assert "Signed on as France in alpha." in reply
     assert "A Par - Bur  ->  A Par - Bur" in reply
@@ -542,7 +528,7 @@ def test_signon_from_another_address_copies_the_registered_one(database: Databas
     assert "A Par - Bur  ->  A Par - Bur" in text
     assert "pwfrance" not in text
     # from the registered address: no copy
-    reply, mail = _send_all(database, tmp_path, PLAYERS["France"].upper(),
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"].upper(),
                             "SIGNON France alpha pwfrance\n")
     assert "Signed on as France in alpha." in reply and mail == []
 
@@ -551,7 +537,7 @@ def test_repeated_wrong_passwords_are_throttled(database: Database, tmp_path: Pa
     _game(database, tmp_path)
     clock = FixedClock(START)
     for attempt in range(5):
-        reply, mail = _send_all(database, tmp_path, "mallory@example.net",
+        reply, mail = send_all(database, tmp_path, "mallory@example.net",
                                 f"SIGNON France alpha guess{attempt}\n", clock)
         assert "Wrong password for France in alpha." in reply
         if attempt < 4:
@@ -579,7 +565,7 @@ def test_repeated_wrong_passwords_are_throttled(database: Database, tmp_path: Pa
 def test_gm_signon_is_throttled_too(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
     for attempt in range(5):
-        reply, mail = _send_all(database, tmp_path, "mallory@example.net",
+        reply, mail = send_all(database, tmp_path, "mallory@example.net",
                                 f"SIGNON GM alpha guess{attempt}\nPROCESS\n")
         assert "Wrong GM password for alpha." in reply and "processed" not in reply
     assert list(_by_recipient(mail)) == [GM]

@@ -13,33 +13,18 @@ from gm.engine.phase import Phase, PhaseType
 from gm.orders import parse_orders
 from gm.service.clock import FixedClock
 from gm.service.coming import coming_events
-from gm.service.ingest import Outcome, ingest
 from gm.service.render import template
 from gm.store import games as games_repo
-from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.store.records import OutboundRecord
 from gm.variants import registry
 from gm.variants.maps import standard_map
-from tests.service_support import GM, PLAYERS, START, maildir_config, message
-
-
-def _send_all(db: Database, tmp_path: Path, sender: str, body: str,
-              clock: FixedClock | None = None) -> tuple[str, list[OutboundRecord]]:
-    """Send one message; the reply's text and the other mail it queued."""
-    result = ingest(db, message(sender, body), config=maildir_config(tmp_path),
-                    clock=clock or FixedClock(START))
-    assert result.outcome is Outcome.ANSWERED, result
-    with db.read() as s:
-        queued = [o for o in outbound_repo.list_outbound(s) if o.inbound_id == result.inbound_id]
-    reply = [o for o in queued if o.message_id == result.reply_message_id]
-    assert len(reply) == 1
-    return reply[0].parts[0].text, [o for o in queued if o.message_id != result.reply_message_id]
+from tests.service_support import GM, PLAYERS, START, send_all
 
 
 def _send(db: Database, tmp_path: Path, sender: str, body: str,
           clock: FixedClock | None = None) -> str:
-    return _send_all(db, tmp_path, sender, body, clock)[0]
+    return send_all(db, tmp_path, sender, body, clock)[0]
 
 
 def _game(db: Database, tmp_path: Path, name: str = "alpha", variant: str = "standard") -> str:
@@ -58,7 +43,7 @@ def _orders(db: Database, tmp_path: Path, power: str, *lines: str) -> str:
 
 
 def _process(db: Database, tmp_path: Path, game: str = "alpha") -> list[OutboundRecord]:
-    reply, mail = _send_all(db, tmp_path, GM, f"SIGNON GM {game} gmpass\nPROCESS")
+    reply, mail = send_all(db, tmp_path, GM, f"SIGNON GM {game} gmpass\nPROCESS")
     assert "refused" not in reply, reply
     return mail
 
@@ -217,7 +202,7 @@ def test_empty_and_signature_only_messages_say_there_were_no_commands(
 def test_press_to_a_power_not_in_the_game_names_the_powers(database: Database,
                                                             tmp_path: Path) -> None:
     _game(database, tmp_path)
-    reply, mail = _send_all(database, tmp_path, PLAYERS["France"],
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                             "SIGNON France alpha pwfrance\nPRESS TO Spain\nHola\nENDPRESS\n")
     assert ("line 2: PRESS TO Spain: refused, 'Spain' is not a power of alpha (powers: Austria, "
             "England, France, Germany, Italy, Russia, Turkey, or GM); the press was not sent."
