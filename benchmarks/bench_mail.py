@@ -63,6 +63,7 @@ from tests.service_support import (  # noqa: E402
 
 POWERS = sorted(PLAYERS)
 PROFILE_SORT = ("cumulative",)
+ACKNOWLEDGED = b"Units without orders: none."  # in the reply to a message of complete orders
 SETUP = "\n".join(
     ["CREATE bench standard gmpass"]
     + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
@@ -123,11 +124,19 @@ async def run_service(db: Database, config: Config, smtp: SmtpServer, expected: 
         await asyncio.wait_for(task, 60)  # the database thread has ended (its profile too)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """The CPU seconds (user + system) process `pid` has used so far, its own threads only."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, expected: int,
-                  timeout: float) -> tuple[float, float, float]:
+                  timeout: float) -> tuple[float, float, tuple[float, float], float]:
     """Run `gm serve` as its own process until the SMTP server has `expected` messages: the
-    seconds from its start, and from its first reply, to the last reply; and the CPU seconds
-    (user + system) `gm serve` and its sender worker used, until they stopped."""
+    seconds from its start, and from its first reply, to the last reply; the seconds from its
+    start to its first answer to an order message (the replies queued before it started go out
+    earlier), with the CPU seconds `gm serve` (not its worker) had used by then; and the CPU
+    seconds (user + system) `gm serve` and its sender worker used, until they stopped."""
     imap = account.config()
     config = root / "gm.toml"
     config.write_text(
@@ -139,6 +148,9 @@ def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, 
     before = len(smtp.received)
     started = time.perf_counter()
     first: float | None = None
+    answered: float | None = None
+    answered_cpu = 0.0
+    looked = before  # replies looked at for the first answer to an order message
     with (root / "serve.log").open("wb") as log:
         log.write(f"{time.time():.3f} started\n".encode())  # the log's times are wall clock
         log.flush()
@@ -150,6 +162,11 @@ def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, 
         while len(smtp.received) < expected:
             if first is None and len(smtp.received) > before:
                 first = time.perf_counter()
+            while answered is None and looked < len(smtp.received):
+                if ACKNOWLEDGED in smtp.received[looked].data:
+                    answered = time.perf_counter()
+                    answered_cpu = _cpu_seconds(proc.pid)
+                looked += 1
             if proc.poll() is not None:
                 reaped = True
                 raise RuntimeError(f"gm serve exited with {proc.returncode}")
@@ -161,7 +178,8 @@ def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, 
         # its rusage counts the sender worker too (it waits for it)
         _, _, usage = os.wait4(proc.pid, 0)
         reaped = True
-        return done - started, done - (first or started), usage.ru_utime + usage.ru_stime
+        return (done - started, done - (first or started),
+                ((answered or done) - started, answered_cpu), usage.ru_utime + usage.ru_stime)
     finally:
         if not reaped:
             proc.send_signal(signal.SIGTERM)
@@ -190,7 +208,7 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False) -> No
             append_all(account, [order_message(n) for n in range(count)])
             append_s = time.perf_counter() - t
             profiler = db_profiler = None
-            steady = cpu = None
+            steady = cpu = first_s = None
             own = resource.getrusage(resource.RUSAGE_SELF)
             if profile:  # in this process, to see where the time goes
                 profiler, db_profiler = cProfile.Profile(), cProfile.Profile()
@@ -199,19 +217,21 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False) -> No
                                                   db_profiler))
                 profiler.disable()
             else:  # the real thing: `gm serve` in its own process
-                seconds, steady, cpu = serve_process(root, url, account, smtp, count + queued,
-                                                     900)
+                seconds, steady, first_s, cpu = serve_process(root, url, account, smtp,
+                                                              count + queued, 900)
             mine = resource.getrusage(resource.RUSAGE_SELF)
             smtp_cpu = mine.ru_utime + mine.ru_stime - own.ru_utime - own.ru_stime
-            acked = Counter("Units without orders: none." in r.data.decode(errors="replace")
-                            for r in smtp.received)
+            acked = Counter(ACKNOWLEDGED in r.data for r in smtp.received)
             db.dispose()
         backend = "PostgreSQL" if postgresql else "SQLite"
         print(f"{count} order messages, {backend}: APPEND {append_s:.1f} s; "
               f"served in {seconds:.2f} s = {count / seconds:.0f} messages/s end to end "
               f"({acked[True]} acknowledgements with every unit ordered)"
               + ("" if steady is None else
-                 f"; {(count - 1) / steady:.0f} messages/s from the first reply to the last"))
+                 f"; {(count - 1) / steady:.0f} messages/s from the first reply to the last")
+              + ("" if first_s is None else
+                 f"; first order answered {first_s[0]:.2f} s after the start ({first_s[1]:.2f} s "
+                 "of CPU used by gm serve then)"))
         if cpu is not None:
             print(f"CPU: gm serve and its sender worker {cpu:.2f} s ({cpu / count * 1000:.1f} ms "
                   f"per message); this process (the SMTP server) {smtp_cpu:.2f} s; load "

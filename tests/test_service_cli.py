@@ -52,6 +52,16 @@ def test_serve_refuses_a_database_without_schema(tmp_path: Path) -> None:
     assert b"gm db upgrade" in done.stderr
 
 
+def test_serve_with_its_sender_worker_refuses_a_database_without_schema(tmp_path: Path) -> None:
+    """The sender worker is started before the database is checked: the service says what is
+    wrong once, and the worker (which failed the same check) ends with it, quietly."""
+    config = _config_file(tmp_path, f"sqlite:///{tmp_path / 'empty.sqlite3'}")
+    done = _gm("serve", "--config", str(config))
+    assert done.returncode == 2
+    assert done.stderr.count(b"gm db upgrade") == 1, done.stderr
+    assert b"exited with" not in done.stderr and b"Traceback" not in done.stderr
+
+
 def test_serve_once_answers_the_inbox(migrated_url: str, tmp_path: Path) -> None:
     config = _config_file(tmp_path, migrated_url)
     _deliver(tmp_path / "inbox", message(GM, "CREATE delta standard secret"))

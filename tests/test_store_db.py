@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from datetime import UTC, datetime, timedelta, timezone
@@ -193,3 +195,32 @@ def test_a_prompt_writer_waits_for_the_lock_and_then_writes(tmp_path: Path) -> N
         thread.join()
         holder.close()
         db.dispose()
+
+
+def test_sqlite_needs_neither_alembic_nor_the_postgresql_dialect(tmp_path: Path) -> None:
+    """Start-up time: a service on SQLite (the default) opens its database, checks the schema
+    and writes JSON documents without loading Alembic or SQLAlchemy's PostgreSQL dialect."""
+    url = f"sqlite:///{tmp_path / 'gm.sqlite3'}"
+    from gm.store import migrate
+
+    migrate.upgrade(url)
+    code = (
+        "import sys\n"
+        "from datetime import UTC, datetime\n"
+        "from gm.store import audit\n"
+        "from gm.store.db import open_database\n"
+        f"db = open_database({url!r})\n"
+        "details = {'nested': [1, None, 'x']}\n"
+        "with db.transaction() as s:\n"
+        "    audit.record_action(s, actor='test', action='test', now=datetime.now(UTC),\n"
+        "                        details=details)\n"
+        "with db.read() as s:\n"
+        "    assert [e.details for e in audit.audit_log(s)] == [details]\n"
+        "db.dispose()\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('alembic', "
+        "'sqlalchemy.dialects.postgresql'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

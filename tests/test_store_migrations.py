@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from alembic.util.exc import CommandError
 from sqlalchemy import inspect, text
 
 from gm.cli import main as cli_main
-from gm.store import migrate
+from gm.store import migrate, revisions
 from gm.store.db import check_schema, make_engine, open_database
 from gm.store.errors import SchemaError
 from gm.store.models import Base
@@ -181,3 +182,56 @@ def test_gm_db_reports_errors_without_a_traceback(
     assert _gm_db("current", "--url", "mysql://host/db") == 2
     err = capsys.readouterr().err
     assert "unsupported database URL" in err and "Traceback" not in err
+
+
+def test_head_revision_read_from_the_scripts_is_alembics_head() -> None:
+    assert revisions.head_revision() == migrate.head_revision()
+
+
+def _script(folder: Path, name: str, revision: str, down: str) -> None:
+    (folder / f"{name}.py").write_text(
+        f'"""{name}."""\n\nrevision: str = "{revision}"\ndown_revision: str | None = {down}\n')
+
+
+def test_head_revision_is_none_unless_the_scripts_name_one_head(tmp_path: Path) -> None:
+    _script(tmp_path, "a", "0001", "None")
+    _script(tmp_path, "b", "0002", '"0001"')
+    assert revisions.head_revision(tmp_path) == "0002"
+    _script(tmp_path, "c", "0003", '"0001"')  # two heads: 0002 and 0003
+    assert revisions.head_revision(tmp_path) is None
+    _script(tmp_path, "d", "0004", '("0002", "0003")')  # a merge: one head again
+    assert revisions.head_revision(tmp_path) == "0004"
+    (tmp_path / "e.py").write_text("revision = compute()\n")
+    assert revisions.head_revision(tmp_path) is None
+
+
+def test_schema_check_at_head_needs_no_alembic(migrated_url: str) -> None:
+    """The schema check every service command makes, at the head revision, is one query: it
+    neither imports Alembic (start-up time) nor, on SQLite, waits for the write lock."""
+    code = (
+        "import sys\n"
+        "from gm.store.db import open_database\n"
+        f"open_database({migrated_url!r}).dispose()\n"
+        "assert 'alembic' not in sys.modules, 'alembic imported'\n"
+    )
+    holder = make_engine(migrated_url)
+    try:
+        with holder.begin() as conn:  # a writer holds the lock (BEGIN IMMEDIATE on SQLite)
+            conn.execute(text("UPDATE alembic_version SET version_num = version_num"))
+            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                  timeout=20)
+    finally:
+        holder.dispose()
+    assert done.returncode == 0, done.stderr
+
+
+def test_schema_check_with_several_rows_asks_alembic(migrated_url: str) -> None:
+    """The head among other revisions is not "at head": Alembic's own reading refuses it."""
+    engine = make_engine(migrated_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO alembic_version (version_num) VALUES ('f00d')"))
+        with pytest.raises(CommandError, match="more than one head"):
+            check_schema(engine)
+    finally:
+        engine.dispose()

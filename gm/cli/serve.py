@@ -42,25 +42,68 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
-    from gm.cli.service_setup import open_service
-    from gm.service.clock import SystemClock
-
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    opened = open_service("serve", args.config)
-    if opened is None:
-        return 2
-    config, db = opened
+    if args.sender_worker:
+        return _run_worker(args)
+    return asyncio.run(_run_service(args))
+
+
+async def _run_service(args: argparse.Namespace) -> int:
+    """Start the sender worker first, so it loads and connects on the other core while this
+    process loads the service; then check the configuration and database, and serve."""
+    import logging
+
+    from gm.service.worker_handle import WorkerHandle
+
+    worker = None if args.once or args.send_here else WorkerHandle(_worker_command(args))
+    if worker is not None:
+        try:
+            await worker.start()
+        except OSError:
+            logging.getLogger(__name__).exception(
+                "the sender worker could not be started; sending from here")
+            worker = None
+    served = False
     try:
-        if args.sender_worker:  # it sends only: the commands, engine and parsers stay unloaded
-            from gm.service.send_worker import run_worker
+        from gm.cli.service_setup import open_service
+        from gm.service.clock import SystemClock
 
-            asyncio.run(run_worker(db, config, clock=SystemClock()))
-            return 0
-        from gm.service.serve import serve
+        opened = open_service("serve", args.config)
+        if opened is None:
+            return 2
+        config, db = opened
+        try:
+            from gm.service.serve import serve
 
-        worker = None if args.once or args.send_here else _worker_command(args)
-        asyncio.run(serve(db, config, clock=SystemClock(), once=args.once,
-                          tick_every=args.tick_every or None, sender_command=worker))
+            served = True
+            await serve(db, config, clock=SystemClock(), once=args.once,
+                        tick_every=args.tick_every or None, worker=worker)
+        finally:
+            db.dispose()
+    finally:
+        if worker is not None:  # the service stopped it already, unless it did not start
+            await worker.stop(quiet=not served)
+    return 0
+
+
+def _run_worker(args: argparse.Namespace) -> int:
+    """The sender worker: it sends only, so the commands, engine and parsers stay unloaded."""
+    import asyncio
+    import os
+
+    from gm.mail.config import ConfigError, load_config
+    from gm.service.clock import SystemClock
+    from gm.service.send_worker import run_worker
+    from gm.store.db import open_database, resolve_url
+    from gm.store.errors import SchemaError
+
+    try:
+        config = load_config(args.config, os.environ)
+        db = open_database(resolve_url(config.database_url, config.data_dir))
+    except (ConfigError, SchemaError):
+        return 2  # the service that started this worker checks the same, and says what is wrong
+    try:
+        asyncio.run(run_worker(db, config, clock=SystemClock()))
     finally:
         db.dispose()
     return 0

@@ -24,7 +24,6 @@ from email.utils import parseaddr, parsedate_to_datetime
 
 from gm.mail.clean import clean_body
 from gm.mail.compose import HEADERS
-from gm.mail.htmltext import html_to_text
 from gm.mail.loops import Automatic, detect_automatic
 
 MAX_DEPTH = 20  # nesting of multiparts followed
@@ -251,6 +250,8 @@ class _Reader:
             charset = None
         text = _decode_bytes(payload, charset, self.problems)
         if content_type == "text/html":
+            from gm.mail.htmltext import html_to_text  # loaded for HTML mail only
+
             return html_to_text(text)
         try:
             flowed = (part.get_param("format") or "").lower() == "flowed"  # type: ignore[union-attr]

@@ -22,18 +22,19 @@ import logging
 import resource
 import signal
 import sys
-from collections.abc import Sequence
 
 from gm.mail.config import Config
 from gm.mail.connect import make_sink
 from gm.service.clock import Clock
 from gm.service.sender import drain_outbox
+from gm.service.worker_handle import STOP_WAIT, WorkerHandle
 from gm.store.db import Database
 
 log = logging.getLogger(__name__)
 
+__all__ = ["STOP_WAIT", "WorkerHandle", "run_worker"]
+
 SEND_BATCH = 5  # messages claimed at a time (their leases add up)
-STOP_WAIT = 120.0  # seconds the service waits for the worker to finish at its stop
 
 
 async def _read_nudges(reader: asyncio.StreamReader, wake: asyncio.Event,
@@ -85,48 +86,3 @@ async def run_worker(db: Database, config: Config, *, clock: Clock) -> None:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         log.info("sender worker stops: %d messages sent, %.2f s of CPU", sent,
                  usage.ru_utime + usage.ru_stime)
-
-
-class WorkerHandle:
-    """The service's end of a sender worker process: start it, nudge it, stop it."""
-
-    def __init__(self, command: Sequence[str]) -> None:
-        self.command = list(command)
-        self._proc: asyncio.subprocess.Process | None = None
-
-    async def start(self) -> None:
-        self._proc = await asyncio.create_subprocess_exec(
-            *self.command, stdin=asyncio.subprocess.PIPE)
-        log.info("sender worker started (process %d)", self._proc.pid)
-
-    @property
-    def alive(self) -> bool:
-        return self._proc is not None and self._proc.returncode is None
-
-    def nudge(self) -> bool:
-        """Tell the worker replies were queued; False when it is not running."""
-        proc = self._proc
-        if proc is None or proc.returncode is not None or proc.stdin is None:
-            return False
-        if proc.stdin.is_closing():
-            return False
-        transport = proc.stdin.transport
-        if transport.get_write_buffer_size() < 64:  # the worker has a nudge pending already
-            proc.stdin.write(b"\n")
-        return True
-
-    async def stop(self) -> None:
-        """Close the worker's input and wait for it to send what is due and exit."""
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        if proc.stdin is not None:
-            proc.stdin.close()
-        try:
-            code = await asyncio.wait_for(proc.wait(), STOP_WAIT)
-        except TimeoutError:
-            log.error("sender worker %d did not stop in %.0f s; killing it", proc.pid, STOP_WAIT)
-            proc.kill()
-            code = await proc.wait()
-        if code:
-            log.error("sender worker %d exited with %d", proc.pid, code)

@@ -28,7 +28,7 @@ import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from gm.mail.config import Config
 from gm.mail.connect import make_sink, make_source
@@ -36,10 +36,12 @@ from gm.mail.transport import InboundMail, MailSink, PolledSource
 from gm.service import check_ahead
 from gm.service.clock import Clock
 from gm.service.ingest import Ingested, ingest
-from gm.service.send_worker import WorkerHandle
 from gm.service.sender import drain_outbox
-from gm.service.tick import tick
+from gm.service.worker_handle import WorkerHandle
 from gm.store.db import Database
+
+if TYPE_CHECKING:
+    from gm.service.tick import TickSummary
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +100,8 @@ class Service:
                  source: PolledSource | None = None, sink: MailSink | None = None,
                  tick_every: float | None = TICK_EVERY,
                  db_thread: ThreadPoolExecutor | None = None,
-                 sender_command: Sequence[str] | None = None) -> None:
+                 sender_command: Sequence[str] | None = None,
+                 worker: WorkerHandle | None = None) -> None:
         self.db = db
         self.tick_every = tick_every
         self.config = config
@@ -111,11 +114,14 @@ class Service:
         self._committed: list[str] = []  # ingested, not yet marked processed at the source
         self._marking: asyncio.Task[None] | None = None  # the last marks being stored
         self._unsent = 0  # messages ingested since the sender was last woken
+        self._woken = False  # the sender was woken for a reply (the first goes out at once)
         self._db_thread = db_thread or ThreadPoolExecutor(1, thread_name_prefix="gm-db")
         self._check_thread = ThreadPoolExecutor(2, thread_name_prefix="gm-check")
         self._checked = 0  # messages whose passwords were checked ahead
         self._quiet = 0  # checked ahead in a row without a password to check
-        self._worker = WorkerHandle(sender_command) if sender_command else None
+        if worker is None and sender_command:
+            worker = WorkerHandle(sender_command)
+        self._worker = worker  # given started, or started by `run`
 
     async def _in_db(self, work: Callable[[], T]) -> T:
         """Run `work` (transactions) in the database thread; one at a time, in order."""
@@ -177,7 +183,7 @@ class Service:
             self._wake.set()
 
     async def run(self) -> None:
-        if self._worker is not None:
+        if self._worker is not None and not self._worker.started:
             try:
                 await self._worker.start()
             except OSError:
@@ -195,11 +201,12 @@ class Service:
                     self._committed.append(mail.id)
                 self._unsent += 1
                 waiting = queue.qsize() + self.source.buffered
-                if self._unsent >= SEND_BATCH or not waiting:
+                if self._unsent >= SEND_BATCH or not waiting or not self._woken:
                     # the sender sends these replies while the next messages are ingested
-                    # (woken per batch: each claim then takes many)
+                    # (woken per batch, after the first reply: each claim then takes many)
                     self._send_queued()
                     self._unsent = 0
+                    self._woken = True
                 if self._stopping.is_set():
                     break
                 if len(self._committed) >= MARK_EVERY or not waiting:
@@ -282,6 +289,9 @@ class Service:
         """Adjudicate due games every `tick_every` seconds (in a thread: the mail goes on)."""
         if not self.tick_every:
             return
+        # The adjudication is loaded here, not with the service: in the database thread, while
+        # the source logs in, before the first message is ingested there.
+        tick = await self._in_db(_load_tick)
         while not self._stopping.is_set():
             try:
                 summary = await asyncio.to_thread(tick, self.db, config=self.config,
@@ -301,13 +311,21 @@ class Service:
             log.exception("draining the outbox failed; trying again later")
 
 
+def _load_tick() -> Callable[..., TickSummary]:
+    from gm.service.tick import tick
+
+    return tick
+
+
 async def serve(db: Database, config: Config, *, clock: Clock, once: bool = False,
                 tick_every: float | None = TICK_EVERY,
-                sender_command: Sequence[str] | None = None) -> None:
+                sender_command: Sequence[str] | None = None,
+                worker: WorkerHandle | None = None) -> None:
     """Run the service until SIGTERM/SIGINT (or, with `once`, until the inbox is empty); with
-    `sender_command`, replies are sent by a worker process started by that command."""
+    `sender_command`, replies are sent by a worker process started by that command (or by
+    `worker`, a sender worker started already)."""
     service = Service(db, config, clock=clock, tick_every=tick_every,
-                      sender_command=sender_command)
+                      sender_command=sender_command, worker=worker)
     if once:
         await service.once()
         return

@@ -22,8 +22,10 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
+from gm.store import revisions
 from gm.store.errors import SchemaError
 
 DEFAULT_DATA_DIR = Path("var")
@@ -209,7 +211,13 @@ def open_database(url: str, *, check: bool = True) -> Database:
 
 
 def check_schema(engine: Engine) -> str:
-    """Return the schema revision if it is the one this gm needs, else raise SchemaError."""
+    """Return the schema revision if it is the one this gm needs, else raise SchemaError.
+
+    The common case, a database at the head revision, costs one query and no Alembic import
+    (gm.store.revisions reads the head from the scripts); anything else is Alembic's to say."""
+    head = revisions.head_revision()
+    if head is not None and _current_revision(engine) == head:
+        return head
     from gm.store import migrate
 
     head = migrate.head_revision()
@@ -228,6 +236,18 @@ def check_schema(engine: Engine) -> str:
         f"database schema is at {current}, which this gm does not know (it needs {head}): "
         f"a newer gm upgraded {where}; run that gm, or its `gm db downgrade {head}`"
     )
+
+
+def _current_revision(engine: Engine) -> str | None:
+    """The revision in the version table when it holds exactly one, else None (no table, no
+    row or several: Alembic then says what that means)."""
+    try:
+        with engine.connect() as conn:  # reading only: on SQLite without the write lock
+            rows = conn.execution_options(**{SQLITE_BEGIN: "DEFERRED"}).exec_driver_sql(
+                f"SELECT version_num FROM {revisions.VERSION_TABLE}").fetchall()
+    except DBAPIError:
+        return None
+    return str(rows[0][0]) if len(rows) == 1 else None
 
 
 def resolve_url(database_url: str | None, data_dir: Path | str = DEFAULT_DATA_DIR) -> str:

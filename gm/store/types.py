@@ -6,13 +6,28 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, Dialect
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
-# JSON documents: JSONB on PostgreSQL (compact, queryable), JSON text on SQLite.
-JSONDocument: TypeEngine[Any] = JSON(none_as_null=True).with_variant(
-    JSONB(none_as_null=True), "postgresql"
-)
+
+class _JSONDocument(TypeDecorator[Any]):
+    """JSON documents: JSONB on PostgreSQL (compact, queryable), JSON text on SQLite.
+
+    PostgreSQL's type is looked up once a PostgreSQL database is in use: importing SQLAlchemy's
+    PostgreSQL dialect would cost every start-up on SQLite (the default) some 30 ms."""
+
+    impl = JSON(none_as_null=True)
+    cache_ok = True
+    hashable = False  # dicts and lists, as JSON's own values
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        if dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import JSONB
+
+            return dialect.type_descriptor(JSONB(none_as_null=True))
+        return dialect.type_descriptor(self.impl_instance)
+
+
+JSONDocument: TypeEngine[Any] = _JSONDocument()
 
 
 class UTCDateTime(TypeDecorator[datetime]):

@@ -1,22 +1,16 @@
-"""Run a message's commands in order: each to its handler, errors and the rest into the reply."""
+"""Run a message's commands in order: each to its handler, errors and the rest into the reply.
+
+A handler's module is imported when a message first uses one of its commands: a `gm ingest` of
+orders loads neither the game-creating nor the adjudicating commands, and the service answers
+its first message sooner.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from gm.commands.handlers import (
-    create,
-    gm_control,
-    gm_settings,
-    info,
-    orders,
-    player_settings,
-    press,
-    records,
-    seats,
-    signon,
-)
 from gm.commands.handlers.context import Context, Notice
 from gm.commands.values import (
     Add,
@@ -62,41 +56,42 @@ from gm.service.render import render
 
 Handler = Callable[[Context, Any], None]
 
-HANDLERS: Mapping[type[Command], Handler] = {
-    SignOn: signon.signon_power,
-    SignOnMaster: signon.signon_master,
-    Join: signon.join,
-    Create: create.create,
-    Add: create.add,
-    Start: create.start,
-    OrderLine: orders.order_line,
-    Clear: orders.clear,
-    Process: gm_control.process,
-    Preview: gm_control.preview,
-    Rollback: gm_control.rollback,
-    Pause: gm_control.pause,
-    Resume: gm_control.resume,
-    Terminate: gm_control.terminate,
-    ListGames: info.list_games,
-    Help: info.help_command,
-    Summary: records.summary,
-    History: records.history,
-    SetPassword: player_settings.set_password,
-    SetDraw: player_settings.set_draw,
-    SetWait: player_settings.set_wait,
-    Resign: player_settings.resign,
-    Press: press.press,
-    SetDeadline: gm_settings.set_deadline,
-    SetGrace: gm_settings.set_grace,
-    SetTimezone: gm_settings.set_timezone,
-    SetPress: gm_settings.set_press,
-    SetLate: gm_settings.set_late,
-    SetEarly: gm_settings.set_early,
-    SetRemind: gm_settings.set_remind,
-    SetObservers: gm_settings.set_observers,
-    AddObserver: gm_settings.add_observer,
-    Replace: seats.replace,
-    Eject: seats.eject,
+# Each command's handler: its module in gm.commands.handlers, and the function there.
+HANDLERS: Mapping[type[Command], tuple[str, str]] = {
+    SignOn: ("signon", "signon_power"),
+    SignOnMaster: ("signon", "signon_master"),
+    Join: ("signon", "join"),
+    Create: ("create", "create"),
+    Add: ("create", "add"),
+    Start: ("create", "start"),
+    OrderLine: ("orders", "order_line"),
+    Clear: ("orders", "clear"),
+    Process: ("gm_control", "process"),
+    Preview: ("gm_control", "preview"),
+    Rollback: ("gm_control", "rollback"),
+    Pause: ("gm_control", "pause"),
+    Resume: ("gm_control", "resume"),
+    Terminate: ("gm_control", "terminate"),
+    ListGames: ("info", "list_games"),
+    Help: ("info", "help_command"),
+    Summary: ("records", "summary"),
+    History: ("records", "history"),
+    SetPassword: ("player_settings", "set_password"),
+    SetDraw: ("player_settings", "set_draw"),
+    SetWait: ("player_settings", "set_wait"),
+    Resign: ("player_settings", "resign"),
+    Press: ("press", "press"),
+    SetDeadline: ("gm_settings", "set_deadline"),
+    SetGrace: ("gm_settings", "set_grace"),
+    SetTimezone: ("gm_settings", "set_timezone"),
+    SetPress: ("gm_settings", "set_press"),
+    SetLate: ("gm_settings", "set_late"),
+    SetEarly: ("gm_settings", "set_early"),
+    SetRemind: ("gm_settings", "set_remind"),
+    SetObservers: ("gm_settings", "set_observers"),
+    AddObserver: ("gm_settings", "add_observer"),
+    Replace: ("seats", "replace"),
+    Eject: ("seats", "eject"),
 }
 
 # Commands that open a new sign-on: the orders of the one before are stored first.
@@ -109,7 +104,7 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
     """Run `commands` in order against `ctx`, writing into `ctx.results`."""
     for command in commands:
         if not isinstance(command, OrderLine | Clear) and not _is_order_error(command):
-            orders.flush_orders(ctx)  # orders end where another command starts
+            _flush_orders(ctx)  # orders end where another command starts
         if isinstance(command, SignOff):
             break
         if isinstance(command, CommandError):
@@ -120,15 +115,38 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
             continue
         if ctx.refused_signon and not isinstance(command, _ALWAYS):
             continue  # the sign-on they follow was refused: said once, at the SIGNON
-        handler = HANDLERS.get(type(command))
+        handler = handler_for(type(command))
         if handler is None:
             words = command.line.text.upper().split()
             keyword = " ".join(words[:2] if words[:1] == ["SET"] else words[:1])
             ctx.results.add(f"{command.line}: {keyword} is not available yet.")
             continue
         handler(ctx, command)
-    orders.flush_orders(ctx)
+    _flush_orders(ctx)
     _queue_copies(ctx)
+
+
+def handler_for(kind: type[Command]) -> Handler | None:
+    """The handler of commands of this type (its module imported now if need be), or None."""
+    where = HANDLERS.get(kind)
+    if where is None:
+        return None
+    module, name = where
+    handler: Handler = getattr(importlib.import_module(f"gm.commands.handlers.{module}"), name)
+    return handler
+
+
+def _flush_orders(ctx: Context) -> None:
+    """orders.flush_orders, which has nothing to store unless order lines ran (they leave
+    views or pending orders): without them, only what it does besides (the sign-on's game
+    may have changed) is done, and the orders module stays unloaded."""
+    signed = ctx.signed
+    if ctx.views or (signed is not None and signed.pending):
+        from gm.commands.handlers import orders
+
+        orders.flush_orders(ctx)
+    elif signed is not None:
+        signed.fresh = False
 
 
 def _queue_copies(ctx: Context) -> None:
