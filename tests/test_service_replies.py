@@ -265,3 +265,18 @@ def test_sahara_coming_changes_in_words() -> None:
     # A11 (rule 3), in the seasons' names from 1905 (RULINGS: Sahara)
     words = _sahara_words(Phase("Spring", 1911, PhaseType.MOVEMENT))
     assert "Late Summer 1911: every supply centre except Iceland will stop being one." in words
+
+
+def test_two_orders_for_one_unit_in_a_message_say_which_one_counts(database: Database,
+                                                                   tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply = _orders(database, tmp_path, "France",
+                    "A Par - Bur", "A Mar H", "A Par - Pic", "A Mar H")
+    assert "Two orders for A Par in this message: kept the later, A Par - Pic " \
+           "(not A Par - Bur)." in reply
+    assert "Two orders for A Mar" not in reply  # the same order twice changes nothing
+    assert "Orders of France for Spring 1901, Movement:\n  A Par - Pic\n  A Mar H\n" in reply
+    # an order that replaces one of an earlier message is the usual way to change orders
+    again = _orders(database, tmp_path, "France", "A Par - Bur")
+    assert "Two orders" not in again
+    assert "  A Par - Bur\n" in again

@@ -359,14 +359,28 @@ def _flush(ctx: Context) -> None:
         order = parse_order(line.canonical, gmap, phase.phase.type, variant.order_kinds)
         if not isinstance(order, OrderError):
             merged[_key(order, len(merged))] = (line.text, order)
+    sent: dict[str, AnyOrder] = {}  # this message's orders by what they are for
     for text, order in pending:
-        merged[_key(order, len(merged))] = (text, order)
+        key = _key(order, len(merged))
+        earlier = sent.get(key)
+        if earlier is not None and earlier != order:
+            ctx.results.add(_twice(variant, gmap, earlier, order))
+        sent[key] = order
+        merged[key] = (text, order)
     if phase.phase.type is PhaseType.ADJUSTMENT:
         _keep_within_counts(ctx, merged, view.needed.get(signed.power))
     lines = [StoredLine(text=text, canonical=str(order)) for text, order in merged.values()]
     orders_repo.submit_orders(ctx.session, phase.id, signed.power, lines, now=ctx.now,
                               inbound_id=ctx.inbound_id, game_id=view.game.id)
     _summary(ctx, signed, view, [order for _, order in merged.values()])
+
+
+def _twice(variant: Variant, gmap: GameMap, earlier: AnyOrder, later: AnyOrder) -> str:
+    """The note on two orders of one message for the same unit (or build, or event): the
+    later one counts, as a later message's would."""
+    what = str(later.unit) if isinstance(later, Order) else "the same thing"
+    return (f"Two orders for {what} in this message: kept the later, "
+            f"{_shown_order(variant, gmap, later)} (not {_shown_order(variant, gmap, earlier)}).")
 
 
 def _keep_within_counts(ctx: Context, merged: dict[str, tuple[str, AnyOrder]],
