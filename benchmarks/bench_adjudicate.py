@@ -12,14 +12,15 @@ compiled bytecode (`--bytecode as-is` keeps the environment as it is, e.g. with
 PYTHONDONTWRITEBYTECODE set the project's modules are compiled on every run while the
 installed package's are not).
 
-Prints each side's wall-clock and CPU time (best and median of N runs), the ratios, and what
-each side reported (a check that both did the same work: gm's pass count, and how many cases the
-MILA engine reproduced).
+Says whether gm's engine is compiled (see setup.py) and prints each side's wall-clock and CPU
+time (best and median of N runs), the ratios, and what each side reported (a check that both did
+the same work: gm's pass count, and how many cases the MILA engine reproduced).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import re
 import resource
@@ -28,6 +29,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,6 +159,15 @@ def _short_phase(text: str) -> str:
     return f"{season}{m.group(2)}{m.group(3).upper()}"
 
 
+def engine_build() -> str:
+    """Whether the installed gm runs its hot modules compiled (setup.py, mypyc) or as plain
+    Python (a GM_PURE=1 build)."""
+    spec = importlib.util.find_spec("gm.engine.movement")
+    origin = spec.origin if spec is not None else None
+    compiled = origin is not None and origin.endswith(tuple(EXTENSION_SUFFIXES))
+    return "compiled (mypyc)" if compiled else "plain Python"
+
+
 # -- main -----------------------------------------------------------------------------------------
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -178,12 +189,12 @@ def main() -> int:
     mila = timed(mila_command(args.file), args.repeat, env)
     print(
         f"file: {args.file}, best of {args.repeat} runs per side (median in brackets), "
-        f"after a warm-up run; bytecode: {args.bytecode}"
+        f"after a warm-up run; bytecode: {args.bytecode}; gm's engine: {engine_build()}"
     )
     print(f"{'':18}{'wall':>16}{'cpu':>16}")
     for name, t in (("gm scenario", gm), ("diplomacy 1.1.2", mila)):
-        wall = f"{min(t.wall):.2f}s ({statistics.median(t.wall):.2f})"
-        cpu = f"{min(t.cpu):.2f}s ({statistics.median(t.cpu):.2f})"
+        wall = f"{min(t.wall):.3f}s ({statistics.median(t.wall):.3f})"
+        cpu = f"{min(t.cpu):.3f}s ({statistics.median(t.cpu):.3f})"
         print(f"{name:18}{wall:>16}{cpu:>16}   {t.last_line}")
     print(
         f"ratio diplomacy / gm: wall {min(mila.wall) / min(gm.wall):.2f}, "

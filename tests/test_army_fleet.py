@@ -9,7 +9,6 @@ the real order parser with kind "af").
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import re
 from pathlib import Path
@@ -37,6 +36,7 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, PhaseOutcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
+from gm.engine.values import replace
 from gm.orders.lines import parse_orders
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
@@ -137,7 +137,7 @@ def _move(units: list[str], orders: list[str], **frozen: frozenset[str]) -> Phas
 def _af_standard() -> Variant:
     """The standard game with the A/F rules switched on as a variant module would."""
     std_variant = get_variant("standard")
-    return dataclasses.replace(
+    return replace(
         std_variant,
         hooks=Hooks(before_phase=af_before_phase, resolve_movement=resolve_movement_af,
                     resolve_retreats=resolve_retreats_af,
@@ -169,7 +169,7 @@ def test_before_phase_boards_only_in_movement() -> None:
     assert {str(u) for u in step.state.units} == {"A/F ENG"}
     assert [r.reason for r in step.results] == ["boards F ENG, forming A/F ENG"]
     assert [s.text for s in rest] == ["F ENG - MAO"]
-    retreat = dataclasses.replace(state, phase=RETREAT)
+    retreat = state.evolve(phase=RETREAT)
     step, rest = af_before_phase(variant, retreat, subs)
     assert step.state is retreat and list(rest) == subs
 

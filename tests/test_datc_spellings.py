@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from dataclasses import replace
 
 import pytest
 
 from gm.engine.map import GameMap
+from gm.engine.values import replace
 from gm.scenario.format import Case, Line
 from gm.scenario.runner import run_case
 from gm.variants.maps import standard_map

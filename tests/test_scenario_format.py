@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from gm.cli import main as gm_main
 from gm.engine.geo import Terrain
 from gm.engine.state import GameState
+from gm.engine.values import replace
 from gm.scenario.format import BLOCKS, Line, ScenarioSyntaxError, read_file, read_text
 from gm.scenario.runner import run_case
 from gm.variants import Hooks, HookStep, ScheduledEvent, Variant, get_variant
@@ -345,6 +347,26 @@ def test_cli_unreadable_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert captured.out.splitlines()[-1] == "0 passed, 0 failed"
     assert gm_main(["scenario", str(tmp_path / "missing.txt")]) == 2
     assert "missing.txt" in capsys.readouterr().err
+
+
+def test_the_command_process_writes_everything_and_exits_with_the_status(
+    tmp_path: Path,
+) -> None:
+    """`gm scenario FILE` as its own process ends without the interpreter's tear-down (see
+    gm.cli._plain_scenario): its output must still arrive whole, and its exit status."""
+    path = tmp_path / "two.txt"
+    path.write_text(TWO_CASES)
+    command = [sys.executable, "-m", "gm", "scenario"]
+    done = subprocess.run([*command, str(path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"FAIL wrongly expected  ({path}:8)"
+    assert lines[-1] == "1 passed, 1 failed"
+    missing = subprocess.run([*command, str(tmp_path / "missing.txt")], capture_output=True,
+                             text=True, check=False)
+    assert missing.returncode == 2
+    assert "missing.txt" in missing.stderr
+    assert missing.stdout.splitlines()[-1] == "0 passed, 0 failed"
 
 
 def test_the_map_is_in_its_state_for_the_phase() -> None:

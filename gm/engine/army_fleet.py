@@ -309,27 +309,25 @@ class AFDecisions(FrozenDecisions):
 class _AFExplainer(Explainer):
     """Reasons in words for the A/F rules' results."""
 
-    dec: AFDecisions
-
     def __init__(self, dec: AFDecisions, moved: list[bool], dislodged_by: list[int],
                  boarded: Mapping[int, int]):
         super().__init__(dec, moved, dislodged_by)
-        self.dec = dec
+        self.af = dec  # self.dec, typed as the A/F decisions
         self.boarded = boarded
 
     def name(self, i: int) -> str:
-        if i >= self.dec.n_real:
-            return f"the army of {self.dec.units[self.dec.carrier[i]]}"
+        if i >= self.af.n_real:
+            return f"the army of {self.af.units[self.af.carrier[i]]}"
         return super().name(i)
 
     def dislodged_text(self, i: int) -> str:
         m = self.dislodged_by[i]
-        if m >= self.dec.n_real:
-            return f"dislodged by {self.name(m)}, landing from {self.dec.prov[m]}"
+        if m >= self.af.n_real:
+            return f"dislodged by {self.name(m)}, landing from {self.af.prov[m]}"
         return super().dislodged_text(i)
 
     def move(self, i: int, details: list[str]) -> tuple[bool, str]:
-        dec = self.dec
+        dec = self.af
         if dec.stood[i]:
             return False, "circular reasoning: all units involved stand"
         if i in dec.landing and not self.moved[i] and dec.fleet_move_possible(i):
@@ -343,7 +341,7 @@ class _AFExplainer(Explainer):
         return ok, reason
 
     def landing(self, d: int, details: list[str]) -> tuple[bool, str]:
-        dec = self.dec
+        dec = self.af
         where = dec.dest[d]
         if self.moved[d]:
             j = dec.at.get(where, -1)
@@ -360,17 +358,17 @@ class _AFExplainer(Explainer):
         return ok, f"{reason}; the army stays aboard"
 
     def no_path(self, i: int) -> str:
-        if any(self.dec.stood[f] for f in self.dec.fleets[i].values()):
+        if any(self.af.stood[f] for f in self.af.fleets[i].values()):
             return "circular reasoning: all units involved stand"
         return super().no_path(i)
 
     def support(self, s: int) -> tuple[bool, str]:
-        if self.dec.stood[s]:
+        if self.af.stood[s]:
             return False, "circular reasoning: all units involved stand"
         return super().support(s)
 
     def convoy(self, c: int) -> tuple[bool, str]:
-        dec = self.dec
+        dec = self.af
         if dec.stood[c]:
             return False, "circular reasoning: all units involved stand"
         a = dec.target[c]

@@ -10,8 +10,7 @@ from 1905). `Phase.season` always holds the canonical name; `display` gives the 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import cached_property
+from typing import ClassVar, Final
 
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.values import value
@@ -70,30 +69,45 @@ class Season:
         return (self.name, *self.aliases, *(n for _, n in self.renamed))
 
 
-@dataclass(frozen=True)
 class Calendar:
-    """The seasons of a year in order. The year changes after the last season."""
+    """The seasons of a year in order. The year changes after the last season. A frozen value,
+    equal by its seasons."""
 
-    seasons: tuple[Season, ...]
+    __match_args__: ClassVar[tuple[str, ...]] = ("seasons",)
 
-    def __post_init__(self) -> None:
+    def __init__(self, seasons: tuple[Season, ...]) -> None:
+        self.seasons: Final = seasons
         codes = [s.short_code.lower() for s in self.seasons]
         if len(set(codes)) != len(codes):
             raise ValueError(f"season codes are not unique: {codes}")
+        # Lower-case name -> season (the first season in order with that name).
+        by_name: dict[str, Season] = {}
+        for s in seasons:
+            for n in s.names():
+                by_name.setdefault(n.lower(), s)
+        self._by_name: Final = by_name
+        # Filled as they are met (the phase cycle asks for the same few again and again):
+        # season names as phases write them -> season; (season as written, phase type) ->
+        # _index; texts read by `parse` -> what they read as.
+        self._as_written: Final[dict[str, Season]] = {}
+        self._positions: Final[dict[tuple[str, PhaseType], tuple[int, int]]] = {}
+        self._parsed: Final[dict[str, Phase | None]] = {}
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Calendar:
+            return NotImplemented
+        return self.seasons == other.seasons
+
+    def __hash__(self) -> int:
+        return hash((self.seasons,))
+
+    def __repr__(self) -> str:
+        return f"Calendar(seasons={self.seasons!r})"
 
     # -- lookup --------------------------------------------------------------------------------
     def season(self, name: str) -> Season | None:
         """The season called `name` (canonical name, alias or later name; any case)."""
         return self._by_name.get(" ".join(name.lower().replace("-", " ").split()))
-
-    @cached_property
-    def _by_name(self) -> dict[str, Season]:
-        """Lower-case name -> season (the first season in order with that name)."""
-        index: dict[str, Season] = {}
-        for s in self.seasons:
-            for n in s.names():
-                index.setdefault(n.lower(), s)
-        return index
 
     def season_of(self, phase: Phase) -> Season:
         s = self._as_written.get(phase.season)
@@ -103,17 +117,6 @@ class Calendar:
                 raise ValueError(f"{phase.season!r} is not a season of this calendar")
             self._as_written[phase.season] = s
         return s
-
-    @cached_property
-    def _as_written(self) -> dict[str, Season]:
-        """Season names as phases write them -> season (filled as they are met: the phase
-        cycle asks for the same few names again and again)."""
-        return {}
-
-    @cached_property
-    def _positions(self) -> dict[tuple[str, PhaseType], tuple[int, int]]:
-        """(season as written, phase type) -> _index (filled as they are met)."""
-        return {}
 
     def _index(self, phase: Phase) -> tuple[int, int]:
         key = (phase.season, phase.type)
@@ -176,11 +179,6 @@ class Calendar:
         if len(known) < 4096:
             known[text] = phase
         return phase
-
-    @cached_property
-    def _parsed(self) -> dict[str, Phase | None]:
-        """Texts read by `parse` so far, and what they read as."""
-        return {}
 
     def _parse_long(self, text: str) -> Phase | None:
         m = re.fullmatch(r"([A-Za-z][A-Za-z .-]*?)\s*(\d{3,4})\s*(?:,?\s*([A-Za-z]+))?", text)

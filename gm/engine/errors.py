@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import ClassVar, Final
 
-from gm.engine.values import value
+from gm.engine.record import Record
 
 
 class ErrorKind(StrEnum):
@@ -14,14 +15,22 @@ class ErrorKind(StrEnum):
     ILLEGAL = "illegal"  # readable but not allowed: not adjacent, no such unit, not yours, ...
 
 
-@value
-class OrderError:
+class OrderError(Record):
     """Why an order was not accepted. `message` is a full sentence quoting `text`."""
 
-    kind: ErrorKind
-    text: str
-    message: str
-    suggestions: tuple[str, ...] = ()
+    __slots__ = ("kind", "message", "suggestions", "text")
+    __match_args__: ClassVar[tuple[str, ...]] = ("kind", "text", "message", "suggestions")
+
+    def __init__(
+        self, kind: ErrorKind, text: str, message: str, suggestions: tuple[str, ...] = ()
+    ) -> None:
+        self.kind: Final = kind
+        self.text: Final = text
+        self.message: Final = message
+        self.suggestions: Final = suggestions
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.kind, self.text, self.message, self.suggestions)
 
     def __str__(self) -> str:
         return self.message

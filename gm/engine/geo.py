@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-
-from gm.engine.values import value
+from typing import ClassVar, Final
 
 
 class Terrain(StrEnum):
@@ -25,31 +24,37 @@ class Terrain(StrEnum):
         return self in (Terrain.LAND, Terrain.SEA, Terrain.LAKE)
 
 
-@value
 class Location:
     """A place a unit can stand: a province, plus a coast for split-coast provinces.
 
     `province` is always the canonical abbreviation as written in the map data (e.g. "Spa",
-    "NTH"); `coast` is a lower-case coast label ("nc", "sc", "ec", ...) or None.
+    "NTH"); `coast` is a lower-case coast label ("nc", "sc", "ec", ...) or None. A frozen value:
+    equal and hashed by its fields (the hash kept: locations are the keys of the map's tables,
+    looked up for every order), ordered by province, then coast (`Spa` < `Spa/nc` < `Spa/sc`).
     """
 
-    province: str
-    coast: str | None = None
+    __slots__ = ("_hash", "coast", "province")
+    __match_args__: ClassVar[tuple[str, ...]] = ("province", "coast")
+
+    def __init__(self, province: str, coast: str | None = None) -> None:
+        self.province: Final = province
+        self.coast: Final = coast
+        self._hash: Final = hash((province, coast))
+
+    def __repr__(self) -> str:
+        return f"Location(province={self.province!r}, coast={self.coast!r})"
 
     def __str__(self) -> str:
         return self.province if self.coast is None else f"{self.province}/{self.coast}"
 
-    # Equality and hash written out (not the generic ones of `value`): locations are the keys
-    # of the map's fleet tables, looked up for every order.
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is Location:
+        if type(other) is Location:
             return self.province == other.province and self.coast == other.coast
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self.province, self.coast))
+        return self._hash
 
-    # Ordered by province, then coast (no coast first): `Spa` < `Spa/nc` < `Spa/sc`.
     def _key(self) -> tuple[str, str]:
         return (self.province, self.coast or "")
 

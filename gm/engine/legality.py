@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.geo import Location
@@ -68,6 +68,7 @@ __all__ = [
     "check_embark",
     "check_movement_order",
     "check_movement_order_af",
+    "check_on_board",
     "check_order",
     "check_retreat_order",
     "check_retreat_order_af",
@@ -263,14 +264,14 @@ def check_movement_order(
     gmap: GameMap, state: GameState, power: str, order: AnyOrder, board: Board | None = None
 ) -> Order | OrderError:
     """Check a movement-phase order by `power`; return it resolved, or why it is not allowed."""
-    if board is None:
-        board = Board.of(gmap, state)
-    check = _MOVEMENT_CHECKS.get(order.__class__)
-    if check is None:  # not one of the five classes themselves
-        if not isinstance(order, _MOVEMENT_KINDS):
-            kind = type(order).__name__.lower()
-            return _err(order, f"a {kind} order is not possible in a movement phase")
-        check = next(c for cls, c in _MOVEMENT_CHECKS.items() if isinstance(order, cls))
+    return check_on_board(Board.of(gmap, state) if board is None else board, power, order)
+
+
+def check_on_board(board: Board, power: str, order: AnyOrder) -> Order | OrderError:
+    """`check_movement_order` on the board of the position (`Board.of`)."""
+    if order.__class__ not in _MOVEMENT_CLASSES and not isinstance(order, _MOVEMENT_KINDS):
+        kind = type(order).__name__.lower()
+        return _err(order, f"a {kind} order is not possible in a movement phase")
     # _own_unit and _same, written out: this runs for every order of every phase.
     spec: UnitSpec = order.unit  # type: ignore[union-attr]  # a movement order: it has a unit
     location = spec.location
@@ -279,8 +280,19 @@ def check_movement_order(
         return _missing_unit(board, order, location.province)
     if unit.power != power:
         return _err(order, f"{unit} belongs to {unit.power}")
-    same = spec.type is unit.type and location.coast == unit.location.coast
-    return check(board, unit, spec if same else spec_of(unit), order)
+    me = spec if spec.type is unit.type and location.coast == unit.location.coast \
+        else spec_of(unit)
+    # Each class's check called by name (compiled, a direct call), the commonest first.
+    if isinstance(order, Move):
+        return _check_move(board, unit, me, order)
+    if isinstance(order, SupportMove):
+        return _check_support_move(board, unit, me, order)
+    if isinstance(order, SupportHold):
+        return _check_support_hold(board, unit, me, order)
+    if isinstance(order, Convoy):
+        return _check_convoy(board, unit, me, order)
+    assert isinstance(order, Hold)
+    return _check_hold(board, unit, me, order)
 
 
 def _check_hold(board: Board, unit: Unit, me: UnitSpec, order: Hold) -> Hold:
@@ -422,14 +434,7 @@ def _check_convoy(board: Board, unit: Unit, me: UnitSpec, order: Convoy) -> Conv
     return Convoy(me, spec_of(target), Location(dest))
 
 
-# Each movement order class and its check (looked up by the class: one dict lookup per order).
-_MOVEMENT_CHECKS: dict[type, Callable[[Board, Unit, UnitSpec, Any], Order | OrderError]] = {
-    Move: _check_move,
-    SupportMove: _check_support_move,
-    SupportHold: _check_support_hold,
-    Convoy: _check_convoy,
-    Hold: _check_hold,
-}
+_MOVEMENT_CLASSES = frozenset(_MOVEMENT_KINDS)
 
 
 # -- retreats -----------------------------------------------------------------------------------

@@ -8,8 +8,7 @@ map overlays; it is immutable. When terrain changes, ask the map for a new one w
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Protocol
+from typing import ClassVar, Final, Protocol
 
 from gm.engine.geo import Location, Terrain
 from gm.engine.units import UnitType
@@ -35,14 +34,38 @@ class Province:
     position: tuple[float, float] | None = None  # approximate centre (x east, y south)
 
 
-@dataclass(frozen=True)
 class Overlay:
-    """The parts of a game state that change the map: terrain, ice, cut borders, centres."""
+    """The parts of a game state that change the map: terrain, ice, cut borders, centres. A
+    frozen value, equal by its fields."""
 
-    terrain: Mapping[str, Terrain] = field(default_factory=dict)
-    iced: frozenset[str] = frozenset()
-    cut_borders: frozenset[tuple[str, str]] = frozenset()
-    centres: frozenset[str] | None = None
+    __match_args__: ClassVar[tuple[str, ...]] = ("terrain", "iced", "cut_borders", "centres")
+
+    def __init__(
+        self,
+        terrain: Mapping[str, Terrain] | None = None,
+        iced: frozenset[str] = frozenset(),
+        cut_borders: frozenset[tuple[str, str]] = frozenset(),
+        centres: frozenset[str] | None = None,
+    ) -> None:
+        self.terrain: Final[Mapping[str, Terrain]] = {} if terrain is None else terrain
+        self.iced: Final = iced
+        self.cut_borders: Final = cut_borders
+        self.centres: Final = centres
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.terrain, self.iced, self.cut_borders, self.centres)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Overlay:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return (f"Overlay(terrain={self.terrain!r}, iced={self.iced!r}, "
+                f"cut_borders={self.cut_borders!r}, centres={self.centres!r})")
 
 
 class Deriver(Protocol):
@@ -51,7 +74,6 @@ class Deriver(Protocol):
     def derive(self, overlay: Overlay) -> GameMap: ...
 
 
-@dataclass(frozen=True, eq=False)
 class GameMap:
     """Provinces, their current terrain, and the derived army and fleet moves.
 
@@ -64,23 +86,52 @@ class GameMap:
     - `coast_seas[loc]`: for each fleet location in a land province, the water it touches.
     - `overlay`: the overlay this map was derived for.
     An army may stand on land, and on water under ice (Geophysical rule 8).
+    Immutable; equal only to itself (maps are compared and cached by identity).
     """
 
-    provinces: Mapping[str, Province]
-    terrain: Mapping[str, Terrain]
-    army_adj: Mapping[str, frozenset[str]]
-    fleet_adj: Mapping[Location, frozenset[Location]]
-    coasts: Mapping[str, tuple[str, ...]]
-    borders: Mapping[str, frozenset[str]]
-    centres: frozenset[str]
-    iced: frozenset[str] = frozenset()
-    cut_borders: frozenset[tuple[str, str]] = frozenset()
-    deriver: Deriver | None = None
-    names: Mapping[str, str] = field(default_factory=dict)  # lower-case name/alias -> abbr
-    edges: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    polar: frozenset[str] = frozenset()
-    coast_seas: Mapping[Location, frozenset[str]] = field(default_factory=dict)
-    overlay: Overlay = field(default_factory=Overlay)
+    __match_args__: ClassVar[tuple[str, ...]] = (
+        "provinces", "terrain", "army_adj", "fleet_adj", "coasts", "borders", "centres", "iced",
+        "cut_borders", "deriver", "names", "edges", "polar", "coast_seas", "overlay",
+    )
+
+    def __init__(
+        self,
+        provinces: Mapping[str, Province],
+        terrain: Mapping[str, Terrain],
+        army_adj: Mapping[str, frozenset[str]],
+        fleet_adj: Mapping[Location, frozenset[Location]],
+        coasts: Mapping[str, tuple[str, ...]],
+        borders: Mapping[str, frozenset[str]],
+        centres: frozenset[str],
+        iced: frozenset[str] = frozenset(),
+        cut_borders: frozenset[tuple[str, str]] = frozenset(),
+        deriver: Deriver | None = None,
+        names: Mapping[str, str] | None = None,  # lower-case name/alias -> abbr
+        edges: Mapping[str, frozenset[str]] | None = None,
+        polar: frozenset[str] = frozenset(),
+        coast_seas: Mapping[Location, frozenset[str]] | None = None,
+        overlay: Overlay | None = None,
+    ) -> None:
+        self.provinces: Final = provinces
+        self.terrain: Final = terrain
+        self.army_adj: Final = army_adj
+        self.fleet_adj: Final = fleet_adj
+        self.coasts: Final = coasts
+        self.borders: Final = borders
+        self.centres: Final = centres
+        self.iced: Final = iced
+        self.cut_borders: Final = cut_borders
+        self.deriver: Final = deriver
+        self.names: Final[Mapping[str, str]] = {} if names is None else names
+        self.edges: Final[Mapping[str, frozenset[str]]] = {} if edges is None else edges
+        self.polar: Final = polar
+        self.coast_seas: Final[Mapping[Location, frozenset[str]]] = (
+            {} if coast_seas is None else coast_seas)
+        self.overlay: Final = Overlay() if overlay is None else overlay
+
+    def __repr__(self) -> str:
+        inside = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        return f"GameMap({inside})"
 
     # -- terrain -------------------------------------------------------------------------------
     def terrain_of(self, province: str) -> Terrain:

@@ -39,6 +39,7 @@ from gm.engine.legality import (
     Board,
     Entry,
     check_movement_order,
+    check_on_board,
     hold_only_error,
     spec_of,
     submitted_orders,
@@ -451,7 +452,7 @@ def resolve_movement(
         return check_movement_order(gmap, state, power, order, board)
 
     # check(power, order) without hold_only: the legality check itself, no extra frame.
-    check_all = partial(check_movement_order, gmap, state, board=board)
+    check_all = partial(check_on_board, board)
     entries, follows, tried = submitted_orders(submitted, check if hold_only else check_all, index)
     orders: list[Order | None] = [None] * len(units)
     for u, e in follows.items():

@@ -10,7 +10,8 @@ methods when asked, and `FrozenInstanceError` (an AttributeError) on assignment.
 `__init__` is compiled; the other methods are shared functions over the class's fields.
 
 Not supported (use a dataclass for these): `field(...)`, `__post_init__`, `ClassVar`,
-`dataclasses.fields`. For `dataclasses.replace`, use this module's `replace`.
+`dataclasses.fields`. For `dataclasses.replace`, use this module's `replace` (which also
+copies the value classes written out, see `replace`).
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ def _make_init(cls: type, fields: list[tuple[str, object]]) -> Callable[..., Non
         co_consts=tuple(rename.get(c, c) if isinstance(c, str) else c
                         for c in template.co_consts),
         co_filename=f"<value {cls.__qualname__}>",
+        co_name="__init__",
         co_qualname=f"{cls.__qualname__}.__init__",
     )
     init: Callable[..., None] = FunctionType(code, {}, "__init__", defaults or None)
@@ -81,16 +83,23 @@ def _params(n: int) -> tuple[str, ...]:
 
 def _template(n: int) -> CodeType:
     """The code of `__init__(self, p0, ..., pn)` storing each parameter in the instance dict
-    (quicker than object.__setattr__ per field), compiled once per number of fields."""
+    (quicker than object.__setattr__ per field): gm.engine.value_inits's, compiled with the
+    package, or for more fields than it has, compiled once per number of fields."""
     code = _TEMPLATES.get(n)
     if code is None:
+        from gm.engine import value_inits
+
         params = _params(n)
-        body = "\n    _value_d = self.__dict__" + "".join(
-            f"\n    _value_d[{p!r}] = {p}" for p in params)
-        namespace: dict[str, Any] = {}
-        exec(compile(f"def __init__(self{''.join(', ' + p for p in params)}):{body}",
-                     "<value>", "exec"), namespace)
-        code = namespace["__init__"].__code__
+        written = getattr(value_inits, f"init_{n}", None)
+        if written is not None:
+            code = written.__code__
+        else:
+            body = "\n    _value_d = self.__dict__" + "".join(
+                f"\n    _value_d[{p!r}] = {p}" for p in params)
+            namespace: dict[str, Any] = {}
+            exec(compile(f"def __init__(self{''.join(', ' + p for p in params)}):{body}",
+                         "<value>", "exec"), namespace)
+            code = namespace["__init__"].__code__
         if code.co_varnames != ("self", *params, "_value_d"):
             raise RuntimeError("unexpected layout of a value __init__")  # a new Python
         _TEMPLATES[n] = code
@@ -189,10 +198,10 @@ def value(cls: type[T] | None = None, /, *, order: bool = False) -> Any:
 
 def replace(obj: T, /, **changes: Any) -> T:
     """A copy of the value `obj` with some fields changed (as `dataclasses.replace`); TypeError
-    for a name that is not a field."""
-    fields: tuple[tuple[str, object], ...] = getattr(type(obj), "__value_fields__", ())
-    names = {name for name, _ in fields}
-    unknown = sorted(set(changes) - names)
-    if unknown or not fields:
+    for a name that is not a field. Works for `value` classes and for the value classes written
+    out whose `__init__` takes the fields of `__match_args__` in that order."""
+    names: tuple[str, ...] = getattr(type(obj), "__match_args__", ())
+    unknown = sorted(set(changes).difference(names))
+    if unknown or not names:
         raise TypeError(f"{type(obj).__name__} has no field {', '.join(unknown) or '(none)'}")
-    return type(obj)(**{name: changes.get(name, getattr(obj, name)) for name, _ in fields})
+    return type(obj)(*[changes.get(name, getattr(obj, name)) for name in names])

@@ -19,7 +19,9 @@ reference files and on generated orders.
 
 from __future__ import annotations
 
+import os
 import weakref
+from typing import Any
 
 from gm.engine.geo import Location
 from gm.engine.map import GameMap
@@ -47,6 +49,9 @@ _TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 _PLACES: weakref.WeakKeyDictionary[
     GameMap, tuple[frozenset[str], dict[str, Location] | None]
 ] = weakref.WeakKeyDictionary()
+# The map, keywords and place cache of the last call (a weak-keyed lookup costs more than the
+# rest of reading a plain order; the last map is kept alive until another is used).
+_LAST: list[Any] = [None, None, None]
 
 
 def fast_order(text: str, gmap: GameMap, keywords: frozenset[str]) -> AnyOrder | None:
@@ -146,9 +151,14 @@ def fast_unit(text: str, gmap: GameMap, keywords: frozenset[str]) -> UnitSpec | 
 
 def _places_for(gmap: GameMap, keywords: frozenset[str]) -> dict[str, Location] | None:
     """The shortcut's place cache for `gmap`, or None when the shortcut does not apply."""
+    last = _LAST
+    if last[0] is gmap and last[1] is keywords:  # the same map as last time (most often)
+        places: dict[str, Location] | None = last[2]
+        return places
     known = _PLACES.get(gmap)
     if known is None or known[0] is not keywords:
         known = _PLACES[gmap] = (keywords, {} if _usable(gmap, keywords) else None)
+    _LAST[:] = [gmap, keywords, known[1]]
     return known[1]
 
 
@@ -172,6 +182,9 @@ def _usable(gmap: GameMap, keywords: frozenset[str]) -> bool:
 
 
 def _source_of(path: str) -> str:
+    """The source text of the module at `path` (for a compiled module, of the .py beside it)."""
+    folder, name = os.path.split(path)
+    path = os.path.join(folder, name.split(".", 1)[0] + ".py")
     try:
         with open(path, encoding="utf-8") as f:
             return f.read()

@@ -9,10 +9,9 @@ and leading whitespace are ignored, keywords are case-insensitive, an unknown ke
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import partial
+from itertools import repeat
 from pathlib import Path
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 # Keywords followed by a value on the same line.
 SINGLE_LINE = ("VARIANT_ALL", "VARIANT", "CASE", "PRESTATE_SETPHASE", "POSTSTATE_SETPHASE")
@@ -64,19 +63,45 @@ class Line(NamedTuple):
     text: str
 
 
-@dataclass
 class Case:
-    """One CASE ... END: its single-line values and blocks, exactly as written."""
+    """One CASE ... END: its single-line values and blocks, exactly as written. Equal to another
+    with equal fields; gm.engine.values.replace makes a changed copy."""
 
-    name: str
-    path: str
-    line: int
-    variant: str
-    variant_line: int
-    setphase: Line | None = None
-    post_setphase: Line | None = None
-    poststate_same: bool = False
-    blocks: dict[str, list[Line]] = field(default_factory=dict)
+    __match_args__: ClassVar[tuple[str, ...]] = (
+        "name", "path", "line", "variant", "variant_line", "setphase", "post_setphase",
+        "poststate_same", "blocks",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        path: str,
+        line: int,
+        variant: str,
+        variant_line: int,
+        setphase: Line | None = None,
+        post_setphase: Line | None = None,
+        poststate_same: bool = False,
+        blocks: dict[str, list[Line]] | None = None,
+    ) -> None:
+        self.name = name
+        self.path = path
+        self.line = line
+        self.variant = variant
+        self.variant_line = variant_line
+        self.setphase = setphase
+        self.post_setphase = post_setphase
+        self.poststate_same = poststate_same
+        self.blocks: dict[str, list[Line]] = {} if blocks is None else blocks
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Case:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__match_args__)
+
+    def __repr__(self) -> str:
+        inside = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        return f"Case({inside})"
 
     @property
     def where(self) -> str:
@@ -107,7 +132,9 @@ def read_text(text: str, path: str = "<text>") -> list[Case]:
     # line is no keyword. The runs of them are read in bulk; every other line (keywords, blank
     # lines, comments, anything unusual) goes through _Reader.line.
     text = "\n" + text
-    item = partial(tuple.__new__, Line)  # Line(number, text) without the named tuple's __new__
+    # Line(number, text) as tuple.__new__(Line, (number, text)): without the named tuple's
+    # __new__ (a Python function) or a partial's argument copying.
+    new_tuple, of_line = tuple.__new__, repeat(Line)
     pos, number = 0, 0  # text[pos] is the \n ending line `number`
     for m in _OTHER_LINE.finditer(text):
         start = m.start()
@@ -119,8 +146,9 @@ def read_text(text: str, path: str = "<text>") -> list[Case]:
                 for n, raw in enumerate(lines, number + 1):
                     reader.line(n, raw)
             else:
-                block.extend(map(item, zip(range(number + 1, number + 1 + len(lines)),
-                                           map(str.strip, lines), strict=True)))
+                numbers = range(number + 1, number + 1 + len(lines))
+                block.extend(map(new_tuple, of_line,
+                                 zip(numbers, map(str.strip, lines), strict=True)))
             number += len(lines)
         end = text.find("\n", start + 1)
         if end < 0:

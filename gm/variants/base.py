@@ -31,8 +31,8 @@ A hook left as None means the standard behaviour.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
+from typing import ClassVar, Final
 
 from gm.engine.calendar import Calendar
 from gm.engine.map import GameMap, Overlay
@@ -120,7 +120,6 @@ class Hooks:
     display_names: DisplayNames | None = None  # reports: place names as the map now is
 
 
-@dataclass(frozen=True, eq=False)
 class Variant:
     """A playable game: everything the game flow needs to run it.
 
@@ -130,22 +129,49 @@ class Variant:
     `solo_centres` is the standard victory condition (None: the variant has no centre solo).
     `order_kinds` names the extra orders the variant allows ("transform", "home", ...).
     `help` is the variant's rules and the project's rulings on them, for players (`HELP <variant>`).
+    Immutable, equal only to itself; gm.engine.values.replace makes a changed copy.
     """
 
-    name: str
-    title: str
-    aliases: tuple[str, ...]
-    map: GameMap
-    calendar: Calendar
-    powers: tuple[Power, ...]
-    start_phase: Phase
-    start_units: tuple[Unit, ...] = ()
-    homes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    solo_centres: int | None = 18
-    scheduled: tuple[ScheduledEvent, ...] = ()
-    order_kinds: frozenset[str] = frozenset()
-    hooks: Hooks = field(default_factory=Hooks)
-    help: str = ""
+    __match_args__: ClassVar[tuple[str, ...]] = (
+        "name", "title", "aliases", "map", "calendar", "powers", "start_phase", "start_units",
+        "homes", "solo_centres", "scheduled", "order_kinds", "hooks", "help",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        title: str,
+        aliases: tuple[str, ...],
+        map: GameMap,
+        calendar: Calendar,
+        powers: tuple[Power, ...],
+        start_phase: Phase,
+        start_units: tuple[Unit, ...] = (),
+        homes: Mapping[str, tuple[str, ...]] | None = None,
+        solo_centres: int | None = 18,
+        scheduled: tuple[ScheduledEvent, ...] = (),
+        order_kinds: frozenset[str] = frozenset(),
+        hooks: Hooks | None = None,
+        help: str = "",
+    ) -> None:
+        self.name: Final = name
+        self.title: Final = title
+        self.aliases: Final = aliases
+        self.map: Final = map
+        self.calendar: Final = calendar
+        self.powers: Final = powers
+        self.start_phase: Final = start_phase
+        self.start_units: Final = start_units
+        self.homes: Final[Mapping[str, tuple[str, ...]]] = {} if homes is None else homes
+        self.solo_centres: Final = solo_centres
+        self.scheduled: Final = scheduled
+        self.order_kinds: Final = order_kinds
+        self.hooks: Final = Hooks() if hooks is None else hooks
+        self.help: Final = help
+
+    def __repr__(self) -> str:
+        inside = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        return f"{type(self).__name__}({inside})"
 
     # -- powers --------------------------------------------------------------------------------
     @property

@@ -9,7 +9,6 @@ coastal land and the Caspian a lake (RULINGS: Geophysical); standard 18-centre s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from gm.engine.calendar import standard_calendar
 from gm.engine.geo import Terrain
@@ -126,7 +125,6 @@ Rulings (binding for this game)
 """
 
 
-@dataclass(frozen=True, eq=False)
 class GeophysicalVariant(Variant):
     """A Variant whose start position has the extra spaces opened (START_TERRAIN)."""
 

@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from gm.engine.geo import Terrain
 from gm.engine.map import GameMap, Province
@@ -72,21 +72,49 @@ class Edge:
     polar: bool = False
 
 
-@dataclass
 class MapData:
-    """A parsed and validated map data file."""
+    """A parsed and validated map data file. Equal to another with equal fields;
+    gm.engine.values.replace makes a changed copy."""
 
-    name: str
-    source: str
-    provinces: dict[str, Province] = field(default_factory=dict)
-    rings: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    pins: dict[tuple[str, int], str] = field(default_factory=dict)
-    canals: set[str] = field(default_factory=set)
-    edges: dict[str, Edge] = field(default_factory=dict)
-    names: dict[str, str] = field(default_factory=dict)  # normalised name -> abbreviation
-    lines: dict[str, int] = field(default_factory=dict)  # province -> line of its header
-    ring_lines: dict[str, int] = field(default_factory=dict)  # province -> line of its ring
-    passages: set[tuple[str, str]] = field(default_factory=set)  # sorted pairs
+    __match_args__: ClassVar[tuple[str, ...]] = (
+        "name", "source", "provinces", "rings", "pins", "canals", "edges", "names", "lines",
+        "ring_lines", "passages",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        source: str,
+        provinces: dict[str, Province] | None = None,
+        rings: dict[str, tuple[str, ...]] | None = None,
+        pins: dict[tuple[str, int], str] | None = None,
+        canals: set[str] | None = None,
+        edges: dict[str, Edge] | None = None,
+        names: dict[str, str] | None = None,  # normalised name -> abbreviation
+        lines: dict[str, int] | None = None,  # province -> line of its header
+        ring_lines: dict[str, int] | None = None,  # province -> line of its ring
+        passages: set[tuple[str, str]] | None = None,  # sorted pairs
+    ) -> None:
+        self.name = name
+        self.source = source
+        self.provinces = {} if provinces is None else provinces
+        self.rings = {} if rings is None else rings
+        self.pins = {} if pins is None else pins
+        self.canals = set() if canals is None else canals
+        self.edges = {} if edges is None else edges
+        self.names = {} if names is None else names
+        self.lines = {} if lines is None else lines
+        self.ring_lines = {} if ring_lines is None else ring_lines
+        self.passages = set() if passages is None else passages
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not MapData:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__match_args__)
+
+    def __repr__(self) -> str:
+        inside = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        return f"MapData({inside})"
 
     @property
     def polar_edge(self) -> str | None:

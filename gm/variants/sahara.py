@@ -23,7 +23,6 @@ data: gm/variants/data/sahara.tables (format in gm.variants.terrain_schedule).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import cache
 
 from gm.engine.calendar import Calendar, Season
@@ -36,6 +35,7 @@ from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
+from gm.engine.values import replace
 from gm.paths import VARIANT_DATA
 from gm.variants.base import Hooks, HookStep, ScheduledEvent, Variant, Verdict, homes_from_map
 from gm.variants.maps import map_data, standard_map
