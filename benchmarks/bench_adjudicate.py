@@ -33,6 +33,9 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from benchmarks.bytecode import cached_bytecode_env  # noqa: E402
+
 DEFAULT_FILE = ROOT.parent / "shared" / "reference" / "differential" / "mila_random_games.txt"
 
 
@@ -53,14 +56,9 @@ class Timing:
 
 def bytecode_env(mode: str) -> dict[str, str]:
     """The environment of the timed processes. `cached` (the default): both sides run from
-    compiled bytecode, as installed packages do (a warm-up run writes it under a cache
-    directory, whatever PYTHONDONTWRITEBYTECODE says); `as-is`: this environment unchanged."""
-    env = dict(os.environ)
-    if mode == "cached":
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        env["PYTHONPYCACHEPREFIX"] = os.path.join(cache, "gm", "bench-bytecode")
-    return env
+    compiled bytecode, as installed packages do (benchmarks/bytecode.py; a warm-up run writes
+    it); `as-is`: this environment unchanged."""
+    return cached_bytecode_env() if mode == "cached" else dict(os.environ)
 
 
 def timed(command: list[str], repeat: int, env: dict[str, str]) -> Timing:
