@@ -83,23 +83,17 @@ def _params(n: int) -> tuple[str, ...]:
 
 def _template(n: int) -> CodeType:
     """The code of `__init__(self, p0, ..., pn)` storing each parameter in the instance dict
-    (quicker than object.__setattr__ per field): gm.engine.value_inits's, compiled with the
-    package, or for more fields than it has, compiled once per number of fields."""
+    (quicker than object.__setattr__ per field), compiled once per number of fields (some
+    tens of microseconds each)."""
     code = _TEMPLATES.get(n)
     if code is None:
-        from gm.engine import value_inits
-
         params = _params(n)
-        written = getattr(value_inits, f"init_{n}", None)
-        if written is not None:
-            code = written.__code__
-        else:
-            body = "\n    _value_d = self.__dict__" + "".join(
-                f"\n    _value_d[{p!r}] = {p}" for p in params)
-            namespace: dict[str, Any] = {}
-            exec(compile(f"def __init__(self{''.join(', ' + p for p in params)}):{body}",
-                         "<value>", "exec"), namespace)
-            code = namespace["__init__"].__code__
+        body = "\n    _value_d = self.__dict__" + "".join(
+            f"\n    _value_d[{p!r}] = {p}" for p in params)
+        namespace: dict[str, Any] = {}
+        exec(compile(f"def __init__(self{''.join(', ' + p for p in params)}):{body}",
+                     "<value>", "exec"), namespace)
+        code = namespace["__init__"].__code__
         if code.co_varnames != ("self", *params, "_value_d"):
             raise RuntimeError("unexpected layout of a value __init__")  # a new Python
         _TEMPLATES[n] = code
