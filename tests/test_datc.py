@@ -1,4 +1,6 @@
-"""Every DATC v2.4 section 6 case, in the project's transcription, adjudicates as the DATC says."""
+"""Every DATC v2.4 section 6 case, in the project's transcription, adjudicates as the DATC says;
+so do the cases DATC v3.0 added that this project's rule options decide
+(tests/scenarios/datc_v3)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,10 @@ from gm.scenario.runner import run_case
 
 DATC_DIR = Path(__file__).parent / "scenarios" / "datc"
 CASES: list[Case] = [case for path in sorted(DATC_DIR.glob("*.txt")) for case in read_file(path)]
+V3_DIR = Path(__file__).parent / "scenarios" / "datc_v3"
+V3_CASES: list[Case] = [case for path in sorted(V3_DIR.glob("*.txt")) for case in read_file(path)]
+# DATC v3.0's new cases; its changed ones (6.G.8, 6.G.11, 6.G.19, 6.J) are played as v2.4 says.
+V3_ADDED = {"6.B.15", "6.C.8", "6.C.9", "6.F.25", "6.G.20"}
 
 # DATC v2.4 section 6: number of test cases per subsection.
 SECTION_SIZES = {"A": 12, "B": 14, "C": 7, "D": 34, "E": 15, "F": 24, "G": 18, "H": 16, "I": 7,
@@ -32,8 +38,12 @@ def test_every_datc_case_is_transcribed_once() -> None:
         assert {f"6.{section}.{i}" for i in range(1, size + 1)} <= datc
 
 
+def test_the_v3_cases_are_the_added_ones() -> None:
+    assert sorted(c.name for c in V3_CASES) == sorted(V3_ADDED)
+
+
 def test_cases_say_what_they_check() -> None:
-    for path in DATC_DIR.glob("*.txt"):
+    for path in [*DATC_DIR.glob("*.txt"), *V3_DIR.glob("*.txt")]:
         lines = path.read_text().splitlines()
         for i, line in enumerate(lines):
             if line.startswith("CASE "):
@@ -45,7 +55,8 @@ def test_cases_say_what_they_check() -> None:
                 assert heading[0].startswith(("# DATC 6.", "# EXTRA")), f"{path}:{i + 1}"
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", CASES + V3_CASES,
+                         ids=[c.name for c in CASES] + [f"v3-{c.name}" for c in V3_CASES])
 def test_datc_case(case: Case) -> None:
     result = run_case(case)
     if not result.passed:
