@@ -19,8 +19,9 @@ DATC_DIR = Path(__file__).parent / "scenarios" / "datc"
 CASES: list[Case] = [case for path in sorted(DATC_DIR.glob("*.txt")) for case in read_file(path)]
 V3_DIR = Path(__file__).parent / "scenarios" / "datc_v3"
 V3_CASES: list[Case] = [case for path in sorted(V3_DIR.glob("*.txt")) for case in read_file(path)]
-# DATC v3.0's new cases; its changed ones (6.G.8, 6.G.11, 6.G.19, 6.J) are played as v2.4 says.
-V3_ADDED = {"6.B.15", "6.C.8", "6.C.9", "6.F.25", "6.G.20"}
+# DATC v3.0's new cases (6.G.19 as it reads for the 1971 rulebook); its changed ones (6.G.8,
+# 6.G.11, 6.J) are played as v2.4 says.
+V3_ADDED = {"6.B.15", "6.C.8", "6.C.9", "6.F.25", "6.G.19", "6.G.20"}
 
 # DATC v2.4 section 6: number of test cases per subsection.
 SECTION_SIZES = {"A": 12, "B": 14, "C": 7, "D": 34, "E": 15, "F": 24, "G": 18, "H": 16, "I": 7,
