@@ -48,6 +48,21 @@ def test_the_listed_modules_are_compiled_unless_gm_pure() -> None:
         assert compiled is not pure(), f"{path}: compiled={compiled} with GM_PURE={pure()}"
 
 
+def test_the_compiled_modules_are_not_older_than_their_sources() -> None:
+    """An extension module is imported instead of the .py beside it: after an edit, the build
+    must be made again (`bash tests/run` does it), or the tests would run the old code."""
+    if pure():
+        return
+    stale = []
+    for path in compiled_paths():
+        module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
+        assert module.__file__ is not None
+        built, source = Path(module.__file__), ROOT / path
+        if built.is_relative_to(ROOT) and built.stat().st_mtime < source.stat().st_mtime:
+            stale.append(path)
+    assert not stale, f"edited since the build (reinstall: bash tests/run): {stale}"
+
+
 def test_the_value_classes_are_native_when_compiled() -> None:
     for cls in (Location, Unit, UnitSpec, Phase, Move, OrderResult):
         assert hasattr(cls, "__mypyc_attrs__") is not pure(), cls.__name__

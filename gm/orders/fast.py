@@ -49,9 +49,10 @@ _TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 _PLACES: weakref.WeakKeyDictionary[
     GameMap, tuple[frozenset[str], dict[str, Location] | None]
 ] = weakref.WeakKeyDictionary()
-# The map, keywords and place cache of the last call (a weak-keyed lookup costs more than the
-# rest of reading a plain order; the last map is kept alive until another is used).
-_LAST: list[Any] = [None, None, None]
+# The map, keywords and place cache of the last call, as one tuple (read and replaced whole, so
+# threads never see one call's map with another's cache): a weak-keyed lookup costs more than
+# the rest of reading a plain order; the last map is kept alive until another is used.
+_LAST: list[tuple[Any, Any, dict[str, Location] | None]] = [(None, None, None)]
 
 
 def fast_order(text: str, gmap: GameMap, keywords: frozenset[str]) -> AnyOrder | None:
@@ -151,14 +152,13 @@ def fast_unit(text: str, gmap: GameMap, keywords: frozenset[str]) -> UnitSpec | 
 
 def _places_for(gmap: GameMap, keywords: frozenset[str]) -> dict[str, Location] | None:
     """The shortcut's place cache for `gmap`, or None when the shortcut does not apply."""
-    last = _LAST
-    if last[0] is gmap and last[1] is keywords:  # the same map as last time (most often)
-        places: dict[str, Location] | None = last[2]
-        return places
+    last_map, last_keywords, last_places = _LAST[0]
+    if last_map is gmap and last_keywords is keywords:  # the same map as last time (most often)
+        return last_places
     known = _PLACES.get(gmap)
     if known is None or known[0] is not keywords:
         known = _PLACES[gmap] = (keywords, {} if _usable(gmap, keywords) else None)
-    _LAST[:] = [gmap, keywords, known[1]]
+    _LAST[0] = (gmap, keywords, known[1])
     return known[1]
 
 
