@@ -5,6 +5,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar, Final
 
+from gm.engine.record import Ordered
+
 
 class Terrain(StrEnum):
     """What a province is made of. Ice is an overlay (see GameMap.iced), not a terrain."""
@@ -24,7 +26,7 @@ class Terrain(StrEnum):
         return self in (Terrain.LAND, Terrain.SEA, Terrain.LAKE)
 
 
-class Location:
+class Location(Ordered):
     """A place a unit can stand: a province, plus a coast for split-coast provinces.
 
     `province` is always the canonical abbreviation as written in the map data (e.g. "Spa",
@@ -57,18 +59,6 @@ class Location:
 
     def _key(self) -> tuple[str, str]:
         return (self.province, self.coast or "")
-
-    def __lt__(self, other: Location) -> bool:
-        return self._key() < other._key()
-
-    def __le__(self, other: Location) -> bool:
-        return self._key() <= other._key()
-
-    def __gt__(self, other: Location) -> bool:
-        return self._key() > other._key()
-
-    def __ge__(self, other: Location) -> bool:
-        return self._key() >= other._key()
 
     @property
     def bare(self) -> Location:

@@ -15,11 +15,11 @@ from enum import StrEnum
 from typing import ClassVar, Final
 
 from gm.engine.geo import Location
-from gm.engine.record import Record
+from gm.engine.record import Ordered, Record
 from gm.engine.units import UnitType
 
 
-class UnitSpec:
+class UnitSpec(Ordered):
     """A unit as an order names it: `A Par`, `F Spa/sc`, or just `Par` (type left out). A frozen
     value, ordered by (type, location)."""
 
@@ -43,18 +43,6 @@ class UnitSpec:
 
     def _key(self) -> tuple[UnitType | None, Location]:
         return (self.type, self.location)
-
-    def __lt__(self, other: UnitSpec) -> bool:
-        return self._key() < other._key()
-
-    def __le__(self, other: UnitSpec) -> bool:
-        return self._key() <= other._key()
-
-    def __gt__(self, other: UnitSpec) -> bool:
-        return self._key() > other._key()
-
-    def __ge__(self, other: UnitSpec) -> bool:
-        return self._key() >= other._key()
 
     def __str__(self) -> str:
         return str(self.location) if self.type is None else f"{self.type.value} {self.location}"
@@ -357,20 +345,8 @@ class GeoTarget(Record):
     def _values(self) -> tuple[object, ...]:
         return (self.province, self.other)
 
-    def _order(self) -> tuple[str, str | None]:
-        return (self.province, self.other)
-
-    def __lt__(self, other: GeoTarget) -> bool:
-        return self._order() < other._order()
-
-    def __le__(self, other: GeoTarget) -> bool:
-        return self._order() <= other._order()
-
-    def __gt__(self, other: GeoTarget) -> bool:
-        return self._order() > other._order()
-
-    def __ge__(self, other: GeoTarget) -> bool:
-        return self._order() >= other._order()
+    def _key(self) -> tuple[object, ...]:
+        return self._values()
 
     @property
     def is_border(self) -> bool:

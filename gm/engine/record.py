@@ -10,10 +10,32 @@ setup.py), where `@value` classes (gm.engine.values) cannot. A subclass lists it
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
-class Record:
+class Ordered:
+    """A value ordered by `_key()` (<, <=, >, >=), as `@dataclass(order=True)` orders by its
+    fields; a class that does not define `_key` is not ordered (TypeError)."""
+
+    __slots__ = ()
+
+    def _key(self) -> tuple[Any, ...]:
+        raise TypeError(f"{type(self).__name__} values are not ordered")
+
+    def __lt__(self, other: Ordered) -> bool:
+        return self._key() < other._key()
+
+    def __le__(self, other: Ordered) -> bool:
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Ordered) -> bool:
+        return self._key() > other._key()
+
+    def __ge__(self, other: Ordered) -> bool:
+        return self._key() >= other._key()
+
+
+class Record(Ordered):
     """A frozen value: equal to a record of the same class with equal fields."""
 
     __slots__ = ()

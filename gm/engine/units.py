@@ -6,6 +6,7 @@ from enum import StrEnum
 from typing import ClassVar, Final
 
 from gm.engine.geo import Location
+from gm.engine.record import Ordered
 
 
 class UnitType(StrEnum):
@@ -24,7 +25,7 @@ class UnitType(StrEnum):
         return {"A": "army", "F": "fleet", "A/F": "army/fleet"}[self.value]
 
 
-class Unit:
+class Unit(Ordered):
     """One unit: its owner, type and location. A frozen value: equal, hashed and ordered by
     (power, type, location)."""
 
@@ -50,18 +51,6 @@ class Unit:
 
     def _key(self) -> tuple[str, UnitType, Location]:
         return (self.power, self.type, self.location)
-
-    def __lt__(self, other: Unit) -> bool:
-        return self._key() < other._key()
-
-    def __le__(self, other: Unit) -> bool:
-        return self._key() <= other._key()
-
-    def __gt__(self, other: Unit) -> bool:
-        return self._key() > other._key()
-
-    def __ge__(self, other: Unit) -> bool:
-        return self._key() >= other._key()
 
     @property
     def province(self) -> str:
