@@ -206,7 +206,9 @@ def _province(static: _Static, abbr: str, terrain: Terrain, iced: bool, owner: s
         f'data-terrain="{terrain.value}" data-ice="{"yes" if iced else "no"}"'
         f'{" data-owner=" + quoteattr(owner) if owner else ""}>'
         f'<title>{static.names[abbr]} ({terrain.value}{", ice" if iced else ""})</title>'
-        f'<polygon points="{points}" fill="{fill}" stroke="#6b6b6b" stroke-width="0.8"/>'
+        # no outline: the borders are drawn over all fills at once (one path); the fill's
+        # own edge needs no smoothing under them
+        f'<polygon points="{points}" fill="{fill}" shape-rendering="crispEdges"/>'
     ]
     if colour is not None:  # a patterned fill: the owner's tint goes over it
         out.append(f'<polygon points="{points}" fill="{colour}" fill-opacity="0.22" '
@@ -466,10 +468,14 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
     for hole, poly in b.holes.items():
         out_board.append(f'<polygon class="hole" data-edge={quoteattr(hole)} '
                          f'points="{_pts(poly)}" fill="#7d7d7d" stroke="#333"/>')
-    for s in b.stretches:  # coasts drawn stronger than borders on land or at sea
-        if (s.a in water) != (s.b in water):
-            out_board.append(f'<polyline points="{_pts(s.points)}" fill="none" '
-                             f'stroke="#3a3a3a" stroke-width="1.8"/>')
+    inland, coasts = [], []  # coasts drawn stronger than borders on land or at sea
+    for s in b.stretches:
+        (coasts if (s.a in water) != (s.b in water) else inland).append(
+            "M" + " L".join(f"{x:g} {y:g}" for x, y in s.points))
+    out_board.append(f'<path class="borders" d="{" ".join(inland)}" fill="none" '
+                     f'stroke="#6b6b6b" stroke-width="0.8"/>')
+    out_board.append(f'<path class="coasts" d="{" ".join(coasts)}" fill="none" '
+                     f'stroke="#3a3a3a" stroke-width="1.8" stroke-linejoin="round"/>')
     for a, c in b.passages:
         (x1, y1), (x2, y2) = static.unit_at[a], static.unit_at[c]
         used.add("passage")
