@@ -468,7 +468,8 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
     for hole, poly in b.holes.items():
         out_board.append(f'<polygon class="hole" data-edge={quoteattr(hole)} '
                          f'points="{_pts(poly)}" fill="#7d7d7d" stroke="#333"/>')
-    inland, coasts = [], []  # coasts drawn stronger than borders on land or at sea
+    inland: list[str] = []  # coasts drawn stronger than borders on land or at sea
+    coasts: list[str] = []
     for s in b.stretches:
         (coasts if (s.a in water) != (s.b in water) else inland).append(
             "M" + " L".join(f"{x:g} {y:g}" for x, y in s.points))
