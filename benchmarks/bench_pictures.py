@@ -2,7 +2,10 @@
 standard board with the Spring 1901 orders drawn, Abstraction2's start, and a 34-power Chaos II
 position with its orders drawn. Goal: under 50 ms each.
 
-    .venv/bin/python benchmarks/bench_pictures.py [--runs 10]
+    .venv/bin/python benchmarks/bench_pictures.py [--runs 10] [--write DIR]
+
+--write DIR also writes each timed picture, and every variant's start position, as PNG and
+SVG into DIR (for looking at them).
 
 Each figure is the best of the runs (wall-clock ms, and the process's CPU ms: on a busy
 machine the wall-clock figure grows with the load, the CPU figure much less). The first
@@ -68,6 +71,7 @@ def _best(work: Callable[[], object], runs: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--write", type=Path, metavar="DIR", help="write the pictures here")
     args = parser.parse_args()
     cases: list[tuple[str, Variant, GameState, tuple[OrderResult, ...]]] = []
     standard = get_variant("standard")
@@ -91,6 +95,23 @@ def main() -> None:
         size = len(svg_to_png(svg)) / 1024
         print(f"{name:40s} {first:8.1f} {svg_ms:8.1f} {png_ms:8.1f} {png_cpu:8.1f} "
               f"{size:7.0f}")
+        if args.write is not None:
+            _write(args.write, name, svg)
+    if args.write is not None:
+        from gm.variants.registry import names
+
+        for variant_name in names():
+            variant = get_variant(variant_name)
+            _write(args.write, f"{variant_name} start", render_map_svg(
+                variant, variant.start_state(), f"{variant.title}: the start"))
+        print(f"pictures written to {args.write}")
+
+
+def _write(folder: Path, name: str, svg: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
+    (folder / f"{stem}.svg").write_text(svg, encoding="utf-8")
+    (folder / f"{stem}.png").write_bytes(svg_to_png(svg))
 
 
 if __name__ == "__main__":
