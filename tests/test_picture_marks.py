@@ -124,15 +124,16 @@ def test_frozen_regions_in_their_months() -> None:
 
 
 def test_terrain_changes_and_new_centres_are_marked() -> None:
-    """A province that sank and a new centre (Deluge II style) are marked, with legend."""
+    """A province that sank, ice that advanced (Geophysical rule 8) and a new centre (Deluge II
+    style) are marked, with their legend entries."""
     variant = get_variant("standard")
     start = variant.start_state()
     from gm.engine.geo import Terrain
 
-    state = start.evolve(terrain={"Hol": Terrain.SEA}, centres=frozenset(
+    state = start.evolve(terrain={"Hol": Terrain.SEA}, iced=frozenset({"BAR"}), centres=frozenset(
         {*variant.map.centres, "Bur"} - {"Hol"}))
     root, marks, legend = _marks(render_map_svg(variant, state, "events", previous=start))
     changed = [g.get("id") for g in root.iter(f"{SVG}g")
                if any(p.get("data-mark") == "terrain-changed" for p in g)]
-    assert changed == ["p-Hol"]
+    assert changed == ["p-BAR", "p-Hol"]
     assert len(marks["new-centre"]) == 1 and {"terrain-changed", "new-centre"} <= legend

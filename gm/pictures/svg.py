@@ -98,7 +98,7 @@ _LEGEND_WORDS = {
     "geo": "geophysical event ordered",
     "dislodged": "dislodged unit",
     "retreat-option": "where a dislodged unit may retreat",
-    "terrain-changed": "terrain changed this phase",
+    "terrain-changed": "terrain or ice changed this phase",
     "new-centre": "new supply centre",
     "cut-border": "border cut (no crossing)",
     "opened-border": "border opened again",
@@ -457,7 +457,8 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
         if terrain.is_water:
             water.add(abbr)
         owner = state.owners.get(abbr) if abbr in centres else None
-        changed = before is not None and before.terrain.get(abbr) is not terrain
+        changed = before is not None and (before.terrain.get(abbr) is not terrain
+                                          or (abbr in before.iced) != (abbr in gmap.iced))
         if changed:
             used.add("terrain-changed")
         if abbr in frozen:
