@@ -63,7 +63,7 @@ def read(svg: str) -> tuple[ET.Element, Drawn]:
     holes = [_points(p.get("points") or "") for p in root.iter(f"{SVG}polygon")
              if p.get("class") == "hole"]
     passages: set[tuple[str, str]] = set()
-    for line in root.iter(f"{SVG}line"):
+    for line in [*root.iter(f"{SVG}line"), *root.iter(f"{SVG}polyline")]:
         if line.get("class") == "passage":
             a, b = (line.get("data-between") or "").split("-")
             passages.add((min(a, b), max(a, b)))

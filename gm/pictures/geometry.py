@@ -55,7 +55,7 @@ class Board:
     polygons: dict[str, tuple[Point, ...]]
     holes: dict[str, tuple[Point, ...]]  # islands that are no province (edge markers)
     stretches: tuple[Stretch, ...]  # every drawn border between two provinces
-    passages: tuple[tuple[str, str], ...]
+    passages: dict[tuple[str, str], tuple[Point, ...]]  # each passage's link, as drawn
     anchors: dict[str, Point]  # a point well inside each province (units, labels)
 
 
@@ -266,8 +266,26 @@ def build_board(topo: RingTopology) -> Board:
         hole_polys[hole] = tuple(r(pt) for pt in pts)
 
     anchors = {p: r(_inside_point(poly, pos[p])) for p, poly in polygons.items()}
+    passages = {pair: _passage(pair, polygons, stretches, anchors)
+                for pair in sorted(topo.passages)}
     return Board(round(width, 1), round(height, 1), polygons, hole_polys, tuple(stretches),
-                 tuple(sorted(topo.passages)), anchors)
+                 passages, anchors)
+
+
+def _passage(pair: tuple[str, str], polygons: dict[str, tuple[Point, ...]],
+             stretches: list[Stretch], anchors: dict[str, Point]) -> tuple[Point, ...]:
+    """The link of a passage (Abstraction2 rule 4): from one province through the strait to the
+    other, along the border that separates them there (Messina's Nap-Sic between CMS and TYS),
+    or straight if no border runs from one to the other."""
+    a, b = pair
+    here, there = set(polygons[a]), set(polygons[b])
+    for s in stretches:
+        first, last = s.points[0], s.points[-1]
+        if first in here and last in there:
+            return (anchors[a], first, last, anchors[b])
+        if last in here and first in there:
+            return (anchors[a], last, first, anchors[b])
+    return (anchors[a], anchors[b])
 
 
 def polygon_area(poly: tuple[Point, ...] | list[Point]) -> float:

@@ -478,13 +478,13 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
                      f'stroke="#6b6b6b" stroke-width="0.8"/>')
     out_board.append(f'<path class="coasts" d="{" ".join(coasts)}" fill="none" '
                      f'stroke="#3a3a3a" stroke-width="1.8" stroke-linejoin="round"/>')
-    for a, c in b.passages:
-        (x1, y1), (x2, y2) = static.unit_at[a], static.unit_at[c]
+    for (a, c), link in b.passages.items():
         used.add("passage")
-        out_board.append(f'<line class="passage" data-mark="passage" '
-                         f'data-between={quoteattr(a + "-" + c)} x1="{x1:.1f}" y1="{y1:.1f}" '
-                         f'x2="{x2:.1f}" y2="{y2:.1f}" stroke="#0d47a1" stroke-width="2.5" '
-                         f'stroke-dasharray="1 5" stroke-linecap="round"/>')
+        out_board.append(f'<polyline class="passage" data-mark="passage" '
+                         f'data-between={quoteattr(a + "-" + c)} points="{_pts(link)}" '
+                         f'fill="none" stroke="#0d47a1" stroke-width="2.5" '
+                         f'stroke-dasharray="1 5" stroke-linecap="round" '
+                         f'stroke-linejoin="round"/>')
     old_cuts = frozenset() if previous is None else previous.cut_borders
     for pair, mark in ([(p, "cut-border") for p in sorted(state.cut_borders)]
                        + [(p, "opened-border") for p in sorted(old_cuts - state.cut_borders)]):
