@@ -16,6 +16,7 @@ from gm.commands.handlers.context import Context, Notice, Signed
 from gm.commands.values import Add, Create, Start
 from gm.engine.game import start_state
 from gm.mail.compose import build_subject
+from gm.service.adjudicate import observers
 from gm.service.render import render
 from gm.store import audit
 from gm.store import games as games_repo
@@ -143,3 +144,12 @@ def _tell_start(ctx: Context, name: str, game_id: int, title: str, phase: str, d
                   deadline=deadline, power=None, powers=[p.name for p in powers],
                   service=ctx.service)
     ctx.results.mail.append(Notice((gm_address,), subject, body, game_id))
+    seen = {a.lower() for p in powers for a in p.addresses} | {gm_address.lower()}
+    watching = [a for a in observers(games_repo.get_game(ctx.session, game_id))
+                if a.lower() not in seen]
+    if watching:
+        body = render("reply/started.txt.j2", game=name, title=title, phase=phase,
+                      deadline=deadline, power=None, observer=True,
+                      powers=[p.name for p in powers], service=ctx.service)
+        for address in watching:
+            ctx.results.mail.append(Notice((address,), subject, body, game_id))
