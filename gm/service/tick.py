@@ -340,6 +340,8 @@ class GameTick:
         if settings.late is LatePolicy.DISORDER:
             disorder = self.fall_into_disorder(phase, stand.missing)
             powers = self.powers = powers_repo.list_powers(self.session, self.game.id)
+            if disorder:
+                self.offer_standby(phase, disorder)
         return self.adjudicate(phase, Why.LATE, powers, stand, disorder)
 
     def write_phases(self) -> PhaseRecord | None:
@@ -409,6 +411,16 @@ class GameTick:
     def tell_gm_waiting(self, phase: PhaseRecord, stand: Standing) -> None:
         if self._notice("waiting", phase, self.game.gm_address, "waiting for orders",
                         "report/waiting-gm.txt.j2", missing=list(stand.missing)):
+            self.summary.notices += 1
+
+    def offer_standby(self, phase: PhaseRecord, fallen: list[str]) -> None:
+        """Tell the GM which powers fell into civil disorder, with who stands by to take
+        them over (STANDBY; REPLACE <power> STANDBY)."""
+        from gm.commands.handlers.standby import standing_by
+
+        if self._notice("standby", phase, self.game.gm_address, "civil disorder",
+                        "report/standby-gm.txt.j2", powers=fallen,
+                        ready=standing_by(self.session, self.game.id)):
             self.summary.notices += 1
 
     def fall_into_disorder(self, phase: PhaseRecord, late: tuple[str, ...]) -> list[str]:
