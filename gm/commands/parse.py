@@ -103,8 +103,7 @@ KEYWORDS = frozenset(
     }
 )  # fmt: skip
 # Commands a message may hold before any SIGNON, as the "not a command" error lists them.
-BEFORE_SIGNON = ("SIGNON, JOIN, CREATE, LIST, HISTORY, SUMMARY, MAP, OBSERVE, STANDBY, SET"
-                 " ADDRESS CONFIRM or HELP")
+BEFORE_SIGNON = "SIGNON, JOIN, CREATE, LIST, HISTORY, SUMMARY or HELP"
 
 _GAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}", re.IGNORECASE)
 _EOL = re.compile(r"\r\n|\r|\n")
