@@ -81,6 +81,16 @@ Adjustment phases (Winter):
     Remove A Mun               remove a unit when you have more units than centres
     Waive                      decline one build
 
+Orders ahead, for the next phase of a kind, sent while another phase is open:
+    AHEAD RETREAT A Bur-Pic    a retreat for the coming retreat phase
+    AHEAD BUILD Build A Par    a build for the coming adjustment phase (also ADJUSTMENT)
+    AHEAD MOVEMENT A Par-Bur   a move for the next movement phase
+    AHEAD CLEAR                withdraw the orders sent ahead
+They are checked when that phase opens: those the board allows become your orders for it
+(you may still change them); you are told which could not be used, and why. Retreats and
+builds sent ahead are for the coming ones before the next movement phase, and lapse if none
+comes (no unit dislodged, no adjustment).
+
 Variants add orders of their own: HELP and the variant's name tells them.
 """
 
@@ -273,6 +283,7 @@ ALIASES: dict[str, str] = {
     "RETREATS": "ORDERS",
     "BUILDS": "ORDERS",
     "CONVOY": "ORDERS",
+    "AHEAD": "ORDERS",
     "BROADCAST": "PRESS",
     "GREY": "PRESS",
     "GRAY": "PRESS",

@@ -26,8 +26,10 @@ from gm.commands.values import (
     MASK,
     Add,
     AddObserver,
+    Ahead,
     Clear,
     ClearAbsence,
+    ClearAhead,
     Command,
     ConfirmAddress,
     Create,
@@ -99,7 +101,7 @@ KEYWORDS = frozenset(
         "SIGNON", "JOIN", "SIGNOFF", "PRESS", "BROADCAST", "GREY", "GRAY", "ENDPRESS",
         "SET", "LIST", "HISTORY", "SUMMARY", "HELP", "RESIGN", "CLEAR", "CREATE", "ADD",
         "START", "PAUSE", "RESUME", "PROCESS", "PREVIEW", "TERMINATE", "REPLACE", "EJECT",
-        "ROLLBACK", "OBSERVE", "MAP", "STANDBY",
+        "ROLLBACK", "OBSERVE", "MAP", "STANDBY", "AHEAD",
     }
 )  # fmt: skip
 # Commands a message may hold before any SIGNON, as the "not a command" error lists them.
@@ -745,6 +747,14 @@ class _Build(Transformer[Token, Any]):
         game, password, names = c
         name, secret = _game(game), Secret(str(password))
         return _Draft(lambda line: JoinPrefer(line, name, secret, names), (password,))
+
+    def ahead(self, c: list[Token]) -> _Draft:
+        kind, *words = c
+        phase_type, text = _phase_type(str(kind)), _words(words)
+        return _Draft(lambda line: Ahead(line, phase_type, text))
+
+    def clear_ahead(self, c: list[Token]) -> _Draft:
+        return _Draft(ClearAhead)
 
     # ---- values
     def duration(self, c: list[Token]) -> timedelta:

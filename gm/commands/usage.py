@@ -68,6 +68,10 @@ USAGE: dict[str, str] = {
         "MAP needs a game and may name a phase: MAP mygame, MAP mygame S1901M"
         " or MAP mygame Fall 1901, Retreats"
     ),
+    "AHEAD": (
+        "AHEAD needs the kind of phase (MOVEMENT, RETREAT or ADJUSTMENT) and an order, or CLEAR:"
+        " AHEAD RETREAT A Bur-Par, AHEAD ADJUSTMENT Build A Par or AHEAD CLEAR"
+    ),
     "STANDBY": (
         "STANDBY may name a game, and OFF withdraws: STANDBY mygame, STANDBY (any game),"
         " STANDBY mygame OFF or STANDBY OFF"

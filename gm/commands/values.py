@@ -474,3 +474,17 @@ class JoinPrefer(Command):
     game: str
     password: Secret
     preferences: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Ahead(Command):
+    """`AHEAD RETREAT A Bur-Par` / `AHEAD BUILD Build A Par`: an order for the next phase of
+    that kind, checked when it opens. `text` is the order as written."""
+
+    phase_type: PhaseType
+    text: str
+
+
+@dataclass(frozen=True)
+class ClearAhead(Command):
+    """`AHEAD CLEAR`: withdraw the orders sent ahead."""

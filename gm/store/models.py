@@ -329,3 +329,18 @@ class JoinRequest(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     preferences: Mapped[list[str]] = mapped_column(JSONDocument)  # power names, first first
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class OrderAhead(Base):
+    """An order a player sent for the next phase of a kind (AHEAD), checked when it opens."""
+
+    __tablename__ = "orders_ahead"
+    __table_args__ = (Index("ix_orders_ahead_game", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    power: Mapped[str] = mapped_column(String(40))
+    phase_type: Mapped[PhaseType] = mapped_column(_enum(PhaseType, "phase_type"))
+    after_index: Mapped[int] = mapped_column(Integer)  # for a phase after this one
+    text: Mapped[str] = mapped_column(Text)
+    submitted_at: Mapped[datetime] = mapped_column(UTCDateTime)

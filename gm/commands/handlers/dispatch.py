@@ -15,8 +15,10 @@ from gm.commands.handlers.context import Context, Notice
 from gm.commands.values import (
     Add,
     AddObserver,
+    Ahead,
     Clear,
     ClearAbsence,
+    ClearAhead,
     Command,
     CommandError,
     ConfirmAddress,
@@ -114,6 +116,8 @@ HANDLERS: Mapping[type[Command], tuple[str, str]] = {
     ClearAbsence: ("absence", "clear_absence"),
     SetAbsenceLimit: ("absence", "set_absence_limit"),
     JoinPrefer: ("join_prefer", "join_prefer"),
+    Ahead: ("ahead", "ahead"),
+    ClearAhead: ("ahead", "clear_ahead"),
 }
 
 # Commands that open a new sign-on: the orders of the one before are stored first.

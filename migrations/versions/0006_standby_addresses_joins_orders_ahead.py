@@ -1,9 +1,11 @@
-"""Standby offers, address changes waiting for confirmation, and joins with power preferences.
+"""Standby offers, address changes waiting for confirmation, joins with power preferences,
+and orders sent ahead for a later phase.
 
 standby_offers: players offering to take over an abandoned power, of one game or (no game) of
 any. address_changes: a SET ADDRESS waiting for its confirmation from the new address.
 join_requests: players who joined a forming game with preferences (JOIN ... PREFER), seated
-when the game starts. Three new tables; downgrading drops them.
+when the game starts. orders_ahead: orders for the next phase of a kind (AHEAD), checked when
+it opens. Four new tables; downgrading drops them.
 
 Revision ID: 0006
 Revises: 0004
@@ -71,9 +73,28 @@ def upgrade() -> None:
         sa.UniqueConstraint("game_id", "address_key",
                             name=op.f("uq_join_requests_game_id_address_key")),
     )
+    op.create_table(
+        "orders_ahead",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("game_id", sa.Integer(), nullable=False),
+        sa.Column("power", sa.String(40), nullable=False),
+        sa.Column("phase_type", sa.String(20), nullable=False),
+        sa.Column("after_index", sa.Integer(), nullable=False),
+        sa.Column("text", sa.Text(), nullable=False),
+        sa.Column("submitted_at", TIME, nullable=False),
+        sa.CheckConstraint("phase_type IN ('Movement', 'Retreat', 'Adjustment')",
+                           name=op.f("ck_orders_ahead_phase_type")),
+        sa.ForeignKeyConstraint(["game_id"], ["games.id"],
+                                name=op.f("fk_orders_ahead_game_id_games"),
+                                ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_orders_ahead")),
+    )
+    op.create_index("ix_orders_ahead_game", "orders_ahead", ["game_id", "id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_orders_ahead_game", table_name="orders_ahead")
+    op.drop_table("orders_ahead")
     op.drop_table("join_requests")
     op.drop_index("ix_address_changes_new_key", table_name="address_changes")
     op.drop_table("address_changes")
