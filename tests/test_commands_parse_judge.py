@@ -75,6 +75,11 @@ def test_values() -> None:
     assert isinstance(command, JoinPrefer)
     assert command.preferences == ("France", "St Petersburg", "Italy")
     assert command.password == Secret("secret")
+    # SIGNON ?game, as the classic judges join a forming game, is JOIN; SET NOABSENCE too
+    command = _one("SIGNON ?alpha secret")
+    assert isinstance(command, Join) and (command.game, command.power) == ("alpha", None)
+    assert command.line.text == "SIGNON ?alpha ******"
+    assert isinstance(_one("SET NOABSENCE"), ClearAbsence)
     # the older forms of JOIN read as before
     command = _one("JOIN St Petersburg alpha secret")
     assert isinstance(command, Join) and command.power == "St Petersburg"

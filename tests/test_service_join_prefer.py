@@ -105,3 +105,12 @@ def test_join_prefer_refusals_and_the_gm_add(database: Database, tmp_path: Path)
     assert _seats(database)["Austria"] == ("a@example.net",)
     assert "JOIN: alpha has started" in _send(database, tmp_path, "z@example.net",
                                               "JOIN alpha pwz PREFER Italy")
+
+
+def test_signon_question_mark_joins_as_the_classic_judges_do(database: Database,
+                                                             tmp_path: Path) -> None:
+    _send(database, tmp_path, GM, "CREATE alpha standard gmpass")
+    reply = _send(database, tmp_path, "a@example.net", "SIGNON ?alpha pwa")
+    assert "You joined alpha as Austria. Sign on with: SIGNON Austria alpha" in reply
+    assert "Signed on as Austria in alpha." in _send(database, tmp_path, "a@example.net",
+                                                     "SIGNON Austria alpha pwa")

@@ -25,8 +25,10 @@ Send HELP and a topic for more:
     HELP SIGNON     signing on, signing off, resigning
     HELP ORDERS     how to write orders (moves, supports, convoys, retreats, builds)
     HELP PRESS      messages to other powers (PRESS TO, BROADCAST, grey press)
-    HELP SET        your settings: password, draw vote, waiting for the deadline
-    HELP GAMES      LIST, HISTORY, SUMMARY, and JOIN to play in a new game
+    HELP SET        your settings: password, draw vote, waiting for the deadline,
+                    absences, a new address
+    HELP GAMES      LIST, HISTORY, SUMMARY, MAP, OBSERVE, STANDBY, and JOIN to play
+                    in a new game
     HELP GM         the gamemaster's commands
     HELP DEADLINES  the gamemaster's deadline, press and lateness settings
 """
@@ -134,7 +136,7 @@ HELP SET
                                deadlines that fall within move past it, to the same
                                time of day; everyone is told (the GM sets how many
                                days each power may claim: 14 unless set)
-    SET NO ABSENCE             withdraw your absences from today on
+    SET NO ABSENCE             withdraw your absences from today on (also SET NOABSENCE)
     SET ADDRESS <new>          move to a new address in every game you play, master,
                                observe or stand by for, keeping your passwords:
                                SET ADDRESS new@example.org
@@ -178,6 +180,7 @@ These need no SIGNON. To play in a game that is still forming:
     JOIN <game> <password>             take any free power: JOIN mygame secret
     JOIN <power> <game> <password>     ask for a power, for example:
                                        JOIN France mygame secret
+    SIGNON ?<game> <password>          the same as JOIN <game> <password>
     JOIN <game> <password> PREFER <powers>
                                        get a power at START by your preferences:
                                        JOIN mygame secret PREFER France, Italy

@@ -492,6 +492,8 @@ class _Build(Transformer[Token, Any]):
         )
         if code in "Mm":  # M is the gamemaster's code (the power codes never use it)
             return _Draft(lambda line: SignOnMaster(line, name, secret), (password,))
+        if code == "?":  # the classic judges' way to join a forming game: JOIN
+            return _Draft(lambda line: Join(line, name, secret), (password,))
         return _Draft(
             lambda line: SignOn(line, code.upper(), name, secret, by_code=True), (password,)
         )

@@ -88,6 +88,7 @@ SET_USAGE: dict[str, str] = {
     "NODRAW": "SET NO DRAW takes nothing after it",
     "WAIT": "SET WAIT takes nothing after it (SET NO WAIT undoes it)",
     "NOWAIT": "SET NO WAIT takes nothing after it",
+    "NOABSENCE": "SET NO ABSENCE takes nothing after it",
     "NO": "SET NO needs DRAW, WAIT or ABSENCE: SET NO DRAW, SET NO WAIT or SET NO ABSENCE",
     "DEADLINE": (
         "SET DEADLINE needs a time, after the phase type if it is for one type only:"
