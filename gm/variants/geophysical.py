@@ -92,7 +92,8 @@ Rulings (binding for this game)
 - Events are checked against the map as it stands at the start of the phase (an ice advance
   must border ice that is already there), and all succeed or fail together.
 - One event order per power and phase: the last one given counts, the earlier are void.
-  Stabilisations beyond the centres a power owns are refused, in the order given.
+  Stabilisations beyond the centres a power owns are refused, in the order given: with one
+  centre, `2 Stabilize Mos` counts once and the second is refused (the reply says so).
 - Earthquake: cuts an open border, reopens a cut one; several earthquakes on one border act as
   one. A cut border where a side is water is recorded and blocks movement only once both sides
   are land.
