@@ -80,6 +80,10 @@ Orders (besides the units' orders, each on its own line):
   Uplift NTH / Erode Mos / Orogenesis Bur / Earthquake Mun-Ber / Ice advance StP /
   Ice retreat NWG / Support Turkish Erode Mos / Create centre Bur (Spring only) /
   Stabilize Mos / 2 Stabilize Mos / Stabilize Mun-Ber
+  The rules' own wordings are read too: Marine platform uplift NTH / Erosion of Mos /
+  Orogenisis Bur / Earthquake along the border Mun-Ber / Ice advance in NWG / Supports
+  Turkey's Erode Mos / Create new s.c. in Bur / Stabilize Mos twice / Stabilize the boundary
+  Mun-Ber
 
 Rulings (binding for this game)
 - Elevation: sea or lake 0, land 1, mountain 2. Uplift +1 on a sea or lake, Erode -1 on land
