@@ -14,6 +14,8 @@ Rule choices (DATC v2.4 preferences, as the reference test cases assume):
 - 4.A.3 (2000 rulebook): an army ordered to an adjacent province goes by convoy when a complete
   chain of fleets is ordered to convoy it and either the order says "via convoy" or one of those
   convoy orders is by a fleet of the army's own power; otherwise it goes over land (6.G.1-6.G.18).
+  A game playing the 2023 rulebook (gm.engine.rulebook) convoys it only when its order says
+  "via convoy", and then by convoy alone (DATC v3.0 6.G.8, 6.G.11, 6.G.19).
 - 4.A.4: a convoyed army cannot cut a support for an attack on its own province (6.G.13).
 - 4.A.7: a dislodged unit keeps its effect on the province it moved to unless it lost a head-to-head
   battle (6.G.10, 6.G.14, 6.G.15).
@@ -48,6 +50,7 @@ from gm.engine.legality import (
 from gm.engine.map import GameMap
 from gm.engine.orders import AnyOrder, Convoy, Hold, Move, Order, SupportHold, SupportMove
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
+from gm.engine.rulebook import plays_2023
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 
@@ -82,9 +85,13 @@ class MovementDecisions:
         units: Sequence[Unit],
         orders: Sequence[Order | None],
         undislodgeable: frozenset[str] = frozenset(),
+        explicit_convoys: bool = False,
     ):
         n = len(units)
         self.gmap = gmap
+        # The 2023 rulebook (gm.engine.rulebook): an army goes to an adjacent place by convoy
+        # only when its order says "via convoy".
+        self.explicit_convoys = explicit_convoys
         self.undislodgeable = undislodgeable  # provinces whose units cannot be dislodged
         self.units = units
         self.prov = [u.location.province for u in units]
@@ -192,6 +199,8 @@ class MovementDecisions:
         src, dst = self.prov[i], self.dest[i]
         if not self.gmap.army_can_move(src, dst):
             return True
+        if self.explicit_convoys:  # 2023 rulebook: DATC 6.G.8, 6.G.11, 6.G.19
+            return self.via[i]
         fleets = self.fleets[i]
         if not fleets or not self._route(i, dynamic=False):
             return False  # DATC 6.G.8: "via convoy" with no convoy ordered goes over land
@@ -462,10 +471,11 @@ def resolve_movement(
     needed = 100 + 12 * len(units)
     if sys.getrecursionlimit() < needed:
         sys.setrecursionlimit(needed)
+    explicit = plays_2023(state)
     if undislodgeable:
-        dec: MovementDecisions = FrozenDecisions(gmap, units, orders, undislodgeable)
+        dec: MovementDecisions = FrozenDecisions(gmap, units, orders, undislodgeable, explicit)
     else:
-        dec = MovementDecisions(gmap, units, orders)
+        dec = MovementDecisions(gmap, units, orders, explicit_convoys=explicit)
     dec.resolve_all()
     return _outcome(dec, state, entries, follows, tried)
 
