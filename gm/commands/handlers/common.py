@@ -8,6 +8,7 @@ from datetime import datetime
 
 from gm.commands.handlers.context import Context, Signed
 from gm.engine.phase import PhaseType
+from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
 from gm.policies import LatePolicy
 from gm.service.deadlines import deadline_after, show
 from gm.store import games as games_repo
@@ -19,6 +20,11 @@ from gm.variants import Variant, get_variant
 def variant_of(game: GameRecord) -> Variant:
     """The game's variant (a stored name the registry does not know is a fault, not a value)."""
     return get_variant(game.variant)
+
+
+def game_rulebook(game: GameRecord) -> str:
+    """The rulebook the game plays (gm.engine.rulebook), as its settings keep it."""
+    return str(game.settings.extra.get(RULEBOOK_KEY, DEFAULT_RULEBOOK))
 
 
 def variant_label(variant: Variant) -> str:
