@@ -79,6 +79,9 @@ async def test_set_rulebook_before_start_only(database: Database, tmp_path: Path
     assert "there is no '1971' rulebook: RULEBOOK 2000 or 2023" in reply
     reply = _reply_to(await mail.send(GM, "SIGNON GM kappa gmpass\nHELP"), GM)
     assert "HELP RULEBOOK" in reply and "kappa plays the 2023 rulebook." in reply
+    reply = _reply_to(await mail.send(GM, "CREATE lambda Deluge II gmpass RULEBOOK 2023"), GM)
+    assert "CREATE: refused, Deluge II plays its A/F rules (Fast Ferry instead of convoys)" \
+        in reply
     reply = _reply_to(await mail.send(GM, "HELP RULEBOOK"), GM)
     assert "A game plays the 2000 rulebook (the default) or the 2023 rulebook" in reply
     assert "SET RULEBOOK 2000|2023 before START" in reply

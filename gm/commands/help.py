@@ -238,6 +238,7 @@ The two differ in two places:
   home centres go first, counting the moves each unit could make; under 2023 the units
   farthest from any supply centre it owns, counting provinces of any kind, land or sea.
   Either way, on equal distance fleets go before armies, then in alphabetical order.
+Abstraction2 and Deluge II play the 2000 rulebook: their A/F rules replace convoys.
 """
 
 TOPICS: dict[str, str] = {

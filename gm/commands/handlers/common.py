@@ -27,6 +27,16 @@ def game_rulebook(game: GameRecord) -> str:
     return str(game.settings.extra.get(RULEBOOK_KEY, DEFAULT_RULEBOOK))
 
 
+def rulebook_refusal(variant: Variant, rulebook: str) -> str | None:
+    """Why `variant` cannot play `rulebook`, or None: the A/F variants' rules (Fast Ferry for
+    convoys, A/F removals) are written for the 2000 rulebook's readings."""
+    if rulebook != DEFAULT_RULEBOOK and "af" in variant.order_kinds:
+        return (f"{variant.title} plays its A/F rules (Fast Ferry instead of convoys), written "
+                f"for the {DEFAULT_RULEBOOK} rulebook; the {rulebook} rulebook is for the other "
+                "variants")
+    return None
+
+
 def variant_label(variant: Variant) -> str:
     """The variant as players know it, with the key a command may name it by when that differs:
     `Standard`, `Deluge II (deluge2)`."""

@@ -9,6 +9,7 @@ from gm.commands.handlers.common import (
     deadline_for,
     game_rulebook,
     refresh,
+    rulebook_refusal,
     shown_deadline,
     variant_label,
     variant_of,
@@ -38,6 +39,10 @@ def create(ctx: Context, command: Create) -> None:
         ctx.results.add(_unknown_variant(command) + ".")
         return
     rulebook = command.rulebook or DEFAULT_RULEBOOK
+    refusal = rulebook_refusal(variant, rulebook)
+    if refusal is not None:
+        ctx.results.add(f"CREATE: refused, {refusal}.")
+        return
     # The default rulebook is not written down (a game's settings stay what they were).
     settings = None if rulebook == DEFAULT_RULEBOOK else GameSettings(
         extra={RULEBOOK_KEY: rulebook})

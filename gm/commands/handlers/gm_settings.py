@@ -12,7 +12,7 @@ from datetime import time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from gm.commands.handlers.common import as_master, refresh
+from gm.commands.handlers.common import as_master, refresh, rulebook_refusal, variant_of
 from gm.commands.handlers.context import Context
 from gm.commands.values import (
     AddObserver,
@@ -178,6 +178,10 @@ def set_rulebook(ctx: Context, command: SetRulebook) -> None:
     if game.status is not GameStatus.FORMING:
         ctx.results.add(f"SET RULEBOOK: refused, {game.name} has started; the rulebook is "
                         "chosen before START.")
+        return
+    refusal = rulebook_refusal(variant_of(game), command.rulebook)
+    if refusal is not None:
+        ctx.results.add(f"SET RULEBOOK: refused, {refusal}.")
         return
     extra = {**game.settings.extra, RULEBOOK_KEY: command.rulebook}
     if _change(ctx, "SET RULEBOOK", {"rulebook": command.rulebook}, extra=extra) is None:
