@@ -230,10 +230,11 @@ makes it precise; every report names it in its first line. The gamemaster choose
 CREATE <game> <variant> <password> RULEBOOK 2023, or SET RULEBOOK 2000|2023 before START.
 
 The two differ in two places:
-- An army ordered to an adjacent province (A Mar - Spa) while fleets convoy it: under 2000 it
-  goes by convoy if its order says "via convoy" or a fleet of its own power convoys it, else
-  over land; under 2023 it goes by convoy only if its order says "via convoy"
-  (A Mar - Spa via convoy), and then only by convoy: with no convoy it does not move.
+- An army ordered to an adjacent province (A Mar - Spa) while fleets convoy it goes by convoy
+  if its order says "via convoy" or a fleet of its own power convoys it, else over land.
+  Under 2000, "A Mar - Spa via convoy" with no convoy ordered goes over land; under 2023 it
+  goes only by convoy, so it does not move. Under 2023 a convoy order by a fleet that no
+  route needs (F WES C A Mar - Spa, where F LYO alone carries it) does not count as intent.
 - Removals a power does not order (civil disorder): under 2000 the units farthest from its
   home centres go first, counting the moves each unit could make; under 2023 the units
   farthest from any supply centre it owns, counting provinces of any kind, land or sea.

@@ -1,10 +1,12 @@
 """Which rulebook a game plays: the 2000 rulebook (the default) or the 2023 rulebook.
 
 Both are read as DATC v3.0 makes them precise. They differ in two places:
-- Convoys to adjacent places (DATC 4.A.3; 6.G.8, 6.G.11, 6.G.19): under 2000 an army ordered
-  to an adjacent province goes by convoy when a convoy is ordered and its order says "via
-  convoy" or a fleet of its own power convoys it; under 2023 only when its order says "via
-  convoy", and then only by convoy (with no convoy the move fails).
+- Convoys to adjacent places (DATC 4.A.3; 6.G.8, 6.G.19): under both an army ordered to an
+  adjacent province goes by convoy when a complete convoy is ordered and its order says "via
+  convoy" or a fleet of its own power convoys it. Under 2000 (DATC v2.4) "via convoy" with no
+  convoy ordered goes over land; under 2023 (DATC v3.0) it goes only by convoy, so it fails,
+  and a convoy order that lies on no route the map allows without a shortcut is illegal and
+  shows no intent.
 - Civil-disorder removals (DATC 6.J): under 2000 the units farthest from the power's home
   centres go first, counted by moves the unit could make; under 2023 the units farthest from
   any supply centre the power owns, counted in provinces, land or sea, whatever the unit.
