@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +23,7 @@ from gm.variants.registry import get_variant
 from tests.shared import REFERENCE
 
 REFERENCE_FILES = (
-    REFERENCE / "datc" / "datc_v2.4_06.txt",
+    *sorted((Path(__file__).resolve().parent / "scenarios" / "datc").glob("*.txt")),
     REFERENCE / "differential" / "mila_random_games.txt",
 )
 PHASES = (None, PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT)
