@@ -198,6 +198,10 @@ class OrderBuilder:
             self._refuse(f"an army boards a fleet; write {unit} boards F {fleet.location}")
         return Embark(unit, fleet.location)
 
+    def retreat_embark(self, children: list[Any]) -> Embark:
+        # Abstraction2 rule 3: "An army may retreat on to an adjacent fleet".
+        return self.embark(children)
+
     def disembark(self, children: list[Any]) -> Disembark:
         # `A/F ENG disembarks Por`, `A/F(TYS) disembarks A(Tun)`, `A/F(ENG) disembarks A(ENG)-Bre`.
         self.kind = "af"
