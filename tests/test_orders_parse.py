@@ -42,7 +42,7 @@ from gm.variants.maps import standard_map
 from tests.shared import REFERENCE
 
 DATC = REFERENCE / "datc" / "datc_v2.4_06.txt"
-MILA = REFERENCE / "differential" / "mila_random_games.txt"
+MILA = Path(__file__).parent / "data" / "differential" / "random_games.txt"
 
 
 @cache

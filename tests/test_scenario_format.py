@@ -142,8 +142,11 @@ def test_read_file_uses_the_path_in_messages(tmp_path: Path) -> None:
 def test_the_shared_reference_files_are_readable() -> None:
     datc = read_file(REFERENCE / "datc" / "datc_v2.4_06.txt")
     assert len(datc) == 167
-    mila = read_file(REFERENCE / "differential" / "mila_random_games.txt")
-    assert len(mila) == 263
+
+
+def test_the_differential_corpus_is_readable() -> None:
+    differential = read_file(Path(__file__).parent / "data" / "differential" / "random_games.txt")
+    assert len(differential) == 305
 
 
 # -- the runner and `gm scenario` ----------------------------------------------------------------
