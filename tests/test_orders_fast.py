@@ -20,12 +20,11 @@ from gm.orders.parser import parse_text, table_parser
 from gm.orders.phases import read_for_phase
 from gm.scenario.format import read_file
 from gm.variants.registry import get_variant
-from tests.shared import REFERENCE
 
 DIFFERENTIAL = Path(__file__).parent / "data" / "differential" / "random_games.txt"
 
 REFERENCE_FILES = (
-    REFERENCE / "datc" / "datc_v2.4_06.txt",
+    *sorted((Path(__file__).resolve().parent / "scenarios" / "datc").glob("*.txt")),
     DIFFERENTIAL,
 )
 PHASES = (None, PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT)
