@@ -134,7 +134,7 @@ def test_map_attaches_the_picture_of_now_and_of_a_past_phase(database: Database,
     (picture,) = reply.attachments
     assert picture.content_type == "image/svg+xml"
     assert picture.filename == "alpha-spring-1901-movement.svg"
-    assert b"<svg" in picture.data and b"alpha: Spring 1901, Movement" in picture.data
+    assert b"<svg" in picture.data
     for power, orders in SPRING_1901.items():
         _send(database, tmp_path, PLAYERS[power],
               "\n".join([f"SIGNON {power} alpha pw{power.lower()}", *orders]))
