@@ -61,8 +61,8 @@ def test_set_address_moves_every_game_once_confirmed(database: Database,
     assert "no address change to mallory@example.com is waiting" in reply
     assert _players(database, "beta", "France") == (PLAYERS["France"],)
     reply, mail = send_all(database, tmp_path, NEW, f"SET ADDRESS CONFIRM {code.group(1)}")
-    assert (f"Confirmed: {NEW} now plays France in alpha, France in beta instead of "
-            f"{PLAYERS['France']}; your passwords are unchanged.") in reply
+    assert (f"Confirmed: what {PLAYERS['France']} had here (France in alpha, France in beta) "
+            f"is {NEW}'s now; your passwords are unchanged.") in reply
     told = {m.recipients[0]: m.parts[0].text for m in mail}
     assert set(told) == {PLAYERS["France"], GM}
     assert f"now goes to {NEW}" in told[PLAYERS["France"]]
@@ -80,11 +80,11 @@ def test_set_address_moves_every_game_once_confirmed(database: Database,
 
 def test_set_address_refusals(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path, "alpha")
-    assert "SET ADDRESS: refused, sign on to a power first" in _send(
+    assert "SET ADDRESS: refused, sign on first" in _send(
         database, tmp_path, PLAYERS["France"], f"SET ADDRESS {NEW}")
     reply = _send(database, tmp_path, "elsewhere@example.com",
                   f"SIGNON France alpha pwfrance\nSET ADDRESS {NEW}")
-    assert ("SET ADDRESS: refused, send it from the address you play France with; "
+    assert ("SET ADDRESS: refused, send it from the address you are France with; "
             "elsewhere@example.com is not registered for it.") in reply
     reply = _send(database, tmp_path, PLAYERS["France"],
                   f"SIGNON France alpha pwfrance\nSET ADDRESS {PLAYERS['France'].upper()}")
@@ -101,3 +101,17 @@ def test_set_address_refusals(database: Database, tmp_path: Path) -> None:
     assert "no address change" in _send(database, tmp_path, NEW,
                                         f"SET ADDRESS CONFIRM {code.group(1)}", late)
     assert _players(database, "alpha", "France") == (PLAYERS["France"],)
+
+
+def test_the_gm_moves_too(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path, "alpha")
+    moved = "master-new@example.net"
+    reply, mail = send_all(database, tmp_path, GM, f"SIGNON GM alpha gmpass\nSET ADDRESS {moved}")
+    assert f"SET ADDRESS: a confirmation code went to {moved}." in reply
+    code = re.search(r"SET ADDRESS CONFIRM (\S+)", mail[0].parts[0].text)
+    assert code is not None
+    reply = _send(database, tmp_path, moved, f"SET ADDRESS CONFIRM {code.group(1)}")
+    assert f"Confirmed: what {GM} had here (the GM of alpha) is {moved}'s now" in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None and game.gm_address == moved

@@ -1,6 +1,7 @@
 """SET ADDRESS: a player moves to a new address in all their games, keeping their passwords.
 
-Asked for after a SIGNON (the password proves the player), from the address they play with;
+Asked for after a SIGNON (the password proves the player, or the GM), from the address they
+play (or master the game) with;
 nothing changes until the new address confirms with `SET ADDRESS CONFIRM <code>`, the code
 mailed to it (gm.store.address_changes keeps the request for a week). Then every seat of the
 old address, the games it masters, its observing, standby offers and joins move to the new one;
@@ -9,7 +10,6 @@ the old address and the GMs of the games concerned are told.
 
 from __future__ import annotations
 
-from gm.commands.handlers.common import as_player
 from gm.commands.handlers.context import Context, Notice
 from gm.commands.handlers.seats import new_password
 from gm.commands.values import ConfirmAddress, SetAddress
@@ -30,15 +30,23 @@ def _seats(ctx: Context, address: str) -> list[tuple[str, str, str]]:
 
 
 def set_address(ctx: Context, command: SetAddress) -> None:
-    signed = as_player(ctx, "SET ADDRESS")
+    signed = ctx.signed
     if signed is None:
+        ctx.results.add("SET ADDRESS: refused, sign on first (SIGNON <power> <game> <password>,"
+                        " or SIGNON GM <game> <password>).")
         return
-    record = powers_repo.get_power(ctx.session, signed.game.id, signed.power or "")
-    old = next((a for a in (record.addresses if record else ())
-                if address_key(a) == address_key(ctx.sender)), None)
+    if signed.power is None:  # the GM
+        registered: tuple[str, ...] = (games_repo.get_game(ctx.session, signed.game.id)
+                                       .gm_address,)
+        role = f"the GM of {signed.game.name}"
+    else:
+        record = powers_repo.get_power(ctx.session, signed.game.id, signed.power)
+        registered = record.addresses if record else ()
+        role = signed.power
+    old = next((a for a in registered if address_key(a) == address_key(ctx.sender)), None)
     if old is None:
-        ctx.results.add(f"SET ADDRESS: refused, send it from the address you play "
-                        f"{signed.power} with; {ctx.sender} is not registered for it.")
+        ctx.results.add(f"SET ADDRESS: refused, send it from the address you are {role} with; "
+                        f"{ctx.sender} is not registered for it.")
         return
     if address_key(command.address) == address_key(old):
         ctx.results.add(f"SET ADDRESS: {command.address} is the address you play with "
@@ -75,13 +83,16 @@ def confirm_address(ctx: Context, command: ConfirmAddress) -> None:
                         "your SIGNON from the old address, asks again).")
         return
     seats = _seats(ctx, change.old_address)
+    mastered = [g.name for g in games_repo.list_games(ctx.session)
+                if address_key(g.gm_address) == address_key(change.old_address)]
     address_changes.apply(ctx.session, change)
     audit.record_action(ctx.session, actor=ctx.sender, action="address moved", now=ctx.now,
                         details={"old": change.old_address, "new": change.new_address},
                         inbound_id=ctx.inbound_id)
-    listed = ", ".join(f"{power} in {game}" for game, power, _ in seats) or "no power"
-    ctx.results.add(f"Confirmed: {change.new_address} now plays {listed} instead of "
-                    f"{change.old_address}; your passwords are unchanged.")
+    listed = ", ".join([*(f"{power} in {game}" for game, power, _ in seats),
+                        *(f"the GM of {game}" for game in mastered)]) or "nothing yet"
+    ctx.results.add(f"Confirmed: what {change.old_address} had here ({listed}) is "
+                    f"{change.new_address}'s now; your passwords are unchanged.")
     ctx.results.mail.append(Notice(
         (change.old_address,), build_subject("your address has moved"),
         f"As asked, and confirmed from {change.new_address}, everything {change.old_address} "
