@@ -7,7 +7,7 @@ join_requests: players who joined a forming game with preferences (JOIN ... PREF
 when the game starts. orders_ahead: orders for the next phase of a kind (AHEAD), checked when
 it opens. Four new tables; downgrading drops them.
 
-Revision ID: 0006
+Revision ID: 0005
 Revises: 0004
 Create Date: 2026-11-27
 """
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "0006"
+revision: str = "0005"
 down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
