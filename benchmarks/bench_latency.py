@@ -294,10 +294,10 @@ class Trace:
 
 
 def report(title: str, sent: list[Sent], arrivals: list[float], trace: Trace) -> None:
-    """The latencies of these messages, and how each divides between the server's push (until
-    the service learned of it: `* N EXISTS`, or a search that found it), the fetch, the
-    ingesting (waiting for it, decoding, the transaction) and the sending (the sender worker
-    nudged, claim, compose, SMTP)."""
+    """The latencies of these messages, and how each divides: until the service noticed it (the
+    server's push, `* N EXISTS`, or a search that found it: without IDLE, the next look at the
+    inbox), the fetch, the ingesting (waiting for it, decoding, the transaction) and the sending
+    (the sender worker nudged, claim, compose, SMTP)."""
     print(f"{title}, APPEND to SMTP acceptance: "
           f"{quantiles([a - s.appended for s, a in zip(sent, arrivals, strict=True)])}")
     try:
@@ -306,7 +306,7 @@ def report(title: str, sent: list[Sent], arrivals: list[float], trace: Trace) ->
     except KeyError as missing:
         print(f"  (the service's log lacks message {missing})")
         return
-    for index, name in enumerate(("the server's push", "fetch", "ingest", "send")):
+    for index, name in enumerate(("until noticed", "fetch", "ingest", "send")):
         print(f"  {name:18} {quantiles([step[index + 1] - step[index] for step in steps])}")
 
 
