@@ -39,10 +39,9 @@ from gm.orders.names import protect_hyphens
 from gm.orders.parser import GRAMMAR_FILE, START_SYMBOLS, order_lark, table_parser
 from gm.orders.transformer import OrderBuilder, Rejected, StrayWord
 from gm.variants.maps import standard_map
-from tests.shared import REFERENCE
 
 DATC = sorted((Path(__file__).resolve().parent / "scenarios" / "datc").glob("*.txt"))
-MILA = REFERENCE / "differential" / "mila_random_games.txt"
+MILA = Path(__file__).parent / "data" / "differential" / "random_games.txt"
 
 
 @cache

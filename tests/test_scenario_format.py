@@ -17,7 +17,6 @@ from gm.engine.values import replace
 from gm.scenario.format import BLOCKS, Line, ScenarioSyntaxError, read_file, read_text
 from gm.scenario.runner import run_case
 from gm.variants import Hooks, HookStep, ScheduledEvent, Variant, get_variant
-from tests.shared import REFERENCE
 
 FULL = """\
 # a comment line
@@ -143,8 +142,11 @@ def test_the_reference_files_are_readable() -> None:
     files = (Path(__file__).parent / "scenarios" / "datc").glob("*.txt")
     datc = [case for path in files for case in read_file(path)]
     assert len(datc) == 167
-    mila = read_file(REFERENCE / "differential" / "mila_random_games.txt")
-    assert len(mila) == 263
+
+
+def test_the_differential_corpus_is_readable() -> None:
+    differential = read_file(Path(__file__).parent / "data" / "differential" / "random_games.txt")
+    assert len(differential) == 305
 
 
 # -- the runner and `gm scenario` ----------------------------------------------------------------
