@@ -65,7 +65,8 @@ def test_the_standard_map_in_a_changed_state() -> None:
     assert [(u.get("data-province"), u.get("data-power")) for u in dislodged] == [("Ruh",
                                                                                    "Germany")]
     labels = {t.text for t in root.iter(f"{SVG}text")}
-    assert {"Hol", "Swi", "BAR", "StP", "F/sc"} <= labels  # names and a coast-specific fleet
+    # names (sunk Holland is a sea: its name in capitals, Geophysical rule 9) and a fleet on a coast
+    assert {"HOL", "Swi", "BAR", "StP", "F/sc"} <= labels
     # the unchanged start position draws Holland as land and the Barents Sea without ice
     plain = _parse(render_map_svg(variant, start, "start"))
     assert _province(plain, "Hol").get("data-terrain") == "land"

@@ -91,9 +91,18 @@ def test_a_year_of_reports(database: Database, tmp_path: Path) -> None:
     assert "share the Channel" not in germany and "share the Channel" not in observer
     assert "You receive this as an observer of annals." in observer
     html = _part(_to(spring, OBSERVER), "text/html")
-    assert "To all: &lt;peace&gt; &amp; quiet." in html and "<table>" in html
-    [picture] = _to(spring, OBSERVER).attachments
-    assert picture.filename == "annals-fall-1901-movement.svg"
+    assert "To all: &lt;peace&gt; &amp; quiet." in html and "<table " in html
+    names = [a.filename for a in _to(spring, OBSERVER).attachments]
+    assert names == ["annals-spring-1901-movement-orders.png", "annals-fall-1901-movement.png",
+                     "annals-spring-1901-movement-orders.svg", "annals-fall-1901-movement.svg"]
+    pngs = [a for a in _to(spring, OBSERVER).attachments if a.content_type == "image/png"]
+    assert all(a.data.startswith(b"\x89PNG\r\n\x1a\n") for a in pngs)
+    for png in pngs:  # the HTML part shows each PNG by its content id
+        assert f'src="cid:{png.filename}@picture.gm"' in html
+    orders, picture = _to(spring, OBSERVER).attachments[2:]
+    moves = [g for g in ET.fromstring(orders.data).iter("{http://www.w3.org/2000/svg}g")
+             if g.get("data-mark") == "move-ok"]
+    assert "A Par - Bur" in [g.findtext("{http://www.w3.org/2000/svg}title") for g in moves]
     root = ET.fromstring(picture.data)
     units = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
              if (g.get("class") or "").startswith("unit")]
@@ -109,11 +118,17 @@ def test_a_year_of_reports(database: Database, tmp_path: Path) -> None:
             "Bel, Gas, Mar, Par, Pic, or disband.") in text
     assert "Next phase: Fall 1901, Retreat, deadline Mon 2026-03-09 12:00 UTC." in text
     assert "Orders are due from: France." in text
-    [picture] = _to(fall, GM).attachments
-    dislodged = [g for g in ET.fromstring(picture.data).iter("{http://www.w3.org/2000/svg}g")
+    picture = _to(fall, GM).attachments[-1]
+    assert picture.filename == "annals-fall-1901-retreat.svg"
+    root = ET.fromstring(picture.data)
+    dislodged = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
                  if "dislodged" in (g.get("class") or "")]
     assert [(g.get("data-power"), g.get("data-province")) for g in dislodged] == [
         ("France", "Bur")]
+    options = [g.findtext("{http://www.w3.org/2000/svg}title") for g in
+               root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-mark") == "retreat-option"]
+    assert sorted(options) == [f"A Bur may retreat to {p}" for p in
+                               ("Bel", "Gas", "Mar", "Par", "Pic")]
 
     retreat = _play(database, tmp_path, game, YEAR[2], T0 + timedelta(days=6))
     text = _part(_to(retreat, GM), "text/plain")
@@ -180,9 +195,17 @@ async def test_process_by_mail_sends_the_full_report_and_history_reads_it(
         html = report.get_body(preferencelist=("html",))
         assert isinstance(body, EmailMessage) and isinstance(html, EmailMessage)
         assert "F Sev - BLA  (fails: bounced with F Ank (1 against 1))" in body.get_content()
-        assert "<h1>mailed (Standard, 2000 rulebook): results of Spring 1901, Movement</h1>" in \
+        assert ">mailed (Standard, 2000 rulebook): results of Spring 1901, Movement</h1>" in \
             html.get_content()
-        [svg] = [p for p in report.iter_attachments() if p.get_content_type() == "image/svg+xml"]
+        related = report.get_body(preferencelist=("related",))
+        assert isinstance(related, EmailMessage)
+        inline = [p for p in related.iter_parts() if p.get_content_type() == "image/png"]
+        assert [p["Content-ID"] for p in inline] == [
+            "<mailed-spring-1901-movement-orders.png@picture.gm>",
+            "<mailed-fall-1901-movement.png@picture.gm>"]
+        assert 'src="cid:mailed-fall-1901-movement.png@picture.gm"' in html.get_content()
+        svgs = [p for p in report.iter_attachments() if p.get_content_type() == "image/svg+xml"]
+        svg = svgs[-1]
         assert svg.get_filename() == "mailed-fall-1901-movement.svg"
         assert ET.fromstring(svg.get_content()).tag == "{http://www.w3.org/2000/svg}svg"
     result = ingest(database, message("someone@example.org", "HISTORY mailed"), config=config,

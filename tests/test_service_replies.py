@@ -235,7 +235,7 @@ def test_deluge2_reports_warn_of_the_coming_winters_changes(database: Database,
             "    Iceland will become passable.\n") in coming
     assert "Winter 1902" not in coming  # a year ahead, no more
     html = next(m for m in mail if m.recipients == (PLAYERS["England"],)).parts
-    assert any("<h2>Coming: what the map will do</h2>" in p.text for p in html)
+    assert any(">Coming: what the map will do</h2>" in p.text for p in html)
 
 
 def test_a_standard_report_has_no_coming_section(database: Database, tmp_path: Path) -> None:

@@ -128,6 +128,12 @@ class Attachment:
     content_id: str | None = None
 
 
+def inline_content_id(filename: str) -> str:
+    """The Content-ID under which an HTML part shows the attached `filename` (`cid:` without
+    the angle brackets): the sender marks an attachment inline when the HTML refers to it."""
+    return f"{re.sub(r'[^A-Za-z0-9._-]+', '-', filename)[:200]}@picture.gm"
+
+
 @dataclass(frozen=True)
 class ReplyTo:
     """What a reply refers to: the Message-ID answered and that message's References."""

@@ -1,79 +1,142 @@
-"""The map picture of a position as SVG: terrain as it is now, centres and owners, units.
+"""The map picture of a position as SVG: the board as the map data draws it (gm.pictures.geometry),
+the terrain as it is now, centres and owners, units, and what happened.
 
-Each province is a group `<g id="p-<abbr>" class="province <terrain>" data-terrain=...>` with
-its cell and its name, so the picture can be read back (tests parse it with xml.etree): the
-terrain is the map's terrain in this position (a submerged province is drawn as sea, a dried
-sea as land), ice is drawn over water (`data-ice="yes"`), supply centres carry their owner
-(`class="centre" data-owner=...`), units their power and type (`class="unit army"`, fleet,
-army-fleet), dislodged units are drawn beside their province with a broken red outline
-(`class="unit ... dislodged"`), and cut borders are drawn as red dashes.
+Two pictures make a phase report: the *orders* picture is the position the orders were given in
+with every order drawn (moves and retreats as arrows, supports and convoys as dashed lines to
+the move they help, holds as rings, builds and removals; a failed order dashed and crossed, an
+illegal one grey), and the *position* picture is the position after the phase, with what the
+phase changed marked (terrain changed, new centres, borders cut or opened) and dislodged units
+beside their province with arrows to where they may retreat. Every mark used has a line in the
+legend under the board.
+
+The picture can be read back (tests parse it with xml.etree): each province is
+`<g id="p-<abbr>" class="province <terrain>" data-terrain=... data-ice=...>` holding its
+polygon; a passage (a border of no length) is `<line class="passage" data-between="A-B">`;
+centres are `<circle class="centre" data-owner=...>`; units `<g class="unit army" data-power=
+... data-province=...>`; every order or event mark carries `data-mark` and the legend has a
+`data-legend` entry for each.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from xml.sax.saxutils import escape, quoteattr
 
-from gm.engine.geo import Terrain
+from gm.engine.geo import Location, Terrain
+from gm.engine.map import GameMap
+from gm.engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Disembark,
+    Embark,
+    GeoEvent,
+    Hold,
+    Move,
+    Remove,
+    Retreat,
+    SupportEvent,
+    SupportHold,
+    SupportMove,
+    Transform,
+)
+from gm.engine.results import OrderResult, Outcome
+from gm.engine.retreats import retreat_options
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
-from gm.pictures.layout import Layout, layout
+from gm.pictures.colours import TERRAIN_COLOURS, palette, text_on
+from gm.pictures.geometry import Board, Point, board, contains, edge_distance
 from gm.variants.base import Variant
 
 TERRAIN_FILL = {
-    Terrain.SEA: "#a8c8e6",
-    Terrain.LAKE: "#6fa8d6",
-    Terrain.LAND: "#efe6cc",
+    Terrain.SEA: TERRAIN_COLOURS["sea"],
+    Terrain.LAKE: TERRAIN_COLOURS["lake"],
+    Terrain.LAND: TERRAIN_COLOURS["land"],
     Terrain.MOUNTAIN: "url(#mountain)",
-    Terrain.IMPASSABLE: "#8a8a8a",
+    Terrain.IMPASSABLE: TERRAIN_COLOURS["impassable"],
 }
 ICE_FILL = "url(#ice)"
-POWER_COLOURS = (
-    "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
-    "#e377c2", "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#843c39", "#7b4173",
-    "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363", "#ad494a",
-)
 UNIT_CLASS = {UnitType.ARMY: "army", UnitType.FLEET: "fleet", UnitType.ARMY_FLEET: "army-fleet"}
 UNIT_LETTER = {UnitType.ARMY: "A", UnitType.FLEET: "F", UnitType.ARMY_FLEET: "A/F"}
+OK, FAILED, VOID = "#1b1b1b", "#c00000", "#8a8a8a"
+CODES_FROM = 8  # from this many powers on, each unit shows its power's code
 
 _DEFS = (
     '<defs>'
     '<pattern id="mountain" width="14" height="14" patternUnits="userSpaceOnUse">'
-    '<rect width="14" height="14" fill="#c8b48c"/>'
+    f'<rect width="14" height="14" fill="{TERRAIN_COLOURS["mountain"]}"/>'
     '<path d="M1 12 L7 3 L13 12" fill="none" stroke="#7a6440" stroke-width="1.2"/></pattern>'
     '<pattern id="ice" width="10" height="10" patternUnits="userSpaceOnUse">'
-    '<rect width="10" height="10" fill="#f4fbff"/>'
+    f'<rect width="10" height="10" fill="{TERRAIN_COLOURS["ice"]}"/>'
     '<path d="M0 10 L10 0" stroke="#9cc3dc" stroke-width="1"/></pattern>'
+    '<pattern id="changed" width="8" height="8" patternUnits="userSpaceOnUse">'
+    '<path d="M0 8 L8 0" stroke="#e65100" stroke-width="1.6"/></pattern>'
+    '<pattern id="frozen" width="9" height="9" patternUnits="userSpaceOnUse">'
+    '<path d="M0 0 L9 9 M9 0 L0 9" stroke="#5a8fb5" stroke-width="0.9"/></pattern>'
     '</defs>'
 )
+
+# legend: mark -> (drawing of the key at x, y; words)
+_LEGEND_WORDS = {
+    "move-ok": "move (succeeded)",
+    "move-failed": "move (failed: bounced or cut)",
+    "move-void": "order void (illegal)",
+    "retreat-ok": "retreat",
+    "retreat-failed": "retreat (failed)",
+    "hold": "hold",
+    "support-ok": "support",
+    "support-failed": "support (cut or failed)",
+    "convoy-ok": "convoy",
+    "convoy-failed": "convoy (failed)",
+    "build": "build",
+    "remove": "removal or disband",
+    "transform": "transforms (army <-> fleet)",
+    "geo": "geophysical event ordered",
+    "dislodged": "dislodged unit",
+    "retreat-option": "where a dislodged unit may retreat",
+    "terrain-changed": "terrain or ice changed this phase",
+    "new-centre": "new supply centre",
+    "cut-border": "border cut (no crossing)",
+    "opened-border": "border opened again",
+    "passage": "passage (Rule 4: a border of no length)",
+    "frozen": "frozen region (this month)",
+}
 
 
 @cache
 def _colours(powers: tuple[str, ...]) -> dict[str, str]:
-    return {p: POWER_COLOURS[i % len(POWER_COLOURS)] for i, p in enumerate(powers)}
+    return dict(zip(powers, palette(len(powers)), strict=True))
 
 
 def power_colour(variant: Variant, power: str) -> str:
-    """The colour of `power`'s units, centres and provinces (by its place in the variant)."""
-    return _colours(variant.power_names).get(power, POWER_COLOURS[-1])
+    """The colour of `power`'s units and centres (by its place in the variant)."""
+    return _colours(variant.power_names).get(power, "#777777")
 
 
 escape = cache(escape)  # the same few names and units, again and again
 quoteattr = cache(quoteattr)
 
 
+def _pts(poly: Iterable[Point]) -> str:
+    return " ".join(f"{x:g},{y:g}" for x, y in poly)
+
+
 @dataclass(frozen=True)
 class _Static:
-    """What the picture of a variant's board always has: each province's cell as SVG points,
-    where its name and centre go, and its full name."""
+    """What the picture of a variant's board always has: each province's polygon as SVG
+    points, where its unit, name and centre go, and its full name."""
 
-    board: Layout
+    board: Board
     points: dict[str, str]
-    at: dict[str, tuple[float, float]]
+    unit_at: dict[str, Point]
+    label_at: dict[str, Point]
+    centre_at: dict[str, Point]
     names: dict[str, str]
-    order: tuple[str, ...]  # the provinces, in drawing order
+    order: tuple[str, ...]
 
     def __hash__(self) -> int:  # one per variant (`_static` is cached): hashed by identity
         return id(self)
@@ -82,132 +145,493 @@ class _Static:
         return self is other
 
 
+def _place(poly: tuple[Point, ...], at: Point, tries: Sequence[Point], keep: float,
+           avoid: Sequence[Point] = ()) -> Point:
+    """The first of `at + tries` inside `poly` with `keep` clearance, away from `avoid`."""
+    best, best_score = (at[0] + tries[0][0], at[1] + tries[0][1]), -math.inf
+    for dx, dy in tries:
+        pt = (at[0] + dx, at[1] + dy)
+        if not contains(poly, pt):
+            continue
+        score = min(edge_distance(poly, pt), keep) + min(
+            (min(math.dist(pt, a), 14.0) for a in avoid), default=14.0)
+        if score >= keep + 14.0:
+            return pt
+        if score > best_score:
+            best, best_score = pt, score
+    return best
+
+
 @cache
 def _static(variant_name: str) -> _Static:
     from gm.variants import get_variant
 
-    board = layout(variant_name)
+    b = board(variant_name)
     provinces = get_variant(variant_name).map.provinces
+    unit_at: dict[str, Point] = {}
+    label_at: dict[str, Point] = {}
+    centre_at: dict[str, Point] = {}
+    for abbr, poly in b.polygons.items():
+        a = b.anchors[abbr]
+        unit_at[abbr] = a
+        label_at[abbr] = _place(poly, a, ((0, -17), (0, 21), (-28, 0), (28, 0)), 6.0)
+        centre_at[abbr] = _place(poly, a, ((17, 12), (-17, 12), (17, -8), (-17, -8), (0, 20),
+                                           (14, 0), (-14, 0), (0, 14), (0, -14), (10, 10)),
+                                 6.0, (label_at[abbr],))
     return _Static(
-        board,
-        {a: " ".join(f"{x - board.left:.0f},{y - board.top:.0f}" for x, y in cell)
-         for a, cell in board.cells.items()},
-        {a: (x - board.left, y - board.top) for a, (x, y) in board.positions.items()},
-        {a: escape(provinces[a].name) for a in board.cells},
-        tuple(sorted(board.cells)),
-    )
+        b, {a: _pts(poly) for a, poly in b.polygons.items()}, unit_at, label_at, centre_at,
+        {a: escape(provinces[a].name) for a in b.polygons}, tuple(sorted(b.polygons)))
+
+
+@cache
+def _mix(base: str, tint: str, share: float) -> str:
+    """`base` with `share` of `tint` mixed in (both `#rrggbb`)."""
+    mixed = (round(int(base[i:i + 2], 16) * (1 - share) + int(tint[i:i + 2], 16) * share)
+             for i in (1, 3, 5))
+    return "#" + "".join(f"{c:02x}" for c in mixed)
 
 
 @lru_cache(maxsize=1 << 14)
-def _province(static: _Static, abbr: str, terrain: Terrain, iced: bool, centre: bool,
-              owner: str | None, colour: str | None) -> str:
-    """A province's cell, name and centre as they look now (remembered: most provinces look
-    the same in many pictures). `colour`: the owner's."""
+def _province(static: _Static, abbr: str, terrain: Terrain, iced: bool, owner: str | None,
+              colour: str | None, changed: bool, frozen: bool) -> str:
+    """A province's polygon as it looks now (remembered: most provinces look the same in many
+    pictures). `colour`: its centre's owner's."""
     fill = ICE_FILL if iced else TERRAIN_FILL[terrain]
+    if colour is not None and fill.startswith("#"):  # an owned centre: tinted by its owner
+        fill, colour = _mix(fill, colour, 0.22), None
     classes = f"province {terrain.value}" + (" ice" if iced else "")
-    x, y = static.at[abbr]
     points = static.points[abbr]
     out = [
         f'<g id="p-{abbr}" class="{classes}" '
-        f'data-terrain="{terrain.value}" data-ice="{"yes" if iced else "no"}">'
+        f'data-terrain="{terrain.value}" data-ice="{"yes" if iced else "no"}"'
+        f'{" data-owner=" + quoteattr(owner) if owner else ""}>'
         f'<title>{static.names[abbr]} ({terrain.value}{", ice" if iced else ""})</title>'
-        f'<polygon points="{points}" fill="{fill}" stroke="#555"/>'
+        # no outline: the borders are drawn over all fills at once (one path); the fill's
+        # own edge needs no smoothing under them
+        f'<polygon points="{points}" fill="{fill}" shape-rendering="crispEdges"/>'
     ]
-    if colour is not None:  # an owned centre's province is tinted with its owner's colour
-        out.append(f'<polygon points="{points}" fill="{colour}" '
-                   f'fill-opacity="0.22" stroke="none"/>')
-    out.append(f'<text x="{x:.0f}" y="{y - 16:.0f}" text-anchor="middle" font-size="12">'
-               f'{abbr}</text></g>')
-    if centre:
-        out.append(f'<circle class="centre" data-province="{abbr}" '
-                   f'data-owner={quoteattr(owner or "")} cx="{x + 20:.0f}" '
-                   f'cy="{y + 14:.0f}" r="6" fill="{colour or "#ffffff"}" stroke="#000" '
-                   f'stroke-width="1.5"/>')
-    return "\n".join(out)
+    if colour is not None:  # a patterned fill: the owner's tint goes over it
+        out.append(f'<polygon points="{points}" fill="{colour}" fill-opacity="0.22" '
+                   f'stroke="none"/>')
+    if frozen:
+        out.append(f'<polygon data-mark="frozen" points="{points}" fill="url(#frozen)" '
+                   f'stroke="#5a8fb5" stroke-width="2"/>')
+    if changed:
+        out.append(f'<polygon data-mark="terrain-changed" points="{points}" '
+                   f'fill="url(#changed)" fill-opacity="0.6" stroke="#e65100" '
+                   f'stroke-width="2.5"/>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _label(static: _Static, abbr: str, water: bool) -> str:
+    """The province's name (Geophysical rule 9: a sea's or lake's in capitals)."""
+    x, y = static.label_at[abbr]
+    text = abbr.upper() if water else abbr
+    return (f'<text class="label" x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" '
+            f'font-size="11" font-weight="bold" fill="#202020" stroke="#ffffff" '
+            f'stroke-width="2.6" paint-order="stroke" data-province="{abbr}">{text}</text>')
+
+
+def _centre(static: _Static, abbr: str, owner: str | None, colour: str | None,
+            new: bool) -> str:
+    x, y = static.centre_at[abbr]
+    star = ""
+    if new:
+        star = (f'<circle data-mark="new-centre" cx="{x:.1f}" cy="{y:.1f}" r="9.5" '
+                f'fill="none" stroke="#e65100" stroke-width="2.5"/>')
+    return (f'{star}<circle class="centre" data-province="{abbr}" data-owner='
+            f'{quoteattr(owner or "")} cx="{x:.1f}" cy="{y:.1f}" r="5.5" '
+            f'fill="{colour or "#ffffff"}" stroke="#000" stroke-width="1.5"/>')
 
 
 @lru_cache(maxsize=1 << 14)
-def _unit(unit: Unit, colour: str, x: float, y: float, dislodged: bool) -> str:
+def _unit(unit: Unit, colour: str, x: float, y: float, dislodged: bool, code: str) -> str:
     """A unit's mark (remembered: the same units stand in the same places in many pictures)."""
     classes = f"unit {UNIT_CLASS[unit.type]}" + (" dislodged" if dislodged else "")
-    stroke = ' stroke="#c00000" stroke-width="2.5" stroke-dasharray="4 2"' if dislodged \
-        else ' stroke="#222" stroke-width="1"'
+    stroke = (' stroke="#c00000" stroke-width="2.5" stroke-dasharray="4 2"' if dislodged
+              else ' stroke="#ffffff" stroke-width="1.5"')
     coast = unit.location.coast
     letter = UNIT_LETTER[unit.type]
     label = letter if coast is None else f"{letter}/{coast}"
-    width = 18 + 7 * (len(label) - 1)
-    shape = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11" fill="{colour}"{stroke}/>'
+    width = 20 + 7 * (len(label) - 1)
+    shape = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="10.5" fill="{colour}"{stroke}/>'
              if unit.type is UnitType.ARMY and coast is None else
-             f'<rect x="{x - width / 2:.1f}" y="{y - 10:.1f}" width="{width}" height="20" '
-             f'rx="3" fill="{colour}"{stroke}/>')
+             f'<rect x="{x - width / 2:.1f}" y="{y - 9.5:.1f}" width="{width}" height="19" '
+             f'rx="4" fill="{colour}"{stroke}/>')
+    tag = ""
+    if code:
+        tx = x + width / 2 + 1 if shape.startswith("<rect") else x + 10
+        tag = (f'<rect x="{tx - 2:.1f}" y="{y - 17:.1f}" width="{6 + 7 * len(code)}" '
+               f'height="12" rx="2" fill="#ffffff" stroke="{colour}" stroke-width="1.5"/>'
+               f'<text class="code" x="{tx + 1 + 3.5 * len(code):.1f}" y="{y - 7.5:.1f}" '
+               f'text-anchor="middle" font-size="10" font-weight="bold" fill="#000">'
+               f'{escape(code)}</text>')
     return (f'<g class={quoteattr(classes)} data-power={quoteattr(unit.power)} '
             f'data-province={quoteattr(unit.location.province)}><title>'
             f'{escape(unit.power)} {escape(str(unit))}{" (dislodged)" if dislodged else ""}'
             f'</title>{shape}<text x="{x:.1f}" y="{y + 4.5:.1f}" text-anchor="middle" '
-            f'font-size="12" font-weight="bold" fill="#fff">{escape(label)}</text></g>')
+            f'font-size="12" font-weight="bold" fill="{text_on(colour)}">{escape(label)}</text>'
+            f'{tag}</g>')
 
 
-def render_map_svg(variant: Variant, state: GameState, title: str) -> str:
-    """The picture of `state` on `variant`'s map, headed by `title` (game and phase)."""
+def _arrow(a: Point, b: Point, colour: str, mark: str, *, dash: str = "", width: float = 3.0,
+           head: bool = True, cross: bool = False, start_gap: float = 12.0,
+           end_gap: float = 12.0, title: str = "") -> str:
+    """A line from a to b (shortened by the gaps), with an arrowhead, crossed if it failed."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    if length < start_gap + end_gap + 6:
+        start_gap = end_gap = max(0.0, (length - 6) / 2)
+    x1, y1 = a[0] + ux * start_gap, a[1] + uy * start_gap
+    x2, y2 = b[0] - ux * end_gap, b[1] - uy * end_gap
+    hx, hy = x2 - ux * 9, y2 - uy * 9
+    out = [f'<g data-mark="{mark}">' if mark else "<g>"]
+    if title:
+        out.append(f"<title>{escape(title)}</title>")
+    line_end = (hx, hy) if head else (x2, y2)
+    dashed = f' stroke-dasharray="{dash}"' if dash else ""
+    out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{line_end[0]:.1f}" y2="{line_end[1]:.1f}" '
+               f'stroke="{colour}" stroke-width="{width}"{dashed} stroke-linecap="round"/>')
+    if head:
+        px, py = -uy * 5.5, ux * 5.5
+        out.append(f'<polygon points="{x2:.1f},{y2:.1f} {hx + px:.1f},{hy + py:.1f} '
+                   f'{hx - px:.1f},{hy - py:.1f}" fill="{colour}"/>')
+    if cross:
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        out.append(_cross(cx, cy, 6.0))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _cross(x: float, y: float, r: float) -> str:
+    return (f'<path d="M{x - r:.1f} {y - r:.1f} L{x + r:.1f} {y + r:.1f} M{x + r:.1f} '
+            f'{y - r:.1f} L{x - r:.1f} {y + r:.1f}" stroke="{FAILED}" stroke-width="3" '
+            f'stroke-linecap="round"/>')
+
+
+class _Orders:
+    """Draws the orders of a phase on the position they were given in."""
+
+    def __init__(self, static: _Static, gmap: GameMap, colours: dict[str, str]) -> None:
+        self.static = static
+        self.gmap = gmap
+        self.colours = colours
+        self.used: set[str] = set()
+        self.out: list[str] = []
+        self.moves: dict[str, str] = {}  # province a unit moves from -> to
+
+    def at(self, loc: Location | str) -> Point:
+        province = loc if isinstance(loc, str) else loc.province
+        return self.static.unit_at.get(province, (0.0, 0.0))
+
+    def mark(self, name: str) -> str:
+        self.used.add(name)
+        return name
+
+    def draw(self, results: Sequence[OrderResult]) -> None:
+        for r in results:
+            if isinstance(r.order, Move | Retreat):
+                self.moves[r.order.unit.province] = r.order.dest.province
+        for r in results:  # supports and convoys first: the moves go over them
+            self.draw_help(r)
+        for r in results:
+            self.draw_own(r)
+
+    def _state(self, r: OrderResult) -> str:
+        return {Outcome.SUCCEEDS: "ok", Outcome.FAILS: "failed"}.get(r.outcome, "void")
+
+    def draw_help(self, r: OrderResult) -> None:
+        o = r.order
+        if not isinstance(o, SupportHold | SupportMove | Convoy):
+            return
+        state = self._state(r)
+        kind = "convoy" if isinstance(o, Convoy) else "support"
+        mark = self.mark(f"{kind}-{state}" if state != "void" else "move-void")
+        colour = {"ok": OK, "failed": FAILED}.get(state, VOID)
+        start = self.at(o.unit.location)
+        target = self.at(o.target.location)
+        if isinstance(o, SupportHold):
+            end = target
+        else:
+            dest = self.at(o.dest)
+            end = ((target[0] + dest[0]) / 2, (target[1] + dest[1]) / 2)
+        dash = "2 5" if kind == "convoy" else "7 4"
+        self.out.append(_arrow(start, end, colour, mark, dash=dash, width=2.2, head=False,
+                               cross=state == "failed", end_gap=4.0, title=str(o)))
+        self.out.append(f'<circle cx="{end[0]:.1f}" cy="{end[1]:.1f}" r="3.5" fill="{colour}"/>')
+
+    def draw_own(self, r: OrderResult) -> None:
+        o = r.order
+        state = self._state(r)
+        colour = self.colours.get(r.power, OK) if state == "ok" else (
+            FAILED if state == "failed" else VOID)
+        if isinstance(o, Move | Retreat | Disembark):
+            kind = "retreat" if isinstance(o, Retreat) else "move"
+            mark = self.mark("move-void" if state == "void" else f"{kind}-{state}")
+            self.out.append(_arrow(self.at(o.unit.location), self.at(o.dest), colour, mark,
+                                   dash="" if state == "ok" else "8 4",
+                                   cross=state == "failed", title=str(o)))
+        elif isinstance(o, Embark):
+            mark = self.mark("move-void" if state == "void" else f"move-{state}")
+            self.out.append(_arrow(self.at(o.unit.location), self.at(o.fleet), colour, mark,
+                                   dash="" if state == "ok" else "8 4",
+                                   cross=state == "failed", title=str(o)))
+        elif isinstance(o, Hold):
+            x, y = self.at(o.unit.location)
+            self.out.append(f'<circle data-mark="{self.mark("hold")}" cx="{x:.1f}" '
+                            f'cy="{y:.1f}" r="15" fill="none" stroke="{OK}" '
+                            f'stroke-width="2"/>')
+        elif isinstance(o, Build):
+            x, y = self.at(o.unit.location)
+            ok = state == "ok"
+            self.out.append(
+                f'<g data-mark="{self.mark("build" if ok else "move-void")}"><title>'
+                f'{escape(str(o))}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="16" '
+                f'fill="none" stroke="{"#2e7d32" if ok else VOID}" stroke-width="3"/>'
+                f'<text x="{x + 15:.1f}" y="{y - 9:.1f}" font-size="16" font-weight="bold" '
+                f'fill="{"#2e7d32" if ok else VOID}">+</text></g>')
+        elif isinstance(o, Remove | Disband):
+            x, y = self.at(o.unit.location)
+            self.out.append(f'<g data-mark="{self.mark("remove")}"><title>{escape(str(o))}'
+                            f'</title>{_cross(x, y, 12.0)}</g>')
+        elif isinstance(o, Transform):
+            x, y = self.at(o.unit.location)
+            self.out.append(f'<g data-mark="{self.mark("transform")}"><circle cx="{x:.1f}" '
+                            f'cy="{y:.1f}" r="15" fill="none" stroke="#6a1b9a" '
+                            f'stroke-width="2" stroke-dasharray="3 2"/></g>')
+        elif isinstance(o, GeoEvent | SupportEvent):
+            event = o.event if isinstance(o, SupportEvent) else o
+            target = event.target
+            x, y = self.at(target.province)
+            parts = [f'<g data-mark="{self.mark("geo")}"><title>{escape(str(o))}</title>']
+            if target.other is not None:
+                x2, y2 = self.at(target.other)
+                parts.append(f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                             f'stroke="#8d5524" stroke-width="3" stroke-dasharray="2 3"/>')
+            parts.append(f'<rect x="{x - 14:.1f}" y="{y - 14:.1f}" width="28" height="28" '
+                         f'fill="none" stroke="#8d5524" stroke-width="2.5" '
+                         f'transform="rotate(45 {x:.1f} {y:.1f})"/></g>')
+            self.out.append("".join(parts))
+
+
+def _frozen(variant: Variant, state: GameState) -> frozenset[str]:
+    """Abstraction2 rule 5: the northern spaces frozen in this phase, if any."""
+    if variant.name != "abstraction2":
+        return frozenset()
+    from gm.variants.abstraction2 import FROZEN, is_frozen
+
+    return FROZEN if is_frozen(state.phase) else frozenset()
+
+
+def _stretch_mid(b: Board, a: str, c: str) -> Point | None:
+    key = tuple(sorted((a, c)))
+    for s in b.stretches:
+        if (s.a, s.b) == key:
+            return s.points[len(s.points) // 2]
+    return None
+
+
+def render_map_svg(variant: Variant, state: GameState, title: str, *,
+                   results: Sequence[OrderResult] = (),
+                   previous: GameState | None = None) -> str:
+    """The picture of `state` on `variant`'s map, headed by `title` (game and phase).
+    `results`: the orders given in `state` with their outcomes, drawn on it (the orders
+    picture). `previous`: the position before the phase, to mark what it changed (the
+    position picture)."""
     static = _static(variant.name)
-    board = static.board
+    b = static.board
     gmap = variant.map_for(state)
+    before = None if previous is None else variant.map_for(previous)
     powers = variant.power_names  # a property that builds its tuple: asked once
     colours = _colours(powers)
-    legend_rows = (len(powers) + 3) // 4 + 1
-    height = board.height + 40 + 22 * legend_rows
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{board.width:.0f}" '
-        f'height="{height:.0f}" viewBox="0 0 {board.width:.0f} {height:.0f}" '
-        f'font-family="DejaVu Sans, Arial, sans-serif" data-variant={quoteattr(variant.name)}>',
-        f'<title>{escape(title)}</title>', _DEFS,
-        f'<rect width="{board.width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
-        f'<text x="12" y="24" font-size="18" font-weight="bold">{escape(title)}</text>',
-    ]
+    codes = {p.name: p.letter for p in variant.powers} if len(powers) >= CODES_FROM else {}
+    frozen = _frozen(variant, state)
+    used: set[str] = set()
+    out_board: list[str] = []
     centres = gmap.centres
+    water: set[str] = set()
     for abbr in static.order:
         terrain = gmap.terrain.get(abbr, variant.map.provinces[abbr].terrain)
+        if terrain.is_water:
+            water.add(abbr)
         owner = state.owners.get(abbr) if abbr in centres else None
-        out.append(_province(static, abbr, terrain, abbr in gmap.iced, abbr in centres, owner,
-                             None if owner is None else colours.get(owner, POWER_COLOURS[-1])))
-    for a, b in sorted(state.cut_borders):
-        if a in board.positions and b in board.positions:
-            (x1, y1), (x2, y2) = static.at[a], static.at[b]
-            out.append(f'<line class="cut-border" data-between={quoteattr(a + "-" + b)} '
-                       f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                       f'stroke="#c00000" stroke-width="3" stroke-dasharray="8 5"/>')
-    other = POWER_COLOURS[-1]
+        changed = before is not None and (before.terrain.get(abbr) is not terrain
+                                          or (abbr in before.iced) != (abbr in gmap.iced))
+        if changed:
+            used.add("terrain-changed")
+        if abbr in frozen:
+            used.add("frozen")
+        out_board.append(_province(static, abbr, terrain, abbr in gmap.iced, owner,
+                                   None if owner is None else colours.get(owner, "#777777"),
+                                   changed, abbr in frozen))
+    for hole, poly in b.holes.items():
+        out_board.append(f'<polygon class="hole" data-edge={quoteattr(hole)} '
+                         f'points="{_pts(poly)}" fill="#7d7d7d" stroke="#333"/>')
+    inland: list[str] = []  # coasts drawn stronger than borders on land or at sea
+    coasts: list[str] = []
+    for s in b.stretches:
+        (coasts if (s.a in water) != (s.b in water) else inland).append(
+            "M" + " L".join(f"{x:g} {y:g}" for x, y in s.points))
+    out_board.append(f'<path class="borders" d="{" ".join(inland)}" fill="none" '
+                     f'stroke="#6b6b6b" stroke-width="0.8"/>')
+    out_board.append(f'<path class="coasts" d="{" ".join(coasts)}" fill="none" '
+                     f'stroke="#3a3a3a" stroke-width="1.8" stroke-linejoin="round"/>')
+    for (a, c), link in b.passages.items():
+        used.add("passage")
+        out_board.append(f'<polyline class="passage" data-mark="passage" '
+                         f'data-between={quoteattr(a + "-" + c)} points="{_pts(link)}" '
+                         f'fill="none" stroke="#0d47a1" stroke-width="2.5" '
+                         f'stroke-dasharray="1 5" stroke-linecap="round" '
+                         f'stroke-linejoin="round"/>')
+    old_cuts = frozenset() if previous is None else previous.cut_borders
+    for pair, mark in ([(p, "cut-border") for p in sorted(state.cut_borders)]
+                       + [(p, "opened-border") for p in sorted(old_cuts - state.cut_borders)]):
+        mid = _stretch_mid(b, *pair)
+        if mid is None:
+            continue
+        used.add(mark)
+        colour = "#c00000" if mark == "cut-border" else "#2e7d32"
+        x, y = mid
+        out_board.append(
+            f'<g class="{mark}" data-mark="{mark}" data-between='
+            f'{quoteattr(pair[0] + "-" + pair[1])}>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="#ffffff" stroke="{colour}" '
+            f'stroke-width="2.5"/>'
+            + (_cross(x, y, 4.0) if mark == "cut-border" else
+               f'<path d="M{x - 4:.1f} {y:.1f} L{x + 4:.1f} {y:.1f}" stroke="{colour}" '
+               f'stroke-width="2.5"/>') + "</g>")
+    old_centres = None if before is None else before.centres
+    for abbr in static.order:
+        if abbr in centres:
+            owner = state.owners.get(abbr)
+            new = old_centres is not None and abbr not in old_centres
+            if new:
+                used.add("new-centre")
+            out_board.append(_centre(static, abbr, owner,
+                                     None if owner is None else colours.get(owner, "#777777"),
+                                     new))
+    units: list[str] = []
     for unit in sorted(state.units):
-        if unit.location.province in board.positions:
-            x, y = static.at[unit.location.province]
-            out.append(_unit(unit, colours.get(unit.power, other), x, y + 6, False))
+        x, y = static.unit_at.get(unit.location.province, (0.0, 0.0))
+        units.append(_unit(unit, colours.get(unit.power, "#777777"), x, y, False,
+                           codes.get(unit.power, "")))
     for d in sorted(state.dislodged, key=lambda d: d.unit):
-        if d.unit.location.province in board.positions:
-            x, y = static.at[d.unit.location.province]
-            out.append(_unit(d.unit, colours.get(d.unit.power, other), x + 22, y + 30, True))
-    out.extend(_legend(powers, colours, state, board.height + 10))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+        used.add("dislodged")
+        province = d.unit.location.province
+        x, y = static.unit_at.get(province, (0.0, 0.0))
+        x, y = x + 16, y + 16
+        for loc in retreat_options(gmap, state, d):
+            used.add("retreat-option")
+            units.append(_arrow((x, y), static.unit_at[loc.province], FAILED, "retreat-option",
+                                dash="2 4", width=1.8, start_gap=11.0, end_gap=13.0,
+                                title=f"{d.unit} may retreat to {loc}"))
+        units.append(_unit(d.unit, colours.get(d.unit.power, "#777777"), x, y, True,
+                           codes.get(d.unit.power, "")))
+    orders = _Orders(static, gmap, colours)
+    orders.draw(results)
+    used |= orders.used
+    labels = [_label(static, abbr, abbr in water) for abbr in static.order]
+
+    legend, legend_height = _legend(variant, powers, colours, codes, state, used, b.height + 8,
+                                    b.width)
+    height = b.height + 8 + legend_height + 30
+    head = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{b.width:.0f}" '
+        f'height="{height + 0:.0f}" viewBox="0 -30 {b.width:.0f} {height:.0f}" '
+        f'font-family="DejaVu Sans, Arial, sans-serif" data-variant={quoteattr(variant.name)}>',
+        f'<title>{escape(title)}</title>', _DEFS,
+        f'<rect y="-30" width="{b.width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
+        f'<text x="10" y="-9" font-size="17" font-weight="bold">{escape(title)}</text>',
+        f'<rect width="{b.width:g}" height="{b.height:g}" fill="none" stroke="#555"/>',
+    ]
+    return "\n".join([*head, *out_board, *units, *orders.out, *labels, *legend, "</svg>"]) + "\n"
 
 
-def _legend(powers: tuple[str, ...], colours: dict[str, str], state: GameState,
-            top: float) -> list[str]:
-    """Each power's colour and centre count, and the terrain fills."""
+def _legend(variant: Variant, powers: tuple[str, ...], colours: dict[str, str],
+            codes: dict[str, str], state: GameState, used: set[str], top: float,
+            width: float) -> tuple[list[str], float]:
+    """Each power's colour, code and centre count; the terrain fills; each mark used."""
     rows = []
     counts = Counter(state.owners.values())  # each power's centres
+    per_row = max(1, int(width // 190))
     for i, power in enumerate(powers):
-        x, y = 12 + 230 * (i % 4), top + 22 * (i // 4)
+        x, y = 10 + 190 * (i % per_row), top + 20 * (i // per_row)
+        code = f"{codes[power]} " if power in codes else ""
         rows.append(
             f'<g class="legend-power" data-power={quoteattr(power)}>'
             f'<rect x="{x}" y="{y}" width="14" height="14" fill="{colours[power]}"/>'
-            f'<text x="{x + 20}" y="{y + 12}" font-size="13">{escape(power)}: '
+            f'<text x="{x + 20}" y="{y + 12}" font-size="12">{escape(code)}{escape(power)}: '
             f'{counts[power]}</text></g>')
-    y = top + 22 * ((len(powers) + 3) // 4)
+    y = top + 20 * ((len(powers) + per_row - 1) // per_row) + 6
     keys = (("sea", TERRAIN_FILL[Terrain.SEA]), ("lake", TERRAIN_FILL[Terrain.LAKE]),
             ("land", TERRAIN_FILL[Terrain.LAND]), ("mountain", TERRAIN_FILL[Terrain.MOUNTAIN]),
             ("impassable", TERRAIN_FILL[Terrain.IMPASSABLE]), ("ice", ICE_FILL))
     for i, (word, fill) in enumerate(keys):
-        x = 12 + 130 * i
+        x = 10 + 125 * i
         rows.append(f'<rect x="{x}" y="{y}" width="14" height="14" fill="{fill}" stroke="#555"/>'
-                    f'<text x="{x + 20}" y="{y + 12}" font-size="13">{word}</text>')
-    return rows
+                    f'<text x="{x + 20}" y="{y + 12}" font-size="12">{word}</text>')
+    y += 22
+    marks = [m for m in _LEGEND_WORDS if m in used]
+    per_row = max(1, int(width // 280))
+    for i, mark in enumerate(marks):
+        x, my = 10 + 280 * (i % per_row), y + 20 * (i // per_row)
+        rows.append(f'<g data-legend="{mark}">{_key(mark, x, my)}<text x="{x + 44}" '
+                    f'y="{my + 12}" font-size="12">{escape(_LEGEND_WORDS[mark])}</text></g>')
+    y += 20 * ((len(marks) + per_row - 1) // per_row)
+    return rows, y - top
+
+
+def _key(mark: str, x: float, y: float) -> str:
+    """The legend's small drawing of a mark."""
+    a, b = (x, y + 7), (x + 36, y + 7)
+    if mark in ("move-ok", "retreat-ok"):
+        return _arrow(a, b, OK, "", start_gap=0, end_gap=0)
+    if mark in ("move-failed", "retreat-failed"):
+        return _arrow(a, b, FAILED, "", dash="8 4", cross=True, start_gap=0, end_gap=0)
+    if mark == "move-void":
+        return _arrow(a, b, VOID, "", dash="8 4", start_gap=0, end_gap=0)
+    if mark.startswith(("support", "convoy")):
+        colour = OK if mark.endswith("ok") else FAILED
+        dash = "2 5" if mark.startswith("convoy") else "7 4"
+        return _arrow(a, b, colour, "", dash=dash, width=2.2, head=False,
+                      cross=mark.endswith("failed"), start_gap=0, end_gap=0)
+    if mark == "retreat-option":
+        return _arrow(a, b, FAILED, "", dash="2 4", width=1.8, start_gap=0, end_gap=0)
+    if mark == "hold":
+        return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="none" stroke="{OK}" ' \
+               f'stroke-width="2"/>'
+    if mark == "build":
+        return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="none" stroke="#2e7d32" ' \
+               f'stroke-width="3"/>'
+    if mark == "remove":
+        return _cross(x + 18, y + 7, 6)
+    if mark == "transform":
+        return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="none" stroke="#6a1b9a" ' \
+               f'stroke-width="2" stroke-dasharray="3 2"/>'
+    if mark == "geo":
+        return f'<rect x="{x + 12}" y="{y + 1}" width="12" height="12" fill="none" ' \
+               f'stroke="#8d5524" stroke-width="2.5" transform="rotate(45 {x + 18} {y + 7})"/>'
+    if mark == "dislodged":
+        return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="#dddddd" stroke="#c00000" ' \
+               f'stroke-width="2.5" stroke-dasharray="4 2"/>'
+    if mark == "terrain-changed":
+        return f'<rect x="{x + 4}" y="{y}" width="28" height="14" fill="url(#changed)" ' \
+               f'stroke="#e65100" stroke-width="2"/>'
+    if mark == "frozen":
+        return f'<rect x="{x + 4}" y="{y}" width="28" height="14" fill="url(#frozen)" ' \
+               f'stroke="#5a8fb5" stroke-width="2"/>'
+    if mark == "new-centre":
+        return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="none" stroke="#e65100" ' \
+               f'stroke-width="2.5"/>'
+    if mark == "cut-border":
+        return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="#fff" stroke="#c00000" ' \
+               f'stroke-width="2.5"/>{_cross(x + 18, y + 7, 4.0)}'
+    if mark == "opened-border":
+        return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="#fff" stroke="#2e7d32" ' \
+               f'stroke-width="2.5"/>'
+    if mark == "passage":
+        return f'<line x1="{x}" y1="{y + 7}" x2="{x + 36}" y2="{y + 7}" stroke="#0d47a1" ' \
+               f'stroke-width="2.5" stroke-dasharray="1 5" stroke-linecap="round"/>'
+    return ""

@@ -152,6 +152,9 @@ def adjudicate_phase(session: Session, game: GameRecord, phase: PhaseRecord, *,
             recipients.append((address, None, audience))
     if press is None:
         press = press_repo.list_press(session, game.id)
+    first = step.reports[0] if step.reports else None
     reports = phase_reports(variant, view, step.state, recipients=recipients,
-                            press=[p for p in press if p.phase_id == phase.id])
+                            press=[p for p in press if p.phase_id == phase.id],
+                            before=phase.state,
+                            results=first.results if first is not None and first.played else ())
     return Adjudicated(variant.format_phase(phase.phase), step, nxt, reports)

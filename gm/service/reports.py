@@ -5,7 +5,9 @@ reason, dislodged units and where they may retreat, centre owners and counts wit
 removals due, the map's events in words, eliminations and victory, the next phase and its
 deadline in the game's timezone and UTC, late powers, the press of the phase) into plain
 values, and the templates in templates/report/ (named by audience: player, gm, observer; text
-and HTML) turn them into mail. The map picture (gm.pictures) is attached to every report.
+and HTML) turn them into mail. The map pictures (gm.pictures: the orders on the board, and the
+position after the phase) go with every report as PNG, shown inside the HTML part, and as SVG
+attachments for zooming; they are made once per game and phase.
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ from markupsafe import Markup
 from gm.engine.army_fleet import unit_count
 from gm.engine.game import GameStep, Needed, alive_powers, orders_needed
 from gm.engine.phase import PhaseType
+from gm.engine.results import OrderResult
 from gm.engine.retreats import retreat_options
 from gm.engine.rulebook import rulebook_of
 from gm.engine.state import GameState
-from gm.mail.compose import build_subject
-from gm.pictures import render_map_svg
+from gm.mail.compose import build_subject, inline_content_id
+from gm.pictures import picture_pair
 from gm.service.coming import ComingEvent, coming_events
 from gm.service.deadlines import show
 from gm.service.render import render
@@ -108,7 +111,9 @@ class ReportView:
     press: tuple[PressRow, ...] = ()
     timezone: str = "UTC"
     service: str = "gm"
-    picture: str | None = None
+    picture: str | None = None  # the SVG file of the position after the phase
+    # the PNG pictures shown in the HTML part: (content id, caption) each
+    pictures: tuple[tuple[str, str], ...] = ()
     extra: dict[str, str] = field(default_factory=dict)
     disorder: tuple[str, ...] = ()  # powers in civil disorder that would have a choice
     coming: tuple[ComingEvent, ...] = ()  # the variant's scheduled events of the coming year
@@ -258,15 +263,31 @@ def picture_name(game: str, phase: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", f"{game} {phase}".lower()).strip("-") + ".svg"
 
 
+def report_pictures(
+        variant: Variant, view: ReportView, after: GameState, before: GameState | None = None,
+        results: Sequence[OrderResult] = ()) -> tuple[ReportView, tuple[Attachment, ...]]:
+    """The report's pictures as attachments (the PNGs first: the HTML part shows them by
+    content id, `gm.mail.compose.inline_content_id`), and the view naming them."""
+    shown = view.next_phase or variant.format_phase(after.phase)
+    pictures = picture_pair(variant, view.game, after if before is None else before, after,
+                            results if before is not None else (), played=view.phase,
+                            shown=shown)
+    pngs = tuple(Attachment(f"{p.stem}.png", "image/png", p.png) for p in pictures)
+    svgs = tuple(Attachment(f"{p.stem}.svg", "image/svg+xml", p.svg.encode("utf-8"))
+                 for p in pictures)
+    view = replace(view, picture=svgs[-1].filename, pictures=tuple(
+        (inline_content_id(a.filename), p.caption) for a, p in zip(pngs, pictures, strict=True)))
+    return view, pngs + svgs
+
+
 def phase_reports(variant: Variant, view: ReportView, after: GameState, *,
                   recipients: Sequence[tuple[str, str | None, str]],
-                  press: Sequence[PressRecord] = ()) -> list[ReportMail]:
+                  press: Sequence[PressRecord] = (), before: GameState | None = None,
+                  results: Sequence[OrderResult] = ()) -> list[ReportMail]:
     """One report per recipient `(address, power or None, audience)`; each audience's text is
-    rendered once per distinct press it sees. The picture shows the position after the phase."""
-    shown = view.next_phase or variant.format_phase(after.phase)
-    svg = render_map_svg(variant, after, f"{view.game}: {shown}")
-    picture = Attachment(picture_name(view.game, shown), "image/svg+xml", svg.encode("utf-8"))
-    view = replace(view, picture=picture.filename)
+    rendered once per distinct press it sees. The pictures show `results` (the orders of the
+    phase played from `before`) and the position after the phase."""
+    view, attachments = report_pictures(variant, view, after, before, results)
     subject = build_subject("results", game=view.game, phase=view.phase)
     bodies: dict[tuple[PressRow, ...], tuple[str, Markup]] = {}
     rendered: dict[tuple[str, tuple[PressRow, ...]], tuple[str, str]] = {}
@@ -283,5 +304,5 @@ def phase_reports(variant: Variant, view: ReportView, after: GameState, *,
             rendered[key] = (render(f"report/phase-{audience}.txt.j2", r=v, body=text_body),
                              render(f"report/phase-{audience}.html.j2", r=v, body=html_body))
         text, html = rendered[key]
-        out.append(ReportMail((address,), subject, text, html, (picture,)))
+        out.append(ReportMail((address,), subject, text, html, attachments))
     return out

@@ -24,6 +24,7 @@ from gm.mail.compose import (
     ReplyTo,
     compose_message,
     compose_plain,
+    inline_content_id,
     make_address,
 )
 from gm.mail.config import Config
@@ -82,13 +83,22 @@ def compose(record: OutboundRecord, config: Config) -> OutgoingMessage:
         html=html,
         message_id=record.message_id,
         reply_to=reply_to,
-        attachments=[Attachment(a.filename, a.content_type, a.data) for a in record.attachments],
+        attachments=[Attachment(a.filename, a.content_type, a.data, _inline(a.filename, html))
+                     for a in record.attachments],
         auto_submitted=headers.get("Auto-Submitted", "auto-generated"),
         date=record.created_at,
     )
 
 
-async def _inline(work: Callable[[], T]) -> T:
+def _inline(filename: str, html: str | None) -> str | None:
+    """The Content-ID of an attachment the HTML part shows (`<img src="cid:...">`), else None."""
+    if html is None:
+        return None
+    cid = inline_content_id(filename)
+    return cid if f"cid:{cid}" in html else None
+
+
+async def _run_inline(work: Callable[[], T]) -> T:
     return work()
 
 
@@ -112,7 +122,7 @@ async def drain_outbox(db: Database, sink: MailSink, *, config: Config, clock: C
     """Send every message due now; return how many the sink accepted. `batch` messages are
     claimed at a time (their leases run while the ones before them are sent); each is marked
     sent as soon as the sink accepted it. `run_db` runs each transaction (default: here)."""
-    run: DbRunner = run_db or _inline
+    run: DbRunner = run_db or _run_inline
     sent = 0
     lease = send_lease(config) * batch
     while True:

@@ -1,0 +1,348 @@
+"""The board's polygons, derived from the map data's border rings.
+
+A ring lists a province's neighbours clockwise, one entry per stretch of common border; two
+consecutive entries X Q in P's ring are the point (a *corner*) where P, X and Q meet. The rings
+therefore fix a planar drawing: each province is the polygon of its corners in ring order, and
+two provinces share an edge exactly where the rings say they border. Only where the corners go
+is left to choose: each starts at the mean of the positions (`at x,y` in the map data) of the
+provinces meeting there (a corner on the board's edge slides along it, a board corner stays
+put), then each corner is drawn towards the mean of its neighbouring corners a few times, which
+evens the shapes out while keeping them where the geography puts them. Each stretch of border
+bends a little towards the line between the two provinces' positions, so a province with only
+two stretches (Portugal, between Spain and the Mid-Atlantic) still has an area.
+
+Nothing here is written by hand: a changed map file gives a changed board, and
+tests/test_picture_geometry.py reads the drawn polygons back and compares which share an edge
+with the map's borders. Edge markers other than ~N ~E ~S ~W (an island that is no province,
+Abstraction2's ~Crete) are drawn as holes. `passages` (borders of no length, Abstraction2 rule
+4) are drawn as marked links between the two provinces.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+from gm.engine.topology import RingTopology, is_edge
+from gm.variants import get_variant
+
+Point = tuple[float, float]
+
+MARGIN = 45.0  # from the outermost position to the board's edge
+SPACING = 70.0  # the least median distance from a position to its nearest neighbour
+SIDES = ("~N", "~E", "~S", "~W")
+RELAX_ROUNDS = 12
+RELAX_PULL = 0.5  # how strongly a corner is drawn to the mean of its neighbours each round
+BEND = 0.25  # how far a stretch of border bends towards the line between the two positions
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """One stretch of common border: the provinces on either side and its polyline."""
+
+    a: str
+    b: str
+    points: tuple[Point, ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    """The drawn board of a map: province polygons, holes, borders, passages, anchors."""
+
+    width: float
+    height: float
+    polygons: dict[str, tuple[Point, ...]]
+    holes: dict[str, tuple[Point, ...]]  # islands that are no province (edge markers)
+    stretches: tuple[Stretch, ...]  # every drawn border between two provinces
+    passages: dict[tuple[str, str], tuple[Point, ...]]  # each passage's link, as drawn
+    anchors: dict[str, Point]  # a point well inside each province (units, labels)
+
+
+def _topology(variant_name: str) -> RingTopology:
+    deriver = get_variant(variant_name).map.deriver
+    if not isinstance(deriver, RingTopology):
+        raise TypeError(f"{variant_name}: its map has no border rings to draw from")
+    return deriver
+
+
+CornerKey = tuple[str, str, str, int]
+
+
+def _rotate(triple: tuple[str, str, str]) -> tuple[str, str, str]:
+    """The rotation of a cyclic triple that starts with its smallest name."""
+    a, b, c = triple
+    return min((a, b, c), (b, c, a), (c, a, b))
+
+
+@cache
+def board(variant_name: str) -> Board:
+    """The board of a variant (computed once per process)."""
+    return build_board(_topology(variant_name))
+
+
+def build_board(topo: RingTopology) -> Board:
+    """The board drawn from a ring topology (its rings and its provinces' positions)."""
+    rings = topo.rings
+    pos: dict[str, Point] = {}
+    for abbr, prov in topo.provinces.items():
+        if prov.position is not None:
+            pos[abbr] = (float(prov.position[0]), float(prov.position[1]))
+    for abbr in sorted(topo.provinces):  # a province without a position: its neighbours' mean
+        if abbr not in pos:
+            near = [pos[q] for q in rings[abbr] if q in pos]
+            pos[abbr] = (sum(p[0] for p in near) / len(near), sum(p[1] for p in near) / len(near)) \
+                if near else (0.0, 0.0)
+    # a dense map is drawn larger, so that its small provinces still hold a unit and a name
+    nearest = sorted(min((math.dist(a, b) for b in pos.values() if b is not a), default=SPACING)
+                     for a in pos.values())
+    scale = max(1.0, SPACING / nearest[len(nearest) // 2]) if nearest else 1.0
+    pos = {a: (x * scale, y * scale) for a, (x, y) in pos.items()}
+    xs = [p[0] for p in pos.values()]
+    ys = [p[1] for p in pos.values()]
+    left, top = min(xs) - MARGIN, min(ys) - MARGIN
+    pos = {a: (x - left, y - top) for a, (x, y) in pos.items()}
+    width, height = max(xs) - left + MARGIN, max(ys) - top + MARGIN
+
+    # islands (edge markers that are no side of the board): at the mean of their neighbours
+    holes: dict[str, list[str]] = {}
+    for p, ring in rings.items():
+        for q in ring:
+            if is_edge(q) and q not in SIDES:
+                holes.setdefault(q, []).append(p)
+    for hole, around in holes.items():
+        pos[hole] = (sum(pos[p][0] for p in around) / len(around),
+                     sum(pos[p][1] for p in around) / len(around))
+
+    # corners: one per (cyclic triple, occurrence); each province's corners in ring order
+    corner_of: dict[tuple[str, int], int] = {}  # (province, slot) -> corner id
+    keys: dict[CornerKey, int] = {}
+    members: list[tuple[str, str, str]] = []
+    for p in sorted(rings):
+        ring = rings[p]
+        n = len(ring)
+        seen: dict[tuple[str, str, str], int] = {}
+        for i in range(n):
+            triple = _rotate((p, ring[i], ring[(i + 1) % n]))
+            k = seen.get(triple, 0)
+            seen[triple] = k + 1
+            key = (*triple, k)
+            if key not in keys:
+                keys[key] = len(members)
+                members.append(triple)
+            corner_of[(p, i)] = keys[key]
+
+    def side_point(sides: list[str], others: list[Point]) -> Point | None:
+        if not sides:
+            return None
+        x = sum(o[0] for o in others) / len(others) if others else width / 2
+        y = sum(o[1] for o in others) / len(others) if others else height / 2
+        for s in sides:
+            if s == "~N":
+                y = 0.0
+            elif s == "~S":
+                y = height
+            elif s == "~W":
+                x = 0.0
+            elif s == "~E":
+                x = width
+        return (x, y)
+
+    anchor: list[Point] = []
+    fixed: list[tuple[bool, bool]] = []  # (x fixed, y fixed)
+    for triple in members:
+        sides = [m for m in triple if m in SIDES]
+        others = [pos[m] for m in triple if m not in SIDES]
+        on_side = side_point(sides, others)
+        if on_side is not None:
+            anchor.append(on_side)
+            fx = any(s in ("~W", "~E") for s in sides)
+            fy = any(s in ("~N", "~S") for s in sides)
+            fixed.append((fx, fy))
+        else:
+            anchor.append((sum(o[0] for o in others) / 3, sum(o[1] for o in others) / 3))
+            fixed.append((False, False))
+
+    # a province of two stretches (Portugal, Ireland) would be a sliver between its corners'
+    # anchors: its two corners go on either side of its position, between its neighbours
+    small: dict[str, tuple[float, dict[str, float]]] = {}  # radius, angle to each neighbour
+    for p, ring in rings.items():
+        if len(ring) != 2 or any(q in SIDES for q in ring):
+            continue
+        here = pos[p]
+        first, second = ring
+        radius = 0.45 * min(math.dist(pos[q], here) for q in ring)
+        # a diamond: its two stretches face the two neighbours, its corners between them
+        away = math.atan2(pos[first][1] - pos[second][1], pos[first][0] - pos[second][0])
+        small[p] = (radius, {first: away, second: away + math.pi})
+        for i, turn in ((0, math.pi / 2), (1, -math.pi / 2)):  # clockwise from x, from y
+            c = corner_of[(p, i)]
+            anchor[c] = (here[0] + radius * math.cos(away + turn),
+                         here[1] + radius * math.sin(away + turn))
+            fixed[c] = (True, True)
+
+    # neighbouring corners: the two ends of each stretch
+    links: list[set[int]] = [set() for _ in members]
+    for p, ring in rings.items():
+        n = len(ring)
+        for i in range(n):
+            a, b = corner_of[(p, (i - 1) % n)], corner_of[(p, i)]
+            if a != b:
+                links[a].add(b)
+                links[b].add(a)
+    at = list(anchor)
+    for _ in range(RELAX_ROUNDS):
+        new = []
+        for c, (ax, ay) in enumerate(anchor):
+            linked = links[c]
+            if not linked:
+                new.append(at[c])
+                continue
+            mx = sum(at[d][0] for d in linked) / len(linked)
+            my = sum(at[d][1] for d in linked) / len(linked)
+            fx, fy = fixed[c]
+            new.append((ax if fx else (1 - RELAX_PULL) * ax + RELAX_PULL * mx,
+                        ay if fy else (1 - RELAX_PULL) * ay + RELAX_PULL * my))
+        at = new
+
+    stretch_count: dict[tuple[str, str], int] = {}
+    for p, ring in rings.items():
+        for q in ring:
+            pair = (min(p, q), max(p, q))
+            stretch_count[pair] = stretch_count.get(pair, 0) + 1
+
+    def bend(p: str, q: str, c1: Point, c2: Point) -> Point | None:
+        """A point between the stretch's corners, drawn a little towards the line between the
+        two positions; none on the board's edge or where two provinces share more than one
+        stretch (the line between their positions says nothing of which one)."""
+        if is_edge(q):
+            return None
+        for small_one, other in ((p, q), (q, p)):
+            if small_one in small:
+                here = pos[small_one]
+                radius, angles = small[small_one]
+                return (here[0] + radius * math.cos(angles[other]),
+                        here[1] + radius * math.sin(angles[other]))
+        if stretch_count[(min(p, q), max(p, q))] > 2:  # counted from both sides
+            return ((c1[0] + c2[0]) / 2, (c1[1] + c2[1]) / 2)
+        mx, my = (c1[0] + c2[0]) / 2, (c1[1] + c2[1]) / 2
+        tx, ty = (pos[p][0] + pos[q][0]) / 2, (pos[p][1] + pos[q][1]) / 2
+        return (mx + BEND * (tx - mx), my + BEND * (ty - my))
+
+    def r(pt: Point) -> Point:
+        return (round(pt[0], 1), round(pt[1], 1))
+
+    polygons: dict[str, tuple[Point, ...]] = {}
+    stretches: list[Stretch] = []
+    bends: dict[tuple[int, int, str, str], Point] = {}  # a stretch's bend, on both sides
+    for p in sorted(rings):
+        ring = rings[p]
+        n = len(ring)
+        outline: list[Point] = []
+        for i in range(n):
+            c1, c2 = corner_of[(p, (i - 1) % n)], corner_of[(p, i)]
+            outline.append(r(at[c1]))
+            q = ring[i]
+            pair = (min(p, q), max(p, q))
+            bkey = (min(c1, c2), max(c1, c2), pair[0], pair[1])
+            mid = bends.get(bkey)
+            if mid is None:
+                mid = bend(p, q, at[c1], at[c2])
+                if mid is not None:
+                    mid = r(mid)
+                    bends[bkey] = mid
+                    if not is_edge(q):
+                        stretches.append(Stretch(pair[0], pair[1], (r(at[c1]), mid, r(at[c2]))))
+            if mid is not None:
+                outline.append(mid)
+        polygons[p] = tuple(outline)
+
+    hole_polys: dict[str, tuple[Point, ...]] = {}
+    for hole in holes:
+        cs = {c for c, m in enumerate(members) if hole in m}
+        centre = pos[hole]
+        pts = sorted((at[c] for c in cs),
+                     key=lambda pt: math.atan2(pt[1] - centre[1], pt[0] - centre[0]))
+        hole_polys[hole] = tuple(r(pt) for pt in pts)
+
+    anchors = {p: r(_inside_point(poly, pos[p])) for p, poly in polygons.items()}
+    passages = {pair: _passage(pair, polygons, stretches, anchors)
+                for pair in sorted(topo.passages)}
+    return Board(round(width, 1), round(height, 1), polygons, hole_polys, tuple(stretches),
+                 passages, anchors)
+
+
+def _passage(pair: tuple[str, str], polygons: dict[str, tuple[Point, ...]],
+             stretches: list[Stretch], anchors: dict[str, Point]) -> tuple[Point, ...]:
+    """The link of a passage (Abstraction2 rule 4): from one province through the strait to the
+    other, along the border that separates them there (Messina's Nap-Sic between CMS and TYS),
+    or straight if no border runs from one to the other."""
+    a, b = pair
+    here, there = set(polygons[a]), set(polygons[b])
+    for s in stretches:
+        first, last = s.points[0], s.points[-1]
+        if first in here and last in there:
+            return (anchors[a], first, last, anchors[b])
+        if last in here and first in there:
+            return (anchors[a], last, first, anchors[b])
+    return (anchors[a], anchors[b])
+
+
+def polygon_area(poly: tuple[Point, ...] | list[Point]) -> float:
+    """Signed area (positive: clockwise on screen, y down)."""
+    s = 0.0
+    for i, (x1, y1) in enumerate(poly):
+        x2, y2 = poly[(i + 1) % len(poly)]
+        s += x1 * y2 - x2 * y1
+    return s / 2
+
+
+def contains(poly: tuple[Point, ...] | list[Point], pt: Point) -> bool:
+    """Is `pt` inside the polygon (even-odd rule)?"""
+    x, y = pt
+    inside = False
+    n = len(poly)
+    for i in range(n):
+        x1, y1 = poly[i]
+        x2, y2 = poly[(i + 1) % n]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def edge_distance(poly: tuple[Point, ...] | list[Point], pt: Point) -> float:
+    """The distance from `pt` to the polygon's outline."""
+    best = math.inf
+    x, y = pt
+    n = len(poly)
+    for i in range(n):
+        x1, y1 = poly[i]
+        x2, y2 = poly[(i + 1) % n]
+        dx, dy = x2 - x1, y2 - y1
+        length = dx * dx + dy * dy
+        t = 0.0 if length == 0 else max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / length))
+        best = min(best, math.hypot(x - x1 - t * dx, y - y1 - t * dy))
+    return best
+
+
+def _inside_point(poly: tuple[Point, ...], wanted: Point) -> Point:
+    """A point well inside the polygon and near `wanted`: the province's position if it is at
+    least 14 units inside, else the grid point that is deepest inside (with a small pull to
+    `wanted`)."""
+    if contains(poly, wanted) and edge_distance(poly, wanted) >= 14:
+        return wanted
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    best, best_score = wanted, -math.inf
+    steps = 24
+    for i in range(steps + 1):
+        for j in range(steps + 1):
+            pt = (min(xs) + (max(xs) - min(xs)) * i / steps,
+                  min(ys) + (max(ys) - min(ys)) * j / steps)
+            if not contains(poly, pt):
+                continue
+            d = edge_distance(poly, pt)
+            score = min(d, 22.0) - 0.02 * math.hypot(pt[0] - wanted[0], pt[1] - wanted[1])
+            if score > best_score:
+                best, best_score = pt, score
+    return best

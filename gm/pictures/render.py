@@ -1,0 +1,106 @@
+"""The pictures of a phase, as files: what reports attach, `gm picture` writes, and the MAP
+command sends.
+
+A played phase has two pictures: its orders drawn on the position they were given in, and the
+position after it (what the phase changed marked). Each is an SVG (for zooming) and a PNG (what
+every mail client shows, inline in the HTML report). Pictures are the same for every recipient
+of a report, so they are made once per game and phase.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gm.engine.errors import OrderError
+from gm.engine.results import OrderResult
+from gm.engine.state import GameState
+from gm.orders import parse_order
+from gm.pictures.png import svg_to_png
+from gm.pictures.svg import render_map_svg
+from gm.store.records import PhaseRecord, StoredResult
+from gm.variants.base import Variant
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One picture: a file name without extension, its caption, its SVG and PNG."""
+
+    stem: str
+    caption: str
+    svg: str
+    png: bytes
+
+
+def file_stem(*words: str) -> str:
+    """`demo-spring-1901-movement`: a file name (without extension) made of `words`."""
+    return re.sub(r"[^a-z0-9]+", "-", " ".join(words).lower()).strip("-") or "map"
+
+
+def render_phase_svg(variant: Variant, state: GameState, title: str, *,
+                     results: Sequence[OrderResult] = (),
+                     previous: GameState | None = None) -> str:
+    """The SVG picture of `state` (see gm.pictures.svg.render_map_svg)."""
+    return render_map_svg(variant, state, title, results=results, previous=previous)
+
+
+def render_phase_png(variant: Variant, state: GameState, title: str, *,
+                     results: Sequence[OrderResult] = (),
+                     previous: GameState | None = None) -> bytes:
+    """The same picture as PNG."""
+    return svg_to_png(render_phase_svg(variant, state, title, results=results,
+                                       previous=previous))
+
+
+def picture_pair(variant: Variant, game: str, before: GameState, after: GameState,
+                 results: Sequence[OrderResult], *, played: str,
+                 shown: str) -> tuple[Picture, ...]:
+    """The pictures of a processed phase: its orders on `before` (when any were given) and the
+    position `after`. `played`: the phase's name; `shown`: the name of the phase `after` is."""
+    out = []
+    if results:
+        caption = f"{game}: {played}, the orders"
+        svg = render_map_svg(variant, before, caption, results=results)
+        out.append(Picture(file_stem(game, played, "orders"), caption, svg, svg_to_png(svg)))
+    caption = f"{game}: {shown}"
+    svg = render_map_svg(variant, after, caption, previous=before)
+    out.append(Picture(file_stem(game, shown), caption, svg, svg_to_png(svg)))
+    return tuple(out)
+
+
+def results_from_stored(variant: Variant, state: GameState,
+                        stored: Sequence[StoredResult]) -> tuple[OrderResult, ...]:
+    """The results of a phase as stored (canonical order texts and outcomes) as the engine's
+    results again, read by the order parser on the map of `state` (for drawing them)."""
+    gmap = variant.map_for(state)
+    out = []
+    for r in stored:
+        text = r.canonical or r.text
+        order = parse_order(text, gmap, state.phase.type, variant.order_kinds)
+        out.append(OrderResult(r.power, None if isinstance(order, OrderError) else order, text,
+                               r.outcome, r.reason, r.dislodged_by, r.details))
+    return tuple(out)
+
+
+def phase_pictures(variant: Variant, game: str, phases: Sequence[PhaseRecord],
+                   index: int | None = None) -> tuple[Picture, ...]:
+    """The pictures of a game's phase `index` (of `phases`, its history in order; None: the
+    last adjudicated one, or the position now if none is): its orders on the position they
+    were given in, and the position after it."""
+    if index is None:
+        done = [i for i, p in enumerate(phases) if p.adjudicated]
+        if not done:
+            now = phases[-1].state
+            caption = f"{game}: {variant.format_phase(now.phase)}"
+            svg = render_map_svg(variant, now, caption)
+            return (Picture(file_stem(game, variant.format_phase(now.phase)), caption, svg,
+                            svg_to_png(svg)),)
+        index = done[-1]
+    record = phases[index]
+    after = phases[index + 1].state if index + 1 < len(phases) else record.state
+    results = () if record.results is None else results_from_stored(
+        variant, record.state, record.results)
+    return picture_pair(variant, game, record.state, after, results,
+                        played=variant.format_phase(record.phase),
+                        shown=variant.format_phase(after.phase))
