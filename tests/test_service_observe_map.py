@@ -130,8 +130,11 @@ def test_map_attaches_the_picture_of_now_and_of_a_past_phase(database: Database,
     _setup(database, tmp_path)
     reply = _reply(database, tmp_path, WATCHER, "MAP alpha")
     assert ("The map of alpha now (Spring 1901, Movement) is attached "
-            "(alpha-spring-1901-movement.svg)." in reply.parts[0].text)
-    (picture,) = reply.attachments
+            "(alpha-spring-1901-movement.png; alpha-spring-1901-movement.svg to zoom)."
+            in reply.parts[0].text)
+    png, picture = reply.attachments
+    assert (png.content_type, png.filename) == ("image/png", "alpha-spring-1901-movement.png")
+    assert png.data.startswith(b"\x89PNG")
     assert picture.content_type == "image/svg+xml"
     assert picture.filename == "alpha-spring-1901-movement.svg"
     assert b"<svg" in picture.data
@@ -144,10 +147,10 @@ def test_map_attaches_the_picture_of_now_and_of_a_past_phase(database: Database,
     past = _reply(database, tmp_path, WATCHER, "MAP alpha Spring 1901, Movement")
     assert ("The map of alpha at the start of Spring 1901, Movement is attached"
             in past.parts[0].text)
-    assert past.attachments[0].data == picture.data  # the same board as before
-    assert now.attachments[0].data != picture.data  # the units have moved
+    assert past.attachments[1].data == picture.data  # the same board as before
+    assert now.attachments[1].data != picture.data  # the units have moved
     coded = _reply(database, tmp_path, WATCHER, "MAP alpha S1901M")
-    assert coded.attachments[0].data == picture.data
+    assert coded.attachments[1].data == picture.data
 
 
 def test_map_refusals_quote_the_request(database: Database, tmp_path: Path) -> None:
@@ -163,7 +166,7 @@ def test_map_refusals_quote_the_request(database: Database, tmp_path: Path) -> N
     assert 'Cannot read "MAP": MAP needs a game and may name a phase' in reply.parts[0].text
 
 
-async def test_map_by_maildir_arrives_as_an_svg_attachment(database: Database,
+async def test_map_by_maildir_arrives_as_png_and_svg_attachments(database: Database,
                                                            tmp_path: Path) -> None:
     config = maildir_config(tmp_path)
     clock = FixedClock(START)
@@ -172,7 +175,10 @@ async def test_map_by_maildir_arrives_as_an_svg_attachment(database: Database,
     assert len(await service_pass(database, config, clock)) == 1
     (mail,) = [m for m in mail_by_recipient(config.maildir.outbox)[PLAYERS["France"]]
                if "The map of alpha now (Spring 1901, Movement) is attached" in text_of(m)]
-    (svg,) = [p for p in mail.iter_attachments()]  # type: ignore[attr-defined]
+    png, svg = [p for p in mail.iter_attachments()]  # type: ignore[attr-defined]
+    assert png.get_content_type() == "image/png"
+    assert png.get_filename() == "alpha-spring-1901-movement.png"
+    assert png.get_content().startswith(b"\x89PNG")
     assert svg.get_content_type() == "image/svg+xml"
     assert svg.get_filename() == "alpha-spring-1901-movement.svg"
     assert b"<svg" in svg.get_content()

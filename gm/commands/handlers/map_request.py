@@ -1,4 +1,5 @@
-"""MAP <game> [phase]: the picture of a game's position, attached to the reply.
+"""MAP <game> [phase]: the picture of a game's position, attached to the reply as a PNG (which
+every mail client shows) and an SVG (to zoom).
 
 Anyone may ask (no sign-on), as for HISTORY: a picture shows only units and centres, which
 every report shows too. Without a phase the position now (the open phase's board); with one,
@@ -13,6 +14,7 @@ from gm.commands.handlers.context import Context
 from gm.commands.handlers.records import _matches
 from gm.commands.values import MapRequest, PhaseCode
 from gm.pictures import render_map_svg
+from gm.pictures.png import svg_to_png
 from gm.service.reports import picture_name
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -46,7 +48,10 @@ def map_request(ctx: Context, command: MapRequest) -> None:
     shown = variant.format_phase(chosen.phase)
     svg = render_map_svg(variant, chosen.state, f"{game.name}: {shown}")
     name = picture_name(game.name, shown)
+    png_name = name.removesuffix(".svg") + ".png"
+    ctx.results.attachments.append(Attachment(png_name, "image/png", svg_to_png(svg)))
     ctx.results.attachments.append(Attachment(name, "image/svg+xml", svg.encode("utf-8")))
     when = (f"now ({shown})" if chosen is records[-1] and not chosen.adjudicated
             else f"at the start of {shown}")
-    ctx.results.add(f"The map of {game.name} {when} is attached ({name}).")
+    ctx.results.add(f"The map of {game.name} {when} is attached ({png_name}; {name} to "
+                    "zoom).")
