@@ -69,6 +69,7 @@ from gm.commands.values import (
     Terminate,
     TooLong,
     UnendedPress,
+    Unlock,
     Unreadable,
 )
 from gm.engine.phase import Phase, PhaseType
@@ -88,7 +89,7 @@ KEYWORDS = frozenset(
         "SIGNON", "JOIN", "SIGNOFF", "PRESS", "BROADCAST", "GREY", "GRAY", "ENDPRESS",
         "SET", "LIST", "HISTORY", "SUMMARY", "HELP", "RESIGN", "CLEAR", "CREATE", "ADD",
         "START", "PAUSE", "RESUME", "PROCESS", "PREVIEW", "TERMINATE", "REPLACE", "EJECT",
-        "ROLLBACK",
+        "ROLLBACK", "UNLOCK",
     }
 )  # fmt: skip
 # Commands a message may hold before any SIGNON, as the "not a command" error lists them.
@@ -618,6 +619,9 @@ class _Build(Transformer[Token, Any]):
 
     def eject(self, c: list[Token]) -> _Draft:
         return _Draft(lambda line: Eject(line, _words(c)))
+
+    def unlock(self, c: list[Token]) -> _Draft:
+        return _Draft(lambda line: Unlock(line, _words(c)))
 
     def rollback(self, c: list[PhaseRef]) -> _Draft:
         (phase,) = c

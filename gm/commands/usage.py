@@ -60,6 +60,7 @@ USAGE: dict[str, str] = {
     ),
     "EJECT": "EJECT needs a power: EJECT France",
     "ROLLBACK": "ROLLBACK needs a phase: ROLLBACK S1901M or ROLLBACK Spring 1901, Movement",
+    "UNLOCK": "UNLOCK needs a power, GM or ALL: UNLOCK France",
 }
 USAGE["GRAY"] = USAGE["GREY"]
 

@@ -50,6 +50,7 @@ from gm.commands.values import (
     Start,
     Summary,
     Terminate,
+    Unlock,
 )
 from gm.mail.compose import build_subject
 from gm.service.render import render
@@ -92,6 +93,7 @@ HANDLERS: Mapping[type[Command], tuple[str, str]] = {
     AddObserver: ("gm_settings", "add_observer"),
     Replace: ("seats", "replace"),
     Eject: ("seats", "eject"),
+    Unlock: ("seats", "unlock"),
 }
 
 # Commands that open a new sign-on: the orders of the one before are stored first.
