@@ -118,6 +118,25 @@ def test_press_refused_by_the_game_setting(database: Database, tmp_path: Path) -
     assert "refused, it names no one but yourself" in reply and mail == []
 
 
+def test_press_to_the_gm_is_labelled_as_sent_in_the_report(database: Database,
+                                                           tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = send_all(database, tmp_path, PLAYERS["England"],
+                            "SIGNON England alpha pwengland\nPRESS TO GM\nA word in private.\n"
+                            "ENDPRESS\nPRESS TO France, GM\nHello both.\nENDPRESS\n")
+    assert reply.count("Press sent to") == 2 and "Press sent to France, the GM." in reply
+    _, mail = send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPROCESS")
+    reports = _by_recipient(mail)
+    flat = {to: " ".join(text.split()) for to, text in reports.items()}
+    for who in (PLAYERS["England"], GM):
+        assert "From England to the GM: A word in private." in flat[who], flat[who]
+        assert "From England to France, the GM: Hello both." in flat[who]
+    assert "A word in private." not in flat[PLAYERS["France"]]
+    assert "From England to France, the GM: Hello both." in flat[PLAYERS["France"]]
+    assert "A word in private." not in flat[PLAYERS["Germany"]]
+    assert "to everyone" not in "".join(flat.values())
+
+
 def test_press_errors_quote_the_input(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
