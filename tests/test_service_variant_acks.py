@@ -46,6 +46,7 @@ async def test_abstraction2_chains_and_exchanges_are_judged_on_arrival(
             in reply)
     assert "disembarks Por: refused with the first order of its line" in reply
     assert "  ->  " not in reply  # nothing of the chain was taken
+    assert "Orders of France for July 1914, Movement:\n  (none)" in reply
     # a line of unrelated orders is not a chain: the second stands alone
     reply = await table.orders("France", "A Par - Bur, F Bre - MAO")
     assert "A Par - Bur: refused" in reply and "F Bre - MAO  ->  F Bre - MAO" in reply

@@ -98,6 +98,10 @@ BEFORE_SIGNON = "SIGNON, JOIN, CREATE, LIST, HISTORY, SUMMARY or HELP"
 _GAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}", re.IGNORECASE)
 _EOL = re.compile(r"\r\n|\r|\n")
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+# A list item's mark before a command or order: `1. A Bur - Par`, `2) ...`, `* F Hol - NTH`,
+# `- A Mun H`, `• ...` (numbered and bulleted lists, as mail programs make them).
+_LIST_MARK = re.compile(
+    r"(?:\d{1,3}[.)]|[-*+\u2022\u2023\u25e6\u2043\u2219\u00b7\u2013\u2014])\s+(?=\S)")
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,10 @@ def parse_message(text: str) -> list[Command]:
         clean = _clean(raw)
         if not clean:
             continue
+        mark = _LIST_MARK.match(clean)
+        if mark is not None:  # the line as if it were not in a list
+            clean = clean[mark.end():]
+            raw = _LIST_MARK.sub("", raw.translate(_INVISIBLE).strip(), count=1)
         first = clean.split(" ", 1)[0]
         keyword = first.upper() if first.isascii() else ""
         if len(clean) > MAX_LINE_CHARS:

@@ -200,6 +200,7 @@ def order_line(ctx: Context, command: OrderLine) -> None:
     view = _current_phase(ctx, signed, f"  {at}{quoted}")
     if view is None or view.phase is None:
         return
+    signed.ordered = True
     phase, variant, gmap = view.phase, view.variant, view.gmap
     written = command.text
     prefix, colon, rest = written.partition(":")
@@ -416,7 +417,15 @@ def flush_orders(ctx: Context) -> None:
 
 def _flush(ctx: Context) -> None:
     signed = ctx.signed
-    if signed is None or signed.power is None or not signed.pending:
+    if signed is None or signed.power is None:
+        return
+    ordered, signed.ordered = signed.ordered, False
+    if not signed.pending:
+        if ordered:  # every line refused: the orders that stand, as after any orders
+            view = _view(ctx, signed)
+            if view.phase is not None:
+                _summary(ctx, signed, view, [o for _, o in
+                                             _stored_orders(ctx, view, signed.power).values()])
         return
     pending, signed.pending = signed.pending, []
     view = _view(ctx, signed)
