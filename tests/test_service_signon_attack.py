@@ -5,6 +5,9 @@ player and the GM, from their registered addresses, still get in and their comma
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections import defaultdict
 from datetime import timedelta
 from email import message_from_bytes
@@ -16,12 +19,21 @@ from gm.mail.connect import make_sink, make_source
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
 from gm.service.serve import Service
+from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import orders as orders_repo
 from gm.store import phases as phases_repo
 from gm.store.db import Database
 from tests.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer
-from tests.service_support import GM, PLAYERS, START, maildir_config, message
+from tests.service_support import (
+    GM,
+    PLAYERS,
+    SERVICE,
+    START,
+    maildir_config,
+    message,
+    send_all,
+)
 
 SETUP = "\n".join(
     ["CREATE lock1 standard gmpass"]
@@ -120,3 +132,42 @@ async def test_a_stranger_cannot_lock_out_a_player_or_the_gm(
     assert "no longer throttled" in reply
     (reply,) = await run(("gm-travelling@example.org", "SIGNON GM lock1 gmpass\nPROCESS"))
     assert "Signed on as the GM of lock1." in reply and "processed" in reply
+
+
+def test_the_operator_lifts_the_throttling(migrated_url: str, database: Database,
+                                           tmp_path: Path) -> None:
+    """`gm unlock GAME POWER`, as an operator runs it (its own process, a configuration
+    file), forgets the wrong passwords counted for a power."""
+    send_all(database, tmp_path, GM, SETUP.replace("lock1", "lock2"))
+    clock = FixedClock(START)
+    for n in range(5):
+        send_all(database, tmp_path, "mallory@example.net", f"SIGNON France lock2 guess{n}",
+                 clock)
+    reply = send_all(database, tmp_path, "france@work.example", "SIGNON France lock2 pwfrance",
+                     clock)[0]
+    assert "Sign-ons to France in lock2 are slowed" in reply
+    config = tmp_path / "gm.toml"
+    config.write_text(f'database_url = "{migrated_url}"\naddress = "{SERVICE}"\n'
+                      f'operator = "postmaster@example.org"\n[maildir]\n'
+                      f'inbox = "{tmp_path / "inbox"}"\noutbox = "{tmp_path / "outbox"}"\n')
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+
+    def gm(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "gm", "unlock", *args, "--config",
+                               str(config)], capture_output=True, text=True, env=env,
+                              timeout=120)
+
+    wrong = gm("lock2", "Frnace")
+    assert wrong.returncode == 1 and "'Frnace' is not a power of lock2" in wrong.stderr
+    assert gm("nosuchgame").returncode == 1
+    done = gm("lock2", "France")
+    assert done.returncode == 0, done.stderr
+    assert "sign-ons to France in lock2 are no longer throttled" in done.stdout
+    reply = send_all(database, tmp_path, "france@work.example", "SIGNON France lock2 pwfrance",
+                     clock)[0]
+    assert "Signed on as France in lock2." in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "lock2")
+        assert game is not None
+        (entry,) = audit.audit_log(s, game_id=game.id, action="signon_unlocked")
+    assert entry.actor == "postmaster@example.org" and entry.details == {"power": "France"}

@@ -14,15 +14,17 @@ Within the last hour (WINDOW), counting only failures since the last UNLOCK of t
   guesser forging it learns nothing from the reply.
 
 The GM lifts a power's counts with UNLOCK <power> (UNLOCK GM, UNLOCK ALL); REPLACE and a new
-password (SET PASSWORD) lift the power's too. A sign-on from an address other than the
-registered one is accepted with the right password; the registered address gets a copy of the
-reply (see dispatch.run_commands).
+password (SET PASSWORD) lift the power's too; the operator, with `gm unlock GAME [WHO]`.
+A sign-on from an address other than the registered one is accepted with the right password;
+the registered address gets a copy of the reply (see dispatch.run_commands).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+
+from sqlalchemy.orm import Session
 
 from gm.commands.handlers.context import Context, Notice
 from gm.mail.compose import build_subject
@@ -132,6 +134,11 @@ def record_failure(ctx: Context, game: GameRecord, power: str,
 def unlock(ctx: Context, game: GameRecord, power: str) -> None:
     """Forget the wrong passwords counted so far for `power` (GM_KEY, or ALL_KEY for every
     power and the GM), and for the addresses that sent them."""
-    audit.record_action(ctx.session, actor=ctx.sender, action=UNLOCKED, now=ctx.now,
-                        game_id=game.id, details={"power": power},
-                        inbound_id=ctx.inbound_id)
+    lift(ctx.session, game.id, power, actor=ctx.sender, now=ctx.now, inbound_id=ctx.inbound_id)
+
+
+def lift(session: Session, game_id: int, power: str, *, actor: str, now: datetime,
+         inbound_id: int | None = None) -> None:
+    """`unlock` by whoever `actor` is (the operator's `gm unlock`)."""
+    audit.record_action(session, actor=actor, action=UNLOCKED, now=now, game_id=game_id,
+                        details={"power": power}, inbound_id=inbound_id)
