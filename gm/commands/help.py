@@ -29,6 +29,7 @@ Send HELP and a topic for more:
     HELP GAMES      LIST, HISTORY, SUMMARY, and JOIN to play in a new game
     HELP GM         the gamemaster's commands
     HELP DEADLINES  the gamemaster's deadline, press and lateness settings
+    HELP RULEBOOK   the rulebook a game plays: 2000 (the default) or 2023
 """
 
 SIGNON = """\
@@ -154,6 +155,8 @@ A game's gamemaster creates it, seats the players and steers it. Create a game w
 
     CREATE <game> <variant> <password>     CREATE mygame Standard secret
                                            CREATE mygame Deluge II secret
+    ... RULEBOOK 2000|2023                 the rulebook it plays (HELP RULEBOOK):
+                                           CREATE mygame Standard secret RULEBOOK 2023
 
 then sign on as its gamemaster with SIGNON GM <game> <password> and use:
 
@@ -182,6 +185,7 @@ then sign on as its gamemaster with SIGNON GM <game> <password> and use:
                                            sign-ons to a power (or the GM, or all):
                                            UNLOCK France
     TERMINATE                              end the game; everyone is told
+    SET RULEBOOK 2000|2023                 the rulebook, before START (HELP RULEBOOK)
 
 Deadlines, press and lateness: HELP DEADLINES.
 """
@@ -221,6 +225,26 @@ A new game has: movement 72h, retreat 24h, adjustment 24h, no grace, time zone U
 press ALL, late HOLD, early processing ON, reminders 12 hours before the deadline.
 """
 
+RULEBOOK = """\
+HELP RULEBOOK
+
+A game plays the 2000 rulebook (the default) or the 2023 rulebook, each as the DATC (v3.0)
+makes it precise; every report names it in its first line. The gamemaster chooses it with
+CREATE <game> <variant> <password> RULEBOOK 2023, or SET RULEBOOK 2000|2023 before START.
+
+The two differ in two places:
+- An army ordered to an adjacent province (A Mar - Spa) while fleets convoy it goes by convoy
+  if its order says "via convoy" or a fleet of its own power convoys it, else over land.
+  Under 2000, "A Mar - Spa via convoy" with no convoy ordered goes over land; under 2023 it
+  goes only by convoy, so it does not move. Under 2023 a convoy order by a fleet that no
+  route needs (F WES C A Mar - Spa, where F LYO alone carries it) does not count as intent.
+- Removals a power does not order (civil disorder): under 2000 the units farthest from its
+  home centres go first, counting the moves each unit could make; under 2023 the units
+  farthest from any supply centre it owns, counting provinces of any kind, land or sea.
+  Either way, on equal distance fleets go before armies, then in alphabetical order.
+Abstraction2 and Deluge II play the 2000 rulebook: their A/F rules replace convoys.
+"""
+
 TOPICS: dict[str, str] = {
     "SIGNON": SIGNON,
     "ORDERS": ORDERS,
@@ -229,6 +253,7 @@ TOPICS: dict[str, str] = {
     "GAMES": GAMES,
     "GM": GM,
     "DEADLINES": DEADLINES,
+    "RULEBOOK": RULEBOOK,
 }
 
 # Other words a player may ask about -> the topic that answers.

@@ -59,6 +59,7 @@ from gm.commands.values import (
     SetPassword,
     SetPress,
     SetRemind,
+    SetRulebook,
     SetTimezone,
     SetWait,
     SignOff,
@@ -73,6 +74,7 @@ from gm.commands.values import (
     Unreadable,
 )
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.rulebook import RULEBOOKS
 from gm.paths import GRAMMARS
 
 # Limits. A message over them is refused as a whole (a TooLong value and nothing else); a
@@ -116,11 +118,19 @@ class Session:
     commands: tuple[Command, ...]
 
 
+_CENTRE_WORDS = ("centre", "center", "sc", "s.c.", "s.c", "supply")
+
+
 def _creates_centre(clean: str) -> bool:
-    """`Create centre Bur` (Geophysical rule 7) is an order, not the CREATE command."""
-    words = clean.split()
-    return len(words) >= 2 and words[1].lower() in ("centre", "center", "sc", "s.c.", "s.c",
-                                                     "supply")
+    """`Create centre Bur`, `Create a new s.c. in Bur` (Geophysical rule 7) are orders, not
+    the CREATE command."""
+    words = [w.lower() for w in clean.split()]
+    if len(words) >= 2 and words[1] in _CENTRE_WORDS:
+        return True
+    fillers = ("a", "an", "the", "new")
+    return len(words) >= 3 and words[1] in fillers and (
+        words[2] in _CENTRE_WORDS or (words[2] in fillers and len(words) >= 4
+                                      and words[3] in _CENTRE_WORDS))
 
 
 def parse_message(text: str) -> list[Command]:
@@ -250,6 +260,9 @@ def _mask_unread(clean: str, keyword: str) -> str:
     words = clean.split(" ")
     if keyword == "SET" and len(words) > 2 and words[1].upper().startswith(("PA", "PW")):
         return " ".join([*words[:2], MASK])
+    if keyword == "CREATE" and len(words) > 3 and words[-2].upper() == "RULEBOOK":
+        # `CREATE g v secret RULEBOOK 1999`: the password is before RULEBOOK
+        return " ".join([*words[:-3], MASK, *words[-2:]])
     if keyword in PASSWORD_KEYWORDS:
         return _mask_last_word(clean)
     return clean
@@ -447,6 +460,20 @@ def _zones() -> dict[str, str]:
     return {name.lower(): name for name in zoneinfo.available_timezones()}
 
 
+@dataclass(frozen=True)
+class _RulebookWord:
+    """The year after RULEBOOK in a CREATE line, checked."""
+
+    value: str
+
+
+def _rulebook(word: str) -> str:
+    if word in RULEBOOKS:
+        return word
+    raise _Invalid(f"there is no {word!r} rulebook: RULEBOOK {' or '.join(RULEBOOKS)} "
+                   "(2000 if not given; HELP RULEBOOK)")
+
+
 def _zone(name: str) -> str:
     zones = _zones()
     if name.lower() in zones:
@@ -585,10 +612,20 @@ class _Build(Transformer[Token, Any]):
         return _Draft(Clear)
 
     # ---- gamemaster
-    def create(self, c: list[Token]) -> _Draft:
+    def create(self, c: list[Any]) -> _Draft:
+        rulebook = c.pop() if isinstance(c[-1], _RulebookWord) else None
         game, *variant, password = c
         name, secret = _game(game), Secret(str(password))
-        return _Draft(lambda line: Create(line, name, _words(variant), secret), (password,))
+        book = None if rulebook is None else rulebook.value
+        return _Draft(lambda line: Create(line, name, _words(variant), secret, book),
+                      (password,))
+
+    def rulebook(self, c: list[Token]) -> _RulebookWord:
+        return _RulebookWord(_rulebook(str(c[0])))
+
+    def set_rulebook(self, c: list[Token]) -> _Draft:
+        rulebook = _rulebook(str(c[0]))
+        return _Draft(lambda line: SetRulebook(line, rulebook))
 
     def add(self, c: list[Token]) -> _Draft:
         *power, address, password = c

@@ -255,6 +255,7 @@ class Create(Command):
     game: str
     variant: str
     password: Secret
+    rulebook: str | None = None  # `... RULEBOOK 2023` (gm.engine.rulebook); None: the default
 
 
 @dataclass(frozen=True)
@@ -333,6 +334,13 @@ class SetLate(Command):
 
     policy: LatePolicy
     after: int = 0
+
+
+@dataclass(frozen=True)
+class SetRulebook(Command):
+    """`SET RULEBOOK 2000|2023`: the rulebook the game plays, chosen before START."""
+
+    rulebook: str
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,9 @@ import difflib
 from gm.commands.handlers.common import (
     as_master,
     deadline_for,
+    game_rulebook,
     refresh,
+    rulebook_refusal,
     shown_deadline,
     variant_label,
     variant_of,
@@ -15,6 +17,7 @@ from gm.commands.handlers.common import (
 from gm.commands.handlers.context import Context, Notice, Signed
 from gm.commands.values import Add, Create, Start
 from gm.engine.game import start_state
+from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY, with_rulebook
 from gm.mail.compose import build_subject
 from gm.service.render import render
 from gm.store import audit
@@ -23,6 +26,7 @@ from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store.errors import GameNameTaken
 from gm.store.passwords import hash_password
+from gm.store.settings import GameSettings
 from gm.store.statuses import GameStatus
 from gm.variants import UnknownVariant, get_variant, names
 from gm.variants.registry import canonical_name
@@ -34,10 +38,19 @@ def create(ctx: Context, command: Create) -> None:
     except UnknownVariant:
         ctx.results.add(_unknown_variant(command) + ".")
         return
+    rulebook = command.rulebook or DEFAULT_RULEBOOK
+    refusal = rulebook_refusal(variant, rulebook)
+    if refusal is not None:
+        ctx.results.add(f"CREATE: refused, {refusal}.")
+        return
+    # The default rulebook is not written down (a game's settings stay what they were).
+    settings = None if rulebook == DEFAULT_RULEBOOK else GameSettings(
+        extra={RULEBOOK_KEY: rulebook})
     try:
         game = games_repo.create_game(
             ctx.session, name=command.game, variant=variant.name, gm_address=ctx.sender,
-            gm_password_hash=hash_password(command.password.value), now=ctx.now)
+            gm_password_hash=hash_password(command.password.value), now=ctx.now,
+            settings=settings)
     except GameNameTaken:
         ctx.results.add(f"CREATE: a game called {command.game!r} exists already; "
                         "choose another name.")
@@ -45,12 +58,15 @@ def create(ctx: Context, command: Create) -> None:
     for power in variant.power_names:
         powers_repo.add_power(ctx.session, game.id, power, now=ctx.now)
     audit.record_action(ctx.session, actor=ctx.sender, action="create", now=ctx.now,
-                        game_id=game.id, details={"variant": variant.name},
+                        game_id=game.id, details={"variant": variant.name,
+                                                  "rulebook": rulebook},
                         inbound_id=ctx.inbound_id)
     ctx.signed = Signed(game, None)
     ctx.refused_signon = False
     ctx.results.game = game.name
     ctx.results.add(f"Game {game.name} ({variant.title}) created; you are its GM.",
+                    f"Rulebook: {rulebook} (SET RULEBOOK 2000|2023 changes it before START; "
+                    "HELP RULEBOOK).",
                     f"Powers: {', '.join(variant.power_names)}.",
                     "Players JOIN it, or you ADD them; then START it.")
 
@@ -114,7 +130,7 @@ def start(ctx: Context, command: Start) -> None:
         ctx.results.add(f"START: these powers have no player yet: {', '.join(missing)}.")
         return
     variant = variant_of(game)
-    state = start_state(variant)
+    state = with_rulebook(start_state(variant), game_rulebook(game))
     phase = phases_repo.open_phase(ctx.session, game.id, state, now=ctx.now,
                                    deadline_at=deadline_for(game, state.phase.type, ctx.now))
     signed.game = games_repo.set_game_status(ctx.session, game.id, GameStatus.ACTIVE,
