@@ -50,6 +50,8 @@ async def test_abstraction2_chains_and_exchanges_are_judged_on_arrival(
     # a line of unrelated orders is not a chain: the second stands alone
     reply = await table.orders("France", "A Par - Bur, F Bre - MAO")
     assert "A Par - Bur: refused" in reply and "F Bre - MAO  ->  F Bre - MAO" in reply
+    reply = await table.orders("France", "A Lyo - Bre, F Bre - MAO")  # the unit moved onto
+    assert "A Lyo - Bre: refused" in reply and "F Bre - MAO  ->  F Bre - MAO" in reply
     # exchanges: what can be judged now is; vacating the centre is judged after the moves
     reply = await table.orders("France", "Exchange Par for Ber with Gerany",
                                "Exchange Mun for Ber with Germany",

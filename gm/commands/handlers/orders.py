@@ -256,18 +256,16 @@ def order_line(ctx: Context, command: OrderLine) -> None:
 
 def _chained(head: AnyOrder, order: AnyOrder) -> bool:
     """Does `order`, later on the line of `head`, follow on from it: an order of the unit
-    `head` orders, or makes (the A/F a boarding forms), or of where it goes, or a landing? A
-    chain whose first order is refused is refused whole (Abstraction2 rule 3's
+    `head` orders or makes (the A/F a boarding forms), or the landing of a boarding's army?
+    A chain whose first order is refused is refused whole (Abstraction2 rule 3's
     `A(Par) boards F(Bre), A/F(Bre)-MAO, A disembarks Por`)."""
     if not isinstance(head, Order) or not isinstance(order, Order):
         return False
-    if isinstance(order, Disembark):
-        return True
     places = {head.unit.province}
     if isinstance(head, Embark):
+        if isinstance(order, Disembark):
+            return True
         places.add(head.fleet.province)
-    if isinstance(head, Move):
-        places.add(head.dest.province)
     return order.unit.province in places
 
 
