@@ -15,7 +15,7 @@ import re
 import zoneinfo
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import time, timedelta
+from datetime import date, time, timedelta
 from typing import Any
 
 from lark import Lark, Token, Transformer
@@ -26,17 +26,24 @@ from gm.commands.values import (
     MASK,
     Add,
     AddObserver,
+    Ahead,
     Clear,
+    ClearAbsence,
+    ClearAhead,
     Command,
+    ConfirmAddress,
     Create,
     Eject,
     Help,
     History,
     Join,
+    JoinPrefer,
     LatePolicy,
     Line,
     ListGames,
+    MapRequest,
     NotACommand,
+    Observe,
     OrderLine,
     Pause,
     PhaseCode,
@@ -46,15 +53,20 @@ from gm.commands.values import (
     Preview,
     Process,
     Replace,
+    ReplaceFromStandby,
     Resign,
     Resume,
     Rollback,
     Secret,
+    SetAbsence,
+    SetAbsenceLimit,
+    SetAddress,
     SetDeadline,
     SetDraw,
     SetEarly,
     SetGrace,
     SetLate,
+    SetObserve,
     SetObservers,
     SetPassword,
     SetPress,
@@ -65,6 +77,7 @@ from gm.commands.values import (
     SignOff,
     SignOn,
     SignOnMaster,
+    Standby,
     Start,
     Summary,
     Terminate,
@@ -91,7 +104,7 @@ KEYWORDS = frozenset(
         "SIGNON", "JOIN", "SIGNOFF", "PRESS", "BROADCAST", "GREY", "GRAY", "ENDPRESS",
         "SET", "LIST", "HISTORY", "SUMMARY", "HELP", "RESIGN", "CLEAR", "CREATE", "ADD",
         "START", "PAUSE", "RESUME", "PROCESS", "PREVIEW", "TERMINATE", "REPLACE", "EJECT",
-        "ROLLBACK", "UNLOCK",
+        "ROLLBACK", "UNLOCK", "OBSERVE", "MAP", "STANDBY", "AHEAD",
     }
 )  # fmt: skip
 # Commands a message may hold before any SIGNON, as the "not a command" error lists them.
@@ -260,6 +273,12 @@ def _mask_unread(clean: str, keyword: str) -> str:
     words = clean.split(" ")
     if keyword == "SET" and len(words) > 2 and words[1].upper().startswith(("PA", "PW")):
         return " ".join([*words[:2], MASK])
+    upper = [w.upper() for w in words]
+    if keyword == "SET" and upper[1:3] == ["ADDRESS", "CONFIRM"] and len(words) > 3:
+        return " ".join([*words[:3], MASK])
+    if keyword == "JOIN" and "PREFER" in upper[1:]:
+        at = upper.index("PREFER")  # the password is the word before PREFER
+        return " ".join([*words[: at - 1], MASK, *words[at:]]) if at > 1 else clean
     if keyword == "CREATE" and len(words) > 3 and words[-2].upper() == "RULEBOOK":
         # `CREATE g v secret RULEBOOK 1999`: the password is before RULEBOOK
         return " ".join([*words[:-3], MASK, *words[-2:]])
@@ -509,6 +528,8 @@ class _Build(Transformer[Token, Any]):
         )
         if code in "Mm":  # M is the gamemaster's code (the power codes never use it)
             return _Draft(lambda line: SignOnMaster(line, name, secret), (password,))
+        if code == "?":  # the classic judges' way to join a forming game: JOIN
+            return _Draft(lambda line: Join(line, name, secret), (password,))
         return _Draft(
             lambda line: SignOn(line, code.upper(), name, secret, by_code=True), (password,)
         )
@@ -722,6 +743,70 @@ class _Build(Transformer[Token, Any]):
         addresses = tuple(dict.fromkeys(_address(t).rstrip(",") for t in c))
         return _Draft(lambda line: SetObservers(line, addresses))
 
+    # ---- observing, the map, standing by, moving, absences, preferences
+    def observe(self, c: list[Token]) -> _Draft:
+        game, off = _game(c[0]), len(c) > 1
+        return _Draft(lambda line: Observe(line, game, off))
+
+    def set_observe(self, c: list[Token]) -> _Draft:
+        allowed = str(c[0]).lower() == "on"
+        return _Draft(lambda line: SetObserve(line, allowed))
+
+    def map(self, c: list[Any]) -> _Draft:
+        game = _game(c[0])
+        phase: PhaseRef | None = c[1] if len(c) > 1 else None
+        return _Draft(lambda line: MapRequest(line, game, phase))
+
+    def standby(self, c: list[Token]) -> _Draft:
+        off = bool(c) and c[-1].type == "OFF"
+        words = c[:-1] if off else c
+        game = _game(words[0]) if words else None
+        return _Draft(lambda line: Standby(line, game, off))
+
+    def replace_standby(self, c: list[Token]) -> _Draft:
+        power = _words(c)
+        return _Draft(lambda line: ReplaceFromStandby(line, power))
+
+    def set_address(self, c: list[Token]) -> _Draft:
+        address = _address(c[0])
+        return _Draft(lambda line: SetAddress(line, address))
+
+    def confirm_address(self, c: list[Token]) -> _Draft:
+        (code,) = c
+        secret = Secret(str(code))
+        return _Draft(lambda line: ConfirmAddress(line, secret), (code,))
+
+    def set_absence(self, c: list[Token]) -> _Draft:
+        start, end = _date(c[0]), _date(c[1])
+        if end < start:
+            raise _Invalid(f"the absence ends ({end}) before it begins ({start}); write the"
+                           " first day away, then the last: SET ABSENCE 2026-03-05 TO 2026-03-08")
+        return _Draft(lambda line: SetAbsence(line, start, end))
+
+    def clear_absence(self, c: list[Token]) -> _Draft:
+        return _Draft(ClearAbsence)
+
+    def set_absence_limit(self, c: list[Token]) -> _Draft:
+        word = str(c[0]).lower()
+        if word == "on":
+            raise _Invalid("SET ABSENCE LIMIT needs a number of days, or OFF:"
+                           " SET ABSENCE LIMIT 14")
+        days = 0 if word == "off" else int(word)
+        return _Draft(lambda line: SetAbsenceLimit(line, days))
+
+    def join_prefer(self, c: list[Any]) -> _Draft:
+        game, password, names = c
+        name, secret = _game(game), Secret(str(password))
+        return _Draft(lambda line: JoinPrefer(line, name, secret, names), (password,))
+
+    def ahead(self, c: list[Token]) -> _Draft:
+        kind, *words = c
+        phase_type, text = _phase_type(str(kind)), _words(words)
+        return _Draft(lambda line: Ahead(line, phase_type, text))
+
+    def clear_ahead(self, c: list[Token]) -> _Draft:
+        return _Draft(ClearAhead)
+
     # ---- values
     def duration(self, c: list[Token]) -> timedelta:
         total = timedelta(0)
@@ -745,6 +830,14 @@ class _Build(Transformer[Token, Any]):
 
     def start(self, c: list[_Draft]) -> _Draft:
         return c[0]
+
+
+def _date(token: Token) -> date:
+    try:
+        return date(*(int(part) for part in str(token).split("-")))
+    except ValueError:
+        raise _Invalid(f"{_quote(str(token), 20)} is not a date; write dates as year-month-day:"
+                       " 2026-03-05") from None
 
 
 def _time(token: Token) -> time:

@@ -19,8 +19,9 @@ from gm.commands.values import Add, Create, Start
 from gm.engine.game import start_state
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY, with_rulebook
 from gm.mail.compose import build_subject
+from gm.service.adjudicate import observers
 from gm.service.render import render
-from gm.store import audit
+from gm.store import audit, join_requests
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
@@ -103,6 +104,7 @@ def add(ctx: Context, command: Add) -> None:
     powers_repo.set_players(ctx.session, game.id, power.name, [command.address], now=ctx.now)
     powers_repo.set_power_password(ctx.session, game.id, power.name,
                                    hash_password(command.password.value), now=ctx.now)
+    join_requests.drop(ctx.session, game.id, command.address)  # the GM's choice, not theirs
     audit.record_action(ctx.session, actor=ctx.sender, action="add", now=ctx.now,
                         game_id=game.id, details={"power": power.name,
                                                   "address": command.address},
@@ -124,6 +126,10 @@ def start(ctx: Context, command: Start) -> None:
     game = refresh(ctx, signed.game)
     if game.status is not GameStatus.FORMING:
         ctx.results.add(f"START: {game.name} is {game.status.value}, not forming.")
+        return
+    from gm.commands.handlers.join_prefer import seat_by_preference
+
+    if not seat_by_preference(ctx, game):
         return
     missing = [p.name for p in powers_repo.list_powers(ctx.session, game.id) if not p.addresses]
     if missing:
@@ -159,3 +165,12 @@ def _tell_start(ctx: Context, name: str, game_id: int, title: str, phase: str, d
                   deadline=deadline, power=None, powers=[p.name for p in powers],
                   service=ctx.service)
     ctx.results.mail.append(Notice((gm_address,), subject, body, game_id))
+    seen = {a.lower() for p in powers for a in p.addresses} | {gm_address.lower()}
+    watching = [a for a in observers(games_repo.get_game(ctx.session, game_id))
+                if a.lower() not in seen]
+    if watching:
+        body = render("reply/started.txt.j2", game=name, title=title, phase=phase,
+                      deadline=deadline, power=None, observer=True,
+                      powers=[p.name for p in powers], service=ctx.service)
+        for address in watching:
+            ctx.results.mail.append(Notice((address,), subject, body, game_id))
