@@ -25,6 +25,21 @@ def test_signature_separator() -> None:
     assert clean_body("A Par -- Bur\n").text == "A Par -- Bur"  # not alone on its line
 
 
+def test_signatures_without_a_separator() -> None:
+    assert clean_body("A Par H\nSent from my iPhone\n\n> old").text == "A Par H"
+    assert clean_body("A Par H\nGet Outlook for Android").text == "A Par H"
+    result = clean_body("A Par H\n\nBest regards,\nJean Dupont\n+33 6 12 34 56 78\n")
+    assert result.text == "A Par H"
+    assert result.cuts == ("cut the signature ('Best regards,' and after)",)
+    # without contact details a name stays (it may be a mistyped order, answered as such)
+    assert clean_body("A Par H\nJean Dupont").text == "A Par H\nJean Dupont"
+    # commands and orders naming addresses are not contact details
+    for text in ("SIGNON GM g pw\nReplace France bob@example.org",
+                 "SIGNON GM g pw\nADD OBSERVER late@example.com",
+                 "SIGNON GM g pw\nSET OBSERVERS a@example.org, b@example.net"):
+        assert clean_body(text).text == text
+
+
 def test_quoted_lines_are_dropped() -> None:
     result = clean_body("> A Par H\nA Par - Bur\n >> old\n")
     assert result.text == "A Par - Bur"

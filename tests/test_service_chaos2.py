@@ -64,7 +64,7 @@ async def test_a_chaos2_game_by_email(database: Database, tmp_path: Path) -> Non
     for i, p in enumerate(POWERS):
         orders = [_build(p.centre)]
         if p.name == "Paris":
-            orders.append("Home Bel")  # Chaos II rule 4: not owned, void at adjudication
+            orders.append("Home Bel")  # Chaos II rule 4: not owned, refused on arrival
         body = "\n".join([_signon(i, p.code, p.name), *orders])
         deliver(config.maildir.inbox, message(_address(p.code), body))
     assert await service_pass(database, config, clock) == [Outcome.ANSWERED] * 34
@@ -76,6 +76,8 @@ async def test_a_chaos2_game_by_email(database: Database, tmp_path: Path) -> Non
         text = text_of(replies[0])
         assert f"Orders of {p.name} for Winter 1900, Adjustment:" in text, (p.name, text)
         assert "Builds ordered: 1 of 1." in text, (p.name, text)
+        if p.name == "Paris":  # the verdict adjudication would give, on arrival
+            assert '"Home Bel": refused, Paris does not own Bel.' in text, text
 
     deliver(config.maildir.inbox, message(GM, "SIGNON GM kaos gmpass\nPROCESS"))
     assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
@@ -101,4 +103,4 @@ async def test_a_chaos2_game_by_email(database: Database, tmp_path: Path) -> Non
         assert str(reports[0]["Subject"]) == "[kaos] Winter 1900, Adjustment: results"
         assert "Next phase: Spring 1901, Movement" in text
         assert "Build F StP/nc" in text and "Build A War" in text
-        assert "Home Bel  (illegal: void: Paris does not own Bel)" in text
+        assert "Home Bel" not in text

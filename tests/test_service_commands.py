@@ -118,6 +118,25 @@ def test_press_refused_by_the_game_setting(database: Database, tmp_path: Path) -
     assert "refused, it names no one but yourself" in reply and mail == []
 
 
+def test_press_to_the_gm_is_labelled_as_sent_in_the_report(database: Database,
+                                                           tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = send_all(database, tmp_path, PLAYERS["England"],
+                            "SIGNON England alpha pwengland\nPRESS TO GM\nA word in private.\n"
+                            "ENDPRESS\nPRESS TO France, GM\nHello both.\nENDPRESS\n")
+    assert reply.count("Press sent to") == 2 and "Press sent to France, the GM." in reply
+    _, mail = send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPROCESS")
+    reports = _by_recipient(mail)
+    flat = {to: " ".join(text.split()) for to, text in reports.items()}
+    for who in (PLAYERS["England"], GM):
+        assert "From England to the GM: A word in private." in flat[who], flat[who]
+        assert "From England to France, the GM: Hello both." in flat[who]
+    assert "A word in private." not in flat[PLAYERS["France"]]
+    assert "From England to France, the GM: Hello both." in flat[PLAYERS["France"]]
+    assert "A word in private." not in flat[PLAYERS["Germany"]]
+    assert "to everyone" not in "".join(flat.values())
+
+
 def test_press_errors_quote_the_input(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
@@ -533,7 +552,8 @@ def test_signon_from_another_address_copies_the_registered_one(database: Databas
     assert "Signed on as France in alpha." in reply and mail == []
 
 
-def test_repeated_wrong_passwords_are_throttled(database: Database, tmp_path: Path) -> None:
+def test_repeated_wrong_passwords_throttle_the_guesser_not_the_player(
+        database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
     clock = FixedClock(START)
     for attempt in range(5):
@@ -547,31 +567,84 @@ def test_repeated_wrong_passwords_are_throttled(database: Database, tmp_path: Pa
     assert set(sent) == {PLAYERS["France"], GM}
     assert "5 wrong passwords for France in alpha within 60 minutes, the last from " \
            "mallory@example.net" in sent[GM]
-    assert "refused until 2026-03-01 13:00 UTC" in sent[PLAYERS["France"]]
-    # now even the right password is refused, without being checked
+    notice = sent[PLAYERS["France"]]
+    assert "the right password from it always works" in notice
+    assert "UNLOCK France" in notice and "SET PASSWORD" in notice
+    # the guesser's address is refused, even with the right password, without a check
+    reply = _send(database, tmp_path, "mallory@example.net",
+                  "SIGNON France alpha pwfrance\nA Par - Bur\n", clock)
+    assert ("Too many wrong passwords from mallory@example.net for alpha: sign-ons to alpha "
+            "from this address are refused without checking the password until "
+            "2026-03-01 13:00 UTC.") in reply
+    assert "A Par - Bur  ->" not in reply
+    # the player, from the registered address, gets in with the right password
     reply = _send(database, tmp_path, PLAYERS["France"],
                   "SIGNON France alpha pwfrance\nA Par - Bur\n", clock)
-    assert ("Too many wrong passwords for France in alpha: sign-ons to it are refused without "
-            "checking the password until 2026-03-01 13:00 UTC.") in reply
-    assert "A Par - Bur  ->" not in reply
-    # other powers are not affected
-    assert "Signed on as Italy in alpha." in _send(database, tmp_path, PLAYERS["Italy"],
-                                                   "SIGNON Italy alpha pwitaly", clock)
-    clock.advance(timedelta(minutes=56))  # an hour after the first failure
-    reply = _send(database, tmp_path, PLAYERS["France"], "SIGNON France alpha pwfrance", clock)
+    assert "Signed on as France in alpha." in reply and "A Par - Bur  ->" in reply
+    # from another address, France is slowed: one check ten minutes after the last failure
+    reply = _send(database, tmp_path, "france@work.example",
+                  "SIGNON France alpha pwfrance\n", clock)
+    assert ("Sign-ons to France in alpha are slowed after 5 wrong passwords within 60 "
+            "minutes") in reply
+    assert "try again after 2026-03-01 12:14 UTC" in reply
+    clock.set(START + timedelta(minutes=14))
+    reply = _send(database, tmp_path, "france@work.example", "SIGNON France alpha pwfrance",
+                  clock)
     assert "Signed on as France in alpha." in reply
+    # other powers are not affected
+    assert "Signed on as Italy in alpha." in _send(database, tmp_path, "italy@work.example",
+                                                   "SIGNON Italy alpha pwitaly", clock)
+    clock.set(START + timedelta(minutes=60, seconds=1))  # an hour after the first failure
+    reply = _send(database, tmp_path, "mallory@example.net", "SIGNON France alpha guess9",
+                  clock)
+    assert "Wrong password for France in alpha." in reply
 
 
-def test_gm_signon_is_throttled_too(database: Database, tmp_path: Path) -> None:
+def test_the_gm_lifts_the_throttling(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    clock = FixedClock(START)
+    for attempt in range(5):
+        _send(database, tmp_path, "mallory@example.net", f"SIGNON Italy alpha guess{attempt}",
+              clock)
+    refused = "refused without checking the password"
+    assert refused in _send(database, tmp_path, "mallory@example.net",
+                            "SIGNON Italy alpha pwitaly", clock)
+    assert "are slowed" in _send(database, tmp_path, "italy@work.example",
+                                 "SIGNON Italy alpha pwitaly", clock)
+    reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nUNLOCK Italy", clock)
+    assert "Sign-ons to Italy in alpha are no longer throttled" in reply
+    assert "Signed on as Italy in alpha." in _send(database, tmp_path, "italy@work.example",
+                                                   "SIGNON Italy alpha pwitaly", clock)
+    assert "Wrong password" in _send(database, tmp_path, "mallory@example.net",
+                                     "SIGNON Italy alpha guess5", clock)
+    # a player cannot UNLOCK; a new password (SET PASSWORD, REPLACE) lifts the counts too
+    for attempt in range(4):
+        _send(database, tmp_path, "mallory@example.net", f"SIGNON Italy alpha again{attempt}",
+              clock)
+    reply = _send(database, tmp_path, PLAYERS["Italy"],
+                  "SIGNON Italy alpha pwitaly\nUNLOCK Italy\nSET PASSWORD pwitaly2", clock)
+    assert "no longer throttled" not in reply and "Password of Italy in alpha changed." in reply
+    assert "Signed on as Italy in alpha." in _send(database, tmp_path, "italy@work.example",
+                                                   "SIGNON Italy alpha pwitaly2", clock)
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        unlocks = audit.audit_log(s, game_id=game.id, action="signon_unlocked")
+    assert [(u.actor, u.details["power"]) for u in unlocks] == [
+        (GM, "Italy"), (PLAYERS["Italy"], "Italy")]
+
+
+def test_the_gm_is_never_locked_out(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
     for attempt in range(5):
         reply, mail = send_all(database, tmp_path, "mallory@example.net",
                                 f"SIGNON GM alpha guess{attempt}\nPROCESS\n")
         assert "Wrong GM password for alpha." in reply and "processed" not in reply
     assert list(_by_recipient(mail)) == [GM]
+    assert "refused without checking" in _send(database, tmp_path, "mallory@example.net",
+                                                "SIGNON GM alpha gmpass\nPROCESS\n")
     reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPROCESS\n")
-    assert "Too many wrong passwords for the GM in alpha" in reply
-    assert "processed" not in reply
+    assert "Signed on as the GM of alpha." in reply and "processed" in reply
 
 
 # --------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ real service (Maildir inbox and outbox, `Service.once`), on SQLite and PostgreSQ
 
 from __future__ import annotations
 
+from datetime import timedelta
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default
@@ -13,6 +14,7 @@ from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
 from gm.service.serve import Service
+from gm.service.tick import Why, tick
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import orders as orders_repo
@@ -164,6 +166,9 @@ async def test_rollback_reopens_the_phase_and_tells_everyone(
     assert set(notices) == {*PLAYERS.values(), GM}
     for text in notices.values():
         assert "rolled the game back to the start of Spring 1901, Movement" in text
+        assert ("processed at its deadline, or when the GM processes it. Deadline: "
+                in " ".join(text.split()))  # SET EARLY OFF: no early processing to mention
+        assert "\n\n-- \nJudge" in text
     indexes, orders = _stored(database)
     assert indexes == [0]  # the Fall phase and its orders are gone
     assert orders[0]["France"] == SPRING_1901["France"]  # the phase's own orders stand
@@ -225,3 +230,66 @@ async def test_the_operator_is_told_of_a_shunted_message(
     with database.read() as s:
         game = games_repo.find_game(s, "broken")
         assert game is not None and game.status is GameStatus.FORMING
+
+
+async def test_a_rollback_waits_for_the_deadline_new_orders_or_process(
+        database: Database, tmp_path: Path) -> None:
+    """The service's tick, over days of its clock, after a ROLLBACK of a game that processes
+    early: the orders given before the rollback stand, but only the deadline, every power's
+    new orders or the GM's PROCESS adjudicate the phase again."""
+    mail = Mail(database, tmp_path)
+    early = SETUP.replace("SET EARLY OFF", "SET DEADLINE MOVEMENT 2d")  # early ON, the default
+    await mail.send(GM, early)
+    await _orders(mail, SPRING_1901)
+
+    def ticked() -> list[tuple[str, str, str]]:
+        return tick(database, config=mail.config, clock=mail.clock).adjudicated
+
+    assert ticked() == [("theta", "Spring 1901, Movement", Why.EARLY)]
+    assert _stored(database)[0] == [0, 1]
+
+    mail.clock.advance(timedelta(minutes=5))
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nROLLBACK S1901M")
+    assert ("The orders given for it stand; it waits for its deadline, new orders from every "
+            "power, or PROCESS.") in _reply_to(out, GM)
+    notice = _text(next(m for to, m in out
+                        if to == PLAYERS["France"] and "rolled back" in str(m["Subject"])))
+    assert "Orders already given for Spring 1901, Movement stand" in notice
+    assert ("Spring 1901, Movement is processed at its deadline, or as soon as every power "
+            "has sent its orders again, or when the GM processes it. Deadline: Tue 2026-03-03 "
+            "12:05 UTC.") in " ".join(notice.split())
+    for wait in (timedelta(seconds=36), timedelta(minutes=1), timedelta(hours=5)):
+        mail.clock.advance(wait)
+        assert ticked() == []  # the old orders do not process it early
+    assert _stored(database)[0] == [0]
+    # new orders from all powers but one: it still waits
+    await _orders(mail, {p: SPRING_1901[p] for p in PLAYERS if p != "Turkey"})
+    assert ticked() == []
+    # the last one: processed early again, with the new orders
+    await _orders(mail, {"Turkey": ["A Con - Bul", "A Smy - Arm", "F Ank - Con"]})
+    assert ticked() == [("theta", "Spring 1901, Movement", Why.EARLY)]
+    with database.read() as s:
+        game = games_repo.find_game(s, "theta")
+        assert game is not None
+        phase = phases_repo.current_phase(s, game.id)
+        assert phase is not None and phase.index == 1
+        assert phase.state.unit_in("Con") is not None  # Turkey's new fleet order
+
+    # rolled back again: at its deadline it is processed with the orders that stand
+    mail.clock.advance(timedelta(minutes=1))
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nROLLBACK S1901M")
+    mail.clock.advance(timedelta(days=2) - timedelta(minutes=1))
+    assert ticked() == []
+    mail.clock.advance(timedelta(minutes=2))
+    assert ticked() == [("theta", "Spring 1901, Movement", Why.DEADLINE)]
+    with database.read() as s:
+        game = games_repo.find_game(s, "theta")
+        assert game is not None
+        phase = phases_repo.current_phase(s, game.id)
+        assert phase is not None and phase.index == 1
+        assert phase.state.unit_in("Con") is not None and phase.state.unit_in("Bur") is not None
+
+    # and once more: the GM's PROCESS does it at once
+    await mail.send(GM, "SIGNON GM theta gmpass\nROLLBACK S1901M")
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nPROCESS")
+    assert "Spring 1901, Movement of theta processed" in _reply_to(out, GM)

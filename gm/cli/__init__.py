@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 # Subcommand modules, in the order `gm --help` lists them.
 SUBCOMMANDS = (
     "gm.cli.demo", "gm.cli.scenario", "gm.cli.db", "gm.cli.serve", "gm.cli.ingest",
-    "gm.cli.shunt", "gm.cli.tick", "gm.cli.export", "gm.cli.picture",
+    "gm.cli.shunt", "gm.cli.tick", "gm.cli.export", "gm.cli.picture", "gm.cli.unlock",
 )
 
 

@@ -226,6 +226,9 @@ then sign on as its gamemaster with SIGNON GM <game> <password> and use:
     ROLLBACK <phase>                       return to a phase, for example:
                                            ROLLBACK S1901M
                                            ROLLBACK Spring 1901, Movement
+    UNLOCK <power> | GM | ALL              forget the wrong passwords that throttle
+                                           sign-ons to a power (or the GM, or all):
+                                           UNLOCK France
     TERMINATE                              end the game; everyone is told
     SET RULEBOOK 2000|2023                 the rulebook, before START (HELP RULEBOOK)
 
@@ -335,6 +338,7 @@ ALIASES: dict[str, str] = {
     "REPLACE": "GM",
     "EJECT": "GM",
     "ROLLBACK": "GM",
+    "UNLOCK": "GM",
     "TERMINATE": "GM",
     "DEADLINE": "DEADLINES",
     "GRACE": "DEADLINES",

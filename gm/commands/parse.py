@@ -83,6 +83,7 @@ from gm.commands.values import (
     Terminate,
     TooLong,
     UnendedPress,
+    Unlock,
     Unreadable,
 )
 from gm.engine.phase import Phase, PhaseType
@@ -103,7 +104,7 @@ KEYWORDS = frozenset(
         "SIGNON", "JOIN", "SIGNOFF", "PRESS", "BROADCAST", "GREY", "GRAY", "ENDPRESS",
         "SET", "LIST", "HISTORY", "SUMMARY", "HELP", "RESIGN", "CLEAR", "CREATE", "ADD",
         "START", "PAUSE", "RESUME", "PROCESS", "PREVIEW", "TERMINATE", "REPLACE", "EJECT",
-        "ROLLBACK", "OBSERVE", "MAP", "STANDBY", "AHEAD",
+        "ROLLBACK", "UNLOCK", "OBSERVE", "MAP", "STANDBY", "AHEAD",
     }
 )  # fmt: skip
 # Commands a message may hold before any SIGNON, as the "not a command" error lists them.
@@ -112,6 +113,10 @@ BEFORE_SIGNON = "SIGNON, JOIN, CREATE, LIST, HISTORY, SUMMARY or HELP"
 _GAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}", re.IGNORECASE)
 _EOL = re.compile(r"\r\n|\r|\n")
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+# A list item's mark before a command or order: `1. A Bur - Par`, `2) ...`, `* F Hol - NTH`,
+# `- A Mun H`, `• ...` (numbered and bulleted lists, as mail programs make them).
+_LIST_MARK = re.compile(
+    r"(?:\d{1,3}[.)]|[-*+\u2022\u2023\u25e6\u2043\u2219\u00b7\u2013\u2014])\s+(?=\S)")
 
 
 @dataclass(frozen=True)
@@ -163,6 +168,10 @@ def parse_message(text: str) -> list[Command]:
         clean = _clean(raw)
         if not clean:
             continue
+        mark = _LIST_MARK.match(clean)
+        if mark is not None:  # the line as if it were not in a list
+            clean = clean[mark.end():]
+            raw = _LIST_MARK.sub("", raw.translate(_INVISIBLE).strip(), count=1)
         first = clean.split(" ", 1)[0]
         keyword = first.upper() if first.isascii() else ""
         if len(clean) > MAX_LINE_CHARS:
@@ -676,6 +685,9 @@ class _Build(Transformer[Token, Any]):
 
     def eject(self, c: list[Token]) -> _Draft:
         return _Draft(lambda line: Eject(line, _words(c)))
+
+    def unlock(self, c: list[Token]) -> _Draft:
+        return _Draft(lambda line: Unlock(line, _words(c)))
 
     def rollback(self, c: list[PhaseRef]) -> _Draft:
         (phase,) = c

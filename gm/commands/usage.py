@@ -63,6 +63,7 @@ USAGE: dict[str, str] = {
     ),
     "EJECT": "EJECT needs a power: EJECT France",
     "ROLLBACK": "ROLLBACK needs a phase: ROLLBACK S1901M or ROLLBACK Spring 1901, Movement",
+    "UNLOCK": "UNLOCK needs a power, GM or ALL: UNLOCK France",
     "OBSERVE": "OBSERVE needs a game, and OFF to stop: OBSERVE mygame or OBSERVE mygame OFF",
     "MAP": (
         "MAP needs a game and may name a phase: MAP mygame, MAP mygame S1901M"

@@ -388,6 +388,14 @@ class Eject(Command):
 
 
 @dataclass(frozen=True)
+class Unlock(Command):
+    """`UNLOCK France` / `UNLOCK GM` / `UNLOCK ALL`: forget the wrong passwords counted
+    against sign-ons to a power, the GM, or all of them."""
+
+    power: str
+
+
+@dataclass(frozen=True)
 class Rollback(Command):
     """`ROLLBACK S1901M` / `ROLLBACK Spring 1901, Movement`: return the game to that phase."""
 

@@ -108,6 +108,14 @@ def advance(variant: Variant, state: GameState, submitted: Sequence[Submitted]) 
         report = PhaseReport(current.phase, played=False)
 
 
+def phase_results(
+    variant: Variant, state: GameState, submitted: Sequence[Submitted]
+) -> tuple[OrderResult, ...]:
+    """The results of `state.phase` alone with `submitted`, as `advance` gives them for it (no
+    later phase is played): what adjudication will say of each order, for its acknowledgement."""
+    return _play(variant, state, submitted)[1].results
+
+
 def orders_needed(variant: Variant, state: GameState) -> dict[str, Needed]:
     """Who must order what in `state.phase` (powers with nothing to order are left out)."""
     if state.finished:

@@ -2,7 +2,12 @@
 
 Rules, applied line by line from the top:
 - `SIGNOFF` alone on a line (any case) ends the text; the rest is ignored (the classic judge habit).
-- A signature separator, "-- " (or "--") alone on a line, ends the text.
+- A signature separator, "-- " (or "--") alone on a line, ends the text; so does a mail
+  program's own line ("Sent from my iPhone", "Get Outlook for iOS", and their French, German,
+  Spanish, Dutch and Italian forms).
+- A signature without a separator at the end: the last few lines, if they are names, greetings
+  and contact details (a phone number, an address, a web site) with at least one contact line
+  among them ("Jean Dupont" / "+33 6 12 34 56 78").
 - Outlook's "-----Original Message-----", a line of underscores followed by "From:", or a
   "From:" line followed within a few lines by "Sent:"/"Date:" and "Subject:" ends the text
   (Outlook quotes the original below without ">" marks).
@@ -22,6 +27,40 @@ _ORIGINAL_RE = re.compile(
     r"mensaje original|oorspronkelijk bericht|messaggio originale)\s*-{2,}\s*$",
     re.IGNORECASE,
 )
+_APP_SIGNATURE_RE = re.compile(
+    r"^\s*(sent from my \S.{0,40}|sent from (mail|yahoo|outlook|gmail|samsung|proton)\S*"
+    r"( for \S.{0,30})?|sent with \S.{0,40}|get outlook for \S.{0,30}|"
+    r"envoy[ée] (de|depuis) mon \S.{0,40}|von meinem \S.{0,40} gesendet|gesendet von \S.{0,40}|"
+    r"enviado desde mi \S.{0,40}|verzonden (vanaf|met) (mijn )?\S.{0,40}|"
+    r"inviato da(l mio)? \S.{0,40})\s*$",
+    re.IGNORECASE,
+)
+# Contact details in a short line: a phone number (seven digits or more), a mail address, a
+# web site ("Jean Dupont | jean@example.fr", "Tel: (555) 123-4567").
+_CONTACT_RE = re.compile(
+    r"(?<![\w.])([+(]?\d[\d ().\-/]{5,}\d|[\w.+\-]+@[\w\-]+\.[\w.\-]+|"
+    r"(https?://|www\.)\S+)", re.IGNORECASE)
+_CONTACT_LINE = 100  # the longest line read as contact details
+# A name or a greeting: up to five words of letters, each capitalised ("Jean-Paul Dupont",
+# "Best regards,", "J. Smith"), not an order's unit word (A, F, Army, Fleet) first.
+_NAME_RE = re.compile(
+    r"^\s*(?!(a|f|army|fleet)\b)[^\W\d_][\w.'\-]*(\s+[^\W\d_][\w.'\-]*){0,4}[,!.]?\s*$",
+    re.IGNORECASE,
+)
+_GREETING_RE = re.compile(
+    r"^\s*(thanks|thank you|cheers|regards|best|best regards|kind regards|yours|cordialement|"
+    r"merci|bien [àa] vous|gr[üu](ß|ss)e|viele gr[üu](ß|ss)e|mfg|saludos|groeten|saluti)\b",
+    re.IGNORECASE,
+)
+# First words of commands and of the variants' orders: a line opening with one is not a name.
+_COMMAND_WORDS = frozenset({
+    "SIGNON", "JOIN", "SIGNOFF", "PRESS", "BROADCAST", "GREY", "GRAY", "ENDPRESS", "SET", "LIST",
+    "HISTORY", "SUMMARY", "HELP", "RESIGN", "CLEAR", "CREATE", "ADD", "START", "PAUSE", "RESUME",
+    "PROCESS", "PREVIEW", "TERMINATE", "REPLACE", "EJECT", "ROLLBACK", "UNLOCK", "BUILD",
+    "REMOVE", "DISBAND", "WAIVE", "HOME", "ALLIANCE", "ALLY", "EXCHANGE", "ERODE", "UPLIFT",
+    "OROGENESIS", "STABILIZE", "STABILISE", "EARTHQUAKE", "SUPPORT",
+})
+_SIGNATURE_LINES = 6  # the most lines a signature without a separator is taken to have
 _UNDERSCORES_RE = re.compile(r"^\s*_{10,}\s*$")
 _HEADER_FROM_RE = re.compile(r"^\s*\**(from|von|de|van|da)\s*:\**\s", re.IGNORECASE)
 _HEADER_SENT_RE = re.compile(
@@ -85,6 +124,48 @@ def _is_outlook_header(lines: list[str], index: int) -> bool:
         _HEADER_SUBJECT_RE.match(x) for x in window)
 
 
+def _is_name(line: str) -> bool:
+    """A name: capitalised words (see _NAME_RE), none of them in capitals only past one letter
+    (a command: SIGNON, PROCESS...)."""
+    words = line.split()
+    if not words or words[0].rstrip(",!.").upper() in _COMMAND_WORDS:
+        return False
+    return bool(_NAME_RE.match(line)) and all(
+        w[0].isupper() and not (len(w) > 2 and w.rstrip(",!.").isupper()) for w in words)
+
+
+_CONTACT_LABELS = re.compile(
+    r"\b(tel|phone|mobile|mob|cell|fax|email|e-mail|mail|web|[tmef])\b\.?\s*:?|[|,;:/\u00b7\u2022]",
+    re.IGNORECASE)
+
+
+def _is_contact(line: str) -> bool:
+    """A short line of contact details, with at most a name or labels beside them."""
+    if len(line) > _CONTACT_LINE or not _CONTACT_RE.search(line):
+        return False
+    rest = " ".join(_CONTACT_LABELS.sub(" ", _CONTACT_RE.sub(" ", line)).split())
+    return not rest or _is_name(rest)
+
+
+def _signature_start(lines: list[str]) -> int | None:
+    """Where a signature without a separator starts at the end of `lines` (see the module
+    docstring), or None."""
+    start, contact, seen = None, False, 0
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
+        if not line.strip():
+            continue
+        seen += 1
+        if seen > _SIGNATURE_LINES:
+            break
+        if _is_contact(line):
+            contact = True
+        elif not (_is_name(line) or _GREETING_RE.match(line)):
+            break
+        start = index
+    return start if contact else None
+
+
 def clean_body(text: str) -> CleanText:
     """Keep only what the sender wrote; never raises."""
     lines = text.split("\n")
@@ -101,7 +182,7 @@ def clean_body(text: str) -> CleanText:
             if index + 1 < len(lines) and any(x.strip() for x in lines[index + 1:]):
                 cuts.append(f"ignored everything after SIGNOFF (line {index + 1})")
             break
-        if line.rstrip("\r") in ("-- ", "--"):
+        if line.rstrip("\r") in ("-- ", "--") or _APP_SIGNATURE_RE.match(line):
             cuts.append(f"cut the signature from line {index + 1}")
             break
         if _ORIGINAL_RE.match(line) or _is_outlook_header(lines, index) or (
@@ -123,6 +204,10 @@ def clean_body(text: str) -> CleanText:
         index += 1
     if quoted:
         cuts.append(f"dropped {quoted} quoted line{'s' if quoted != 1 else ''}")
+    signature = _signature_start(kept)
+    if signature is not None:
+        cuts.append(f"cut the signature ({kept[signature].strip()!r} and after)")
+        kept = kept[:signature]
     result = "\n".join(kept)
     result = re.sub(r"\n{3,}", "\n\n", result).strip("\n")
     return CleanText(result, signoff, tuple(cuts))

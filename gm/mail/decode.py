@@ -275,9 +275,10 @@ class _Reader:
             return None
         if depth > MAX_DEPTH:
             if not self.deep_noted:
-                self.problems.append(f"MIME parts nested deeper than {MAX_DEPTH} were skipped")
+                self.problems.append(f"MIME parts nested deeper than {MAX_DEPTH}: only their "
+                                     "first text was read")
                 self.deep_noted = True
-            return None
+            return self._first_text(part)
         content_type = self._content_type(part)
         if content_type.startswith("message/"):  # forwarded mail and reports are not read
             if content_type not in ("message/delivery-status",
@@ -298,6 +299,24 @@ class _Reader:
                 self._note_attachment(part, content_type)
             return None
         return self._text_of(part, content_type)
+
+    def _first_text(self, part: Message) -> str | None:
+        """The first plain text (else HTML) of a part nested too deep to read part by part:
+        looked for without recursion, within MAX_PARTS parts."""
+        stack, html = [part], None
+        while stack and self.parts_seen <= MAX_PARTS:
+            node = stack.pop()
+            self.parts_seen += 1
+            if node.is_multipart():
+                stack.extend(reversed([c for c in node.get_payload() if isinstance(c, Message)]))
+                continue
+            kind = self._content_type(node)
+            if kind not in ("text/plain", "text/html") or self._is_attachment(node):
+                continue
+            if kind == "text/plain":
+                return self._text_of(node, kind)
+            html = html or node
+        return None if html is None else self._text_of(html, "text/html")
 
     def _multipart(self, content_type: str, children: list[Message], depth: int) -> str | None:
         if not children:
@@ -385,7 +404,35 @@ def _own(own_addresses: str | Iterable[str]) -> Collection[str]:
     return [own_addresses] if isinstance(own_addresses, str) else list(own_addresses)
 
 
+_FIELD_RE = re.compile(rb"[!-9;-~]+[ \t]*:")  # a header field's name and colon (RFC 5322)
+_BLANK_RE = re.compile(rb"\r?\n\r?\n")
+
+
+def _without_stray_header_lines(raw: bytes, problems: list[str]) -> bytes:
+    """`raw` without the lines among its headers that are no header field (no colon) and are
+    followed by header fields: a parser would take such a line for the start of the body, and
+    the headers after it for text. A stray line followed by no header field is left: the
+    message's text may start there (a message without the blank line after its headers)."""
+    end = _BLANK_RE.search(raw, 0, _HEADER_BYTES)
+    if end is None:
+        return raw
+    lines = raw[:end.start()].split(b"\n")
+    kept: list[bytes] = []
+    header_next = False  # the line after this one (going up) is a header field
+    for line in reversed(lines):
+        if _FIELD_RE.match(line) or line[:1] in (b" ", b"\t") or line.startswith(b"From "):
+            kept.append(line)
+            header_next = True
+        elif header_next and line.strip(b"\r"):
+            problems.append("a header line without a colon was ignored: "
+                            f"{header_text(line.decode('utf-8', 'replace'), 80)!r}")
+        else:
+            return raw
+    return b"\n".join(reversed(kept)) + raw[end.start():]
+
+
 def _parse(raw: bytes, problems: list[str]) -> Message:
+    raw = _without_stray_header_lines(raw, problems)
     try:
         return email.message_from_bytes(raw)
     except Exception as exc:  # RecursionError on absurd nesting, and other parser failures

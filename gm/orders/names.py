@@ -177,9 +177,10 @@ def suggest(name: str, gmap: GameMap, limit: int = 3) -> tuple[str, ...]:
 
     names = map_names(gmap)
     wanted = spaced(name).casefold()
+    # two letters swapped (`Amr` for Arm) is one slip, as close as a name gets: first
+    seen = list(dict.fromkeys(names.choices[k] for k in names.choices if _swapped(wanted, k)))
     close = difflib.get_close_matches(wanted, names.choices.keys(), n=12, cutoff=0.6)
     best = difflib.SequenceMatcher(None, wanted, close[0]).ratio() if close else 0.0
-    seen: list[str] = []
     for candidate in close:
         # only names about as close as the closest one
         if difflib.SequenceMatcher(None, wanted, candidate).ratio() < best - 0.1:
@@ -188,6 +189,15 @@ def suggest(name: str, gmap: GameMap, limit: int = 3) -> tuple[str, ...]:
         if abbr not in seen:
             seen.append(abbr)
     return tuple(names.display(gmap, abbr) for abbr in seen[:limit])
+
+
+def _swapped(typed: str, name: str) -> bool:
+    """Is `name` `typed` with two neighbouring letters swapped back?"""
+    if len(typed) != len(name) or typed == name:
+        return False
+    diff = [i for i, (a, b) in enumerate(zip(typed, name, strict=True)) if a != b]
+    return (len(diff) == 2 and diff[1] == diff[0] + 1
+            and typed[diff[0]] == name[diff[1]] and typed[diff[1]] == name[diff[0]])
 
 
 _CLOSING = ".,;:!?'\")"

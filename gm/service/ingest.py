@@ -11,7 +11,9 @@ the next message.
 A sender may send `rate_limit` messages per `rate_window` (counted by arrival from the
 database, so every process agrees). A newly arrived message over the limit is kept whole as
 held: not processed and not answered, except for one short notice per sender per window.
-`gm shunt replay` releases held messages; a replayed message is not counted again.
+`gm shunt replay` releases held messages; a replayed message is not counted again. A message
+that looks like one side of a mail loop with a robot that does not say it is one is held too,
+after a handful (gm.service.loop_guard).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from gm.mail.compose import build_subject, new_message_id
 from gm.mail.config import Config
 from gm.mail.decode import DecodedMessage, decode_message
 from gm.service.clock import Clock
+from gm.service.loop_guard import hold_loop
 from gm.service.render import render
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
@@ -51,7 +54,8 @@ class Outcome(StrEnum):
     DUPLICATE = "duplicate"  # seen before: nothing done
     AUTOMATIC = "automatic"  # a robot's mail (bounce, vacation, list): kept, not answered
     SHUNTED = "shunted"  # processing failed: kept with the error, apology queued
-    HELD = "held"  # over the sender's rate limit: kept, not processed (one notice per window)
+    HELD = "held"  # over the sender's rate limit (one notice per window), or a mail loop (the
+    # operator is told): kept, not processed
 
 
 @dataclass(frozen=True)
@@ -137,7 +141,11 @@ def ingest(
                 ctx.results.add(f"Your message is larger than {config.max_message_bytes} bytes "
                                 "and was not read. Send commands as plain text.")
             else:
-                run_commands(ctx, parse_message(decoded.text))
+                commands = parse_message(decoded.text)
+                if new and hold_loop(session, decoded, record, commands, config=config,
+                                     now=now):
+                    return Ingested(record.id, Outcome.HELD)
+                run_commands(ctx, commands)
             body = render("reply/ack.txt.j2", lines=ctx.results.lines,
                           service=config.display_name)
             message_id = new_message_id(config.domain)

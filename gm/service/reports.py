@@ -254,7 +254,10 @@ def _press_for(press: Sequence[PressRecord], audience: str,
         sender: str | None = p.from_power or "GM"
         if p.anonymous and audience != "gm" and p.from_power != power:
             sender = None
-        rows.append(PressRow(sender, () if p.broadcast else tuple(p.to_powers), p.body))
+        # a power's press named the GM ("GM" stored; rows stored before that: no one else)
+        to = () if p.broadcast else (
+            tuple("the GM" if t == "GM" else t for t in p.to_powers) or ("the GM",))
+        rows.append(PressRow(sender, to, p.body))
     return tuple(rows)
 
 

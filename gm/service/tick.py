@@ -16,8 +16,9 @@ A game's open phase is adjudicated when:
 - nobody has a choice to make (no power has anything to order, or all it can do is forced:
   removing every unit it has), at once;
 - every playing power that has a choice has complete orders in (powers in civil disorder are
-  not waited for), the game processes early (SET EARLY) and no power SET WAIT, at once; or at
-  the deadline without those conditions;
+  not waited for), given since the phase opened (after a ROLLBACK the orders given before it
+  stand, but only new ones make it process early), the game processes early (SET EARLY) and
+  no power SET WAIT, at once; or at the deadline without those conditions;
 - the deadline and the grace period (SET GRACE) have passed, and the late policy (SET LATE) is
   HOLD (late powers' units hold) or DISORDER (as HOLD; after N missed deadlines in a row the
   power falls into civil disorder and is not waited for again). Under WAIT the phase waits for
@@ -156,6 +157,9 @@ class Standing:
 
     choosers: tuple[str, ...]  # playing powers with a choice to make
     missing: tuple[str, ...]  # choosers without complete orders
+    # choosers whose orders are older than the phase's opening (a ROLLBACK reopened it): they
+    # stand at the deadline, but the phase is not processed early on them
+    stale: tuple[str, ...]
     waiting: bool  # a power SET WAIT
     stored: dict[str, OrderSetRecord]  # each power's latest valid orders
     anyone: bool  # some power (playing or not) has a choice: the phase is not resolved at once
@@ -179,9 +183,11 @@ def standing(session: Session, variant: Variant, phase: PhaseRecord,
         if p not in stored or not complete_orders(
             variant, phase, p, bool(stored[p].lines), parsed.get(p, []))
     )
+    stale = tuple(p for p in deciding
+                  if p in stored and stored[p].submitted_at < phase.opened_at)
     waiting = any(p.wait for p in powers if p.name in deciding)
     anyone = bool(deciding) or bool(choosers(variant, phase.state, variant.power_names))
-    return Standing(deciding, missing, waiting, stored, anyone, submitted)
+    return Standing(deciding, missing, stale, waiting, stored, anyone, submitted)
 
 
 def _message_id(kind: str, phase: PhaseRecord, who: str, domain: str) -> str:
@@ -324,7 +330,8 @@ class GameTick:
         if not stand.anyone:
             return self.adjudicate(phase, Why.NO_CHOICE, powers, stand)
         # early only when someone plays: a game of powers in civil disorder keeps its deadlines
-        if stand.choosers and not stand.missing and not stand.waiting and settings.early:
+        if (stand.choosers and not stand.missing and not stand.stale and not stand.waiting
+                and settings.early):
             return self.adjudicate(phase, Why.EARLY, powers, stand)
         if deadline is None:
             return False

@@ -336,8 +336,9 @@ def rollback_to(
     deadline_at: datetime | None = None,
     inbound_id: int | None = None,
 ) -> PhaseRecord:
-    """The GM's ROLLBACK: phase `index` becomes the open phase again (its results cleared, its
-    orders kept); later phases and their orders are removed. Nothing is lost: the removed rows
+    """The GM's ROLLBACK: phase `index` becomes the open phase again, opened `now` (its results
+    cleared, its orders kept: orders older than the opening do not make it process early);
+    later phases and their orders are removed. Nothing is lost: the removed rows
     go, whole, into an audit-log entry ("rollback") in the same transaction."""
     from gm.store.audit import record_action
     from gm.store.orders import order_sets
@@ -384,7 +385,8 @@ def rollback_to(
     session.execute(
         update(PhaseRow)
         .where(PhaseRow.id == target.id)
-        .values(results=None, events=None, adjudicated_at=None, deadline_at=deadline_at)
+        .values(results=None, events=None, adjudicated_at=None, deadline_at=deadline_at,
+                opened_at=now)
     )
     session.expire_all()
     return get_phase(session, target.id)

@@ -196,7 +196,7 @@ class PressRecord:
     phase_id: int | None
     from_power: str | None  # None: from the GM
     from_address: str
-    to_powers: tuple[str, ...]
+    to_powers: tuple[str, ...]  # "GM" among them: sent to the GM by name
     broadcast: bool
     anonymous: bool
     body: str

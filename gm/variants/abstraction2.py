@@ -196,9 +196,12 @@ def resolve_frozen_movement(
 
 # -- rule 6: exchange of centres ---------------------------------------------------------------
 def _exchange_problem(
-    variant: Variant, state: GameState, power: str, order: Exchange, partner: str | None
+    variant: Variant, state: GameState, power: str, order: Exchange, partner: str | None,
+    *, moved: bool = True,
 ) -> str | None:
-    """Why this power's own side of an exchange cannot be carried out, or None."""
+    """Why this power's own side of an exchange cannot be carried out, or None. `moved`: the
+    phase's moves are done (whether the power still occupies a centre it gives is known only
+    then)."""
     if partner is None:
         return f"there is no power called {order.partner}"
     if partner == power:
@@ -219,7 +222,7 @@ def _exchange_problem(
         if state.owners.get(c) != power:
             return f"{power} does not own {c}"
         unit = state.unit_in(c)
-        if unit is not None and unit.power == power:
+        if moved and unit is not None and unit.power == power:
             return f"{power} still occupies {c} with {unit} (rule 6)"
     for c in order.receive:
         if c not in centres:
@@ -227,6 +230,17 @@ def _exchange_problem(
         if state.owners.get(c) != partner:
             return f"{partner} does not own {c}"
     return None
+
+
+def exchange_problem_now(variant: Variant, state: GameState, power: str,
+                        order: Exchange) -> str | None:
+    """Why adjudication will find this power's exchange order illegal, judged when it arrives:
+    all but whether the power still occupies a centre it gives after the moves (rule 6)."""
+    partner = variant.power(order.partner)
+    if state.phase.type is not _M:
+        return "centres are exchanged at the end of a movement phase (rule 6)"
+    return _exchange_problem(variant, state, power, order,
+                             partner.name if partner else None, moved=False)
 
 
 def exchanges(

@@ -57,6 +57,9 @@ class Signed:
     # `game` is as stored now: read by this sign-on, no other command since (orders.py reads
     # it again otherwise)
     fresh: bool = False
+    # order lines were read for the open phase since the orders were last flushed: the reply
+    # shows the power's orders then, even when every line was refused
+    ordered: bool = False
 
 
 @dataclass

@@ -64,6 +64,7 @@ from gm.commands.values import (
     Start,
     Summary,
     Terminate,
+    Unlock,
 )
 from gm.mail.compose import build_subject
 from gm.service.render import render
@@ -107,6 +108,7 @@ HANDLERS: Mapping[type[Command], tuple[str, str]] = {
     AddObserver: ("gm_settings", "add_observer"),
     Replace: ("seats", "replace"),
     Eject: ("seats", "eject"),
+    Unlock: ("seats", "unlock"),
     Observe: ("observing", "observe"),
     SetObserve: ("observing", "set_observe"),
     MapRequest: ("map_request", "map_request"),

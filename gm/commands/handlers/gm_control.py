@@ -176,11 +176,15 @@ def rollback(ctx: Context, command: Rollback) -> None:
         signed.game = games_repo.set_game_status(ctx.session, game.id, GameStatus.ACTIVE,
                                                  now=ctx.now)
     deadline = shown_deadline(game, reopened.deadline_at)
+    early = game.settings.early
     body = render("reply/rollback.txt.j2", game=game.name, phase=name, deadline=deadline,
-                  service=ctx.service)
+                  early=early, service=ctx.service)
     tell_game(ctx, game, f"rolled back to {name}", body)  # observers had the withdrawn report
+    waits = ("its deadline, new orders from every power, or PROCESS" if early
+             else "its deadline or PROCESS")
     ctx.results.add(f"{game.name} is back at the start of {name} (deadline {deadline}); "
-                    "the orders of later phases are discarded and every player was told.")
+                    "the orders of later phases are discarded and every player was told. "
+                    f"The orders given for it stand; it waits for {waits}.")
 
 
 def _set_status(ctx: Context, what: str, src: tuple[GameStatus, ...],

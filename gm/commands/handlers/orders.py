@@ -30,7 +30,7 @@ from gm.commands.handlers.common import (
 from gm.commands.handlers.context import Context, Signed
 from gm.commands.values import Clear, OrderLine
 from gm.engine.errors import OrderError
-from gm.engine.game import Needed, build_sites, orders_needed
+from gm.engine.game import Needed, build_sites, orders_needed, phase_results
 from gm.engine.legality import check_order
 from gm.engine.map import GameMap
 from gm.engine.orders import (
@@ -57,6 +57,7 @@ from gm.engine.orders import (
     Waive,
 )
 from gm.engine.phase import PhaseType
+from gm.engine.results import Outcome, Submitted
 from gm.engine.units import UnitType
 from gm.orders import parse_order, parse_orders
 from gm.orders.lines import split_orders
@@ -93,7 +94,9 @@ def _key(order: AnyOrder, index: int) -> str:
         return "geophysical event"
     if isinstance(order, DesignateHome):
         return f"home {order.province}"
-    if isinstance(order, Alliance | Exchange):
+    if isinstance(order, Exchange):  # the last one with a partner counts (Abstraction2 rule 6)
+        return f"exchange with {order.partner.lower()}"
+    if isinstance(order, Alliance):
         return str(order)
     return f"{type(order).__name__}#{index}"
 
@@ -197,6 +200,7 @@ def order_line(ctx: Context, command: OrderLine) -> None:
     view = _current_phase(ctx, signed, f"  {at}{quoted}")
     if view is None or view.phase is None:
         return
+    signed.ordered = True
     phase, variant, gmap = view.phase, view.variant, view.gmap
     written = command.text
     prefix, colon, rest = written.partition(":")
@@ -218,27 +222,95 @@ def order_line(ctx: Context, command: OrderLine) -> None:
     sites = {signed.power: build_sites(variant, phase.state, signed.power)} \
         if phase.phase.type is PhaseType.ADJUSTMENT else None
     several = len(parsed) > 1
-    for order in parsed:
+    head: AnyOrder | None = None  # a line's first order, when it was refused
+    for n, order in enumerate(parsed):
         text = str(order) if several else command.text
         # on a line of several orders, the line as sent, then which of its orders is refused
         shown = f'"{command.sent or command.text}": {text}' if several else f'"{text}"'
+        if head is not None and _chained(head, order):
+            ctx.results.add(f"  {at}{shown}: refused with the first order of its line "
+                            f"({head}), which it follows on from.")
+            continue
         why = _refusal(needed, order, phase, signed.power)
         if why is None and isinstance(order, GeoEvent):
             why = check_event(gmap, order)  # Geophysical rule 2: judged on the map as it is
-        if why is not None:
-            ctx.results.add(f"  {at}{shown}: refused, {why}.")
-            continue
-        if isinstance(order, Order | Waive) and not isinstance(order, _VARIANT_UNIT_ORDERS):
+        if why is None and isinstance(order, Order | Waive) \
+                and not isinstance(order, _VARIANT_UNIT_ORDERS):
             # Abstraction2 rule 3 / Deluge II rule 8: the A/F rules' checks where they apply.
             checked = check_order(gmap, phase.state, signed.power, order, sites,
                                   army_fleet="af" in variant.order_kinds)
             if isinstance(checked, OrderError):
-                ctx.results.add(f"  {at}{shown}: refused, "
-                                f"{_with_phase_hint(checked.message, order, phase)}")
-                continue
-            order = checked
+                why = _with_phase_hint(checked.message, order, phase).rstrip(".")
+            else:
+                order = checked
+        if why is None and _judged_by_variant(order):
+            why = _verdict(ctx, signed, view, order)
+        if why is not None:
+            ctx.results.add(f"  {at}{shown}: refused, {why}.")
+            if n == 0:
+                head = order
+            continue
         signed.pending.append((text, order))
         ctx.results.add(f"  {text}  ->  {_shown_order(variant, gmap, order)}")
+
+
+def _chained(head: AnyOrder, order: AnyOrder) -> bool:
+    """Does `order`, later on the line of `head`, follow on from it: an order of the unit
+    `head` orders or makes (the A/F a boarding forms), or the landing of a boarding's army?
+    A chain whose first order is refused is refused whole (Abstraction2 rule 3's
+    `A(Par) boards F(Bre), A/F(Bre)-MAO, A disembarks Por`)."""
+    if not isinstance(head, Order) or not isinstance(order, Order):
+        return False
+    places = {head.unit.province}
+    if isinstance(head, Embark):
+        if isinstance(order, Disembark):
+            return True
+        places.add(head.fleet.province)
+    return order.unit.province in places
+
+
+def _judged_by_variant(order: AnyOrder) -> bool:
+    """An order whose legality the variant's adjudication judges (its hooks), not
+    gm.engine.legality: a variant's unit orders and a power's own orders."""
+    return isinstance(order, _VARIANT_UNIT_ORDERS) or not isinstance(order, Order | Waive)
+
+
+def _verdict(ctx: Context, signed: Signed, view: OrderView, order: AnyOrder) -> str | None:
+    """Why adjudication would find `order` illegal, with the position as it stands and the
+    power's other orders (stored, and accepted so far in this message), or None: the phase is
+    adjudicated with them, every other unit holding, and the order's result read."""
+    assert view.phase is not None and signed.power is not None
+    if isinstance(order, Exchange):  # judged after the moves: all but that is known now
+        from gm.variants.abstraction2 import exchange_problem_now
+
+        return exchange_problem_now(view.variant, view.phase.state, signed.power, order)
+    merged = _stored_orders(ctx, view, signed.power)
+    for _, earlier in signed.pending:
+        merged[_key(earlier, len(merged))] = ("", earlier)
+    merged.pop(_key(order, len(merged)), None)
+    mine = "#this order"
+    submitted = [Submitted(signed.power, f"#{n}", other)
+                 for n, (_, other) in enumerate(merged.values())]
+    submitted.append(Submitted(signed.power, mine, order))
+    for result in phase_results(view.variant, view.phase.state, submitted):
+        if result.text == mine and result.outcome is Outcome.ILLEGAL:
+            return result.reason.removeprefix("void: ")
+    return None
+
+
+def _stored_orders(ctx: Context, view: OrderView, power: str) -> dict[str, tuple[str, AnyOrder]]:
+    """The power's stored orders for the open phase, by what each is for (`_key`)."""
+    assert view.phase is not None
+    phase, variant, gmap = view.phase, view.variant, view.gmap
+    merged: dict[str, tuple[str, AnyOrder]] = {}
+    stored = orders_repo.latest_valid_orders_of(ctx.session, phase.id, power)
+    for line in () if stored is None else stored.lines:
+        if line.canonical is None:
+            continue
+        order = parse_order(line.canonical, gmap, phase.phase.type, variant.order_kinds)
+        if not isinstance(order, OrderError):
+            merged[_key(order, len(merged))] = (line.text, order)
+    return merged
 
 
 # What each phase takes, for an order of another phase (Rulebook: orders by phase).
@@ -343,7 +415,15 @@ def flush_orders(ctx: Context) -> None:
 
 def _flush(ctx: Context) -> None:
     signed = ctx.signed
-    if signed is None or signed.power is None or not signed.pending:
+    if signed is None or signed.power is None:
+        return
+    ordered, signed.ordered = signed.ordered, False
+    if not signed.pending:
+        if ordered:  # every line refused: the orders that stand, as after any orders
+            view = _view(ctx, signed)
+            if view.phase is not None:
+                _summary(ctx, signed, view, [o for _, o in
+                                             _stored_orders(ctx, view, signed.power).values()])
         return
     pending, signed.pending = signed.pending, []
     view = _view(ctx, signed)
@@ -351,14 +431,7 @@ def _flush(ctx: Context) -> None:
     if phase is None:
         return
     variant, gmap = view.variant, view.gmap
-    merged: dict[str, tuple[str, AnyOrder]] = {}
-    stored = orders_repo.latest_valid_orders_of(ctx.session, phase.id, signed.power)
-    for line in () if stored is None else stored.lines:
-        if line.canonical is None:
-            continue
-        order = parse_order(line.canonical, gmap, phase.phase.type, variant.order_kinds)
-        if not isinstance(order, OrderError):
-            merged[_key(order, len(merged))] = (line.text, order)
+    merged = _stored_orders(ctx, view, signed.power)
     sent: dict[str, AnyOrder] = {}  # this message's orders by what they are for
     for text, order in pending:
         key = _key(order, len(merged))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from gm.commands.handlers.common import as_player
 from gm.commands.handlers.context import Context
 from gm.commands.handlers.draws import settle_draw
+from gm.commands.handlers.signon_guard import unlock as unlock_signons
 from gm.commands.values import Resign, SetDraw, SetPassword, SetWait
 from gm.store import audit
 from gm.store import powers as powers_repo
@@ -18,6 +19,7 @@ def set_password(ctx: Context, command: SetPassword) -> None:
         return
     powers_repo.set_power_password(ctx.session, signed.game.id, signed.power,
                                    hash_password(command.password.value), now=ctx.now)
+    unlock_signons(ctx, signed.game, signed.power)  # guesses at the old one are moot
     ctx.results.add(f"Password of {signed.power} in {signed.game.name} changed.")
 
 

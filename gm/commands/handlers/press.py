@@ -72,9 +72,12 @@ def press(ctx: Context, command: Press) -> None:
                             "not sent.")
             return
     phase = open_phase_of(ctx, game)
+    # stored as sent: a power's press that names the GM lists it (reports say "to the GM")
+    named = to_powers + ([GM_NAME] if to_gm and sender is not None and not command.broadcast
+                         else [])
     press_repo.record_press(
         ctx.session, game.id, from_power=sender, from_address=ctx.sender, body=command.body,
-        now=ctx.now, to_powers=to_powers, broadcast=command.broadcast,
+        now=ctx.now, to_powers=named, broadcast=command.broadcast,
         anonymous=command.grey and sender is not None,
         phase_id=None if phase is None else phase.id, inbound_id=ctx.inbound_id)
     grey = command.grey and sender is not None

@@ -1,6 +1,6 @@
 """The GM's changes of player: REPLACE (a new player takes a power) and EJECT (the power
 loses its player and goes into civil disorder). Both are logged in the audit trail and told
-to the players concerned."""
+to the players concerned. UNLOCK lifts the throttling of sign-ons (see signon_guard)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import secrets
 
 from gm.commands.handlers.common import as_master, refresh, variant_of
 from gm.commands.handlers.context import Context, Notice
-from gm.commands.values import Eject, Replace
+from gm.commands.handlers.signon_guard import ALL_KEY, GM_KEY
+from gm.commands.handlers.signon_guard import unlock as unlock_signons
+from gm.commands.values import Eject, Replace, Unlock
 from gm.mail.compose import build_subject
 from gm.service.render import render
 from gm.store import audit
@@ -74,6 +76,7 @@ def replace(ctx: Context, command: Replace) -> None:
                                  "previous": list(old),
                                  "new_password": command.password is not None},
                         inbound_id=ctx.inbound_id)
+    unlock_signons(ctx, game, power.name)  # a new player, a new password: old guesses are moot
     signon = (f"SIGNON {power.name} {game.name} <password>, using the password the GM gave "
               "you" if made is None else f"SIGNON {power.name} {game.name} {made}\n"
               "(SET PASSWORD changes it)")
@@ -117,3 +120,28 @@ def eject(ctx: Context, command: Eject) -> None:
     from gm.commands.handlers.standby import offer_line
 
     ctx.results.add(offer_line(ctx.session, game.id, power.name))
+
+
+def unlock(ctx: Context, command: Unlock) -> None:
+    """UNLOCK <power> | GM | ALL: forget the wrong passwords counted against sign-ons."""
+    signed = as_master(ctx, "UNLOCK")
+    if signed is None:
+        return
+    game = refresh(ctx, signed.game)
+    word = command.power.upper()
+    if word in ("ALL", "*"):
+        key, who = ALL_KEY, "every power and the GM"
+    elif word == GM_KEY:
+        key, who = GM_KEY, "the GM"
+    else:
+        variant = variant_of(game)
+        power = variant.power(command.power)
+        if power is None:
+            names = ", ".join(variant.power_names)
+            ctx.results.add(f"UNLOCK: {command.power!r} is not a power of {game.name} "
+                            f"(UNLOCK <power>, UNLOCK GM or UNLOCK ALL; powers: {names}).")
+            return
+        key = who = power.name
+    unlock_signons(ctx, game, key)
+    ctx.results.add(f"Sign-ons to {who} in {game.name} are no longer throttled: the wrong "
+                    "passwords so far no longer count.")

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 from gm.commands.handlers.common import did_you_mean, no_game, variant_of
 from gm.commands.handlers.context import Context, Notice, Signed
-from gm.commands.handlers.signon_guard import (
-    GM_KEY,
-    record_failure,
-    throttle_message,
-    throttled_until,
-)
+from gm.commands.handlers.signon_guard import GM_KEY, record_failure, refusal
 from gm.commands.values import Join, SignOn, SignOnMaster
 from gm.mail.compose import build_subject
 from gm.service.render import render
@@ -39,11 +34,11 @@ def signon_power(ctx: Context, command: SignOn) -> None:
         _refuse(ctx, f"{command.power!r} is not a power of {game.name}"
                      f"{did_you_mean(command.power, variant.power_names)} (powers: {names}).")
         return
-    until = throttled_until(ctx, game, power.name)
-    if until is not None:
-        _refuse(ctx, throttle_message(power.name, game, until))
-        return
     record = powers_repo.get_power(ctx.session, game.id, power.name)
+    why = refusal(ctx, game, power.name, () if record is None else record.addresses)
+    if why is not None:
+        _refuse(ctx, why)
+        return
     if record is None or not verify_password(command.password.value, record.password_hash):
         record_failure(ctx, game, power.name, () if record is None else record.addresses)
         _refuse(ctx, f"Wrong password for {power.name} in {game.name}.")
@@ -78,9 +73,9 @@ def signon_master(ctx: Context, command: SignOnMaster) -> None:
     if game is None:
         _refuse(ctx, "T" + no_game(ctx, command.game)[1:])
         return
-    until = throttled_until(ctx, game, GM_KEY)
-    if until is not None:
-        _refuse(ctx, throttle_message("the GM", game, until))
+    why = refusal(ctx, game, GM_KEY, (game.gm_address,))
+    if why is not None:
+        _refuse(ctx, why)
         return
     if not verify_password(command.password.value, game.gm_password_hash):
         record_failure(ctx, game, GM_KEY, ())
