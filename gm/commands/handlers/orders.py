@@ -123,6 +123,8 @@ def _refusal(needed: Needed | None, order: AnyOrder, phase: PhaseRecord, power: 
         return None
     if isinstance(order, Waive):
         return "a waiver is an adjustment order"
+    if isinstance(order, Build | Remove):
+        return None  # gm.engine.legality refuses it, naming the phase that takes it
     units = {u.location.province for u in needed.units}
     if order.unit.province not in units:
         there = phase.state.unit_in(order.unit.province)
@@ -184,8 +186,25 @@ def _current_phase(ctx: Context, signed: Signed, what: str) -> OrderView | None:
         grace = " and its grace period" if game.settings.grace else ""
         ctx.results.add(f"{what}: refused, the deadline ({shown_deadline(game, phase.deadline_at)})"
                         f"{grace} has passed.")
+        ctx.results.add(_after_deadline(view))
         return None
     return view
+
+
+# What the late-order policy does to missing orders, by phase (gm.service.tick, Rulebook).
+_MISSING = {PhaseType.MOVEMENT: "units without orders hold",
+            PhaseType.RETREAT: "dislodged units without orders disband",
+            PhaseType.ADJUSTMENT: "missing builds are waived and missing removals are chosen "
+                                  "by the rules"}
+
+
+def _after_deadline(view: OrderView) -> str:
+    """What happens now to a phase whose deadline has passed, for a late order's refusal."""
+    assert view.phase is not None
+    name = view.variant.format_phase(view.phase.phase)
+    return (f"  {name} is processed shortly with the orders that were in by the deadline "
+            f"(those sent earlier stand; {_MISSING[view.phase.phase.type]}). Only the GM can "
+            "still let late orders in, by giving the phase more time (SET GRACE) before then.")
 
 
 def order_line(ctx: Context, command: OrderLine) -> None:
@@ -234,11 +253,30 @@ def order_line(ctx: Context, command: OrderLine) -> None:
                                   army_fleet="af" in variant.order_kinds)
             if isinstance(checked, OrderError):
                 ctx.results.add(f"  {at}{shown}: refused, "
-                                f"{_with_phase_hint(checked.message, order, phase)}")
+                                f"{_with_phase_hint(checked.message, order, phase, variant)}")
                 continue
-            order = checked
+            order, given = checked, order
+        else:
+            given = order
         signed.pending.append((text, order))
-        ctx.results.add(f"  {text}  ->  {_shown_order(variant, gmap, order)}")
+        ctx.results.add(f"  {text}  ->  {_shown_order(variant, gmap, order)}"
+                        + _type_note(given, order))
+
+
+_TYPE_WORDS = {UnitType.ARMY: "an army", UnitType.FLEET: "a fleet",
+               UnitType.ARMY_FLEET: "an A/F"}
+
+
+def _type_note(given: AnyOrder, taken: AnyOrder) -> str:
+    """`  (the unit in Mar is an army)` when the order named the other kind of unit: it is read
+    for the unit that is there (as most judges do), and the player is told."""
+    if not isinstance(given, Order) or not isinstance(taken, Order):
+        return ""
+    if isinstance(taken, Build) or given.unit.type is None \
+            or given.unit.type is taken.unit.type:
+        return ""
+    word = None if taken.unit.type is None else _TYPE_WORDS.get(taken.unit.type)
+    return "" if word is None else f"  (the unit in {taken.unit.province} is {word})"
 
 
 # What each phase takes, for an order of another phase (Rulebook: orders by phase).
@@ -256,19 +294,35 @@ _PHASE_TAKES: dict[PhaseType, tuple[tuple[type, ...], str]] = {
 # player reads the order's own word.
 _ORDER_WORDS = {"supportmove": "support", "supporthold": "support", "keepfleet": "keep fleet",
                 "supportevent": "support of an event", "geoevent": "geophysical event",
-                "createcentre": "centre creation", "designatehome": "home"}
+                "createcentre": "centre creation", "designatehome": "home",
+                "remove": "removal"}
 _CLASS_WORD = re.compile(r"\ba (\w+) order is not possible")
 
 
-def _with_phase_hint(message: str, order: AnyOrder, phase: PhaseRecord) -> str:
-    """A refusal as a sentence; for an order of another phase, what this phase takes."""
+def _with_phase_hint(message: str, order: AnyOrder, phase: PhaseRecord,
+                     variant: Variant | None = None) -> str:
+    """A refusal as a sentence; for an order of another phase, what this phase takes (for an
+    adjustment order, when the next adjustment phase is)."""
     message = _CLASS_WORD.sub(
         lambda m: f"a {_ORDER_WORDS.get(m.group(1), m.group(1))} order is not possible",
         message.rstrip("."))
     kinds, words = _PHASE_TAKES[phase.phase.type]
     if not isinstance(order, kinds):
         message += f"; this phase takes {words}"
+        if variant is not None and isinstance(order, Build | Remove | Waive):
+            message += f". {_next_adjustment(variant, phase)}"
     return message + "."
+
+
+def _next_adjustment(variant: Variant, phase: PhaseRecord) -> str:
+    """`Builds and removals are ordered in the adjustment phase (next: Winter 1901)`."""
+    upcoming = phase.phase
+    for _ in range(24):
+        upcoming = variant.calendar.next(upcoming)
+        if upcoming.type is PhaseType.ADJUSTMENT:
+            return ("Builds and removals are ordered in the adjustment phase (next: "
+                    f"{variant.format_phase(upcoming).split(',')[0]})")
+    return "Builds and removals are ordered in the adjustment phase"
 
 
 # The words an order opens with (Rulebook: builds, removals, waivers); a line opening with a
