@@ -203,8 +203,8 @@ def _after_deadline(view: OrderView) -> str:
     assert view.phase is not None
     name = view.variant.format_phase(view.phase.phase)
     return (f"  {name} is processed shortly with the orders that were in by the deadline "
-            f"(those sent earlier stand; {_MISSING[view.phase.phase.type]}). Only the GM can "
-            "still let late orders in, by giving the phase more time (SET GRACE) before then.")
+            f"({_MISSING[view.phase.phase.type]}); until then the GM can still let late "
+            "orders in (SET GRACE).")
 
 
 def order_line(ctx: Context, command: OrderLine) -> None:
