@@ -86,8 +86,10 @@ class Script:
 SCRIPTS = {
     "standard": Script(
         "standard",
-        first={"England": ["F Lon - NTH", "F Edi - NWG", "A Lvp - Yor"],
-               "France": ["A Par - Bur", "F Mar - Spa", "F Bre - MAO", "Build A Par"],
+        first={"England": ["PRESS TO France", "Shall we leave the Channel empty?", "ENDPRESS",
+                           "F Lon - NTH", "F Edi - NWG", "A Lvp - Yor"],
+               "France": ["GREY PRESS TO England", "Agreed.", "ENDPRESS",
+                          "A Par - Bur", "F Mar - Spa", "F Bre - MAO", "Build A Par"],
                "Austria": ["A Vie - Tyr", "A Bud - Ser", "F Tri H"],
                "Russia": ["A War - Gal", "A Mos - Xyz"]},
         unsigned=("Italy", ["A Ven - Tyr", "A Rom - Ven"]),
