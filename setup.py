@@ -1,17 +1,17 @@
-"""Build hooks: the project's resources travel with the package, and the engine's hot modules are
-compiled with mypyc.
+"""The package's layout, and its engine's hot modules compiled with mypyc.
 
-Resources (grammars, templates, migrations) live beside gm/ in the source tree; a built wheel
-carries a copy of each in gm/_resources/, where gm.paths finds them once installed. An editable
-install reads them where they are.
+Resources: the folders grammars/, templates/ and migrations/ beside gm/ are the packages
+gm.grammars, gm.templates and gm.migrations (package_dir maps them), so a wheel carries them and
+gm.paths reads them with importlib.resources, installed or editable alike.
 
-Compiled modules: the modules of COMPILED (adjudication, order reading, scenario running) are
-compiled to C extension modules by mypyc (a `mypy` pinned in pyproject.toml's build
-requirements); their classes become native classes. The package behaves the same either way:
-with GM_PURE=1 in the environment the build compiles nothing (and an editable build removes the
-extension modules an earlier build left beside the sources), and gm runs as plain Python.
-Where mypyc or the C compiler fails (no gcc, say), the install goes on as plain Python and
-says so (a warning on standard error).
+Compiled modules: a wheel (`pip install .`, `python -m build`) compiles the modules of COMPILED
+(adjudication, order reading, scenario running) to C extension modules with mypyc (a `mypy`
+pinned in pyproject.toml's build requirements); their classes become native classes. The
+package behaves the same either way. An editable install (`pip install -e .`) compiles nothing
+and removes the extension modules an earlier build left beside the sources, so an edited source
+always takes effect. With GM_PURE=1 in the environment no build compiles anything. Where mypyc
+or the C compiler fails (no gcc, say), the install goes on as plain Python and says so (a
+warning on standard error).
 GM_BUILD_JOBS sets how many C files the compiler builds at once (default: one per CPU).
 """
 
@@ -25,13 +25,17 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
-from setuptools.command.build_py import build_py
 from setuptools.errors import BaseError, CCompilerError
 
-RESOURCES = ("grammars", "templates", "migrations")
 HERE = Path(__file__).resolve().parent
+# The resource folders beside gm/, each shipped as a package of gm, with the files it carries.
+RESOURCES = {
+    "grammars": ["*.lark"],
+    "templates": ["*/*.j2"],
+    "migrations": ["*.py", "*.mako", "*.ini", "versions/*.py"],
+}
 
 # The hot path of `gm scenario` and of adjudication (see benchmarks/bench_adjudicate.py) and the
 # value classes it builds and reads. Left out, as native classes cannot do what they need: a
@@ -65,28 +69,16 @@ COMPILED = (
 GROUP = "gm_native"  # the shared library of the compiled modules: gm_native__mypyc
 
 
-class BuildWithResources(build_py):
-    """build_py, then copy the resource folders into the built package."""
-
-    def run(self) -> None:
-        super().run()
-        if getattr(self, "editable_mode", False):
-            return
-        for name in RESOURCES:
-            target = Path(self.build_lib) / "gm" / "_resources" / name
-            if target.exists():
-                shutil.rmtree(target)
-            shutil.copytree(HERE / name, target,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-
-
 class CompilingBuildExt(build_ext):
     """build_ext for the modules mypyc compiles, generated here (not each time setup.py runs:
     pip runs it for metadata too), compiling the C files of one extension several at once
     (mypyc puts the code of all compiled modules in one shared library, a C file per module)."""
 
     def finalize_options(self) -> None:
-        if self.distribution.ext_modules and not pure():
+        if self.editable_mode or self.inplace:  # sources are imported as they are
+            self.distribution.ext_modules = []
+            remove_stale_extensions()
+        elif self.distribution.ext_modules and not pure():
             try:
                 self.distribution.ext_modules = mypyc_extensions()
             except (Exception, SystemExit) as e:  # mypyc missing, or its type check failed
@@ -173,6 +165,13 @@ def mypyc_extensions() -> list[Extension]:
 
 
 setup(
-    cmdclass={"build_py": BuildWithResources, "build_ext": CompilingBuildExt},
+    packages=[*find_packages(include=["gm", "gm.*"]), *(f"gm.{name}" for name in RESOURCES)],
+    package_dir={f"gm.{name}": name for name in RESOURCES},
+    package_data={
+        "gm": ["py.typed"],
+        "gm.variants": ["data/*"],
+        **{f"gm.{name}": files for name, files in RESOURCES.items()},
+    },
+    cmdclass={"build_ext": CompilingBuildExt},
     ext_modules=extensions(),
 )

@@ -7,6 +7,9 @@ scenario reader. Needs the `bench` extra (`.venv/bin/pip install -e '.[bench]'`)
 
     .venv/bin/python benchmarks/bench_adjudicate.py [FILE] [--repeat N]
 
+FILE defaults to the differential corpus, tests/data/differential/random_games.txt (random games
+adjudicated by that package; its README says how it is made).
+
 Each side runs once untimed first (warm caches), then N timed runs; by default both run from
 compiled bytecode (`--bytecode as-is` keeps the environment as it is, e.g. with
 PYTHONDONTWRITEBYTECODE set the project's modules are compiled on every run while the
@@ -28,15 +31,20 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gm.scenario.format import Line
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from benchmarks.bytecode import cached_bytecode_env  # noqa: E402
 
-DEFAULT_FILE = ROOT.parent / "shared" / "reference" / "differential" / "mila_random_games.txt"
+DEFAULT_FILE = ROOT / "tests" / "data" / "differential" / "random_games.txt"
 
 
 def gm_command(path: Path) -> list[str]:
@@ -119,8 +127,13 @@ def run_mila(path: Path) -> int:
         for item in case.block("PRESTATE") or ():
             power, unit = item.text.split(":", 1)
             units.setdefault(power.strip().upper(), []).append(_mila_unit(unit))
+        for item in case.block("PRESTATE_DISLODGED") or ():  # `*A MUN`: dislodged
+            power, unit = item.text.split(":", 1)
+            units.setdefault(power.strip().upper(), []).append(f"*{_mila_unit(unit)}")
         for power, items in units.items():
             game.set_units(power, items, reset=True)
+        if case.block("PRESTATE_DISLODGED"):
+            _limit_retreats(game, case.block("PRESTATE_RESULTS") or [])
         centres: dict[str, list[str]] = {}
         for item in case.block("PRESTATE_SUPPLYCENTER_OWNERS") or ():
             power, centre = item.text.split(":", 1)
@@ -147,6 +160,32 @@ def run_mila(path: Path) -> int:
         agree += after == expected
     print(f"{agree} of {len(cases)} cases reproduced")
     return 0
+
+
+def _limit_retreats(game: Any, results: Sequence[Line]) -> None:
+    """The package's set_units lets a dislodged unit retreat to any empty neighbour; the
+    previous movement's results (PRESTATE_RESULTS) rule out where its attacker came from
+    (unless by convoy) and the provinces left empty by a standoff (two or more failed moves
+    into a province nobody stands in), as gm's scenario runner reads them."""
+    came_from: dict[str, str] = {}
+    failed_into: dict[str, int] = {}
+    for item in results:
+        word, _, rest = item.text.partition(":")
+        order = rest.partition(":")[2].split()
+        if len(order) < 4 or order[2] != "-":
+            continue
+        src, dest = order[1][:3].upper(), order[3][:3].upper()
+        if word.strip().upper() == "SUCCESS":
+            if order[-1].upper() != "VIA":
+                came_from[dest] = src
+        else:
+            failed_into[dest] = failed_into.get(dest, 0) + 1
+    occupied = {u.split()[-1][:3] for p in game.powers.values() for u in p.units}
+    standoffs = {p for p, n in failed_into.items() if n >= 2 and p not in occupied}
+    for power in game.powers.values():
+        for unit, places in power.retreats.items():
+            barred = standoffs | {came_from.get(unit.split()[-1][:3], "")}
+            power.retreats[unit] = [p for p in places if p[:3] not in barred]
 
 
 def _short_phase(text: str) -> str:

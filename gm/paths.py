@@ -1,24 +1,27 @@
-"""Where the project's non-Python resources live (grammars, templates, migrations).
+"""Where the project's non-Python resources live (grammars, templates, migrations, map data).
 
-In a checkout (and an editable install) they are the folders beside gm/; an installed wheel
-carries a copy in gm/_resources/ (setup.py's build step), which is used when present.
+The folders grammars/, templates/ and migrations/ beside gm/ are installed as the packages
+gm.grammars, gm.templates and gm.migrations (setup.py maps them); they are found here through
+importlib.resources, so an installed wheel and an editable install read them the same way.
+Each is a folder on disk (Alembic and Jinja2 read files by path): gm is never imported from a
+zip archive.
 """
 
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
-ROOT = PACKAGE.parent
-PACKAGED = PACKAGE / "_resources"
+
+def _folder(package: str) -> Path:
+    found = files(package)
+    if not isinstance(found, Path):  # pragma: no cover - a zipped install
+        raise RuntimeError(f"{package} is not a folder on disk: install gm unzipped")
+    return found
 
 
-def _resource(name: str) -> Path:
-    packaged = PACKAGED / name
-    return packaged if packaged.is_dir() else ROOT / name
-
-
-GRAMMARS = _resource("grammars")
-TEMPLATES = _resource("templates")
-MIGRATIONS = _resource("migrations")
+PACKAGE = _folder("gm")
+GRAMMARS = _folder("gm.grammars")
+TEMPLATES = _folder("gm.templates")
+MIGRATIONS = _folder("gm.migrations")
 VARIANT_DATA = PACKAGE / "variants" / "data"

@@ -1,13 +1,11 @@
-"""The engine's hot modules run compiled: setup.py compiles the modules it lists in COMPILED with
-mypyc, unless the build was made with GM_PURE=1 in the environment (then all is plain Python).
-The test suite runs against whichever build is installed; these tests check that it is the one
-the environment says, and that the value classes behave as frozen values either way."""
+"""A wheel of gm runs the engine's hot modules compiled (setup.py's COMPILED, with mypyc); an
+editable install runs them as plain Python. These tests check that the suite runs the sources,
+and that the value classes behave as frozen values either way."""
 
 from __future__ import annotations
 
 import ast
 import importlib
-import os
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -34,38 +32,20 @@ def compiled_paths() -> list[str]:
     raise AssertionError("setup.py has no COMPILED")
 
 
-def pure() -> bool:
-    return os.environ.get("GM_PURE", "") not in ("", "0")
-
-
-def test_the_listed_modules_are_compiled_unless_gm_pure() -> None:
+def test_an_editable_install_runs_the_sources() -> None:
+    """The suite runs from an editable install, which compiles nothing (setup.py): every module
+    of COMPILED is imported from its .py file, so an edited source takes effect at once, and no
+    extension module lies beside the sources to shadow one. The compiled build is a wheel's
+    (tests/test_install.py checks it)."""
     paths = compiled_paths()
     assert "gm/engine/movement.py" in paths and "gm/engine/orders.py" in paths
     for path in paths:
         module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
-        assert module.__file__ is not None
-        compiled = module.__file__.endswith(tuple(EXTENSION_SUFFIXES))
-        assert compiled is not pure(), f"{path}: compiled={compiled} with GM_PURE={pure()}"
-
-
-def test_the_compiled_modules_are_not_older_than_their_sources() -> None:
-    """An extension module is imported instead of the .py beside it: after an edit, the build
-    must be made again (`bash tests/run` does it), or the tests would run the old code."""
-    if pure():
-        return
-    stale = []
-    for path in compiled_paths():
-        module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
-        assert module.__file__ is not None
-        built, source = Path(module.__file__), ROOT / path
-        if built.is_relative_to(ROOT) and built.stat().st_mtime < source.stat().st_mtime:
-            stale.append(path)
-    assert not stale, f"edited since the build (reinstall: bash tests/run): {stale}"
-
-
-def test_the_value_classes_are_native_when_compiled() -> None:
-    for cls in (Location, Unit, UnitSpec, Phase, Move, OrderResult):
-        assert hasattr(cls, "__mypyc_attrs__") is not pure(), cls.__name__
+        assert module.__file__ == str(ROOT / path), module.__file__
+    stale = [p for suffix in EXTENSION_SUFFIXES for p in (ROOT / "gm").rglob("*" + suffix)]
+    stale += [p for suffix in EXTENSION_SUFFIXES for p in ROOT.glob("gm_native*" + suffix)]
+    assert not stale, f"extension modules beside the sources: {stale}"
+    assert not hasattr(Location, "__mypyc_attrs__")
 
 
 def test_values_are_equal_hashed_ordered_and_shown_by_their_fields() -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from gm.mail import config as config_module
 from gm.mail.config import Security, env_name, load_config
-from gm.paths import ROOT
 
+ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 EXAMPLE = DEPLOY / "gm.example.toml"
 UNIT = DEPLOY / "systemd" / "gm.service"

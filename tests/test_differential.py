@@ -1,22 +1,25 @@
-"""The differential corpus: 263 phases of random games adjudicated by the MILA engine."""
+"""The differential corpus: 305 phases of random standard games adjudicated by the `diplomacy`
+package (tests/data/differential: how it was made and how to regenerate it)."""
 
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
 from gm.cli.scenario import print_result
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
-from tests.shared import REFERENCE
 
-CORPUS = REFERENCE / "differential" / "mila_random_games.txt"
+CORPUS = Path(__file__).parent / "data" / "differential" / "random_games.txt"
 CASES: list[Case] = read_file(CORPUS)
 
 
 def test_the_corpus_is_complete() -> None:
-    assert len(CASES) == 263
+    assert len(CASES) == 305
+    phases = {c.name.rsplit(".", 1)[1][-1] for c in CASES}
+    assert phases == {"M", "R", "A"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -1,13 +1,15 @@
 """The standard map derived from its rings equals the published standard map, edge for edge.
 
-The reference is DPjudge's standard.geography (reference/standard-map/; SOURCE.md gives the
-format and the counting rules): 111 army edges, 141 coast-specific fleet edges.
+The reference is DPjudge's standard map written out as lists (tests/data/standard-map/, whose
+README gives the source, the licence and how the edges were read): 111 army edges, 141
+coast-specific fleet edges.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -15,75 +17,48 @@ from gm.engine.geo import Location, Terrain
 from gm.engine.map import GameMap
 from gm.engine.units import UnitType
 from gm.variants.maps import standard_map
-from tests.shared import SHARED
 
-REFERENCE = SHARED / "reference" / "standard-map"
-RULES = SHARED / "rules"
+DATA = Path(__file__).resolve().parent / "data"
+REFERENCE = DATA / "standard-map"
+RULE_TABLES = DATA / "rules"
+
+
+def _lines(name: str) -> list[str]:
+    """The file's lines, comments and blank lines left out."""
+    text = (REFERENCE / name).read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def _edges(name: str) -> set[frozenset[str]]:
+    return {frozenset(line.split()) for line in _lines(name)}
 
 
 @dataclass
 class Geography:
-    """standard.geography, read as SOURCE.md describes it."""
+    """The published standard map: names, kinds, neighbours and edges."""
 
-    names: dict[str, list[str]]  # official name -> aliases (spaces for "+"), names section
-    full_names: dict[str, str]  # official name -> full name
-    types: dict[str, str]  # location as written -> WATER / COAST / LAND / SHUT
-    abuts: dict[str, list[str]]  # location as written -> neighbours as written
-
-    def type_of(self, loc: str) -> str:
-        for key in (loc, loc.upper(), loc.lower()):
-            if key in self.types:
-                return self.types[key]
-        raise KeyError(loc)
+    names: dict[str, list[str]]  # abbreviation -> other names
+    full_names: dict[str, str]  # abbreviation -> full name
+    types: dict[str, str]  # abbreviation -> WATER / COAST / LAND / SHUT
+    abuts: dict[str, list[str]]  # abbreviation -> neighbouring provinces
 
     def army_edges(self) -> set[frozenset[str]]:
-        """Army P-Q: Q (coast removed) listed in P's line, not WATER/SHUT, not Title case."""
-        edges: set[frozenset[str]] = set()
-        for src, kind in self.types.items():
-            if kind in ("WATER", "SHUT") or "/" in src:
-                continue
-            if src.isupper() and src.lower() in self.types:
-                continue  # split province: the lower-case line is the army's
-            for n in self.abuts[src]:
-                if n[:1].isupper() and not n.isupper():
-                    continue  # Title case: fleets only
-                base = n.split("/")[0]
-                if self.type_of(base) in ("WATER", "SHUT"):
-                    continue
-                edges.add(frozenset((src.lower(), base.lower())))
-        return edges
+        return _edges("army-edges.txt")
 
     def fleet_edges(self) -> set[frozenset[str]]:
-        """Fleet L-M: M upper case in L's line, M not LAND, M an exact location."""
-        edges: set[frozenset[str]] = set()
-        for src, kind in self.types.items():
-            if kind in ("LAND", "SHUT") or not src.isupper():
-                continue
-            for n in self.abuts[src]:
-                if not n.isupper() or n not in self.types:
-                    continue  # lower case = army only; "BUL" without coast is not exact
-                if self.types[n] in ("LAND", "SHUT"):
-                    continue
-                edges.add(frozenset((src.lower(), n.lower())))
-        return edges
+        return _edges("fleet-edges.txt")
 
 
 def read_geography() -> Geography:
     geo = Geography({}, {}, {}, {})
-    for raw in (REFERENCE / "standard.geography").read_text().splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if "=" in line:
-            full, _, rest = line.partition("=")
-            words = [w.replace("+", " ") for w in rest.split()]
-            geo.names[words[0]] = words[1:]
-            geo.full_names[words[0]] = " ".join(full.split())
-            continue
-        words = line.split()
-        assert words[2] == "ABUTS", line
-        geo.types[words[1]] = words[0]
-        geo.abuts[words[1]] = words[3:]
+    for line in _lines("provinces.tsv"):
+        abbr, kind, full, others = line.split("\t")
+        geo.types[abbr] = kind
+        geo.full_names[abbr] = full
+        geo.names[abbr] = [o for o in others.split(",") if o]
+    for line in _lines("borders.txt"):
+        province, _, neighbours = line.partition(":")
+        geo.abuts[province] = neighbours.split()
     return geo
 
 
@@ -223,17 +198,15 @@ def test_canal_provinces_have_one_coast(gmap: GameMap) -> None:
 
 
 def test_supply_centres_and_homes(gmap: GameMap) -> None:
-    politics = (REFERENCE / "standard.politics").read_text().splitlines()
     homes: dict[str, set[str]] = {}
     neutral: set[str] = set()
-    for line in politics:
-        words = line.split("#", 1)[0].split()
-        if not words:
-            continue
-        if words[0] == "UNOWNED":
-            neutral = {gmap.lookup(w) or w for w in words[1:]}
+    for line in _lines("centres.txt"):
+        owner, _, names = line.partition(":")
+        centres = {gmap.lookup(w) or w for w in names.split()}
+        if owner == "neutral":
+            neutral = centres
         else:
-            homes[words[0].title()] = {gmap.lookup(w) or w for w in words[2:]}
+            homes[owner] = centres
     assert len(gmap.centres) == 34
     assert gmap.centres == neutral.union(*homes.values())
     for power, centres in homes.items():
@@ -242,13 +215,11 @@ def test_supply_centres_and_homes(gmap: GameMap) -> None:
 
 
 def test_starting_units_can_stand(gmap: GameMap) -> None:
-    for line in (REFERENCE / "standard.military").read_text().splitlines():
-        words = line.split("#", 1)[0].split()
-        if len(words) != 2 or words[0] not in ("A", "F"):
-            continue
-        loc = to_location(gmap, words[1].lower())
-        kind = UnitType.ARMY if words[0] == "A" else UnitType.FLEET
-        assert gmap.can_occupy(kind, loc), line
+    units = [u.split() for line in _lines("units-1901.txt") for u in line.split(":")[1].split(",")]
+    assert len(units) == 22
+    for letter, where in units:
+        kind = UnitType.ARMY if letter == "A" else UnitType.FLEET
+        assert gmap.can_occupy(kind, to_location(gmap, where)), (letter, where)
 
 
 def test_every_province_has_a_position(gmap: GameMap) -> None:
@@ -372,12 +343,12 @@ def test_names_are_normalised_keys(gmap: GameMap) -> None:
 def rule_table_names() -> list[str]:
     """Province names in the Deluge II and Sahara tables and Geophysical examples."""
     names: list[str] = []
-    deluge = (RULES / "deluge2.txt").read_text()
+    deluge = (RULE_TABLES / "deluge2-tables.txt").read_text()
     for line in deluge.splitlines():
         m = re.match(r"W 19\d\d: (.*)\.$", line.strip())
         if m:
             names += [n.strip() for n in m[1].split(",")]
-    sahara = (RULES / "sahara.txt").read_text()
+    sahara = (RULE_TABLES / "sahara-tables.txt").read_text()
     for line in sahara.splitlines():
         m = re.match(r"[SA]\d\d (.*)$", line.strip())
         if not m:
@@ -402,10 +373,17 @@ def test_rule_table_names_resolve(gmap: GameMap) -> None:
     assert gmap.lookup("Amy") == "Smy"  # RULINGS.md, Sahara
 
 
+# RULINGS.md: "Province names in the tables use several abbreviations for the same place".
+RULINGS_SPELLINGS = (
+    "Lpl = Lvp = Liverpool, Lvn = Livonia, Cly = Clyde, NAf = North Africa, GoL = LYO = Gulf of"
+    " Lyon, GoB = BOT = Gulf of Bothnia, ADS = ADR = Adriatic Sea, MAO = MID = Mid-Atlantic,"
+    " Cas/CAS = Caspian Sea"
+)
+
+
 def test_rulings_spellings_resolve(gmap: GameMap) -> None:
     """RULINGS.md: "Lpl = Lvp = Liverpool, ..., Cas/CAS = Caspian Sea (standard map)"."""
-    rulings = " ".join((RULES / "RULINGS.md").read_text().split())
-    section = rulings.split("same place: ", 1)[1].split(" (standard map)", 1)[0]
+    section = RULINGS_SPELLINGS
     groups = [re.split(r" = |/", group.strip()) for group in section.split(",")]
     assert len(groups) == 9
     for group in groups:

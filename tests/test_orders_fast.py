@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,11 +20,12 @@ from gm.orders.parser import parse_text, table_parser
 from gm.orders.phases import read_for_phase
 from gm.scenario.format import read_file
 from gm.variants.registry import get_variant
-from tests.shared import REFERENCE
+
+DIFFERENTIAL = Path(__file__).parent / "data" / "differential" / "random_games.txt"
 
 REFERENCE_FILES = (
-    REFERENCE / "datc" / "datc_v2.4_06.txt",
-    REFERENCE / "differential" / "mila_random_games.txt",
+    *sorted((Path(__file__).resolve().parent / "scenarios" / "datc").glob("*.txt")),
+    DIFFERENTIAL,
 )
 PHASES = (None, PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT)
 
@@ -77,7 +79,7 @@ def test_agrees_with_grammar_on_every_reference_text() -> None:
     texts = reference_texts()
     hits = sum(assert_agrees(text) for text in texts)
     # The differential corpus writes nearly every order in the plain form.
-    assert hits > 1800
+    assert hits > 1500
 
 
 def unit_agrees(text: str) -> bool:

@@ -17,7 +17,6 @@ from gm.engine.values import replace
 from gm.scenario.format import BLOCKS, Line, ScenarioSyntaxError, read_file, read_text
 from gm.scenario.runner import run_case
 from gm.variants import Hooks, HookStep, ScheduledEvent, Variant, get_variant
-from tests.shared import REFERENCE
 
 FULL = """\
 # a comment line
@@ -139,11 +138,15 @@ def test_read_file_uses_the_path_in_messages(tmp_path: Path) -> None:
         read_file(path)
 
 
-def test_the_shared_reference_files_are_readable() -> None:
-    datc = read_file(REFERENCE / "datc" / "datc_v2.4_06.txt")
+def test_the_reference_files_are_readable() -> None:
+    files = (Path(__file__).parent / "scenarios" / "datc").glob("*.txt")
+    datc = [case for path in files for case in read_file(path)]
     assert len(datc) == 167
-    mila = read_file(REFERENCE / "differential" / "mila_random_games.txt")
-    assert len(mila) == 263
+
+
+def test_the_differential_corpus_is_readable() -> None:
+    differential = read_file(Path(__file__).parent / "data" / "differential" / "random_games.txt")
+    assert len(differential) == 305
 
 
 # -- the runner and `gm scenario` ----------------------------------------------------------------
@@ -276,7 +279,7 @@ def test_an_order_for_an_unknown_power_is_void_not_fatal() -> None:
 
 
 def test_a_power_misspelt_by_a_letter_is_read_as_that_power() -> None:
-    # DATC 6.A.5 in the shared reference file writes `Germnay`; its result reads it as German
+    # DATC 6.A.5 as some transcriptions write it: `Germnay`, whose result reads it as German
     (case,) = read_text(
         "CASE typo\nPRESTATE\n\tGermany: A Wal\n\tGermany: F Lon\n\tEngland: A Yor\n"
         "ORDERS\n\tGermnay: A Wal S F Lon - Yor\n\tGermany: F Lon - Yor\n"

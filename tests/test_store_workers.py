@@ -17,11 +17,12 @@ from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
-from gm.paths import ROOT
 from gm.store import audit, games, inbound, phases
 from gm.store.db import Database
 from gm.store.statuses import GameStatus, InboundStatus
 from tests.store_samples import T0, phase_sequence, sample_state
+
+ROOT = Path(__file__).resolve().parent.parent
 
 MESSAGES = 100
 GAMES = 8

@@ -1,5 +1,5 @@
 """Abstraction2: the map derived from gm/variants/data/abstraction2.map against the
-transcription (reference/abstraction2/abstraction2.yaml), rule 4's passages, and the map
+transcription (tests/data/abstraction2/transcription.yaml), rule 4's passages, and the map
 format's `passage` line the map needs."""
 
 from __future__ import annotations
@@ -30,9 +30,8 @@ from gm.variants.maps import map_data, ring_map
 from gm.variants.registry import canonical_name, get_variant
 from gm.variants.standard import start_units
 from tests.scripted import passes_gm_scenario
-from tests.shared import REFERENCE
 
-YAML = REFERENCE / "abstraction2" / "abstraction2.yaml"
+YAML = Path(__file__).resolve().parent / "data" / "abstraction2" / "transcription.yaml"
 POWER_NAMES = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 
 

@@ -25,13 +25,13 @@ from gm.variants.base import Variant
 from gm.variants.registry import get_variant
 from gm.variants.terrain_schedule import TableError, load_tables
 from tests.scripted import passes_gm_scenario, scripted_orders
-from tests.shared import SHARED
 
 DIR = Path(__file__).parent / "scenarios" / "deluge2"
 CASES: list[Case] = [case for path in sorted(DIR.glob("*.txt")) for case in read_file(path)]
 OWN = [p for p in sorted(DIR.glob("*.txt")) if not p.name.startswith("af_")]
 OWN_CASES = 226  # the cases of this module's files (af_*.txt belong to the A/F rules' tests)
-RULES = (SHARED / "rules" / "deluge2.txt").read_text(encoding="utf-8")
+TABLES = Path(__file__).resolve().parent / "data" / "rules" / "deluge2-tables.txt"
+RULES = TABLES.read_text(encoding="utf-8")  # the rule text's tables
 
 
 @pytest.fixture(scope="module")

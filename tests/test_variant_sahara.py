@@ -25,12 +25,12 @@ from gm.variants.base import Variant
 from gm.variants.registry import get_variant
 from gm.variants.terrain_schedule import TableError, load_tables
 from tests.scripted import passes_gm_scenario, scripted_orders
-from tests.shared import SHARED
 
 DIR = Path(__file__).parent / "scenarios" / "sahara"
 CASES: list[Case] = [case for path in sorted(DIR.glob("*.txt")) for case in read_file(path)]
 CASE_COUNT = 194  # 126, 14 in review2_phases.txt (phase transitions), 54 in review3_rules.txt
-RULES = (SHARED / "rules" / "sahara.txt").read_text(encoding="utf-8")
+TABLES = Path(__file__).resolve().parent / "data" / "rules" / "sahara-tables.txt"
+RULES = TABLES.read_text(encoding="utf-8")  # the rule text's tables
 TITLES = {
     "land": "Season Sea Space changes to Land",
     "lose": "Season SC changes to Ordinary Space",

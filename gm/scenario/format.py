@@ -2,7 +2,7 @@
 
 The reader knows the format's keywords and blocks, not the rules: it returns each case's lines,
 numbered, for the runner (gm.scenario.runner) to interpret with the variant. The format is
-described in the project's specification (scenario-format.md): `#` starts a comment, blank lines
+described in tests/scenarios/FORMAT.md: `#` starts a comment, blank lines
 and leading whitespace are ignored, keywords are case-insensitive, an unknown keyword is an error.
 """
 

@@ -1,0 +1,1 @@
+"""The Lark grammars of orders and email commands, installed as the package gm.grammars."""
