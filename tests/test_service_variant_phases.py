@@ -139,9 +139,7 @@ async def test_geophysical_autumn_events_then_winter_by_email(
     turkey = _reply(mail, "Turkey")
     assert '"RUSSIA : Erode Sev": refused, you are signed on as Turkey.' in turkey, turkey
     report = await table.process()
-    # rule 9: the orders as written on the map they were given on (land: `Erode Pic`); the
-    # events on the map they made (`Picardy (PIC) becomes sea`)
-    for line in ("Erode Pic  (succeeds", "Erode Gas  (succeeds", "Erode Boh  (succeeds",
+    for line in ("Erode PIC  (succeeds", "Erode GAS  (succeeds", "Erode BOH  (succeeds",
                  "Picardy (PIC) becomes sea.", "Bohemia (BOH) becomes a lake.",
                  "Naples is no longer a supply centre: it is under water.",
                  "Italy:        2 centres,  3 units; removes 1",

@@ -192,11 +192,11 @@ def build_view(variant: Variant, game: GameRecord, before: GameState, step: Game
     )
     gmap = variant.map_for(after)
     names = variant.hooks.display_names
-    if names is not None:  # Geophysical rule 9: `F(BUR) C A(Bel)-Mar`, on the map the orders
-        given = variant.map_for(before)  # were given on (as their acknowledgement wrote them)
+    if names is not None:  # Geophysical rule 9: `F(BUR) C A(Bel)-Mar`: spaces are named as
+        # the map now is, in the orders as in their reasons and the events
         played = tuple(replace(p, by_power=tuple(
-            (power, tuple(replace(row, order=names(given, row.order),
-                                  reason=names(given, row.reason)) for row in rows))
+            (power, tuple(replace(row, order=names(gmap, row.order),
+                                  reason=names(gmap, row.reason)) for row in rows))
             for power, rows in p.by_power)) for p in played)
     dislodged = tuple(
         DislodgedRow(d.unit.power, str(d.unit), d.attacker_from,
