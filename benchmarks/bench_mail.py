@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import cProfile
 import imaplib
 import os
@@ -33,19 +32,25 @@ import pstats
 import resource
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bytecode import cached_bytecode_env, compile_package  # noqa: E402
+from benchmarks.serve_support import (  # noqa: E402
+    SETUP,
+    SETUP_REPLIES,
+    cpu_seconds,
+    database_url,
+    serve_env,
+    start_serve,
+    write_config,
+)
 from gm.mail.config import Config  # noqa: E402
 from gm.mail.connect import make_sink, make_source  # noqa: E402
 from gm.service.clock import FixedClock, SystemClock  # noqa: E402
@@ -54,7 +59,6 @@ from gm.service.serve import Service  # noqa: E402
 from gm.store import migrate  # noqa: E402
 from gm.store.db import Database, open_database  # noqa: E402
 from tests.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer  # noqa: E402
-from tests.fixtures.postgres import create_database, postgres_server  # noqa: E402
 from tests.service_support import (  # noqa: E402
     GM,
     PLAYERS,
@@ -67,11 +71,6 @@ from tests.service_support import (  # noqa: E402
 POWERS = sorted(PLAYERS)
 PROFILE_SORT = ("cumulative",)
 ACKNOWLEDGED = b"Units without orders: none."  # in the reply to a message of complete orders
-SETUP = "\n".join(
-    ["CREATE bench standard gmpass"]
-    + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
-    + ["SET EARLY OFF", "START"]
-)
 
 
 def order_message(n: int) -> bytes:
@@ -79,19 +78,6 @@ def order_message(n: int) -> bytes:
     body = "\n".join([f"SIGNON {power} bench pw{power.lower()}", *SPRING_1901[power]])
     return message(PLAYERS[power], body, subject=f"orders {n}",
                    message_id=f"<bench-{n}@example.org>")
-
-
-@contextlib.contextmanager
-def database_url(postgresql: bool, root: Path) -> Iterator[str]:
-    if not postgresql:
-        url = f"sqlite:///{root / 'gm.sqlite3'}"
-        migrate.upgrade(url)
-        yield url
-        return
-    with postgres_server() as admin:
-        url = create_database(admin)
-        migrate.upgrade(url)
-        yield url
 
 
 def append_all(account: ImapAccount, raws: list[bytes]) -> None:
@@ -127,12 +113,6 @@ async def run_service(db: Database, config: Config, smtp: SmtpServer, expected: 
         await asyncio.wait_for(task, 60)  # the database thread has ended (its profile too)
 
 
-def _cpu_seconds(pid: int) -> float:
-    """The CPU seconds (user + system) process `pid` has used so far, its own threads only."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, expected: int,
                   timeout: float) -> tuple[float, float, tuple[float, float], float]:
     """Run `gm serve` as its own process until the SMTP server has `expected` messages: the
@@ -140,28 +120,15 @@ def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, 
     start to its first answer to an order message (the replies queued before it started go out
     earlier), with the CPU seconds `gm serve` (not its worker) had used by then; and the CPU
     seconds (user + system) `gm serve` and its sender worker used, until they stopped."""
-    imap = account.config()
-    config = root / "gm.toml"
-    config.write_text(
-        f'database_url = "{url}"\naddress = "judge@example.org"\npoll_interval = 0.5\n'
-        f'[imap]\nhost = "{imap.host}"\nport = {imap.port}\nsecurity = "plain"\n'
-        f'user = "{imap.user}"\npassword = "{imap.password.reveal()}"\n'
-        f'[smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\nsecurity = "plain"\n')
-    # gm serve from compiled bytecode, as an installed service runs
-    env = cached_bytecode_env({k: v for k, v in os.environ.items() if not k.startswith("GM_")})
-    compile_package(str(ROOT), env)
+    config = write_config(root, url, account, smtp, poll_interval=0.5)
+    env = serve_env()  # gm serve from compiled bytecode, as an installed service runs
     before = len(smtp.received)
     started = time.perf_counter()
     first: float | None = None
     answered: float | None = None
     answered_cpu = 0.0
     looked = before  # replies looked at for the first answer to an order message
-    with (root / "serve.log").open("wb") as log:
-        log.write(f"{time.time():.3f} started\n".encode())  # the log's times are wall clock
-        log.flush()
-        proc = subprocess.Popen([sys.executable, "-m", "gm", "serve", "--config", str(config),
-                                 "--tick-every", "0"], env=env, stdout=log,
-                                stderr=subprocess.STDOUT)
+    proc = start_serve(root, config, env, tick_every=0)
     reaped = False
     try:
         while len(smtp.received) < expected:
@@ -170,7 +137,7 @@ def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, 
             while answered is None and looked < len(smtp.received):
                 if ACKNOWLEDGED in smtp.received[looked].data:
                     answered = time.perf_counter()
-                    answered_cpu = _cpu_seconds(proc.pid)
+                    answered_cpu = cpu_seconds(proc.pid)
                 looked += 1
             if proc.poll() is not None:
                 reaped = True
@@ -208,7 +175,7 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False) -> No
                             smtp=smtp.config(), poll_interval=0.5)
             result = ingest(db, message(GM, SETUP), config=config, clock=SystemClock())
             assert result.outcome is Outcome.ANSWERED
-            queued = 1 + 8  # the set-up reply and the start notices
+            queued = SETUP_REPLIES
             t = time.perf_counter()
             append_all(account, [order_message(n) for n in range(count)])
             append_s = time.perf_counter() - t

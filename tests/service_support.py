@@ -89,14 +89,15 @@ def mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
 def unwrapped(text: str) -> str:
     """A mail's text with its wrapped lines joined again, for tests about wording (mail is
     wrapped at 78 columns, gm.service.render; tests/test_golden_mail.py checks the wrapping):
-    a line indented 2 or 4 more than the line it follows, which is long enough to have been
-    wrapped, continues it."""
+    a line indented 2 or 4 more than the line it follows continues it when its first word
+    would not have fitted on that line within 78 columns."""
     out: list[str] = []
     base = 0
     previous = ""
     for line in text.split("\n"):
         indent = len(line) - len(line.lstrip(" "))
-        if out and line.strip() and indent - base in (2, 4) and len(previous) > 60:
+        first = line.strip().split(" ")[0]
+        if out and first and indent - base in (2, 4) and len(previous) + 1 + len(first) > 78:
             out[-1] += " " + line.strip()
         else:
             out.append(line)

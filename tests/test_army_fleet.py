@@ -414,6 +414,24 @@ def test_help_text_states_the_choices() -> None:
     assert re.search(r"an A/F is two units", words)
 
 
+@pytest.mark.parametrize("variant", ["abstraction2", "deluge2"])
+def test_help_states_each_af_ruling(variant: str) -> None:
+    """RULINGS: Abstraction2, the A/F details the seed leaves open, each stated in the help of
+    both A/F variants (Deluge II rule 8 takes the Abstraction A/F rules)."""
+    words = " ".join(get_variant(variant).help.split())
+    for ruling in (
+        "An army boards a fleet of its OWN power",  # boarding own fleets only
+        "A fleet carries one army",  # one army a fleet
+        "an A/F is two units (its army and its fleet) for builds and removals",  # counts two
+        "A landing is judged from the sea the A/F is in when movement ends",
+        "the landing province also borders the sea it started in, the army still lands",
+        "moves the army also when the army itself has no order",  # FF without the army's order
+    ):
+        assert ruling in words, ruling
+    if variant == "abstraction2":  # rule 7's most-units count
+        assert "An A/F counts as two units (its army and its fleet)" in words
+
+
 def test_af_state_round_trips() -> None:
     state = GameState("abstraction2", Phase("July", 1914, PhaseType.RETREAT),
                       units=(Unit("England", UnitType.ARMY_FLEET, Location("ENG")),),

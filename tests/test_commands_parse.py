@@ -749,3 +749,33 @@ def test_create_centre_after_a_signon_is_an_order_not_the_create_command() -> No
     lines = ["Create centre Bur", "Create supply center Bur", "Create s.c. Bur", "CREATE SC Bur"]
     result = parse_message("\n".join(["SIGNON France mygame secret", *lines]))
     assert result[1:] == [OrderLine(Line(n, text)) for n, text in enumerate(lines, start=2)]
+
+
+# ---- the rulebook (gm.engine.rulebook) -----------------------------------------------------------
+def test_create_takes_the_rulebook_and_set_rulebook_reads() -> None:
+    from gm.commands.values import SetRulebook
+
+    assert one("CREATE g Deluge II secret RULEBOOK 2023") == Create(
+        line("CREATE g Deluge II ****** RULEBOOK 2023"), "g", "Deluge II", pw("secret"), "2023")
+    lower = one("create g standard secret rulebook 2000")
+    assert isinstance(lower, Create) and lower.rulebook == "2000"
+    assert one("CREATE g standard secret") == Create(
+        line("CREATE g standard ******"), "g", "standard", pw("secret"))
+    assert one("SET RULEBOOK 2023") == SetRulebook(line("SET RULEBOOK 2023"), "2023")
+
+
+def test_an_unknown_rulebook_is_refused_and_the_password_stays_masked() -> None:
+    result = one("CREATE g standard secret RULEBOOK 1999")
+    assert isinstance(result, Unreadable)
+    assert "secret" not in result.message and "secret" not in result.line.text
+    assert "there is no '1999' rulebook: RULEBOOK 2000 or 2023" in result.message
+    result = one("SET RULEBOOK 1971")
+    assert isinstance(result, Unreadable) and "RULEBOOK 2000 or 2023" in result.message
+
+
+@pytest.mark.parametrize("order", ["Create centre Bur", "Create new s.c. in Bur",
+                                   "Create a new s.c. in Bur", "Create s.c. in Bur",
+                                   "Create a new supply centre in Bur"])
+def test_geophysical_rule_7_wordings_are_orders_not_create(order: str) -> None:
+    result = parse_message(f"SIGNON Turkey g pw\n{order}")
+    assert result[1] == OrderLine(Line(2, order), order)

@@ -20,7 +20,8 @@ CASES: list[Case] = [case for path in sorted(DATC_DIR.glob("*.txt")) for case in
 V3_DIR = Path(__file__).parent / "scenarios" / "datc_v3"
 V3_CASES: list[Case] = [case for path in sorted(V3_DIR.glob("*.txt")) for case in read_file(path)]
 # DATC v3.0's new cases (6.G.19 as it reads for the 1971 rulebook); its changed ones (6.G.8,
-# 6.G.11, 6.J) are played as v2.4 says.
+# 6.G.11, 6.J) are played as v2.4 says under the 2000 rulebook, the default (their 2023
+# readings: tests/scenarios/datc_2023, tests/test_datc_rulebooks.py).
 V3_ADDED = {"6.B.15", "6.C.8", "6.C.9", "6.F.25", "6.G.19", "6.G.20"}
 
 # DATC v2.4 section 6: number of test cases per subsection.

@@ -80,7 +80,7 @@ def test_a_year_of_reports(database: Database, tmp_path: Path) -> None:
     gm = _part(_to(spring, GM), "text/plain")
     observer = _part(_to(spring, OBSERVER), "text/plain")
     for text in (england, germany, gm, observer):
-        assert "annals (Standard): results of Spring 1901, Movement" in text
+        assert "annals (Standard, 2000 rulebook): results of Spring 1901, Movement" in text
         assert "A Par - Bur  (succeeds: moves to Bur)" in text
         assert "A War - Gal  (succeeds: moves to Gal)" in text
         assert "  F Edi H  (succeeds: no order: holds)" in text  # England was late
@@ -181,7 +181,7 @@ async def test_process_by_mail_sends_the_full_report_and_history_reads_it(
         html = report.get_body(preferencelist=("html",))
         assert isinstance(body, EmailMessage) and isinstance(html, EmailMessage)
         assert "F Sev - BLA  (fails: bounced with F Ank (1 against 1))" in body.get_content()
-        assert "<h1>mailed (Standard): results of Spring 1901, Movement</h1>" in \
+        assert "<h1>mailed (Standard, 2000 rulebook): results of Spring 1901, Movement</h1>" in \
             html.get_content()
         [svg] = [p for p in report.iter_attachments() if p.get_content_type() == "image/svg+xml"]
         assert svg.get_filename() == "mailed-fall-1901-movement.svg"

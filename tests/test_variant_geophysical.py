@@ -40,7 +40,7 @@ def geo() -> Variant:
 # -- the scenario files ------------------------------------------------------------------------
 # Cases per file: strength and support (rules 1, 3), combined events (rules 2, 6), earthquakes
 # (rule 2d), ice (rules 2e, 8), the map after the events (rules 4, 7, 9).
-FILE_SIZES = {"strength": 20, "combine": 13, "earthquake": 8, "ice": 17, "map": 15,
+FILE_SIZES = {"strength": 21, "combine": 13, "earthquake": 8, "ice": 17, "map": 15,
               # review cases written from the rule text and RULINGS alone
               "review_strength": 12, "review_terrain": 20, "review_earthquake": 8,
               "review_ice": 18, "review_centres": 13, "review_more": 16,
@@ -148,6 +148,23 @@ def test_orders_are_read_again_after_the_events(geo: Variant) -> None:
                              "France": ["F Bre - Par/nc"]})
     assert step.state.units == (Unit("France", UnitType.FLEET, Location("Par", "nc")),)
     assert outcome(step, "F Bre - Par/nc")[0] is Outcome.SUCCEEDS
+
+
+def test_a_count_beyond_the_allowance_keeps_what_it_covers(geo: Variant) -> None:
+    """Geophysical rules 1b and 3: Russia, one centre, orders `2 Stabilize Mos`; one counts,
+    the other is refused and the result says so; Turkey's erosion fails and Moscow stays."""
+    state = geo.start_state().evolve(
+        units=(Unit("Russia", UnitType.ARMY, Location("Mos")),),
+        owners={"Mos": "Russia"})
+    step = play(geo, state, {"Turkey": ["Erode Mos"], "Russia": ["2 Stabilize Mos"]})
+    result, reason = outcome(step, "2 Stabilize Mos")
+    assert result is Outcome.SUCCEEDS
+    assert reason.startswith("1 of the 2 counted: Russia owns 1 centre(s)"), reason
+    assert "the other 1 refused" in reason
+    assert outcome(step, "Erode Mos") == (
+        Outcome.FAILS, "strength 1 against 1 stabilisation: no change")
+    assert geo.map_for(step.state).terrain["Mos"] is Terrain.LAND
+    assert step.state.units == (Unit("Russia", UnitType.ARMY, Location("Mos")),)
 
 
 def test_a_scripted_game(geo: Variant, tmp_path: Path) -> None:

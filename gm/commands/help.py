@@ -25,10 +25,13 @@ Send HELP and a topic for more:
     HELP SIGNON     signing on, signing off, resigning
     HELP ORDERS     how to write orders (moves, supports, convoys, retreats, builds)
     HELP PRESS      messages to other powers (PRESS TO, BROADCAST, grey press)
-    HELP SET        your settings: password, draw vote, waiting for the deadline
-    HELP GAMES      LIST, HISTORY, SUMMARY, and JOIN to play in a new game
+    HELP SET        your settings: password, draw vote, waiting for the deadline,
+                    absences, a new address
+    HELP GAMES      LIST, HISTORY, SUMMARY, MAP, OBSERVE, STANDBY, and JOIN to play
+                    in a new game
     HELP GM         the gamemaster's commands
     HELP DEADLINES  the gamemaster's deadline, press and lateness settings
+    HELP RULEBOOK   the rulebook a game plays: 2000 (the default) or 2023
 """
 
 SIGNON = """\
@@ -81,6 +84,16 @@ Adjustment phases (Winter):
     Remove A Mun               remove a unit when you have more units than centres
     Waive                      decline one build
 
+Orders ahead, for the next phase of a kind, sent while another phase is open:
+    AHEAD RETREAT A Bur-Pic    a retreat for the coming retreat phase
+    AHEAD BUILD Build A Par    a build for the coming adjustment phase (also ADJUSTMENT)
+    AHEAD MOVEMENT A Par-Bur   a move for the next movement phase
+    AHEAD CLEAR                withdraw the orders sent ahead
+They are checked when that phase opens: those the board allows become your orders for it
+(you may still change them); you are told which could not be used, and why. Retreats and
+builds sent ahead are for the coming ones before the next movement phase, and lapse if none
+comes (no unit dislodged, no adjustment).
+
 Variants add orders of their own: HELP and the variant's name tells them.
 """
 
@@ -119,6 +132,19 @@ HELP SET
                                has ordered (when the game processes early); it holds for
                                the current phase only
     SET NO WAIT                undo SET WAIT (also SET NOWAIT)
+    SET ABSENCE <from> TO <to>  days you are away (first and last, year-month-day):
+                               SET ABSENCE 2026-03-05 TO 2026-03-08
+                               deadlines that fall within move past it, to the same
+                               time of day; everyone is told (the GM sets how many
+                               days each power may claim: 14 unless set)
+    SET NO ABSENCE             withdraw your absences from today on (also SET NOABSENCE)
+    SET ADDRESS <new>          move to a new address in every game you play, master,
+                               observe or stand by for, keeping your passwords:
+                               SET ADDRESS new@example.org
+                               (send it from your old address; a code goes to the
+                               new one, and nothing changes until the new address
+                               sends it back within 7 days)
+    SET ADDRESS CONFIRM <code>  from the new address: make the move
 
 When every surviving power still in play (not in civil disorder, not resigned) has voted
 SET DRAW, the game ends at once in a draw shared by all surviving powers.
@@ -138,13 +164,31 @@ HELP GAMES
     SUMMARY <game>             a summary of a game, for example:
                                SUMMARY mygame
 
+    MAP <game> [<phase>]       the picture of the board, now or at the start of a
+                               phase, attached to the reply:
+                               MAP mygame
+                               MAP mygame F1901M
+    OBSERVE <game>             get the report of every phase (and the start mail)
+                               as an observer: OBSERVE mygame
+    OBSERVE <game> OFF         stop it: OBSERVE mygame OFF
+    STANDBY <game>             offer to take over a power that loses its player:
+                               STANDBY mygame
+    STANDBY                    the same for any game
+    STANDBY [<game>] OFF       withdraw the offer (STANDBY OFF: every offer)
+
 These need no SIGNON. To play in a game that is still forming:
 
     JOIN <game> <password>             take any free power: JOIN mygame secret
     JOIN <power> <game> <password>     ask for a power, for example:
                                        JOIN France mygame secret
+    SIGNON ?<game> <password>          the same as JOIN <game> <password>
+    JOIN <game> <password> PREFER <powers>
+                                       get a power at START by your preferences:
+                                       JOIN mygame secret PREFER France, Italy
 
-The password is the one you choose for signing on to the game.
+The password is the one you choose for signing on to the game. With PREFER, the game's
+START takes the players who joined so in random order, and each gets the first of their
+preferences still free (one whose preferences are all taken gets a free power at random).
 """
 
 GM = """\
@@ -154,6 +198,8 @@ A game's gamemaster creates it, seats the players and steers it. Create a game w
 
     CREATE <game> <variant> <password>     CREATE mygame Standard secret
                                            CREATE mygame Deluge II secret
+    ... RULEBOOK 2000|2023                 the rulebook it plays (HELP RULEBOOK):
+                                           CREATE mygame Standard secret RULEBOOK 2023
 
 then sign on as its gamemaster with SIGNON GM <game> <password> and use:
 
@@ -174,6 +220,8 @@ then sign on as its gamemaster with SIGNON GM <game> <password> and use:
                                            (without a password a new one is made and
                                            sent to the new player; the old one stops
                                            working either way)
+    REPLACE <power> STANDBY                the first player standing by (STANDBY)
+                                           takes the power: REPLACE France STANDBY
     EJECT <power>                          remove a power's player (its password stops
                                            working; the power is in civil disorder):
                                            EJECT France
@@ -181,6 +229,7 @@ then sign on as its gamemaster with SIGNON GM <game> <password> and use:
                                            ROLLBACK S1901M
                                            ROLLBACK Spring 1901, Movement
     TERMINATE                              end the game; everyone is told
+    SET RULEBOOK 2000|2023                 the rulebook, before START (HELP RULEBOOK)
 
 Deadlines, press and lateness: HELP DEADLINES.
 """
@@ -212,12 +261,35 @@ Settings for the gamemaster (after SIGNON GM <game> <password>):
     SET OBSERVERS <address> ...    who gets the observers' report of every phase (the
                                    whole list; SET OBSERVERS NONE empties it)
     ADD OBSERVER <address>         one more observer
+    SET OBSERVE ON|OFF             whether anyone may OBSERVE the game (ON unless set)
+    SET ABSENCE LIMIT <days>|OFF   the days of absence each power may claim (SET
+                                   ABSENCE): SET ABSENCE LIMIT 14 (OFF: none)
 
 Durations: 48h, 2d, 90m, 1d12h, 36 hours, 2 days 12 hours. Times of day: 20:00 (24-hour
 clock, in the game's time zone).
 
 A new game has: movement 72h, retreat 24h, adjustment 24h, no grace, time zone UTC,
 press ALL, late HOLD, early processing ON, reminders 12 hours before the deadline.
+"""
+
+RULEBOOK = """\
+HELP RULEBOOK
+
+A game plays the 2000 rulebook (the default) or the 2023 rulebook, each as the DATC (v3.0)
+makes it precise; every report names it in its first line. The gamemaster chooses it with
+CREATE <game> <variant> <password> RULEBOOK 2023, or SET RULEBOOK 2000|2023 before START.
+
+The two differ in two places:
+- An army ordered to an adjacent province (A Mar - Spa) while fleets convoy it goes by convoy
+  if its order says "via convoy" or a fleet of its own power convoys it, else over land.
+  Under 2000, "A Mar - Spa via convoy" with no convoy ordered goes over land; under 2023 it
+  goes only by convoy, so it does not move. Under 2023 a convoy order by a fleet that no
+  route needs (F WES C A Mar - Spa, where F LYO alone carries it) does not count as intent.
+- Removals a power does not order (civil disorder): under 2000 the units farthest from its
+  home centres go first, counting the moves each unit could make; under 2023 the units
+  farthest from any supply centre it owns, counting provinces of any kind, land or sea.
+  Either way, on equal distance fleets go before armies, then in alphabetical order.
+Abstraction2 and Deluge II play the 2000 rulebook: their A/F rules replace convoys.
 """
 
 TOPICS: dict[str, str] = {
@@ -228,6 +300,7 @@ TOPICS: dict[str, str] = {
     "GAMES": GAMES,
     "GM": GM,
     "DEADLINES": DEADLINES,
+    "RULEBOOK": RULEBOOK,
 }
 
 # Other words a player may ask about -> the topic that answers.
@@ -240,6 +313,7 @@ ALIASES: dict[str, str] = {
     "RETREATS": "ORDERS",
     "BUILDS": "ORDERS",
     "CONVOY": "ORDERS",
+    "AHEAD": "ORDERS",
     "BROADCAST": "PRESS",
     "GREY": "PRESS",
     "GRAY": "PRESS",
@@ -272,6 +346,14 @@ ALIASES: dict[str, str] = {
     "REMIND": "DEADLINES",
     "OBSERVERS": "DEADLINES",
     "OBSERVER": "DEADLINES",
+    "OBSERVE": "GAMES",
+    "MAP": "GAMES",
+    "STANDBY": "GAMES",
+    "PREFER": "GAMES",
+    "ADDRESS": "SET",
+    "CONFIRM": "SET",
+    "ABSENCE": "SET",
+    "AWAY": "SET",
 }
 
 

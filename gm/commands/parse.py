@@ -15,7 +15,7 @@ import re
 import zoneinfo
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import time, timedelta
+from datetime import date, time, timedelta
 from typing import Any
 
 from lark import Lark, Token, Transformer
@@ -26,17 +26,24 @@ from gm.commands.values import (
     MASK,
     Add,
     AddObserver,
+    Ahead,
     Clear,
+    ClearAbsence,
+    ClearAhead,
     Command,
+    ConfirmAddress,
     Create,
     Eject,
     Help,
     History,
     Join,
+    JoinPrefer,
     LatePolicy,
     Line,
     ListGames,
+    MapRequest,
     NotACommand,
+    Observe,
     OrderLine,
     Pause,
     PhaseCode,
@@ -46,24 +53,31 @@ from gm.commands.values import (
     Preview,
     Process,
     Replace,
+    ReplaceFromStandby,
     Resign,
     Resume,
     Rollback,
     Secret,
+    SetAbsence,
+    SetAbsenceLimit,
+    SetAddress,
     SetDeadline,
     SetDraw,
     SetEarly,
     SetGrace,
     SetLate,
+    SetObserve,
     SetObservers,
     SetPassword,
     SetPress,
     SetRemind,
+    SetRulebook,
     SetTimezone,
     SetWait,
     SignOff,
     SignOn,
     SignOnMaster,
+    Standby,
     Start,
     Summary,
     Terminate,
@@ -72,6 +86,7 @@ from gm.commands.values import (
     Unreadable,
 )
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.rulebook import RULEBOOKS
 from gm.paths import GRAMMARS
 
 # Limits. A message over them is refused as a whole (a TooLong value and nothing else); a
@@ -88,7 +103,7 @@ KEYWORDS = frozenset(
         "SIGNON", "JOIN", "SIGNOFF", "PRESS", "BROADCAST", "GREY", "GRAY", "ENDPRESS",
         "SET", "LIST", "HISTORY", "SUMMARY", "HELP", "RESIGN", "CLEAR", "CREATE", "ADD",
         "START", "PAUSE", "RESUME", "PROCESS", "PREVIEW", "TERMINATE", "REPLACE", "EJECT",
-        "ROLLBACK",
+        "ROLLBACK", "OBSERVE", "MAP", "STANDBY", "AHEAD",
     }
 )  # fmt: skip
 # Commands a message may hold before any SIGNON, as the "not a command" error lists them.
@@ -111,11 +126,19 @@ class Session:
     commands: tuple[Command, ...]
 
 
+_CENTRE_WORDS = ("centre", "center", "sc", "s.c.", "s.c", "supply")
+
+
 def _creates_centre(clean: str) -> bool:
-    """`Create centre Bur` (Geophysical rule 7) is an order, not the CREATE command."""
-    words = clean.split()
-    return len(words) >= 2 and words[1].lower() in ("centre", "center", "sc", "s.c.", "s.c",
-                                                     "supply")
+    """`Create centre Bur`, `Create a new s.c. in Bur` (Geophysical rule 7) are orders, not
+    the CREATE command."""
+    words = [w.lower() for w in clean.split()]
+    if len(words) >= 2 and words[1] in _CENTRE_WORDS:
+        return True
+    fillers = ("a", "an", "the", "new")
+    return len(words) >= 3 and words[1] in fillers and (
+        words[2] in _CENTRE_WORDS or (words[2] in fillers and len(words) >= 4
+                                      and words[3] in _CENTRE_WORDS))
 
 
 def parse_message(text: str) -> list[Command]:
@@ -241,6 +264,15 @@ def _mask_unread(clean: str, keyword: str) -> str:
     words = clean.split(" ")
     if keyword == "SET" and len(words) > 2 and words[1].upper().startswith(("PA", "PW")):
         return " ".join([*words[:2], MASK])
+    upper = [w.upper() for w in words]
+    if keyword == "SET" and upper[1:3] == ["ADDRESS", "CONFIRM"] and len(words) > 3:
+        return " ".join([*words[:3], MASK])
+    if keyword == "JOIN" and "PREFER" in upper[1:]:
+        at = upper.index("PREFER")  # the password is the word before PREFER
+        return " ".join([*words[: at - 1], MASK, *words[at:]]) if at > 1 else clean
+    if keyword == "CREATE" and len(words) > 3 and words[-2].upper() == "RULEBOOK":
+        # `CREATE g v secret RULEBOOK 1999`: the password is before RULEBOOK
+        return " ".join([*words[:-3], MASK, *words[-2:]])
     if keyword in PASSWORD_KEYWORDS:
         return _mask_last_word(clean)
     return clean
@@ -438,6 +470,20 @@ def _zones() -> dict[str, str]:
     return {name.lower(): name for name in zoneinfo.available_timezones()}
 
 
+@dataclass(frozen=True)
+class _RulebookWord:
+    """The year after RULEBOOK in a CREATE line, checked."""
+
+    value: str
+
+
+def _rulebook(word: str) -> str:
+    if word in RULEBOOKS:
+        return word
+    raise _Invalid(f"there is no {word!r} rulebook: RULEBOOK {' or '.join(RULEBOOKS)} "
+                   "(2000 if not given; HELP RULEBOOK)")
+
+
 def _zone(name: str) -> str:
     zones = _zones()
     if name.lower() in zones:
@@ -473,6 +519,8 @@ class _Build(Transformer[Token, Any]):
         )
         if code in "Mm":  # M is the gamemaster's code (the power codes never use it)
             return _Draft(lambda line: SignOnMaster(line, name, secret), (password,))
+        if code == "?":  # the classic judges' way to join a forming game: JOIN
+            return _Draft(lambda line: Join(line, name, secret), (password,))
         return _Draft(
             lambda line: SignOn(line, code.upper(), name, secret, by_code=True), (password,)
         )
@@ -576,10 +624,20 @@ class _Build(Transformer[Token, Any]):
         return _Draft(Clear)
 
     # ---- gamemaster
-    def create(self, c: list[Token]) -> _Draft:
+    def create(self, c: list[Any]) -> _Draft:
+        rulebook = c.pop() if isinstance(c[-1], _RulebookWord) else None
         game, *variant, password = c
         name, secret = _game(game), Secret(str(password))
-        return _Draft(lambda line: Create(line, name, _words(variant), secret), (password,))
+        book = None if rulebook is None else rulebook.value
+        return _Draft(lambda line: Create(line, name, _words(variant), secret, book),
+                      (password,))
+
+    def rulebook(self, c: list[Token]) -> _RulebookWord:
+        return _RulebookWord(_rulebook(str(c[0])))
+
+    def set_rulebook(self, c: list[Token]) -> _Draft:
+        rulebook = _rulebook(str(c[0]))
+        return _Draft(lambda line: SetRulebook(line, rulebook))
 
     def add(self, c: list[Token]) -> _Draft:
         at = next(i for i, t in enumerate(c) if t.type == "ADDRESS")
@@ -675,6 +733,70 @@ class _Build(Transformer[Token, Any]):
         addresses = tuple(dict.fromkeys(_address(t).rstrip(",") for t in c))
         return _Draft(lambda line: SetObservers(line, addresses))
 
+    # ---- observing, the map, standing by, moving, absences, preferences
+    def observe(self, c: list[Token]) -> _Draft:
+        game, off = _game(c[0]), len(c) > 1
+        return _Draft(lambda line: Observe(line, game, off))
+
+    def set_observe(self, c: list[Token]) -> _Draft:
+        allowed = str(c[0]).lower() == "on"
+        return _Draft(lambda line: SetObserve(line, allowed))
+
+    def map(self, c: list[Any]) -> _Draft:
+        game = _game(c[0])
+        phase: PhaseRef | None = c[1] if len(c) > 1 else None
+        return _Draft(lambda line: MapRequest(line, game, phase))
+
+    def standby(self, c: list[Token]) -> _Draft:
+        off = bool(c) and c[-1].type == "OFF"
+        words = c[:-1] if off else c
+        game = _game(words[0]) if words else None
+        return _Draft(lambda line: Standby(line, game, off))
+
+    def replace_standby(self, c: list[Token]) -> _Draft:
+        power = _words(c)
+        return _Draft(lambda line: ReplaceFromStandby(line, power))
+
+    def set_address(self, c: list[Token]) -> _Draft:
+        address = _address(c[0])
+        return _Draft(lambda line: SetAddress(line, address))
+
+    def confirm_address(self, c: list[Token]) -> _Draft:
+        (code,) = c
+        secret = Secret(str(code))
+        return _Draft(lambda line: ConfirmAddress(line, secret), (code,))
+
+    def set_absence(self, c: list[Token]) -> _Draft:
+        start, end = _date(c[0]), _date(c[1])
+        if end < start:
+            raise _Invalid(f"the absence ends ({end}) before it begins ({start}); write the"
+                           " first day away, then the last: SET ABSENCE 2026-03-05 TO 2026-03-08")
+        return _Draft(lambda line: SetAbsence(line, start, end))
+
+    def clear_absence(self, c: list[Token]) -> _Draft:
+        return _Draft(ClearAbsence)
+
+    def set_absence_limit(self, c: list[Token]) -> _Draft:
+        word = str(c[0]).lower()
+        if word == "on":
+            raise _Invalid("SET ABSENCE LIMIT needs a number of days, or OFF:"
+                           " SET ABSENCE LIMIT 14")
+        days = 0 if word == "off" else int(word)
+        return _Draft(lambda line: SetAbsenceLimit(line, days))
+
+    def join_prefer(self, c: list[Any]) -> _Draft:
+        game, password, names = c
+        name, secret = _game(game), Secret(str(password))
+        return _Draft(lambda line: JoinPrefer(line, name, secret, names), (password,))
+
+    def ahead(self, c: list[Token]) -> _Draft:
+        kind, *words = c
+        phase_type, text = _phase_type(str(kind)), _words(words)
+        return _Draft(lambda line: Ahead(line, phase_type, text))
+
+    def clear_ahead(self, c: list[Token]) -> _Draft:
+        return _Draft(ClearAhead)
+
     # ---- values
     def duration(self, c: list[Token]) -> timedelta:
         total = timedelta(0)
@@ -698,6 +820,14 @@ class _Build(Transformer[Token, Any]):
 
     def start(self, c: list[_Draft]) -> _Draft:
         return c[0]
+
+
+def _date(token: Token) -> date:
+    try:
+        return date(*(int(part) for part in str(token).split("-")))
+    except ValueError:
+        raise _Invalid(f"{_quote(str(token), 20)} is not a date; write dates as year-month-day:"
+                       " 2026-03-05") from None
 
 
 def _time(token: Token) -> time:

@@ -11,7 +11,8 @@ USAGE: dict[str, str] = {
     ),
     "JOIN": (
         "JOIN needs a game and a password, and may name the power you want first:"
-        " JOIN mygame secret or JOIN France mygame secret"
+        " JOIN mygame secret or JOIN France mygame secret; or give your preferences after"
+        " PREFER: JOIN mygame secret PREFER France, Italy, Turkey"
     ),
     "SIGNOFF": "SIGNOFF takes nothing after it",
     "PRESS": (
@@ -28,8 +29,9 @@ USAGE: dict[str, str] = {
         "ENDPRESS ends a press message, and there is no PRESS TO or BROADCAST line open before it"
     ),
     "SET": (
-        "SET needs one of PASSWORD, DRAW, NO DRAW, WAIT, NO WAIT (players) or DEADLINE, GRACE,"
-        " TIMEZONE, PRESS, LATE, EARLY, REMIND, OBSERVERS (gamemaster): SET WAIT"
+        "SET needs one of PASSWORD, DRAW, NO DRAW, WAIT, NO WAIT, ADDRESS, ABSENCE, NO ABSENCE"
+        " (players) or DEADLINE, GRACE, TIMEZONE, PRESS, LATE, EARLY, REMIND, OBSERVERS,"
+        " OBSERVE, ABSENCE LIMIT (gamemaster): SET WAIT"
     ),
     "LIST": "LIST takes at most a game name: LIST or LIST mygame",
     "HISTORY": (
@@ -58,9 +60,23 @@ USAGE: dict[str, str] = {
     "REPLACE": (
         "REPLACE needs a power and the new player's e-mail address, and may add a password:"
         " REPLACE France player@example.org or REPLACE France player@example.org secret"
+        " (REPLACE France STANDBY gives the power to the first player standing by)"
     ),
     "EJECT": "EJECT needs a power: EJECT France",
     "ROLLBACK": "ROLLBACK needs a phase: ROLLBACK S1901M or ROLLBACK Spring 1901, Movement",
+    "OBSERVE": "OBSERVE needs a game, and OFF to stop: OBSERVE mygame or OBSERVE mygame OFF",
+    "MAP": (
+        "MAP needs a game and may name a phase: MAP mygame, MAP mygame S1901M"
+        " or MAP mygame Fall 1901, Retreats"
+    ),
+    "AHEAD": (
+        "AHEAD needs the kind of phase (MOVEMENT, RETREAT or ADJUSTMENT) and an order, or CLEAR:"
+        " AHEAD RETREAT A Bur-Par, AHEAD ADJUSTMENT Build A Par or AHEAD CLEAR"
+    ),
+    "STANDBY": (
+        "STANDBY may name a game, and OFF withdraws: STANDBY mygame, STANDBY (any game),"
+        " STANDBY mygame OFF or STANDBY OFF"
+    ),
 }
 USAGE["GRAY"] = USAGE["GREY"]
 
@@ -73,7 +89,8 @@ SET_USAGE: dict[str, str] = {
     "NODRAW": "SET NO DRAW takes nothing after it",
     "WAIT": "SET WAIT takes nothing after it (SET NO WAIT undoes it)",
     "NOWAIT": "SET NO WAIT takes nothing after it",
-    "NO": "SET NO needs DRAW or WAIT: SET NO DRAW or SET NO WAIT",
+    "NOABSENCE": "SET NO ABSENCE takes nothing after it",
+    "NO": "SET NO needs DRAW, WAIT or ABSENCE: SET NO DRAW, SET NO WAIT or SET NO ABSENCE",
     "DEADLINE": (
         "SET DEADLINE needs a time, after the phase type if it is for one type only:"
         f" SET DEADLINE 48h, SET DEADLINE MOVEMENT 2d, SET DEADLINE RETREAT 24h or"
@@ -101,6 +118,16 @@ SET_USAGE: dict[str, str] = {
     "OBSERVERS": (
         "SET OBSERVERS needs e-mail addresses, or NONE:"
         " SET OBSERVERS watcher@example.org other@example.org"
+    ),
+    "OBSERVE": "SET OBSERVE needs ON or OFF (whether anyone may OBSERVE the game): SET OBSERVE OFF",
+    "ADDRESS": (
+        "SET ADDRESS needs your new e-mail address: SET ADDRESS new@example.org; from the new"
+        " address, SET ADDRESS CONFIRM and the code mailed to it"
+    ),
+    "ABSENCE": (
+        "SET ABSENCE needs your first and last day away, as year-month-day:"
+        " SET ABSENCE 2026-03-05 TO 2026-03-08 (SET NO ABSENCE withdraws it; the GM sets"
+        " the days allowed with SET ABSENCE LIMIT 14 or SET ABSENCE LIMIT OFF)"
     ),
 }
 SET_USAGE["TZ"] = SET_USAGE["TIMEZONE"]

@@ -9,7 +9,7 @@ a game's variant is the job of the command that runs them. Game names are lower-
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import time, timedelta
+from datetime import date, time, timedelta
 
 from gm.engine.phase import Phase, PhaseType
 from gm.policies import LatePolicy as LatePolicy
@@ -255,6 +255,7 @@ class Create(Command):
     game: str
     variant: str
     password: Secret
+    rulebook: str | None = None  # `... RULEBOOK 2023` (gm.engine.rulebook); None: the default
 
 
 @dataclass(frozen=True)
@@ -337,6 +338,13 @@ class SetLate(Command):
 
 
 @dataclass(frozen=True)
+class SetRulebook(Command):
+    """`SET RULEBOOK 2000|2023`: the rulebook the game plays, chosen before START."""
+
+    rulebook: str
+
+
+@dataclass(frozen=True)
 class SetEarly(Command):
     """`SET EARLY ON|OFF`: process as soon as every power has ordered."""
 
@@ -385,3 +393,107 @@ class Rollback(Command):
     """`ROLLBACK S1901M` / `ROLLBACK Spring 1901, Movement`: return the game to that phase."""
 
     phase: PhaseRef
+
+
+# --------------------------------------------------------------------------------------------
+# What players of the classic judges type besides: observing, the map, standing by, moving to
+# a new address, absences, joining with preferences
+
+
+@dataclass(frozen=True)
+class Observe(Command):
+    """`OBSERVE mygame` (get the observers' report of every phase) or `OBSERVE mygame OFF`."""
+
+    game: str
+    off: bool = False
+
+
+@dataclass(frozen=True)
+class SetObserve(Command):
+    """`SET OBSERVE ON|OFF` (GM): whether anyone may OBSERVE the game."""
+
+    allowed: bool
+
+
+@dataclass(frozen=True)
+class MapRequest(Command):
+    """`MAP mygame` (the position now) or `MAP mygame S1901M` (at the start of that phase)."""
+
+    game: str
+    phase: PhaseRef | None = None
+
+
+@dataclass(frozen=True)
+class Standby(Command):
+    """`STANDBY mygame`, `STANDBY` (any game), with OFF to withdraw: `STANDBY mygame OFF`,
+    `STANDBY OFF` (every offer)."""
+
+    game: str | None = None
+    off: bool = False
+
+
+@dataclass(frozen=True)
+class ReplaceFromStandby(Command):
+    """`REPLACE France STANDBY` (GM): the first player standing by takes the power."""
+
+    power: str
+
+
+@dataclass(frozen=True)
+class SetAddress(Command):
+    """`SET ADDRESS new@example.org`: move to a new address in every game, once confirmed."""
+
+    address: str
+
+
+@dataclass(frozen=True)
+class ConfirmAddress(Command):
+    """`SET ADDRESS CONFIRM <code>`, sent from the new address."""
+
+    code: Secret
+
+
+@dataclass(frozen=True)
+class SetAbsence(Command):
+    """`SET ABSENCE 2026-03-05 TO 2026-03-08`: days away (first and last, in the game's time
+    zone)."""
+
+    start: date
+    end: date
+
+
+@dataclass(frozen=True)
+class ClearAbsence(Command):
+    """`SET NO ABSENCE`: withdraw the absences that have not begun."""
+
+
+@dataclass(frozen=True)
+class SetAbsenceLimit(Command):
+    """`SET ABSENCE LIMIT 14` / `SET ABSENCE LIMIT OFF` (GM): the days of absence each power may
+    claim in the game (0: absences off)."""
+
+    days: int
+
+
+@dataclass(frozen=True)
+class JoinPrefer(Command):
+    """`JOIN mygame secret PREFER France, Italy, Turkey`: join a forming game; a power is
+    given at START by these preferences (names as written)."""
+
+    game: str
+    password: Secret
+    preferences: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Ahead(Command):
+    """`AHEAD RETREAT A Bur-Par` / `AHEAD BUILD Build A Par`: an order for the next phase of
+    that kind, checked when it opens. `text` is the order as written."""
+
+    phase_type: PhaseType
+    text: str
+
+
+@dataclass(frozen=True)
+class ClearAhead(Command):
+    """`AHEAD CLEAR`: withdraw the orders sent ahead."""

@@ -17,6 +17,7 @@ from gm.engine.legality import check_adjustment_order, error_reason, spec_of
 from gm.engine.map import GameMap
 from gm.engine.orders import Build, Remove, Waive
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
+from gm.engine.rulebook import plays_2023
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
 
@@ -122,12 +123,18 @@ def resolve_adjustments(
             continue
         # DATC 6.J: the missing removals by civil disorder.
         left = [u for u in state.units if u.power == power and u.province not in removed]
-        homes = state.homes.get(power) or state.centres_of(power)
-        for unit, distance in disorder_removals(gmap, left, homes, missing):
+        if plays_2023(state):  # DATC v3.0 6.J: from the nearest centre the power owns
+            homes: Sequence[str] = [c for c in state.centres_of(power) if c in gmap.centres]
+            where = "an owned centre"
+        else:
+            homes = state.homes.get(power) or state.centres_of(power)
+            where = "home"
+        for unit, distance in disorder_removals(gmap, left, homes, missing, plays_2023(state)):
             removed.add(unit.province)
             order = Remove(spec_of(unit))
-            how = "cannot reach a home centre" if distance >= FAR else (
-                f"{distance} move{'s' if distance != 1 else ''} from home")
+            how = f"cannot reach {'a home centre' if where == 'home' else where}" \
+                if distance >= FAR else (
+                    f"{distance} move{'s' if distance != 1 else ''} from {where}")
             extra.append(OrderResult(power, order, str(order), _SUCCEEDS,
                                      f"no order: removed by civil disorder ({how})"))
     units = tuple(u for u in state.units if u.location.province not in removed) + tuple(new_units)

@@ -79,7 +79,7 @@ __all__ = [
 
 HELP_TEXT = """\
 A/F rules (army/fleet), as this judge reads them:
-- Boarding: `A Lon boards F ENG` (or `A Lon embarks on F ENG`). An army boards a fleet of its
+- Boarding: `A Lon boards F ENG` (or `A Lon embarks on to F ENG`). An army boards a fleet of its
   OWN power in an adjacent sea space; the two become an A/F there. Boarding happens before
   all movement and a legal boarding never fails. A fleet carries one army: two armies
   ordered onto one fleet both stay put.
@@ -100,7 +100,9 @@ A/F rules (army/fleet), as this judge reads them:
   `A(Lon) boards F(ENG), A/F(ENG)-MAO, A disembarks Por`; on separate lines the landing is
   `A/F ENG disembarks Por` or `A/F MAO disembarks Por`. Such a landing happens only if the
   A/F's move succeeds, and it may not change whether that move succeeds: if it would, the
-  landing fails and the army stays aboard.
+  landing fails and the army stays aboard. A landing is judged from the sea the A/F is in
+  when movement ends: when the A/F's move fails but the landing province also borders the
+  sea it started in, the army still lands (the landing did not need the move).
 - Fast Ferry (FF): a convoy is one fleet in one sea next to both ends; convoys through two or
   more fleets are not possible. If the ferried army cannot land, it stays aboard and the fleet
   becomes an A/F (when the fleet is the army's own power; aboard another power's fleet it stays
@@ -110,7 +112,8 @@ A/F rules (army/fleet), as this judge reads them:
   has no order (`F ENG FF A Lon - Bre` alone).
 - Retreats: an A/F retreats as a fleet; retreating to a coastal space it becomes a fleet and its
   army is disbanded. A dislodged army may retreat onto an adjacent fleet (not an A/F) of its
-  own power in a sea space, forming an A/F: `A Pic - ENG` or `A Pic boards F ENG`. An army
+  own power in a sea space, forming an A/F: `A Pic - ENG`, `A Pic boards F ENG` or, as
+  the rule says, `A Pic retreats on to F ENG`. An army
   landing from the sea does not keep the units it dislodges from retreating to that sea (as
   for convoys).
 - Circular reasoning: when orders depend on each other in a circle that has no single answer,

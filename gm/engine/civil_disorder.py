@@ -1,11 +1,15 @@
 """Civil disorder removals: which units go when a power does not order enough removals.
 
-DATC v2.4 section 6.J as the reference cases assume (the 2023 rulebook's rule, distance to the
-nearest owned centre, is not followed): the units farthest from the power's home centres go
-first; a unit's distance is the least number of moves to reach any home centre, where a fleet
-moves as a fleet (from either coast, 6.J.9) and an army may also cross water as if convoyed
-without needing fleets (6.J.10, 6.J.11). On equal distance fleets go before armies, then units
-in alphabetical order of their province's name (6.J.4-6.J.7).
+2000 rulebook (DATC v2.4 section 6.J as the reference cases assume): the units farthest from
+the power's home centres go first; a unit's distance is the least number of moves to reach
+any home centre, where a fleet moves as a fleet (from either coast, 6.J.9) and an army may
+also cross water as if convoyed without needing fleets (6.J.10, 6.J.11). On equal distance
+fleets go before armies, then units in alphabetical order of their province's name
+(6.J.4-6.J.7).
+
+2023 rulebook (DATC v3.0 section 6.J; gm.engine.rulebook): the distance is to the nearest
+supply centre the power owns (6.J.11), counted in provinces crossed, land or sea, for armies
+and fleets alike (6.J.8-6.J.10); ties are broken as above.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from gm.engine.geo import Location
 from gm.engine.map import GameMap
 from gm.engine.units import Unit, UnitType
 
-__all__ = ["FAR", "disorder_removals", "distance_home"]
+__all__ = ["FAR", "disorder_removals", "distance_home", "distance_owned"]
 
 FAR = 10_000  # the distance of a unit that cannot reach any home centre
 
@@ -72,15 +76,43 @@ def distance_home(gmap: GameMap, unit: Unit, homes: Collection[str]) -> int:
     return FAR
 
 
+def distance_owned(gmap: GameMap, unit: Unit, owned: Collection[str]) -> int:
+    """2023 rulebook: the provinces `unit` must cross to reach any of `owned`, moving through
+    any passable province, land or sea (FAR if it cannot)."""
+    if unit.province in owned:
+        return 0
+    seen = {unit.province}
+    frontier = [unit.province]
+    steps = 0
+    while frontier:
+        steps += 1
+        nxt: list[str] = []
+        for p in frontier:
+            for q in gmap.borders.get(p, ()):
+                terrain = gmap.terrain.get(q)
+                if q in seen or terrain is None or not terrain.is_passable:
+                    continue
+                if q in owned:
+                    return steps
+                seen.add(q)
+                nxt.append(q)
+        frontier = nxt
+    return FAR
+
+
 def disorder_removals(
-    gmap: GameMap, units: Sequence[Unit], homes: Collection[str], count: int
+    gmap: GameMap, units: Sequence[Unit], homes: Collection[str], count: int,
+    rulebook_2023: bool = False,
 ) -> list[tuple[Unit, int]]:
-    """The `count` units to remove from `units` (one power's), with their distances."""
+    """The `count` units to remove from `units` (one power's), with their distances: from
+    `homes` (2000 rulebook), or, with `rulebook_2023`, from `homes` given as the centres the
+    power owns."""
     if count <= 0:
         return []
     ranked = []
     for unit in units:
-        d = distance_home(gmap, unit, homes)
+        distance = distance_owned if rulebook_2023 else distance_home
+        d = distance(gmap, unit, homes)
         province = gmap.provinces.get(unit.province)
         name = province.name if province is not None else unit.province
         ranked.append((-d, unit.type is UnitType.ARMY, name.lower(), unit.province, unit, d))

@@ -14,6 +14,9 @@ Rule choices (DATC v2.4 preferences, as the reference test cases assume):
 - 4.A.3 (2000 rulebook): an army ordered to an adjacent province goes by convoy when a complete
   chain of fleets is ordered to convoy it and either the order says "via convoy" or one of those
   convoy orders is by a fleet of the army's own power; otherwise it goes over land (6.G.1-6.G.18).
+  A game playing the 2023 rulebook (gm.engine.rulebook) reads it as DATC v3.0 does: "via
+  convoy" with no convoy fails rather than going over land (6.G.8), and a convoy order that no
+  route needs shows no intent (6.G.19).
 - 4.A.4: a convoyed army cannot cut a support for an attack on its own province (6.G.13).
 - 4.A.7: a dislodged unit keeps its effect on the province it moved to unless it lost a head-to-head
   battle (6.G.10, 6.G.14, 6.G.15).
@@ -48,6 +51,7 @@ from gm.engine.legality import (
 from gm.engine.map import GameMap
 from gm.engine.orders import AnyOrder, Convoy, Hold, Move, Order, SupportHold, SupportMove
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
+from gm.engine.rulebook import plays_2023
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 
@@ -60,6 +64,8 @@ _ARMY = UnitType.ARMY
 __all__ = ["Explainer", "FrozenDecisions", "MovementDecisions", "resolve_movement"]
 
 HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = range(5)
+# The longest convoy route searched when judging whether a convoy order is legal (2023 rulebook).
+_MAX_ROUTE = 8
 # Order class -> kind, looked up by the class itself (quicker than isinstance tests in turn).
 _KIND_CLASSES: tuple[tuple[type, int], ...] = (
     (Move, MOVE), (SupportHold, SUPPORT_HOLD), (SupportMove, SUPPORT_MOVE), (Convoy, CONVOY),
@@ -82,9 +88,12 @@ class MovementDecisions:
         units: Sequence[Unit],
         orders: Sequence[Order | None],
         undislodgeable: frozenset[str] = frozenset(),
+        rulebook_2023: bool = False,
     ):
         n = len(units)
         self.gmap = gmap
+        # The 2023 rulebook (gm.engine.rulebook) as DATC v3.0 reads it: _goes_by_convoy_2023.
+        self.rulebook_2023 = rulebook_2023
         self.undislodgeable = undislodgeable  # provinces whose units cannot be dislodged
         self.units = units
         self.prov = [u.location.province for u in units]
@@ -192,10 +201,57 @@ class MovementDecisions:
         src, dst = self.prov[i], self.dest[i]
         if not self.gmap.army_can_move(src, dst):
             return True
+        if self.rulebook_2023:
+            return self._goes_by_convoy_2023(i)
         fleets = self.fleets[i]
         if not fleets or not self._route(i, dynamic=False):
             return False  # DATC 6.G.8: "via convoy" with no convoy ordered goes over land
         return self.via[i] or any(self.power[f] == self.power[i] for f in fleets.values())
+
+    def _goes_by_convoy_2023(self, i: int) -> bool:
+        """DATC v3.0 4.A.3 for the 2023 rulebook (the army can walk there): an order "via
+        convoy" goes by convoy only, with no fallback to the land route (6.G.8, 6.G.20);
+        otherwise by convoy when a complete convoy is ordered and a fleet of the army's power
+        shows the intent with a legal convoy order: one whose water lies on some route the
+        map allows with no shortcut. A convoy order no such route passes through is illegal and
+        ignored (6.G.7, 6.G.19); one on a route others should have completed is not (6.G.6)."""
+        if self.via[i]:
+            return True
+        fleets = self.fleets[i]
+        if not fleets or not self._route(i, dynamic=False):
+            return False
+        return any(self.power[f] == self.power[i] and self._on_a_route(i, w)
+                   for w, f in fleets.items())
+
+    def _on_a_route(self, i: int, water: str) -> bool:
+        """Does `water` lie on a chain of the map's waters from army i's province to its
+        destination in which no water touches a later one but the next, the province touches
+        only the first and the destination only the last?"""
+        touching = self.touching
+        src, dst = self.prov[i], self.dest[i]
+        near_src = touching.get(src, frozenset())
+        goal = touching.get(dst, frozenset())
+        path: list[str] = []
+
+        def extend(w: str) -> bool:
+            path.append(w)
+            try:
+                if w in goal:
+                    return water in path
+                if len(path) >= _MAX_ROUTE:
+                    return False
+                for nxt in sorted(touching.get(w, ())):
+                    if nxt in path or nxt in near_src or not self.gmap.is_water(nxt):
+                        continue
+                    if any(nxt in touching.get(p, ()) for p in path[:-1]):
+                        continue
+                    if extend(nxt):
+                        return True
+                return False
+            finally:
+                path.pop()
+
+        return any(extend(w) for w in sorted(near_src) if self.gmap.is_water(w))
 
     def _route(self, i: int, dynamic: bool) -> bool:
         """Is there a chain of convoying fleets from the army to its destination? With `dynamic`,
@@ -462,10 +518,12 @@ def resolve_movement(
     needed = 100 + 12 * len(units)
     if sys.getrecursionlimit() < needed:
         sys.setrecursionlimit(needed)
+    rulebook_2023 = plays_2023(state)
     if undislodgeable:
-        dec: MovementDecisions = FrozenDecisions(gmap, units, orders, undislodgeable)
+        dec: MovementDecisions = FrozenDecisions(gmap, units, orders, undislodgeable,
+                                                 rulebook_2023)
     else:
-        dec = MovementDecisions(gmap, units, orders)
+        dec = MovementDecisions(gmap, units, orders, rulebook_2023=rulebook_2023)
     dec.resolve_all()
     return _outcome(dec, state, entries, follows, tried)
 

@@ -20,6 +20,51 @@ KIND_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "geo": ("Geophysical orders", ("Geophysical",)),
 }
 
+# kind -> examples of every form the order reader takes (grammars/orders.lark), as the variant
+# rule texts phrase them: a refused special order lists them.
+KIND_FORMS: dict[str, tuple[str, ...]] = {
+    "af": ("A Lon boards F ENG", "A Lon embarks on to F ENG", "A/F ENG - MAO",
+           "A/F ENG disembarks Bre", "A/F ENG disembarks A(ENG)-Bre S by F(ENG)",
+           "F ENG FF A Lon - Bre"),
+    "transform": ("A Bre transforms", "A Bre turns into a fleet", "A Bre transforms into a fleet",
+                  "A Spa T F Spa/sc"),
+    "keep fleet": ("F EMS no change", "F EMS will not change into an army", "F EMS won't change",
+                   "F EMS remains a fleet"),
+    "exchange": ("Exchange Bel Den for Hol Kie with Germany",
+                 "Exchange ownership of Bel for Hol with Germany"),
+    "home": ("Home Bel", "Designate Bel as home centre", "Erect Bel into a home supply centre"),
+    "alliance": ("Alliance Paris Berlin", "Declaration of alliance Paris, Berlin"),
+    "geo": ("Uplift NTH", "Erode Mos", "Orogenesis Bur", "Earthquake along Mun-Ber",
+            "Ice advance NWG", "Ice retreat NWG", "Support Turkish Erode Mos",
+            "Supports Turkey's Erode Mos", "Create new s.c. in Bur", "Stabilize Mos",
+            "2 Stabilize Mos", "Stabilize Mos twice", "Stabilize Mun-Ber"),
+}
+# kind -> the word starts that mark a text as meant for an order of that kind.
+_KIND_WORDS: dict[str, tuple[str, ...]] = {
+    "af": ("board", "embark", "disembark", "ff", "ferr", "a/f"),
+    "transform": ("transform", "turn", "become"),
+    "keep fleet": ("change", "remain", "stay", "won't"),
+    "exchange": ("exchang",),
+    "home": ("home", "designat", "erect"),
+    "alliance": ("allian", "ally", "declar"),
+    "geo": ("uplift", "erod", "erosion", "orogen", "earthquake", "stabil", "create"),
+}
+
+
+def with_forms(error: OrderError, kinds: frozenset[str]) -> OrderError:
+    """`error` for a text that uses a word of a special order the game allows (`kinds`) and
+    cannot be read, with the forms that order is accepted in; any other error (an unknown
+    province among them) unchanged."""
+    words = [w.strip(".,;:!()") for w in error.text.casefold().split()]
+    meant = [k for k in KIND_FORMS if k in kinds
+             and any(w.startswith(_KIND_WORDS[k]) for w in words)]
+    if not meant or error.kind is ErrorKind.UNKNOWN_PROVINCE or "Accepted forms" in error.message:
+        return error
+    forms = "; ".join(f for k in meant for f in KIND_FORMS[k])
+    message = f"{error.message.rstrip()} Accepted forms: {forms}."
+    return OrderError(error.kind, error.text, message, error.suggestions)
+
+
 # Chaos II rules 4-6: homes and alliances are declared with the adjustments; every other
 # variant order goes with the movement orders.
 ADJUSTMENT_KINDS = frozenset({"home", "alliance"})

@@ -25,7 +25,7 @@ from gm.orders.parser import parse_order, parse_unit
 
 # Patterns compiled on first use (by the `re` module's cache): plain order lines never need
 # them (the checks in _whole_part and _supported_by), and compiling costs start-up time.
-_WHOLE_PART = r"\s*(?:exchanges?|alliance|ally)\b"
+_WHOLE_PART = r"\s*(?:exchanges?|alliance|ally|declares?\s+alliance|(?:formal\s+)?declaration)\b"
 _ARMY_DISEMBARKS = r"\s*(?:a|army)\s+(disembarks?\b.*)"
 _SUPPORTED_BY = r"(?P<head>.*\S)\s+(?:s|supported|support)\s+by\s+(?P<by>.*?)[\s.!]*"
 _FLAGS = re.IGNORECASE | re.DOTALL
@@ -36,7 +36,8 @@ READING_PHASE: ContextVar[PhaseType | None] = ContextVar("reading_phase", defaul
 
 def _whole_part(part: str) -> bool:
     """Does the part start with an Exchange or Alliance order (taking the rest of it)?"""
-    if part.isascii() and part.lstrip()[:4].lower() not in ("exch", "alli", "ally"):
+    if part.isascii() and part.lstrip()[:4].lower() not in ("exch", "alli", "ally", "decl",
+                                                            "form"):
         return False
     return re.match(_WHOLE_PART, part, re.IGNORECASE) is not None
 

@@ -94,6 +94,7 @@ def _quoted(spelling: str) -> str:
 # allows the kind.
 _VARIANT_RULES = {
     "embark": "af",
+    "retreat_embark": "af",
     "disembark": "af",
     "ferry": "af",
     "transformation": "transform",
@@ -160,11 +161,12 @@ _RULE_PHASES: dict[str, frozenset[PhaseType]] = {
     "remove": frozenset({_R, _A}),
     "waive": frozenset({_A}),
     "embark": frozenset({_M, _R}),
+    "retreat_embark": frozenset({_R}),
     "via_convoy": frozenset({_M}),  # Rulebook: no retreat by convoy (gm.orders.phases)
 } | {
     rule: frozenset({_A}) if kind in ADJUSTMENT_KINDS
     else frozenset({_M, _R}) if kind in RETREAT_TOO_KINDS else frozenset({_M})
-    for rule, kind in _VARIANT_RULES.items() if rule != "embark"
+    for rule, kind in _VARIANT_RULES.items() if rule not in ("embark", "retreat_embark")
 }
 
 

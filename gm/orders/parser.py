@@ -16,7 +16,7 @@ from gm.engine.orders import AnyOrder, Embark, UnitSpec
 from gm.engine.phase import PhaseType
 from gm.orders.checks import text_error
 from gm.orders.fast import fast_order, fast_unit
-from gm.orders.kinds import kind_error, kind_phase_error
+from gm.orders.kinds import kind_error, kind_phase_error, with_forms
 from gm.orders.lalr import TABLE_FORMAT, NoParse, TableParser, table_data
 from gm.orders.names import find_province, not_an_order, protect_hyphens, unknown_province
 from gm.orders.phases import read_for_phase
@@ -118,7 +118,7 @@ def parse_order(
         builder = OrderBuilder(gmap, text)
         parsed = parse_text(text, gmap, "order", builder, kinds)
         if isinstance(parsed, OrderError):
-            return not_an_order(text, parsed)
+            return with_forms(not_an_order(text, parsed), kinds)
         if builder.kind is not None:
             error = kind_error(builder.kind, kinds, text)
             # Abstraction2 rule 3: a dislodged army may retreat onto its fleet; `A Pic boards

@@ -116,6 +116,17 @@ _GEO_KINDS = {
     "earthquake": GeoKind.EARTHQUAKE,
 }
 _TRAILING_PUNCT = ".,;:!"
+_POSSESSIVE = re.compile(r"['’]s?$")
+# `Stabilize Mos twice` (Geophysical rule 3: "stabilize a space ... more than once").
+_COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3}
+
+
+def _count(written: str) -> int:
+    """The number a COUNT or TIMES token gives: `2`, `x2`, `3 times`, `twice`."""
+    word = written.casefold()
+    if word in _COUNT_WORDS:
+        return _COUNT_WORDS[word]
+    return int(re.sub(r"\D", "", written))
 
 
 class OrderBuilder:
@@ -187,6 +198,10 @@ class OrderBuilder:
             self._refuse(f"an army boards a fleet; write {unit} boards F {fleet.location}")
         return Embark(unit, fleet.location)
 
+    def retreat_embark(self, children: list[Any]) -> Embark:
+        # Abstraction2 rule 3: "An army may retreat on to an adjacent fleet".
+        return self.embark(children)
+
     def disembark(self, children: list[Any]) -> Disembark:
         # `A/F ENG disembarks Por`, `A/F(TYS) disembarks A(Tun)`, `A/F(ENG) disembarks A(ENG)-Bre`.
         self.kind = "af"
@@ -231,7 +246,8 @@ class OrderBuilder:
         return tuple(provinces)
 
     def partner(self, children: list[Any]) -> str:
-        return self._span(children[0], children[-1])
+        # `Turkey's` (Geophysical rule 3's "another player's geophysical move") names Turkey.
+        return _POSSESSIVE.sub("", self._span(children[0], children[-1]))
 
     def home(self, children: list[Any]) -> DesignateHome:
         self.kind = "home"
@@ -243,6 +259,8 @@ class OrderBuilder:
         self.kind = "alliance"
         raw = self.text[children[0].start_pos : children[-1].end_pos]
         written = raw.rstrip(_TRAILING_PUNCT)
+        if written[:5].casefold() == "with ":  # `Alliance with Paris and Berlin`
+            written = written[5:]
         if "," in raw or any(w.casefold() == "and" for w in written.split()):
             parts = [
                 " ".join(w for w in part.split())
@@ -287,8 +305,7 @@ class OrderBuilder:
     def stabilize(self, children: list[Any]) -> Stabilize:
         # `2 Stabilize Mos` or `Stabilize Mos 2` (Geophysical rules 1b, 3).
         self.kind = "geo"
-        counts = [int(re.sub(r"\D", "", c.value)) for c in children
-                  if not isinstance(c, GeoTarget)]
+        counts = [_count(c.value) for c in children if not isinstance(c, GeoTarget)]
         target = next(c for c in children if isinstance(c, GeoTarget))
         if len(counts) > 1:
             self._refuse("give the number of stabilizations once")

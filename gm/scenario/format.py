@@ -14,7 +14,10 @@ from pathlib import Path
 from typing import ClassVar, NamedTuple
 
 # Keywords followed by a value on the same line.
-SINGLE_LINE = ("VARIANT_ALL", "VARIANT", "CASE", "PRESTATE_SETPHASE", "POSTSTATE_SETPHASE")
+# RULEBOOK (`RULEBOOK 2023`; gm.engine.rulebook) before the first case sets the rulebook of
+# the cases that follow it in the file, inside a case that case's own.
+SINGLE_LINE = ("VARIANT_ALL", "VARIANT", "CASE", "PRESTATE_SETPHASE", "POSTSTATE_SETPHASE",
+               "RULEBOOK")
 # Keywords standing alone.
 FLAGS = ("POSTSTATE_SAME", "END")
 # Block keywords: the keyword, then one item per line until the next keyword (an item may
@@ -69,7 +72,7 @@ class Case:
 
     __match_args__: ClassVar[tuple[str, ...]] = (
         "name", "path", "line", "variant", "variant_line", "setphase", "post_setphase",
-        "poststate_same", "blocks",
+        "poststate_same", "blocks", "rulebook",
     )
 
     def __init__(
@@ -83,6 +86,7 @@ class Case:
         post_setphase: Line | None = None,
         poststate_same: bool = False,
         blocks: dict[str, list[Line]] | None = None,
+        rulebook: Line | None = None,
     ) -> None:
         self.name = name
         self.path = path
@@ -93,6 +97,7 @@ class Case:
         self.post_setphase = post_setphase
         self.poststate_same = poststate_same
         self.blocks: dict[str, list[Line]] = {} if blocks is None else blocks
+        self.rulebook = rulebook  # `RULEBOOK 2023`: the case's (or its file's) rulebook
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Case:
@@ -177,6 +182,7 @@ class _Reader:
         self.path = path
         self.cases: list[Case] = []
         self.variant, self.variant_line = "standard", 0
+        self.rulebook: Line | None = None
         self.case: Case | None = None
         self.block: list[Line] | None = None
 
@@ -216,10 +222,14 @@ class _Reader:
                 raise self._fail(number, "VARIANT_ALL inside a case (use VARIANT there)")
             self.variant, self.variant_line = rest, number
             return
+        if keyword == "RULEBOOK" and case is None:
+            self.rulebook = Line(number, rest)
+            return
         if keyword == "CASE":
             if case is not None:
                 raise self._fail(number, f"CASE {rest!r} before the END of case {case.name!r}")
-            self.case = Case(rest, path, number, self.variant, self.variant_line)
+            self.case = Case(rest, path, number, self.variant, self.variant_line,
+                             rulebook=self.rulebook)
             return
         if case is None:
             raise self._fail(
@@ -234,6 +244,8 @@ class _Reader:
             self.case = None
         elif keyword == "VARIANT":
             case.variant, case.variant_line = rest, number
+        elif keyword == "RULEBOOK":
+            case.rulebook = Line(number, rest)
         elif keyword == "PRESTATE_SETPHASE":
             case.setphase = Line(number, rest)
         elif keyword == "POSTSTATE_SETPHASE":

@@ -20,6 +20,7 @@ from gm.engine.map import GameMap
 from gm.engine.orders import Move
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, Outcome, Submitted
+from gm.engine.rulebook import with_rulebook
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.values import value
@@ -287,6 +288,11 @@ def build_state(case: Case, variant: Variant) -> GameState:
         homes[setup.power(name, item.number)] = tuple(
             setup.province(p, item.number) for p in rest.split()
         )
+    if case.rulebook is not None:
+        try:
+            state = with_rulebook(state, case.rulebook.text)
+        except ValueError as e:
+            raise setup.fail(case.rulebook.number, str(e)) from None
     extra = dict(state.extra)
     for item in case.block("PRESTATE_STATE") or ():
         key, sep, value = item.text.rpartition(":")

@@ -4,6 +4,7 @@ A rule (gm.store.settings.Deadline, set by SET DEADLINE) is either a length of t
 moment the phase opens (movement 48 hours, retreats 24 hours, ...) or a time of day in the
 game's timezone: the phase is then due at the first such time at least `MIN_TIME_OF_DAY` after
 it opens (so a retreat phase opened at 17:59 with a rule of 18:00 gets until 18:00 next day).
+A deadline that falls within a player's absence moves past it (gm.service.absences).
 Every deadline is shown in the game's timezone and in UTC.
 """
 
@@ -13,6 +14,7 @@ from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from gm.engine.phase import PhaseType
+from gm.service.absences import past_absences
 from gm.store.settings import GameSettings
 
 MIN_TIME_OF_DAY = timedelta(hours=1)
@@ -34,8 +36,10 @@ def deadline_after(settings: GameSettings, phase_type: PhaseType,
     if rule is None:
         return None
     if isinstance(rule, timedelta):
-        return opened + rule
-    return next_time_of_day(rule, settings.timezone, opened + MIN_TIME_OF_DAY)
+        due = opened + rule
+    else:
+        due = next_time_of_day(rule, settings.timezone, opened + MIN_TIME_OF_DAY)
+    return past_absences(settings, due)  # players' absences (SET ABSENCE) move it on
 
 
 def next_time_of_day(at: time, zone_name: str, after: datetime) -> datetime:

@@ -154,7 +154,8 @@ def ingest(
                 outbound_repo.NewMessage(
                     message_id=message_id, recipients=[decoded.sender],
                     headers=_reply_headers(decoded, _reply_subject(decoded, ctx.results.game)),
-                    parts=[BodyPart("text/plain", body)]),
+                    parts=[BodyPart("text/plain", body)],
+                    attachments=ctx.results.attachments),
                 *(outbound_repo.NewMessage(
                     message_id=new_message_id(config.domain), recipients=notice.recipients,
                     headers=[("Subject", notice.subject), ("Auto-Submitted", "auto-generated")],

@@ -22,6 +22,7 @@ from gm.engine.army_fleet import unit_count
 from gm.engine.game import GameStep, Needed, alive_powers, orders_needed
 from gm.engine.phase import PhaseType
 from gm.engine.retreats import retreat_options
+from gm.engine.rulebook import rulebook_of
 from gm.engine.state import GameState
 from gm.mail.compose import build_subject
 from gm.pictures import render_map_svg
@@ -226,7 +227,9 @@ def build_view(variant: Variant, game: GameRecord, before: GameState, step: Game
                      and has_choice(variant, after, p, needed))
     no_choice = tuple(p for p in sorted(needed) if p not in deciding and p not in disorder)
     return ReportView(
-        game=game.name, title=variant.title, phase=variant.format_phase(before.phase),
+        # the header names the rulebook the game plays (gm.engine.rulebook)
+        game=game.name, title=f"{variant.title}, {rulebook_of(before)} rulebook",
+        phase=variant.format_phase(before.phase),
         processed=show(now, game.settings.timezone), played=played, dislodged=dislodged,
         centres=tuple(centres), eliminated=tuple(gone), finished=after.finished,
         winners=after.winners,

@@ -13,7 +13,9 @@ sending the replies queued so far over one kept SMTP connection (the sender task
 marked sent as soon as the server accepted it). Given a `sender_command` (as `gm serve` does),
 the replies are sent by a sender worker process instead (gm.service.send_worker), nudged when
 replies were committed, so sending runs on another core; should it die, the service sends them
-itself. On SIGTERM or SIGINT the service finishes the message in hand, sends what is queued and
+itself. At its start the command grammar and the commonest handlers are loaded in the database
+thread while the source logs in, so the first message's answer does not wait for them. On
+SIGTERM or SIGINT the service finishes the message in hand, sends what is queued and
 stops (what was read and not ingested is offered again next time). While it runs it also ticks
 (gm.service.tick) every `tick_every` seconds, so the games' deadlines are kept without cron; a
 `gm tick` from cron beside it is harmless.
@@ -189,6 +191,9 @@ class Service:
             except OSError:
                 log.exception("the sender worker could not be started; sending from here")
                 self._worker = None
+        # first in the database thread, while the source logs in: the first message's ingest
+        # then finds its grammar and handlers loaded
+        warming = asyncio.ensure_future(self._in_db(_warm_up))
         sender = asyncio.create_task(self._drain_loop())
         ticker = asyncio.create_task(self._tick_loop())
         queue: asyncio.Queue[InboundMail] = asyncio.Queue(READ_AHEAD)
@@ -226,6 +231,8 @@ class Service:
                 await sender
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
+            with contextlib.suppress(asyncio.CancelledError):
+                await warming
             if self._closing is not None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._closing
@@ -309,6 +316,21 @@ class Service:
                                batch=SEND_BATCH, run_db=self._in_db)
         except Exception:
             log.exception("draining the outbox failed; trying again later")
+
+
+def _warm_up() -> None:
+    """Load what answering the commonest mail needs (the command grammar; the sign-on, order
+    and press handlers), so that the first message after a start does not wait for it."""
+    try:
+        from gm.commands.handlers.dispatch import handler_for
+        from gm.commands.parse import parse_message
+        from gm.commands.values import OrderLine, Press, SignOn
+
+        parse_message("SIGNON France game password")
+        for kind in (SignOn, OrderLine, Press):
+            handler_for(kind)
+    except Exception:  # the first message meets the same fault, and is shunted with it
+        log.exception("loading the command handlers failed")
 
 
 def _load_tick() -> Callable[..., TickSummary]:

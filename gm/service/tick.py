@@ -221,9 +221,12 @@ class Batch:
                        session, [p.id for p in phases.values() if not p.adjudicated]),
                    press_repo.press_of_games(session, game_ids))
 
-    def write(self, session: Session, now: datetime) -> None:
+    def write(self, session: Session, now: datetime, config: Config | None = None) -> None:
         phases_repo.close_phases(session, self.closing, now=now)
         phases_repo.open_phases(session, self.opening, now=now)
+        if config is not None:  # the orders sent ahead for the phases opened now
+            self.messages.extend(ahead_messages(
+                session, [previous.game_id for previous, _, _ in self.opening], now, config))
         outbound_repo.enqueue_many(session, self.messages, now=now)
         audit.record_actions(session, self.entries)
         self.forget()
@@ -340,6 +343,8 @@ class GameTick:
         if settings.late is LatePolicy.DISORDER:
             disorder = self.fall_into_disorder(phase, stand.missing)
             powers = self.powers = powers_repo.list_powers(self.session, self.game.id)
+            if disorder:
+                self.offer_standby(phase, disorder)
         return self.adjudicate(phase, Why.LATE, powers, stand, disorder)
 
     def write_phases(self) -> PhaseRecord | None:
@@ -351,6 +356,11 @@ class GameTick:
             opened = phases_repo.open_next_phase(self.session, previous, state, now=self.now,
                                                  deadline_at=deadline_at)
         self.closing, self.opening = [], []
+        if opened is not None:
+            ahead = ahead_messages(self.session, [self.game.id], self.now, self.config)
+            if ahead:  # orders sent ahead became orders of the phase: read them again
+                self.messages.extend(ahead)
+                self.stored = None
         return opened
 
     def adjudicate(self, phase: PhaseRecord, why: Why, powers: list[PowerRecord],
@@ -411,6 +421,16 @@ class GameTick:
                         "report/waiting-gm.txt.j2", missing=list(stand.missing)):
             self.summary.notices += 1
 
+    def offer_standby(self, phase: PhaseRecord, fallen: list[str]) -> None:
+        """Tell the GM which powers fell into civil disorder, with who stands by to take
+        them over (STANDBY; REPLACE <power> STANDBY)."""
+        from gm.commands.handlers.standby import standing_by
+
+        if self._notice("standby", phase, self.game.gm_address, "civil disorder",
+                        "report/standby-gm.txt.j2", powers=fallen,
+                        ready=standing_by(self.session, self.game.id)):
+            self.summary.notices += 1
+
     def fall_into_disorder(self, phase: PhaseRecord, late: tuple[str, ...]) -> list[str]:
         """The late powers that reach the game's count of missed deadlines in a row (this one
         included) fall into civil disorder (SET LATE DISORDER n)."""
@@ -434,6 +454,19 @@ class GameTick:
                                              PowerStatus.CIVIL_DISORDER, now=self.now)
                 fallen.append(power)
         return fallen
+
+
+def ahead_messages(session: Session, game_ids: list[int], now: datetime,
+                   config: Config) -> list[outbound_repo.NewMessage]:
+    """The orders sent ahead for the phases just opened in `game_ids`, applied; the mail
+    telling the powers (gm.service.orders_ahead)."""
+    from gm.service.orders_ahead import apply_opened
+
+    return [outbound_repo.NewMessage(
+        new_message_id(config.domain), n.recipients,
+        [("Subject", n.subject), ("Auto-Submitted", "auto-generated")],
+        [BodyPart("text/plain", n.body)], game_id=n.game_id)
+        for n in apply_opened(session, game_ids, now=now, service=config.display_name)]
 
 
 def candidates(db: Database, limit: int | None = None) -> list[int]:
@@ -486,7 +519,7 @@ def tick_batch(session: Session, game_ids: list[int], *, now: datetime, config: 
                     summary=summary, alone=True)
     else:
         summary.add(trial)
-    batch.write(session, now)
+    batch.write(session, now, config)
 
 
 def _tick_games(session: Session, game_ids: list[int], locked: set[int], gone: set[int],

@@ -284,3 +284,63 @@ class AuditEntry(Base):
         ForeignKey("inbound_messages.id", ondelete="SET NULL")
     )
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class StandbyOffer(Base):
+    """A player offering to take over an abandoned power: of one game, or (game_id None) of any
+    game (STANDBY)."""
+
+    __tablename__ = "standby_offers"
+    __table_args__ = (Index("ix_standby_offers_address", "address_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    address: Mapped[str] = mapped_column(String(ADDRESS))
+    address_key: Mapped[str] = mapped_column(String(ADDRESS))  # lower-cased
+    offered_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AddressChange(Base):
+    """A move to a new address asked for (SET ADDRESS) and waiting to be confirmed from it."""
+
+    __tablename__ = "address_changes"
+    __table_args__ = (Index("ix_address_changes_new_key", "new_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    old_address: Mapped[str] = mapped_column(String(ADDRESS))
+    new_address: Mapped[str] = mapped_column(String(ADDRESS))
+    new_key: Mapped[str] = mapped_column(String(ADDRESS))  # lower-cased
+    code: Mapped[str] = mapped_column(String(32))
+    asked_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class JoinRequest(Base):
+    """A player who joined a forming game with power preferences (JOIN ... PREFER), seated at
+    START."""
+
+    __tablename__ = "join_requests"
+    __table_args__ = (UniqueConstraint("game_id", "address_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    address: Mapped[str] = mapped_column(String(ADDRESS))
+    address_key: Mapped[str] = mapped_column(String(ADDRESS))  # lower-cased
+    password_hash: Mapped[str] = mapped_column(String(255))
+    preferences: Mapped[list[str]] = mapped_column(JSONDocument)  # power names, first first
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class OrderAhead(Base):
+    """An order a player sent for the next phase of a kind (AHEAD), checked when it opens."""
+
+    __tablename__ = "orders_ahead"
+    __table_args__ = (Index("ix_orders_ahead_game", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    power: Mapped[str] = mapped_column(String(40))
+    phase_type: Mapped[PhaseType] = mapped_column(_enum(PhaseType, "phase_type"))
+    after_index: Mapped[int] = mapped_column(Integer)  # for a phase after this one
+    text: Mapped[str] = mapped_column(Text)
+    submitted_at: Mapped[datetime] = mapped_column(UTCDateTime)

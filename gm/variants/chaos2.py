@@ -463,6 +463,8 @@ How this judge reads them (rulings)
 - Winter 1900: each power builds one unit on its centre: an army inland, an army or a fleet
   on the coast; a fleet in St Petersburg, Spain or Bulgaria names its coast (Build F StP/nc).
 - Orders, in a Winter (adjustment) phase:  Home Bel   and   Alliance Paris Berlin Kiel
+  (also Designate Bel as home centre, Erect Bel into a home supply centre; Declaration of
+  alliance Paris, Berlin, Kiel)
   (powers by name, code or starting centre, spaces or commas between them; the declarer need
   not name itself; if a power declares twice in one Winter, the last declaration counts).
 - Home Bel is accepted if you owned Bel at the end of the previous Winter and own it now, and

@@ -5,7 +5,8 @@ are destroyed. The steps (RULINGS: Geophysical):
 
 1. Each power's orders are checked: one event (rule 1a: `Erode Mos`, a support of another power's
    event, or in Spring a new centre, rule 7), the last one given counting; stabilisations up to
-   the number of centres it owns (rule 1b), given in order, an excess refused.
+   the number of centres it owns (rule 1b), counted in the order given; of a count beyond
+   what is left of the allowance, the part it covers counts and the rest is refused.
 2. A support counts only if the named power ordered exactly that event (rule 3).
 3. An event succeeds if its strength (1 + supports) exceeds the stabilisations of its target
    (rule 3). Successful elevation events on one space add up (rule 6): sea or lake 0, land 1,
@@ -196,6 +197,8 @@ class _Tally:
 
     powers: dict[str, _Power] = field(default_factory=dict)
     results: list[OrderResult] = field(default_factory=list)
+    # Stabilisations cut down to the allowance (rule 1b), by id of the Submitted: what to say.
+    trimmed: dict[int, str] = field(default_factory=dict)
 
     def refuse(self, sub: Submitted, reason: str) -> None:
         self.results.append(OrderResult(sub.power, sub.order, sub.text, Outcome.ILLEGAL, reason))
@@ -217,9 +220,19 @@ def _collect(variant: Variant, state: GameState, gmap: GameMap,
                 tally.refuse(sub, problem)
             elif order.count < 1:
                 tally.refuse(sub, "a stabilisation count must be at least 1")
-            elif used + order.count > owned:
+            elif used >= owned:
                 tally.refuse(sub, f"{sub.power} owns {owned} centre(s) and may stabilise that "
                                   f"many times (rule 1b); {used} already ordered")
+            elif used + order.count > owned:
+                # Rule 1b gives one stabilisation per centre owned and rule 3 allows several
+                # on one space: what the allowance covers counts, the rest is refused.
+                kept = owned - used
+                mine.stabilised.append((sub, Stabilize(order.target, kept)))
+                tally.trimmed[id(sub)] = (
+                    f"{kept} of the {order.count} counted: {sub.power} owns {owned} centre(s) "
+                    f"and may stabilise that many times (rule 1b)"
+                    + (f", {used} already ordered" if used else "")
+                    + f"; the other {order.count - kept} refused")
             else:
                 mine.stabilised.append((sub, order))
             continue
@@ -342,11 +355,16 @@ def _adjudicate(variant: Variant, tally: _Tally) -> tuple[list[_Outcome], list[C
             if beaten:
                 reason = "overcome by " + ", ".join(f"{o.power}'s {o.event} ({o.describe()})"
                                                     for o in beaten)
-                tally.results.append(OrderResult(sub.power, s, sub.text, Outcome.FAILS, reason))
+                outcome = Outcome.FAILS
             else:
                 reason = "holds against " + ", ".join(
                     f"{o.power}'s {o.event}" for o in against) if against else "no event there"
-                tally.results.append(OrderResult(sub.power, s, sub.text, Outcome.SUCCEEDS, reason))
+                outcome = Outcome.SUCCEEDS
+            note = tally.trimmed.get(id(sub))
+            if note is not None:
+                reason = f"{note}; {reason}"
+            tally.results.append(OrderResult(sub.power, sub.order if note else s, sub.text,
+                                             outcome, reason))
     creations: list[CreateCentre] = []
     for mine in tally.powers.values():
         if mine.event is None:

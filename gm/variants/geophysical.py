@@ -80,6 +80,10 @@ Orders (besides the units' orders, each on its own line):
   Uplift NTH / Erode Mos / Orogenesis Bur / Earthquake Mun-Ber / Ice advance StP /
   Ice retreat NWG / Support Turkish Erode Mos / Create centre Bur (Spring only) /
   Stabilize Mos / 2 Stabilize Mos / Stabilize Mun-Ber
+  The rules' own wordings are read too: Marine platform uplift NTH / Erosion of Mos /
+  Orogenisis Bur / Earthquake along the border Mun-Ber / Ice advance in NWG / Supports
+  Turkey's Erode Mos / Create new s.c. in Bur / Stabilize Mos twice / Stabilize the boundary
+  Mun-Ber
 
 Rulings (binding for this game)
 - Elevation: sea or lake 0, land 1, mountain 2. Uplift +1 on a sea or lake, Erode -1 on land
@@ -92,7 +96,8 @@ Rulings (binding for this game)
 - Events are checked against the map as it stands at the start of the phase (an ice advance
   must border ice that is already there), and all succeed or fail together.
 - One event order per power and phase: the last one given counts, the earlier are void.
-  Stabilisations beyond the centres a power owns are refused, in the order given.
+  Stabilisations beyond the centres a power owns are refused, in the order given: with one
+  centre, `2 Stabilize Mos` counts once and the second is refused (the reply says so).
 - Earthquake: cuts an open border, reopens a cut one; several earthquakes on one border act as
   one. A cut border where a side is water is recorded and blocks movement only once both sides
   are land.

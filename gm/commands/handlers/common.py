@@ -8,6 +8,7 @@ from datetime import datetime
 
 from gm.commands.handlers.context import Context, Signed
 from gm.engine.phase import PhaseType
+from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
 from gm.policies import LatePolicy
 from gm.service.deadlines import deadline_after, show
 from gm.store import games as games_repo
@@ -19,6 +20,21 @@ from gm.variants import Variant, get_variant
 def variant_of(game: GameRecord) -> Variant:
     """The game's variant (a stored name the registry does not know is a fault, not a value)."""
     return get_variant(game.variant)
+
+
+def game_rulebook(game: GameRecord) -> str:
+    """The rulebook the game plays (gm.engine.rulebook), as its settings keep it."""
+    return str(game.settings.extra.get(RULEBOOK_KEY, DEFAULT_RULEBOOK))
+
+
+def rulebook_refusal(variant: Variant, rulebook: str) -> str | None:
+    """Why `variant` cannot play `rulebook`, or None: the A/F variants' rules (Fast Ferry for
+    convoys, A/F removals) are written for the 2000 rulebook's readings."""
+    if rulebook != DEFAULT_RULEBOOK and "af" in variant.order_kinds:
+        return (f"{variant.title} plays its A/F rules (Fast Ferry instead of convoys), written "
+                f"for the {DEFAULT_RULEBOOK} rulebook; the {rulebook} rulebook is for the other "
+                "variants")
+    return None
 
 
 def variant_label(variant: Variant) -> str:

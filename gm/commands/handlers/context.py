@@ -37,6 +37,7 @@ class Results:
     mail: list[Notice] = field(default_factory=list)
     game: str | None = None  # the game the reply is about, for its subject
     copies: list[str] = field(default_factory=list)  # addresses that get a copy of the reply
+    attachments: list[Attachment] = field(default_factory=list)  # files the reply carries (MAP)
 
     def add(self, *lines: str) -> None:
         self.lines.extend(lines)

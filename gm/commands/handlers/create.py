@@ -7,7 +7,9 @@ import difflib
 from gm.commands.handlers.common import (
     as_master,
     deadline_for,
+    game_rulebook,
     refresh,
+    rulebook_refusal,
     shown_deadline,
     variant_label,
     variant_of,
@@ -17,16 +19,19 @@ from gm.commands.handlers.seats import new_password, seated_notice
 from gm.commands.values import Add, Create, Start
 from gm.engine.game import orders_needed, start_state
 from gm.engine.phase import PhaseType
+from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY, with_rulebook
 from gm.engine.state import GameState
 from gm.mail.compose import build_subject
+from gm.service.adjudicate import observers
 from gm.service.render import render
-from gm.store import audit
+from gm.store import audit, join_requests
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store.errors import GameNameTaken
 from gm.store.passwords import hash_password
 from gm.store.records import GameRecord
+from gm.store.settings import GameSettings
 from gm.store.statuses import GameStatus
 from gm.variants import UnknownVariant, get_variant, names
 from gm.variants.base import Variant
@@ -42,10 +47,19 @@ def create(ctx: Context, command: Create) -> None:
     except UnknownVariant:
         ctx.results.add(_unknown_variant(command) + ".")
         return
+    rulebook = command.rulebook or DEFAULT_RULEBOOK
+    refusal = rulebook_refusal(variant, rulebook)
+    if refusal is not None:
+        ctx.results.add(f"CREATE: refused, {refusal}.")
+        return
+    # The default rulebook is not written down (a game's settings stay what they were).
+    settings = None if rulebook == DEFAULT_RULEBOOK else GameSettings(
+        extra={RULEBOOK_KEY: rulebook})
     try:
         game = games_repo.create_game(
             ctx.session, name=command.game, variant=variant.name, gm_address=ctx.sender,
-            gm_password_hash=hash_password(command.password.value), now=ctx.now)
+            gm_password_hash=hash_password(command.password.value), now=ctx.now,
+            settings=settings)
     except GameNameTaken:
         ctx.results.add(f"CREATE: a game called {command.game!r} exists already; "
                         "choose another name.")
@@ -53,12 +67,15 @@ def create(ctx: Context, command: Create) -> None:
     for power in variant.power_names:
         powers_repo.add_power(ctx.session, game.id, power, now=ctx.now)
     audit.record_action(ctx.session, actor=ctx.sender, action="create", now=ctx.now,
-                        game_id=game.id, details={"variant": variant.name},
+                        game_id=game.id, details={"variant": variant.name,
+                                                  "rulebook": rulebook},
                         inbound_id=ctx.inbound_id)
     ctx.signed = Signed(game, None)
     ctx.refused_signon = False
     ctx.results.game = game.name
     ctx.results.add(f"Game {game.name} ({variant.title}) created; you are its GM.",
+                    f"Rulebook: {rulebook} (SET RULEBOOK 2000|2023 changes it before START; "
+                    "HELP RULEBOOK).",
                     f"Powers: {', '.join(variant.power_names)}.",
                     "Players JOIN it, or you ADD them; then START it.")
 
@@ -97,6 +114,7 @@ def add(ctx: Context, command: Add) -> None:
     secret = command.password.value if command.password is not None else made or ""
     powers_repo.set_power_password(ctx.session, game.id, power.name, hash_password(secret),
                                    now=ctx.now)
+    join_requests.drop(ctx.session, game.id, command.address)  # the GM's choice, not theirs
     audit.record_action(ctx.session, actor=ctx.sender, action="add", now=ctx.now,
                         game_id=game.id, details={"power": power.name,
                                                   "address": command.address},
@@ -121,12 +139,16 @@ def start(ctx: Context, command: Start) -> None:
     if game.status is not GameStatus.FORMING:
         ctx.results.add(f"START: {game.name} is {game.status.value}, not forming.")
         return
+    from gm.commands.handlers.join_prefer import seat_by_preference
+
+    if not seat_by_preference(ctx, game):
+        return
     missing = [p.name for p in powers_repo.list_powers(ctx.session, game.id) if not p.addresses]
     if missing:
         ctx.results.add(f"START: these powers have no player yet: {', '.join(missing)}.")
         return
     variant = variant_of(game)
-    state = start_state(variant)
+    state = with_rulebook(start_state(variant), game_rulebook(game))
     phase = phases_repo.open_phase(ctx.session, game.id, state, now=ctx.now,
                                    deadline_at=deadline_for(game, state.phase.type, ctx.now))
     signed.game = games_repo.set_game_status(ctx.session, game.id, GameStatus.ACTIVE,
@@ -164,3 +186,10 @@ def _tell_start(ctx: Context, game: GameRecord, variant: Variant, state: GameSta
             ctx.results.mail.append(Notice((address,), subject, body, game.id))
     body = render("reply/started.txt.j2", **common, power=None)
     ctx.results.mail.append(Notice((game.gm_address,), subject, body, game.id))
+    seen = {a.lower() for p in powers for a in p.addresses} | {game.gm_address.lower()}
+    watching = [a for a in observers(games_repo.get_game(ctx.session, game.id))
+                if a.lower() not in seen]
+    if watching:
+        body = render("reply/started.txt.j2", **common, power=None, observer=True)
+        for address in watching:
+            ctx.results.mail.append(Notice((address,), subject, body, game.id))

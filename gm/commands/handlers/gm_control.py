@@ -76,6 +76,11 @@ def process(ctx: Context, command: Process) -> None:
     for report in done.reports:  # one message each: addresses stay private
         ctx.results.mail.append(Notice(report.recipients, report.subject, report.text, game.id,
                                        html=report.html, attachments=report.attachments))
+    if done.next_phase is not None:  # orders sent ahead for the phase opened now
+        from gm.service.orders_ahead import apply_opened
+
+        for sent in apply_opened(ctx.session, [game.id], now=ctx.now, service=ctx.service):
+            ctx.results.mail.append(Notice(sent.recipients, sent.subject, sent.body, game.id))
     ctx.results.add(f"{this_phase} of {game.name} processed; the report went to every player."
                     + ("" if step.state.finished else f" Now: {next_phase}."))
 

@@ -1,5 +1,5 @@
 """The GM's game settings: SET DEADLINE, GRACE, TIMEZONE, PRESS, LATE, EARLY, REMIND,
-OBSERVERS, and ADD OBSERVER.
+OBSERVERS, RULEBOOK, and ADD OBSERVER.
 
 Each is stored in the game's settings document (gm.store.settings), echoed in the reply and
 logged in the audit trail. A deadline change applies to phases opened after it.
@@ -12,7 +12,7 @@ from datetime import time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from gm.commands.handlers.common import as_master, refresh
+from gm.commands.handlers.common import as_master, refresh, rulebook_refusal, variant_of
 from gm.commands.handlers.context import Context
 from gm.commands.values import (
     AddObserver,
@@ -23,9 +23,11 @@ from gm.commands.values import (
     SetObservers,
     SetPress,
     SetRemind,
+    SetRulebook,
     SetTimezone,
 )
 from gm.engine.phase import PhaseType
+from gm.engine.rulebook import RULEBOOK_KEY
 from gm.policies import LatePolicy
 from gm.service.adjudicate import OBSERVERS_KEY, observers
 from gm.service.tick import DEFAULT_REMIND, REMIND_KEY
@@ -165,6 +167,26 @@ def set_remind(ctx: Context, command: SetRemind) -> None:
     ctx.results.add(f"Reminders in {_game_name(ctx)}: " + (
         "OFF (no reminders)." if before <= timedelta(0) else
         f"{duration_text(before)} before the deadline, to powers without orders."))
+
+
+def set_rulebook(ctx: Context, command: SetRulebook) -> None:
+    """The rulebook is part of the rules the players sign up for: chosen before START."""
+    signed = as_master(ctx, "SET RULEBOOK")
+    if signed is None:
+        return
+    game = refresh(ctx, signed.game)
+    if game.status is not GameStatus.FORMING:
+        ctx.results.add(f"SET RULEBOOK: refused, {game.name} has started; the rulebook is "
+                        "chosen before START.")
+        return
+    refusal = rulebook_refusal(variant_of(game), command.rulebook)
+    if refusal is not None:
+        ctx.results.add(f"SET RULEBOOK: refused, {refusal}.")
+        return
+    extra = {**game.settings.extra, RULEBOOK_KEY: command.rulebook}
+    if _change(ctx, "SET RULEBOOK", {"rulebook": command.rulebook}, extra=extra) is None:
+        return
+    ctx.results.add(f"Rulebook of {_game_name(ctx)}: {command.rulebook} (HELP RULEBOOK).")
 
 
 MAX_OBSERVERS = 50

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gm.commands.handlers.common import no_game, variant_label, variant_of
+from gm.commands.handlers.common import game_rulebook, no_game, variant_label, variant_of
 from gm.commands.handlers.context import Context
 from gm.commands.help import help_text
 from gm.commands.values import Help, ListGames
@@ -51,6 +51,10 @@ def help_command(ctx: Context, command: Help) -> None:
         return
     topics = {v.title: _variant_help(v) for v in map(registry.get_variant, registry.names())}
     ctx.results.add(*help_text(topic, extra=topics).splitlines())
+    if ctx.signed is not None and (not topic or not topic.strip()
+                                   or topic.strip().upper() == "RULEBOOK"):
+        game = ctx.signed.game
+        ctx.results.add(f"{game.name} plays the {game_rulebook(game)} rulebook.")
 
 
 def _variant_help(variant: Variant) -> str:

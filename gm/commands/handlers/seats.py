@@ -132,3 +132,6 @@ def eject(ctx: Context, command: Eject) -> None:
             game.id))
     ctx.results.add(f"{power.name} in {game.name} has no player now and is in civil disorder "
                     "(REPLACE gives it a new player).")
+    from gm.commands.handlers.standby import offer_line
+
+    ctx.results.add(offer_line(ctx.session, game.id, power.name))

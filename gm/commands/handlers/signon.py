@@ -117,6 +117,12 @@ def join(ctx: Context, command: Join) -> None:
     if not free:
         ctx.results.add(f"JOIN: every power in {game.name} is taken.")
         return
+    from gm.commands.handlers.join_prefer import open_seats
+
+    if open_seats(ctx, game) <= 0:  # the free powers are promised (JOIN ... PREFER)
+        ctx.results.add(f"JOIN: every power in {game.name} is taken or promised to players "
+                        "who joined with preferences.")
+        return
     chosen = free[0].name
     powers_repo.set_players(ctx.session, game.id, chosen, [ctx.sender], now=ctx.now)
     powers_repo.set_power_password(ctx.session, game.id, chosen,

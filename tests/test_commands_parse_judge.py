@@ -1,0 +1,111 @@
+"""The commands players bring from the classic judges, as the command grammar reads them:
+OBSERVE, MAP, STANDBY, REPLACE ... STANDBY, SET ADDRESS, SET ABSENCE, JOIN ... PREFER."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from gm.commands.parse import parse_message
+from gm.commands.values import (
+    ClearAbsence,
+    Command,
+    ConfirmAddress,
+    Join,
+    JoinPrefer,
+    MapRequest,
+    Observe,
+    PhaseCode,
+    ReplaceFromStandby,
+    Secret,
+    SetAbsence,
+    SetAbsenceLimit,
+    SetAddress,
+    SetObserve,
+    Standby,
+    Unreadable,
+)
+from gm.engine.phase import Phase, PhaseType
+
+
+def _one(text: str) -> Command:
+    (command,) = parse_message(text)
+    return command
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("OBSERVE alpha", Observe),
+    ("observe Alpha off", Observe),
+    ("SET OBSERVE OFF", SetObserve),
+    ("MAP alpha", MapRequest),
+    ("STANDBY", Standby),
+    ("REPLACE St Petersburg STANDBY", ReplaceFromStandby),
+    ("SET ADDRESS <new@example.org>", SetAddress),
+    ("SET ADDRESS CONFIRM k2m4", ConfirmAddress),
+    ("SET ABSENCE 2026-3-5 TO 2026-03-08", SetAbsence),
+    ("SET NO ABSENCE", ClearAbsence),
+    ("SET ABSENCE LIMIT 21", SetAbsenceLimit),
+    ("JOIN alpha secret PREFER France", JoinPrefer),
+])
+def test_each_form_reads(text: str, expected: type[Command]) -> None:
+    assert type(_one(text)) is expected
+
+
+def test_values() -> None:
+    assert _one("observe Alpha off") == Observe(_one("observe Alpha off").line, "alpha", True)
+    assert _one("SET OBSERVE on") == SetObserve(_one("SET OBSERVE on").line, True)
+    command = _one("MAP alpha F1901R")
+    assert isinstance(command, MapRequest)
+    assert command.phase == PhaseCode("F", 1901, PhaseType.RETREAT)
+    command = _one("MAP alpha Spring 1902, Movement")
+    assert isinstance(command, MapRequest)
+    assert command.phase == Phase("Spring", 1902, PhaseType.MOVEMENT)
+    assert [(c.game, c.off) for c in parse_message(  # type: ignore[attr-defined]
+        "STANDBY\nSTANDBY OFF\nSTANDBY alpha\nSTANDBY alpha OFF")] == [
+        (None, False), (None, True), ("alpha", False), ("alpha", True)]
+    command = _one("SET ADDRESS <new@example.org>")
+    assert isinstance(command, SetAddress) and command.address == "new@example.org"
+    command = _one("SET ABSENCE 2026-3-5 TO 2026-03-08")
+    assert isinstance(command, SetAbsence)
+    assert (command.start, command.end) == (date(2026, 3, 5), date(2026, 3, 8))
+    command = _one("SET ABSENCE LIMIT off")
+    assert isinstance(command, SetAbsenceLimit) and command.days == 0
+    command = _one("JOIN alpha secret PREFER France, St Petersburg and Italy")
+    assert isinstance(command, JoinPrefer)
+    assert command.preferences == ("France", "St Petersburg", "Italy")
+    assert command.password == Secret("secret")
+    # SIGNON ?game, as the classic judges join a forming game, is JOIN; SET NOABSENCE too
+    command = _one("SIGNON ?alpha secret")
+    assert isinstance(command, Join) and (command.game, command.power) == ("alpha", None)
+    assert command.line.text == "SIGNON ?alpha ******"
+    assert isinstance(_one("SET NOABSENCE"), ClearAbsence)
+    # the older forms of JOIN read as before
+    command = _one("JOIN St Petersburg alpha secret")
+    assert isinstance(command, Join) and command.power == "St Petersburg"
+
+
+def test_secrets_are_masked_even_when_the_line_is_not_read() -> None:
+    assert _one("SET ADDRESS CONFIRM k2m4").line.text == "SET ADDRESS CONFIRM ******"
+    assert _one("JOIN alpha secret PREFER France").line.text == "JOIN alpha ****** PREFER France"
+    bad = _one("SET ADDRESS CONFIRM k2m4 please")
+    assert isinstance(bad, Unreadable) and "k2m4" not in bad.message
+    bad = _one("JOIN alpha s3cr3t PREFER")
+    assert isinstance(bad, Unreadable) and "s3cr3t" not in bad.message
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("SET ABSENCE 2026-03-09 TO 2026-03-08", "the absence ends (2026-03-08) before it begins"),
+    ("SET ABSENCE 2026-02-30 TO 2026-03-08", '"2026-02-30" is not a date'),
+    ("SET ABSENCE tomorrow", "SET ABSENCE needs your first and last day away"),
+    ("SET ABSENCE LIMIT ON", "SET ABSENCE LIMIT needs a number of days, or OFF"),
+    ("SET ADDRESS", "SET ADDRESS needs your new e-mail address"),
+    ("OBSERVE", "OBSERVE needs a game, and OFF to stop"),
+    ("MAP alpha someday", "MAP needs a game and may name a phase"),
+    ("STANDBY a b c", "STANDBY may name a game"),
+    ("SET NO", "SET NO needs DRAW, WAIT or ABSENCE"),
+])
+def test_bad_forms_quote_the_line_and_say_what_works(text: str, says: str) -> None:
+    error = _one(text)
+    assert isinstance(error, Unreadable)
+    assert says in error.message
