@@ -86,9 +86,30 @@ def mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
     return found
 
 
+def unwrapped(text: str) -> str:
+    """A mail's text with its wrapped lines joined again, for tests about wording (mail is
+    wrapped at 78 columns, gm.service.render; tests/test_golden_mail.py checks the wrapping):
+    a line indented 2 or 4 more than the line it follows continues it when its first word
+    would not have fitted on that line within 78 columns."""
+    out: list[str] = []
+    base = 0
+    previous = ""
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip(" "))
+        first = line.strip().split(" ")[0]
+        if out and first and indent - base in (2, 4) and len(previous) + 1 + len(first) > 78:
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+            base = indent
+        previous = line
+    return "\n".join(out)
+
+
 def text_of(msg: Message) -> str:
+    """The plain text of a message, unwrapped."""
     part = msg.get_body(preferencelist=("plain",))  # type: ignore[attr-defined]
-    return str(part.get_content())
+    return unwrapped(str(part.get_content()))
 
 
 async def service_pass(db: Database, config: Config, clock: FixedClock) -> list[Outcome]:
@@ -108,4 +129,5 @@ def send_all(db: Database, tmp_path: Path, sender: str, body: str,
         queued = [o for o in outbound_repo.list_outbound(s) if o.inbound_id == result.inbound_id]
     reply = [o for o in queued if o.message_id == result.reply_message_id]
     assert len(reply) == 1
-    return reply[0].parts[0].text, [o for o in queued if o.message_id != result.reply_message_id]
+    return unwrapped(reply[0].parts[0].text), [
+        o for o in queued if o.message_id != result.reply_message_id]

@@ -472,7 +472,7 @@ def test_press_needs_recipients() -> None:
         ("SIGNON a b c d e", "SIGNON a b c d ******", "SIGNON needs a power, a game and"),
         ("JOIN", "JOIN", "JOIN needs a game and a password"),
         ("CREATE mygame", "CREATE ******", "CREATE needs a game name, a variant and a password"),
-        ("ADD France secret", "ADD France ******", "ADD needs a power, the player's e-mail"),
+        ("ADD France secret", "ADD France ******", "ADD needs a power and the player's e-mail"),
         ("RESIGN now", "RESIGN now", "RESIGN takes nothing after it"),
         ("SUMMARY", "SUMMARY", "SUMMARY needs a game: SUMMARY mygame"),
         ("LIST a b", "LIST a b", "LIST takes at most a game name"),

@@ -544,7 +544,7 @@ def test_mailed_variant_orders_are_read_with_the_game_variant(
     from gm.service.clock import FixedClock
     from gm.service.ingest import Outcome, ingest
     from gm.store import outbound as outbound_repo
-    from tests.service_support import GM, PLAYERS, START, maildir_config, message
+    from tests.service_support import GM, PLAYERS, START, maildir_config, message, unwrapped
 
     def send(sender: str, body: str) -> str:
         result = ingest(database, message(sender, body), config=maildir_config(tmp_path),
@@ -553,7 +553,7 @@ def test_mailed_variant_orders_are_read_with_the_game_variant(
         with database.read() as s:
             replies = [o for o in outbound_repo.list_outbound(s)
                        if o.message_id == result.reply_message_id]
-        return replies[0].parts[0].text
+        return unwrapped(replies[0].parts[0].text)
 
     for game, variant in (("sand", "sahara"), ("plain", "standard")):
         lines = [f"CREATE {game} {variant} gmpass"]

@@ -28,7 +28,7 @@ from gm.store.db import Database
 from gm.store.records import OutboundRecord
 from gm.store.statuses import GameStatus
 from gm.variants import get_variant
-from tests.service_support import PLAYERS, SPRING_1901, maildir_config, message
+from tests.service_support import PLAYERS, SPRING_1901, maildir_config, message, unwrapped
 from tests.tick_support import GM, SETTINGS, YEAR, address, new_game, submit, with_settings
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -41,7 +41,8 @@ def _reports(db: Database, since: int = 0) -> list[OutboundRecord]:
 
 
 def _part(record: OutboundRecord, kind: str) -> str:
-    return next(p.text for p in record.parts if p.content_type == kind)
+    text = next(p.text for p in record.parts if p.content_type == kind)
+    return unwrapped(text) if kind == "text/plain" else text
 
 
 def _to(records: list[OutboundRecord], who: str) -> OutboundRecord:
@@ -83,7 +84,7 @@ def test_a_year_of_reports(database: Database, tmp_path: Path) -> None:
         assert "A Par - Bur  (succeeds: moves to Bur)" in text
         assert "A War - Gal  (succeeds: moves to Gal)" in text
         assert "  F Edi H  (succeeds: no order: holds)" in text  # England was late
-        assert "England sent no orders: its units held." in text
+        assert "Austria, England, Italy and Turkey sent no orders: their units held." in text
         assert "From France to everyone:\n    To all: <peace> & quiet." in text
     # grey press: its recipient sees no sender, the GM does; nobody else sees it
     assert "From (grey press) to England:\n    England, let us share the Channel." in england
@@ -113,7 +114,7 @@ def test_a_year_of_reports(database: Database, tmp_path: Path) -> None:
     text = _part(_to(fall, GM), "text/plain")
     assert "A Ruh - Bur  (succeeds: moves to Bur, dislodging A Bur)" in text
     assert "A Bur H  (fails: dislodged by A Ruh (Germany))" in text
-    assert "Austria sent no orders: its units held." in text
+    assert "Austria, England, Italy and Turkey sent no orders: their units held." in text
     assert ("Dislodged units:\n  France A Bur (attacked from Ruh): may retreat to "
             "Bel, Gas, Mar, Par, Pic, or disband.") in text
     assert "Next phase: Fall 1901, Retreat, deadline Mon 2026-03-09 12:00 UTC." in text

@@ -21,7 +21,15 @@ from gm.store.db import Database
 from gm.store.records import OutboundRecord
 from gm.store.statuses import PowerStatus
 from gm.variants import registry
-from tests.service_support import GM, PLAYERS, SPRING_1901, START, maildir_config, send_all
+from tests.service_support import (
+    GM,
+    PLAYERS,
+    SPRING_1901,
+    START,
+    maildir_config,
+    send_all,
+    unwrapped,
+)
 
 
 def _send(db: Database, tmp_path: Path, sender: str, body: str,
@@ -42,7 +50,7 @@ def _by_recipient(mail: list[OutboundRecord]) -> dict[str, str]:
     out: dict[str, str] = {}
     for m in mail:
         assert len(m.recipients) == 1  # one message each: addresses stay private
-        out[m.recipients[0]] = m.parts[0].text
+        out[m.recipients[0]] = unwrapped(m.parts[0].text)
     return out
 
 
@@ -400,7 +408,8 @@ def test_eject_then_replace(database: Database, tmp_path: Path) -> None:
     assert "new@example.org now plays France in alpha." in reply
     assert "fresh" not in reply
     sent = _by_recipient(mail)
-    assert "SIGNON France alpha <password>" in sent["new@example.org"]
+    assert "Your password: fresh" in sent["new@example.org"]  # the GM's, mailed to the player
+    assert "SIGNON France alpha fresh" in sent["new@example.org"]
     reply = _send(database, tmp_path, "new@example.org", "SIGNON France alpha fresh\n")
     assert "Signed on as France in alpha." in reply
     reply = _send(database, tmp_path, PLAYERS["France"], "SIGNON France alpha pwfrance\n")
@@ -446,8 +455,8 @@ def test_add_over_a_seated_player_tells_the_one_unseated(database: Database,
     reply, mail = send_all(database, tmp_path, GM,
                             "CREATE alpha standard gmpass\nADD France a@example.org pw\n"
                             "ADD France b@example.org pw2\nADD Spain c@example.org pw")
-    assert "b@example.org plays France in alpha (instead of a@example.org, who was told)." \
-        in reply
+    assert "b@example.org plays France in alpha (instead of a@example.org, who was told); " \
+        "they were mailed the game, the power and the password." in reply
     assert "ADD: 'Spain' is not a power of alpha (powers: Austria, England," in reply
     assert "you no longer play it" in _by_recipient(mail)["a@example.org"]
 

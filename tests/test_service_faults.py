@@ -36,7 +36,7 @@ SETUP = "\n".join(
     + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
     + ["SET EARLY OFF", "START"]  # the phase stays open however many orders come
 )
-SETUP_MAIL = 1 + 8  # the GM's reply; the start notice to seven players and the GM
+SETUP_MAIL = 1 + 7 + 8  # the GM's reply; the seven seated players' notices; the start notices
 POWERS = sorted(PLAYERS)
 
 

@@ -74,8 +74,10 @@ async def test_a_turn_by_maildir(database: Database, tmp_path: Path) -> None:
     for power, addr in PLAYERS.items():
         reports = [m for m in mail[addr] if str(m["Subject"]).endswith(": results")]
         started = [m for m in mail[addr] if str(m["Subject"]).endswith("the game has started")]
-        replies = [m for m in mail[addr] if m not in reports and m not in started]
+        seated = [m for m in mail[addr] if str(m["Subject"]).endswith(f"you play {power}")]
+        replies = [m for m in mail[addr] if m not in reports + started + seated]
         assert len(reports) == 1 and len(replies) == 1 and len(started) == 1
+        assert len(seated) == 1 and f"Your password: pw{power.lower()}" in text_of(seated[0])
         reply, report = replies[0], reports[0]
         assert "Units without orders: none." in text_of(reply)
         assert str(reply["In-Reply-To"]).startswith("<")
@@ -130,7 +132,7 @@ async def test_a_turn_by_imap_and_smtp(database: Database, tmp_path: Path,
     _check_game_after_process(database)
 
     assert await run_pass() == []  # every message was marked processed in the mailbox
-    received = smtp_server.wait_for(1 + 8 + 7 + 1 + 8)  # replies; start notices; reports
+    received = smtp_server.wait_for(1 + 7 + 8 + 7 + 1 + 8)  # replies; seats; starts; reports
     by_rcpt: dict[str, list[Message]] = defaultdict(list)
     for item in received:
         for rcpt in item.rcpt_tos:
@@ -140,7 +142,7 @@ async def test_a_turn_by_imap_and_smtp(database: Database, tmp_path: Path,
         assert len(reports) == 1, addr
         assert "Next phase: Fall 1901, Movement" in text_of(reports[0])
     assert any(str(m["Subject"]).endswith("results") for m in by_rcpt[GM])
-    assert len(received) == 1 + 8 + 7 + 1 + 8
+    assert len(received) == 1 + 7 + 8 + 7 + 1 + 8  # the GM's reply, seats, starts, ...
     assert all(len(item.rcpt_tos) == 1 for item in received)  # no player sees another's address
     with database.read() as s:
         statuses = [r.status for r in inbound_repo.list_inbound(s)]

@@ -22,7 +22,15 @@ from gm.store import phases as phases_repo
 from gm.store.db import Database
 from gm.store.passwords import hash_password
 from gm.store.statuses import GameStatus
-from tests.service_support import GM, PLAYERS, SPRING_1901, START, maildir_config, message
+from tests.service_support import (
+    GM,
+    PLAYERS,
+    SPRING_1901,
+    START,
+    maildir_config,
+    message,
+    unwrapped,
+)
 
 OPERATOR = "postmaster@example.org"
 SETUP = "\n".join(
@@ -68,7 +76,7 @@ class Mail:
 def _text(msg: EmailMessage) -> str:
     part = msg.get_body(preferencelist=("plain",))
     assert part is not None
-    return str(part.get_content())
+    return unwrapped(str(part.get_content()))
 
 
 def _reply_to(mail: list[tuple[str, EmailMessage]], sender: str) -> str:
@@ -103,15 +111,19 @@ def _stored(db: Database) -> tuple[list[int], dict[int, dict[str, list[str]]]]:
 
 async def test_start_tells_every_power_and_the_gm(database: Database, tmp_path: Path) -> None:
     out = await _started(Mail(database, tmp_path))
-    notices = {to: _text(m) for to, m in out if not m["In-Reply-To"]}
-    assert set(notices) == {*PLAYERS.values(), GM}
+    started = [(to, m) for to, m in out if str(m["Subject"]).endswith("the game has started")]
+    notices = {to: _text(m) for to, m in started}
+    assert set(notices) == {*PLAYERS.values(), GM} and len(started) == len(notices)
     assert all(str(m["Subject"]) == "[theta] Spring 1901, Movement: the game has started"
-               for to, m in out if not m["In-Reply-To"])
+               and not m["In-Reply-To"] for to, m in started)
     for power, address in PLAYERS.items():
         assert f"You play {power}." in notices[address]
         assert f"SIGNON {power} theta <your password>" in notices[address]
         assert "pw" + power.lower() not in notices[address]  # passwords never echoed
-        assert "First phase: Spring 1901, Movement" in notices[address]
+        assert "The first phase is Spring 1901, Movement." in notices[address]
+    # the starting position (Rulebook: the 1901 units)
+    assert "Your units: A Mar, A Par, F Bre." in notices[PLAYERS["France"]]
+    assert "Your supply centres: Bre, Mar, Par." in notices[PLAYERS["France"]]
     assert "You are its GM" in notices[GM] and "gmpass" not in notices[GM]
     # one message each: no player sees another's address
     assert all(len(str(m["To"]).split(",")) == 1 for _, m in out)

@@ -16,14 +16,14 @@ from gm.store import phases as phases_repo
 from gm.store.db import Database
 from gm.store.passwords import hash_password
 from gm.store.statuses import GameStatus, InboundStatus
-from tests.service_support import GM, PLAYERS, START, maildir_config, message
+from tests.service_support import GM, PLAYERS, START, maildir_config, message, unwrapped
 
 
 def _reply(db: Database, inbound_id: int) -> str:
     with db.read() as s:
         replies = [o for o in outbound_repo.list_outbound(s) if o.inbound_id == inbound_id]
     assert len(replies) >= 1
-    return replies[0].parts[0].text
+    return unwrapped(replies[0].parts[0].text)
 
 
 def _send(db: Database, tmp_path: Path, sender: str, body: str) -> str:

@@ -25,6 +25,7 @@ from tests.service_support import (
     send_all,
     service_pass,
     text_of,
+    unwrapped,
 )
 
 WATCHER = "watcher@example.org"
@@ -131,7 +132,7 @@ def test_map_attaches_the_picture_of_now_and_of_a_past_phase(database: Database,
     reply = _reply(database, tmp_path, WATCHER, "MAP alpha")
     assert ("The map of alpha now (Spring 1901, Movement) is attached "
             "(alpha-spring-1901-movement.png; alpha-spring-1901-movement.svg to zoom)."
-            in reply.parts[0].text)
+            in unwrapped(reply.parts[0].text))
     png, picture = reply.attachments
     assert (png.content_type, png.filename) == ("image/png", "alpha-spring-1901-movement.png")
     assert png.data.startswith(b"\x89PNG")

@@ -19,7 +19,7 @@ from gm.store.db import Database
 from gm.store.records import OutboundRecord
 from gm.variants import registry
 from gm.variants.maps import standard_map
-from tests.service_support import GM, PLAYERS, START, send_all
+from tests.service_support import GM, PLAYERS, START, send_all, unwrapped
 
 
 def _send(db: Database, tmp_path: Path, sender: str, body: str,
@@ -221,7 +221,7 @@ def test_deluge2_reports_warn_of_the_coming_winters_changes(database: Database,
     _orders(database, tmp_path, "England", "Build F Lon", "Build F Edi", "Build A Lvp")
     _orders(database, tmp_path, "Italy", "Build A Ven")
     mail = _process(database, tmp_path)
-    reports = [m.parts[0].text for m in mail if m.recipients == (PLAYERS["England"],)]
+    reports = [unwrapped(m.parts[0].text) for m in mail if m.recipients == (PLAYERS["England"],)]
     assert len(reports) == 1
     report = reports[0]
     coming = report[report.index("Coming: what the map will do"):]

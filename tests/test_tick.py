@@ -31,7 +31,7 @@ from gm.store.models import AuditEntry, OutboundMessage
 from gm.store.records import OutboundRecord
 from gm.store.statuses import GameStatus, OutboundStatus, PowerStatus
 from gm.variants import get_variant
-from tests.service_support import maildir_config
+from tests.service_support import maildir_config, unwrapped
 from tests.tick_support import GM, SETTINGS, address, new_game, spring_orders, submit, with_settings
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -48,7 +48,7 @@ def _outbox(db: Database) -> list[OutboundRecord]:
 
 
 def _text(record: OutboundRecord) -> str:
-    return next(p.text for p in record.parts if p.content_type == "text/plain")
+    return unwrapped(next(p.text for p in record.parts if p.content_type == "text/plain"))
 
 
 def _subjects(db: Database, recipient: str) -> list[str]:
@@ -167,7 +167,7 @@ def test_civil_disorder_after_two_missed_deadlines(database: Database, tmp_path:
         assert entries[-1].details["disorder"] == ["France"]
     gm_text = [_text(r) for r in _outbox(database) if r.recipients == (GM,)][-1]
     assert "France sent no orders: its units held, and it is now in civil disorder" in gm_text
-    assert "The late-order policy was applied to: France." in gm_text
+    assert "GM: the late-order policy was applied to France." in gm_text
 
 
 def test_wait_policy_tells_the_gm_once(database: Database, tmp_path: Path) -> None:
@@ -180,7 +180,7 @@ def test_wait_policy_tells_the_gm_once(database: Database, tmp_path: Path) -> No
         assert summary.adjudicated == []
     assert _subjects(database, GM) == ["[patient] Spring 1901, Movement: waiting for orders"]
     [notice] = [r for r in _outbox(database) if r.recipients == (GM,)]
-    assert "waits for orders from: Turkey" in _text(notice)
+    assert "waits for orders from Turkey." in _text(notice)
     submit(database, game, {"Turkey": ["A Con - Bul", "A Smy - Arm", "F Ank - BLA"]}, DEADLINE)
     summary = tick(database, config=config, clock=FixedClock(DEADLINE + timedelta(hours=31)))
     assert len(summary.adjudicated) == 1

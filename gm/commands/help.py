@@ -203,8 +203,10 @@ A game's gamemaster creates it, seats the players and steers it. Create a game w
 
 then sign on as its gamemaster with SIGNON GM <game> <password> and use:
 
-    ADD <power> <address> <password>       seat a player, for example:
+    ADD <power> <address> [password]       seat a player, for example:
                                            ADD France ann@example.org secret
+                                           (without a password one is made); the
+                                           player is mailed the power and password
     ADD OBSERVER <address>                 someone who gets the public report of
                                            every phase (also SET OBSERVERS)
     START                                  start the game

@@ -649,9 +649,11 @@ class _Build(Transformer[Token, Any]):
         return _Draft(lambda line: SetRulebook(line, rulebook))
 
     def add(self, c: list[Token]) -> _Draft:
-        *power, address, password = c
-        secret = Secret(str(password))
-        return _Draft(lambda line: Add(line, _words(power), _address(address), secret), (password,))
+        at = next(i for i, t in enumerate(c) if t.type == "ADDRESS")
+        power, address, rest = c[:at], c[at], c[at + 1 :]
+        secret = Secret(str(rest[0])) if rest else None
+        return _Draft(lambda line: Add(line, _words(power), _address(address), secret),
+                      tuple(rest))
 
     def add_observer(self, c: list[Token]) -> _Draft:
         address = _address(c[0])

@@ -47,8 +47,9 @@ USAGE: dict[str, str] = {
         " or CREATE mygame Deluge II secret"
     ),
     "ADD": (
-        "ADD needs a power, the player's e-mail address and a password:"
-        " ADD France player@example.org secret (or ADD OBSERVER watcher@example.org)"
+        "ADD needs a power and the player's e-mail address, and may add a password:"
+        " ADD France player@example.org or ADD France player@example.org secret"
+        " (or ADD OBSERVER watcher@example.org)"
     ),
     "START": "START takes nothing after it",
     "PAUSE": "PAUSE takes nothing after it",

@@ -260,11 +260,12 @@ class Create(Command):
 
 @dataclass(frozen=True)
 class Add(Command):
-    """`ADD France player@example.org secret`: seat a player (the password is theirs)."""
+    """`ADD France player@example.org [secret]`: seat a player (without a password the
+    service makes one); the player is mailed the password either way."""
 
     power: str
     address: str
-    password: Secret
+    password: Secret | None = None
 
 
 @dataclass(frozen=True)

@@ -93,10 +93,18 @@ def _reply_headers(decoded: DecodedMessage, subject: str) -> list[tuple[str, str
     return headers
 
 
+_RE = re.compile(r"^(?:\s*re\s*:\s*)+", re.IGNORECASE)
+
+
 def _reply_subject(decoded: DecodedMessage, game: str | None) -> str:
-    topic = decoded.subject if decoded.subject.lower().startswith("re:") else \
-        f"Re: {decoded.subject}" if decoded.subject else "your commands"
-    return build_subject(topic, game=game)
+    """`[game] Re: <their subject>`: the game's tag once (a subject that carries it already,
+    as a reply to a report does, loses it), one `Re:`."""
+    subject = decoded.subject
+    if game:
+        subject = re.sub(rf"\[{re.escape(game)}\]:?", " ", subject, flags=re.IGNORECASE)
+    subject = " ".join(_RE.sub("", " ".join(subject.split())).split())
+    topic = f"Re: {subject}" if subject else "your commands"
+    return build_subject(f"[{game}] {topic}" if game else topic)
 
 
 def ingest(

@@ -72,6 +72,7 @@ class CentreRow:
     builds: int = 0
     removals: int = 0
     build_sites: tuple[str, ...] = ()
+    dislodged: int = 0  # units waiting to retreat, not counted in `units`
 
 
 @dataclass(frozen=True)
@@ -197,9 +198,11 @@ def build_view(variant: Variant, game: GameRecord, before: GameState, step: Game
     )
     gmap = variant.map_for(after)
     names = variant.hooks.display_names
-    if names is not None:  # Geophysical rule 9: `F(BUR) C A(Bel)-Mar`
+    if names is not None:  # Geophysical rule 9: `F(BUR) C A(Bel)-Mar`: spaces are named as
+        # the map now is, in the orders as in their reasons and the events
         played = tuple(replace(p, by_power=tuple(
-            (power, tuple(replace(row, order=names(gmap, row.order)) for row in rows))
+            (power, tuple(replace(row, order=names(gmap, row.order),
+                                  reason=names(gmap, row.reason)) for row in rows))
             for power, rows in p.by_power)) for p in played)
     dislodged = tuple(
         DislodgedRow(d.unit.power, str(d.unit), d.attacker_from,
@@ -213,7 +216,8 @@ def build_view(variant: Variant, game: GameRecord, before: GameState, step: Game
         units = unit_count(after, power)  # an A/F is two units (Abstraction2 rule 3)
         if not owned and not units and not any(d.unit.power == power for d in after.dislodged):
             continue
-        row = CentreRow(power, len(owned), owned, units)
+        row = CentreRow(power, len(owned), owned, units,
+                        dislodged=sum(d.unit.power == power for d in after.dislodged))
         want = needed.get(power)
         if after.phase.type is PhaseType.ADJUSTMENT and want is not None:
             row = replace(row, builds=want.builds, removals=want.removals,

@@ -42,7 +42,7 @@ from gm.variants.base import Hooks, HookStep, Power, Variant, Verdict
 from gm.variants.maps import standard_map
 
 NAME = "chaos2"
-ALIASES = ("Chaos II", "chaos")
+ALIASES = ("Chaos II", "chaos", "Chaos 2")
 
 SOLO = 18
 ALLIANCE_CENTRES = 18  # rule 6: "own more than 17 centers"

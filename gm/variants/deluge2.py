@@ -57,7 +57,7 @@ from gm.variants.terrain_schedule import (
 )
 
 NAME = "deluge2"
-ALIASES = ("Deluge II", "Deluge 2", "Deluge2")
+ALIASES = ("Deluge II", "Deluge 2", "Deluge2", "deluge")
 
 # What each kind of table line does (gm.variants.terrain_schedule.no_op_report's words).
 KINDS = {"submerge": "sea", "centre": "centre", "passable": "open"}

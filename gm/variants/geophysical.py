@@ -32,7 +32,7 @@ from gm.variants.maps import standard_map
 from gm.variants.standard import POWERS, start_units
 
 NAME = "geophysical"
-ALIASES = ("Geophysical Diplomacy", "geo")
+ALIASES = ("Geophysical Diplomacy", "geo", "geophysics")
 
 __all__ = ["ALIASES", "NAME", "build", "display_location", "display_name", "display_unit"]
 

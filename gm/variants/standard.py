@@ -10,7 +10,7 @@ from gm.variants.base import Power, Variant, homes_from_map
 from gm.variants.maps import standard_map
 
 NAME = "standard"
-ALIASES = ("classic", "classical")
+ALIASES = ("classic", "classical", "diplomacy", "standard diplomacy", "classic diplomacy", "std")
 
 POWERS = (
     Power("Austria", "Austrian", "A"),

@@ -15,9 +15,12 @@ from gm.commands.handlers.common import (
     variant_of,
 )
 from gm.commands.handlers.context import Context, Notice, Signed
+from gm.commands.handlers.seats import new_password, seated_notice
 from gm.commands.values import Add, Create, Start
-from gm.engine.game import start_state
+from gm.engine.game import orders_needed, start_state
+from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY, with_rulebook
+from gm.engine.state import GameState
 from gm.mail.compose import build_subject
 from gm.service.adjudicate import observers
 from gm.service.render import render
@@ -27,13 +30,18 @@ from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store.errors import GameNameTaken
 from gm.store.passwords import hash_password
+from gm.store.records import GameRecord
 from gm.store.settings import GameSettings
 from gm.store.statuses import GameStatus
 from gm.variants import UnknownVariant, get_variant, names
+from gm.variants.base import Variant
 from gm.variants.registry import canonical_name
 
 
 def create(ctx: Context, command: Create) -> None:
+    if canonical_name(f"{command.variant} {command.password.value}") is not None:
+        ctx.results.add(_unknown_variant(command) + ".")  # `CREATE g Deluge II`: no password
+        return
     try:
         variant = get_variant(command.variant)
     except UnknownVariant:
@@ -102,8 +110,10 @@ def add(ctx: Context, command: Add) -> None:
     before = [] if seated is None else [
         a for a in seated.addresses if a.lower() != command.address.lower()]
     powers_repo.set_players(ctx.session, game.id, power.name, [command.address], now=ctx.now)
-    powers_repo.set_power_password(ctx.session, game.id, power.name,
-                                   hash_password(command.password.value), now=ctx.now)
+    made = None if command.password is not None else new_password()
+    secret = command.password.value if command.password is not None else made or ""
+    powers_repo.set_power_password(ctx.session, game.id, power.name, hash_password(secret),
+                                   now=ctx.now)
     join_requests.drop(ctx.session, game.id, command.address)  # the GM's choice, not theirs
     audit.record_action(ctx.session, actor=ctx.sender, action="add", now=ctx.now,
                         game_id=game.id, details={"power": power.name,
@@ -111,7 +121,9 @@ def add(ctx: Context, command: Add) -> None:
                         inbound_id=ctx.inbound_id)
     ctx.results.add(f"{command.address} plays {power.name} in {game.name}"
                     + (f" (instead of {', '.join(before)}, who was told)" if before else "")
-                    + ".")
+                    + ("; a password was made and mailed to them." if made is not None
+                       else "; they were mailed the game, the power and the password."))
+    ctx.results.mail.append(seated_notice(ctx, game, power.name, command.address, secret))
     for address in before:
         ctx.results.mail.append(Notice(
             (address,), build_subject(f"you no longer play {power.name}", game=game.name),
@@ -146,31 +158,38 @@ def start(ctx: Context, command: Start) -> None:
     deadline = shown_deadline(game, phase.deadline_at)
     ctx.results.add(f"{game.name} has started: {variant.format_phase(phase.phase)}, "
                     f"deadline {deadline}.")
-    _tell_start(ctx, game.name, game.id, variant.title, variant.format_phase(phase.phase),
-                deadline, game.gm_address)
+    _tell_start(ctx, game, variant, state, deadline)
 
 
-def _tell_start(ctx: Context, name: str, game_id: int, title: str, phase: str, deadline: str,
-                gm_address: str) -> None:
-    """The game-start notice: one message to each player (naming their power) and the GM."""
-    subject = build_subject("the game has started", game=name, phase=phase)
-    powers = powers_repo.list_powers(ctx.session, game_id)
+def _tell_start(ctx: Context, game: GameRecord, variant: Variant, state: GameState,
+                deadline: str) -> None:
+    """The game-start notice: one message to each player (their power, its starting position
+    or the builds it opens with (Deluge II, Chaos II: Winter 1900), its one-character code)
+    and one to the GM."""
+    phase = variant.format_phase(state.phase)
+    subject = build_subject("the game has started", game=game.name, phase=phase)
+    powers = powers_repo.list_powers(ctx.session, game.id)
+    names = [p.name for p in powers]
+    needed = orders_needed(variant, state) if state.phase.type is PhaseType.ADJUSTMENT else {}
+    common = {"game": game.name, "title": variant.title, "phase": phase, "deadline": deadline,
+              "powers": names, "service": ctx.service}
     for power in powers:
+        found = variant.power(power.name)
+        want = needed.get(power.name)
+        body = render("reply/started.txt.j2", **common, power=power.name,
+                      letter=found.letter if found else "",
+                      units=[str(u) for u in state.units_of(power.name)],
+                      centres=list(state.centres_of(power.name)),
+                      builds=want.builds if want else 0,
+                      sites=list(want.build_sites) if want else [])
         for address in power.addresses:
-            body = render("reply/started.txt.j2", game=name, title=title, phase=phase,
-                          deadline=deadline, power=power.name,
-                          powers=[p.name for p in powers], service=ctx.service)
-            ctx.results.mail.append(Notice((address,), subject, body, game_id))
-    body = render("reply/started.txt.j2", game=name, title=title, phase=phase,
-                  deadline=deadline, power=None, powers=[p.name for p in powers],
-                  service=ctx.service)
-    ctx.results.mail.append(Notice((gm_address,), subject, body, game_id))
-    seen = {a.lower() for p in powers for a in p.addresses} | {gm_address.lower()}
-    watching = [a for a in observers(games_repo.get_game(ctx.session, game_id))
+            ctx.results.mail.append(Notice((address,), subject, body, game.id))
+    body = render("reply/started.txt.j2", **common, power=None)
+    ctx.results.mail.append(Notice((game.gm_address,), subject, body, game.id))
+    seen = {a.lower() for p in powers for a in p.addresses} | {game.gm_address.lower()}
+    watching = [a for a in observers(games_repo.get_game(ctx.session, game.id))
                 if a.lower() not in seen]
     if watching:
-        body = render("reply/started.txt.j2", game=name, title=title, phase=phase,
-                      deadline=deadline, power=None, observer=True,
-                      powers=[p.name for p in powers], service=ctx.service)
+        body = render("reply/started.txt.j2", **common, power=None, observer=True)
         for address in watching:
-            ctx.results.mail.append(Notice((address,), subject, body, game_id))
+            ctx.results.mail.append(Notice((address,), subject, body, game.id))

@@ -30,6 +30,7 @@ from gm.commands.values import (
     JoinPrefer,
     ListGames,
     MapRequest,
+    NotACommand,
     Observe,
     OrderLine,
     Pause,
@@ -133,11 +134,18 @@ _ALWAYS = (*_SIGNONS, Join, Help, ListGames, Summary, History, Observe, MapReque
 
 def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
     """Run `commands` in order against `ctx`, writing into `ctx.results`."""
+    unsigned = 0  # lines that were not commands, before any SIGNON
     for command in commands:
         if not isinstance(command, OrderLine | Clear) and not _is_order_error(command):
             _flush_orders(ctx)  # orders end where another command starts
         if isinstance(command, SignOff):
             break
+        if isinstance(command, NotACommand):
+            from gm.commands.handlers.unsigned import not_a_command
+
+            not_a_command(ctx, command, unsigned)
+            unsigned += 1
+            continue
         if isinstance(command, CommandError):
             ctx.results.add(str(command))
             if getattr(command, "keyword", "") == "SIGNON":
@@ -154,6 +162,10 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
             continue
         handler(ctx, command)
     _flush_orders(ctx)
+    if unsigned and ctx.signed is None and not ctx.refused_signon:
+        from gm.commands.handlers.unsigned import signon_hint
+
+        signon_hint(ctx)
     _queue_copies(ctx)
 
 

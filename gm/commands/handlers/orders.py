@@ -126,6 +126,8 @@ def _refusal(needed: Needed | None, order: AnyOrder, phase: PhaseRecord, power: 
         return None
     if isinstance(order, Waive):
         return "a waiver is an adjustment order"
+    if isinstance(order, Build | Remove):
+        return None  # gm.engine.legality refuses it, naming the phase that takes it
     units = {u.location.province for u in needed.units}
     if order.unit.province not in units:
         there = phase.state.unit_in(order.unit.province)
@@ -187,8 +189,25 @@ def _current_phase(ctx: Context, signed: Signed, what: str) -> OrderView | None:
         grace = " and its grace period" if game.settings.grace else ""
         ctx.results.add(f"{what}: refused, the deadline ({shown_deadline(game, phase.deadline_at)})"
                         f"{grace} has passed.")
+        ctx.results.add(_after_deadline(view))
         return None
     return view
+
+
+# What the late-order policy does to missing orders, by phase (gm.service.tick, Rulebook).
+_MISSING = {PhaseType.MOVEMENT: "units without orders hold",
+            PhaseType.RETREAT: "dislodged units without orders disband",
+            PhaseType.ADJUSTMENT: "missing builds are waived and missing removals are chosen "
+                                  "by the rules"}
+
+
+def _after_deadline(view: OrderView) -> str:
+    """What happens now to a phase whose deadline has passed, for a late order's refusal."""
+    assert view.phase is not None
+    name = view.variant.format_phase(view.phase.phase)
+    return (f"  {name} is processed shortly with the orders that were in by the deadline "
+            f"({_MISSING[view.phase.phase.type]}); until then the GM can still let late "
+            "orders in (SET GRACE).")
 
 
 def order_line(ctx: Context, command: OrderLine) -> None:
@@ -231,6 +250,7 @@ def order_line(ctx: Context, command: OrderLine) -> None:
             ctx.results.add(f"  {at}{shown}: refused with the first order of its line "
                             f"({head}), which it follows on from.")
             continue
+        given = order  # as written: the note below says when it named the other kind of unit
         why = _refusal(needed, order, phase, signed.power)
         if why is None and isinstance(order, GeoEvent):
             why = check_event(gmap, order)  # Geophysical rule 2: judged on the map as it is
@@ -240,7 +260,7 @@ def order_line(ctx: Context, command: OrderLine) -> None:
             checked = check_order(gmap, phase.state, signed.power, order, sites,
                                   army_fleet="af" in variant.order_kinds)
             if isinstance(checked, OrderError):
-                why = _with_phase_hint(checked.message, order, phase).rstrip(".")
+                why = _with_phase_hint(checked.message, order, phase, variant).rstrip(".")
             else:
                 order = checked
         if why is None and _judged_by_variant(order):
@@ -251,7 +271,24 @@ def order_line(ctx: Context, command: OrderLine) -> None:
                 head = order
             continue
         signed.pending.append((text, order))
-        ctx.results.add(f"  {text}  ->  {_shown_order(variant, gmap, order)}")
+        ctx.results.add(f"  {text}  ->  {_shown_order(variant, gmap, order)}"
+                        + _type_note(given, order))
+
+
+_TYPE_WORDS = {UnitType.ARMY: "an army", UnitType.FLEET: "a fleet",
+               UnitType.ARMY_FLEET: "an A/F"}
+
+
+def _type_note(given: AnyOrder, taken: AnyOrder) -> str:
+    """`  (the unit in Mar is an army)` when the order named the other kind of unit: it is read
+    for the unit that is there (as most judges do), and the player is told."""
+    if not isinstance(given, Order) or not isinstance(taken, Order):
+        return ""
+    if isinstance(taken, Build) or given.unit.type is None \
+            or given.unit.type is taken.unit.type:
+        return ""
+    word = None if taken.unit.type is None else _TYPE_WORDS.get(taken.unit.type)
+    return "" if word is None else f"  (the unit in {taken.unit.province} is {word})"
 
 
 def _chained(head: AnyOrder, order: AnyOrder) -> bool:
@@ -328,19 +365,35 @@ _PHASE_TAKES: dict[PhaseType, tuple[tuple[type, ...], str]] = {
 # player reads the order's own word.
 _ORDER_WORDS = {"supportmove": "support", "supporthold": "support", "keepfleet": "keep fleet",
                 "supportevent": "support of an event", "geoevent": "geophysical event",
-                "createcentre": "centre creation", "designatehome": "home"}
+                "createcentre": "centre creation", "designatehome": "home",
+                "remove": "removal"}
 _CLASS_WORD = re.compile(r"\ba (\w+) order is not possible")
 
 
-def _with_phase_hint(message: str, order: AnyOrder, phase: PhaseRecord) -> str:
-    """A refusal as a sentence; for an order of another phase, what this phase takes."""
+def _with_phase_hint(message: str, order: AnyOrder, phase: PhaseRecord,
+                     variant: Variant | None = None) -> str:
+    """A refusal as a sentence; for an order of another phase, what this phase takes (for an
+    adjustment order, when the next adjustment phase is)."""
     message = _CLASS_WORD.sub(
         lambda m: f"a {_ORDER_WORDS.get(m.group(1), m.group(1))} order is not possible",
         message.rstrip("."))
     kinds, words = _PHASE_TAKES[phase.phase.type]
     if not isinstance(order, kinds):
         message += f"; this phase takes {words}"
+        if variant is not None and isinstance(order, Build | Remove | Waive):
+            message += f". {_next_adjustment(variant, phase)}"
     return message + "."
+
+
+def _next_adjustment(variant: Variant, phase: PhaseRecord) -> str:
+    """`Builds and removals are ordered in the adjustment phase (next: Winter 1901)`."""
+    upcoming = phase.phase
+    for _ in range(24):
+        upcoming = variant.calendar.next(upcoming)
+        if upcoming.type is PhaseType.ADJUSTMENT:
+            return ("Builds and removals are ordered in the adjustment phase (next: "
+                    f"{variant.format_phase(upcoming).split(',')[0]})")
+    return "Builds and removals are ordered in the adjustment phase"
 
 
 # The words an order opens with (Rulebook: builds, removals, waivers); a line opening with a

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import secrets
 
-from gm.commands.handlers.common import as_master, refresh, variant_of
+from gm.commands.handlers.common import (
+    as_master,
+    open_phase_of,
+    phase_name,
+    refresh,
+    shown_deadline,
+    variant_of,
+)
 from gm.commands.handlers.context import Context, Notice
 from gm.commands.handlers.signon_guard import ALL_KEY, GM_KEY
 from gm.commands.handlers.signon_guard import unlock as unlock_signons
@@ -24,6 +31,22 @@ def new_password() -> str:
     """A fresh random password: ten letters and digits that read unambiguously."""
     alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
     return "".join(secrets.choice(alphabet) for _ in range(10))
+
+
+def seated_notice(ctx: Context, game: GameRecord, power: str, address: str, password: str,
+                  *, replaced: bool = False) -> Notice:
+    """The mail to a player given `power` (ADD, REPLACE): the game, the power, the password,
+    the current phase and deadline (if the game has started) and how to order."""
+    variant = variant_of(game)
+    phase = open_phase_of(ctx, game) if game.status is not GameStatus.FORMING else None
+    found = variant.power(power)
+    body = render("reply/seated.txt.j2", game=game.name, title=variant.title, power=power,
+                  password=password, replaced=replaced, letter=found.letter if found else "",
+                  phase=None if phase is None else phase_name(variant, phase),
+                  deadline=None if phase is None else shown_deadline(game, phase.deadline_at),
+                  service=ctx.service)
+    return Notice((address,), build_subject(f"you play {power}", game=game.name), body,
+                  game.id)
 
 
 def _seat(ctx: Context, what: str, name: str) -> tuple[GameRecord, PowerRecord] | None:
@@ -77,13 +100,8 @@ def replace(ctx: Context, command: Replace) -> None:
                                  "new_password": command.password is not None},
                         inbound_id=ctx.inbound_id)
     unlock_signons(ctx, game, power.name)  # a new player, a new password: old guesses are moot
-    signon = (f"SIGNON {power.name} {game.name} <password>, using the password the GM gave "
-              "you" if made is None else f"SIGNON {power.name} {game.name} {made}\n"
-              "(SET PASSWORD changes it)")
-    subject = build_subject(f"you now play {power.name}", game=game.name)
-    body = (f"The GM of {game.name} has given you {power.name}.\n"
-            f"Sign on with: {signon}.\n\n-- \n{ctx.service}\n")
-    ctx.results.mail.append(Notice((command.address,), subject, body, game.id))
+    ctx.results.mail.append(seated_notice(ctx, game, power.name, command.address, secret,
+                                          replaced=True))
     for address in old:
         if address.lower() != command.address.lower():
             ctx.results.mail.append(Notice(
