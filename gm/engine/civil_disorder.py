@@ -14,15 +14,16 @@ and fleets alike (6.J.8-6.J.10); ties are broken as above.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from typing import TypeVar
 
-from gm.engine.geo import Location
 from gm.engine.map import GameMap
 from gm.engine.units import Unit, UnitType
 
 __all__ = ["FAR", "disorder_removals", "distance_home", "distance_owned"]
 
 FAR = 10_000  # the distance of a unit that cannot reach any home centre
+N = TypeVar("N", bound=Hashable)  # a place: a province, or a fleet's location
 
 
 def _army_steps(gmap: GameMap, province: str) -> Iterable[str]:
@@ -37,67 +38,51 @@ def _army_steps(gmap: GameMap, province: str) -> Iterable[str]:
             yield other
 
 
+def _steps(start: N, reached: Callable[[N], bool],
+           neighbours: Callable[[N], Iterable[N]]) -> int:
+    """The fewest steps from `start` to a place `reached` accepts, breadth first (FAR if none
+    can be reached)."""
+    if reached(start):
+        return 0
+    seen = {start}
+    frontier = [start]
+    steps = 0
+    while frontier:
+        steps += 1
+        nxt: list[N] = []
+        for here in frontier:
+            for there in neighbours(here):
+                if there in seen:
+                    continue
+                if reached(there):
+                    return steps
+                seen.add(there)
+                nxt.append(there)
+        frontier = nxt
+    return FAR
+
+
 def distance_home(gmap: GameMap, unit: Unit, homes: Collection[str]) -> int:
     """The number of moves `unit` needs to reach any of `homes` (FAR if it cannot)."""
     if unit.province in homes:
         return 0
     if unit.type is UnitType.ARMY:
-        seen = {unit.province}
-        frontier = [unit.province]
-        steps = 0
-        while frontier:
-            steps += 1
-            nxt: list[str] = []
-            for p in frontier:
-                for q in _army_steps(gmap, p):
-                    if q in seen:
-                        continue
-                    if q in homes:
-                        return steps
-                    seen.add(q)
-                    nxt.append(q)
-            frontier = nxt
-        return FAR
-    seen_locs = {unit.location}
-    front: list[Location] = [unit.location]
-    steps = 0
-    while front:
-        steps += 1
-        later: list[Location] = []
-        for loc in front:
-            for dst in gmap.fleet_adj.get(loc, ()):
-                if dst in seen_locs:
-                    continue
-                if dst.province in homes:
-                    return steps
-                seen_locs.add(dst)
-                later.append(dst)
-        front = later
-    return FAR
+        return _steps(unit.province, homes.__contains__, lambda p: _army_steps(gmap, p))
+    return _steps(unit.location, lambda loc: loc.province in homes,
+                  lambda loc: gmap.fleet_adj.get(loc, ()))
 
 
 def distance_owned(gmap: GameMap, unit: Unit, owned: Collection[str]) -> int:
     """2023 rulebook: the provinces `unit` must cross to reach any of `owned`, moving through
     any passable province, land or sea (FAR if it cannot)."""
-    if unit.province in owned:
-        return 0
-    seen = {unit.province}
-    frontier = [unit.province]
-    steps = 0
-    while frontier:
-        steps += 1
-        nxt: list[str] = []
-        for p in frontier:
-            for q in gmap.borders.get(p, ()):
-                terrain = gmap.terrain.get(q)
-                if q in seen or terrain is None or not terrain.is_passable:
-                    continue
-                if q in owned:
-                    return steps
-                seen.add(q)
-                nxt.append(q)
-        frontier = nxt
-    return FAR
+
+    def passable(p: str) -> Iterable[str]:
+        for q in gmap.borders.get(p, ()):
+            terrain = gmap.terrain.get(q)
+            if terrain is not None and terrain.is_passable:
+                yield q
+
+    return _steps(unit.province, owned.__contains__, passable)
 
 
 def disorder_removals(
