@@ -9,37 +9,28 @@ draw theirs.
 
 from __future__ import annotations
 
-from gm.commands.handlers.common import no_game, variant_of
 from gm.commands.handlers.context import Context
-from gm.commands.handlers.records import _matches
-from gm.commands.values import MapRequest, PhaseCode
+from gm.commands.handlers.records import matches_phase, phase_text, played_phases
+from gm.commands.values import MapRequest
 from gm.pictures import render_map_svg
 from gm.pictures.png import svg_to_png
 from gm.service.reports import picture_name
-from gm.store import games as games_repo
-from gm.store import phases as phases_repo
 from gm.store.records import Attachment, PhaseRecord
 
 
 def map_request(ctx: Context, command: MapRequest) -> None:
-    game = games_repo.find_game(ctx.session, command.game)
-    if game is None:
-        ctx.results.add(f"MAP: {no_game(ctx, command.game)}")
+    played = played_phases(ctx, "MAP", command.game, "board")
+    if played is None:
         return
-    variant = variant_of(game)
-    ctx.results.game = game.name
-    records = phases_repo.history(ctx.session, game.id)
-    if not records:
-        ctx.results.add(f"MAP: {game.name} has not started; it has no board yet.")
-        return
+    game, variant, records = played
     chosen: PhaseRecord
     if command.phase is None:
         chosen = records[-1]
     else:
         ref = command.phase
-        found = [r for r in records if _matches(variant, r, ref)]
+        found = [r for r in records if matches_phase(variant, r, ref)]
         if not found:
-            ref_text = str(ref) if isinstance(ref, PhaseCode) else variant.format_phase(ref)
+            ref_text = phase_text(variant, ref)
             names = ", ".join(variant.format_phase(r.phase) for r in records[-6:])
             ctx.results.add(f"MAP: {game.name} has no phase {ref_text!r} (its latest phases: "
                             f"{names}).")

@@ -14,7 +14,7 @@ from gm.service.render import render
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
-from gm.store.records import PhaseRecord, StoredResult
+from gm.store.records import GameRecord, PhaseRecord, StoredResult
 from gm.store.statuses import GameStatus, PowerStatus
 from gm.variants import Variant
 
@@ -35,12 +35,35 @@ class _PowerView:
     status: str
 
 
-def _matches(variant: Variant, record: PhaseRecord, ref: PhaseRef) -> bool:
+def matches_phase(variant: Variant, record: PhaseRecord, ref: PhaseRef) -> bool:
     if not isinstance(ref, PhaseCode):
         return record.phase == ref
     # a compact code: same year and type, and the season's name starts with its letter
     return (record.phase.year == ref.year and record.phase.type is ref.type
             and variant.format_phase(record.phase)[:1].upper() == ref.season.upper())
+
+
+def played_phases(ctx: Context, keyword: str, name: str,
+                  none_yet: str) -> tuple[GameRecord, Variant, list[PhaseRecord]] | None:
+    """The game called `name`, its variant and its phases so far, for a command that shows
+    them; None, with the refusal said, when there is no such game or it has not started
+    (`none_yet`: what it therefore has none of)."""
+    game = games_repo.find_game(ctx.session, name)
+    if game is None:
+        ctx.results.add(f"{keyword}: {no_game(ctx, name)}")
+        return None
+    variant = variant_of(game)
+    ctx.results.game = game.name
+    records = phases_repo.history(ctx.session, game.id)
+    if not records:
+        ctx.results.add(f"{keyword}: {game.name} has not started; it has no {none_yet} yet.")
+        return None
+    return game, variant, records
+
+
+def phase_text(variant: Variant, ref: PhaseRef) -> str:
+    """A phase as the command named it: `F1905M`, or `Fall 1905, Movement`."""
+    return str(ref) if isinstance(ref, PhaseCode) else variant.format_phase(ref)
 
 
 def _view(variant: Variant, record: PhaseRecord) -> _PhaseView:
@@ -58,21 +81,15 @@ def _add_rendered(ctx: Context, text: str) -> None:
 
 
 def history(ctx: Context, command: History) -> None:
-    game = games_repo.find_game(ctx.session, command.game)
-    if game is None:
-        ctx.results.add(f"HISTORY: {no_game(ctx, command.game)}")
+    found = played_phases(ctx, "HISTORY", command.game, "history")
+    if found is None:
         return
-    variant = variant_of(game)
-    ctx.results.game = game.name
-    records = phases_repo.history(ctx.session, game.id)
-    if not records:
-        ctx.results.add(f"HISTORY: {game.name} has not started; it has no history yet.")
-        return
+    game, variant, records = found
     if command.phase is not None:
         ref = command.phase
-        records = [r for r in records if _matches(variant, r, ref)]
+        records = [r for r in records if matches_phase(variant, r, ref)]
         if not records:
-            ref_text = str(ref) if isinstance(ref, PhaseCode) else variant.format_phase(ref)
+            ref_text = phase_text(variant, ref)
             ctx.results.add(f"HISTORY: {game.name} has no phase {ref_text!r} (HISTORY "
                             f"{game.name} alone lists every phase).")
             return
