@@ -151,10 +151,20 @@ def test_the_chaos2_start_mail_gives_the_opening_build_and_the_code(database: Da
         f"ADD {p.name} chaos-{p.code.lower()}@example.org pw{p.code}" for p in powers] + ["START"]
     _, mail = send_all(database, tmp_path, GM, "\n".join(setup))
     stp = next(p for p in powers if p.name == "St Petersburg")
-    [start] = [m.parts[0].text for m in mail
-               if m.recipients == (f"chaos-{stp.code.lower()}@example.org",)
-               and dict(m.headers)["Subject"].endswith("the game has started")]
+    [message_] = [m for m in mail
+                  if m.recipients == (f"chaos-{stp.code.lower()}@example.org",)
+                  and dict(m.headers)["Subject"].endswith("the game has started")]
+    start = message_.parts[0].text
     assert "You play St Petersburg." in start, start
+    # the starting board: a PNG every mail client shows, and the SVG to zoom
+    png, svg = message_.attachments
+    assert (png.filename, png.content_type) == ("kaos-winter-1900-adjustment.png", "image/png")
+    assert png.data.startswith(b"\x89PNG")
+    assert (svg.filename, svg.content_type) == ("kaos-winter-1900-adjustment.svg",
+                                                "image/svg+xml")
+    assert b"StP" in svg.data
+    assert "The board as the game starts is attached (kaos-winter-1900-adjustment.png;" \
+        in start.replace("\n", " ")
     assert "Chaos II opens with builds in Winter 1900: the board starts empty." in start
     assert "build 1 unit on your home centre StP" in start
     assert f"SIGNON {stp.code}kaos <your password> signs you on too ({stp.code} is St " \

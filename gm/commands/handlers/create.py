@@ -30,7 +30,7 @@ from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store.errors import GameNameTaken
 from gm.store.passwords import hash_password
-from gm.store.records import GameRecord
+from gm.store.records import Attachment, GameRecord
 from gm.store.settings import GameSettings
 from gm.store.statuses import GameStatus
 from gm.variants import UnknownVariant, get_variant, names
@@ -171,8 +171,9 @@ def _tell_start(ctx: Context, game: GameRecord, variant: Variant, state: GameSta
     powers = powers_repo.list_powers(ctx.session, game.id)
     names = [p.name for p in powers]
     needed = orders_needed(variant, state) if state.phase.type is PhaseType.ADJUSTMENT else {}
+    pictures = _start_pictures(game, variant, state, phase)
     common = {"game": game.name, "title": variant.title, "phase": phase, "deadline": deadline,
-              "powers": names, "service": ctx.service}
+              "powers": names, "service": ctx.service, "pictures": pictures}
     for power in powers:
         found = variant.power(power.name)
         want = needed.get(power.name)
@@ -183,13 +184,30 @@ def _tell_start(ctx: Context, game: GameRecord, variant: Variant, state: GameSta
                       builds=want.builds if want else 0,
                       sites=list(want.build_sites) if want else [])
         for address in power.addresses:
-            ctx.results.mail.append(Notice((address,), subject, body, game.id))
+            ctx.results.mail.append(Notice((address,), subject, body, game.id,
+                                           attachments=pictures))
     body = render("reply/started.txt.j2", **common, power=None)
-    ctx.results.mail.append(Notice((game.gm_address,), subject, body, game.id))
+    ctx.results.mail.append(Notice((game.gm_address,), subject, body, game.id,
+                                   attachments=pictures))
     seen = {a.lower() for p in powers for a in p.addresses} | {game.gm_address.lower()}
     watching = [a for a in observers(games_repo.get_game(ctx.session, game.id))
                 if a.lower() not in seen]
     if watching:
         body = render("reply/started.txt.j2", **common, power=None, observer=True)
         for address in watching:
-            ctx.results.mail.append(Notice((address,), subject, body, game.id))
+            ctx.results.mail.append(Notice((address,), subject, body, game.id,
+                                           attachments=pictures))
+
+
+def _start_pictures(game: GameRecord, variant: Variant, state: GameState,
+                    phase: str) -> tuple[Attachment, ...]:
+    """The starting board as a PNG (which every mail client shows) and an SVG (to zoom), the
+    same for every recipient of the start mail."""
+    from gm.pictures import render_map_svg
+    from gm.pictures.png import svg_to_png
+    from gm.service.reports import picture_name
+
+    svg = render_map_svg(variant, state, f"{game.name}: {phase}")
+    name = picture_name(game.name, phase)
+    return (Attachment(name.removesuffix(".svg") + ".png", "image/png", svg_to_png(svg)),
+            Attachment(name, "image/svg+xml", svg.encode("utf-8")))
