@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 
 from gm.commands.handlers.common import no_game, variant_of
-from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.context import Context
+from gm.commands.handlers.notices import tell
 from gm.commands.values import JoinPrefer
-from gm.mail.compose import build_subject
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import join_requests as requests_repo
@@ -79,11 +79,9 @@ def join_prefer(ctx: Context, command: JoinPrefer) -> None:
                     "and your password.")
     if not new:
         ctx.results.add("(Your earlier preferences and password for this game are replaced.)")
-    ctx.results.mail.append(Notice(
-        (game.gm_address,), build_subject("a player joined with preferences", game=game.name),
-        f"{ctx.sender} joined {game.name}, preferring {', '.join(wanted)}; START seats them "
-        f"by preference (ADD seats them by your choice instead).\n\n-- \n{ctx.service}\n",
-        game.id))
+    tell(ctx, game.gm_address, game, "a player joined with preferences",
+         f"{ctx.sender} joined {game.name}, preferring {', '.join(wanted)}; START seats them "
+         "by preference (ADD seats them by your choice instead).")
 
 
 def seat_by_preference(ctx: Context, game: GameRecord) -> bool:
@@ -104,11 +102,10 @@ def seat_by_preference(ctx: Context, game: GameRecord) -> bool:
     lines = []
     for request in order:
         if not free:
-            ctx.results.mail.append(Notice(
-                (request.address,), build_subject("no power was left", game=game.name),
-                f"{game.name} has started, and every power was taken before your turn came "
-                "(turns were drawn at random). STANDBY offers to take over a power that loses "
-                f"its player.\n\n-- \n{ctx.service}\n", game.id))
+            tell(ctx, request.address, game, "no power was left",
+                 f"{game.name} has started, and every power was taken before your turn came "
+                 "(turns were drawn at random). STANDBY offers to take over a power that loses "
+                 "its player.")
             lines.append(f"{request.address}: no power left")
             continue
         choice = next((p for p in request.preferences if p in free), None)

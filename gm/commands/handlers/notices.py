@@ -22,6 +22,13 @@ def game_addresses(ctx: Context, game: GameRecord, *, observers_too: bool = True
     return list(unique.values())
 
 
+def tell(ctx: Context, address: str, game: GameRecord, what: str, text: str) -> None:
+    """Queue `text` (signed by the service) to one address, under a subject naming the game
+    and `what`."""
+    ctx.results.mail.append(Notice((address,), build_subject(what, game=game.name),
+                                   f"{text}\n\n-- \n{ctx.service}\n", game.id))
+
+
 def tell_game(ctx: Context, game: GameRecord, what: str, body: str, *, phase: str | None = None,
               observers_too: bool = True) -> None:
     """Queue `body` to everyone in `game`, under a subject naming the game and `what`."""

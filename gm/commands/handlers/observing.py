@@ -7,10 +7,10 @@ from __future__ import annotations
 import dataclasses
 
 from gm.commands.handlers.common import as_master, no_game, refresh
-from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.context import Context
 from gm.commands.handlers.gm_settings import MAX_OBSERVERS
+from gm.commands.handlers.notices import tell
 from gm.commands.values import Observe, SetObserve
-from gm.mail.compose import build_subject
 from gm.service.adjudicate import OBSERVERS_KEY, observers
 from gm.store import audit
 from gm.store import games as games_repo
@@ -72,10 +72,9 @@ def observe(ctx: Context, command: Observe) -> None:
         f"{game.name} shows the phases so far)"
     ctx.results.add(f"You observe {game.name}: you will get the report of every phase"
                     f"{started}. OBSERVE {game.name} OFF stops it.")
-    ctx.results.mail.append(Notice(
-        (game.gm_address,), build_subject("a new observer", game=game.name),
-        f"{ctx.sender} observes {game.name} now (OBSERVE). SET OBSERVERS changes the list; "
-        f"SET OBSERVE OFF stops anyone else signing up.\n\n-- \n{ctx.service}\n", game.id))
+    tell(ctx, game.gm_address, game, "a new observer",
+         f"{ctx.sender} observes {game.name} now (OBSERVE). SET OBSERVERS changes the list; "
+         "SET OBSERVE OFF stops anyone else signing up.")
 
 
 def set_observe(ctx: Context, command: SetObserve) -> None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from gm.commands.handlers.common import as_master, no_game, refresh
-from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.context import Context
+from gm.commands.handlers.notices import tell
 from gm.commands.handlers.seats import replace
 from gm.commands.values import Replace, ReplaceFromStandby, Standby
-from gm.mail.compose import build_subject
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
@@ -81,10 +81,9 @@ def standby(ctx: Context, command: Standby) -> None:
         return
     ctx.results.add(f"You stand by for {game.name}: its GM may give you a power that loses "
                     f"its player. STANDBY {game.name} OFF withdraws.")
-    ctx.results.mail.append(Notice(
-        (game.gm_address,), build_subject("a player stands by", game=game.name),
-        f"{ctx.sender} stands by for {game.name}: REPLACE <power> STANDBY gives a power to "
-        f"the first player standing by.\n\n-- \n{ctx.service}\n", game.id))
+    tell(ctx, game.gm_address, game, "a player stands by",
+         f"{ctx.sender} stands by for {game.name}: REPLACE <power> STANDBY gives a power to "
+         "the first player standing by.")
 
 
 def replace_from_standby(ctx: Context, command: ReplaceFromStandby) -> None:
