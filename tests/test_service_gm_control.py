@@ -266,7 +266,7 @@ async def test_a_rollback_waits_for_the_deadline_new_orders_or_process(
             "power, or PROCESS.") in _reply_to(out, GM)
     notice = _text(next(m for to, m in out
                         if to == PLAYERS["France"] and "rolled back" in str(m["Subject"])))
-    assert "Orders already given for Spring 1901, Movement stand" in notice
+    assert "Orders already given for Spring 1901, Movement stand" in " ".join(notice.split())
     assert ("Spring 1901, Movement is processed at its deadline, or as soon as every power "
             "has sent its orders again, or when the GM processes it. Deadline: Tue 2026-03-03 "
             "12:05 UTC.") in " ".join(notice.split())

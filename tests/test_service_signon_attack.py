@@ -33,6 +33,7 @@ from tests.service_support import (
     maildir_config,
     message,
     send_all,
+    unwrapped,
 )
 
 SETUP = "\n".join(
@@ -69,7 +70,8 @@ async def test_a_stranger_cannot_lock_out_a_player_or_the_gm(
             if msg["In-Reply-To"]:
                 part = msg.get_body(preferencelist=("plain",))
                 assert part is not None
-                replies.append(str(part.get_content()))  # type: ignore[attr-defined]
+                text = str(part.get_content())  # type: ignore[attr-defined]
+                replies.append(unwrapped(text.replace("\r\n", "\n")))
             else:
                 notices[tuple(item.rcpt_tos)].append(str(msg["Subject"]))
         return replies
