@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from gm.commands.handlers.context import Context, Signed
+from gm.commands.values import PhaseCode, PhaseRef
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
 from gm.policies import LatePolicy
@@ -113,3 +114,18 @@ def orders_closed(game: GameRecord, phase: PhaseRecord, now: datetime) -> bool:
 
 def phase_name(variant: Variant, phase: PhaseRecord) -> str:
     return variant.format_phase(phase.phase)
+
+
+def matches_phase(variant: Variant, record: PhaseRecord, ref: PhaseRef) -> bool:
+    """Whether the stored phase `record` is the one `ref` names (a code's season letter is the
+    start of the season's name in the variant's calendar)."""
+    if not isinstance(ref, PhaseCode):
+        return record.phase == ref
+    # a compact code: same year and type, and the season's name starts with its letter
+    return (record.phase.year == ref.year and record.phase.type is ref.type
+            and variant.format_phase(record.phase)[:1].upper() == ref.season.upper())
+
+
+def phase_text(variant: Variant, ref: PhaseRef) -> str:
+    """A phase as the command named it: `F1905M`, or `Fall 1905, Movement`."""
+    return str(ref) if isinstance(ref, PhaseCode) else variant.format_phase(ref)

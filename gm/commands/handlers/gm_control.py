@@ -12,7 +12,9 @@ from datetime import datetime, timedelta
 from gm.commands.handlers.common import (
     as_master,
     deadline_for,
+    matches_phase,
     open_phase_of,
+    phase_text,
     refresh,
     shown_deadline,
     variant_of,
@@ -21,8 +23,6 @@ from gm.commands.handlers.context import Context, Notice
 from gm.commands.handlers.notices import tell_game
 from gm.commands.values import (
     Pause,
-    PhaseCode,
-    PhaseRef,
     Preview,
     Process,
     Resume,
@@ -130,20 +130,6 @@ def _unordered_powers(ctx: Context, phase: PhaseRecord) -> list[str]:
     return sorted(p for p in owners if p not in ordered)
 
 
-def _find_phase(ctx: Context, variant: Variant, game: GameRecord,
-                ref: PhaseRef) -> PhaseRecord | None:
-    """The stored phase `ref` names (a code's season letter is the start of the season's name
-    in the variant's calendar)."""
-    for record in phases_repo.history(ctx.session, game.id):
-        if isinstance(ref, PhaseCode):
-            if (record.phase.year == ref.year and record.phase.type is ref.type
-                    and variant.format_phase(record.phase)[:1].upper() == ref.season.upper()):
-                return record
-        elif record.phase == ref:
-            return record
-    return None
-
-
 def rollback(ctx: Context, command: Rollback) -> None:
     """Reopen an earlier phase: later phases and their orders go (kept in the audit log); the
     phase's own orders stand; every player and the GM are told."""
@@ -157,8 +143,9 @@ def rollback(ctx: Context, command: Rollback) -> None:
     games_repo.lock_game(ctx.session, game.id)
     variant = variant_of(game)
     ref = command.phase
-    wanted = str(ref) if isinstance(ref, PhaseCode) else variant.format_phase(ref)
-    target = _find_phase(ctx, variant, game, ref)
+    wanted = phase_text(variant, ref)
+    target = next((r for r in phases_repo.history(ctx.session, game.id)
+                   if matches_phase(variant, r, ref)), None)
     if target is None:
         played = ", ".join(variant.format_phase(p.phase)
                            for p in phases_repo.history(ctx.session, game.id))

@@ -9,8 +9,9 @@ draw theirs.
 
 from __future__ import annotations
 
+from gm.commands.handlers.common import matches_phase, phase_text
 from gm.commands.handlers.context import Context
-from gm.commands.handlers.records import matches_phase, phase_text, played_phases
+from gm.commands.handlers.records import played_phases
 from gm.commands.values import MapRequest
 from gm.pictures import render_map_svg
 from gm.pictures.png import svg_to_png

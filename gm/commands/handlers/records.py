@@ -7,9 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gm.commands.handlers.common import no_game, shown_deadline, variant_of
+from gm.commands.handlers.common import (
+    matches_phase,
+    no_game,
+    phase_text,
+    shown_deadline,
+    variant_of,
+)
 from gm.commands.handlers.context import Context
-from gm.commands.values import History, PhaseCode, PhaseRef, Summary
+from gm.commands.values import History, Summary
 from gm.service.render import render
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -35,14 +41,6 @@ class _PowerView:
     status: str
 
 
-def matches_phase(variant: Variant, record: PhaseRecord, ref: PhaseRef) -> bool:
-    if not isinstance(ref, PhaseCode):
-        return record.phase == ref
-    # a compact code: same year and type, and the season's name starts with its letter
-    return (record.phase.year == ref.year and record.phase.type is ref.type
-            and variant.format_phase(record.phase)[:1].upper() == ref.season.upper())
-
-
 def played_phases(ctx: Context, keyword: str, name: str,
                   none_yet: str) -> tuple[GameRecord, Variant, list[PhaseRecord]] | None:
     """The game called `name`, its variant and its phases so far, for a command that shows
@@ -59,11 +57,6 @@ def played_phases(ctx: Context, keyword: str, name: str,
         ctx.results.add(f"{keyword}: {game.name} has not started; it has no {none_yet} yet.")
         return None
     return game, variant, records
-
-
-def phase_text(variant: Variant, ref: PhaseRef) -> str:
-    """A phase as the command named it: `F1905M`, or `Fall 1905, Movement`."""
-    return str(ref) if isinstance(ref, PhaseCode) else variant.format_phase(ref)
 
 
 def _view(variant: Variant, record: PhaseRecord) -> _PhaseView:
