@@ -28,7 +28,8 @@ from gm.engine.retreats import retreat_options
 from gm.engine.rulebook import rulebook_of
 from gm.engine.state import GameState
 from gm.mail.compose import build_subject, inline_content_id
-from gm.pictures import picture_pair
+from gm.pictures import picture_pair, render_map_svg
+from gm.pictures.png import svg_to_png
 from gm.service.coming import ComingEvent, coming_events
 from gm.service.deadlines import show
 from gm.service.render import render
@@ -268,6 +269,16 @@ def _press_for(press: Sequence[PressRecord], audience: str,
 def picture_name(game: str, phase: str) -> str:
     """`demo-spring-1901-movement.svg`: a file name for the picture of a phase."""
     return re.sub(r"[^a-z0-9]+", "-", f"{game} {phase}".lower()).strip("-") + ".svg"
+
+
+def board_pictures(variant: Variant, state: GameState, game: str,
+                   phase: str) -> tuple[Attachment, Attachment]:
+    """The board `state` as a PNG (which every mail client shows) and an SVG (to zoom), named
+    for the game and `phase`: what the start mail and MAP attach."""
+    svg = render_map_svg(variant, state, f"{game}: {phase}")
+    name = picture_name(game, phase)
+    return (Attachment(name.removesuffix(".svg") + ".png", "image/png", svg_to_png(svg)),
+            Attachment(name, "image/svg+xml", svg.encode("utf-8")))
 
 
 def report_pictures(

@@ -24,13 +24,14 @@ from gm.engine.state import GameState
 from gm.mail.compose import build_subject
 from gm.service.adjudicate import observers
 from gm.service.render import render
+from gm.service.reports import board_pictures
 from gm.store import audit, join_requests
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store.errors import GameNameTaken
 from gm.store.passwords import hash_password
-from gm.store.records import Attachment, GameRecord
+from gm.store.records import GameRecord
 from gm.store.settings import GameSettings
 from gm.store.statuses import GameStatus
 from gm.variants import UnknownVariant, get_variant, names
@@ -171,7 +172,7 @@ def _tell_start(ctx: Context, game: GameRecord, variant: Variant, state: GameSta
     powers = powers_repo.list_powers(ctx.session, game.id)
     names = [p.name for p in powers]
     needed = orders_needed(variant, state) if state.phase.type is PhaseType.ADJUSTMENT else {}
-    pictures = _start_pictures(game, variant, state, phase)
+    pictures = board_pictures(variant, state, game.name, phase)  # the starting board
     common = {"game": game.name, "title": variant.title, "phase": phase, "deadline": deadline,
               "powers": names, "service": ctx.service, "pictures": pictures}
     for power in powers:
@@ -198,16 +199,3 @@ def _tell_start(ctx: Context, game: GameRecord, variant: Variant, state: GameSta
             ctx.results.mail.append(Notice((address,), subject, body, game.id,
                                            attachments=pictures))
 
-
-def _start_pictures(game: GameRecord, variant: Variant, state: GameState,
-                    phase: str) -> tuple[Attachment, ...]:
-    """The starting board as a PNG (which every mail client shows) and an SVG (to zoom), the
-    same for every recipient of the start mail."""
-    from gm.pictures import render_map_svg
-    from gm.pictures.png import svg_to_png
-    from gm.service.reports import picture_name
-
-    svg = render_map_svg(variant, state, f"{game.name}: {phase}")
-    name = picture_name(game.name, phase)
-    return (Attachment(name.removesuffix(".svg") + ".png", "image/png", svg_to_png(svg)),
-            Attachment(name, "image/svg+xml", svg.encode("utf-8")))

@@ -13,10 +13,8 @@ from gm.commands.handlers.common import matches_phase, phase_text
 from gm.commands.handlers.context import Context
 from gm.commands.handlers.records import played_phases
 from gm.commands.values import MapRequest
-from gm.pictures import render_map_svg
-from gm.pictures.png import svg_to_png
-from gm.service.reports import picture_name
-from gm.store.records import Attachment, PhaseRecord
+from gm.service.reports import board_pictures
+from gm.store.records import PhaseRecord
 
 
 def map_request(ctx: Context, command: MapRequest) -> None:
@@ -38,12 +36,9 @@ def map_request(ctx: Context, command: MapRequest) -> None:
             return
         chosen = found[-1]  # a phase played again after a ROLLBACK: the latest
     shown = variant.format_phase(chosen.phase)
-    svg = render_map_svg(variant, chosen.state, f"{game.name}: {shown}")
-    name = picture_name(game.name, shown)
-    png_name = name.removesuffix(".svg") + ".png"
-    ctx.results.attachments.append(Attachment(png_name, "image/png", svg_to_png(svg)))
-    ctx.results.attachments.append(Attachment(name, "image/svg+xml", svg.encode("utf-8")))
+    png, svg = board_pictures(variant, chosen.state, game.name, shown)
+    ctx.results.attachments.extend((png, svg))
     when = (f"now ({shown})" if chosen is records[-1] and not chosen.adjudicated
             else f"at the start of {shown}")
-    ctx.results.add(f"The map of {game.name} {when} is attached ({png_name}; {name} to "
+    ctx.results.add(f"The map of {game.name} {when} is attached ({png.filename}; {svg.filename} to "
                     "zoom).")
