@@ -28,7 +28,7 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
-from gm.orders import parse_order
+from gm.notation import parse_order
 from gm.variants.base import Variant
 from gm.variants.registry import get_variant
 

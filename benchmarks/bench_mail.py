@@ -51,7 +51,7 @@ from benchmarks.serve_support import (  # noqa: E402
     start_serve,
     write_config,
 )
-from gm.mail.config import Config  # noqa: E402
+from gm.config import Config  # noqa: E402
 from gm.mail.connect import make_sink, make_source  # noqa: E402
 from gm.service.clock import FixedClock, SystemClock  # noqa: E402
 from gm.service.ingest import Outcome, ingest  # noqa: E402

@@ -30,7 +30,7 @@ from bench_chaos2 import position as chaos_position  # noqa: E402
 from gm.engine.game import advance  # noqa: E402
 from gm.engine.results import OrderResult, Submitted  # noqa: E402
 from gm.engine.state import GameState  # noqa: E402
-from gm.orders import parse_order  # noqa: E402
+from gm.notation import parse_order  # noqa: E402
 from gm.pictures.png import svg_to_png  # noqa: E402
 from gm.pictures.svg import render_map_svg  # noqa: E402
 from gm.variants import Variant, get_variant  # noqa: E402

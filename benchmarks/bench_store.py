@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from gm.store import games, inbound, migrate, orders, outbound, phases, powers  # noqa: E402
 from gm.store.db import Database, open_database  # noqa: E402
-from gm.store.records import BodyPart, OrderLine  # noqa: E402
+from gm.store.rows import BodyPart, OrderLine  # noqa: E402
 from gm.store.statuses import GameStatus  # noqa: E402
 from tests.fixtures.databases import postgres_url, sqlite_url  # noqa: E402
 from tests.store_samples import (  # noqa: E402

@@ -32,13 +32,13 @@ from sqlalchemy import event, func, select
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gm.mail.config import Config, MaildirConfig  # noqa: E402
+from gm.config import Config, MaildirConfig  # noqa: E402
 from gm.service.clock import FixedClock  # noqa: E402
 from gm.service.tick import tick  # noqa: E402
 from gm.store import games, migrate, orders, phases, powers  # noqa: E402
 from gm.store.db import Database, open_database  # noqa: E402
 from gm.store.models import OutboundMessage  # noqa: E402
-from gm.store.records import OrderLine  # noqa: E402
+from gm.store.rows import OrderLine  # noqa: E402
 from gm.store.statuses import GameStatus  # noqa: E402
 from gm.variants import get_variant  # noqa: E402
 from tests.fixtures.databases import postgres_url, sqlite_url  # noqa: E402

@@ -20,7 +20,7 @@ from gm.engine.results import OrderResult, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
-from gm.orders import parse_order
+from gm.notation import parse_order
 from gm.variants.maps import standard_map
 
 SPRING = Phase("Spring", 1901, PhaseType.MOVEMENT)

@@ -12,7 +12,7 @@ from gm.engine.errors import OrderError
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
 from gm.export.scenario import Recorder
-from gm.orders import parse_order
+from gm.notation import parse_order
 from gm.variants.base import Variant
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,14 +12,14 @@ from email.policy import default
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
-from gm.mail.config import Config, MaildirConfig
+from gm.config import Config, MaildirConfig
 from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome, ingest
 from gm.service.serve import Service
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
-from gm.store.records import OutboundRecord
+from gm.store.rows import OutboundRecord
 
 GM = "master@example.org"
 SERVICE = "judge@example.org"

@@ -37,7 +37,7 @@ from gm.engine.results import Outcome, PhaseOutcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.values import replace
-from gm.orders.lines import parse_orders
+from gm.notation.lines import parse_orders
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
 from gm.variants.base import Hooks, Variant

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gm.mail.config import load_config
+from gm.config import load_config
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome, ingest
 from gm.store import games as games_repo

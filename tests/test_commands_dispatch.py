@@ -21,7 +21,7 @@ def test_every_command_names_a_handler_that_exists() -> None:
 
 _INGEST = """
 import json, sys
-from gm.mail.config import load_config
+from gm.config import load_config
 from gm.service.clock import SystemClock
 from gm.service.ingest import ingest
 from gm.store.db import open_database

@@ -735,7 +735,7 @@ def test_help_shows_orders_of_every_kind() -> None:
 def test_every_order_example_in_help_reads(phase_type: PhaseType, example: str) -> None:
     # the order parser and the variants are read only here: the other tests do not need them
     from gm.engine.errors import OrderError
-    from gm.orders import parse_order
+    from gm.notation import parse_order
     from gm.variants.registry import get_variant
 
     (order_line,) = parse_message(f"SIGNON France mygame secret\n{example}")[1:]

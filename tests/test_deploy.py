@@ -11,8 +11,8 @@ import sys
 import tomllib
 from pathlib import Path
 
-from gm.mail import config as config_module
-from gm.mail.config import Security, env_name, load_config
+from gm import config as config_module
+from gm.config import Security, env_name, load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gm.mail.config import (
+from gm.config import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Config,
     ConfigError,

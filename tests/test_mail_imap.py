@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from gm.mail.config import Security
+from gm.config import Security
 from gm.mail.decode import decode_message
 from gm.mail.errors import ImapLoginError, ImapProtocolError
 from gm.mail.imap import FETCH_BATCH, PROCESSED_KEYWORD, ImapSource

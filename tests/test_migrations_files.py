@@ -13,7 +13,7 @@ from gm.store import migrate
 from gm.store import outbound as outbound_repo
 from gm.store.db import make_engine, open_database
 from gm.store.models import OutboundAttachment, OutboundFile
-from gm.store.records import Attachment, BodyPart
+from gm.store.rows import Attachment, BodyPart
 from gm.store.types import JSONDocument, UTCDateTime
 from tests.fixtures.postgres import create_database, drop_database
 

@@ -12,7 +12,7 @@ from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.map import GameMap
 from gm.engine.orders import Waive
 from gm.engine.phase import PhaseType
-from gm.orders import parse_location, parse_order, parse_unit, resolve_province
+from gm.notation import parse_location, parse_order, parse_unit, resolve_province
 from gm.variants.maps import standard_map
 
 

@@ -1,4 +1,4 @@
-"""The plain-order shortcut (gm.orders.fast) builds exactly what the grammar builds."""
+"""The plain-order shortcut (gm.notation.fast) builds exactly what the grammar builds."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.map import GameMap
 from gm.engine.orders import AnyOrder, Move, SupportMove
 from gm.engine.phase import PhaseType
-from gm.orders import parse_order, parse_unit
-from gm.orders.checks import text_error
-from gm.orders.fast import fast_order, fast_unit
-from gm.orders.names import not_an_order
-from gm.orders.parser import parse_text, table_parser
-from gm.orders.phases import read_for_phase
+from gm.notation import parse_order, parse_unit
+from gm.notation.checks import text_error
+from gm.notation.fast import fast_order, fast_unit
+from gm.notation.names import not_an_order
+from gm.notation.parser import parse_text, table_parser
+from gm.notation.phases import read_for_phase
 from gm.scenario.format import read_file
 from gm.variants.registry import get_variant
 

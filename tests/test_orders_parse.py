@@ -33,11 +33,11 @@ from gm.engine.orders import (
 )
 from gm.engine.phase import PhaseType
 from gm.engine.units import UnitType
-from gm.orders import parse_location, parse_order, parse_unit, resolve_province
-from gm.orders.lalr import NoParse
-from gm.orders.names import protect_hyphens
-from gm.orders.parser import GRAMMAR_FILE, START_SYMBOLS, order_lark, table_parser
-from gm.orders.transformer import OrderBuilder, Rejected, StrayWord
+from gm.notation import parse_location, parse_order, parse_unit, resolve_province
+from gm.notation.lalr import NoParse
+from gm.notation.names import protect_hyphens
+from gm.notation.parser import GRAMMAR_FILE, START_SYMBOLS, order_lark, table_parser
+from gm.notation.transformer import OrderBuilder, Rejected, StrayWord
 from gm.variants.maps import standard_map
 
 DATC = sorted((Path(__file__).resolve().parent / "scenarios" / "datc").glob("*.txt"))

@@ -30,8 +30,8 @@ from gm.engine.orders import (
 )
 from gm.engine.phase import PhaseType
 from gm.engine.units import UnitType
-from gm.orders import parse_order
-from gm.orders.checks import text_error
+from gm.notation import parse_order
+from gm.notation.checks import text_error
 from gm.variants.maps import standard_map
 
 

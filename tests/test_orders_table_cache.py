@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gm.orders.table_cache import cache_dir, cached_json
+from gm.notation.table_cache import cache_dir, cached_json
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ def test_an_unwritable_cache_location_is_not_an_error(tmp_path: Path,
 
 def test_orders_parse_the_same_with_a_fresh_and_a_warm_cache(tmp_path: Path) -> None:
     script = (
-        "from gm.orders import parse_order\n"
+        "from gm.notation import parse_order\n"
         "from gm.variants.maps import standard_map\n"
         "m = standard_map()\n"
         "for t in ('A Par-Bur', 'F ENG C A Lon-Bre', 'F StP north coast - BAR', 'A Par S Mar',"

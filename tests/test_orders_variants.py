@@ -1,6 +1,6 @@
 """The variant orders in the order language: every notation of the rule texts read to its value,
 canonical text read back, refused in games whose variant lacks the kind or in the wrong phase,
-several orders on one line (gm.orders.lines), and where mailed orders are kept."""
+several orders on one line (gm.notation.lines), and where mailed orders are kept."""
 
 from __future__ import annotations
 
@@ -39,10 +39,10 @@ from gm.engine.orders import (
 )
 from gm.engine.phase import PhaseType
 from gm.engine.units import UnitType
-from gm.orders import parse_order, parse_orders
-from gm.orders.fast import fast_order
-from gm.orders.kinds import ADJUSTMENT_KINDS, KIND_NAMES, RETREAT_TOO_KINDS
-from gm.orders.parser import _keywords
+from gm.notation import parse_order, parse_orders
+from gm.notation.fast import fast_order
+from gm.notation.kinds import ADJUSTMENT_KINDS, KIND_NAMES, RETREAT_TOO_KINDS
+from gm.notation.parser import _keywords
 from gm.store.db import Database
 from gm.variants.maps import standard_map
 

@@ -14,7 +14,7 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
-from gm.orders import parse_order
+from gm.notation import parse_order
 from gm.pictures import render_map_svg
 from gm.variants import Variant, get_variant
 from tests.picture_reader import SVG

@@ -25,7 +25,7 @@ from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
 from gm.store import press as press_repo
 from gm.store.db import Database
-from gm.store.records import OutboundRecord
+from gm.store.rows import OutboundRecord
 from gm.store.statuses import GameStatus
 from gm.variants import get_variant
 from tests.service_support import PLAYERS, SPRING_1901, maildir_config, message, unwrapped

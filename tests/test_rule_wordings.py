@@ -1,7 +1,7 @@
 """Every way the variants' rule texts phrase an order is read by that variant's order reader.
 
 The wordings are transcribed from the rule texts (rules/<variant>.txt), sentence by sentence,
-each with the sentence it comes from; each is read by gm.orders.parse_orders (what the service
+each with the sentence it comes from; each is read by gm.notation.parse_orders (what the service
 reads an order line with) on the variant's starting map with the variant's order kinds, and
 must give the order written on the right.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from gm.engine.errors import ErrorKind, OrderError
-from gm.orders import parse_orders
-from gm.orders.kinds import KIND_FORMS
+from gm.notation import parse_orders
+from gm.notation.kinds import KIND_FORMS
 from gm.variants.registry import get_variant
 
 # variant -> (the rule sentence, the wording as a player writes it, the order(s) it gives)

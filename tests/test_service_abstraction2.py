@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gm.mail.config import Config
+from gm.config import Config
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
 from gm.store import games as games_repo

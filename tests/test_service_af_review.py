@@ -11,8 +11,8 @@ from email.message import Message
 from email.policy import default
 from pathlib import Path
 
+from gm.config import Config
 from gm.engine.state import GameState
-from gm.mail.config import Config
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
 from gm.service.serve import Service

@@ -11,10 +11,10 @@ from gm.engine.phase import PhaseType
 from gm.service.clock import FixedClock
 from gm.service.tick import tick
 from gm.store import games as games_repo
-from gm.store import orders as orders_repo
 from gm.store import orders_ahead as ahead_repo
 from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
+from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from tests.service_support import GM, PLAYERS, SPRING_1901, START, maildir_config, send_all
 

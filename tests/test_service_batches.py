@@ -13,7 +13,7 @@ from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
 
-from gm.mail.config import Config
+from gm.config import Config
 from gm.mail.imap import PROCESSED_KEYWORD, ImapSource
 from gm.mail.smtp import SmtpSink
 from gm.service.clock import FixedClock

@@ -18,7 +18,7 @@ from gm.store import outbound as outbound_repo
 from gm.store import powers as powers_repo
 from gm.store import press as press_repo
 from gm.store.db import Database
-from gm.store.records import OutboundRecord
+from gm.store.rows import OutboundRecord
 from gm.store.statuses import PowerStatus
 from gm.variants import registry
 from tests.service_support import (

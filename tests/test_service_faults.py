@@ -22,9 +22,9 @@ import pytest
 
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
-from gm.store import orders as orders_repo
 from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
+from gm.store import submissions as orders_repo
 from gm.store.db import Database, open_database
 from gm.store.statuses import InboundStatus, OutboundStatus
 from tests.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gm.config import Config
 from gm.engine.geo import Terrain
 from gm.engine.state import GameState
-from gm.mail.config import Config
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
 from gm.service.serve import Service

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gm.commands.parse import parse_message
-from gm.mail.config import Config
+from gm.config import Config
 from gm.mail.decode import decode_message
 from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock

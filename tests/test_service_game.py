@@ -9,7 +9,7 @@ from email.message import Message
 from email.policy import default
 from pathlib import Path
 
-from gm.mail.config import Config
+from gm.config import Config
 from gm.mail.connect import make_sink, make_source
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome

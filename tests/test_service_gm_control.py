@@ -9,7 +9,7 @@ from email.message import EmailMessage
 from email.policy import default
 from pathlib import Path
 
-from gm.mail.config import Config
+from gm.config import Config
 from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
@@ -17,8 +17,8 @@ from gm.service.serve import Service
 from gm.service.tick import Why, tick
 from gm.store import audit
 from gm.store import games as games_repo
-from gm.store import orders as orders_repo
 from gm.store import phases as phases_repo
+from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.passwords import hash_password
 from gm.store.statuses import GameStatus

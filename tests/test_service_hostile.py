@@ -19,10 +19,10 @@ from gm.service.ingest import Outcome, ingest
 from gm.service.serve import Service
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
-from gm.store import orders as orders_repo
 from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
+from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.statuses import InboundStatus
 from tests.hostile_mail import HOSTILE_SENDER, VICTIM, corpus

@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from gm.mail.config import Config
+from gm.config import Config
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome, ingest
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
-from gm.store import orders as orders_repo
 from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
+from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.passwords import hash_password
 from gm.store.statuses import GameStatus, InboundStatus

@@ -12,7 +12,7 @@ from gm.service.tick import tick
 from gm.store import games as games_repo
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
-from gm.store.records import OutboundRecord
+from gm.store.rows import OutboundRecord
 from tests.service_support import (
     GM,
     PLAYERS,

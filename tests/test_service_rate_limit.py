@@ -9,13 +9,13 @@ import dataclasses
 from datetime import timedelta
 from pathlib import Path
 
-from gm.mail.config import Config
+from gm.config import Config
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome, ingest, window_words
 from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
-from gm.store.records import OutboundRecord
+from gm.store.rows import OutboundRecord
 from gm.store.statuses import InboundStatus
 from tests.service_support import PLAYERS, START, maildir_config, message
 

@@ -10,13 +10,13 @@ from pathlib import Path
 from gm.engine.errors import OrderError
 from gm.engine.map import GameMap
 from gm.engine.phase import Phase, PhaseType
-from gm.orders import parse_orders
+from gm.notation import parse_orders
 from gm.service.clock import FixedClock
 from gm.service.coming import coming_events
 from gm.service.render import template
 from gm.store import games as games_repo
 from gm.store.db import Database
-from gm.store.records import OutboundRecord
+from gm.store.rows import OutboundRecord
 from gm.variants import registry
 from gm.variants.maps import standard_map
 from tests.service_support import GM, PLAYERS, START, send_all, unwrapped

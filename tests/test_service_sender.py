@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from gm.mail.config import Config
+from gm.config import Config
 from gm.mail.connect import make_sink
 from gm.service.clock import FixedClock
 from gm.service.ingest import ingest

@@ -14,15 +14,15 @@ from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
 
-from gm.mail.config import Config
+from gm.config import Config
 from gm.mail.connect import make_sink, make_source
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
 from gm.service.serve import Service
 from gm.store import audit
 from gm.store import games as games_repo
-from gm.store import orders as orders_repo
 from gm.store import phases as phases_repo
+from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from tests.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer
 from tests.service_support import (

@@ -12,8 +12,8 @@ from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
 
+from gm.config import Config
 from gm.engine.state import GameState
-from gm.mail.config import Config
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome
 from gm.service.serve import Service

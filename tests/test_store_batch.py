@@ -9,10 +9,11 @@ from datetime import timedelta
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from gm.store import audit, games, orders, outbound, phases, powers, press
+from gm.store import audit, games, outbound, phases, powers, press
+from gm.store import submissions as orders
 from gm.store.db import Database
 from gm.store.errors import PhaseClosed
-from gm.store.records import Attachment, BodyPart, OrderLine
+from gm.store.rows import Attachment, BodyPart, OrderLine
 from gm.store.statuses import GameStatus
 from tests.store_samples import T0, sample_results, sample_state
 

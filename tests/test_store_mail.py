@@ -9,7 +9,7 @@ import pytest
 from gm.store import inbound, outbound
 from gm.store.db import Database
 from gm.store.errors import StoreError
-from gm.store.records import Attachment, BodyPart
+from gm.store.rows import Attachment, BodyPart
 from gm.store.statuses import InboundStatus, OutboundStatus
 from tests.store_samples import T0
 

@@ -14,7 +14,7 @@ from gm.engine.units import UnitType
 from gm.store import games, inbound, orders, phases, powers
 from gm.store.db import Database
 from gm.store.errors import NotFound, PhaseClosed
-from gm.store.records import OrderLine
+from gm.store.rows import OrderLine
 from gm.store.statuses import GameStatus
 from tests.store_samples import T0, sample_state
 

@@ -20,7 +20,7 @@ from gm.store import migrate
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database, make_engine, open_database
 from gm.store.models import OutboundBody, OutboundMessage
-from gm.store.records import Attachment, BodyPart
+from gm.store.rows import Attachment, BodyPart
 from gm.store.statuses import OutboundStatus
 from tests.service_support import maildir_config
 

@@ -11,7 +11,7 @@ from gm.engine.results import Outcome
 from gm.store import audit, games, orders, phases, powers
 from gm.store.db import Database
 from gm.store.errors import NotFound, PhaseClosed, PhaseStillOpen
-from gm.store.records import OrderLine, StoredResult
+from gm.store.rows import OrderLine, StoredResult
 from gm.store.statuses import GameStatus
 from tests.store_samples import T0, phase_sequence, power_name, sample_results, sample_state
 

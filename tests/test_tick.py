@@ -13,10 +13,10 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
+from gm.config import Config
 from gm.engine.geo import Location
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.units import Unit, UnitType
-from gm.mail.config import Config
 from gm.policies import LatePolicy
 from gm.service.clock import FixedClock
 from gm.service.deadlines import deadline_after, show
@@ -28,7 +28,7 @@ from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store.db import Database
 from gm.store.models import AuditEntry, OutboundMessage
-from gm.store.records import OutboundRecord
+from gm.store.rows import OutboundRecord
 from gm.store.statuses import GameStatus, OutboundStatus, PowerStatus
 from gm.variants import get_variant
 from tests.service_support import maildir_config, unwrapped

@@ -20,7 +20,7 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
 from gm.export.scenario import Recorder
-from gm.orders import parse_orders
+from gm.notation import parse_orders
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
 from gm.variants.abstraction2 import frozen_rules

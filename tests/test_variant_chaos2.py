@@ -17,7 +17,7 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
 from gm.export.scenario import Recorder
-from gm.orders import parse_order
+from gm.notation import parse_order
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
 from gm.variants import chaos2

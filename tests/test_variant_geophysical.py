@@ -20,7 +20,7 @@ from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
 from gm.export.scenario import Recorder
-from gm.orders import parse_order
+from gm.notation import parse_order
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
 from gm.variants.base import Variant

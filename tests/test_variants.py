@@ -15,7 +15,7 @@ from gm.engine.results import Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.values import replace
-from gm.orders import parse_order
+from gm.notation import parse_order
 from gm.variants import (
     Hooks,
     HookStep,

@@ -9,12 +9,12 @@ from datetime import datetime, timedelta
 from gm.engine.phase import PhaseType
 from gm.engine.state import GameState
 from gm.store import games as games_repo
-from gm.store import orders as orders_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
+from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.passwords import hash_password
-from gm.store.records import OrderLine
+from gm.store.rows import OrderLine
 from gm.store.settings import GameSettings
 from gm.store.statuses import GameStatus
 from gm.variants import get_variant

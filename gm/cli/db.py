@@ -51,7 +51,7 @@ def database_url(args: argparse.Namespace) -> str:
     if args.url:
         return str(args.url)
     if args.config is not None:
-        from gm.mail.config import load_config
+        from gm.config import load_config
 
         config = load_config(args.config, os.environ)
         return resolve_url(config.database_url, config.data_dir)

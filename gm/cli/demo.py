@@ -50,7 +50,7 @@ def run_engine(args: argparse.Namespace) -> int:
     from gm.engine.errors import OrderError
     from gm.engine.game import advance, start_state
     from gm.engine.results import Submitted
-    from gm.orders import parse_order
+    from gm.notation import parse_order
     from gm.service.demo import SCRIPT
     from gm.variants import get_variant
 

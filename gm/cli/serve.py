@@ -91,7 +91,7 @@ def _run_worker(args: argparse.Namespace) -> int:
     import asyncio
     import os
 
-    from gm.mail.config import ConfigError, load_config
+    from gm.config import ConfigError, load_config
     from gm.service.clock import SystemClock
     from gm.service.send_worker import run_worker
     from gm.store.db import open_database, resolve_url

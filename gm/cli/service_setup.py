@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gm.mail.config import Config
+    from gm.config import Config
     from gm.store.db import Database
 
 
 def open_service(command: str, config_path: Path | None) -> tuple[Config, Database] | None:
     """The configuration (file and `GM_*` environment) and its database; on a bad setting or
     an unmigrated database, print `gm <command>: why` and return None (the command exits 2)."""
-    from gm.mail.config import ConfigError, load_config
+    from gm.config import ConfigError, load_config
     from gm.store.db import open_database, resolve_url
     from gm.store.errors import SchemaError
 

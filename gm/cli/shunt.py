@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gm.mail.config import Config
+    from gm.config import Config
     from gm.store.db import Database
 
 # The store and the service are imported inside the handlers: `gm` starts fast.
@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _open(args: argparse.Namespace) -> tuple[Config, Database]:
-    from gm.mail.config import load_config
+    from gm.config import load_config
     from gm.store.db import open_database, resolve_url
 
     config = load_config(args.config, os.environ)

@@ -3,7 +3,7 @@
 Building the command grammar's parser (analysing the grammar, making its LALR table) takes a
 fifth of a second at each start of `gm serve` or `gm ingest`; Lark saves a built parser and
 loads it back (`Lark(..., cache=path)`) in a tenth of that. The file lives where the order
-grammar's table does (gm.orders.table_cache.cache_dir: `$XDG_CACHE_HOME/gm` or `~/.cache/gm`)
+grammar's table does (gm.notation.table_cache.cache_dir: `$XDG_CACHE_HOME/gm` or `~/.cache/gm`)
 and is named after a hash of the grammar text, the options and the Lark and Python versions, so
 a changed grammar never finds an old parser; Lark also checks a hash of the grammar and options
 stored in the file, and builds anew when it differs or the file cannot be read (a file another
@@ -21,7 +21,7 @@ from typing import Any
 import lark
 from lark import Lark
 
-from gm.orders.table_cache import cache_dir
+from gm.notation.table_cache import cache_dir
 
 
 def cached_lark(name: str, grammar: str, **options: Any) -> Lark:

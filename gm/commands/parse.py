@@ -3,7 +3,7 @@
 The text is read line by line. A line whose first word is a command keyword is read by the
 grammar (one command per line); a PRESS TO or BROADCAST line opens a press message whose lines
 are kept verbatim up to ENDPRESS; SIGNOFF ends the reading. Any other line is an order after a
-SIGNON (kept as an `OrderLine` for gm.orders) and an error before it. Blank lines are skipped.
+SIGNON (kept as an `OrderLine` for gm.notation) and an error before it. Blank lines are skipped.
 Whatever the input, the result is a list of values, errors included; nothing raises.
 """
 

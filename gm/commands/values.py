@@ -161,7 +161,7 @@ class Join(Command):
 
 @dataclass(frozen=True)
 class OrderLine(Command):
-    """A line after a SIGNON that is not a command: an order, for gm.orders to read. `sent` is
+    """A line after a SIGNON that is not a command: an order, for gm.notation to read. `sent` is
     the line as the player wrote it (ends stripped), which error messages quote; "" when the
     value was not read from a message."""
 

@@ -67,7 +67,7 @@ class Location(Ordered):
 
     @staticmethod
     def parse(text: str) -> Location:
-        """Read "Spa/sc" or "Spa" (canonical spelling only; players' text goes via gm.orders)."""
+        """Read "Spa/sc" or "Spa" (canonical spelling only; players' text goes via gm.notation)."""
         if "/" in text:
             prov, coast = text.split("/", 1)
             return Location(prov, coast.lower())

@@ -13,10 +13,10 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from gm.store import games as games_repo
-from gm.store import orders as orders_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store import press as press_repo
+from gm.store import submissions as orders_repo
 from gm.variants import get_variant
 
 FORMAT = "gm-game-record/1"

@@ -22,9 +22,9 @@ from gm.engine.state import GameState
 from gm.scenario.runner import _scheduled_before
 from gm.service.adjudicate import submissions
 from gm.store import games as games_repo
-from gm.store import orders as orders_repo
 from gm.store import phases as phases_repo
-from gm.store.records import StoredResult
+from gm.store import submissions as orders_repo
+from gm.store.rows import StoredResult
 from gm.variants import Variant, get_variant
 
 

@@ -5,7 +5,7 @@ Each is imported when picked: the sender worker, which only sends, loads no IMAP
 
 from __future__ import annotations
 
-from gm.mail.config import Config
+from gm.config import Config
 from gm.mail.transport import Backoff, MailSink, PolledSource
 
 

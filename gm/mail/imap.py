@@ -31,7 +31,7 @@ from typing import Any
 
 import aioimaplib
 
-from gm.mail.config import ImapConfig, Security
+from gm.config import ImapConfig, Security
 from gm.mail.errors import (
     ImapConnectionError,
     ImapError,

@@ -21,7 +21,7 @@ from email.utils import getaddresses
 
 import aiosmtplib
 
-from gm.mail.config import Security, SmtpConfig
+from gm.config import Security, SmtpConfig
 from gm.mail.errors import PermanentSendError, Refusal, SendError, TemporarySendError
 from gm.mail.transport import OutgoingMessage, RawMessage, SendReport
 

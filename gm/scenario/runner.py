@@ -24,7 +24,7 @@ from gm.engine.rulebook import with_rulebook
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.values import value
-from gm.orders import parse_order, parse_orders, parse_unit, resolve_province
+from gm.notation import parse_order, parse_orders, parse_unit, resolve_province
 from gm.scenario.format import Case, Line
 from gm.variants.base import Power, Variant
 from gm.variants.registry import UnknownVariant, get_variant
@@ -522,7 +522,7 @@ def submissions(
     variant: Variant, state: GameState, case: Case
 ) -> tuple[list[Submitted], list[OrderResult]]:
     """Every order of the ORDERS lines as a submission (a line may give several, separated by
-    commas: gm.orders.lines); lines naming no power of the variant are void."""
+    commas: gm.notation.lines); lines naming no power of the variant are void."""
     gmap = variant.map_for(state)
     submitted: list[Submitted] = []
     void: list[OrderResult] = []

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from gm.engine.errors import OrderError
 from gm.engine.game import GameStep, advance
 from gm.engine.results import Submitted
-from gm.orders import parse_order
+from gm.notation import parse_order
 from gm.service.deadlines import deadline_after
 from gm.service.reports import (
     LateRow,
@@ -30,11 +30,11 @@ from gm.service.reports import (
     stored_results,
 )
 from gm.store import games as games_repo
-from gm.store import orders as orders_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store import press as press_repo
-from gm.store.records import GameRecord, OrderSetRecord, PhaseRecord, PowerRecord, PressRecord
+from gm.store import submissions as orders_repo
+from gm.store.rows import GameRecord, OrderSetRecord, PhaseRecord, PowerRecord, PressRecord
 from gm.store.statuses import GameStatus, PowerStatus
 from gm.variants import Variant, get_variant
 

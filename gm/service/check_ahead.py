@@ -20,7 +20,7 @@ import logging
 from gm.commands.handlers.common import variant_of
 from gm.commands.parse import parse_message
 from gm.commands.values import SignOn, SignOnMaster
-from gm.mail.config import Config
+from gm.config import Config
 from gm.mail.decode import decode_message
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo

@@ -18,7 +18,7 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
-from gm.mail.config import Config, MaildirConfig
+from gm.config import Config, MaildirConfig
 
 SERVICE = "judge@demo.example"
 GM = "gm@demo.example"

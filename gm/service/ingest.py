@@ -29,8 +29,8 @@ from sqlalchemy.orm import Session
 from gm.commands.handlers import Context, run_commands
 from gm.commands.parse import parse_message
 from gm.commands.values import Join, SignOn, SignOnMaster
+from gm.config import Config
 from gm.mail.compose import build_subject, new_message_id
-from gm.mail.config import Config
 from gm.mail.decode import DecodedMessage, decode_message
 from gm.service.clock import Clock
 from gm.service.loop_guard import hold_loop
@@ -40,7 +40,7 @@ from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.store.powers import address_key
-from gm.store.records import BodyPart, InboundRecord
+from gm.store.rows import BodyPart, InboundRecord
 from gm.store.statuses import InboundStatus
 
 log = logging.getLogger(__name__)

@@ -20,15 +20,15 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from gm.commands.values import Command, NotACommand
+from gm.config import Config
 from gm.mail.compose import build_subject, new_message_id
-from gm.mail.config import Config
 from gm.mail.decode import DecodedMessage
 from gm.service.render import render
 from gm.store import audit
 from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo
 from gm.store.models import AuditEntry
-from gm.store.records import BodyPart, InboundRecord
+from gm.store.rows import BodyPart, InboundRecord
 from gm.store.statuses import InboundStatus
 
 log = logging.getLogger(__name__)

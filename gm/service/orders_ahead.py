@@ -23,13 +23,13 @@ from gm.engine.legality import check_order
 from gm.engine.orders import AnyOrder, Build, Disband, Order, Remove, Waive
 from gm.engine.phase import PhaseType
 from gm.mail.compose import build_subject
-from gm.orders import parse_orders
+from gm.notation import parse_orders
 from gm.store import games as games_repo
-from gm.store import orders as orders_repo
 from gm.store import orders_ahead as ahead_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
-from gm.store.records import GameRecord, OrderLine, PhaseRecord
+from gm.store import submissions as orders_repo
+from gm.store.rows import GameRecord, OrderLine, PhaseRecord
 from gm.variants import Variant, get_variant
 
 

@@ -33,7 +33,7 @@ from gm.pictures.png import svg_to_png
 from gm.service.coming import ComingEvent, coming_events
 from gm.service.deadlines import show
 from gm.service.render import render
-from gm.store.records import Attachment, GameRecord, PressRecord, StoredResult
+from gm.store.rows import Attachment, GameRecord, PressRecord, StoredResult
 from gm.variants.base import Variant
 
 AUDIENCES = ("player", "gm", "observer")

@@ -23,7 +23,7 @@ import resource
 import signal
 import sys
 
-from gm.mail.config import Config
+from gm.config import Config
 from gm.mail.connect import make_sink
 from gm.service.clock import Clock
 from gm.service.sender import drain_outbox

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
+from gm.config import Config
 from gm.mail.compose import (
     Attachment,
     ComposeError,
@@ -27,13 +28,12 @@ from gm.mail.compose import (
     inline_content_id,
     make_address,
 )
-from gm.mail.config import Config
 from gm.mail.errors import MailError, PermanentSendError
 from gm.mail.transport import MailSink, OutgoingMessage
 from gm.service.clock import Clock
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
-from gm.store.records import OutboundRecord
+from gm.store.rows import OutboundRecord
 
 log = logging.getLogger(__name__)
 

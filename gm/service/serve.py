@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
-from gm.mail.config import Config
+from gm.config import Config
 from gm.mail.connect import make_sink, make_source
 from gm.mail.transport import InboundMail, MailSink, PolledSource
 from gm.service import check_ahead

@@ -42,13 +42,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from gm.config import Config
 from gm.engine.errors import OrderError
 from gm.engine.orders import Build, Disband, Order, Remove, Waive
 from gm.engine.phase import PhaseType
 from gm.engine.results import Submitted
 from gm.mail.compose import build_subject, new_message_id
-from gm.mail.config import Config
-from gm.orders import parse_order
+from gm.notation import parse_order
 from gm.policies import LatePolicy
 from gm.service.adjudicate import Adjudicated, adjudicate_phase, playing, submissions
 from gm.service.clock import Clock
@@ -57,14 +57,14 @@ from gm.service.render import render
 from gm.service.reports import choosers, has_choice, needed_in
 from gm.store import audit
 from gm.store import games as games_repo
-from gm.store import orders as orders_repo
 from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store import press as press_repo
+from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.models import Game, OutboundMessage, PhaseRow
-from gm.store.records import (
+from gm.store.rows import (
     BodyPart,
     GameRecord,
     OrderSetRecord,

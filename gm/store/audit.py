@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from gm.store.db import plain
 from gm.store.models import AuditEntry, Game
-from gm.store.records import AuditRecord
+from gm.store.rows import AuditRecord
 
 
 def to_record(row: AuditEntry | Any) -> AuditRecord:

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from gm.store.claims import claiming
 from gm.store.errors import GameNameTaken, NotFound
 from gm.store.models import Game
-from gm.store.records import GameRecord
+from gm.store.rows import GameRecord
 from gm.store.settings import GameSettings
 from gm.store.statuses import GameStatus
 

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from gm.store.claims import claiming, require_writer
 from gm.store.errors import NotFound, StoreError
 from gm.store.models import InboundMessage
-from gm.store.records import InboundRecord
+from gm.store.rows import InboundRecord
 from gm.store.statuses import InboundStatus
 
 _KEY_MAX = 255

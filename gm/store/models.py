@@ -1,6 +1,6 @@
 """The database schema as SQLAlchemy typed declarative models.
 
-Only gm.store imports these; the rest of gm sees the frozen records of gm.store.records.
+Only gm.store imports these; the rest of gm sees the frozen records of gm.store.rows.
 Constraint names follow `NAMING` so migrations can refer to them on SQLite and PostgreSQL alike.
 """
 

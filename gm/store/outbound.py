@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 from gm.store.claims import claiming, require_writer
 from gm.store.errors import NotFound, StoreError
 from gm.store.models import OutboundAttachment, OutboundBody, OutboundFile, OutboundMessage
-from gm.store.records import Attachment, BodyPart, OutboundRecord
+from gm.store.rows import Attachment, BodyPart, OutboundRecord
 from gm.store.statuses import OutboundStatus
 
 DEFAULT_LEASE = timedelta(minutes=10)

@@ -23,7 +23,7 @@ from gm.store.claims import claiming, require_writer
 from gm.store.errors import NotFound, PhaseClosed, PhaseStillOpen
 from gm.store.games import lock_game
 from gm.store.models import Game, PhaseRow
-from gm.store.records import PhaseRecord, StoredResult
+from gm.store.rows import PhaseRecord, StoredResult
 from gm.store.statuses import GameStatus
 
 PHASES = cast(Table, PhaseRow.__table__)  # for plain statements that skip the ORM
@@ -341,7 +341,7 @@ def rollback_to(
     later phases and their orders are removed. Nothing is lost: the removed rows
     go, whole, into an audit-log entry ("rollback") in the same transaction."""
     from gm.store.audit import record_action
-    from gm.store.orders import order_sets
+    from gm.store.submissions import order_sets
 
     lock_game(session, game_id)
     target = phase_at(session, game_id, index)

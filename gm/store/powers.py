@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from gm.store.db import plain
 from gm.store.errors import NotFound
 from gm.store.models import Power, PowerAddress
-from gm.store.records import PowerRecord
+from gm.store.rows import PowerRecord
 from gm.store.statuses import PowerStatus
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gm.store.models import PressMessage
-from gm.store.records import PressRecord
+from gm.store.rows import PressRecord
 
 
 def to_record(row: PressMessage) -> PressRecord:

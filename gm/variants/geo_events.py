@@ -46,7 +46,7 @@ from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.topology import border_key
 from gm.engine.units import Unit, UnitType
-from gm.orders import parse_order
+from gm.notation import parse_order
 from gm.variants.base import HookStep, Variant
 
 GEO_ORDERS = (GeoEvent, SupportEvent, CreateCentre, Stabilize)

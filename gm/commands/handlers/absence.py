@@ -33,7 +33,7 @@ from gm.service.deadlines import zone
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
-from gm.store.records import GameRecord
+from gm.store.rows import GameRecord
 from gm.store.statuses import GameStatus
 
 MAX_LIMIT = 366

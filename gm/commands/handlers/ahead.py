@@ -11,7 +11,7 @@ from gm.commands.handlers.common import as_player, open_phase_of, phase_name, re
 from gm.commands.handlers.context import Context
 from gm.commands.values import Ahead, ClearAhead
 from gm.engine.errors import ErrorKind, OrderError
-from gm.orders import parse_orders
+from gm.notation import parse_orders
 from gm.store import orders_ahead as ahead_repo
 from gm.store.statuses import GameStatus
 

@@ -14,7 +14,7 @@ from gm.policies import LatePolicy
 from gm.service.deadlines import deadline_after, show
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
-from gm.store.records import GameRecord, PhaseRecord
+from gm.store.rows import GameRecord, PhaseRecord
 from gm.variants import Variant, get_variant
 
 

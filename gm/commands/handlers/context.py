@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.orm import Session
 
 from gm.engine.orders import AnyOrder
-from gm.store.records import Attachment, GameRecord
+from gm.store.rows import Attachment, GameRecord
 
 if TYPE_CHECKING:
     from gm.commands.handlers.orders import OrderView

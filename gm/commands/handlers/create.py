@@ -31,7 +31,7 @@ from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store.errors import GameNameTaken
 from gm.store.passwords import hash_password
-from gm.store.records import GameRecord
+from gm.store.rows import GameRecord
 from gm.store.settings import GameSettings
 from gm.store.statuses import GameStatus
 from gm.variants import UnknownVariant, get_variant, names

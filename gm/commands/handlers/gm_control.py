@@ -35,9 +35,9 @@ from gm.service.adjudicate import adjudicate_phase, submissions
 from gm.service.render import render
 from gm.store import audit
 from gm.store import games as games_repo
-from gm.store import orders as orders_repo
 from gm.store import phases as phases_repo
-from gm.store.records import GameRecord, PhaseRecord, StoredResult
+from gm.store import submissions as orders_repo
+from gm.store.rows import GameRecord, PhaseRecord, StoredResult
 from gm.store.statuses import GameStatus
 from gm.variants import Variant
 

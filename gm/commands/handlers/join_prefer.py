@@ -22,7 +22,7 @@ from gm.store import join_requests as requests_repo
 from gm.store import powers as powers_repo
 from gm.store.passwords import hash_password
 from gm.store.powers import address_key
-from gm.store.records import GameRecord
+from gm.store.rows import GameRecord
 from gm.store.statuses import GameStatus
 
 _RANDOM = random.SystemRandom()

@@ -14,7 +14,7 @@ from gm.commands.handlers.context import Context
 from gm.commands.handlers.records import played_phases
 from gm.commands.values import MapRequest
 from gm.service.reports import board_pictures
-from gm.store.records import PhaseRecord
+from gm.store.rows import PhaseRecord
 
 
 def map_request(ctx: Context, command: MapRequest) -> None:

@@ -7,7 +7,7 @@ from gm.commands.handlers.context import Context, Notice
 from gm.mail.compose import build_subject
 from gm.service.adjudicate import observers
 from gm.store import powers as powers_repo
-from gm.store.records import GameRecord
+from gm.store.rows import GameRecord
 
 
 def game_addresses(ctx: Context, game: GameRecord, *, observers_too: bool = True) -> list[str]:

@@ -14,7 +14,7 @@ from gm.commands.values import Observe, SetObserve
 from gm.service.adjudicate import OBSERVERS_KEY, observers
 from gm.store import audit
 from gm.store import games as games_repo
-from gm.store.records import GameRecord
+from gm.store.rows import GameRecord
 from gm.store.statuses import GameStatus
 
 OPEN_KEY = "observe_open"  # settings document key: False when the GM forbids OBSERVE

@@ -6,7 +6,7 @@ on the board (gm.engine.legality: an order that could never be carried out is re
 Accepted orders wait in the sign-on until the message's orders end (`flush_orders`), then
 replace the stored orders for the same units and are stored as the power's new complete set.
 
-One line may give several orders (gm.orders.lines), and a variant's own orders are read when
+One line may give several orders (gm.notation.lines), and a variant's own orders are read when
 its Variant.order_kinds allow them. A unit has one main order, plus a Disembark (its A/F army)
 and a KeepFleet (Sahara rule 2) kept beside it; a power's own orders (gm.engine.orders
 PowerOrder) add up, except that it has one geophysical event (an event, a support of one, or
@@ -59,12 +59,12 @@ from gm.engine.orders import (
 from gm.engine.phase import PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.units import UnitType
-from gm.orders import parse_order, parse_orders
-from gm.orders.lines import split_orders
-from gm.orders.messages import placed
-from gm.store import orders as orders_repo
-from gm.store.records import GameRecord, PhaseRecord
-from gm.store.records import OrderLine as StoredLine
+from gm.notation import parse_order, parse_orders
+from gm.notation.lines import split_orders
+from gm.notation.messages import placed
+from gm.store import submissions as orders_repo
+from gm.store.rows import GameRecord, PhaseRecord
+from gm.store.rows import OrderLine as StoredLine
 from gm.store.statuses import GameStatus
 from gm.variants import Variant
 from gm.variants.geo_events import check_event

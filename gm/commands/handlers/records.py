@@ -20,7 +20,7 @@ from gm.service.render import render
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
-from gm.store.records import GameRecord, PhaseRecord, StoredResult
+from gm.store.rows import GameRecord, PhaseRecord, StoredResult
 from gm.store.statuses import GameStatus, PowerStatus
 from gm.variants import Variant
 

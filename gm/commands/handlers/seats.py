@@ -23,7 +23,7 @@ from gm.service.render import render
 from gm.store import audit
 from gm.store import powers as powers_repo
 from gm.store.passwords import hash_password
-from gm.store.records import GameRecord, PowerRecord
+from gm.store.rows import GameRecord, PowerRecord
 from gm.store.statuses import GameStatus, PowerStatus
 
 

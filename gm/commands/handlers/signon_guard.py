@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from gm.commands.handlers.context import Context, Notice
 from gm.mail.compose import build_subject
 from gm.store import audit
-from gm.store.records import AuditRecord, GameRecord
+from gm.store.rows import AuditRecord, GameRecord
 
 PER_ADDRESS = 5  # wrong passwords from one address for one game within WINDOW: refused
 PER_POWER = 5  # wrong passwords for one power within WINDOW, from anywhere: slowed

@@ -5,7 +5,7 @@ Most orders are written in the plainest form: `A PAR - BUR`, `F NTH C A LON - NW
 one-word names, single spaces, nothing else. For such a text the grammar (grammars/orders.lark)
 reads each name as one `location` (a keyword that follows a name is a keyword in every state
 where it may come), so the order can be built from the words directly, with the same name
-resolution as gm.orders.transformer.OrderBuilder.location.
+resolution as gm.notation.transformer.OrderBuilder.location.
 
 `fast_order` (and `fast_unit`, for the `unit` rule) returns None for anything else and for
 anything it could not resolve; the caller then parses the text with the grammar. It is used
@@ -39,8 +39,8 @@ from gm.engine.orders import (
     UnitSpec,
 )
 from gm.engine.units import UnitType
-from gm.orders.names import coast_label, find_province
-from gm.orders.table_cache import cached_json
+from gm.notation.names import coast_label, find_province
+from gm.notation.table_cache import cached_json
 
 _TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 
@@ -165,9 +165,9 @@ def _places_for(gmap: GameMap, keywords: frozenset[str]) -> dict[str, Location] 
 def _usable(gmap: GameMap, keywords: frozenset[str]) -> bool:
     """Whether no keyword is also a name of a province on `gmap`. The answer depends only on
     the map's names, the keywords and the name rules, so it is kept in the user's cache
-    (gm.orders.table_cache) under all of them: working it out builds the map's whole name
+    (gm.notation.table_cache) under all of them: working it out builds the map's whole name
     index, which reading plain orders does not otherwise need."""
-    from gm.orders import names
+    from gm.notation import names
 
     source = "\n".join((
         repr(sorted(keywords)),

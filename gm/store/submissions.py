@@ -21,7 +21,7 @@ from gm.store.errors import NotFound, PhaseClosed
 from gm.store.games import lock_game
 from gm.store.models import OrderLineRow, OrderSet, PhaseRow, Power
 from gm.store.powers import power_id
-from gm.store.records import OrderLine, OrderSetRecord
+from gm.store.rows import OrderLine, OrderSetRecord
 
 # Built once (every order message runs them; a statement built anew costs more than its run).
 _PHASE_AND_POWER = (

@@ -3,16 +3,16 @@
 The syntax is grammars/orders.lark; names are resolved against the game's map.
 
 - `parse_order(text, gmap, phase_type=None, kinds=frozenset())`: one order, read for the phase;
-  `kinds` are the variant orders the game allows (Variant.order_kinds, gm.orders.kinds).
+  `kinds` are the variant orders the game allows (Variant.order_kinds, gm.notation.kinds).
 - `parse_orders(text, gmap, phase_type=None, kinds=frozenset())`: the orders of one line
-  (separated by commas or semicolons, gm.orders.lines).
+  (separated by commas or semicolons, gm.notation.lines).
 - `parse_unit(text, gmap)`, `parse_location(text, gmap)`: `A Par`, `StP/nc`.
 - `resolve_province(name, gmap)`: canonical abbreviation, or UNKNOWN_PROVINCE with suggestions.
 """
 
-from gm.orders.lines import parse_orders
-from gm.orders.names import coast_label
-from gm.orders.parser import parse_location, parse_order, parse_unit, resolve_province
+from gm.notation.lines import parse_orders
+from gm.notation.names import coast_label
+from gm.notation.parser import parse_location, parse_order, parse_unit, resolve_province
 
 __all__ = [
     "coast_label",

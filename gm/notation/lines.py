@@ -21,7 +21,7 @@ from gm.engine.orders import AnyOrder, Disembark, Embark, Order, SupportMove, Un
 from gm.engine.phase import PhaseType
 from gm.engine.units import UnitType
 from gm.engine.values import replace
-from gm.orders.parser import parse_order, parse_unit
+from gm.notation.parser import parse_order, parse_unit
 
 # Patterns compiled on first use (by the `re` module's cache): plain order lines never need
 # them (the checks in _whole_part and _supported_by), and compiling costs start-up time.
@@ -29,7 +29,7 @@ _WHOLE_PART = r"\s*(?:exchanges?|alliance|ally|declares?\s+alliance|(?:formal\s+
 _ARMY_DISEMBARKS = r"\s*(?:a|army)\s+(disembarks?\b.*)"
 _SUPPORTED_BY = r"(?P<head>.*\S)\s+(?:s|supported|support)\s+by\s+(?P<by>.*?)[\s.!]*"
 _FLAGS = re.IGNORECASE | re.DOTALL
-# The phase type a line is read for, while parse_orders reads it: gm.orders.messages then
+# The phase type a line is read for, while parse_orders reads it: gm.notation.messages then
 # offers only the words of the orders that phase takes.
 READING_PHASE: ContextVar[PhaseType | None] = ContextVar("reading_phase", default=None)
 

@@ -45,14 +45,14 @@ from gm.engine.orders import (
     Waive,
 )
 from gm.engine.units import UnitType
-from gm.orders.names import coast_label, find_province, map_names, unknown_province
+from gm.notation.names import coast_label, find_province, map_names, unknown_province
 
 if TYPE_CHECKING:
     from lark import Transformer, Tree
 
 
 class Token(Protocol):
-    """What the builder uses of a token (a Lark Token or a gm.orders.lalr.Tok)."""
+    """What the builder uses of a token (a Lark Token or a gm.notation.lalr.Tok)."""
 
     type: str
     value: str
@@ -132,7 +132,7 @@ def _count(written: str) -> int:
 class OrderBuilder:
     """Builds the values of one order text (`text`, as the player wrote it) on `gmap`.
 
-    gm.orders.lalr calls the rule methods directly; `transform` builds from a Lark parse tree
+    gm.notation.lalr calls the rule methods directly; `transform` builds from a Lark parse tree
     as a Lark Transformer does (without importing Lark until it is needed)."""
 
     def __init__(self, gmap: GameMap, text: str) -> None:

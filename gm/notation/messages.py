@@ -3,7 +3,7 @@
 Expected terminals are shown the way a player writes them. The spellings of one keyword
 (`s`, `support`, `supports`) form one rule of the grammar (`_support`) and are shown as its
 shortest spelling (`'S'`) when several are possible, so the grammar stays the only list.
-While gm.orders.lines reads a line for a phase (READING_PHASE), only the words of orders that
+While gm.notation.lines reads a line for a phase (READING_PHASE), only the words of orders that
 phase takes are offered: no `R` or `D` in a movement phase, no `S` in a retreat phase.
 """
 
@@ -20,8 +20,8 @@ from lark.lexer import PatternStr, Token
 
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.phase import PhaseType
-from gm.orders.kinds import ADJUSTMENT_KINDS, RETREAT_TOO_KINDS
-from gm.orders.lines import READING_PHASE
+from gm.notation.kinds import ADJUSTMENT_KINDS, RETREAT_TOO_KINDS
+from gm.notation.lines import READING_PHASE
 
 # Terminals named by what they stand for rather than by their spelling.
 _DESCRIBED = {
@@ -90,7 +90,7 @@ def _quoted(spelling: str) -> str:
     return f"'{spelling.upper() if len(spelling) == 1 else spelling}'"
 
 
-# The variant orders' rules (gm.orders.kinds): their own words are shown only in a game that
+# The variant orders' rules (gm.notation.kinds): their own words are shown only in a game that
 # allows the kind.
 _VARIANT_RULES = {
     "embark": "af",
@@ -145,10 +145,10 @@ def _variant_terminals(lark: Lark) -> dict[str, frozenset[str]]:
 
 
 _M, _R, _A = PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT
-# The phases that take each order rule (gm.orders.phases reads a move in a retreat phase as a
+# The phases that take each order rule (gm.notation.phases reads a move in a retreat phase as a
 # retreat, a disband in an adjustment phase as a removal, a removal in a retreat as a disband;
 # Abstraction2 rule 3: an army retreats onto its fleet by boarding it); the variant rules'
-# phases are those of their kinds (gm.orders.kinds).
+# phases are those of their kinds (gm.notation.kinds).
 _RULE_PHASES: dict[str, frozenset[PhaseType]] = {
     "hold": frozenset({_M}),
     "move": frozenset({_M, _R}),
@@ -162,7 +162,7 @@ _RULE_PHASES: dict[str, frozenset[PhaseType]] = {
     "waive": frozenset({_A}),
     "embark": frozenset({_M, _R}),
     "retreat_embark": frozenset({_R}),
-    "via_convoy": frozenset({_M}),  # Rulebook: no retreat by convoy (gm.orders.phases)
+    "via_convoy": frozenset({_M}),  # Rulebook: no retreat by convoy (gm.notation.phases)
 } | {
     rule: frozenset({_A}) if kind in ADJUSTMENT_KINDS
     else frozenset({_M, _R}) if kind in RETREAT_TOO_KINDS else frozenset({_M})

@@ -7,7 +7,7 @@ lexing rules and hands each reduction straight to the builder method named after
 with the children a Lark Transformer method would receive (anonymous tokens dropped, `_rule`s
 and `rule+` helpers inlined, `!rule`s keeping their tokens, `?rule`s with one child collapsed).
 
-The runner needs only the table as plain data (`table_data`), which gm.orders.table_cache keeps
+The runner needs only the table as plain data (`table_data`), which gm.notation.table_cache keeps
 between runs: reading orders then imports and builds nothing of Lark.
 
 Whatever it cannot parse raises NoParse; the caller then asks Lark itself, which gives the

@@ -14,22 +14,22 @@ from gm.engine.geo import Location
 from gm.engine.map import GameMap
 from gm.engine.orders import AnyOrder, Embark, UnitSpec
 from gm.engine.phase import PhaseType
-from gm.orders.checks import text_error
-from gm.orders.fast import fast_order, fast_unit
-from gm.orders.kinds import kind_error, kind_phase_error, with_forms
-from gm.orders.lalr import TABLE_FORMAT, NoParse, TableParser, table_data
-from gm.orders.names import find_province, not_an_order, protect_hyphens, unknown_province
-from gm.orders.phases import read_for_phase
-from gm.orders.table_cache import cached_json
+from gm.notation.checks import text_error
+from gm.notation.fast import fast_order, fast_unit
+from gm.notation.kinds import kind_error, kind_phase_error, with_forms
+from gm.notation.lalr import TABLE_FORMAT, NoParse, TableParser, table_data
+from gm.notation.names import find_province, not_an_order, protect_hyphens, unknown_province
+from gm.notation.phases import read_for_phase
+from gm.notation.table_cache import cached_json
 from gm.paths import GRAMMARS
 
 if TYPE_CHECKING:
     from lark import Lark
 
-    from gm.orders.transformer import OrderBuilder
+    from gm.notation.transformer import OrderBuilder
 
-# gm.orders.transformer (the grammar's builder) is imported where an order needs the grammar:
-# plain orders are read without it (gm.orders.fast), and importing it costs start-up time.
+# gm.notation.transformer (the grammar's builder) is imported where an order needs the grammar:
+# plain orders are read without it (gm.notation.fast), and importing it costs start-up time.
 
 GRAMMAR_FILE = GRAMMARS / "orders.lark"
 START_SYMBOLS = ("order", "unit", "location")
@@ -53,14 +53,14 @@ def order_lark() -> Lark:
 @functools.cache
 def table_parser() -> TableParser:
     """The fast runner of the grammar's table; checks that every rule has a builder method.
-    The table comes from the cache (gm.orders.table_cache) when the grammar has not changed."""
+    The table comes from the cache (gm.notation.table_cache) when the grammar has not changed."""
     grammar = GRAMMAR_FILE.read_text(encoding="utf-8")
     data = cached_json("orders-table", grammar, TABLE_FORMAT, lambda: table_data(order_lark()))
     try:
         table = TableParser(data)
     except (ValueError, KeyError, TypeError, IndexError):
         table = TableParser(table_data(order_lark()))
-    from gm.orders.transformer import OrderBuilder
+    from gm.notation.transformer import OrderBuilder
 
     missing = sorted(name for name in table.callbacks if not hasattr(OrderBuilder, name))
     if missing:
@@ -102,8 +102,8 @@ def parse_order(
     """One order as the player wrote it, read for a phase of `phase_type`.
 
     In a retreat phase a move is a retreat; in an adjustment phase a disband is a removal;
-    with no phase every form keeps its natural reading (gm.orders.phases). `kinds` are the
-    variant orders the game allows (Variant.order_kinds, gm.orders.kinds); any other variant
+    with no phase every form keeps its natural reading (gm.notation.phases). `kinds` are the
+    variant orders the game allows (Variant.order_kinds, gm.notation.kinds); any other variant
     order, or one given in the wrong phase, is an ILLEGAL error saying why.
     """
     seeded = seed_coast(text)
@@ -113,7 +113,7 @@ def parse_order(
             return again
     parsed: Any = fast_order(text, gmap, _keywords())
     if parsed is None:
-        from gm.orders.transformer import OrderBuilder
+        from gm.notation.transformer import OrderBuilder
 
         builder = OrderBuilder(gmap, text)
         parsed = parse_text(text, gmap, "order", builder, kinds)
@@ -122,7 +122,7 @@ def parse_order(
         if builder.kind is not None:
             error = kind_error(builder.kind, kinds, text)
             # Abstraction2 rule 3: a dislodged army may retreat onto its fleet; `A Pic boards
-            # F ENG` in a retreat phase is that retreat (gm.orders.phases).
+            # F ENG` in a retreat phase is that retreat (gm.notation.phases).
             boards_in_retreat = isinstance(parsed, Embark) and phase_type is PhaseType.RETREAT
             if error is None and not boards_in_retreat:
                 error = kind_phase_error(builder.kind, phase_type, text)
@@ -179,7 +179,7 @@ def parse_text(
     """The value the grammar's `start` rule builds for `text` (with `builder`, which then
     tells the variant order kind used), or an OrderError; an unreadable text's message names
     only the variant words of `kinds`."""
-    from gm.orders.transformer import OrderBuilder, Rejected, StrayWord
+    from gm.notation.transformer import OrderBuilder, Rejected, StrayWord
 
     if not text.strip():
         what = "an order" if start == "order" else f"a {start}"
@@ -195,7 +195,7 @@ def parse_text(
         # Not in the language: Lark itself says where and what it expected.
         from lark.exceptions import UnexpectedInput, VisitError
 
-        from gm.orders.messages import unreadable
+        from gm.notation.messages import unreadable
 
         try:
             tree = order_lark().parse(prepared, start=start)
@@ -210,7 +210,7 @@ def parse_text(
     except Rejected as rejected:
         return _refused_variant(text, prepared, start, kinds) or rejected.error
     except StrayWord as stray:
-        from gm.orders.messages import stray_word
+        from gm.notation.messages import stray_word
 
         return _refused_variant(text, prepared, start, kinds) or stray_word(
             text, prepared, stray.token.start_pos, start, order_lark(), kinds
@@ -225,7 +225,7 @@ def _refused_variant(
     a number or `S` (which may be a mistyped standard order), what may start an order."""
     if start != "order":
         return None
-    from gm.orders.messages import at_start, leading_variant
+    from gm.notation.messages import at_start, leading_variant
 
     found = leading_variant(order_lark(), prepared, start)
     if found is None or found[1] & kinds:
