@@ -4,7 +4,7 @@
 gm.commands.values), errors included; `help_text(topic)` is the HELP reply.
 """
 
-from gm.commands.help import help_text
+from gm.commands.catalog.help import help_text
 from gm.commands.parse import Session, parse_message, sessions
 
 __all__ = ["Session", "help_text", "parse_message", "sessions"]

@@ -13,7 +13,8 @@ To add a command:
 2. add its frozen value class to gm.commands.values;
 3. write its module here, with a `COMMAND` naming the rule, its reader, usage and handler;
 4. list the module in `MODULES` below.
-Its HELP lines go in the topic of gm.commands.help they belong to.
+Its HELP lines go in the topic they belong to (gm.commands.catalog.help; a topic about one
+command alone, as HELP PRESS, is that command's `HELP`).
 """
 
 from __future__ import annotations

@@ -16,6 +16,32 @@ if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
 
 
+# HELP PRESS (gm.commands.catalog.help).
+HELP = """\
+HELP PRESS
+
+Press is a message to other powers. It starts with a PRESS TO or BROADCAST line, its text
+follows on the next lines, and a line ENDPRESS ends it:
+
+    PRESS TO England, Germany
+    Shall we talk about the North Sea?
+    ENDPRESS
+
+    PRESS TO Italy             to one power
+    PRESS TO Italy, Austria    to several, with commas between the names; spaces will do
+                               when no name has two words:
+                               PRESS TO Italy Austria
+                               PRESS TO St Petersburg, Warsaw
+    PRESS TO GM                to the gamemaster
+    BROADCAST                  to every power (PRESS TO ALL is the same)
+    GREY PRESS TO Italy        grey press: sent without your name, where the game allows it
+    GREY BROADCAST             grey press to everyone
+
+GRAY is the same as GREY, and GREY may also end the line: PRESS TO Italy GREY. The text of a
+press message is sent exactly as written. A press line without its ENDPRESS is not sent.
+The gamemaster gets a copy of all press, grey press with its sender named.
+"""
+
 # What each of the press keywords needs (told when its line cannot be read).
 USAGE: dict[str, str] = {
     "PRESS": (
