@@ -18,7 +18,7 @@ def read_set_absence(c: list[Token]) -> Draft:
     start, end = day(c[0]), day(c[1])
     if end < start:
         raise Invalid(f"the absence ends ({end}) before it begins ({start}); write the"
-                       " first day away, then the last: SET ABSENCE 2026-03-05 TO 2026-03-08")
+                      " first day away, then the last: SET ABSENCE 2026-03-05 TO 2026-03-08")
     return Draft(lambda line: SetAbsence(line, start, end))
 
 

@@ -18,7 +18,7 @@ def read_set_absence_limit(c: list[Token]) -> Draft:
     word = str(c[0]).lower()
     if word == "on":
         raise Invalid("SET ABSENCE LIMIT needs a number of days, or OFF:"
-                       " SET ABSENCE LIMIT 14")
+                      " SET ABSENCE LIMIT 14")
     days = 0 if word == "off" else int(word)
     return Draft(lambda line: SetAbsenceLimit(line, days))
 
