@@ -87,3 +87,12 @@ def test_a_message_loads_the_handlers_of_its_commands_only(migrated_url: str) ->
     assert not unused & set(after_help)
     assert "gm.commands.handlers.create" in after_create
     assert "gm.commands.handlers.gm_control" not in after_create
+
+
+def test_no_two_commands_claim_the_same_rule_value_or_usage() -> None:
+    assert len(RULES) == sum(len(command.rules) for command in COMMANDS)
+    assert len({command.value for command in COMMANDS}) == len(COMMANDS)
+    usage_keys = [k for command in COMMANDS for k in command.usage]
+    set_usage_keys = [k for command in COMMANDS for k in command.set_usage]
+    assert len(set(usage_keys)) == len(usage_keys)
+    assert len(set(set_usage_keys)) == len(set_usage_keys)
