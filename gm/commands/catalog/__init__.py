@@ -1,17 +1,20 @@
 """Every email command, one module each; the tables the reader and the dispatcher use are
 made from this list.
 
-A command's module (say `pause.py`) holds all there is to it but its grammar rule: its keyword,
-the rule(s) it is read from and the reader turning each rule's parse tree into its value, what a
-player is told when its line cannot be read, and its handler, as one `COMMAND`
-(gm.commands.spec.CommandSpec). Its value class is in gm.commands.values; a handler that needs
-the store imports its work from gm.commands.handlers when it runs, so that a message loads only
-the handlers of the commands it holds.
+A command's module (say `pause.py`) says what the command is, as one `COMMAND`
+(gm.commands.spec.CommandSpec): its keyword, the grammar rule(s) it is read from and the reader
+turning each rule's parse tree into its value, what a player is told when its line cannot be
+read, and its handler. A handler that needs the store imports its work from
+gm.commands.handlers when it first runs, so that a message loads only the work of the commands
+it holds (the work modules there are shared by related commands and typed by the values, which
+is why the value classes stay in gm.commands.values: the imports go catalog -> handlers ->
+values, never back).
 
 To add a command:
 1. write its rule in grammars/commands.lark and add it to the `command` alternatives there;
 2. add its frozen value class to gm.commands.values;
-3. write its module here, with a `COMMAND` naming the rule, its reader, usage and handler;
+3. write its module here, with a `COMMAND` naming the rule, its reader, usage and handler
+   (the work in the handler itself, or in a module of gm.commands.handlers);
 4. list the module in `MODULES` below.
 Its HELP lines go in the topic they belong to (gm.commands.catalog.help; a topic about one
 command alone, as HELP PRESS, is that command's `HELP`).
