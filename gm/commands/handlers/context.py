@@ -52,8 +52,9 @@ class Signed:
 
     game: GameRecord
     power: str | None  # None: the GM
-    # `game` is as stored now: read by this sign-on, and the command after it has not yet run
-    # (Context.command_starts); a handler that needs the game as stored reads it again otherwise
+    # `game` is as this sign-on read it, no command having run since: true for the command
+    # right after the sign-on (Context.command_starts ends it); a handler that needs the game
+    # as stored reads it again otherwise
     fresh: bool = False
 
 

@@ -190,4 +190,3 @@ def _queue_copies(ctx: Context) -> None:
     game_id = None if ctx.signed is None else ctx.signed.game.id
     for address in dict.fromkeys(copies):
         ctx.results.mail.append(Notice((address,), subject, body, game_id))
-
