@@ -4,7 +4,7 @@ Each command's handler is the one its module in gm.commands.catalog names (`HAND
 from the registry there); it imports the work it does from gm.commands.handlers when it first
 runs, so that a `gm ingest` of orders loads neither the game-creating nor the adjudicating
 commands, and the service answers its first message sooner. Order lines go to order taking
-(gm.commands.handlers.orders), in the block at the end of this module.
+(gm.commands.handlers.order_taking), in the block at the end of this module.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from gm.commands.catalog import HANDLERS, WITHOUT_SIGNON
 from gm.commands.handlers.context import Context, Notice
 from gm.commands.spec import Handler
-from gm.commands.values import Clear, Command, CommandError, NotACommand, OrderLine, SignOff
+from gm.commands.values import Command, CommandError, NotACommand, OrderLine, SignOff
 from gm.mail.compose import build_subject
 from gm.service.render import render
 
@@ -23,8 +23,7 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
     """Run `commands` in order against `ctx`, writing into `ctx.results`."""
     unsigned = 0  # lines that were not commands, before any SIGNON
     for command in commands:
-        if not _is_order(command) and not _is_order_error(command):
-            _flush_orders(ctx)  # orders end where another command starts
+        ctx.command_starts(command)  # what goes on over several commands hears of it
         if isinstance(command, SignOff):
             break
         if isinstance(command, NotACommand):
@@ -48,7 +47,7 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
             ctx.results.add(f"{command.line}: {keyword} is not available yet.")
             continue
         handler(ctx, command)
-    _flush_orders(ctx)
+    ctx.message_ends()  # what went on over several commands finishes (orders are stored)
     if unsigned and ctx.signed is None and not ctx.refused_signon:
         from gm.commands.handlers.unsigned import signon_hint
 
@@ -65,7 +64,7 @@ def handler_for(kind: type[Command]) -> Handler | None:
 
 def warm_up() -> None:
     """Load the handlers of the commonest mail (signing on, orders, press) ahead of it."""
-    from gm.commands.handlers import orders, press, signon  # noqa: F401
+    from gm.commands.handlers import order_taking, press, signon  # noqa: F401
 
 
 def _queue_copies(ctx: Context) -> None:
@@ -82,34 +81,11 @@ def _queue_copies(ctx: Context) -> None:
         ctx.results.mail.append(Notice((address,), subject, body, game_id))
 
 
-def _is_order_error(command: Command) -> bool:
-    """An error on a line among the orders (not a SIGNON): the orders go on after it."""
-    return isinstance(command, CommandError) and getattr(command, "keyword", "") != "SIGNON"
-
-
 # --------------------------------------------------------------------------------------------
-# Order taking (gm.commands.handlers.orders): order lines, and storing them where they end
-
-
-def _is_order(command: Command) -> bool:
-    """An order line, or CLEAR (which order taking also runs)."""
-    return isinstance(command, OrderLine | Clear)
+# Order taking (gm.commands.handlers.order_taking): order lines
 
 
 def _take_order(ctx: Context, command: OrderLine) -> None:
-    from gm.commands.handlers.orders import order_line
+    from gm.commands.handlers.order_taking import order_line
 
     order_line(ctx, command)
-
-
-def _flush_orders(ctx: Context) -> None:
-    """orders.flush_orders, which has nothing to store unless order lines ran (they leave
-    views or pending orders): without them, only what it does besides (the sign-on's game
-    may have changed) is done, and the orders module stays unloaded."""
-    signed = ctx.signed
-    if ctx.views or (signed is not None and signed.pending):
-        from gm.commands.handlers import orders
-
-        orders.flush_orders(ctx)
-    elif signed is not None:
-        signed.fresh = False

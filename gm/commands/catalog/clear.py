@@ -1,5 +1,5 @@
 """CLEAR: remove the power's orders for the current phase (order taking:
-gm.commands.handlers.orders)."""
+gm.commands.handlers.order_taking)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def read_clear(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Clear) -> None:
-    from gm.commands.handlers.orders import clear
+    from gm.commands.handlers.order_taking import clear
 
     clear(ctx, command)
 
