@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT))
 from gm.config import Config, MaildirConfig  # noqa: E402
 from gm.service.clock import FixedClock  # noqa: E402
 from gm.service.tick import tick  # noqa: E402
-from gm.store import games, migrate, phases, powers, submissions  # noqa: E402
+from gm.store import games, migrate, phases, powers  # noqa: E402
+from gm.store import submissions as orders  # noqa: E402
 from gm.store.db import Database, open_database  # noqa: E402
 from gm.store.models import OutboundMessage  # noqa: E402
 from gm.store.rows import OrderLine  # noqa: E402
@@ -65,7 +66,7 @@ def setup(db: Database, count: int, say: bool) -> None:
                                      addresses=[f"{power.lower()}{i}@example.org"])
                 phase = phases.open_phase(s, game.id, start, now=T0, deadline_at=DUE)
                 for power, lines in SPRING_1901.items():
-                    submissions.submit_orders(s, phase.id, power,
+                    orders.submit_orders(s, phase.id, power,
                                          [OrderLine(t, t) for t in lines], now=T0)
         if say:
             print(f"  set up {min(count, first + batch)}/{count} games", file=sys.stderr)
