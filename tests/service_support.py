@@ -88,7 +88,7 @@ def mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
 
 def unwrapped(text: str) -> str:
     """A mail's text with its wrapped lines joined again, for tests about wording (mail is
-    wrapped at 78 columns, gm.service.render; tests/test_golden_mail.py checks the wrapping):
+    wrapped at 78 columns, gm.play.render; tests/test_golden_mail.py checks the wrapping):
     a line indented 2 or 4 more than the line it follows continues it when its first word
     would not have fitted on that line within 78 columns."""
     out: list[str] = []

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from gm.mail.compose import build_subject
+from gm.play.render import render
+from gm.play.reports import CentreRow, LateRow, PressRow, ReportView
 from gm.service.clock import FixedClock
 from gm.service.ingest import Outcome, ingest
-from gm.service.render import render
-from gm.service.reports import CentreRow, LateRow, PressRow, ReportView
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.variants import get_variant

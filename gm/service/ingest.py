@@ -32,9 +32,9 @@ from gm.commands.values import Join, SignOn, SignOnMaster
 from gm.config import Config
 from gm.mail.compose import build_subject, new_message_id
 from gm.mail.decode import DecodedMessage, decode_message
+from gm.play.render import render
 from gm.service.clock import Clock
 from gm.service.loop_guard import hold_loop
-from gm.service.render import render
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo

@@ -68,7 +68,7 @@ from gm.commands.values import (
     Unlock,
 )
 from gm.mail.compose import build_subject
-from gm.service.render import render
+from gm.play.render import render
 
 Handler = Callable[[Context, Any], None]
 
