@@ -15,7 +15,7 @@ from pathlib import Path
 from gm.config import Config, MaildirConfig
 from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome, ingest
+from gm.service.ingest import Disposition, ingest
 from gm.service.serve import Service
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
@@ -112,7 +112,7 @@ def text_of(msg: Message) -> str:
     return unwrapped(str(part.get_content()))
 
 
-async def service_pass(db: Database, config: Config, clock: FixedClock) -> list[Outcome]:
+async def service_pass(db: Database, config: Config, clock: FixedClock) -> list[Disposition]:
     """One pass of the real service over its inbox; what became of each message."""
     service = Service(db, config, clock=clock)
     return [r.outcome for r in await service.once()]
@@ -124,7 +124,7 @@ def send_all(db: Database, tmp_path: Path, sender: str, body: str,
     queued."""
     result = ingest(db, message(sender, body), config=maildir_config(tmp_path),
                     clock=clock or FixedClock(START))
-    assert result.outcome is Outcome.ANSWERED, result
+    assert result.outcome is Disposition.ANSWERED, result
     with db.read() as s:
         queued = [o for o in outbound_repo.list_outbound(s) if o.inbound_id == result.inbound_id]
     reply = [o for o in queued if o.message_id == result.reply_message_id]
