@@ -3,20 +3,54 @@ handlers of the commands it uses (start-up time of `gm ingest` and of the servic
 
 from __future__ import annotations
 
+import dis
 import json
 import subprocess
 import sys
 
-from gm.commands.handlers.dispatch import HANDLERS, handler_for
+from lark import Lark
+
+from gm.commands.catalog import COMMANDS, HANDLERS, RULES
+from gm.commands.dispatch import handler_for
+from gm.commands.values import OrderLine
+from gm.paths import GRAMMARS
 from tests.service_support import GM, message
 
 
+def _imported(handle: object) -> list[tuple[str, str]]:
+    """The (module, name) pairs a handler imports when it runs."""
+    found, module = [], ""
+    for op in dis.get_instructions(handle):  # type: ignore[arg-type]
+        if op.opname == "IMPORT_NAME":
+            module = op.argval
+        elif op.opname == "IMPORT_FROM":
+            found.append((module, op.argval))
+    return found
+
+
 def test_every_command_names_a_handler_that_exists() -> None:
-    for kind, (module, name) in HANDLERS.items():
-        handler = handler_for(kind)
-        assert handler is not None and callable(handler), kind
-        assert handler.__module__ == f"gm.commands.handlers.{module}", kind
-        assert handler.__name__ == name, kind
+    import importlib
+
+    for command in COMMANDS:
+        if command.handle is None:
+            assert command.keywords == ("SIGNOFF",)  # the dispatcher stops at it
+            continue
+        assert handler_for(command.value) is command.handle is HANDLERS[command.value]
+        imported = _imported(command.handle)
+        assert imported, command.value
+        for module, name in imported:
+            assert module.startswith("gm.commands.handlers."), command.value
+            assert callable(getattr(importlib.import_module(module), name)), command.value
+    assert handler_for(OrderLine) is not None
+
+
+def test_every_grammar_rule_of_a_command_has_its_reader() -> None:
+    grammar = Lark((GRAMMARS / "commands.lark").read_text(encoding="utf-8"), parser="lalr")
+    shared = {"start", "command", "recipients", "name", "duration", "season", "phase",
+              "phase_long", "phase_code"}
+    named = {str(r.alias or r.origin.name) for r in grammar.rules
+             if not str(r.origin.name).startswith("_")} - shared
+    assert named == set(RULES)
 
 
 _INGEST = """
@@ -46,10 +80,19 @@ def test_a_message_loads_the_handlers_of_its_commands_only(migrated_url: str) ->
     (help_outcome, after_help), (create_outcome, after_create) = json.loads(done.stdout)
     assert help_outcome == create_outcome == "answered"
     assert "gm.commands.handlers.info" in after_help
-    unused = {"gm.commands.handlers.create", "gm.commands.handlers.orders",
+    unused = {"gm.commands.handlers.create", "gm.commands.handlers.order_taking",
               "gm.commands.handlers.gm_control", "gm.commands.handlers.gm_settings",
               "gm.commands.handlers.seats", "gm.commands.handlers.press",
               "gm.service.tick", "alembic"}
     assert not unused & set(after_help)
     assert "gm.commands.handlers.create" in after_create
     assert "gm.commands.handlers.gm_control" not in after_create
+
+
+def test_no_two_commands_claim_the_same_rule_value_or_usage() -> None:
+    assert len(RULES) == sum(len(command.rules) for command in COMMANDS)
+    assert len({command.value for command in COMMANDS}) == len(COMMANDS)
+    usage_keys = [k for command in COMMANDS for k in command.usage]
+    set_usage_keys = [k for command in COMMANDS for k in command.set_usage]
+    assert len(set(usage_keys)) == len(usage_keys)
+    assert len(set(set_usage_keys)) == len(set_usage_keys)

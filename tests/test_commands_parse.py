@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gm.commands import help_text, parse_message, sessions
-from gm.commands.help import TOPICS
+from gm.commands.catalog.help import TOPICS
 from gm.commands.parse import KEYWORDS, MAX_LINE_CHARS, MAX_LINES, MAX_NOT_COMMANDS
 from gm.commands.values import (
     Add,

@@ -204,7 +204,7 @@ class Summary(Command):
 
 @dataclass(frozen=True)
 class Help(Command):
-    """`HELP` or `HELP <topic>`; the topic words as written (see gm.commands.help)."""
+    """`HELP` or `HELP <topic>`; the topic words as written (see gm.commands.catalog.help)."""
 
     topic: str | None = None
 

@@ -26,7 +26,8 @@ from enum import StrEnum
 
 from sqlalchemy.orm import Session
 
-from gm.commands.handlers import Context, run_commands
+from gm.commands.dispatch import run_commands
+from gm.commands.handlers import Context
 from gm.commands.parse import parse_message
 from gm.commands.values import Join, SignOn, SignOnMaster
 from gm.config import Config

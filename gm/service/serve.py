@@ -329,13 +329,11 @@ def _warm_up() -> None:
     """Load what answering the commonest mail needs (the command grammar; the sign-on, order
     and press handlers), so that the first message after a start does not wait for it."""
     try:
-        from gm.commands.handlers.dispatch import handler_for
+        from gm.commands.dispatch import warm_up
         from gm.commands.parse import parse_message
-        from gm.commands.values import OrderLine, Press, SignOn
 
         parse_message("SIGNON France game password")
-        for kind in (SignOn, OrderLine, Press):
-            handler_for(kind)
+        warm_up()
     except Exception:  # the first message meets the same fault, and is shunted with it
         log.exception("loading the command handlers failed")
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from gm.commands.handlers.common import game_rulebook, no_game, variant_label, variant_of
 from gm.commands.handlers.context import Context
-from gm.commands.help import help_text
 from gm.commands.values import Help, ListGames
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -41,16 +42,18 @@ def list_games(ctx: Context, command: ListGames) -> None:
         ctx.results.add(f"  {power.name}: {who}, {power.status.value.replace('_', ' ')}")
 
 
-def help_command(ctx: Context, command: Help) -> None:
+def help_command(ctx: Context, command: Help,
+                 help_text: Callable[[str | None, Mapping[str, str]], str]) -> None:
     """`HELP`, `HELP <topic>`, `HELP <variant>` (any of the variant's names): the variant's
-    rules and the rulings this service plays them by."""
+    rules and the rulings this service plays them by; `help_text` is the reply on the
+    commands (gm.commands.catalog.help)."""
     topic = command.topic
     canonical = registry.canonical_name(topic) if topic and topic.strip() else None
     if canonical is not None:
         ctx.results.add(*_variant_help(registry.get_variant(canonical)).splitlines())
         return
     topics = {v.title: _variant_help(v) for v in map(registry.get_variant, registry.names())}
-    ctx.results.add(*help_text(topic, extra=topics).splitlines())
+    ctx.results.add(*help_text(topic, topics).splitlines())
     if ctx.signed is not None and (not topic or not topic.strip()
                                    or topic.strip().upper() == "RULEBOOK"):
         game = ctx.signed.game

@@ -17,6 +17,7 @@ from gm.commands.handlers.common import (
 from gm.commands.handlers.context import Context, Notice
 from gm.commands.handlers.signon_guard import ALL_KEY, GM_KEY
 from gm.commands.handlers.signon_guard import unlock as unlock_signons
+from gm.commands.handlers.standing_by import offer_line
 from gm.commands.values import Eject, Replace, Unlock
 from gm.mail.compose import build_subject
 from gm.play.render import render
@@ -135,8 +136,6 @@ def eject(ctx: Context, command: Eject) -> None:
             game.id))
     ctx.results.add(f"{power.name} in {game.name} has no player now and is in civil disorder "
                     "(REPLACE gives it a new player).")
-    from gm.commands.handlers.standby import offer_line
-
     ctx.results.add(offer_line(ctx.session, game.id, power.name))
 
 

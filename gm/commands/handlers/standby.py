@@ -3,41 +3,22 @@ GM's REPLACE <power> STANDBY, which gives the power to the first player standing
 
 Offers for the game itself come before offers for any game, oldest first. A power that goes
 into civil disorder (EJECT, or missed deadlines under SET LATE DISORDER) is offered to the GM
-with the list (`standing_by`, used by the EJECT reply and the tick's notice).
+with the list (gm.commands.handlers.standing_by).
 """
 
 from __future__ import annotations
-
-from sqlalchemy.orm import Session
 
 from gm.commands.handlers.common import as_master, no_game, refresh
 from gm.commands.handlers.context import Context
 from gm.commands.handlers.notices import tell
 from gm.commands.handlers.seats import replace
+from gm.commands.handlers.standing_by import standing_by
 from gm.commands.values import Replace, ReplaceFromStandby, Standby
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
 from gm.store import standby as standby_repo
-from gm.store.powers import address_key
 from gm.store.statuses import GameStatus
-
-
-def standing_by(session: Session, game_id: int) -> list[str]:
-    """The addresses standing by for the game (its own offers first), less its players."""
-    playing = {address_key(a) for p in powers_repo.list_powers(session, game_id)
-               for a in p.addresses}
-    return [o.address for o in standby_repo.offers_for(session, game_id)
-            if address_key(o.address) not in playing]
-
-
-def offer_line(session: Session, game_id: int, power: str) -> str:
-    """What the GM is told of the standby list when `power` has no player."""
-    ready = standing_by(session, game_id)
-    if not ready:
-        return "No one stands by to take it over (players offer with STANDBY)."
-    return (f"Standing by to take it over: {', '.join(ready)}. REPLACE {power} STANDBY gives "
-            f"it to {ready[0]}.")
 
 
 def standby(ctx: Context, command: Standby) -> None:

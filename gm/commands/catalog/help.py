@@ -1,4 +1,5 @@
-"""The HELP replies: a summary of the commands by topic, written for players.
+"""HELP [<topic>]: the command, and its replies: a summary of the commands by topic, written
+for players.
 
 `HELP` alone lists the topics; `HELP <topic>` (or `HELP <command>`) gives one. Variants add
 their own topics (rules, extra orders) through the `extra` argument of `help_text`.
@@ -8,6 +9,17 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from lark import Token
+
+from gm.commands.catalog.press import HELP as PRESS
+from gm.commands.reading import Draft, joined
+from gm.commands.spec import CommandSpec
+from gm.commands.values import Help
+
+if TYPE_CHECKING:
+    from gm.commands.handlers.context import Context
 
 INDEX = """\
 HELP: the commands of this gamemaster
@@ -95,31 +107,6 @@ builds sent ahead are for the coming ones before the next movement phase, and la
 comes (no unit dislodged, no adjustment).
 
 Variants add orders of their own: HELP and the variant's name tells them.
-"""
-
-PRESS = """\
-HELP PRESS
-
-Press is a message to other powers. It starts with a PRESS TO or BROADCAST line, its text
-follows on the next lines, and a line ENDPRESS ends it:
-
-    PRESS TO England, Germany
-    Shall we talk about the North Sea?
-    ENDPRESS
-
-    PRESS TO Italy             to one power
-    PRESS TO Italy, Austria    to several, with commas between the names; spaces will do
-                               when no name has two words:
-                               PRESS TO Italy Austria
-                               PRESS TO St Petersburg, Warsaw
-    PRESS TO GM                to the gamemaster
-    BROADCAST                  to every power (PRESS TO ALL is the same)
-    GREY PRESS TO Italy        grey press: sent without your name, where the game allows it
-    GREY BROADCAST             grey press to everyone
-
-GRAY is the same as GREY, and GREY may also end the line: PRESS TO Italy GREY. The text of a
-press message is sent exactly as written. A press line without its ENDPRESS is not sent.
-The gamemaster gets a copy of all press, grey press with its sender named.
 """
 
 SET = """\
@@ -393,3 +380,26 @@ def help_text(topic: str | None = None, extra: Mapping[str, str] | None = None) 
 
 def _key(name: str) -> str:
     return "".join(name.upper().split())
+
+
+def read_help(c: list[Token]) -> Draft:
+    topic = joined(c) or None
+    return Draft(lambda line: Help(line, topic))
+
+
+def handle(ctx: Context, command: Help) -> None:
+    from gm.commands.handlers.info import help_command
+
+    help_command(ctx, command, help_text)
+
+
+COMMAND = CommandSpec(
+    value=Help,
+    keywords=("HELP",),
+    rules={"help": read_help},
+    handle=handle,
+    usage={
+        "HELP": "HELP may name a topic: HELP or HELP ORDERS",
+    },
+    without_signon=True,
+)

@@ -1,0 +1,45 @@
+"""REPLACE <power> <address> [<password>] (GM): a new player takes over a power."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lark import Token
+
+from gm.commands.reading import Draft, bare_address, joined
+from gm.commands.spec import CommandSpec
+from gm.commands.values import Replace, Secret
+
+if TYPE_CHECKING:
+    from gm.commands.handlers.context import Context
+
+
+def read_replace(c: list[Token]) -> Draft:
+    at = next(i for i, t in enumerate(c) if t.type == "ADDRESS")
+    power, address, rest = c[:at], c[at], c[at + 1 :]
+    secret = Secret(str(rest[0])) if rest else None
+    return Draft(
+        lambda line: Replace(line, joined(power), bare_address(address), secret), tuple(rest)
+    )
+
+
+def handle(ctx: Context, command: Replace) -> None:
+    from gm.commands.handlers.seats import replace
+
+    replace(ctx, command)
+
+
+COMMAND = CommandSpec(
+    value=Replace,
+    keywords=("REPLACE",),
+    rules={"replace": read_replace},
+    handle=handle,
+    usage={
+        "REPLACE": (
+            "REPLACE needs a power and the new player's e-mail address, and may add a password:"
+            " REPLACE France player@example.org or REPLACE France player@example.org secret"
+            " (REPLACE France STANDBY gives the power to the first player standing by)"
+        ),
+    },
+    holds_password=True,
+)

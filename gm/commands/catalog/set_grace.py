@@ -1,0 +1,36 @@
+"""SET GRACE <duration> (GM): extra time for late powers."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from gm.commands.reading import Draft
+from gm.commands.spec import CommandSpec
+from gm.commands.usage import DURATIONS
+from gm.commands.values import SetGrace
+
+if TYPE_CHECKING:
+    from gm.commands.handlers.context import Context
+
+
+def read_set_grace(c: list[timedelta]) -> Draft:
+    (grace,) = c
+    return Draft(lambda line: SetGrace(line, grace))
+
+
+def handle(ctx: Context, command: SetGrace) -> None:
+    from gm.commands.handlers.gm_settings import set_grace
+
+    set_grace(ctx, command)
+
+
+COMMAND = CommandSpec(
+    value=SetGrace,
+    keywords=("SET",),
+    rules={"set_grace": read_set_grace},
+    handle=handle,
+    set_usage={
+        "GRACE": f"SET GRACE needs a duration: SET GRACE 12h (or {DURATIONS})",
+    },
+)

@@ -1,0 +1,50 @@
+"""What one email command is, as its module in gm.commands.catalog declares it (`COMMAND`).
+
+In the manner of GNU Mailman's email commands, a command says everything about itself in one
+place: the keyword(s) its lines start with, the grammar rule(s) it is read from (the rules
+themselves are in grammars/commands.lark; the command turns each rule's parse tree into its
+value), what a player is told when its line cannot be read, the value it gives, and what it
+does (its handler).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from gm.commands.reading import Reader
+from gm.commands.values import Command
+
+if TYPE_CHECKING:
+    from gm.commands.handlers.context import Context
+
+# What a command does: run one value of it against the message's context.
+Handler = Callable[["Context", Any], None]
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One email command.
+
+    value: the command value it gives (gm.commands.values).
+    keywords: the first words of its lines, upper case (a line starting with one of them is
+        read by the grammar; several commands may share one, as the SET ones do).
+    rules: grammar rule (or alias) name -> the reader that makes the value from its parse tree.
+    usage: keyword -> what the command needs, with an example, told when a line starting with
+        that keyword cannot be read (a SET command gives it under `set_usage`, by the word after
+        SET).
+    handle: what it does; None for SIGNOFF, which the dispatcher itself honours.
+    without_signon: whether it runs in a message that has no (accepted) SIGNON before it.
+    holds_password: whether its line may end with a password (masked when the line is quoted
+        back without having been read).
+    """
+
+    value: type[Command]
+    keywords: tuple[str, ...]
+    rules: Mapping[str, Reader]
+    handle: Handler | None
+    usage: Mapping[str, str] = field(default_factory=dict)
+    set_usage: Mapping[str, str] = field(default_factory=dict)
+    without_signon: bool = False
+    holds_password: bool = False
