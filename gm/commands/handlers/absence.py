@@ -21,7 +21,7 @@ from gm.commands.handlers.common import (
 from gm.commands.handlers.context import Context
 from gm.commands.handlers.notices import tell_game
 from gm.commands.values import ClearAbsence, SetAbsence, SetAbsenceLimit
-from gm.service.absences import (
+from gm.play.absences import (
     LIMIT_KEY,
     Absence,
     absences,
@@ -29,7 +29,7 @@ from gm.service.absences import (
     past_absences,
     with_absences,
 )
-from gm.service.deadlines import zone
+from gm.play.zones import zone
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo

@@ -10,8 +10,8 @@ from gm.commands.handlers.context import Context, Signed
 from gm.commands.values import PhaseCode, PhaseRef
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
+from gm.play.deadlines import deadline_after, show
 from gm.policies import LatePolicy
-from gm.service.deadlines import deadline_after, show
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.rows import GameRecord, PhaseRecord

@@ -22,9 +22,9 @@ from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY, with_rulebook
 from gm.engine.state import GameState
 from gm.mail.compose import build_subject
-from gm.service.adjudicate import observers
-from gm.service.render import render
-from gm.service.reports import board_pictures
+from gm.play.observers import observers
+from gm.play.render import render
+from gm.play.reports import board_pictures
 from gm.store import audit, join_requests
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo

@@ -28,9 +28,9 @@ from gm.commands.values import (
 )
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import RULEBOOK_KEY
+from gm.play.observers import OBSERVERS_KEY, observers
+from gm.play.reminders import DEFAULT_REMIND, REMIND_KEY
 from gm.policies import LatePolicy
-from gm.service.adjudicate import OBSERVERS_KEY, observers
-from gm.service.tick import DEFAULT_REMIND, REMIND_KEY
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store.settings import Deadline, GameSettings

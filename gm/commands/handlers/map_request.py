@@ -13,7 +13,7 @@ from gm.commands.handlers.common import matches_phase, phase_text
 from gm.commands.handlers.context import Context
 from gm.commands.handlers.records import played_phases
 from gm.commands.values import MapRequest
-from gm.service.reports import board_pictures
+from gm.play.reports import board_pictures
 from gm.store.rows import PhaseRecord
 
 

@@ -11,7 +11,7 @@ from gm.commands.handlers.context import Context
 from gm.commands.handlers.gm_settings import MAX_OBSERVERS
 from gm.commands.handlers.notices import tell
 from gm.commands.values import Observe, SetObserve
-from gm.service.adjudicate import OBSERVERS_KEY, observers
+from gm.play.observers import OBSERVERS_KEY, observers
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store.rows import GameRecord

@@ -12,8 +12,8 @@ from gm.commands.handlers.common import open_phase_of, refresh, variant_of
 from gm.commands.handlers.context import Context, Notice
 from gm.commands.values import Press
 from gm.mail.compose import build_subject
+from gm.play.render import render
 from gm.policies import PressPolicy
-from gm.service.render import render
 from gm.store import powers as powers_repo
 from gm.store import press as press_repo
 from gm.store.statuses import GameStatus

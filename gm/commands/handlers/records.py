@@ -16,7 +16,7 @@ from gm.commands.handlers.common import (
 )
 from gm.commands.handlers.context import Context
 from gm.commands.values import History, Summary
-from gm.service.render import render
+from gm.play.render import render
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo

@@ -7,7 +7,7 @@ from gm.commands.handlers.context import Context, Notice, Signed
 from gm.commands.handlers.signon_guard import GM_KEY, record_failure, refusal
 from gm.commands.values import Join, SignOn, SignOnMaster
 from gm.mail.compose import build_subject
-from gm.service.render import render
+from gm.play.render import render
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
 from gm.store.passwords import hash_password, verify_password
