@@ -1,5 +1,5 @@
 """AHEAD <kind> <order> and AHEAD CLEAR: orders for the next phase of a kind, sent while
-another phase is open; checked when that phase opens (gm.service.orders_ahead).
+another phase is open; checked when that phase opens (gm.play.orders_ahead).
 
 An order that can never be read (its words, or a province no map has) is refused at once;
 whether the board will allow it is known only when the phase opens.

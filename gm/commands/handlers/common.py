@@ -94,7 +94,7 @@ def open_phase_of(ctx: Context, game: GameRecord) -> PhaseRecord | None:
 
 def deadline_for(game: GameRecord, phase_type: PhaseType, now: datetime) -> datetime | None:
     """The deadline of a phase opened now: the game's rule for its type, a length of time or a
-    time of day in the game's timezone (gm.service.deadlines)."""
+    time of day in the game's timezone (gm.play.deadlines)."""
     return deadline_after(game.settings, phase_type, now)
 
 
