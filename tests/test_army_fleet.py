@@ -17,7 +17,6 @@ import pytest
 
 from gm.cli.scenario import print_result
 from gm.engine.army_fleet import (
-    HELP_TEXT,
     af_before_phase,
     af_retreat_options,
     embark,
@@ -37,10 +36,11 @@ from gm.engine.results import Outcome, PhaseOutcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.values import replace
+from gm.engine.variant import Hooks, Variant
 from gm.notation.lines import parse_orders
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
-from gm.variants.base import Hooks, Variant
+from gm.variants.army_fleet_help import HELP_TEXT
 from gm.variants.registry import get_variant
 from tests.boards import RETREAT, WINTER, board, dislodged, position, result, std
 

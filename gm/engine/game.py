@@ -20,8 +20,8 @@ from gm.engine.retreats import resolve_retreats, retreat_options
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.values import value
+from gm.engine.variant import HookStep, Variant, Verdict
 from gm.engine.victory import centre_victory
-from gm.variants.base import HookStep, Variant, Verdict
 
 # Enum members as module constants (an enum class attribute costs a lookup each time).
 _ADJUSTMENT = PhaseType.ADJUSTMENT
@@ -259,7 +259,7 @@ def _destroy_unretreatable(variant: Variant, state: GameState) -> HookStep:
     gmap = variant.map_for(state)
     keep, events = [], []
     for d in state.dislodged:
-        if retreat_options(gmap, state, d, "af" in variant.order_kinds):  # A/F: onto a fleet
+        if retreat_options(gmap, state, d, variant.army_fleet):  # A/F: onto a fleet
             keep.append(d)
         else:
             events.append(f"{d.unit.power} {d.unit} is destroyed: it has nowhere to retreat.")

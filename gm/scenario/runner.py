@@ -24,9 +24,9 @@ from gm.engine.rulebook import with_rulebook
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.values import value
+from gm.engine.variant import Power, Variant
 from gm.notation import parse_order, parse_orders, parse_unit, resolve_province
 from gm.scenario.format import Case, Line
-from gm.variants.base import Power, Variant
 from gm.variants.registry import UnknownVariant, get_variant
 
 # Case after case repeats the same unit and order texts: parse each text once per map (maps are

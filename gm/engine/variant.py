@@ -1,4 +1,6 @@
-"""The Variant: map, calendar, powers, start, scheduled events and hooks, as data.
+"""The variant contract: map, calendar, powers, start, scheduled events, order kinds and hooks,
+as data. The engine's game flow (gm.engine.game) runs any Variant; the variants themselves
+(gm.variants) fill it in.
 
 A variant differs from the standard game only where its rules say so. The game flow
 (gm.engine.game) runs the standard phase cycle and calls a variant's hooks at fixed points:
@@ -31,6 +33,7 @@ A hook left as None means the standard behaviour.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
 from functools import cached_property
 from typing import ClassVar, Final
 
@@ -41,6 +44,19 @@ from gm.engine.results import OrderResult, PhaseOutcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit
 from gm.engine.values import value
+
+
+class OrderKind(StrEnum):
+    """The orders of its own a variant allows, beyond the standard ones (`Variant.order_kinds`;
+    gm.notation reads them only where the game allows them). Equal to their names as strings."""
+
+    ARMY_FLEET = "af"  # Embark, Disembark, Fast Ferry (Abstraction2 rule 3, Deluge II rule 8)
+    TRANSFORM = "transform"  # Deluge II rule 2
+    KEEP_FLEET = "keep fleet"  # Sahara rule 2
+    EXCHANGE = "exchange"  # Abstraction2 rule 6
+    HOME = "home"  # Chaos II home designations
+    ALLIANCE = "alliance"  # Chaos II alliance declarations
+    GEO = "geo"  # Geophysical events
 
 
 @value
@@ -127,7 +143,8 @@ class Variant:
     `start_phase` is the first phase needing orders (`Spring 1901, Movement`, or `Winter 1900,
     Adjustment` for variants that start with builds); `start_units` the units on the board then.
     `solo_centres` is the standard victory condition (None: the variant has no centre solo).
-    `order_kinds` names the extra orders the variant allows ("transform", "home", ...).
+    `order_kinds` names the extra orders the variant allows (OrderKind); with
+    `OrderKind.ARMY_FLEET` the A/F rules apply (`army_fleet`).
     `help` is the variant's rules and the project's rulings on them, for players (`HELP <variant>`).
     Immutable, equal only to itself; gm.engine.values.replace makes a changed copy.
     """
@@ -172,6 +189,12 @@ class Variant:
     def __repr__(self) -> str:
         inside = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
         return f"{type(self).__name__}({inside})"
+
+    @property
+    def army_fleet(self) -> bool:
+        """Whether the A/F rules apply (Abstraction2 rule 3, Deluge II rule 8): armies board
+        fleets, an A/F moves as a fleet, an army may retreat onto a fleet (gm.engine.army_fleet)."""
+        return OrderKind.ARMY_FLEET in self.order_kinds
 
     # -- powers --------------------------------------------------------------------------------
     @property
