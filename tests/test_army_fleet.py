@@ -19,6 +19,7 @@ from gm.cli.scenario import print_result
 from gm.engine.army_fleet import (
     af_before_phase,
     af_retreat_options,
+    check_disembark,
     embark,
     resolve_adjustments_af,
     resolve_movement_af,
@@ -28,8 +29,9 @@ from gm.engine.army_fleet import (
 from gm.engine.errors import OrderError
 from gm.engine.game import advance, orders_needed
 from gm.engine.geo import Location
-from gm.engine.legality import Board, check_disembark, check_order
+from gm.engine.legality import Board
 from gm.engine.movement import resolve_movement
+from gm.engine.order_check import check_order
 from gm.engine.orders import Disembark, Embark, Move, UnitSpec
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, PhaseOutcome, Submitted

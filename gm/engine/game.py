@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gm.engine.adjustments import resolve_adjustments
+from gm.engine.army_fleet.legality import retreat_places_af
 from gm.engine.movement import resolve_movement
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, PhaseOutcome, Submitted
@@ -257,9 +258,10 @@ def _destroy_unretreatable(variant: Variant, state: GameState) -> HookStep:
     """Dislodged units with no place to retreat to are destroyed at once (no retreat phase is
     needed for them)."""
     gmap = variant.map_for(state)
+    options = retreat_places_af if variant.army_fleet else retreat_options  # A/F: onto a fleet
     keep, events = [], []
     for d in state.dislodged:
-        if retreat_options(gmap, state, d, variant.army_fleet):  # A/F: onto a fleet
+        if options(gmap, state, d):
             keep.append(d)
         else:
             events.append(f"{d.unit.power} {d.unit} is destroyed: it has nowhere to retreat.")

@@ -1,50 +1,24 @@
-"""The A/F rules (Abstraction2 rule 3; Deluge II rule 8 adopts them): armies carried by fleets.
-
-An army boards a fleet of its own power in an adjacent sea before movement and forms an A/F
-(`UnitType.ARMY_FLEET`), which moves and fights as one fleet; its army lands later, in the same
-phase or another. A convoy is a "Fast Ferry": one sea, one fleet. gm.variants.army_fleet_help
-says the rules as this engine reads them (the text players get).
-
-How a variant switches the rules on (public API):
-
-- `Variant.order_kinds` includes `OrderKind.ARMY_FLEET` (`Variant.army_fleet`; the parser
-  then reads Embark, Disembark and the A/F shorthand lines).
-- `Hooks.before_phase`: `af_before_phase(variant, state, submitted) -> (HookStep, remaining)`
-  takes the Embark orders out and boards the armies (a variant with its own before_phase calls
-  it from there, or `embark(gmap, state, submitted, hold_only=...)` directly). Optional:
-  `resolve_movement_af` boards any Embark orders still present itself.
-- `Hooks.resolve_movement`: `resolve_movement_af(gmap, state, submitted, *, undislodgeable=...,
-  hold_only=...)`; for fixed frozen sets use a small function or functools.partial.
-- `Hooks.resolve_retreats`: `resolve_retreats_af(gmap, state, submitted)`.
-- `Hooks.resolve_adjustments`: `resolve_adjustments_af(gmap, state, submitted, build_sites)`
-  (an A/F is two units for supply; `adjustment_delta` counts it so everywhere).
-- Order checks at submission: `gm.engine.legality.check_order(..., army_fleet=True)`.
-- Counting units (e.g. Abstraction2 rule 7, "most units"): `unit_count(state, power)`.
-
-Frozen regions (Abstraction2 rule 5) are parameters, not A/F rules: `hold_only` provinces'
-units may only hold (no support, convoy, boarding or landing), `undislodgeable` provinces' units
-cannot be dislodged; the standard `gm.engine.movement.resolve_movement` takes the same two.
+"""Adjudication under the A/F rules (Abstraction2 rule 3, Deluge II rule 8): boarding before
+movement, movement with landings and Fast Ferries, retreats onto fleets, adjustments counting an
+A/F as two units. The package docstring (gm.engine.army_fleet) says how a variant uses them.
 """
-
 from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
 
 from gm.engine.adjustments import adjustment_deltas, resolve_adjustments
-from gm.engine.civil_disorder import FAR, disorder_removals
-from gm.engine.errors import OrderError
-from gm.engine.geo import Location
-from gm.engine.legality import (
-    Board,
-    Entry,
+from gm.engine.army_fleet.legality import (
     check_disembark,
     check_embark,
     check_movement_order_af,
-    error_reason,
-    spec_of,
-    submitted_orders,
+    check_retreat_order_af,
+    retreat_places_af,
 )
+from gm.engine.civil_disorder import FAR, disorder_removals
+from gm.engine.errors import OrderError
+from gm.engine.geo import Location
+from gm.engine.legality import Board, Entry, error_reason, spec_of, submitted_orders
 from gm.engine.map import GameMap
 from gm.engine.movement import CONVOY, MOVE, SUPPORT_MOVE, Explainer, FrozenDecisions
 from gm.engine.orders import (
@@ -57,10 +31,11 @@ from gm.engine.orders import (
     Move,
     Order,
     Remove,
+    Retreat,
 )
 from gm.engine.phase import PhaseType
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
-from gm.engine.retreats import resolve_retreats, retreat_options
+from gm.engine.retreats import resolve_retreats
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import HookStep, Variant
@@ -609,14 +584,39 @@ def af_retreat_options(
     gmap: GameMap, state: GameState, dislodged: Dislodged
 ) -> tuple[Location, ...]:
     """Where a dislodged unit may retreat under the A/F rules (also onto a fleet)."""
-    return retreat_options(gmap, state, dislodged, army_fleet=True)
+    return retreat_places_af(gmap, state, dislodged)
 
 
 def resolve_retreats_af(
     gmap: GameMap, state: GameState, submitted: Sequence[Submitted]
 ) -> PhaseOutcome:
-    """`Hooks.resolve_retreats` for the A/F rules (Abstraction2 rule 3, Retreats)."""
-    return resolve_retreats(gmap, state, submitted, army_fleet=True)
+    """`Hooks.resolve_retreats` for the A/F rules (Abstraction2 rule 3, Retreats): an A/F
+    retreats as a fleet, and if it retreats to a coastal space it becomes a fleet and its army
+    is disbanded; an army may retreat onto an adjacent fleet of its own power in a sea space,
+    forming an A/F there (two armies retreating onto one fleet are both disbanded, like two
+    units retreating to one province)."""
+    boarded: set[str] = set()  # the seas whose fleet an army retreated onto
+
+    def carry_out(gmap: GameMap, unit: Unit, order: Retreat, placed: list[Unit]) -> str:
+        dest = order.dest
+        if unit.type is UnitType.ARMY and gmap.is_water(dest.province):
+            boarded.add(dest.province)
+            return f"retreats onto the fleet in {dest.province}, forming A/F {dest.province}"
+        if unit.type is UnitType.ARMY_FLEET and not gmap.is_water(dest.province):
+            placed.append(Unit(unit.power, UnitType.FLEET, dest))
+            return f"retreats to {dest} as a fleet; its army is disbanded"
+        placed.append(unit.moved_to(dest))
+        return f"retreats to {dest}"
+
+    outcome = resolve_retreats(gmap, state, submitted, check=check_retreat_order_af,
+                               places=retreat_places_af, carry_out=carry_out)
+    if not boarded:
+        return outcome
+    units = tuple(
+        Unit(u.power, UnitType.ARMY_FLEET, u.location) if u.province in boarded else u
+        for u in outcome.state.units
+    )
+    return PhaseOutcome(outcome.state.evolve(units=units), outcome.results, outcome.events)
 
 
 def unit_count(state: GameState, power: str) -> int:
