@@ -34,10 +34,10 @@ from gm.engine.movement import resolve_movement
 from gm.engine.order_check import check_order
 from gm.engine.orders import Disembark, Embark, Move, UnitSpec
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.record import replace
 from gm.engine.results import Outcome, PhaseOutcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
-from gm.engine.values import replace
 from gm.engine.variant import Hooks, Variant
 from gm.notation.lines import parse_orders
 from gm.scenario.format import Case, read_file

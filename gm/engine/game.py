@@ -11,6 +11,7 @@ no centres are eliminated; the victory rule is checked. The variant's hooks run 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from gm.engine.adjustments import resolve_adjustments
 from gm.engine.army_fleet.legality import retreat_places_af
@@ -20,7 +21,6 @@ from gm.engine.results import OrderResult, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats, retreat_options
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
-from gm.engine.values import value
 from gm.engine.variant import HookStep, Variant, Verdict
 from gm.engine.victory import centre_victory
 
@@ -31,7 +31,7 @@ _RETREAT = PhaseType.RETREAT
 _ARMY_FLEET = UnitType.ARMY_FLEET
 
 
-@value
+@dataclass(frozen=True)
 class PhaseReport:
     """One phase passed through: its results (empty when skipped) and what happened, in words."""
 
@@ -41,7 +41,7 @@ class PhaseReport:
     events: tuple[str, ...] = ()
 
 
-@value
+@dataclass(frozen=True)
 class GameStep:
     """The result of `advance`: the position at the next phase needing orders (or the final
     position, `state.finished`), a report per phase passed through, and all events in order."""
@@ -58,7 +58,7 @@ class GameStep:
         return tuple(e for rep in self.reports for e in rep.events)
 
 
-@value
+@dataclass(frozen=True)
 class Needed:
     """What one power must order in the current phase.
 

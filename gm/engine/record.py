@@ -1,16 +1,25 @@
-"""`Record`: the base of the engine's frozen value classes written out as plain classes.
+"""Frozen values, the one way the code writes them, and `Record`, the one exception.
 
-Plain classes with `__slots__` and an explicit `__init__` compile to native classes (see
-setup.py), where `@value` classes (gm.engine.values) cannot. A subclass lists its fields in
-`__match_args__`, in the order its `__init__` takes them, and returns them from `_values()`;
-`Record` derives equality (same class, equal fields), the hash and the repr from these, as
-`@value` and `@dataclass(frozen=True)` do. The fields are `Final`: assigned only in `__init__`.
-`gm.engine.values.replace` copies a record with some fields changed.
+A frozen value is a `@dataclass(frozen=True)`: equal and hashed by its fields, immutable,
+understood by mypy, `dataclasses.replace` copies it with some fields changed.
+
+The exception: the values the adjudication builds for every order (locations, units, unit
+specs, phases, orders, results, order errors) are written out as plain classes on `Record`
+(or `Ordered`): `__slots__`, an `__init__` assigning `Final` fields, `__match_args__` naming
+the fields in the order `__init__` takes them, `_values()` returning them. Their modules are
+compiled with mypyc (setup.py's COMPILED), where these become native classes built in C. A
+dataclass compiles to a native class too, but its generated methods stay interpreted Python and
+a frozen one's `__init__` assigns each field through `object.__setattr__`: building one took ten
+times as long, and the adjudication benchmark (every scenario file, compiled) took 46% longer
+with Location, Unit and Phase alone as frozen dataclasses. `Record` derives equality (same class,
+equal fields), the hash and the repr from `_values()`, as a dataclass does from its fields.
+`replace` below copies a record or a dataclass with some fields changed.
 """
-
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
+
+T = TypeVar("T")
 
 
 class Ordered:
@@ -62,3 +71,14 @@ class Record(Ordered):
         inside = ", ".join(f"{name}={got!r}"
                            for name, got in zip(self.__match_args__, self._values(), strict=True))
         return f"{type(self).__qualname__}({inside})"
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """A copy of the record or dataclass `obj` with some fields changed (as
+    `dataclasses.replace`); TypeError for a name that is not a field. The class's `__init__`
+    takes the fields of `__match_args__` in that order."""
+    names: tuple[str, ...] = getattr(type(obj), "__match_args__", ())
+    unknown = sorted(set(changes).difference(names))
+    if unknown or not names:
+        raise TypeError(f"{type(obj).__name__} has no field {', '.join(unknown) or '(none)'}")
+    return type(obj)(*[changes.get(name, getattr(obj, name)) for name in names])

@@ -31,11 +31,11 @@ from gm.engine.map import GameMap
 from gm.engine.movement import resolve_movement
 from gm.engine.orders import KeepFleet, Move, Retreat
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.record import replace
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
-from gm.engine.values import replace
 from gm.engine.variant import (
     Hooks,
     HookStep,
