@@ -23,12 +23,17 @@ Most of the figure is Dovecot's: it tells an IDLE session of new mail half a sec
 mail arrived (2.3: a fixed 500 ms NOTIFY_DELAY_MSECS after the change it watched), so with
 Dovecot no reply comes sooner than that; the step "until noticed" shows it.
 
+With --lmtp the messages are not APPENDed: they are handed to the service over LMTP, as a mail
+server configured with [lmtp] delivers them (gm.mail.lmtp), and timed from the start of each
+hand-over; nothing then waits for an IMAP server's notice.
+
 With --no-idle Dovecot does not offer IDLE (as a server that lacks it): the service then looks
 at the inbox every poll interval, which bounds the latency (--poll-interval, default 60).
 
     .venv/bin/python benchmarks/bench_latency.py                    # SQLite, 300 messages
     .venv/bin/python benchmarks/bench_latency.py --postgresql       # a throwaway PostgreSQL
     .venv/bin/python benchmarks/bench_latency.py --count 40 --interval 0.5   # a quick look
+    .venv/bin/python benchmarks/bench_latency.py --lmtp             # delivered over LMTP
     .venv/bin/python benchmarks/bench_latency.py --no-idle --poll-interval 5 --count 20
     .venv/bin/python benchmarks/bench_latency.py --keep             # keep the service's log
 """
@@ -42,6 +47,7 @@ import os
 import re
 import shutil
 import signal
+import smtplib
 import statistics
 import subprocess
 import sys
@@ -175,13 +181,43 @@ class Appender:
         self.imap.logout()
 
 
-def rush_in(account: ImapAccount, count: int, connections: int) -> list[Sent]:
+class LmtpDeliverer:
+    """One LMTP connection to the service, as a mail server's delivery agent keeps one: each
+    message timed from the start of its hand-over (the service answers it only once stored, so
+    the reply may be sent before the hand-over ends)."""
+
+    def __init__(self, socket_path: Path) -> None:
+        self.lmtp = smtplib.LMTP(str(socket_path))
+        self.number = 0
+
+    def append(self, kind: str, n: int, tag: str) -> Sent:
+        message_id, sender, raw = make_message(n, kind, tag)
+        return self.append_raw(kind, message_id, sender, raw)
+
+    def append_raw(self, kind: str, message_id: str, sender: str, raw: bytes) -> Sent:
+        began = time.perf_counter()
+        refused = self.lmtp.sendmail(sender, ["judge@example.org"],
+                                     raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+        assert not refused, refused
+        self.number += 1
+        return Sent(kind, message_id, sender, 0, began, began)
+
+    def close(self) -> None:
+        self.lmtp.quit()
+
+
+Deliverer = Appender | LmtpDeliverer
+
+
+def rush_in(account: ImapAccount, count: int, connections: int,
+            lmtp: Path | None = None) -> list[Sent]:
     """`count` order messages (every fifth in HTML with a picture) APPENDed at once, over
     `connections` IMAP connections side by side (as a mail server delivers mail arriving
     together); by number in the INBOX."""
     kinds = ["HTML + picture" if n % 5 == 4 else "orders" for n in range(count)]
     messages = [(kind, *make_message(n, kind, "rush")) for n, kind in enumerate(kinds)]
-    appenders = [Appender(account) for _ in range(connections)]
+    appenders: list[Deliverer] = [
+        Appender(account) if lmtp is None else LmtpDeliverer(lmtp) for _ in range(connections)]
     start = threading.Barrier(connections)
 
     def deliver(index: int) -> list[Sent]:
@@ -192,7 +228,7 @@ def rush_in(account: ImapAccount, count: int, connections: int) -> list[Sent]:
         sent = [s for part in pool.map(deliver, range(connections)) for s in part]
     for appender in appenders:
         appender.close()
-    return sorted(sent, key=lambda s: s.number)
+    return sorted(sent, key=lambda s: (s.number, s.began))
 
 
 class Replies:
@@ -308,8 +344,11 @@ def report(title: str, sent: list[Sent], arrivals: list[float], trace: Trace) ->
     server's push, `* N EXISTS`, or a search that found it: without IDLE, the next look at the
     inbox), the fetch, the ingesting (waiting for it, decoding, the transaction) and the sending
     (the sender worker nudged, claim, compose, SMTP)."""
-    print(f"{title}, APPEND to SMTP acceptance: "
+    start = "APPEND" if sent and sent[0].number else "the LMTP hand-over"
+    print(f"{title}, {start} to SMTP acceptance: "
           f"{quantiles([a - s.appended for s, a in zip(sent, arrivals, strict=True)])}")
+    if not sent or not sent[0].number:
+        return  # LMTP: no IMAP steps to show
     try:
         steps = [(s.appended, trace.learned[s.number], trace.fetched[s.number],
                   trace.committed[s.number], a) for s, a in zip(sent, arrivals, strict=True)]
@@ -395,17 +434,24 @@ def bench(args: argparse.Namespace) -> None:
                             clock=SystemClock())
             assert result.outcome is Outcome.ANSWERED, result
             db.dispose()
-            config = write_config(root, url, account, smtp, poll_interval=args.poll_interval)
+            lmtp = root / "lmtp.sock" if args.lmtp else None
+            config = write_config(root, url, account, smtp, poll_interval=args.poll_interval,
+                                  lmtp=lmtp)
             offset = time.time() - time.perf_counter()
             proc = start_serve(root, config, traced_env(root), tick_every=60)
             print(f"gm serve sent its first reply {wait_for_setup(proc, smtp):.2f} s after it "
                   "was started")
             time.sleep(1.0)  # its IMAP session waits for new mail now
+            while lmtp is not None and not lmtp.exists():  # it listens for LMTP
+                if proc.poll() is not None:
+                    raise RuntimeError("gm serve stopped")
+                time.sleep(0.05)
 
             def alive() -> bool:
                 return proc is not None and proc.poll() is None
 
-            appender, replies = Appender(account), Replies(smtp)
+            appender: Deliverer = Appender(account) if lmtp is None else LmtpDeliverer(lmtp)
+            replies = Replies(smtp)
             steady: list[Sent] = []
             begin = time.perf_counter()
             for n in range(args.count):
@@ -417,7 +463,7 @@ def bench(args: argparse.Namespace) -> None:
                     raise RuntimeError("gm serve stopped")
             steady_arrivals = replies.wait(steady, alive)
             time.sleep(2.0)
-            rush = rush_in(account, args.rush, args.connections)
+            rush = rush_in(account, args.rush, args.connections, lmtp)
             rush_arrivals = replies.wait(rush, alive)
             appender.close()
             worker = children(proc.pid)
@@ -429,7 +475,8 @@ def bench(args: argparse.Namespace) -> None:
             proc.wait(60)
             trace = Trace.read(root / "serve.log", offset)
             backend = "PostgreSQL" if args.postgresql else "SQLite"
-            mode = (f"without IDLE (poll every {args.poll_interval:g} s)" if args.no_idle
+            mode = ("delivered over LMTP" if args.lmtp
+                    else f"without IDLE (poll every {args.poll_interval:g} s)" if args.no_idle
                     else "with IDLE")
             report(f"{backend}, {mode}: {len(steady)} messages, one every {args.interval:g} s",
                    steady, steady_arrivals, trace)
@@ -440,12 +487,13 @@ def bench(args: argparse.Namespace) -> None:
                     print(f"  {kind:18} {quantiles(of_kind)}")
             print(f"  the first message (the service's first ingesting): "
                   f"{(steady_arrivals[0] - steady[0].appended) * 1000:.0f} ms")
-            append_ms = statistics.median(s.appended - s.began for s in steady) * 1000
-            print(f"  (an APPEND itself: median {append_ms:.1f} ms)")
+            if not args.lmtp:
+                append_ms = statistics.median(s.appended - s.began for s in steady) * 1000
+                print(f"  (an APPEND itself: median {append_ms:.1f} ms)")
             report(f"rush of {len(rush)} at once", rush, rush_arrivals, trace)
             first = min(s.began for s in rush)
-            print(f"  the last reply {max(rush_arrivals) - first:.2f} s after the first APPEND "
-                  f"began (over {args.connections} connections, the APPENDs took "
+            print(f"  the last reply {max(rush_arrivals) - first:.2f} s after the first delivery "
+                  f"began (over {args.connections} connections, the deliveries took "
                   f"{max(s.appended for s in rush) - first:.2f} s)")
             print("resident memory: " + "; ".join(f"{name} {now:.0f} MiB (peak {peak:.0f} MiB)"
                                                    for name, (now, peak) in memory)
@@ -480,6 +528,9 @@ def main() -> None:
     parser.add_argument("--postgresql", action="store_true")
     parser.add_argument("--no-idle", action="store_true",
                         help="Dovecot without IDLE: the service polls")
+    parser.add_argument("--lmtp", action="store_true",
+                        help="deliver to the service over LMTP (as a mail server does with "
+                             "[lmtp]) instead of APPENDing to Dovecot")
     parser.add_argument("--poll-interval", type=float, default=60.0, metavar="SECONDS",
                         help="the service's poll_interval (default 60, its default)")
     parser.add_argument("--breakdown", type=int, default=20, metavar="N",

@@ -24,7 +24,8 @@ from sqlalchemy import text
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gm.store import games, inbound, migrate, orders, outbound, phases, powers  # noqa: E402
+from gm.store import games, inbound, migrate, outbound, phases, powers  # noqa: E402
+from gm.store import submissions as orders  # noqa: E402
 from gm.store.db import Database, open_database  # noqa: E402
 from gm.store.rows import BodyPart, OrderLine  # noqa: E402
 from gm.store.statuses import GameStatus  # noqa: E402

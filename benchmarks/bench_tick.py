@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT))
 from gm.config import Config, MaildirConfig  # noqa: E402
 from gm.service.clock import FixedClock  # noqa: E402
 from gm.service.tick import tick  # noqa: E402
-from gm.store import games, migrate, orders, phases, powers  # noqa: E402
+from gm.store import games, migrate, phases, powers  # noqa: E402
+from gm.store import submissions as orders  # noqa: E402
 from gm.store.db import Database, open_database  # noqa: E402
 from gm.store.models import OutboundMessage  # noqa: E402
 from gm.store.rows import OrderLine  # noqa: E402

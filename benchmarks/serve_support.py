@@ -50,17 +50,21 @@ def database_url(postgresql: bool, root: Path) -> Iterator[str]:
         yield url
 
 
-def write_config(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, *,
-                 poll_interval: float) -> Path:
-    """The service's configuration file: the database, the account's INBOX, the SMTP server."""
-    imap = account.config()
+def write_config(root: Path, url: str, account: ImapAccount | None, smtp: SmtpServer, *,
+                 poll_interval: float, lmtp: Path | None = None) -> Path:
+    """The service's configuration file: the database, the account's INBOX (or, with `lmtp`, an
+    LMTP socket the mail is delivered to), the SMTP server."""
     config = root / "gm.toml"
-    config.write_text(
-        f'database_url = "{url}"\naddress = "judge@example.org"\n'
-        f'poll_interval = {poll_interval}\n'
-        f'[imap]\nhost = "{imap.host}"\nport = {imap.port}\nsecurity = "plain"\n'
-        f'user = "{imap.user}"\npassword = "{imap.password.reveal()}"\n'
-        f'[smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\nsecurity = "plain"\n')
+    text = (f'database_url = "{url}"\naddress = "judge@example.org"\n'
+            f'poll_interval = {poll_interval}\n')
+    if lmtp is not None:
+        text += f'[lmtp]\nlisten = "unix:{lmtp}"\n'
+    elif account is not None:
+        imap = account.config()
+        text += (f'[imap]\nhost = "{imap.host}"\nport = {imap.port}\nsecurity = "plain"\n'
+                 f'user = "{imap.user}"\npassword = "{imap.password.reveal()}"\n')
+    text += f'[smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\nsecurity = "plain"\n'
+    config.write_text(text)
     return config
 
 

@@ -21,11 +21,17 @@
     host = "smtp.example.org"
     security = "starttls"
 
+    [lmtp]        # GM_LMTP_LISTEN: the mail server delivers to the service instead (no IMAP)
+    listen = "unix:/run/gm/lmtp.sock"   # or "127.0.0.1:2424" (a loopback address only)
+
     [maildir]     # GM_MAILDIR_INBOX, GM_MAILDIR_OUTBOX
     inbox = "mail/inbox"      # default: <data_dir>/mail/inbox
     outbox = "mail/outbox"    # default: <data_dir>/mail/outbox
 
-Without an IMAP host the service reads the local Maildir inbox; without an SMTP host it writes
+With [lmtp] the mail server hands each message to the service over LMTP (RFC 2033) the moment
+it arrives (Postfix: `mailbox_transport = lmtp:unix:/run/gm/lmtp.sock`); a message is answered
+250 only once it is stored. Without an IMAP host or [lmtp] the service reads the local Maildir
+inbox; without an SMTP host it writes
 sent mail to the local Maildir outbox (the embedded default). Relative paths in the file are
 relative to the file's directory; relative paths in the environment to the working directory.
 Passwords are `Secret`s and the database URL is left out of repr, so logging a `Config` is safe.
@@ -34,6 +40,7 @@ Passwords are `Secret`s and the database URL is left out of repr, so logging a `
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -109,6 +116,19 @@ class SmtpConfig:
 
 
 @dataclass(frozen=True)
+class LmtpConfig:
+    """Where `gm serve` listens for LMTP: a UNIX socket path, or a loopback host and port."""
+
+    path: Path | None = None
+    host: str = ""
+    port: int = 0
+
+    @property
+    def where(self) -> str:
+        return f"unix:{self.path}" if self.path is not None else f"{self.host}:{self.port}"
+
+
+@dataclass(frozen=True)
 class MaildirConfig:
     inbox: Path
     outbox: Path
@@ -121,6 +141,7 @@ class Config:
     display_name: str
     maildir: MaildirConfig
     imap: ImapConfig | None = None  # None: read the Maildir inbox
+    lmtp: LmtpConfig | None = None  # the mail server delivers over LMTP (instead of IMAP)
     smtp: SmtpConfig | None = None  # None: write to the Maildir outbox
     database_url: str | None = field(default=None, repr=False)  # None: SQLite in data_dir
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
@@ -149,7 +170,9 @@ _IMAP = ("host", "port", "security", "user", "password", "password_file", "folde
          "processed_folder", "ca_file", "idle_timeout")
 _SMTP = ("host", "port", "security", "user", "password", "password_file", "ca_file", "timeout")
 _MAILDIR = ("inbox", "outbox")
-_TABLES: dict[str, tuple[str, ...]] = {"imap": _IMAP, "smtp": _SMTP, "maildir": _MAILDIR}
+_LMTP = ("listen",)
+_TABLES: dict[str, tuple[str, ...]] = {"imap": _IMAP, "smtp": _SMTP, "maildir": _MAILDIR,
+                                       "lmtp": _LMTP}
 
 _DEFAULT_PORTS = {
     "imap": {Security.TLS: 993, Security.STARTTLS: 143, Security.PLAIN: 143},
@@ -384,6 +407,36 @@ def _smtp(s: _Settings) -> SmtpConfig | None:
     )
 
 
+def _lmtp(s: _Settings, imap: ImapConfig | None) -> LmtpConfig | None:
+    listen = s.get("lmtp.listen", _text, "")
+    if not listen:
+        return None
+    origin = s.origin("lmtp.listen")
+    if imap is not None:
+        raise ConfigError(f"{origin}: the service reads its mail from IMAP or takes it over "
+                          "LMTP, not both; leave imap.host or lmtp.listen empty")
+    if listen.startswith("unix:"):
+        text = listen[len("unix:"):]
+        if not text:
+            raise ConfigError(f"{origin}: expected unix:PATH, got {listen!r}")
+        path = Path(text).expanduser()
+        if not path.is_absolute():
+            path = s.values["lmtp.listen"][2] / path
+        if len(os.fsencode(str(path))) > 100:
+            raise ConfigError(f"{origin}: the socket path {str(path)!r} is too long for a UNIX "
+                              "socket (at most 100 bytes); choose a shorter one")
+        return LmtpConfig(path=path)
+    host, sep, port_text = listen.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host:
+        raise ConfigError(f"{origin}: expected unix:PATH or HOST:PORT, got {listen!r}")
+    port = _integer(1, 65535)(port_text, origin)
+    if not is_loopback(host):
+        raise ConfigError(f"{origin}: LMTP takes mail without a login, so it listens only on a "
+                          f"loopback address or a UNIX socket, and {host!r} is neither")
+    return LmtpConfig(host=host, port=port)
+
+
 def load_config(path: Path | None, env: Mapping[str, str]) -> Config:
     """Read the settings; raise ConfigError naming the bad key.
 
@@ -394,6 +447,7 @@ def load_config(path: Path | None, env: Mapping[str, str]) -> Config:
     s = _Settings(path, env)
     data_dir = s.path("data_dir", DEFAULT_DATA_DIR)
     database_url = s.get("database_url", _text, "") or None
+    imap = _imap(s)
     return Config(
         data_dir=data_dir,
         address=s.get("address", _address, "gm@localhost"),
@@ -402,7 +456,8 @@ def load_config(path: Path | None, env: Mapping[str, str]) -> Config:
             inbox=s.path("maildir.inbox", data_dir / "mail" / "inbox"),
             outbox=s.path("maildir.outbox", data_dir / "mail" / "outbox"),
         ),
-        imap=_imap(s),
+        imap=imap,
+        lmtp=_lmtp(s, imap),
         smtp=_smtp(s),
         database_url=database_url,
         max_message_bytes=s.get("max_message_bytes", _integer(1024, 2**31),

@@ -95,10 +95,14 @@ def test_example_names_every_setting_the_loader_accepts(tmp_path: Path) -> None:
     everything = tmp_path / "all.toml"
     everything.write_text(_uncomment(main), encoding="utf-8")
     assert _keys(tomllib.loads(everything.read_text(encoding="utf-8"))) == _loader_keys()
-    # With every optional setting on, the file is still one the loader accepts.
-    config = load_config(everything, {})
+    # With every optional setting on, the file is still one the loader accepts (IMAP and LMTP
+    # exclude each other: each is switched on alone).
+    config = load_config(everything, {"GM_LMTP_LISTEN": ""})
     assert config.imap is not None and config.imap.password.reveal() == "app-password"
     assert config.imap.ca_file == Path("/etc/gm/imap-ca.pem")
+    config = load_config(everything, {"GM_IMAP_HOST": ""})
+    assert config.imap is None and config.lmtp is not None
+    assert config.lmtp.path == Path("/run/gm/lmtp.sock")
 
 
 def test_each_setting_documents_its_environment_variable_and_default() -> None:

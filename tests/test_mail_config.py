@@ -181,3 +181,32 @@ def test_rate_limit_from_file_and_environment(tmp_path: Path) -> None:
         load_config(write(tmp_path, "rate_limit = -1\n"), {})
     with pytest.raises(ConfigError, match="GM_RATE_WINDOW: expected a number of seconds"):
         load_config(None, {"GM_RATE_WINDOW": "0"})
+
+
+def test_lmtp_listens_on_a_socket_beside_the_file_or_a_loopback_port(tmp_path: Path) -> None:
+    (tmp_path / "gm.toml").write_text('[lmtp]\nlisten = "unix:run/lmtp.sock"\n')
+    config = load_config(tmp_path / "gm.toml", {})
+    assert config.lmtp is not None and config.lmtp.path == tmp_path / "run" / "lmtp.sock"
+    assert type(make_source(config)).__name__ == "LmtpSource"
+    config = load_config(None, {"GM_LMTP_LISTEN": "127.0.0.1:2424"})
+    assert config.lmtp is not None and (config.lmtp.host, config.lmtp.port) == ("127.0.0.1", 2424)
+    assert config.lmtp.where == "127.0.0.1:2424"
+    config = load_config(None, {"GM_LMTP_LISTEN": "[::1]:24"})
+    assert config.lmtp is not None and config.lmtp.host == "::1"
+    assert load_config(None, {}).lmtp is None
+
+
+@pytest.mark.parametrize(("env", "error"), [
+    ({"GM_LMTP_LISTEN": "0.0.0.0:24"}, "loopback address or a UNIX socket"),
+    ({"GM_LMTP_LISTEN": "mail.example.org:24"}, "loopback address or a UNIX socket"),
+    ({"GM_LMTP_LISTEN": "localhost"}, "expected unix:PATH or HOST:PORT"),
+    ({"GM_LMTP_LISTEN": "127.0.0.1:99999"}, "expected an integer from 1 to 65535"),
+    ({"GM_LMTP_LISTEN": "unix:"}, "expected unix:PATH"),
+    ({"GM_LMTP_LISTEN": "unix:/" + "x" * 120}, "too long for a UNIX socket"),
+    ({"GM_LMTP_LISTEN": "unix:/run/gm/lmtp.sock", "GM_IMAP_HOST": "imap.example.org",
+      "GM_IMAP_USER": "judge"}, "IMAP or takes it over LMTP, not both"),
+])
+def test_lmtp_settings_that_cannot_work_are_refused(env: dict[str, str], error: str) -> None:
+    with pytest.raises(ConfigError, match=error) as refused:
+        load_config(None, env)
+    assert "GM_LMTP_LISTEN" in str(refused.value)

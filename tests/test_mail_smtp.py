@@ -181,6 +181,37 @@ async def test_a_kept_connection_carries_many_messages(smtp_server: SmtpServer) 
         f"<kept-{n}@example.org>" for n in range(6)]
 
 
+async def test_a_kept_connection_is_checked_after_a_pause_and_replaced_when_dropped(
+        smtp_server: SmtpServer) -> None:
+    """After `check_after` idle seconds a kept connection answers a NOOP before it carries a
+    message; one the server dropped meanwhile (here: the server restarted) is replaced, and the
+    message goes at once instead of failing and waiting for a retry."""
+    sink = SmtpSink(smtp_server.config(timeout=2), keep_open=True)
+    sink.check_after = 0.2
+    await sink.send(outgoing(message_id="<first@example.org>"))
+    await asyncio.sleep(0.3)
+    await sink.send(outgoing(message_id="<still-open@example.org>"))  # NOOP answered: reused
+    assert sink.connections == 1
+    smtp_server.stop()
+    smtp_server.start()
+    await asyncio.sleep(0.3)
+    await sink.send(outgoing(message_id="<after-restart@example.org>"))
+    await sink.close()
+    assert sink.connections == 2
+    received = smtp_server.wait_for(1)
+    assert [parse(r.data)["Message-ID"] for r in received][-1] == "<after-restart@example.org>"
+
+
+async def test_a_kept_connection_idle_too_long_is_replaced(smtp_server: SmtpServer) -> None:
+    sink = SmtpSink(smtp_server.config(), keep_open=True)
+    sink.keep_seconds = 0.2
+    await sink.send(outgoing(message_id="<one@example.org>"))
+    await asyncio.sleep(0.3)
+    await sink.send(outgoing(message_id="<two@example.org>"))
+    await sink.close()
+    assert sink.connections == 2
+
+
 async def test_a_refusal_ends_the_kept_connection_and_the_next_message_goes(
         smtp_server: SmtpServer) -> None:
     sink = SmtpSink(smtp_server.config(), keep_open=True)

@@ -11,7 +11,8 @@ from gm.engine.geo import Location
 from gm.engine.orders import Move, UnitSpec
 from gm.engine.results import Submitted
 from gm.engine.units import UnitType
-from gm.store import games, inbound, orders, phases, powers
+from gm.store import games, inbound, phases, powers
+from gm.store import submissions as orders
 from gm.store.db import Database
 from gm.store.errors import NotFound, PhaseClosed
 from gm.store.rows import OrderLine

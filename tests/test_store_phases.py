@@ -8,7 +8,8 @@ import pytest
 
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome
-from gm.store import audit, games, orders, phases, powers
+from gm.store import audit, games, phases, powers
+from gm.store import submissions as orders
 from gm.store.db import Database
 from gm.store.errors import NotFound, PhaseClosed, PhaseStillOpen
 from gm.store.rows import OrderLine, StoredResult

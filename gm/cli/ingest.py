@@ -22,6 +22,7 @@ def run(args: argparse.Namespace) -> int:
     from gm.cli.service_setup import open_service
     from gm.service.clock import SystemClock
     from gm.service.ingest import Outcome, ingest
+    from gm.service.sender_wake import wake_sender
 
     opened = open_service("ingest", args.config)
     if opened is None:
@@ -31,5 +32,6 @@ def run(args: argparse.Namespace) -> int:
         result = ingest(db, sys.stdin.buffer.read(), config=config, clock=SystemClock())
     finally:
         db.dispose()
+    wake_sender(config)  # a running `gm serve` sends the reply now
     print(f"message {result.inbound_id}: {result.outcome.value}")
     return 1 if result.outcome is Outcome.SHUNTED else 0

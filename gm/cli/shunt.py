@@ -77,6 +77,7 @@ def list_shunted(args: argparse.Namespace) -> int:
 def replay_shunted(args: argparse.Namespace) -> int:
     from gm.service.clock import SystemClock
     from gm.service.ingest import ingest
+    from gm.service.sender_wake import wake_sender
     from gm.store import inbound as inbound_repo
     from gm.store.errors import StoreError
     from gm.store.statuses import InboundStatus
@@ -111,4 +112,5 @@ def replay_shunted(args: argparse.Namespace) -> int:
                 status = 1
     finally:
         db.dispose()
+    wake_sender(config)
     return status

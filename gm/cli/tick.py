@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     from gm.cli.service_setup import open_service
     from gm.service.clock import SystemClock
+    from gm.service.sender_wake import wake_sender
     from gm.service.tick import tick
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
@@ -55,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
             asyncio.run(drain_outbox(db, make_sink(config), config=config, clock=SystemClock()))
     finally:
         db.dispose()
+    if summary.adjudicated or summary.reminders or summary.notices:
+        wake_sender(config)  # a running `gm serve` sends the reports now
     if not args.quiet:
         for game, phase, why in summary.adjudicated:
             print(f"{game}: {phase} adjudicated ({why})")

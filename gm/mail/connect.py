@@ -1,4 +1,5 @@
-"""Pick the configured source and sink: IMAP and SMTP when configured, else the local Maildirs.
+"""Pick the configured source and sink: IMAP (or LMTP) and SMTP when configured, else the local
+Maildirs.
 
 Each is imported when picked: the sender worker, which only sends, loads no IMAP client.
 """
@@ -10,7 +11,13 @@ from gm.mail.transport import Backoff, MailSink, PolledSource
 
 
 def make_source(config: Config, *, backoff: Backoff | None = None) -> PolledSource:
-    """The inbox: IMAP when [imap] has a host, else the Maildir inbox."""
+    """The inbox: IMAP when [imap] has a host, LMTP deliveries with [lmtp], else the Maildir
+    inbox."""
+    if config.lmtp is not None:
+        from gm.mail.lmtp import LmtpSource
+
+        return LmtpSource(config.lmtp, max_bytes=config.max_message_bytes, backoff=backoff,
+                          hostname=config.domain)
     if config.imap is not None:
         from gm.mail.imap import ImapSource
 

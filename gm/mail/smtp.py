@@ -2,7 +2,9 @@
 
 `send` opens a connection (TLS, STARTTLS or plain on loopback; AUTH when a user is configured),
 hands the message over and closes; with `keep_open` the connection is kept for the next
-message while it is fresh (used within REUSE_SECONDS, at most REUSE_MESSAGES messages) and
+message (for at most KEEP_SECONDS idle, within the five minutes RFC 5321 section 4.5.3.2.7 asks
+a server to wait for a client's next command; at most REUSE_MESSAGES messages), checked with a
+NOOP before it is used again after CHECK_AFTER idle seconds (a server may drop it sooner), and
 `close` ends it. A connection that failed in any way is closed, never used again. Failures
 are typed for the outbound queue: TemporarySendError (connection refused or lost, timeouts,
 TLS problems, 4xx replies, login refused: the message is not at fault, retry with backoff) and
@@ -27,7 +29,8 @@ from gm.mail.transport import OutgoingMessage, RawMessage, SendReport
 
 log = logging.getLogger(__name__)
 
-REUSE_SECONDS = 10.0  # a kept connection idle longer than this is closed, a new one opened
+KEEP_SECONDS = 240.0  # a kept connection idle longer than this is closed, a new one opened
+CHECK_AFTER = 5.0  # a kept connection idle longer than this answers a NOOP before it is used
 REUSE_MESSAGES = 100  # messages sent over one kept connection before a new one is opened
 
 
@@ -54,6 +57,8 @@ class SmtpSink:
         self._kept_used = 0.0  # time.monotonic() of its last message
         self._kept_count = 0
         self._lock = asyncio.Lock()  # one message at a time on a kept connection
+        self.keep_seconds = KEEP_SECONDS
+        self.check_after = CHECK_AFTER
 
     def __repr__(self) -> str:
         c = self.config
@@ -102,8 +107,10 @@ class SmtpSink:
         """The kept connection while it is fresh, else a new one."""
         kept, self._kept = self._kept, None
         if kept is not None:
+            idle = time.monotonic() - self._kept_used
             if (kept.is_connected and self._kept_count < REUSE_MESSAGES
-                    and time.monotonic() - self._kept_used < REUSE_SECONDS):
+                    and idle < self.keep_seconds
+                    and (idle < self.check_after or await _answers(kept))):
                 return kept
             await _quit(kept)
         self._kept_count = 0
@@ -167,6 +174,16 @@ class SmtpSink:
         log.info("sent %s via %s to %d recipient(s)%s", message_id, self._where, len(accepted),
                  f", {len(refused)} refused" if refused else "")
         return SendReport(message_id=message_id, accepted=accepted, refused=refused)
+
+
+async def _answers(client: aiosmtplib.SMTP) -> bool:
+    """Whether a kept connection still answers (a NOOP)."""
+    try:
+        response = await client.noop()
+    except (aiosmtplib.SMTPException, OSError, TimeoutError):
+        client.close()
+        return False
+    return 200 <= response.code < 300
 
 
 async def _quit(client: aiosmtplib.SMTP) -> None:

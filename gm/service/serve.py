@@ -16,7 +16,9 @@ replies were committed, so sending runs on another core; should it die, the serv
 itself. At its start the command grammar and the commonest handlers are loaded in the database
 thread while the source logs in, so the first message's answer does not wait for them. On
 SIGTERM or SIGINT the service finishes the message in hand, sends what is queued and
-stops (what was read and not ingested is offered again next time). While it runs it also ticks
+stops (what was read and not ingested is offered again next time). Other processes that queue
+mail (`gm tick` from cron, `gm ingest`) wake its sender through a socket
+(gm.service.sender_wake). While it runs it also ticks
 (gm.service.tick) every `tick_every` seconds, so the games' deadlines are kept without cron; a
 `gm tick` from cron beside it is harmless.
 """
@@ -39,6 +41,7 @@ from gm.service import check_ahead
 from gm.service.clock import Clock
 from gm.service.ingest import Ingested, ingest
 from gm.service.sender import drain_outbox
+from gm.service.sender_wake import WakeListener
 from gm.service.worker_handle import WorkerHandle
 from gm.store.db import Database
 
@@ -191,6 +194,9 @@ class Service:
             except OSError:
                 log.exception("the sender worker could not be started; sending from here")
                 self._worker = None
+        # other processes (gm tick from cron, gm ingest) wake the sender when they queue mail
+        wakes = WakeListener(self.config, self._send_queued)
+        await wakes.start()
         # first in the database thread, while the source logs in: the first message's ingest
         # then finds its grammar and handlers loaded
         warming = asyncio.ensure_future(self._in_db(_warm_up))
@@ -220,6 +226,7 @@ class Service:
             # The drain loop is not cancelled: a send in progress must finish and be marked,
             # or its reply would wait for its claim to lapse. It ends at its next check.
             self._stopping.set()
+            wakes.close()
             reader.cancel()  # what it read and was not ingested is offered again next time
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
