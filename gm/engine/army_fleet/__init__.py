@@ -30,7 +30,6 @@ units may only hold (no support, convoy, boarding or landing), `undislodgeable` 
 cannot be dislodged; the standard `gm.engine.movement.resolve_movement` takes the same two.
 """
 
-
 from __future__ import annotations
 
 from gm.engine.army_fleet.adjudication import (
