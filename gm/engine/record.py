@@ -12,9 +12,10 @@ to define than a dataclass) and plain classes written out on `Record` (native cl
 compiled with mypyc, see setup.py's COMPILED). mypyc compiles a dataclass as a native class
 too, but its generated methods stay interpreted and a frozen one's `__init__` assigns each
 field through `object.__setattr__`. Against the written-out classes, on every scenario file
-(1692 cases), compiled: adjudication about 8% more CPU time (431 to 468 ms, warm), `import
-gm.engine.game` 19 to 45 ms (importing dataclasses, and some 0.5 ms to build each class);
-plain Python: adjudication about 4% more. One idiom is worth that.
+(1692 cases), compiled: adjudication about 10% more CPU time (some 405 to 450 ms, warm; a whole
+`gm scenario` run 8% more), `import gm.engine.game` 17 to 42 ms (importing dataclasses, and
+some 0.5 ms to build each class); plain Python: adjudication about 4% more. One idiom is worth
+that.
 
 `Record` is left only for gm.engine.errors.OrderError; it derives equality (same class, equal
 fields), the hash and the repr from `_values()`, as a dataclass does from its fields.
