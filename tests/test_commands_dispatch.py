@@ -46,7 +46,7 @@ def test_a_message_loads_the_handlers_of_its_commands_only(migrated_url: str) ->
     (help_outcome, after_help), (create_outcome, after_create) = json.loads(done.stdout)
     assert help_outcome == create_outcome == "answered"
     assert "gm.commands.handlers.info" in after_help
-    unused = {"gm.commands.handlers.create", "gm.commands.handlers.orders",
+    unused = {"gm.commands.handlers.create", "gm.commands.handlers.order_taking",
               "gm.commands.handlers.gm_control", "gm.commands.handlers.gm_settings",
               "gm.commands.handlers.seats", "gm.commands.handlers.press",
               "gm.service.tick", "alembic"}

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gm.engine.errors import ErrorKind, OrderError
+from gm.engine.errors import ErrorCode, ErrorKind, OrderError, compose
 from gm.engine.map import GameMap
 from gm.engine.orders import Waive
 from gm.engine.phase import PhaseType
@@ -248,3 +248,48 @@ def test_a_shortened_name_that_fits_several_provinces_is_unknown(typed: str) -> 
     error = resolve_province(typed, gmap())
     assert isinstance(error, OrderError)
     assert error.kind is ErrorKind.UNKNOWN_PROVINCE
+
+
+# -- codes and fields: what a reply words an error from ------------------------------------------
+def test_an_unreadable_order_carries_where_it_stops_as_fields() -> None:
+    e = error("A Par @ Bur")
+    assert e.code is ErrorCode.CANNOT_READ_AT
+    assert (e.field("quoted"), e.field("line"), e.field("column")) == ("A Par @ Bur", "1", "7")
+    # worded again with the line dropped and another column, as a reply places it in a line
+    assert e.worded(line="", column="12") == (
+        'Cannot read "A Par @ Bur" at column 12: expected '
+        "'-', 'H', 'S', 'C', 'R' or 'D' after \"A Par\", not \"@\"."
+    )
+
+
+def test_a_line_that_names_nothing_is_not_an_order_and_takes_a_hint() -> None:
+    e = error("Bulid A Lon")
+    assert e.code is ErrorCode.NOT_AN_ORDER and e.field("written") == "Bulid A Lon"
+    assert e.worded(hint=" (did you mean 'Build'?)").startswith(
+        "Not an order: \"Bulid A Lon\" (did you mean 'Build'?). An order names a unit")
+
+
+def test_an_order_of_another_phase_is_named_by_its_class_and_worded_with_another_word() -> None:
+    from gm.engine.legality import check_movement_order
+    from gm.variants import get_variant
+
+    standard = get_variant("standard")
+    state = standard.start_state()
+    order = parse_order("Build A Par", gmap(), PhaseType.ADJUSTMENT)
+    assert not isinstance(order, OrderError)
+    checked = check_movement_order(gmap(), state, "France", order)
+    assert isinstance(checked, OrderError)
+    assert checked.code is ErrorCode.NOT_IN_PHASE
+    assert (checked.field("order"), checked.field("phase")) == ("build", "movement")
+    assert checked.message == "a build order is not possible in a movement phase"
+    assert checked.worded(order="removal", phase="adjustment") == \
+        "a removal order is not possible in an adjustment phase"
+
+
+def test_an_error_made_with_a_message_alone_is_stated_and_takes_forms() -> None:
+    e = OrderError(ErrorKind.ILLEGAL, "x", "no unit in Bur")
+    assert e.code is ErrorCode.STATED and e.field("message") == "no unit in Bur"
+    with_forms = e.with_fields(forms="Erode <province>")
+    assert with_forms.message == "no unit in Bur Accepted forms: Erode <province>."
+    assert with_forms.code is ErrorCode.STATED and with_forms.field("forms")
+    assert compose(ErrorCode.STATED, with_forms.fields) == with_forms.message

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gm.commands.handlers.orders import _key
+from gm.commands.handlers.order_taking import _key
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.geo import Location
 from gm.engine.map import GameMap
@@ -456,7 +456,7 @@ def test_generated_adjustment_orders_read_back(order: AnyOrder) -> None:
     assert one(str(order), ADJ) == order, str(order)
 
 
-# -- how a mailed order set keeps them (gm.commands.handlers.orders) -----------------------------
+# -- how a mailed order set keeps them (gm.commands.handlers.order_taking) ---------------------
 def merged(*texts: str, phase: PhaseType = M) -> list[AnyOrder]:
     """The order set after each text in turn, kept as the mail handler keys orders."""
     kept: dict[str, AnyOrder] = {}

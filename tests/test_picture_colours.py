@@ -13,7 +13,7 @@ import pytest
 from gm.engine.geo import Terrain
 from gm.pictures import render_map_svg
 from gm.pictures.colours import BACKGROUND, MIN_DISTANCE, TERRAIN_COLOURS, distance, lab
-from gm.pictures.png import svg_to_png
+from gm.pictures.png import MAX_WIDTH, svg_to_png
 from gm.variants import get_variant
 from gm.variants.registry import names
 from tests.picture_reader import SVG, inside, read
@@ -145,3 +145,29 @@ def test_the_png_shows_terrain_and_owners_in_the_provinces() -> None:
     dot = next(c for c in root.iter(f"{SVG}circle") if c.get("data-province") == "Hol")
     assert near(image.pixel(float(dot.get("cx") or 0) * zoom,
                             (float(dot.get("cy") or 0) + 30) * zoom), "#ffffff")  # unowned
+
+
+def test_a_wide_board_is_drawn_at_most_as_wide_as_the_report_shows_it() -> None:
+    """Abstraction2's board is wider than the HTML report shows a picture (MAX_WIDTH): its PNG
+    is scaled down as a whole, so each province's colour is still at its scaled place; the
+    standard board, no wider, keeps its size."""
+    variant = get_variant("abstraction2")
+    start = variant.start_state()
+    svg = render_map_svg(variant, start, "wide")
+    root, drawn = read(svg)
+    width, height = float(root.get("width") or 0), float(root.get("height") or 0)
+    assert width > MAX_WIDTH
+    image = Image(svg_to_png(svg))
+    zoom = MAX_WIDTH / width
+    assert (image.width, image.height) == (MAX_WIDTH, round(height * zoom))
+    marks = _marks(root)
+    land, sea = TERRAIN_COLOURS["land"], TERRAIN_COLOURS["sea"]
+    for province, colour in (("NAO", sea), ("BAL", sea), ("Gal", land), ("Ukr", land)):
+        x, y = _clear_point(drawn.polygons[province], marks)
+        assert distance(image.pixel(x * zoom, (y + 30) * zoom), colour) < 3, province
+    standard = get_variant("standard")
+    svg = render_map_svg(standard, standard.start_state(), "as drawn")
+    root, _ = read(svg)
+    image = Image(svg_to_png(svg))
+    assert (image.width, image.height) == (round(float(root.get("width") or 0)),
+                                           round(float(root.get("height") or 0)))

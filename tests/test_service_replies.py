@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from sqlalchemy import event
+
 from gm.engine.errors import OrderError
 from gm.engine.map import GameMap
 from gm.engine.phase import Phase, PhaseType
@@ -280,3 +282,31 @@ def test_two_orders_for_one_unit_in_a_message_say_which_one_counts(database: Dat
     again = _orders(database, tmp_path, "France", "A Par - Bur")
     assert "Two orders" not in again
     assert "  A Par - Bur\n" in again
+
+
+# --------------------------------------------------------------------------------------------
+# Order taking: what a message's orders read
+
+
+def test_a_message_of_orders_reads_the_powers_stored_orders_once(
+        database: Database, tmp_path: Path) -> None:
+    """Geophysical events are judged by adjudicating them with the power's other orders, each
+    as it is read (gm.commands.handlers.order_taking): the stored orders are read once for the
+    message all the same, and stored once, with the orders it adds."""
+    _game(database, tmp_path, variant="geophysical")
+    _orders(database, tmp_path, "Russia", "A Mos - Ukr")  # stored before the message below
+    reads: list[str] = []
+
+    def count(conn: object, cursor: object, statement: str, *rest: object) -> None:
+        if "LEFT OUTER JOIN order_lines" in statement:  # a power's latest set with its lines
+            reads.append(statement)
+
+    event.listen(database.engine, "before_cursor_execute", count)
+    try:
+        reply = _orders(database, tmp_path, "Russia",
+                        "2 Stabilize Mos", "Ice advance NWG", "A War - Gal", "F Sev - BLA")
+    finally:
+        event.remove(database.engine, "before_cursor_execute", count)
+    assert "refused" not in reply, reply
+    assert "Orders of Russia for Spring 1901" in reply and "A Mos - Ukr" in reply, reply
+    assert len(reads) == 1, reads

@@ -25,7 +25,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
-from gm.engine.errors import ErrorKind, OrderError
+from gm.engine.errors import ErrorCode, ErrorKind, OrderError, order_error
 from gm.engine.geo import Location
 from gm.engine.map import GameMap
 from gm.engine.orders import (
@@ -210,6 +210,12 @@ def _err(order: object, message: str, kind: ErrorKind = _ILLEGAL) -> OrderError:
     return OrderError(kind, str(order), message)
 
 
+def _not_in_phase(order: object, phase: str) -> OrderError:
+    """NOT_IN_PHASE: an order of a kind a phase of `phase` does not take (named by its class)."""
+    return order_error(_ILLEGAL, str(order), ErrorCode.NOT_IN_PHASE,
+                       order=type(order).__name__.lower(), phase=phase)
+
+
 def spec_of(unit: Unit) -> UnitSpec:
     """The unit spec that names `unit` exactly."""
     return UnitSpec(unit.type, unit.location)
@@ -258,8 +264,7 @@ def check_movement_order(
 def check_on_board(board: Board, power: str, order: AnyOrder) -> Order | OrderError:
     """`check_movement_order` on the board of the position (`Board.of`)."""
     if order.__class__ not in _MOVEMENT_CLASSES and not isinstance(order, _MOVEMENT_KINDS):
-        kind = type(order).__name__.lower()
-        return _err(order, f"a {kind} order is not possible in a movement phase")
+        return _not_in_phase(order, "movement")
     # _own_unit and _same, written out: this runs for every order of every phase.
     spec: UnitSpec = order.unit  # type: ignore[union-attr]  # a movement order: it has a unit
     location = spec.location
@@ -453,9 +458,7 @@ def check_retreat_order(
 ) -> Retreat | Disband | OrderError:
     """Check a retreat-phase order: `Retreat` or `Disband` for one of `power`'s dislodged units."""
     if not isinstance(order, (Retreat, Disband)):
-        kind = type(order).__name__.lower()
-        return _err(order, f"a {kind} order is not possible in a retreat phase; "
-                           "a dislodged unit retreats or disbands")  # DATC 6.H.1-6.H.4
+        return _not_in_phase(order, "retreat")  # DATC 6.H.1-6.H.4
     province = order.unit.province
     dislodged = _dislodged_in(state, province)
     if dislodged is None:
@@ -515,8 +518,7 @@ def check_adjustment_order(
             return _err(order, f"{unit} belongs to {unit.power}")
         return Remove(spec_of(unit))
     if not isinstance(order, Build):
-        kind = type(order).__name__.lower()
-        return _err(order, f"a {kind} order is not possible in an adjustment phase")
+        return _not_in_phase(order, "adjustment")
     if delta <= 0:
         return _err(order, f"{power} has no builds")
     province = order.unit.province

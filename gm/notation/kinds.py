@@ -58,11 +58,9 @@ def with_forms(error: OrderError, kinds: frozenset[str]) -> OrderError:
     words = [w.strip(".,;:!()") for w in error.text.casefold().split()]
     meant = [k for k in KIND_FORMS if k in kinds
              and any(w.startswith(_KIND_WORDS[k]) for w in words)]
-    if not meant or error.kind is ErrorKind.UNKNOWN_PROVINCE or "Accepted forms" in error.message:
+    if not meant or error.kind is ErrorKind.UNKNOWN_PROVINCE or error.field("forms"):
         return error
-    forms = "; ".join(f for k in meant for f in KIND_FORMS[k])
-    message = f"{error.message.rstrip()} Accepted forms: {forms}."
-    return OrderError(error.kind, error.text, message, error.suggestions)
+    return error.with_fields(forms="; ".join(f for k in meant for f in KIND_FORMS[k]))
 
 
 # Chaos II rules 4-6: homes and alliances are declared with the adjustments; every other

@@ -13,7 +13,6 @@ A/F shorthand is read (Abstraction2 rule 3):
 from __future__ import annotations
 
 import re
-from contextvars import ContextVar
 
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.map import GameMap
@@ -29,9 +28,6 @@ _WHOLE_PART = r"\s*(?:exchanges?|alliance|ally|declares?\s+alliance|(?:formal\s+
 _ARMY_DISEMBARKS = r"\s*(?:a|army)\s+(disembarks?\b.*)"
 _SUPPORTED_BY = r"(?P<head>.*\S)\s+(?:s|supported|support)\s+by\s+(?P<by>.*?)[\s.!]*"
 _FLAGS = re.IGNORECASE | re.DOTALL
-# The phase type a line is read for, while parse_orders reads it: gm.notation.messages then
-# offers only the words of the orders that phase takes.
-READING_PHASE: ContextVar[PhaseType | None] = ContextVar("reading_phase", default=None)
 
 
 def _whole_part(part: str) -> bool:
@@ -69,21 +65,11 @@ def parse_orders(
     """Every order of a line, read as parse_order reads each (same phase and `kinds`), with
     the A/F shorthand of the module docstring; the first order that cannot be read is the
     error, offering only the words of orders a phase of `phase_type` takes."""
-    token = READING_PHASE.set(phase_type)
-    try:
-        return _parse_orders(text, gmap, phase_type, kinds)
-    finally:
-        READING_PHASE.reset(token)
-
-
-def _parse_orders(
-    text: str, gmap: GameMap, phase_type: PhaseType | None, kinds: frozenset[str]
-) -> list[AnyOrder] | OrderError:
     parts = split_orders(text)
     if not parts:
         return OrderError(ErrorKind.UNREADABLE, text, "Expected an order, found nothing.")
     if len(parts) == 1 and _supported_by(parts[0]) is None:
-        single = parse_order(parts[0], gmap, phase_type, kinds)
+        single = parse_order(parts[0], gmap, phase_type, kinds, offer=phase_type)
         return single if isinstance(single, OrderError) else [single]
     orders: list[AnyOrder] = []
     pairs: list[UnitSpec] = []  # the A/F units named so far on the line, latest last
@@ -112,7 +98,7 @@ def _parse_part(
         part = f"{pair} {army.group(1)}"
     supported = _supported_by(part)
     if supported is not None:
-        head = parse_order(supported.group("head"), gmap, phase_type, kinds)
+        head = parse_order(supported.group("head"), gmap, phase_type, kinds, offer=phase_type)
         if isinstance(head, Disembark):
             by = parse_unit(supported.group("by"), gmap)
             if isinstance(by, OrderError):
@@ -121,7 +107,7 @@ def _parse_part(
                 by = UnitSpec(UnitType.ARMY_FLEET, head.unit.location)
             army_spec = UnitSpec(UnitType.ARMY, head.unit.location)
             return [head, SupportMove(by, army_spec, head.dest)]
-    order = parse_order(part, gmap, phase_type, kinds)
+    order = parse_order(part, gmap, phase_type, kinds, offer=phase_type)
     return order if isinstance(order, OrderError) else [order]
 
 

@@ -3,8 +3,8 @@
 Expected terminals are shown the way a player writes them. The spellings of one keyword
 (`s`, `support`, `supports`) form one rule of the grammar (`_support`) and are shown as its
 shortest spelling (`'S'`) when several are possible, so the grammar stays the only list.
-While gm.notation.lines reads a line for a phase (READING_PHASE), only the words of orders that
-phase takes are offered: no `R` or `D` in a movement phase, no `S` in a retreat phase.
+When a line is read for a phase (gm.notation.lines passes it as `phase`), only the words of
+orders that phase takes are offered: no `R` or `D` in a movement phase, no `S` in a retreat phase.
 """
 
 from __future__ import annotations
@@ -18,10 +18,9 @@ from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr, Token
 
-from gm.engine.errors import ErrorKind, OrderError
+from gm.engine.errors import ErrorCode, ErrorKind, OrderError, order_error
 from gm.engine.phase import PhaseType
 from gm.notation.kinds import ADJUSTMENT_KINDS, RETREAT_TOO_KINDS
-from gm.notation.lines import READING_PHASE
 
 # Terminals named by what they stand for rather than by their spelling.
 _DESCRIBED = {
@@ -196,9 +195,9 @@ def _phase_terminals(lark: Lark) -> dict[str, frozenset[PhaseType]]:
     return {name: frozenset(p) for name, p in found.items() if name in terminals}
 
 
-def _in_phase(names: set[str], lark: Lark) -> set[str]:
-    """`names` less those only orders of other phases use (all of them if none is left)."""
-    phase = READING_PHASE.get()
+def _in_phase(names: set[str], lark: Lark, phase: PhaseType | None) -> set[str]:
+    """`names` less those only orders of other phases than `phase` use (all of them if none is
+    left, or if `phase` is None)."""
     if phase is None:
         return names
     phases = _phase_terminals(lark)
@@ -217,12 +216,18 @@ def _order_alternatives(lark: Lark) -> set[str]:
 
 
 def expected_words(
-    expected: Iterable[str], lark: Lark, after_word: bool, kinds: frozenset[str] = frozenset()
+    expected: Iterable[str],
+    lark: Lark,
+    after_word: bool,
+    kinds: frozenset[str] = frozenset(),
+    phase: PhaseType | None = None,
 ) -> list[str]:
     """What a player could have written, in grammar order, each said once (variant words
-    only for the variant order `kinds` the game allows)."""
+    only for the variant order `kinds` the game allows; with `phase`, only words of orders
+    that phase takes)."""
     variant = _variant_terminals(lark)
-    names = _in_phase({n for n in expected if n not in variant or variant[n] & kinds}, lark)
+    names = _in_phase({n for n in expected if n not in variant or variant[n] & kinds}, lark,
+                      phase)
     names -= _NEVER
     if names - _SECONDARY:
         names -= _SECONDARY
@@ -290,17 +295,19 @@ def unreadable(
     start: str,
     lark: Lark,
     kinds: frozenset[str] = frozenset(),
+    phase: PhaseType | None = None,
 ) -> OrderError:
-    """UNREADABLE for a Lark parse error in `text` (`prepared` is what was parsed)."""
+    """UNREADABLE for a Lark parse error in `text` (`prepared` is what was parsed), offering
+    the words of the orders a phase of `phase` takes (any phase's if None)."""
     shown = text.strip()
     if isinstance(error, UnexpectedToken) and error.token.type == "$END":
         expected, after_word = accepted(lark, prepared, len(prepared), start) or (
             set(error.expected),
             False,
         )
-        words = expected_words(expected, lark, after_word, kinds)
-        if not words and expected_words(expected, lark, after_word, _ALL_KINDS):
-            return _at_start(text, prepared, start, lark, kinds)
+        words = expected_words(expected, lark, after_word, kinds, phase)
+        if not words and expected_words(expected, lark, after_word, _ALL_KINDS, phase):
+            return _at_start(text, prepared, start, lark, kinds, phase)
         message = f'Cannot read "{shown}": it stops too early; expected {_either(words)} next.'
         return OrderError(ErrorKind.UNREADABLE, text, message)
     if isinstance(error, UnexpectedToken):
@@ -314,11 +321,11 @@ def unreadable(
     else:  # pragma: no cover - the LALR parser raises only the two above
         return OrderError(ErrorKind.UNREADABLE, text, f'Cannot read "{shown}".')
     expected, after_word = accepted(lark, prepared, pos, start) or (fallback, False)
-    if not expected_words(expected, lark, after_word, kinds) and expected_words(
-        expected, lark, after_word, _ALL_KINDS
+    if not expected_words(expected, lark, after_word, kinds, phase) and expected_words(
+        expected, lark, after_word, _ALL_KINDS, phase
     ):
-        return _at_start(text, prepared, start, lark, kinds)
-    return _unexpected(text, pos, found, expected, after_word, lark, kinds=kinds)
+        return _at_start(text, prepared, start, lark, kinds, phase)
+    return _unexpected(text, pos, found, expected, after_word, lark, kinds=kinds, phase=phase)
 
 
 def leading_variant(lark: Lark, prepared: str, start: str) -> tuple[str, frozenset[str]] | None:
@@ -342,12 +349,24 @@ def leading_variant(lark: Lark, prepared: str, start: str) -> tuple[str, frozens
     return None
 
 
-def at_start(text: str, prepared: str, start: str, lark: Lark, kinds: frozenset[str]) -> OrderError:
-    return _at_start(text, prepared, start, lark, kinds)
+def at_start(
+    text: str,
+    prepared: str,
+    start: str,
+    lark: Lark,
+    kinds: frozenset[str],
+    phase: PhaseType | None = None,
+) -> OrderError:
+    return _at_start(text, prepared, start, lark, kinds, phase)
 
 
 def _at_start(
-    text: str, prepared: str, start: str, lark: Lark, kinds: frozenset[str]
+    text: str,
+    prepared: str,
+    start: str,
+    lark: Lark,
+    kinds: frozenset[str],
+    phase: PhaseType | None = None,
 ) -> OrderError:
     """UNREADABLE at the first word, for a text that only a variant order the game does not
     allow would continue (`2 A Par H` in a standard game): what may start an order here."""
@@ -356,7 +375,7 @@ def _at_start(
     while end < len(text) and not text[end].isspace():
         end += 1
     expected, _ = accepted(lark, prepared, pos, start) or (set(), False)
-    return _unexpected(text, pos, text[pos:end], expected, False, lark, kinds=kinds)
+    return _unexpected(text, pos, text[pos:end], expected, False, lark, kinds=kinds, phase=phase)
 
 
 def _unexpected(
@@ -368,33 +387,29 @@ def _unexpected(
     lark: Lark,
     hint: str = "",
     kinds: frozenset[str] = frozenset(),
+    phase: PhaseType | None = None,
 ) -> OrderError:
     line, column = _line_column(text, pos)
-    words = expected_words(expected, lark, after_word, kinds)
-    message = (
-        f'Cannot read "{text.strip()}" at line {line}, column {column}: expected '
-        f'{_either(words)} {_before(text, pos)}, not "{found}"{hint}.'
+    words = expected_words(expected, lark, after_word, kinds, phase)
+    return order_error(
+        ErrorKind.UNREADABLE,
+        text,
+        ErrorCode.CANNOT_READ_AT,
+        quoted=text.strip(),
+        line=str(line),
+        column=str(column),
+        detail=f'expected {_either(words)} {_before(text, pos)}, not "{found}"{hint}.',
     )
-    return OrderError(ErrorKind.UNREADABLE, text, message)
-
-
-# The place `_unexpected` names, read back by `placed`.
-_AT = r'Cannot read "(?P<quoted>.*)" at line (?P<line>\d+), column (?P<column>\d+): '
-
-
-def placed(error: OrderError, offset: int, quoted: str, column: Callable[[int], int]) -> str:
-    """The message of `error` (given for an order found at `offset` of a line of a message)
-    quoting that line as `quoted` and naming the fault's column in it (`column` maps a place
-    in the line as read to its column, from 1, in `quoted`); other messages unchanged."""
-    found = re.match(_AT, error.message, re.DOTALL)
-    if found is None or found.group("line") != "1":
-        return error.message
-    pos = offset + int(found.group("column")) - 1
-    return f'Cannot read "{quoted}" at column {column(pos)}: {error.message[found.end():]}'
 
 
 def stray_word(
-    text: str, prepared: str, pos: int, start: str, lark: Lark, kinds: frozenset[str] = frozenset()
+    text: str,
+    prepared: str,
+    pos: int,
+    start: str,
+    lark: Lark,
+    kinds: frozenset[str] = frozenset(),
+    phase: PhaseType | None = None,
 ) -> OrderError:
     """UNREADABLE for a word at `pos` that follows a complete name but belongs to none
     (`A Par suports Mar`): what the grammar accepts there, and the closest keyword."""
@@ -407,11 +422,11 @@ def stray_word(
     variant = _variant_terminals(lark)
     keywords = [
         terminals[n].pattern.value
-        for n in _in_phase(set(expected), lark)
+        for n in _in_phase(set(expected), lark, phase)
         if n in terminals
         and isinstance(terminals[n].pattern, PatternStr)
         and (n not in variant or variant[n] & kinds)
     ]
     close = difflib.get_close_matches(found.casefold(), keywords, n=1, cutoff=0.6)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
-    return _unexpected(text, pos, found, expected, True, lark, hint, kinds)
+    return _unexpected(text, pos, found, expected, True, lark, hint, kinds, phase)

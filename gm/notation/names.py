@@ -13,7 +13,7 @@ import weakref
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from gm.engine.errors import ErrorKind, OrderError
+from gm.engine.errors import ErrorCode, ErrorKind, OrderError, order_error
 from gm.engine.map import GameMap
 
 # During parsing a hyphen inside one of the map's names ("Mid-Atlantic Ocean") is written as
@@ -207,13 +207,9 @@ def not_an_order(text: str, error: OrderError) -> OrderError:
     """`error` for the order `text`, unless it says that the whole line is an unknown name
     ("Cheers,", "Thanks!", a signature): such a line is not an order at all, and is told so."""
     core = " ".join(text.strip().rstrip(_CLOSING).split())
-    if error.kind is not ErrorKind.UNKNOWN_PROVINCE or not core or \
-            not error.message.startswith(f'Unknown province "{core}"'):
+    if error.code is not ErrorCode.UNKNOWN_PROVINCE or not core or error.field("name") != core:
         return error
-    message = (f'Not an order: "{text.strip()}". An order names a unit and what it does, such '
-               "as A Par - Bur or F Lon H (HELP ORDERS); a line SIGNOFF ends the orders of a "
-               "message.")
-    return OrderError(ErrorKind.UNREADABLE, text, message)
+    return order_error(ErrorKind.UNREADABLE, text, ErrorCode.NOT_AN_ORDER, written=text.strip())
 
 
 def unknown_province(name: str, gmap: GameMap, text: str | None = None) -> OrderError:
@@ -221,13 +217,13 @@ def unknown_province(name: str, gmap: GameMap, text: str | None = None) -> Order
     suggestions = suggest(name, gmap)
     if not suggestions and len(name.split()) > 1:
         suggestions = suggest(name.split()[0], gmap)
-    where = f' in "{text.strip()}"' if text is not None and text.strip() != name else ""
+    within = f'"{text.strip()}"' if text is not None and text.strip() != name else ""
     if suggestions:
         hint = "did you mean " + _either(suggestions) + "?"
     else:
         hint = "write a province's name or abbreviation."
-    message = f'Unknown province "{name}"{where}: {hint}'
-    return OrderError(ErrorKind.UNKNOWN_PROVINCE, text or name, message, suggestions)
+    return order_error(ErrorKind.UNKNOWN_PROVINCE, text or name, ErrorCode.UNKNOWN_PROVINCE,
+                       suggestions, name=name, within=within, hint=hint)
 
 
 def coast_label(text: str, gmap: GameMap | None = None) -> str | None:

@@ -98,17 +98,21 @@ def parse_order(
     gmap: GameMap,
     phase_type: PhaseType | None = None,
     kinds: frozenset[str] = frozenset(),
+    *,
+    offer: PhaseType | None = None,
 ) -> AnyOrder | OrderError:
     """One order as the player wrote it, read for a phase of `phase_type`.
 
     In a retreat phase a move is a retreat; in an adjustment phase a disband is a removal;
     with no phase every form keeps its natural reading (gm.notation.phases). `kinds` are the
     variant orders the game allows (Variant.order_kinds, gm.notation.kinds); any other variant
-    order, or one given in the wrong phase, is an ILLEGAL error saying why.
+    order, or one given in the wrong phase, is an ILLEGAL error saying why. An unreadable
+    order's message offers the words of the orders a phase of `offer` takes (gm.notation.lines
+    reads a line's orders so), or of any phase.
     """
     seeded = seed_coast(text)
     if seeded != text:  # read as `F(StP/nc)` if that reads; else the errors quote the text
-        again = parse_order(seeded, gmap, phase_type, kinds)
+        again = parse_order(seeded, gmap, phase_type, kinds, offer=offer)
         if not isinstance(again, OrderError):
             return again
     parsed: Any = fast_order(text, gmap, _keywords())
@@ -116,7 +120,7 @@ def parse_order(
         from gm.notation.transformer import OrderBuilder
 
         builder = OrderBuilder(gmap, text)
-        parsed = parse_text(text, gmap, "order", builder, kinds)
+        parsed = parse_text(text, gmap, "order", builder, kinds, offer)
         if isinstance(parsed, OrderError):
             return with_forms(not_an_order(text, parsed), kinds)
         if builder.kind is not None:
@@ -175,10 +179,11 @@ def parse_text(
     start: str,
     builder: OrderBuilder | None = None,
     kinds: frozenset[str] = frozenset(),
+    offer: PhaseType | None = None,
 ) -> Any:
     """The value the grammar's `start` rule builds for `text` (with `builder`, which then
     tells the variant order kind used), or an OrderError; an unreadable text's message names
-    only the variant words of `kinds`."""
+    only the variant words of `kinds`, and with `offer` only the words of that phase's orders."""
     from gm.notation.transformer import OrderBuilder, Rejected, StrayWord
 
     if not text.strip():
@@ -200,25 +205,25 @@ def parse_text(
         try:
             tree = order_lark().parse(prepared, start=start)
         except UnexpectedInput as error:
-            return _refused_variant(text, prepared, start, kinds) or unreadable(
-                text, prepared, error, start, order_lark(), kinds
+            return _refused_variant(text, prepared, start, kinds, offer) or unreadable(
+                text, prepared, error, start, order_lark(), kinds, offer
             )
         try:
             return builder.transform(tree)
         except VisitError as error:
             raise error.orig_exc from None
     except Rejected as rejected:
-        return _refused_variant(text, prepared, start, kinds) or rejected.error
+        return _refused_variant(text, prepared, start, kinds, offer) or rejected.error
     except StrayWord as stray:
         from gm.notation.messages import stray_word
 
-        return _refused_variant(text, prepared, start, kinds) or stray_word(
-            text, prepared, stray.token.start_pos, start, order_lark(), kinds
+        return _refused_variant(text, prepared, start, kinds, offer) or stray_word(
+            text, prepared, stray.token.start_pos, start, order_lark(), kinds, offer
         )
 
 
 def _refused_variant(
-    text: str, prepared: str, start: str, kinds: frozenset[str]
+    text: str, prepared: str, start: str, kinds: frozenset[str], offer: PhaseType | None
 ) -> OrderError | None:
     """For a text that cannot be read and opens with a word only variant orders of other
     games use: that such orders are not in this game (`Home Xyz` in a standard game), or, for
@@ -232,5 +237,5 @@ def _refused_variant(
         return None
     name, owners = found
     if name in ("COUNT", "SUPPORT_EVENT"):
-        return at_start(text, prepared, start, order_lark(), kinds)
+        return at_start(text, prepared, start, order_lark(), kinds, offer)
     return kind_error(sorted(owners)[0], kinds, text)

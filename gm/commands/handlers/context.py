@@ -1,19 +1,18 @@
-"""What a handler works with: the transaction, the time, the sender, who is signed on, and
-the results buffer that becomes the reply."""
+"""What a handler works with: the transaction, the time, the sender, who is signed on, the
+results buffer that becomes the reply, and the work that goes on over several of the message's
+commands (`Ongoing`, such as the order taking of gm.commands.handlers.order_taking)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 from sqlalchemy.orm import Session
 
-from gm.engine.orders import AnyOrder
+from gm.commands.values import Command
 from gm.store.rows import Attachment, GameRecord
-
-if TYPE_CHECKING:
-    from gm.commands.handlers.orders import OrderView
 
 
 @dataclass(frozen=True)
@@ -53,13 +52,22 @@ class Signed:
 
     game: GameRecord
     power: str | None  # None: the GM
-    pending: list[tuple[str, AnyOrder]] = field(default_factory=list)  # orders not yet stored
-    # `game` is as stored now: read by this sign-on, no other command since (orders.py reads
-    # it again otherwise)
+    # `game` is as this sign-on read it, no command having run since: true for the command
+    # right after the sign-on (Context.command_starts ends it); a handler that needs the game
+    # as stored reads it again otherwise
     fresh: bool = False
-    # order lines were read for the open phase since the orders were last flushed: the reply
-    # shows the power's orders then, even when every line was refused
-    ordered: bool = False
+
+
+class Ongoing(Protocol):
+    """Work that goes on over several of a message's commands, kept by its Context: told
+    before each command, and when the last has run (it stores what it gathered then)."""
+
+    def command_starts(self, command: Command) -> None: ...
+
+    def message_ends(self) -> None: ...
+
+
+_Kept = TypeVar("_Kept", bound=Ongoing)
 
 
 @dataclass
@@ -72,8 +80,28 @@ class Context:
     results: Results = field(default_factory=Results)
     signed: Signed | None = None
     refused_signon: bool = False  # the last SIGNON failed: what follows it is ignored
-    # a game's open phase as a run of order lines sees it, loaded once for the run (orders.py;
-    # dropped whenever another command may change the game)
-    views: dict[int, OrderView] = field(default_factory=dict)
-    # games whose passed deadline this reply has already told of (orders.py says it once)
-    told_late: set[int] = field(default_factory=set)
+    # what goes on over several commands, by its class (`keep`), in the order begun
+    ongoing: dict[type, Ongoing] = field(default_factory=dict)
+    # the sign-on when the last command started
+    _signed_before: Signed | None = field(default=None, init=False, repr=False)
+
+    def keep(self, kind: type[_Kept], make: Callable[[Context], _Kept]) -> _Kept:
+        """The message's ongoing work of class `kind`, begun now (`make`) if need be."""
+        found = self.ongoing.get(kind)
+        if not isinstance(found, kind):
+            found = self.ongoing[kind] = make(self)
+        return found
+
+    def command_starts(self, command: Command) -> None:
+        """Before each command of the message: the ongoing work hears of it, and the sign-on's
+        game is no longer fresh once a command has run after the sign-on."""
+        for ongoing in list(self.ongoing.values()):
+            ongoing.command_starts(command)
+        if self.signed is not None and self.signed is self._signed_before:
+            self.signed.fresh = False
+        self._signed_before = self.signed
+
+    def message_ends(self) -> None:
+        """After the message's last command: the ongoing work finishes."""
+        for ongoing in list(self.ongoing.values()):
+            ongoing.message_ends()

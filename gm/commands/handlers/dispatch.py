@@ -80,8 +80,8 @@ HANDLERS: Mapping[type[Command], tuple[str, str]] = {
     Create: ("create", "create"),
     Add: ("create", "add"),
     Start: ("create", "start"),
-    OrderLine: ("orders", "order_line"),
-    Clear: ("orders", "clear"),
+    OrderLine: ("order_taking", "order_line"),
+    Clear: ("order_taking", "clear"),
     Process: ("gm_control", "process"),
     Preview: ("gm_control", "preview"),
     Rollback: ("gm_control", "rollback"),
@@ -136,8 +136,7 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
     """Run `commands` in order against `ctx`, writing into `ctx.results`."""
     unsigned = 0  # lines that were not commands, before any SIGNON
     for command in commands:
-        if not isinstance(command, OrderLine | Clear) and not _is_order_error(command):
-            _flush_orders(ctx)  # orders end where another command starts
+        ctx.command_starts(command)  # what goes on over several commands hears of it
         if isinstance(command, SignOff):
             break
         if isinstance(command, NotACommand):
@@ -161,7 +160,7 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
             ctx.results.add(f"{command.line}: {keyword} is not available yet.")
             continue
         handler(ctx, command)
-    _flush_orders(ctx)
+    ctx.message_ends()  # what went on over several commands finishes (orders are stored)
     if unsigned and ctx.signed is None and not ctx.refused_signon:
         from gm.commands.handlers.unsigned import signon_hint
 
@@ -179,19 +178,6 @@ def handler_for(kind: type[Command]) -> Handler | None:
     return handler
 
 
-def _flush_orders(ctx: Context) -> None:
-    """orders.flush_orders, which has nothing to store unless order lines ran (they leave
-    views or pending orders): without them, only what it does besides (the sign-on's game
-    may have changed) is done, and the orders module stays unloaded."""
-    signed = ctx.signed
-    if ctx.views or (signed is not None and signed.pending):
-        from gm.commands.handlers import orders
-
-        orders.flush_orders(ctx)
-    elif signed is not None:
-        signed.fresh = False
-
-
 def _queue_copies(ctx: Context) -> None:
     """Send a copy of the reply to the addresses that asked for one (a power's registered
     address when someone signed on to it from elsewhere)."""
@@ -204,8 +190,3 @@ def _queue_copies(ctx: Context) -> None:
     game_id = None if ctx.signed is None else ctx.signed.game.id
     for address in dict.fromkeys(copies):
         ctx.results.mail.append(Notice((address,), subject, body, game_id))
-
-
-def _is_order_error(command: Command) -> bool:
-    """An error on a line among the orders (not a SIGNON): the orders go on after it."""
-    return isinstance(command, CommandError) and getattr(command, "keyword", "") != "SIGNON"
