@@ -21,6 +21,7 @@ from gm.engine.game import orders_needed, start_state
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY, with_rulebook
 from gm.engine.state import GameState
+from gm.engine.variant import Variant
 from gm.mail.compose import build_subject
 from gm.play.observers import observers
 from gm.play.render import render
@@ -35,7 +36,6 @@ from gm.store.rows import GameRecord
 from gm.store.settings import GameSettings
 from gm.store.statuses import GameStatus
 from gm.variants import UnknownVariant, get_variant, names
-from gm.variants.base import Variant
 from gm.variants.registry import canonical_name
 
 

@@ -7,11 +7,11 @@ from collections.abc import Callable, Mapping
 from gm.commands.handlers.common import game_rulebook, no_game, variant_label, variant_of
 from gm.commands.handlers.context import Context
 from gm.commands.values import Help, ListGames
+from gm.engine.variant import Variant
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.variants import UnknownVariant, registry
-from gm.variants.base import Variant
 
 
 def list_games(ctx: Context, command: ListGames) -> None:

@@ -41,8 +41,8 @@ from gm.commands.handlers.order_wording import (
 from gm.commands.values import Clear, Command, CommandError, OrderLine
 from gm.engine.errors import OrderError
 from gm.engine.game import Needed, build_sites, orders_needed, phase_results
-from gm.engine.legality import check_order
 from gm.engine.map import GameMap
+from gm.engine.order_check import check_order
 from gm.engine.orders import (
     Alliance,
     AnyOrder,
