@@ -123,7 +123,7 @@ def _check(variant: Variant, phase: PhaseRecord, power: str,
         for order in parsed:
             if isinstance(order, Order | Waive):
                 checked = check_order(gmap, state, power, order, sites,
-                                      army_fleet="af" in variant.order_kinds)
+                                      army_fleet=variant.army_fleet)
                 if isinstance(checked, OrderError):
                     unusable.append((text, checked.message))
                     continue

@@ -31,7 +31,7 @@ def game_rulebook(game: GameRecord) -> str:
 def rulebook_refusal(variant: Variant, rulebook: str) -> str | None:
     """Why `variant` cannot play `rulebook`, or None: the A/F variants' rules (Fast Ferry for
     convoys, A/F removals) are written for the 2000 rulebook's readings."""
-    if rulebook != DEFAULT_RULEBOOK and "af" in variant.order_kinds:
+    if rulebook != DEFAULT_RULEBOOK and variant.army_fleet:
         return (f"{variant.title} plays its A/F rules (Fast Ferry instead of convoys), written "
                 f"for the {DEFAULT_RULEBOOK} rulebook; the {rulebook} rulebook is for the other "
                 "variants")

@@ -235,7 +235,7 @@ class OrderTaking:
         parsed = parse_orders(written, gmap, phase.phase.type, variant.order_kinds)
         if isinstance(parsed, OrderError):
             ctx.results.add(f"  {at}{unreadable(command, written, parsed)}")
-            if _LONE_LANDING.match(command.text) and "af" in variant.order_kinds:
+            if _LONE_LANDING.match(command.text) and variant.army_fleet:
                 ctx.results.add(f"  {at}{quoted}: say which A/F the army leaves, e.g. `A/F MAO "
                                 "disembarks Por`, or give it on the line of the A/F's move: "
                                 "`A/F(ENG)-MAO, A disembarks Por` (A/F rules).")
@@ -261,7 +261,7 @@ class OrderTaking:
                     and not isinstance(order, _VARIANT_UNIT_ORDERS):
                 # Abstraction2 rule 3 / Deluge II rule 8: the A/F rules' checks where they apply.
                 checked = check_order(gmap, phase.state, signed.power, order, sites,
-                                      army_fleet="af" in variant.order_kinds)
+                                      army_fleet=variant.army_fleet)
                 if isinstance(checked, OrderError):
                     why = illegal(checked, order, phase, variant)
                 else:
