@@ -28,8 +28,8 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
+from gm.engine.variant import Variant
 from gm.notation import parse_order
-from gm.variants.base import Variant
 from gm.variants.registry import get_variant
 
 PHASE = Phase("Fall", 1905, PhaseType.MOVEMENT)

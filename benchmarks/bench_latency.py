@@ -82,7 +82,7 @@ from benchmarks.serve_support import (  # noqa: E402
 from gm.commands.parse import parse_message  # noqa: E402
 from gm.mail.decode import decode_message  # noqa: E402
 from gm.service.clock import SystemClock  # noqa: E402
-from gm.service.ingest import Outcome, ingest  # noqa: E402
+from gm.service.ingest import Disposition, ingest  # noqa: E402
 from gm.store.db import open_database  # noqa: E402
 from tests.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer  # noqa: E402
 from tests.service_support import GM, PLAYERS, SERVICE, SPRING_1901, START, maildir_config  # noqa: E402
@@ -432,7 +432,7 @@ def bench(args: argparse.Namespace) -> None:
             db = open_database(url)
             result = ingest(db, _setup_message(), config=maildir_config(root),
                             clock=SystemClock())
-            assert result.outcome is Outcome.ANSWERED, result
+            assert result.outcome is Disposition.ANSWERED, result
             db.dispose()
             lmtp = root / "lmtp.sock" if args.lmtp else None
             config = write_config(root, url, account, smtp, poll_interval=args.poll_interval,

@@ -54,7 +54,7 @@ from benchmarks.serve_support import (  # noqa: E402
 from gm.config import Config  # noqa: E402
 from gm.mail.connect import make_sink, make_source  # noqa: E402
 from gm.service.clock import FixedClock, SystemClock  # noqa: E402
-from gm.service.ingest import Outcome, ingest  # noqa: E402
+from gm.service.ingest import Disposition, ingest  # noqa: E402
 from gm.service.serve import Service  # noqa: E402
 from gm.store import migrate  # noqa: E402
 from gm.store.db import Database, open_database  # noqa: E402
@@ -174,7 +174,7 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False) -> No
                             maildir=base.maildir, imap=account.config(),
                             smtp=smtp.config(), poll_interval=0.5)
             result = ingest(db, message(GM, SETUP), config=config, clock=SystemClock())
-            assert result.outcome is Outcome.ANSWERED
+            assert result.outcome is Disposition.ANSWERED
             queued = SETUP_REPLIES
             t = time.perf_counter()
             append_all(account, [order_message(n) for n in range(count)])
@@ -234,7 +234,7 @@ def fuzz(count: int) -> None:
         migrate.upgrade(url)
         db = open_database(url)
         config, clock = maildir_config(root), FixedClock(START)
-        outcomes: Counter[Outcome] = Counter()
+        outcomes: Counter[Disposition] = Counter()
         t = time.perf_counter()
         for raw in fuzz_messages(20261123, count):
             outcomes[ingest(db, raw, config=config, clock=clock).outcome] += 1

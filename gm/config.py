@@ -34,7 +34,8 @@ it arrives (Postfix: `mailbox_transport = lmtp:unix:/run/gm/lmtp.sock`); a messa
 inbox; without an SMTP host it writes
 sent mail to the local Maildir outbox (the embedded default). Relative paths in the file are
 relative to the file's directory; relative paths in the environment to the working directory.
-Passwords are `Secret`s and the database URL is left out of repr, so logging a `Config` is safe.
+Passwords are `Secret`s (gm.secret) and the database URL is left out of repr, so logging a
+`Config` is safe.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
+
+from gm.secret import Secret
 
 ENV_PREFIX = "GM_"
 DEFAULT_DATA_DIR = Path("var")
@@ -73,22 +76,7 @@ class Security(StrEnum):
     PLAIN = "plain"  # no encryption: only to a loopback host
 
 
-@dataclass(frozen=True)
-class Secret:
-    """A password: printed as asterisks; `reveal()` gives the value where it is needed."""
-
-    _value: str = field(repr=False)
-
-    def reveal(self) -> str:
-        return self._value
-
-    def __bool__(self) -> bool:
-        return bool(self._value)
-
-    def __repr__(self) -> str:
-        return "Secret('********')" if self._value else "Secret('')"
-
-    __str__ = __repr__
+NO_PASSWORD = Secret("")  # no AUTH
 
 
 @dataclass(frozen=True)
@@ -110,7 +98,7 @@ class SmtpConfig:
     port: int
     security: Security
     user: str | None = None  # no user: no AUTH
-    password: Secret = Secret("")
+    password: Secret = NO_PASSWORD
     ca_file: Path | None = None
     timeout: float = DEFAULT_SMTP_TIMEOUT
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from gm.config import Config
 from gm.mail.connect import make_sink, make_source
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.service.serve import Service
 from gm.store.db import Database
 from tests.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer
@@ -60,7 +60,7 @@ class ImapService:
                       display_name=base.display_name, maildir=base.maildir,
                       imap=self.account.config(), smtp=self.smtp.config(), poll_interval=0.2)
 
-    async def run(self, *raws: bytes, config: Config | None = None) -> list[Outcome]:
+    async def run(self, *raws: bytes, config: Config | None = None) -> list[Disposition]:
         """Put `raws` in the mailbox and run one pass of the service over it."""
         for raw in raws:
             self.dovecot.save(self.account.user, raw)

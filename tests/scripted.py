@@ -11,9 +11,9 @@ from pathlib import Path
 from gm.engine.errors import OrderError
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
+from gm.engine.variant import Variant
 from gm.export.scenario import Recorder
 from gm.notation import parse_order
-from gm.variants.base import Variant
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from gm.config import Config, MaildirConfig
 from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome, ingest
+from gm.service.ingest import Disposition, ingest
 from gm.service.serve import Service
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
@@ -88,7 +88,7 @@ def mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
 
 def unwrapped(text: str) -> str:
     """A mail's text with its wrapped lines joined again, for tests about wording (mail is
-    wrapped at 78 columns, gm.service.render; tests/test_golden_mail.py checks the wrapping):
+    wrapped at 78 columns, gm.play.render; tests/test_golden_mail.py checks the wrapping):
     a line indented 2 or 4 more than the line it follows continues it when its first word
     would not have fitted on that line within 78 columns."""
     out: list[str] = []
@@ -112,7 +112,7 @@ def text_of(msg: Message) -> str:
     return unwrapped(str(part.get_content()))
 
 
-async def service_pass(db: Database, config: Config, clock: FixedClock) -> list[Outcome]:
+async def service_pass(db: Database, config: Config, clock: FixedClock) -> list[Disposition]:
     """One pass of the real service over its inbox; what became of each message."""
     service = Service(db, config, clock=clock)
     return [r.outcome for r in await service.once()]
@@ -124,7 +124,7 @@ def send_all(db: Database, tmp_path: Path, sender: str, body: str,
     queued."""
     result = ingest(db, message(sender, body), config=maildir_config(tmp_path),
                     clock=clock or FixedClock(START))
-    assert result.outcome is Outcome.ANSWERED, result
+    assert result.outcome is Disposition.ANSWERED, result
     with db.read() as s:
         queued = [o for o in outbound_repo.list_outbound(s) if o.inbound_id == result.inbound_id]
     reply = [o for o in queued if o.message_id == result.reply_message_id]

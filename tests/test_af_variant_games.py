@@ -8,10 +8,10 @@ from gm.engine.errors import OrderError
 from gm.engine.game import GameStep, advance
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
+from gm.engine.variant import Variant
 from gm.notation import parse_orders
 from gm.scenario.format import read_text
 from gm.scenario.runner import build_state
-from gm.variants.base import Variant
 from gm.variants.registry import get_variant
 
 

@@ -17,9 +17,9 @@ import pytest
 
 from gm.cli.scenario import print_result
 from gm.engine.army_fleet import (
-    HELP_TEXT,
     af_before_phase,
     af_retreat_options,
+    check_disembark,
     embark,
     resolve_adjustments_af,
     resolve_movement_af,
@@ -29,18 +29,20 @@ from gm.engine.army_fleet import (
 from gm.engine.errors import OrderError
 from gm.engine.game import advance, orders_needed
 from gm.engine.geo import Location
-from gm.engine.legality import Board, check_disembark, check_order
+from gm.engine.legality import Board
 from gm.engine.movement import resolve_movement
+from gm.engine.order_check import check_order
 from gm.engine.orders import Disembark, Embark, Move, UnitSpec
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.record import replace
 from gm.engine.results import Outcome, PhaseOutcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
-from gm.engine.values import replace
+from gm.engine.variant import Hooks, Variant
 from gm.notation.lines import parse_orders
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
-from gm.variants.base import Hooks, Variant
+from gm.variants.army_fleet_help import HELP_TEXT
 from gm.variants.registry import get_variant
 from tests.boards import RETREAT, WINTER, board, dislodged, position, result, std
 

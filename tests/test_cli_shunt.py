@@ -9,7 +9,7 @@ from pathlib import Path
 
 from gm.config import load_config
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome, ingest
+from gm.service.ingest import Disposition, ingest
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo
@@ -38,7 +38,7 @@ def test_a_shunted_message_is_listed_and_replayed_once_fixed(migrated_url: str,
                                    gm_password_hash=hash_password("gmpass"), now=START)
         raw = message(GM, "SIGNON GM broken gmpass\nSTART", subject="start it")
         kept = ingest(db, raw, config=maildir_config(tmp_path), clock=FixedClock(START))
-        assert kept.outcome is Outcome.SHUNTED
+        assert kept.outcome is Disposition.SHUNTED
 
         listed = _gm(config, "list")
         assert listed.returncode == 0, listed.stderr
@@ -84,7 +84,7 @@ def test_held_messages_are_listed_and_replayed_once(migrated_url: str, tmp_path:
         clock = FixedClock(START)
         done = [ingest(db, message(GM, "LIST", subject=f"list {n}"), config=service, clock=clock)
                 for n in range(4)]
-        assert [d.outcome for d in done] == [Outcome.ANSWERED] * 2 + [Outcome.HELD] * 2
+        assert [d.outcome for d in done] == [Disposition.ANSWERED] * 2 + [Disposition.HELD] * 2
         held = [d.inbound_id for d in done[2:]]
 
         listed = _gm(config, "list")

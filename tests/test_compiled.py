@@ -12,9 +12,9 @@ from pathlib import Path
 from gm.engine.geo import Location
 from gm.engine.orders import Disband, Hold, Move, UnitSpec
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.record import replace
 from gm.engine.results import OrderResult, Outcome
 from gm.engine.units import Unit, UnitType
-from gm.engine.values import replace
 
 ROOT = Path(__file__).resolve().parent.parent
 

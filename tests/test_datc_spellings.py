@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from gm.engine.map import GameMap
-from gm.engine.values import replace
+from gm.engine.record import replace
 from gm.scenario.format import Case, Line
 from gm.scenario.runner import run_case
 from gm.variants.maps import standard_map

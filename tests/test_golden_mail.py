@@ -35,7 +35,7 @@ import pytest
 
 from gm.engine.state import GameState
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.service.serve import Service
 from gm.service.tick import tick
 from gm.store import games as games_repo
@@ -177,7 +177,7 @@ class Table:
                         + textwrap.indent(shown, "| ", lambda _: True))
         deliver(self.config.maildir.inbox, message(sender, body, subject=subject))
         done = await Service(self.db, self.config, clock=self.clock).once()
-        assert [r.outcome for r in done] == [Outcome.ANSWERED], done
+        assert [r.outcome for r in done] == [Disposition.ANSWERED], done
         self.collect()
 
     async def orders(self, power: str, lines: Sequence[str]) -> None:

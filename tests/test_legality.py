@@ -9,9 +9,9 @@ from gm.engine.geo import Location
 from gm.engine.legality import (
     check_adjustment_order,
     check_movement_order,
-    check_order,
     check_retreat_order,
 )
+from gm.engine.order_check import check_order
 from gm.engine.orders import (
     AnyOrder,
     Build,

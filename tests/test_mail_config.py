@@ -11,7 +11,6 @@ from gm.config import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Config,
     ConfigError,
-    Secret,
     Security,
     load_config,
 )
@@ -19,6 +18,7 @@ from gm.mail.connect import make_sink, make_source
 from gm.mail.imap import ImapSource
 from gm.mail.maildir import MaildirSink, MaildirSource
 from gm.mail.smtp import SmtpSink
+from gm.secret import Secret
 
 FULL = """
 database_url = "postgresql+psycopg://gm:db-secret@db.example.org/gm"

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from gm.mail.compose import build_subject
+from gm.play.render import render
+from gm.play.reports import CentreRow, LateRow, PressRow, ReportView
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome, ingest
-from gm.service.render import render
-from gm.service.reports import CentreRow, LateRow, PressRow, ReportView
+from gm.service.ingest import Disposition, ingest
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.variants import get_variant
@@ -131,7 +131,7 @@ def test_a_reply_carries_the_game_tag_once(database: Database, tmp_path: Path) -
                            ("orders", "[alpha] Re: orders")):
         result = ingest(database, message(PLAYERS["France"], "SIGNON France alpha pwfrance",
                                           subject=sent), config=config, clock=FixedClock(START))
-        assert result.outcome is Outcome.ANSWERED
+        assert result.outcome is Disposition.ANSWERED
         with database.read() as s:
             [reply] = [o for o in outbound_repo.list_outbound(s)
                        if o.message_id == result.reply_message_id]

@@ -542,14 +542,14 @@ def test_mailed_variant_orders_are_read_with_the_game_variant(
     database: Database, tmp_path: Path
 ) -> None:
     from gm.service.clock import FixedClock
-    from gm.service.ingest import Outcome, ingest
+    from gm.service.ingest import Disposition, ingest
     from gm.store import outbound as outbound_repo
     from tests.service_support import GM, PLAYERS, START, maildir_config, message, unwrapped
 
     def send(sender: str, body: str) -> str:
         result = ingest(database, message(sender, body), config=maildir_config(tmp_path),
                         clock=FixedClock(START))
-        assert result.outcome is Outcome.ANSWERED, result
+        assert result.outcome is Disposition.ANSWERED, result
         with database.read() as s:
             replies = [o for o in outbound_repo.list_outbound(s)
                        if o.message_id == result.reply_message_id]

@@ -12,8 +12,8 @@ import pytest
 
 from gm.cli import main as gm_main
 from gm.engine.geo import Terrain
+from gm.engine.record import replace
 from gm.engine.state import GameState
-from gm.engine.values import replace
 from gm.scenario.format import BLOCKS, Line, ScenarioSyntaxError, read_file, read_text
 from gm.scenario.runner import run_case
 from gm.variants import Hooks, HookStep, ScheduledEvent, Variant, get_variant

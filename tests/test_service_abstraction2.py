@@ -8,7 +8,7 @@ from pathlib import Path
 
 from gm.config import Config
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.db import Database
@@ -62,18 +62,18 @@ async def test_an_abstraction2_game_by_mail(database: Database, tmp_path: Path) 
     config = maildir_config(tmp_path)
     clock = FixedClock(START)
     deliver(config.maildir.inbox, message(GM, SETUP))
-    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED]
 
     # July 1914: every power orders, the GM processes.
     for power, lines in JULY_1914.items():
         deliver(config.maildir.inbox, _orders(power, lines))
-    assert await service_pass(database, config, clock) == [Outcome.ANSWERED] * 7
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED] * 7
     replies = mail_by_recipient(config.maildir.outbox)
     for power, addr in PLAYERS.items():
         texts = [text_of(m) for m in replies[addr]]
         assert any("Units without orders: none." in t for t in texts), power
     deliver(config.maildir.inbox, message(GM, f"SIGNON GM {GAME} gmpass\nPROCESS"))
-    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED]
 
     for power, addr in PLAYERS.items():
         reports = _reports(config, addr, "July 1914, Movement")
@@ -96,9 +96,9 @@ async def test_an_abstraction2_game_by_mail(database: Database, tmp_path: Path) 
     # August 1914: England's army boards the fleet in the Irish Sea (rule 3); the others hold.
     for power, lines in AUGUST_1914.items():
         deliver(config.maildir.inbox, _orders(power, lines))
-    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED]
     deliver(config.maildir.inbox, message(GM, f"SIGNON GM {GAME} gmpass\nPROCESS"))
-    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED]
 
     text = _reports(config, PLAYERS["England"], "August 1914, Movement")[0]
     assert "A Lvp boards F IRI" in text and "A/F IRI" in text
@@ -119,7 +119,7 @@ async def test_help_abstraction2_by_mail(database: Database, tmp_path: Path) -> 
     config = maildir_config(tmp_path)
     clock = FixedClock(START)
     deliver(config.maildir.inbox, message(PLAYERS["Russia"], "HELP Abstraction II"))
-    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED]
     mail = mail_by_recipient(config.maildir.outbox)[PLAYERS["Russia"]]
     text = "\n".join(text_of(m) for m in mail)
     assert "Frozen regions" in text and "Exchange Bel Den for Hol Kie with Germany" in text

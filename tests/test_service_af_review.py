@@ -14,7 +14,7 @@ from pathlib import Path
 from gm.config import Config
 from gm.engine.state import GameState
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.service.serve import Service
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -39,7 +39,7 @@ class Table:
         seen = set(self._mail())
         deliver(self.config.maildir.inbox, message(sender, body))
         service = Service(self.db, self.config, clock=self.clock)
-        assert [r.outcome for r in await service.once()] == [Outcome.ANSWERED]
+        assert [r.outcome for r in await service.once()] == [Disposition.ANSWERED]
         return "\n".join(text_of(m) for name, m in sorted(self._mail().items())
                          if name not in seen and sender in str(m["To"]))
 

@@ -17,7 +17,7 @@ from gm.config import Config
 from gm.mail.imap import PROCESSED_KEYWORD, ImapSource
 from gm.mail.smtp import SmtpSink
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome, ingest
+from gm.service.ingest import Disposition, ingest
 from gm.service.serve import Service
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
@@ -92,7 +92,7 @@ async def test_a_failing_message_in_the_middle_of_a_fetch_batch(
     config = _config(tmp_path, smtp_server, imap_account)
     clock = FixedClock(START)
     assert ingest(database, message(GM, SETUP, message_id="<setup@example.org>"),
-                  config=config, clock=clock).outcome is Outcome.ANSWERED
+                  config=config, clock=clock).outcome is Disposition.ANSWERED
     with database.transaction() as s:  # a game whose stored variant this gm does not know
         games_repo.create_game(s, name="broken", variant="no-such-variant", gm_address=GM,
                                gm_password_hash=hash_password("gmpass"), now=START)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from gm.config import Config
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.db import Database
@@ -59,7 +59,7 @@ async def test_a_chaos2_game_by_email(database: Database, tmp_path: Path) -> Non
     config: Config = maildir_config(tmp_path)
     clock = FixedClock(START)
     deliver(config.maildir.inbox, message(GM, SETUP))
-    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED]
 
     for i, p in enumerate(POWERS):
         orders = [_build(p.centre)]
@@ -67,7 +67,7 @@ async def test_a_chaos2_game_by_email(database: Database, tmp_path: Path) -> Non
             orders.append("Home Bel")  # Chaos II rule 4: not owned, refused on arrival
         body = "\n".join([_signon(i, p.code, p.name), *orders])
         deliver(config.maildir.inbox, message(_address(p.code), body))
-    assert await service_pass(database, config, clock) == [Outcome.ANSWERED] * 34
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED] * 34
 
     mail = mail_by_recipient(config.maildir.outbox)
     for p in POWERS:
@@ -80,7 +80,7 @@ async def test_a_chaos2_game_by_email(database: Database, tmp_path: Path) -> Non
             assert '"Home Bel": refused, Paris does not own Bel.' in text, text
 
     deliver(config.maildir.inbox, message(GM, "SIGNON GM kaos gmpass\nPROCESS"))
-    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED]
 
     with database.read() as s:
         game = games_repo.find_game(s, "kaos")

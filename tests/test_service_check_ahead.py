@@ -10,7 +10,7 @@ from pathlib import Path
 
 from gm.service.check_ahead import check_ahead, stored_hashes
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome, ingest
+from gm.service.ingest import Disposition, ingest
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.store.passwords import hash_password, remembered, verify_password
@@ -23,7 +23,7 @@ def _game(db: Database, tmp_path: Path) -> None:
               for power, addr in PLAYERS.items()]
     raw = message(GM, "\n".join(lines))
     assert ingest(db, raw, config=maildir_config(tmp_path),
-                  clock=FixedClock(START)).outcome is Outcome.ANSWERED
+                  clock=FixedClock(START)).outcome is Disposition.ANSWERED
 
 
 def _reply(db: Database, inbound_id: int) -> str:

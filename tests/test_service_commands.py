@@ -8,10 +8,11 @@ from datetime import time, timedelta
 from pathlib import Path
 
 from gm.engine.phase import PhaseType
+from gm.play.observers import observers
+from gm.play.reminders import remind_before
 from gm.policies import LatePolicy, PressPolicy
-from gm.service.adjudicate import observers
 from gm.service.clock import FixedClock
-from gm.service.tick import remind_before, tick
+from gm.service.tick import tick
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import outbound as outbound_repo

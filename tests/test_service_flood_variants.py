@@ -9,7 +9,7 @@ from gm.config import Config
 from gm.engine.geo import Terrain
 from gm.engine.state import GameState
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.service.serve import Service
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -42,13 +42,13 @@ class Table:
         self.db, self.config, self.game = db, config, game
         self.clock = FixedClock(START)
 
-    async def run(self) -> list[Outcome]:
+    async def run(self) -> list[Disposition]:
         service = Service(self.db, self.config, clock=self.clock)
         return [r.outcome for r in await service.once()]
 
     async def send(self, sender: str, body: str) -> None:
         deliver(self.config.maildir.inbox, message(sender, body))
-        assert await self.run() == [Outcome.ANSWERED]
+        assert await self.run() == [Disposition.ANSWERED]
 
     async def orders(self, orders: dict[str, list[str]]) -> None:
         for power, lines in orders.items():

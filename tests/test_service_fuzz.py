@@ -18,7 +18,7 @@ from gm.config import Config
 from gm.mail.decode import decode_message
 from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome, ingest
+from gm.service.ingest import Disposition, ingest
 from gm.service.loop_guard import is_loop_sign
 from gm.service.serve import Service
 from gm.store import inbound as inbound_repo
@@ -33,17 +33,17 @@ SEED = 20261123
 COUNT = 10_000
 
 
-def _check_outcome(raw: bytes, outcome: Outcome, config: Config) -> None:
-    if outcome is Outcome.AUTOMATIC:
+def _check_outcome(raw: bytes, outcome: Disposition, config: Config) -> None:
+    if outcome is Disposition.AUTOMATIC:
         decoded = decode_message(raw, max_bytes=config.max_message_bytes,
                                  own_addresses=config.address)
         assert decoded.is_automatic or not decoded.sender, raw[:300]
-    elif outcome is Outcome.HELD:  # many messages without commands at once: a mail loop
+    elif outcome is Disposition.HELD:  # many messages without commands at once: a mail loop
         decoded = decode_message(raw, max_bytes=config.max_message_bytes,
                                  own_addresses=config.address)
         assert is_loop_sign(decoded, parse_message(decoded.text), config), raw[:300]
     else:
-        assert outcome in (Outcome.ANSWERED, Outcome.DUPLICATE), raw[:300]
+        assert outcome in (Disposition.ANSWERED, Disposition.DUPLICATE), raw[:300]
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])
@@ -51,15 +51,16 @@ def test_ten_thousand_random_messages(database: Database, tmp_path: Path) -> Non
     config, clock = maildir_config(tmp_path), FixedClock(START)
     protected_game(database, tmp_path)
     before = snapshot(database)
-    outcomes: Counter[Outcome] = Counter()
+    outcomes: Counter[Disposition] = Counter()
     for raw in fuzz_messages(SEED, COUNT):
         result = ingest(database, raw, config=config, clock=clock)
-        assert result.outcome is not Outcome.SHUNTED, (result.error, raw[:300])
+        assert result.outcome is not Disposition.SHUNTED, (result.error, raw[:300])
         _check_outcome(raw, result.outcome, config)
         outcomes[result.outcome] += 1
     assert sum(outcomes.values()) == COUNT, outcomes
     # each kind of input occurred in earnest
-    assert outcomes[Outcome.ANSWERED] > 3000 and outcomes[Outcome.AUTOMATIC] > 1000, outcomes
+    assert (outcomes[Disposition.ANSWERED] > 3000
+            and outcomes[Disposition.AUTOMATIC] > 1000), outcomes
     with database.read() as s:
         assert not inbound_repo.list_inbound(s, status=InboundStatus.SHUNTED, limit=1)
         assert not inbound_repo.list_inbound(s, status=InboundStatus.NEW, limit=1)
@@ -79,8 +80,8 @@ async def test_a_random_sample_through_the_service(database: Database, tmp_path:
     done = await Service(database, config, clock=FixedClock(START)).once()
     assert len(done) == len(sample)
     assert not list((inbox / "new").iterdir())
-    assert Outcome.SHUNTED not in {d.outcome for d in done}
-    answered = [d for d in done if d.outcome is Outcome.ANSWERED]
+    assert Disposition.SHUNTED not in {d.outcome for d in done}
+    answered = [d for d in done if d.outcome is Disposition.ANSWERED]
     with database.read() as s:
         replied = {o.inbound_id for o in outbound_repo.list_outbound(s, limit=10_000)}
     assert {d.inbound_id for d in answered} <= replied

@@ -12,7 +12,7 @@ from pathlib import Path
 from gm.config import Config
 from gm.mail.connect import make_sink, make_source
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.service.serve import Service
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
@@ -62,12 +62,12 @@ async def test_a_turn_by_maildir(database: Database, tmp_path: Path) -> None:
     config = maildir_config(tmp_path)
     clock = FixedClock(START)
     deliver(config.maildir.inbox, message(GM, SETUP))
-    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED]
     for power in PLAYERS:
         deliver(config.maildir.inbox, _orders(power))
-    assert await service_pass(database, config, clock) == [Outcome.ANSWERED] * 7
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED] * 7
     deliver(config.maildir.inbox, message(GM, "SIGNON GM gamma gmpass\nPROCESS"))
-    assert await service_pass(database, config, clock) == [Outcome.ANSWERED]
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED]
     _check_game_after_process(database)
 
     mail = mail_by_recipient(config.maildir.outbox)
@@ -98,7 +98,8 @@ async def test_a_turn_by_maildir(database: Database, tmp_path: Path) -> None:
     deliver(config.maildir.inbox, raw)
     deliver(config.maildir.inbox, raw)
     outcomes = await service_pass(database, config, clock)
-    assert sorted(outcomes) == sorted([Outcome.ANSWERED, Outcome.ANSWERED, Outcome.DUPLICATE])
+    assert sorted(outcomes) == sorted(
+        [Disposition.ANSWERED, Disposition.ANSWERED, Disposition.DUPLICATE])
     assert len(list((config.maildir.outbox / "new").iterdir())) == before + 2
 
 
@@ -111,13 +112,13 @@ async def test_a_turn_by_imap_and_smtp(database: Database, tmp_path: Path,
                     imap=imap_account.config(), smtp=smtp_server.config(), poll_interval=0.2)
     clock = FixedClock(START)
 
-    async def run_pass() -> list[Outcome]:
+    async def run_pass() -> list[Disposition]:
         service = Service(database, config, clock=clock, source=make_source(config),
                           sink=make_sink(config))
         return [r.outcome for r in await service.once()]
 
     dovecot.save(imap_account.user, message(GM, SETUP))
-    assert await run_pass() == [Outcome.ANSWERED]
+    assert await run_pass() == [Disposition.ANSWERED]
     for power in PLAYERS:
         if power != "Turkey":
             dovecot.save(imap_account.user, _orders(power))
@@ -126,9 +127,9 @@ async def test_a_turn_by_imap_and_smtp(database: Database, tmp_path: Path,
     dovecot.save(imap_account.user, twice)
     dovecot.save(imap_account.user, twice)
     outcomes = await run_pass()
-    assert sorted(outcomes) == sorted([Outcome.ANSWERED] * 7 + [Outcome.DUPLICATE])
+    assert sorted(outcomes) == sorted([Disposition.ANSWERED] * 7 + [Disposition.DUPLICATE])
     dovecot.save(imap_account.user, message(GM, "SIGNON GM gamma gmpass\nPROCESS"))
-    assert await run_pass() == [Outcome.ANSWERED]
+    assert await run_pass() == [Disposition.ANSWERED]
     _check_game_after_process(database)
 
     assert await run_pass() == []  # every message was marked processed in the mailbox

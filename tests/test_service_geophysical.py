@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gm.config import Config
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.service.serve import Service
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -51,7 +51,7 @@ def _mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
     return found
 
 
-async def _pass(db: Database, config: Config, clock: FixedClock) -> list[Outcome]:
+async def _pass(db: Database, config: Config, clock: FixedClock) -> list[Disposition]:
     return [r.outcome for r in await Service(db, config, clock=clock).once()]
 
 
@@ -59,11 +59,11 @@ async def test_a_geophysical_turn_by_email(database: Database, tmp_path: Path) -
     config = maildir_config(tmp_path)
     clock = FixedClock(START)
     deliver(config.maildir.inbox, message(GM, SETUP))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+    assert await _pass(database, config, clock) == [Disposition.ANSWERED]
     for power, lines in SPRING.items():
         body = "\n".join([f"SIGNON {power} geogame pw{power.lower()}", *lines])
         deliver(config.maildir.inbox, message(PLAYERS[power], body, subject="orders"))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED] * 7
+    assert await _pass(database, config, clock) == [Disposition.ANSWERED] * 7
     replies = _mail_by_recipient(config.maildir.outbox)
     russia = next(t for t in map(text_of, replies[PLAYERS["Russia"]]) if "Stabilize" in t)
     assert "2 Stabilize Mos" in russia and "refused" not in russia, russia
@@ -72,14 +72,14 @@ async def test_a_geophysical_turn_by_email(database: Database, tmp_path: Path) -
 
     # HELP Geophysical: the rules, the rulings and the project's decisions, by mail
     deliver(config.maildir.inbox, message("someone@example.net", "HELP Geophysical"))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+    assert await _pass(database, config, clock) == [Disposition.ANSWERED]
     answer = _mail_by_recipient(config.maildir.outbox)["someone@example.net"][0]
     help_text = " ".join(text_of(answer).split())
     for words in ("Support TURKISH Erode Mos", "Rulings", "neutral until a unit takes it"):
         assert words in help_text, help_text
 
     deliver(config.maildir.inbox, message(GM, "SIGNON GM geogame gmpass\nPROCESS"))
-    assert await _pass(database, config, clock) == [Outcome.ANSWERED]
+    assert await _pass(database, config, clock) == [Disposition.ANSWERED]
 
     mail = _mail_by_recipient(config.maildir.outbox)
     report = next(text_of(m) for m in mail[PLAYERS["Russia"]]

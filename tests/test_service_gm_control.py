@@ -12,7 +12,7 @@ from pathlib import Path
 from gm.config import Config
 from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.service.serve import Service
 from gm.service.tick import Why, tick
 from gm.store import audit
@@ -62,7 +62,7 @@ class Mail:
         (inbox / "tmp" / name).write_bytes(message(sender, body))
         (inbox / "tmp" / name).rename(inbox / "new" / name)
         done = await Service(self.db, self.config, clock=self.clock).once()
-        assert [r.outcome for r in done] in ([Outcome.ANSWERED], [Outcome.SHUNTED])
+        assert [r.outcome for r in done] in ([Disposition.ANSWERED], [Disposition.SHUNTED])
         out = []
         for path in sorted((self.config.maildir.outbox / "new").iterdir()):
             if path.name not in self.seen:

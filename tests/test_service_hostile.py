@@ -15,7 +15,7 @@ from typing import Any
 
 from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome, ingest
+from gm.service.ingest import Disposition, ingest
 from gm.service.serve import Service
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
@@ -40,10 +40,11 @@ def protected_game(db: Database, root: Path) -> None:
     config, clock = maildir_config(root), FixedClock(START)
     setup = "\n".join([f"CREATE kappa standard {GM_PASSWORD}"]
                       + [f"ADD {p} {a} {password(p)}" for p, a in PLAYERS.items()] + ["START"])
-    assert ingest(db, message(GM, setup), config=config, clock=clock).outcome is Outcome.ANSWERED
+    assert (ingest(db, message(GM, setup), config=config, clock=clock).outcome
+            is Disposition.ANSWERED)
     orders = "\n".join([f"SIGNON France kappa {password('France')}", *SPRING_1901["France"]])
     result = ingest(db, message(PLAYERS["France"], orders), config=config, clock=clock)
-    assert result.outcome is Outcome.ANSWERED
+    assert result.outcome is Disposition.ANSWERED
 
 
 def snapshot(db: Database) -> str:
@@ -89,15 +90,15 @@ async def test_hostile_corpus(database: Database, tmp_path: Path) -> None:
         if result is None:  # no Message-ID survived: the headerless cases
             assert not answered, what
             continue
-        assert result.outcome is not Outcome.SHUNTED, (what, result.error)
-        if answered and result.outcome is Outcome.HELD:
+        assert result.outcome is not Disposition.SHUNTED, (what, result.error)
+        if answered and result.outcome is Disposition.HELD:
             # one more message without commands from the same sender in the same minute: held
             # as a mail loop (gm.service.loop_guard), unanswered
             assert "a mail loop" in (stored[result.inbound_id].error or ""), what
             assert not [o for o in outbound if o.inbound_id == result.inbound_id], what
             held += 1
             continue
-        expected = Outcome.ANSWERED if answered else Outcome.AUTOMATIC
+        expected = Disposition.ANSWERED if answered else Disposition.AUTOMATIC
         assert result.outcome is expected, what
         replies = [o for o in outbound if o.inbound_id == result.inbound_id]
         if answered:
@@ -106,7 +107,8 @@ async def test_hostile_corpus(database: Database, tmp_path: Path) -> None:
             assert text.strip() and "could not be processed" not in text, what
         else:
             assert replies == [], what
-    assert {d.outcome for d in done} <= {Outcome.ANSWERED, Outcome.AUTOMATIC, Outcome.HELD}
+    assert {d.outcome for d in done} <= {
+        Disposition.ANSWERED, Disposition.AUTOMATIC, Disposition.HELD}
     assert held, "the flood of messages without commands was never held"
     with database.read() as s:
         assert not inbound_repo.list_inbound(s, status=InboundStatus.SHUNTED)
@@ -135,4 +137,4 @@ async def test_hostile_corpus(database: Database, tmp_path: Path) -> None:
 
     # and the service still works: the same pass answers an ordinary message
     result = ingest(database, message(GM, "LIST"), config=config, clock=FixedClock(START))
-    assert result.outcome is Outcome.ANSWERED
+    assert result.outcome is Disposition.ANSWERED

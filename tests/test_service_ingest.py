@@ -7,7 +7,7 @@ from pathlib import Path
 
 from gm.config import Config
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome, ingest
+from gm.service.ingest import Disposition, ingest
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo
@@ -29,7 +29,7 @@ def _reply(db: Database, inbound_id: int) -> str:
 def _send(db: Database, tmp_path: Path, sender: str, body: str) -> str:
     result = ingest(db, message(sender, body), config=maildir_config(tmp_path),
                     clock=FixedClock(START))
-    assert result.outcome is Outcome.ANSWERED, result
+    assert result.outcome is Disposition.ANSWERED, result
     return _reply(db, result.inbound_id)
 
 
@@ -116,8 +116,8 @@ def test_a_message_delivered_twice_is_processed_once(database: Database, tmp_pat
     config = maildir_config(tmp_path)
     first = ingest(database, raw, config=config, clock=FixedClock(START))
     second = ingest(database, raw, config=config, clock=FixedClock(START))
-    assert first.outcome is Outcome.ANSWERED
-    assert second.outcome is Outcome.DUPLICATE and second.inbound_id == first.inbound_id
+    assert first.outcome is Disposition.ANSWERED
+    assert second.outcome is Disposition.DUPLICATE and second.inbound_id == first.inbound_id
     with database.read() as s:
         assert len(outbound_repo.list_outbound(s)) == 1
         assert len(inbound_repo.list_inbound(s)) == 1
@@ -130,7 +130,7 @@ def test_a_failing_message_is_shunted_and_answered(database: Database, tmp_path:
                                gm_password_hash=hash_password("gmpass"), now=START)
     result = ingest(database, message(GM, "SIGNON GM broken gmpass\nSTART"),
                     config=maildir_config(tmp_path), clock=FixedClock(START))
-    assert result.outcome is Outcome.SHUNTED
+    assert result.outcome is Disposition.SHUNTED
     assert result.error is not None and "no-such-variant" in result.error
     with database.read() as s:
         stored = inbound_repo.get_inbound(s, result.inbound_id)
@@ -153,7 +153,7 @@ def test_automatic_mail_is_not_answered(database: Database, tmp_path: Path) -> N
     raw = message("mailer-daemon@example.org", "Delivery failed",
                   headers={"Auto-Submitted": "auto-replied"})
     result = ingest(database, raw, config=maildir_config(tmp_path), clock=FixedClock(START))
-    assert result.outcome is Outcome.AUTOMATIC
+    assert result.outcome is Disposition.AUTOMATIC
     with database.read() as s:
         assert outbound_repo.list_outbound(s) == []
         assert inbound_repo.get_inbound(s, result.inbound_id).status is InboundStatus.PROCESSED
@@ -167,8 +167,8 @@ def test_garbage_gets_a_clear_reply(database: Database, tmp_path: Path) -> None:
     assert "A Par - Bur  ->" not in reply
     raw = b"\xff\xfe garbage without headers \x00\x01"
     result = ingest(database, raw, config=maildir_config(tmp_path), clock=FixedClock(START))
-    assert result.outcome in (Outcome.AUTOMATIC, Outcome.ANSWERED)
-    assert result.outcome is not Outcome.SHUNTED
+    assert result.outcome in (Disposition.AUTOMATIC, Disposition.ANSWERED)
+    assert result.outcome is not Disposition.SHUNTED
 
 
 def test_list_summary_and_help(database: Database, tmp_path: Path) -> None:
@@ -186,7 +186,7 @@ def test_mail_from_ourselves_is_not_answered(database: Database, tmp_path: Path)
     config = maildir_config(tmp_path)
     result = ingest(database, message(config.address, "HELP"), config=config,
                     clock=FixedClock(START))
-    assert result.outcome is Outcome.AUTOMATIC
+    assert result.outcome is Disposition.AUTOMATIC
     with database.read() as s:
         assert outbound_repo.list_outbound(s) == []
 
@@ -198,7 +198,7 @@ def test_a_message_too_large_is_refused_in_words(database: Database, tmp_path: P
                    max_message_bytes=2048)
     raw = message(GM, "CREATE huge standard pw\n" + "x" * 5000)
     result = ingest(database, raw, config=small, clock=FixedClock(START))
-    assert result.outcome is Outcome.ANSWERED
+    assert result.outcome is Disposition.ANSWERED
     reply = _reply(database, result.inbound_id)
     assert "larger than 2048 bytes and was not read" in reply
     with database.read() as s:

@@ -9,7 +9,7 @@ import dataclasses
 from datetime import timedelta
 from pathlib import Path
 
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.service.loop_guard import LOOP_LIMIT
 from gm.store import inbound as inbound_repo
 from gm.store.db import Database
@@ -42,10 +42,10 @@ async def test_a_naive_auto_responder_is_held_after_a_handful(
         sent = table.new_mail()
         operator_notices += [m for m in sent if m.recipients == (OPERATOR,)]
         replies = [m for m in sent if m.recipients == (ROBOT,)]
-        if outcomes == [Outcome.HELD]:
+        if outcomes == [Disposition.HELD]:
             assert replies == []  # nothing to feed the loop
             break
-        assert outcomes == [Outcome.ANSWERED]
+        assert outcomes == [Disposition.ANSWERED]
         answered += 1
         (reply,) = replies
         table.clock.advance(timedelta(seconds=40))
@@ -60,13 +60,13 @@ async def test_a_naive_auto_responder_is_held_after_a_handful(
     # more of the robot's mail in the window (it may still be sending): held, no new notice
     for n in range(3):
         table.clock.advance(timedelta(minutes=1))
-        assert await table.run(_robot_answer("...", 100 + n), config=config) == [Outcome.HELD]
+        assert await table.run(_robot_answer("...", 100 + n), config=config) == [Disposition.HELD]
     assert table.new_mail() == []
     # commands from the same address are answered all the same
-    assert await table.run(message(ROBOT, "LIST"), config=config) == [Outcome.ANSWERED]
+    assert await table.run(message(ROBOT, "LIST"), config=config) == [Disposition.ANSWERED]
     assert [m.recipients for m in table.new_mail()] == [(ROBOT,)]
     # and others are not affected
-    assert await table.run(message(GM, "HELP"), config=config) == [Outcome.ANSWERED]
+    assert await table.run(message(GM, "HELP"), config=config) == [Disposition.ANSWERED]
     table.new_mail()
     with database.read() as s:
         held = inbound_repo.list_inbound(s, status=InboundStatus.HELD)
@@ -75,7 +75,7 @@ async def test_a_naive_auto_responder_is_held_after_a_handful(
 
     # half an hour later the window has passed: a message without commands is answered again
     table.clock.advance(timedelta(minutes=31))
-    assert await table.run(message(ROBOT, "hello?"), config=config) == [Outcome.ANSWERED]
+    assert await table.run(message(ROBOT, "hello?"), config=config) == [Disposition.ANSWERED]
     assert [m.recipients for m in table.new_mail()] == [(ROBOT,)]
 
 
@@ -84,6 +84,6 @@ async def test_a_player_forgetting_commands_now_and_then_is_answered(
         imap_account: ImapAccount, smtp_server: SmtpServer) -> None:
     table = ImapService(database, tmp_path, dovecot, imap_account, smtp_server)
     for n in range(3 * LOOP_LIMIT):  # one message without commands every ten minutes
-        assert await table.run(message(ROBOT, f"question {n}?")) == [Outcome.ANSWERED]
+        assert await table.run(message(ROBOT, f"question {n}?")) == [Disposition.ANSWERED]
         table.clock.advance(timedelta(minutes=10))
     assert len(table.new_mail()) == 3 * LOOP_LIMIT

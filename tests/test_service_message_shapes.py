@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.store.db import Database
 from tests.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer
 from tests.imap_support import ImapService
@@ -25,13 +25,13 @@ SIGNON = "SIGNON France shape pwfrance"
 async def table(database: Database, tmp_path: Path, dovecot: DovecotServer,
                 imap_account: ImapAccount, smtp_server: SmtpServer) -> ImapService:
     service = ImapService(database, tmp_path, dovecot, imap_account, smtp_server)
-    assert await service.run(message(GM, SETUP)) == [Outcome.ANSWERED]
+    assert await service.run(message(GM, SETUP)) == [Disposition.ANSWERED]
     service.new_mail()
     return service
 
 
 async def _reply(table: ImapService, raw: bytes) -> str:
-    assert await table.run(raw) == [Outcome.ANSWERED]
+    assert await table.run(raw) == [Disposition.ANSWERED]
     (reply,) = [m for m in table.new_mail() if m.is_reply]
     return reply.text
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gm.service.adjudicate import observers
+from gm.play.observers import observers
 from gm.service.clock import FixedClock
 from gm.service.ingest import ingest
 from gm.service.tick import tick

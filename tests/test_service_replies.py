@@ -13,9 +13,9 @@ from gm.engine.errors import OrderError
 from gm.engine.map import GameMap
 from gm.engine.phase import Phase, PhaseType
 from gm.notation import parse_orders
+from gm.play.coming import coming_events
+from gm.play.render import template
 from gm.service.clock import FixedClock
-from gm.service.coming import coming_events
-from gm.service.render import template
 from gm.store import games as games_repo
 from gm.store.db import Database
 from gm.store.rows import OutboundRecord

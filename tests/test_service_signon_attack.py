@@ -17,7 +17,7 @@ from pathlib import Path
 from gm.config import Config
 from gm.mail.connect import make_sink, make_source
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.service.serve import Service
 from gm.store import audit
 from gm.store import games as games_repo
@@ -61,7 +61,7 @@ async def test_a_stranger_cannot_lock_out_a_player_or_the_gm(
         service = Service(database, config, clock=clock, source=make_source(config),
                           sink=make_sink(config))
         outcomes = [r.outcome for r in await service.once()]
-        assert outcomes == [Outcome.ANSWERED] * len(mail)
+        assert outcomes == [Disposition.ANSWERED] * len(mail)
         received = smtp_server.received
         new, seen = received[seen:], len(received)
         replies = []

@@ -15,7 +15,7 @@ from pathlib import Path
 from gm.config import Config
 from gm.engine.state import GameState
 from gm.service.clock import FixedClock
-from gm.service.ingest import Outcome
+from gm.service.ingest import Disposition
 from gm.service.serve import Service
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -41,19 +41,19 @@ class Table:
         self.game = game
         self.seen: set[str] = set()
 
-    async def run(self) -> list[Outcome]:
+    async def run(self) -> list[Disposition]:
         return [r.outcome for r in await Service(self.db, self.config, clock=self.clock).once()]
 
     async def gm(self, body: str) -> None:
         deliver(self.config.maildir.inbox, message(GM, body))
-        assert await self.run() == [Outcome.ANSWERED]
+        assert await self.run() == [Disposition.ANSWERED]
 
     async def orders(self, orders: dict[str, list[str]]) -> None:
         for power, lines in orders.items():
             body = "\n".join([f"SIGNON {power} {self.game} pw{power.lower()}", *lines])
             deliver(self.config.maildir.inbox,
                      message(PLAYERS[power], body, subject="orders"))
-        assert await self.run() == [Outcome.ANSWERED] * len(orders)
+        assert await self.run() == [Disposition.ANSWERED] * len(orders)
 
     def new_mail(self) -> dict[str, list[str]]:
         """Texts of the mail sent since the last call, by recipient."""

@@ -17,9 +17,9 @@ from gm.config import Config
 from gm.engine.geo import Location
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.units import Unit, UnitType
+from gm.play.deadlines import deadline_after, show
 from gm.policies import LatePolicy
 from gm.service.clock import FixedClock
-from gm.service.deadlines import deadline_after, show
 from gm.service.serve import Service
 from gm.service.tick import tick
 from gm.store import audit as audit_repo

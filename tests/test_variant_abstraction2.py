@@ -19,12 +19,12 @@ from gm.engine.map import GameMap
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
+from gm.engine.variant import Variant
 from gm.export.scenario import Recorder
 from gm.notation import parse_orders
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
 from gm.variants.abstraction2 import frozen_rules
-from gm.variants.base import Variant
 from gm.variants.mapdata import MapDataError, load_map, parse_map
 from gm.variants.maps import map_data, ring_map
 from gm.variants.registry import canonical_name, get_variant

@@ -16,12 +16,12 @@ from gm.engine.orders import Alliance, DesignateHome
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
+from gm.engine.variant import Variant
 from gm.export.scenario import Recorder
 from gm.notation import parse_order
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
 from gm.variants import chaos2
-from gm.variants.base import Variant
 from gm.variants.registry import canonical_name, get_variant
 from tests.scripted import passes_gm_scenario
 

@@ -17,11 +17,11 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
+from gm.engine.variant import Variant
 from gm.export.scenario import Recorder
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
 from gm.variants import deluge2
-from gm.variants.base import Variant
 from gm.variants.registry import get_variant
 from gm.variants.terrain_schedule import TableError, load_tables
 from tests.scripted import passes_gm_scenario, scripted_orders

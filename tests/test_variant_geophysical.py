@@ -19,11 +19,11 @@ from gm.engine.orders import Convoy, GeoEvent, GeoKind, GeoTarget, Stabilize
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
+from gm.engine.variant import Variant
 from gm.export.scenario import Recorder
 from gm.notation import parse_order
 from gm.scenario.format import Case, read_file
 from gm.scenario.runner import run_case
-from gm.variants.base import Variant
 from gm.variants.geo_events import display_name
 from gm.variants.registry import get_variant
 from tests.scripted import passes_gm_scenario

@@ -17,10 +17,10 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
+from gm.engine.variant import Variant
 from gm.notation import parse_order
 from gm.scenario.format import read_text
 from gm.scenario.runner import build_state, split_power
-from gm.variants.base import Variant
 from gm.variants.registry import get_variant
 
 

@@ -11,10 +11,10 @@ from gm.engine.errors import OrderError
 from gm.engine.game import advance, orders_needed
 from gm.engine.geo import Location, Terrain
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.record import replace
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
-from gm.engine.values import replace
 from gm.notation import parse_order
 from gm.variants import (
     Hooks,

@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from gm.cli.service_setup import open_service
     from gm.service.clock import SystemClock
-    from gm.service.ingest import Outcome, ingest
+    from gm.service.ingest import Disposition, ingest
     from gm.service.sender_wake import wake_sender
 
     opened = open_service("ingest", args.config)
@@ -34,4 +34,4 @@ def run(args: argparse.Namespace) -> int:
         db.dispose()
     wake_sender(config)  # a running `gm serve` sends the reply now
     print(f"message {result.inbound_id}: {result.outcome.value}")
-    return 1 if result.outcome is Outcome.SHUNTED else 0
+    return 1 if result.outcome is Disposition.SHUNTED else 0

@@ -18,7 +18,7 @@ from gm.commands.handlers.context import Context, Notice
 from gm.commands.spec import Handler
 from gm.commands.values import Command, CommandError, NotACommand, OrderLine
 from gm.mail.compose import build_subject
-from gm.service.render import render
+from gm.play.render import render
 
 
 def run_commands(ctx: Context, commands: Sequence[Command]) -> None:

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gm.engine.phase import Phase, PhaseType
-
-MASK = "******"
+from gm.secret import MASK as MASK
+from gm.secret import Secret as Secret
 
 
 @dataclass(frozen=True)
@@ -27,31 +27,6 @@ class Line:
 
     def __str__(self) -> str:
         return f"line {self.number}: {self.text}" if self.number else self.text
-
-
-class Secret:
-    """A password: compares by value, never prints it (str and repr show a mask)."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    @property
-    def value(self) -> str:
-        return self._value
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Secret) and other._value == self._value
-
-    def __hash__(self) -> int:
-        return hash(("Secret", self._value))
-
-    def __repr__(self) -> str:
-        return f"Secret({MASK!r})"
-
-    def __str__(self) -> str:
-        return MASK
 
 
 @dataclass(frozen=True)

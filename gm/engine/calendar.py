@@ -10,10 +10,10 @@ from 1905). `Phase.season` always holds the canonical name; `display` gives the 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.values import value
 
 # Words accepted for each phase type, e.g. in `Spring 1901, Movement` or `Winter 1901 builds`.
 _TYPE_WORDS: dict[str, PhaseType] = {
@@ -36,7 +36,7 @@ _TYPE_LETTERS: dict[str, PhaseType] = {
 }
 
 
-@value
+@dataclass(frozen=True)
 class Season:
     """One season of the year and the phases played in it.
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import permutations
-
-from gm.engine.values import value
 
 # Compass labels with their directions on the board (x to the east, y to the south).
 CARDINAL: tuple[tuple[str, tuple[float, float]], ...] = (
@@ -34,7 +33,7 @@ INTERCARDINAL: tuple[tuple[str, tuple[float, float]], ...] = (
 COMPASS = dict(CARDINAL + INTERCARDINAL)
 
 
-@value
+@dataclass(frozen=True)
 class CoastRun:
     """One coast of a land province, as the labeller sees it.
 

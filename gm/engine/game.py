@@ -11,17 +11,18 @@ no centres are eliminated; the victory rule is checked. The variant's hooks run 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from gm.engine.adjustments import resolve_adjustments
+from gm.engine.army_fleet.legality import retreat_places_af
 from gm.engine.movement import resolve_movement
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats, retreat_options
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
-from gm.engine.values import value
+from gm.engine.variant import HookStep, Variant, Verdict
 from gm.engine.victory import centre_victory
-from gm.variants.base import HookStep, Variant, Verdict
 
 # Enum members as module constants (an enum class attribute costs a lookup each time).
 _ADJUSTMENT = PhaseType.ADJUSTMENT
@@ -30,7 +31,7 @@ _RETREAT = PhaseType.RETREAT
 _ARMY_FLEET = UnitType.ARMY_FLEET
 
 
-@value
+@dataclass(frozen=True)
 class PhaseReport:
     """One phase passed through: its results (empty when skipped) and what happened, in words."""
 
@@ -40,7 +41,7 @@ class PhaseReport:
     events: tuple[str, ...] = ()
 
 
-@value
+@dataclass(frozen=True)
 class GameStep:
     """The result of `advance`: the position at the next phase needing orders (or the final
     position, `state.finished`), a report per phase passed through, and all events in order."""
@@ -57,7 +58,7 @@ class GameStep:
         return tuple(e for rep in self.reports for e in rep.events)
 
 
-@value
+@dataclass(frozen=True)
 class Needed:
     """What one power must order in the current phase.
 
@@ -257,9 +258,10 @@ def _destroy_unretreatable(variant: Variant, state: GameState) -> HookStep:
     """Dislodged units with no place to retreat to are destroyed at once (no retreat phase is
     needed for them)."""
     gmap = variant.map_for(state)
+    options = retreat_places_af if variant.army_fleet else retreat_options  # A/F: onto a fleet
     keep, events = [], []
     for d in state.dislodged:
-        if retreat_options(gmap, state, d, "af" in variant.order_kinds):  # A/F: onto a fleet
+        if options(gmap, state, d):
             keep.append(d)
         else:
             events.append(f"{d.unit.power} {d.unit} is destroyed: it has nowhere to retreat.")

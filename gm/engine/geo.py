@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Final
-
-from gm.engine.record import Ordered
 
 
 class Terrain(StrEnum):
@@ -26,25 +24,20 @@ class Terrain(StrEnum):
         return self in (Terrain.LAND, Terrain.SEA, Terrain.LAKE)
 
 
-class Location(Ordered):
+@dataclass(frozen=True, eq=False)
+class Location:
     """A place a unit can stand: a province, plus a coast for split-coast provinces.
 
     `province` is always the canonical abbreviation as written in the map data (e.g. "Spa",
     "NTH"); `coast` is a lower-case coast label ("nc", "sc", "ec", ...) or None. A frozen value:
-    equal and hashed by its fields (the hash kept: locations are the keys of the map's tables,
-    looked up for every order), ordered by province, then coast (`Spa` < `Spa/nc` < `Spa/sc`).
+    equal and hashed by its fields, ordered by province, then coast (`Spa` < `Spa/nc` <
+    `Spa/sc`): the comparisons are written out, as a dataclass's `order=True` cannot put no coast
+    first (nor, compiled with mypyc, can ordering written in the class coexist with the equality
+    a dataclass generates).
     """
 
-    __slots__ = ("_hash", "coast", "province")
-    __match_args__: ClassVar[tuple[str, ...]] = ("province", "coast")
-
-    def __init__(self, province: str, coast: str | None = None) -> None:
-        self.province: Final = province
-        self.coast: Final = coast
-        self._hash: Final = hash((province, coast))
-
-    def __repr__(self) -> str:
-        return f"Location(province={self.province!r}, coast={self.coast!r})"
+    province: str
+    coast: str | None = None
 
     def __str__(self) -> str:
         return self.province if self.coast is None else f"{self.province}/{self.coast}"
@@ -55,10 +48,22 @@ class Location(Ordered):
         return NotImplemented
 
     def __hash__(self) -> int:
-        return self._hash
+        return hash((self.province, self.coast))
 
     def _key(self) -> tuple[str, str]:
         return (self.province, self.coast or "")
+
+    def __lt__(self, other: Location) -> bool:
+        return self._key() < other._key()
+
+    def __le__(self, other: Location) -> bool:
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Location) -> bool:
+        return self._key() > other._key()
+
+    def __ge__(self, other: Location) -> bool:
+        return self._key() >= other._key()
 
     @property
     def bare(self) -> Location:

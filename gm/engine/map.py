@@ -8,11 +8,11 @@ map overlays; it is immutable. When terrain changes, ask the map for a new one w
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import ClassVar, Final, Protocol
 
 from gm.engine.geo import Location, Terrain
 from gm.engine.units import UnitType
-from gm.engine.values import value
 
 # Enum members as module constants (an enum class attribute costs a lookup each time).
 _LAND = Terrain.LAND
@@ -20,7 +20,7 @@ _ARMY = UnitType.ARMY
 _ARMY_FLEET = UnitType.ARMY_FLEET
 
 
-@value
+@dataclass(frozen=True)
 class Province:
     """A province as the map data describes it (names, terrain at the start, centre, home)."""
 

@@ -5,44 +5,26 @@ may be missing); the engine's legality check (gm.engine.legality) resolves it ag
 Every order prints as canonical text (`str(order)`) that the order parser reads back to an equal
 value.
 
-Each class is a frozen value written out (plain classes, which compile to native classes):
-orders are `Record`s (gm.engine.record), equal, hashed and shown by their fields.
+Each class is a frozen dataclass (gm.engine.record says why), equal, hashed and shown by its
+fields.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Final
 
 from gm.engine.geo import Location
-from gm.engine.record import Ordered, Record
 from gm.engine.units import UnitType
 
 
-class UnitSpec(Ordered):
+@dataclass(frozen=True, order=True)
+class UnitSpec:
     """A unit as an order names it: `A Par`, `F Spa/sc`, or just `Par` (type left out). A frozen
     value, ordered by (type, location)."""
 
-    __slots__ = ("location", "type")
-    __match_args__: ClassVar[tuple[str, ...]] = ("type", "location")
-
-    def __init__(self, type: UnitType | None, location: Location) -> None:
-        self.type: Final = type
-        self.location: Final = location
-
-    def __repr__(self) -> str:
-        return f"UnitSpec(type={self.type!r}, location={self.location!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is UnitSpec:
-            return self.type is other.type and self.location == other.location
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.type, self.location))
-
-    def _key(self) -> tuple[UnitType | None, Location]:
-        return (self.type, self.location)
+    type: UnitType | None
+    location: Location
 
     def __str__(self) -> str:
         return str(self.location) if self.type is None else f"{self.type.value} {self.location}"
@@ -52,266 +34,180 @@ class UnitSpec(Ordered):
         return self.location.province
 
 
-class Order(Record):
+@dataclass(frozen=True)
+class Order:
     """Base of all unit orders (each a frozen value with a canonical `__str__`)."""
 
-    __slots__ = ("unit",)
-    __match_args__: ClassVar[tuple[str, ...]] = ("unit",)
-
-    def __init__(self, unit: UnitSpec) -> None:
-        self.unit: Final = unit
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.unit,)
+    unit: UnitSpec
 
 
+@dataclass(frozen=True)
 class Hold(Order):
     """`A Par H`: the unit stays where it is."""
-
-    __slots__ = ()
 
     def __str__(self) -> str:
         return f"{self.unit} H"
 
 
+@dataclass(frozen=True)
 class Move(Order):
     """`A Par - Bur`: move to `dest`; `via_convoy` when the player asked for a convoy."""
 
-    __slots__ = ("dest", "via_convoy")
-    __match_args__: ClassVar[tuple[str, ...]] = ("unit", "dest", "via_convoy")
-
-    def __init__(self, unit: UnitSpec, dest: Location, via_convoy: bool = False) -> None:
-        Order.__init__(self, unit)
-        self.dest: Final = dest
-        self.via_convoy: Final = via_convoy
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.unit, self.dest, self.via_convoy)
+    dest: Location
+    via_convoy: bool = False
 
     def __str__(self) -> str:
         return f"{self.unit} - {self.dest}" + (" via convoy" if self.via_convoy else "")
 
 
+@dataclass(frozen=True)
 class SupportHold(Order):
     """`A Mar S A Par`: support `target` where it stands."""
 
-    __slots__ = ("target",)
-    __match_args__: ClassVar[tuple[str, ...]] = ("unit", "target")
-
-    def __init__(self, unit: UnitSpec, target: UnitSpec) -> None:
-        Order.__init__(self, unit)
-        self.target: Final = target
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.unit, self.target)
+    target: UnitSpec
 
     def __str__(self) -> str:
         return f"{self.unit} S {self.target}"
 
 
+@dataclass(frozen=True)
 class SupportMove(Order):
     """`A Mar S A Par - Bur`: support `target` moving to `dest`."""
 
-    __slots__ = ("dest", "target")
-    __match_args__: ClassVar[tuple[str, ...]] = ("unit", "target", "dest")
-
-    def __init__(self, unit: UnitSpec, target: UnitSpec, dest: Location) -> None:
-        Order.__init__(self, unit)
-        self.target: Final = target
-        self.dest: Final = dest
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.unit, self.target, self.dest)
+    target: UnitSpec
+    dest: Location
 
     def __str__(self) -> str:
         return f"{self.unit} S {self.target} - {self.dest}"
 
 
+@dataclass(frozen=True)
 class Convoy(Order):
     """`F ENG C A Lon - Bre`: convoy the army `target` to `dest`."""
 
-    __slots__ = ("dest", "target")
-    __match_args__: ClassVar[tuple[str, ...]] = ("unit", "target", "dest")
-
-    def __init__(self, unit: UnitSpec, target: UnitSpec, dest: Location) -> None:
-        Order.__init__(self, unit)
-        self.target: Final = target
-        self.dest: Final = dest
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.unit, self.target, self.dest)
+    target: UnitSpec
+    dest: Location
 
     def __str__(self) -> str:
         return f"{self.unit} C {self.target} - {self.dest}"
 
 
+@dataclass(frozen=True)
 class Retreat(Order):
     """`A Par R Bur`: a dislodged unit retreats to `dest`."""
 
-    __slots__ = ("dest",)
-    __match_args__: ClassVar[tuple[str, ...]] = ("unit", "dest")
-
-    def __init__(self, unit: UnitSpec, dest: Location) -> None:
-        Order.__init__(self, unit)
-        self.dest: Final = dest
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.unit, self.dest)
+    dest: Location
 
     def __str__(self) -> str:
         return f"{self.unit} R {self.dest}"
 
 
+@dataclass(frozen=True)
 class Disband(Order):
     """`A Par D`: a dislodged unit is disbanded."""
-
-    __slots__ = ()
 
     def __str__(self) -> str:
         return f"{self.unit} D"
 
 
+@dataclass(frozen=True)
 class Build(Order):
     """Build the unit `unit` (type and location given)."""
-
-    __slots__ = ()
 
     def __str__(self) -> str:
         return f"Build {self.unit}"
 
 
+@dataclass(frozen=True)
 class Remove(Order):
     """`Remove A Par`: remove the unit in an adjustment phase."""
-
-    __slots__ = ()
 
     def __str__(self) -> str:
         return f"Remove {self.unit}"
 
 
-class Waive(Record):
+@dataclass(frozen=True)
+class Waive:
     """Decline one build."""
-
-    __slots__ = ()
 
     def __str__(self) -> str:
         return "Waive"
 
 
 # -- orders of the variants (Variant.order_kinds names which a variant allows) ----------------
+@dataclass(frozen=True)
 class Embark(Order):
     """`A Lon boards F ENG` (kind "af"; Abstraction2 rule 3, Deluge II rule 8): the army boards
     the fleet in the adjacent sea `fleet` before movement, forming an A/F there."""
 
-    __slots__ = ("fleet",)
-    __match_args__: ClassVar[tuple[str, ...]] = ("unit", "fleet")
-
-    def __init__(self, unit: UnitSpec, fleet: Location) -> None:
-        Order.__init__(self, unit)
-        self.fleet: Final = fleet
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.unit, self.fleet)
+    fleet: Location
 
     def __str__(self) -> str:
         return f"{self.unit} boards F {self.fleet}"
 
 
+@dataclass(frozen=True)
 class Disembark(Order):
     """`A/F ENG disembarks Bre` (kind "af"): the army of the A/F `unit` lands in `dest`, a coastal
     province next to the A/F's sea (or next to the sea the A/F moves to in the same phase). It
     comes beside the fleet element's own order, which a power gives as usual for the A/F."""
 
-    __slots__ = ("dest",)
-    __match_args__: ClassVar[tuple[str, ...]] = ("unit", "dest")
-
-    def __init__(self, unit: UnitSpec, dest: Location) -> None:
-        Order.__init__(self, unit)
-        self.dest: Final = dest
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.unit, self.dest)
+    dest: Location
 
     def __str__(self) -> str:
         return f"{self.unit} disembarks {self.dest}"
 
 
+@dataclass(frozen=True)
 class Transform(Order):
     """`A Bre transforms` (kind "transform"; Deluge II rule 2): the army becomes a fleet where it
     stands at the end of the phase unless dislodged; `coast` names the coast in a province with
     more than one (`A Spa transforms to F Spa/sc`)."""
 
-    __slots__ = ("coast",)
-    __match_args__: ClassVar[tuple[str, ...]] = ("unit", "coast")
-
-    def __init__(self, unit: UnitSpec, coast: Location | None = None) -> None:
-        Order.__init__(self, unit)
-        self.coast: Final = coast
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.unit, self.coast)
+    coast: Location | None = None
 
     def __str__(self) -> str:
         return f"{self.unit} transforms" + (f" to F {self.coast}" if self.coast else "")
 
 
+@dataclass(frozen=True)
 class KeepFleet(Order):
     """`F ION no change` (kind "keep fleet"; Sahara rule 2): if this fleet is stranded inland this
     season it is disbanded instead of becoming an army. Given beside the fleet's movement order."""
-
-    __slots__ = ()
 
     def __str__(self) -> str:
         return f"{self.unit} no change"
 
 
-class Exchange(Record):
+@dataclass(frozen=True)
+class Exchange:
     """`Exchange Bel Den for Hol Kie with Germany` (kind "exchange"; Abstraction2 rule 6): this
     power gives `give` to `partner` and receives `receive`; both powers must order it."""
 
-    __slots__ = ("give", "partner", "receive")
-    __match_args__: ClassVar[tuple[str, ...]] = ("partner", "give", "receive")
-
-    def __init__(self, partner: str, give: tuple[str, ...], receive: tuple[str, ...]) -> None:
-        self.partner: Final = partner
-        self.give: Final = give
-        self.receive: Final = receive
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.partner, self.give, self.receive)
+    partner: str
+    give: tuple[str, ...]
+    receive: tuple[str, ...]
 
     def __str__(self) -> str:
         return f"Exchange {' '.join(self.give)} for {' '.join(self.receive)} with {self.partner}"
 
 
-class DesignateHome(Record):
+@dataclass(frozen=True)
+class DesignateHome:
     """`Home Bel` (kind "home"; Chaos II rules 4-5): make an owned centre a home centre."""
 
-    __slots__ = ("province",)
-    __match_args__: ClassVar[tuple[str, ...]] = ("province",)
-
-    def __init__(self, province: str) -> None:
-        self.province: Final = province
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.province,)
+    province: str
 
     def __str__(self) -> str:
         return f"Home {self.province}"
 
 
-class Alliance(Record):
+@dataclass(frozen=True)
+class Alliance:
     """`Alliance Paris Berlin` (kind "alliance"; Chaos II rule 6): the other members of the
     alliance this power declares, named as the player wrote them (the variant resolves them)."""
 
-    __slots__ = ("powers",)
-    __match_args__: ClassVar[tuple[str, ...]] = ("powers",)
-
-    def __init__(self, powers: tuple[str, ...]) -> None:
-        self.powers: Final = powers
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.powers,)
+    powers: tuple[str, ...]
 
     def __str__(self) -> str:
         # Names of several words (`St Petersburg`) are separated by commas so they read back.
@@ -331,22 +227,13 @@ class GeoKind(StrEnum):
     ICE_RETREAT = "Ice retreat"
 
 
-class GeoTarget(Record):
+@dataclass(frozen=True, order=True)
+class GeoTarget:
     """A space (`Mos`) or, with `other`, the border between two spaces (`Mun-Ber`). Ordered by
     (province, other)."""
 
-    __slots__ = ("other", "province")
-    __match_args__: ClassVar[tuple[str, ...]] = ("province", "other")
-
-    def __init__(self, province: str, other: str | None = None) -> None:
-        self.province: Final = province
-        self.other: Final = other
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.province, self.other)
-
-    def _key(self) -> tuple[object, ...]:
-        return self._values()
+    province: str
+    other: str | None = None
 
     @property
     def is_border(self) -> bool:
@@ -361,69 +248,45 @@ class GeoTarget(Record):
         return f"{self.province}-{self.other}" if self.other else self.province
 
 
-class GeoEvent(Record):
+@dataclass(frozen=True)
+class GeoEvent:
     """`Erode Mos`, `Earthquake Mun-Ber`, `Ice advance BAR` (kind "geo"; Geophysical rule 2)."""
 
-    __slots__ = ("kind", "target")
-    __match_args__: ClassVar[tuple[str, ...]] = ("kind", "target")
-
-    def __init__(self, kind: GeoKind, target: GeoTarget) -> None:
-        self.kind: Final = kind
-        self.target: Final = target
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.kind, self.target)
+    kind: GeoKind
+    target: GeoTarget
 
     def __str__(self) -> str:
         return f"{self.kind.value} {self.target}"
 
 
-class SupportEvent(Record):
+@dataclass(frozen=True)
+class SupportEvent:
     """`Support Turkish Erode Mos` (kind "geo"; rule 3): this power's event supports `power`'s
     `event`. `power` is as the player wrote it (name or adjective); the variant resolves it."""
 
-    __slots__ = ("event", "power")
-    __match_args__: ClassVar[tuple[str, ...]] = ("power", "event")
-
-    def __init__(self, power: str, event: GeoEvent) -> None:
-        self.power: Final = power
-        self.event: Final = event
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.power, self.event)
+    power: str
+    event: GeoEvent
 
     def __str__(self) -> str:
         return f"Support {self.power} {self.event}"
 
 
-class CreateCentre(Record):
+@dataclass(frozen=True)
+class CreateCentre:
     """`Create centre Bur` (kind "geo"; rule 7): in a Spring, instead of an event."""
 
-    __slots__ = ("province",)
-    __match_args__: ClassVar[tuple[str, ...]] = ("province",)
-
-    def __init__(self, province: str) -> None:
-        self.province: Final = province
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.province,)
+    province: str
 
     def __str__(self) -> str:
         return f"Create centre {self.province}"
 
 
-class Stabilize(Record):
+@dataclass(frozen=True)
+class Stabilize:
     """`2 Stabilize Mos`, `Stabilize Mun-Ber` (kind "geo"; rules 1b, 3)."""
 
-    __slots__ = ("count", "target")
-    __match_args__: ClassVar[tuple[str, ...]] = ("target", "count")
-
-    def __init__(self, target: GeoTarget, count: int = 1) -> None:
-        self.target: Final = target
-        self.count: Final = count
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.target, self.count)
+    target: GeoTarget
+    count: int = 1
 
     def __str__(self) -> str:
         return ("" if self.count == 1 else f"{self.count} ") + f"Stabilize {self.target}"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Final
 
 
 class PhaseType(StrEnum):
@@ -16,6 +16,7 @@ class PhaseType(StrEnum):
         return self.value[0]
 
 
+@dataclass(frozen=True)
 class Phase:
     """A phase such as `Spring 1901, Movement` or `July 1914, Movement`.
 
@@ -24,25 +25,9 @@ class Phase:
     phase names, long and short.
     """
 
-    __slots__ = ("season", "type", "year")
-    __match_args__: ClassVar[tuple[str, ...]] = ("season", "year", "type")
-
-    def __init__(self, season: str, year: int, type: PhaseType) -> None:
-        self.season: Final = season
-        self.year: Final = year
-        self.type: Final = type
-
-    def __repr__(self) -> str:
-        return f"Phase(season={self.season!r}, year={self.year!r}, type={self.type!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is Phase:
-            return (self.season == other.season and self.year == other.year
-                    and self.type is other.type)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.season, self.year, self.type))
+    season: str
+    year: int
+    type: PhaseType
 
     def __str__(self) -> str:
         return f"{self.season} {self.year}, {self.type.value}"

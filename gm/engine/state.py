@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar, Final
+from dataclasses import dataclass, field
+from typing import Any
 
 from gm.engine.geo import Location, Terrain
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.units import Unit, UnitType
 
 
+@dataclass(frozen=True)
 class Dislodged:
     """A dislodged unit awaiting retreat, and the province its attacker came from.
 
@@ -17,26 +19,11 @@ class Dislodged:
     to the province the convoyed army came from).
     """
 
-    __slots__ = ("attacker_from", "unit")
-    __match_args__: ClassVar[tuple[str, ...]] = ("unit", "attacker_from")
-
-    def __init__(self, unit: Unit, attacker_from: str | None) -> None:
-        self.unit: Final = unit
-        self.attacker_from: Final = attacker_from
-
-    # A frozen value, written out: this module stays plain Python (see setup.py).
-    def __repr__(self) -> str:
-        return f"Dislodged(unit={self.unit!r}, attacker_from={self.attacker_from!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is Dislodged:
-            return self.unit == other.unit and self.attacker_from == other.attacker_from
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.unit, self.attacker_from))
+    unit: Unit
+    attacker_from: str | None
 
 
+@dataclass(frozen=True)
 class GameState:
     """Everything needed to adjudicate the next phase.
 
@@ -45,56 +32,24 @@ class GameState:
     movement graph from them. `extra` carries variant state (e.g. Chaos II designations) as
     strings keyed by name.
 
-    A frozen value written out (a dataclass costs its module's import and a class built at
-    start-up): equal by its fields (not hashable: some are dicts); `evolve` copies it with some
-    fields changed, as does gm.engine.values.replace.
+    A frozen value, equal by its fields (hashing one fails: some are dicts); `evolve` copies
+    it with some fields changed.
     """
 
-    __match_args__: ClassVar[tuple[str, ...]] = (
-        "variant", "phase", "units", "dislodged", "contested", "owners", "homes", "terrain",
-        "iced", "cut_borders", "centres", "extra", "winners", "finished",
-    )
-
-    def __init__(
-        self,
-        variant: str,
-        phase: Phase,
-        units: tuple[Unit, ...] = (),
-        dislodged: tuple[Dislodged, ...] = (),
-        contested: frozenset[str] = frozenset(),  # standoffs of the last movement: no retreat
-        owners: dict[str, str] | None = None,  # centre -> power
-        homes: dict[str, tuple[str, ...]] | None = None,  # power -> home centres
-        terrain: dict[str, Terrain] | None = None,  # province -> terrain now
-        iced: frozenset[str] = frozenset(),
-        cut_borders: frozenset[tuple[str, str]] = frozenset(),  # each pair sorted
-        centres: frozenset[str] | None = None,  # None: the map data's supply centres
-        extra: dict[str, str] | None = None,
-        winners: tuple[str, ...] = (),
-        finished: bool = False,
-    ) -> None:
-        self.variant: Final = variant
-        self.phase: Final = phase
-        self.units: Final = units
-        self.dislodged: Final = dislodged
-        self.contested: Final = contested
-        self.owners: Final = {} if owners is None else owners
-        self.homes: Final = {} if homes is None else homes
-        self.terrain: Final = {} if terrain is None else terrain
-        self.iced: Final = iced
-        self.cut_borders: Final = cut_borders
-        self.centres: Final = centres
-        self.extra: Final = {} if extra is None else extra
-        self.winners: Final = winners
-        self.finished: Final = finished
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not GameState:
-            return NotImplemented
-        return self.__dict__ == other.__dict__
-
-    def __repr__(self) -> str:
-        inside = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
-        return f"GameState({inside})"
+    variant: str
+    phase: Phase
+    units: tuple[Unit, ...] = ()
+    dislodged: tuple[Dislodged, ...] = ()
+    contested: frozenset[str] = frozenset()  # standoffs of the last movement: no retreat
+    owners: dict[str, str] = field(default_factory=dict)  # centre -> power
+    homes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # power -> home centres
+    terrain: dict[str, Terrain] = field(default_factory=dict)  # province -> terrain now
+    iced: frozenset[str] = frozenset()
+    cut_borders: frozenset[tuple[str, str]] = frozenset()  # each pair sorted
+    centres: frozenset[str] | None = None  # None: the map data's supply centres
+    extra: dict[str, str] = field(default_factory=dict)
+    winners: tuple[str, ...] = ()
+    finished: bool = False
 
     # -- queries -------------------------------------------------------------------------------
     def unit_in(self, province: str) -> Unit | None:

@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from gm.engine.coasts import CoastRun, label_coasts
 from gm.engine.geo import Location, Terrain
 from gm.engine.map import GameMap, Overlay, Province
-from gm.engine.values import value
 
 EDGE_PREFIX = "~"
 
@@ -57,7 +57,7 @@ def border_key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
 
-@value
+@dataclass(frozen=True)
 class RingProblem:
     """An inconsistency in a set of rings: the ring that looks wrong, and what is wrong."""
 

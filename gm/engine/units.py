@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Final
 
 from gm.engine.geo import Location
-from gm.engine.record import Ordered
 
 
 class UnitType(StrEnum):
@@ -25,32 +24,14 @@ class UnitType(StrEnum):
         return {"A": "army", "F": "fleet", "A/F": "army/fleet"}[self.value]
 
 
-class Unit(Ordered):
+@dataclass(frozen=True, order=True)
+class Unit:
     """One unit: its owner, type and location. A frozen value: equal, hashed and ordered by
     (power, type, location)."""
 
-    __slots__ = ("location", "power", "type")
-    __match_args__: ClassVar[tuple[str, ...]] = ("power", "type", "location")
-
-    def __init__(self, power: str, type: UnitType, location: Location) -> None:
-        self.power: Final = power
-        self.type: Final = type
-        self.location: Final = location
-
-    def __repr__(self) -> str:
-        return f"Unit(power={self.power!r}, type={self.type!r}, location={self.location!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is Unit:
-            return (self.power == other.power and self.type is other.type
-                    and self.location == other.location)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.power, self.type, self.location))
-
-    def _key(self) -> tuple[str, UnitType, Location]:
-        return (self.power, self.type, self.location)
+    power: str
+    type: UnitType
+    location: Location
 
     @property
     def province(self) -> str:

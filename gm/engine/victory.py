@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 
 from gm.engine.phase import Phase
 from gm.engine.state import GameState
-from gm.variants.base import Variant, Verdict
+from gm.engine.variant import Variant, Verdict
 
 
 def centre_counts(owners: Mapping[str, str], centres: Iterable[str]) -> Counter[str]:

@@ -19,8 +19,8 @@ from gm.engine.game import GameStep, advance
 from gm.engine.phase import PhaseType
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
+from gm.play.adjudicate import submissions
 from gm.scenario.runner import _scheduled_before
-from gm.service.adjudicate import submissions
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import submissions as orders_repo

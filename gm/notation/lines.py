@@ -18,8 +18,8 @@ from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.map import GameMap
 from gm.engine.orders import AnyOrder, Disembark, Embark, Order, SupportMove, UnitSpec
 from gm.engine.phase import PhaseType
+from gm.engine.record import replace
 from gm.engine.units import UnitType
-from gm.engine.values import replace
 from gm.notation.parser import parse_order, parse_unit
 
 # Patterns compiled on first use (by the `re` module's cache): plain order lines never need

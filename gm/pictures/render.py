@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from gm.engine.errors import OrderError
 from gm.engine.results import OrderResult
 from gm.engine.state import GameState
+from gm.engine.variant import Variant
 from gm.notation import parse_order
 from gm.pictures.png import svg_to_png
 from gm.pictures.svg import render_map_svg
 from gm.store.rows import PhaseRecord, StoredResult
-from gm.variants.base import Variant
 
 
 @dataclass(frozen=True)

@@ -48,9 +48,9 @@ from gm.engine.results import OrderResult, Outcome
 from gm.engine.retreats import retreat_options
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
+from gm.engine.variant import Variant
 from gm.pictures.colours import TERRAIN_COLOURS, palette, text_on
 from gm.pictures.geometry import Board, Point, board, contains, edge_distance
-from gm.variants.base import Variant
 
 TERRAIN_FILL = {
     Terrain.SEA: TERRAIN_COLOURS["sea"],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
 
@@ -23,10 +24,9 @@ from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.rulebook import with_rulebook
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
-from gm.engine.values import value
+from gm.engine.variant import Power, Variant
 from gm.notation import parse_order, parse_orders, parse_unit, resolve_province
 from gm.scenario.format import Case, Line
-from gm.variants.base import Power, Variant
 from gm.variants.registry import UnknownVariant, get_variant
 
 # Case after case repeats the same unit and order texts: parse each text once per map (maps are
@@ -52,7 +52,7 @@ class CaseError(ValueError):
         super().__init__(f"{case.path}:{line}: {message}")
 
 
-@value
+@dataclass(frozen=True)
 class Difference:
     """One POSTSTATE block that disagrees: lines expected but missing, lines found unexpected."""
 
@@ -61,7 +61,7 @@ class Difference:
     unexpected: tuple[str, ...]
 
 
-@value
+@dataclass(frozen=True)
 class CaseResult:
     """What running a case gave: the differences from its POSTSTATE blocks (none: passed),
     the reports of the phases played, the void ORDERS lines, or why the case could not run."""

@@ -1,1 +1,3 @@
-"""The mail service: ingest inbound mail, run its commands, queue and send the replies."""
+"""The mail service's processes, above the commands: ingest inbound mail and run its commands,
+serve (poll, ingest, tick, send), tick, queue and send the replies; what they do to a game is
+in gm.play."""

@@ -35,9 +35,9 @@ from gm.commands.parse import parse_message
 from gm.config import Config
 from gm.mail.compose import build_subject, new_message_id
 from gm.mail.decode import DecodedMessage, decode_message
+from gm.play.render import render
 from gm.service.clock import Clock
 from gm.service.loop_guard import hold_loop
-from gm.service.render import render
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo
@@ -52,7 +52,9 @@ _IMAP_ID = re.compile(r"^(\d+):(\d+)$")
 MAX_ERROR_CHARS = 2000
 
 
-class Outcome(StrEnum):
+class Disposition(StrEnum):
+    """What became of one inbound message."""
+
     ANSWERED = "answered"  # commands run, reply queued
     DUPLICATE = "duplicate"  # seen before: nothing done
     AUTOMATIC = "automatic"  # a robot's mail (bounce, vacation, list): kept, not answered
@@ -64,7 +66,7 @@ class Outcome(StrEnum):
 @dataclass(frozen=True)
 class Ingested:
     inbound_id: int
-    outcome: Outcome
+    outcome: Disposition
     reply_message_id: str | None = None
     error: str | None = None
 
@@ -136,13 +138,13 @@ def ingest(
             record, new = received.record, received.new
             inbound_id = record.id
             if not new and record.status is not InboundStatus.NEW:
-                return Ingested(record.id, Outcome.DUPLICATE)
+                return Ingested(record.id, Disposition.DUPLICATE)
             if decoded.is_automatic or not decoded.sender:
                 log.info("message %s from %r is automatic (%s): not answered", record.id,
                          decoded.sender, decoded.automatic or "no sender")
                 if not new:  # a replay
                     inbound_repo.mark_processed(session, record.id, now=now)
-                return Ingested(record.id, Outcome.AUTOMATIC)
+                return Ingested(record.id, Disposition.AUTOMATIC)
             # a replayed message (not new) was counted when it arrived
             if new and limited and received.recent >= config.rate_limit:
                 return _hold(session, decoded, record, config=config, now=now)
@@ -155,7 +157,7 @@ def ingest(
                 commands = parse_message(decoded.text)
                 if new and hold_loop(session, decoded, record, commands, config=config,
                                      now=now):
-                    return Ingested(record.id, Outcome.HELD)
+                    return Ingested(record.id, Disposition.HELD)
                 run_commands(ctx, commands)
             body = render("reply/ack.txt.j2", lines=ctx.results.lines,
                           service=config.display_name)
@@ -177,7 +179,7 @@ def ingest(
             ], now=now, inbound_id=record.id)
             if not new:  # a replay: stored as new before
                 inbound_repo.mark_processed(session, record.id, now=now)
-            return Ingested(record.id, Outcome.ANSWERED, message_id)
+            return Ingested(record.id, Disposition.ANSWERED, message_id)
     except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
         log.exception("message %s could not be processed; shunted", inbound_id)
@@ -199,7 +201,7 @@ def _hold(session: Session, decoded: DecodedMessage, record: InboundRecord, *,
     log.warning("message %s from %r held: over the rate limit of %d messages per %s",
                 record.id, record.sender, config.rate_limit, window)
     if told:
-        return Ingested(record.id, Outcome.HELD)
+        return Ingested(record.id, Disposition.HELD)
     message_id = new_message_id(config.domain)
     outbound_repo.enqueue_outbound(
         session, message_id=message_id, recipients=[record.sender],
@@ -208,7 +210,7 @@ def _hold(session: Session, decoded: DecodedMessage, record: InboundRecord, *,
                                              limit=config.rate_limit, window=window,
                                              service=config.display_name))],
         now=now, inbound_id=record.id)
-    return Ingested(record.id, Outcome.HELD, message_id)
+    return Ingested(record.id, Disposition.HELD, message_id)
 
 
 def window_words(seconds: float) -> str:
@@ -229,7 +231,7 @@ def _shunt(db: Database, raw: bytes, decoded: DecodedMessage, error: str, *, con
         record = _receive(session, raw, decoded, config=config, now=now,
                           mailbox_id=mailbox_id).record
         if record.status is not InboundStatus.NEW:
-            return Ingested(record.id, Outcome.DUPLICATE)
+            return Ingested(record.id, Disposition.DUPLICATE)
         inbound_repo.mark_shunted(session, record.id, error, now=now)
         message_id: str | None = None
         if decoded.sender and not decoded.is_automatic:
@@ -242,7 +244,7 @@ def _shunt(db: Database, raw: bytes, decoded: DecodedMessage, error: str, *, con
                 now=now, inbound_id=record.id)
         _tell_masters(session, decoded, record.id, error, config=config, now=now)
         _tell_operator(session, decoded, record.id, error, config=config, now=now)
-        return Ingested(record.id, Outcome.SHUNTED, message_id, error)
+        return Ingested(record.id, Disposition.SHUNTED, message_id, error)
 
 
 def _tell_operator(session: Session, decoded: DecodedMessage, inbound_id: int, error: str, *,

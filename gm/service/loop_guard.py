@@ -23,7 +23,7 @@ from gm.commands.values import Command, NotACommand
 from gm.config import Config
 from gm.mail.compose import build_subject, new_message_id
 from gm.mail.decode import DecodedMessage
-from gm.service.render import render
+from gm.play.render import render
 from gm.store import audit
 from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo

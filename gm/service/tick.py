@@ -24,7 +24,8 @@ A game's open phase is adjudicated when:
   power falls into civil disorder and is not waited for again). Under WAIT the phase waits for
   the orders or the GM's PROCESS; the GM is told once per phase.
 A power that has not ordered is reminded once per phase, `remind_before(settings)` before the
-deadline; a late power is told once when the deadline passes with a grace period running.
+deadline (gm.play.reminders); a late power is told once when the deadline passes with a grace
+period running.
 """
 
 from __future__ import annotations
@@ -49,12 +50,14 @@ from gm.engine.phase import PhaseType
 from gm.engine.results import Submitted
 from gm.mail.compose import build_subject, new_message_id
 from gm.notation import parse_order
+from gm.play.adjudicate import adjudicate_phase, playing, record_game_changes, submissions
+from gm.play.compose_reports import compose_reports
+from gm.play.deadlines import deadline_after, show
+from gm.play.reminders import remind_before
+from gm.play.render import render
+from gm.play.reports import choosers, has_choice, needed_in
 from gm.policies import LatePolicy
-from gm.service.adjudicate import Adjudicated, adjudicate_phase, playing, submissions
 from gm.service.clock import Clock
-from gm.service.deadlines import deadline_after, show
-from gm.service.render import render
-from gm.service.reports import choosers, has_choice, needed_in
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import outbound as outbound_repo
@@ -72,15 +75,12 @@ from gm.store.rows import (
     PowerRecord,
     PressRecord,
 )
-from gm.store.settings import GameSettings
 from gm.store.statuses import GameStatus, PowerStatus
 from gm.variants import Variant, get_variant
 
 log = logging.getLogger(__name__)
 
 ACTOR = "gm tick"
-REMIND_KEY = "remind_seconds"  # settings document key: how long before the deadline to remind
-DEFAULT_REMIND = timedelta(hours=12)
 MAX_STEPS = 20  # phases one game may pass through in one tick (each needing no orders)
 BATCH = 50  # games handled in one transaction
 WORKERS = 2  # batches handled at once on PostgreSQL
@@ -115,14 +115,6 @@ class TickSummary:
         self.notices += other.notices
         self.busy += other.busy
         self.failed.extend(other.failed)
-
-
-def remind_before(settings: GameSettings) -> timedelta:
-    """How long before the deadline late powers are reminded (0: never)."""
-    try:
-        return timedelta(seconds=int(settings.extra.get(REMIND_KEY, DEFAULT_REMIND.seconds)))
-    except (TypeError, ValueError):
-        return DEFAULT_REMIND
 
 
 def complete(variant: Variant, phase: PhaseRecord, power: str, lines: list[str]) -> bool:
@@ -372,22 +364,29 @@ class GameTick:
 
     def adjudicate(self, phase: PhaseRecord, why: Why, powers: list[PowerRecord],
                    stand: Standing, disorder: list[str] | None = None) -> bool:
-        done: Adjudicated = adjudicate_phase(
-            self.session, self.game, phase, now=self.now, service=self.config.display_name,
-            disorder=disorder or (), powers=powers, stored=stand.stored, press=self.press,
-            submitted=stand.submitted, closing=self.closing, opening=self.opening)
+        done = adjudicate_phase(self.game, phase, powers, stand.submitted, now=self.now,
+                                disorder=disorder or ())
+        record_game_changes(self.session, done)
+        # the phases are recorded with the batch's, or before the next phase is looked at
+        self.closing.append(done.closing)
+        if done.opening is not None:
+            self.opening.append(done.opening)
+        press = self.press
+        if press is None:
+            press = press_repo.list_press(self.session, self.game.id)
+        reports = compose_reports(done, press, service=self.config.display_name)
         self.messages.extend(
             outbound_repo.NewMessage(
                 new_message_id(self.config.domain), report.recipients,
                 [("Subject", report.subject), ("Auto-Submitted", "auto-generated")],
                 [BodyPart("text/plain", report.text), BodyPart("text/html", report.html)],
                 report.attachments, game_id=self.game.id)
-            for report in done.reports)
+            for report in reports)
         self.entries.append(audit.NewEntry(
             actor=ACTOR, action="process", at=self.now, game_id=self.game.id,
             game_name=self.game.name,
-            details={"phase": done.phase, "why": why.value, "disorder": list(disorder or ())}))
-        self.summary.adjudicated.append((self.game.name, done.phase, why.value))
+            details={"phase": done.name, "why": why.value, "disorder": list(disorder or ())}))
+        self.summary.adjudicated.append((self.game.name, done.name, why.value))
         nxt = self.next_phase = done.next_phase
         # look at the next phase in this tick only if it may be due already: nobody has a
         # choice in it (it is resolved at once), or it has no deadline in the future
@@ -466,8 +465,8 @@ class GameTick:
 def ahead_messages(session: Session, game_ids: list[int], now: datetime,
                    config: Config) -> list[outbound_repo.NewMessage]:
     """The orders sent ahead for the phases just opened in `game_ids`, applied; the mail
-    telling the powers (gm.service.orders_ahead)."""
-    from gm.service.orders_ahead import apply_opened
+    telling the powers (gm.play.orders_ahead)."""
+    from gm.play.orders_ahead import apply_opened
 
     return [outbound_repo.NewMessage(
         new_message_id(config.domain), n.recipients,

@@ -14,7 +14,7 @@ from gm.store.models import AddressChange, Game, PowerAddress
 from gm.store.powers import address_key
 
 CONFIRM_WITHIN = timedelta(days=7)
-OBSERVERS_KEY = "observers"  # as gm.service.adjudicate keeps them in a game's settings
+OBSERVERS_KEY = "observers"  # as gm.play.observers keeps them in a game's settings
 
 
 @dataclass(frozen=True)

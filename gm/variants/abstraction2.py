@@ -28,7 +28,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gm.engine.army_fleet import HELP_TEXT as AF_HELP
 from gm.engine.army_fleet import (
     resolve_adjustments_af,
     resolve_movement_af,
@@ -42,8 +41,9 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
+from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, Verdict, homes_from_map
 from gm.engine.victory import centre_counts
-from gm.variants.base import Hooks, HookStep, Variant, Verdict, homes_from_map
+from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
 from gm.variants.maps import ring_map
 from gm.variants.standard import POWERS, start_units
 
@@ -428,7 +428,7 @@ def build() -> Variant:
         start_units=start_units(_START),
         homes=homes_from_map(gmap, POWERS),
         solo_centres=SOLO,
-        order_kinds=frozenset({"af", "exchange"}),
+        order_kinds=frozenset({OrderKind.ARMY_FLEET, OrderKind.EXCHANGE}),
         hooks=Hooks(
             before_phase=before_phase,
             resolve_movement=resolve_frozen_movement,

@@ -36,9 +36,9 @@ from gm.engine.orders import Alliance, DesignateHome
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
+from gm.engine.variant import Hooks, HookStep, OrderKind, Power, Variant, Verdict
 from gm.engine.victory import centre_victory
 from gm.paths import VARIANT_DATA
-from gm.variants.base import Hooks, HookStep, Power, Variant, Verdict
 from gm.variants.maps import standard_map
 
 NAME = "chaos2"
@@ -511,7 +511,7 @@ def build() -> Variant:
         start_phase=Phase("Winter", 1900, PhaseType.ADJUSTMENT),
         homes={p.name: (p.centre,) for p in chaos_powers()},
         solo_centres=SOLO,
-        order_kinds=frozenset({"home", "alliance"}),
+        order_kinds=frozenset({OrderKind.HOME, OrderKind.ALLIANCE}),
         hooks=Hooks(
             before_phase=_before_phase,
             end_of_phase=_end_of_phase,

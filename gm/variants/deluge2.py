@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from gm.engine.army_fleet import HELP_TEXT as AF_HELP
 from gm.engine.army_fleet import (
     af_before_phase,
     resolve_adjustments_af,
@@ -39,8 +38,17 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
+from gm.engine.variant import (
+    Hooks,
+    HookStep,
+    OrderKind,
+    ScheduledEvent,
+    Variant,
+    Verdict,
+    homes_from_map,
+)
 from gm.paths import VARIANT_DATA
-from gm.variants.base import Hooks, HookStep, ScheduledEvent, Variant, Verdict, homes_from_map
+from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
 from gm.variants.maps import standard_map
 from gm.variants.standard import POWERS
 from gm.variants.terrain_schedule import (
@@ -402,7 +410,7 @@ def build() -> Variant:
         homes=homes_from_map(gmap, POWERS),
         solo_centres=None,
         scheduled=tables().events,
-        order_kinds=frozenset({"transform", "af"}),
+        order_kinds=frozenset({OrderKind.TRANSFORM, OrderKind.ARMY_FLEET}),
         hooks=Hooks(
             before_phase=before_phase,  # rule 5 step 2; rule 8: boarding before movement
             resolve_movement=with_transforms(resolve_movement_af),

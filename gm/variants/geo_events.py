@@ -46,8 +46,8 @@ from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.topology import border_key
 from gm.engine.units import Unit, UnitType
+from gm.engine.variant import HookStep, Variant
 from gm.notation import parse_order
-from gm.variants.base import HookStep, Variant
 
 GEO_ORDERS = (GeoEvent, SupportEvent, CreateCentre, Stabilize)
 EventOrder = GeoEvent | SupportEvent | CreateCentre

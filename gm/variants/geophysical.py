@@ -18,7 +18,7 @@ from gm.engine.orders import Move
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, PhaseOutcome, Submitted
 from gm.engine.state import GameState
-from gm.variants.base import Hooks, HookStep, Variant, homes_from_map
+from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, homes_from_map
 from gm.variants.geo_events import (
     ICE_KEY,
     display_location,
@@ -183,7 +183,7 @@ def build() -> Variant:
         start_phase=Phase("Spring", 1901, PhaseType.MOVEMENT),
         start_units=start_units(_START),
         homes=homes_from_map(gmap, POWERS),
-        order_kinds=frozenset({"geo"}),
+        order_kinds=frozenset({OrderKind.GEO}),
         hooks=Hooks(before_phase=_before_phase, resolve_movement=_resolve_movement,
                     display_names=_display_names),
         help=HELP,

@@ -38,13 +38,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 from gm.engine.geo import Terrain
 from gm.engine.map import GameMap, Province
 from gm.engine.topology import EDGE_PREFIX, RingTopology, check_rings, is_edge
-from gm.engine.values import value
 
 # Text shlex (POSIX mode) splits into whole words and whole "quoted strings" without escapes,
 # separated by shlex's whitespace: read with one regular expression instead of shlex's
@@ -63,7 +63,7 @@ class MapDataError(ValueError):
         self.message = message
 
 
-@value
+@dataclass(frozen=True)
 class Edge:
     """A board-edge marker as the data file declares it."""
 
@@ -74,7 +74,7 @@ class Edge:
 
 class MapData:
     """A parsed and validated map data file. Equal to another with equal fields;
-    gm.engine.values.replace makes a changed copy."""
+    gm.engine.record.replace makes a changed copy."""
 
     __match_args__: ClassVar[tuple[str, ...]] = (
         "name", "source", "provinces", "rings", "pins", "canals", "edges", "names", "lines",

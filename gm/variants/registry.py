@@ -11,7 +11,7 @@ import importlib
 from functools import cache
 from types import ModuleType
 
-from gm.variants.base import Variant
+from gm.engine.variant import Variant
 
 _MODULES = (
     "gm.variants.standard",

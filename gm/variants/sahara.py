@@ -31,13 +31,21 @@ from gm.engine.map import GameMap
 from gm.engine.movement import resolve_movement
 from gm.engine.orders import KeepFleet, Move, Retreat
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.record import replace
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
-from gm.engine.values import replace
+from gm.engine.variant import (
+    Hooks,
+    HookStep,
+    OrderKind,
+    ScheduledEvent,
+    Variant,
+    Verdict,
+    homes_from_map,
+)
 from gm.paths import VARIANT_DATA
-from gm.variants.base import Hooks, HookStep, ScheduledEvent, Variant, Verdict, homes_from_map
 from gm.variants.maps import map_data, standard_map
 from gm.variants.standard import POWERS
 from gm.variants.standard import build as build_standard
@@ -363,7 +371,7 @@ def build() -> Variant:
         homes=homes_from_map(gmap, POWERS),
         solo_centres=None,
         scheduled=tables().events,
-        order_kinds=frozenset({"keep fleet"}),
+        order_kinds=frozenset({OrderKind.KEEP_FLEET}),
         hooks=Hooks(
             before_phase=take_keep_orders,
             resolve_movement=movement_with_notes,

@@ -6,7 +6,7 @@ from gm.engine.calendar import standard_calendar
 from gm.engine.geo import Location
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.units import Unit, UnitType
-from gm.variants.base import Power, Variant, homes_from_map
+from gm.engine.variant import Power, Variant, homes_from_map
 from gm.variants.maps import standard_map
 
 NAME = "standard"

@@ -33,7 +33,7 @@ from gm.engine.map import GameMap
 from gm.engine.phase import Phase
 from gm.engine.state import GameState
 from gm.engine.units import Unit
-from gm.variants.base import ScheduledEvent, Variant
+from gm.engine.variant import ScheduledEvent, Variant
 
 # -- the table file --------------------------------------------------------------------------
 

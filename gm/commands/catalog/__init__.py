@@ -5,7 +5,7 @@ A command's module (say `pause.py`) is all there is of the command: its frozen v
 gm.commands.values.Command), and as its `COMMAND` (gm.commands.spec.CommandSpec) its keyword, the
 grammar rule(s) it is read from with the reader turning each rule's parse tree into its value,
 what a player is told when its line cannot be read, and its handler. The handler imports what
-its work needs (the store, gm.service, the helpers of gm.commands.handlers) when it first runs,
+its work needs (the store, gm.play, the helpers of gm.commands.handlers) when it first runs,
 so that reading a message stays light and a message loads only the work of the commands it
 holds. The helpers several commands share sit in gm.commands.handlers, which never imports a
 command module: the imports go catalog -> handlers -> values, never back.

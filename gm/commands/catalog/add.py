@@ -42,7 +42,7 @@ def handle(ctx: Context, command: Add) -> None:
     from gm.commands.handlers.context import Notice
     from gm.commands.handlers.seats import new_password, seated_notice
     from gm.mail.compose import build_subject
-    from gm.service.render import render
+    from gm.play.render import render
     from gm.store import audit, join_requests
     from gm.store import powers as powers_repo
     from gm.store.passwords import hash_password

@@ -30,7 +30,7 @@ def read_add_observer(c: list[Token]) -> Draft:
 def handle(ctx: Context, command: AddObserver) -> None:
     from gm.commands.handlers.common import as_master, refresh
     from gm.commands.handlers.gm_settings import store_observers
-    from gm.service.adjudicate import observers
+    from gm.play.observers import observers
 
     signed = as_master(ctx, "ADD OBSERVER")
     if signed is None:

@@ -33,12 +33,12 @@ def handle(ctx: Context, command: ClearAbsence) -> None:
         as_player,
         refresh,
     )
-    from gm.service.absences import (
+    from gm.play.absences import (
         Absence,
         absences,
         with_absences,
     )
-    from gm.service.deadlines import zone
+    from gm.play.zones import zone
     from gm.store import audit
 
     signed = as_player(ctx, "SET NO ABSENCE")

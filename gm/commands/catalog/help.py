@@ -21,7 +21,7 @@ from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
-    from gm.variants.base import Variant
+    from gm.engine.variant import Variant
 
 INDEX = """\
 HELP: the commands of this gamemaster

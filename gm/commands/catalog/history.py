@@ -43,7 +43,7 @@ def handle(ctx: Context, command: History) -> None:
         phase_text,
     )
     from gm.commands.handlers.records import add_rendered, played_phases
-    from gm.service.render import render
+    from gm.play.render import render
 
     found = played_phases(ctx, "HISTORY", command.game, "history")
     if found is None:

@@ -44,7 +44,7 @@ def handle(ctx: Context, command: Join) -> None:
     from gm.commands.handlers.common import no_game, variant_of
     from gm.commands.handlers.context import Notice
     from gm.mail.compose import build_subject
-    from gm.service.render import render
+    from gm.play.render import render
     from gm.store import games as games_repo
     from gm.store import powers as powers_repo
     from gm.store.passwords import hash_password

@@ -36,7 +36,7 @@ def read_map(c: list[Any]) -> Draft:
 def handle(ctx: Context, command: MapRequest) -> None:
     from gm.commands.handlers.common import matches_phase, phase_text
     from gm.commands.handlers.records import played_phases
-    from gm.service.reports import board_pictures
+    from gm.play.reports import board_pictures
     from gm.store.rows import PhaseRecord
 
     played = played_phases(ctx, "MAP", command.game, "board")

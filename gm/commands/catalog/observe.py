@@ -33,7 +33,7 @@ def handle(ctx: Context, command: Observe) -> None:
     from gm.commands.handlers.common import no_game
     from gm.commands.handlers.gm_settings import MAX_OBSERVERS
     from gm.commands.handlers.notices import tell
-    from gm.service.adjudicate import observers
+    from gm.play.observers import observers
     from gm.store import games as games_repo
     from gm.store.statuses import GameStatus
 
@@ -81,7 +81,7 @@ def handle(ctx: Context, command: Observe) -> None:
 def _store(ctx: Context, game: GameRecord, addresses: list[str], action: str) -> None:
     import dataclasses
 
-    from gm.service.adjudicate import OBSERVERS_KEY
+    from gm.play.observers import OBSERVERS_KEY
     from gm.store import audit
     from gm.store import games as games_repo
 

@@ -27,7 +27,7 @@ def read_pause(c: list[Token]) -> Draft:
 def handle(ctx: Context, command: Pause) -> None:
     from gm.commands.handlers.gm_control import set_status
     from gm.commands.handlers.notices import tell_game
-    from gm.service.render import render
+    from gm.play.render import render
     from gm.store.statuses import GameStatus
 
     game = set_status(ctx, "PAUSE", (GameStatus.ACTIVE,), GameStatus.PAUSED)

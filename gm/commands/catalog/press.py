@@ -149,7 +149,7 @@ def handle(ctx: Context, command: Press) -> None:
     from gm.commands.handlers.common import open_phase_of, refresh, variant_of
     from gm.commands.handlers.context import Notice
     from gm.mail.compose import build_subject
-    from gm.service.render import render
+    from gm.play.render import render
     from gm.store import powers as powers_repo
     from gm.store import press as press_repo
     from gm.store.statuses import GameStatus

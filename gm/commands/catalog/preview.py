@@ -33,7 +33,7 @@ def handle(ctx: Context, command: Preview) -> None:
         variant_of,
     )
     from gm.commands.handlers.gm_control import open_game
-    from gm.service.render import render
+    from gm.play.render import render
 
     found = open_game(ctx, "PREVIEW", "preview")
     if found is None:
@@ -72,7 +72,7 @@ def _unordered_powers(ctx: Context, phase: PhaseRecord) -> list[str]:
 def _adjudicate(ctx: Context, variant: Variant, phase: PhaseRecord) -> GameStep:
     """What the phase's current orders give (nothing is stored)."""
     from gm.engine.game import advance
-    from gm.service.adjudicate import submissions
+    from gm.play.adjudicate import submissions
 
     return advance(variant, phase.state, submissions(ctx.session, variant, phase))
 

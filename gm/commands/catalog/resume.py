@@ -35,7 +35,7 @@ def handle(ctx: Context, command: Resume) -> None:
     )
     from gm.commands.handlers.gm_control import set_status
     from gm.commands.handlers.notices import tell_game
-    from gm.service.render import render
+    from gm.play.render import render
     from gm.store.statuses import GameStatus
 
     game = set_status(ctx, "RESUME", (GameStatus.PAUSED,), GameStatus.ACTIVE)

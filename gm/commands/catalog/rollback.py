@@ -38,7 +38,7 @@ def handle(ctx: Context, command: Rollback) -> None:
         variant_of,
     )
     from gm.commands.handlers.notices import tell_game
-    from gm.service.render import render
+    from gm.play.render import render
     from gm.store import games as games_repo
     from gm.store import phases as phases_repo
     from gm.store.statuses import GameStatus

@@ -43,14 +43,14 @@ def handle(ctx: Context, command: SetAbsence) -> None:
         variant_of,
     )
     from gm.commands.handlers.notices import tell_game
-    from gm.service.absences import (
+    from gm.play.absences import (
         Absence,
         absences,
         limit,
         past_absences,
         with_absences,
     )
-    from gm.service.deadlines import zone
+    from gm.play.zones import zone
     from gm.store import audit
     from gm.store import phases as phases_repo
     from gm.store.statuses import GameStatus

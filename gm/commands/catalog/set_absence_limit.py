@@ -40,7 +40,7 @@ def handle(ctx: Context, command: SetAbsenceLimit) -> None:
         as_master,
         refresh,
     )
-    from gm.service.absences import (
+    from gm.play.absences import (
         LIMIT_KEY,
     )
     from gm.store import audit

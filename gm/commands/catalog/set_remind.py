@@ -36,7 +36,7 @@ def read_set_remind(c: list[Any]) -> Draft:
 def handle(ctx: Context, command: SetRemind) -> None:
     from gm.commands.handlers.common import as_master, refresh
     from gm.commands.handlers.gm_settings import change, duration_text, game_name
-    from gm.service.tick import DEFAULT_REMIND, REMIND_KEY
+    from gm.play.reminders import DEFAULT_REMIND, REMIND_KEY
 
     before = DEFAULT_REMIND if command.before is None else command.before
     signed = as_master(ctx, "SET REMIND")

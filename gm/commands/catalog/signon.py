@@ -60,7 +60,7 @@ def handle(ctx: Context, command: SignOn) -> None:
     from gm.commands.handlers.signon import refuse
     from gm.commands.handlers.signon_guard import record_failure, refusal
     from gm.mail.compose import build_subject
-    from gm.service.render import render
+    from gm.play.render import render
     from gm.store import games as games_repo
     from gm.store import powers as powers_repo
     from gm.store.passwords import verify_password

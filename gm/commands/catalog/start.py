@@ -82,9 +82,9 @@ def _tell_start(ctx: Context, game: GameRecord, variant: Variant, state: GameSta
     from gm.engine.game import orders_needed
     from gm.engine.phase import PhaseType
     from gm.mail.compose import build_subject
-    from gm.service.adjudicate import observers
-    from gm.service.render import render
-    from gm.service.reports import board_pictures
+    from gm.play.observers import observers
+    from gm.play.render import render
+    from gm.play.reports import board_pictures
     from gm.store import games as games_repo
     from gm.store import powers as powers_repo
 

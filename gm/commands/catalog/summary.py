@@ -40,7 +40,7 @@ def handle(ctx: Context, command: Summary) -> None:
         variant_of,
     )
     from gm.commands.handlers.records import add_rendered
-    from gm.service.render import render
+    from gm.play.render import render
     from gm.store import games as games_repo
     from gm.store import phases as phases_repo
     from gm.store import powers as powers_repo

@@ -2,7 +2,7 @@
 share: the wording of a number of days and the storing of the absences document.
 
 A power claims days away; the game's deadlines that fall inside any absence move past it (the
-rule and the limit of days are in gm.service.absences). When the open phase's deadline moves,
+rule and the limit of days are in gm.play.absences). When the open phase's deadline moves,
 everyone in the game is told the new one.
 """
 

@@ -10,8 +10,8 @@ from gm.commands.handlers.context import Context, Signed
 from gm.commands.values import PhaseCode, PhaseRef
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
+from gm.play.deadlines import deadline_after, show
 from gm.policies import LatePolicy
-from gm.service.deadlines import deadline_after, show
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.rows import GameRecord, PhaseRecord
@@ -31,7 +31,7 @@ def game_rulebook(game: GameRecord) -> str:
 def rulebook_refusal(variant: Variant, rulebook: str) -> str | None:
     """Why `variant` cannot play `rulebook`, or None: the A/F variants' rules (Fast Ferry for
     convoys, A/F removals) are written for the 2000 rulebook's readings."""
-    if rulebook != DEFAULT_RULEBOOK and "af" in variant.order_kinds:
+    if rulebook != DEFAULT_RULEBOOK and variant.army_fleet:
         return (f"{variant.title} plays its A/F rules (Fast Ferry instead of convoys), written "
                 f"for the {DEFAULT_RULEBOOK} rulebook; the {rulebook} rulebook is for the other "
                 "variants")
@@ -94,7 +94,7 @@ def open_phase_of(ctx: Context, game: GameRecord) -> PhaseRecord | None:
 
 def deadline_for(game: GameRecord, phase_type: PhaseType, now: datetime) -> datetime | None:
     """The deadline of a phase opened now: the game's rule for its type, a length of time or a
-    time of day in the game's timezone (gm.service.deadlines)."""
+    time of day in the game's timezone (gm.play.deadlines)."""
     return deadline_after(game.settings, phase_type, now)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from gm.commands.handlers.common import refresh, variant_of
 from gm.commands.handlers.context import Context
 from gm.commands.handlers.notices import tell_game
-from gm.service.render import render
+from gm.play.render import render
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo

@@ -13,7 +13,7 @@ from typing import Any
 
 from gm.commands.handlers.common import as_master, refresh
 from gm.commands.handlers.context import Context
-from gm.service.adjudicate import OBSERVERS_KEY
+from gm.play.observers import OBSERVERS_KEY
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store.settings import GameSettings

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gm.commands.handlers.context import Context, Notice
 from gm.mail.compose import build_subject
-from gm.service.adjudicate import observers
+from gm.play.observers import observers
 from gm.store import powers as powers_repo
 from gm.store.rows import GameRecord
 

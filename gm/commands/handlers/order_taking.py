@@ -41,8 +41,8 @@ from gm.commands.handlers.order_wording import (
 from gm.commands.values import Clear, Command, CommandError, OrderLine
 from gm.engine.errors import OrderError
 from gm.engine.game import Needed, build_sites, orders_needed, phase_results
-from gm.engine.legality import check_order
 from gm.engine.map import GameMap
+from gm.engine.order_check import check_order
 from gm.engine.orders import (
     Alliance,
     AnyOrder,
@@ -230,7 +230,7 @@ class OrderTaking:
         parsed = parse_orders(written, gmap, phase.phase.type, variant.order_kinds)
         if isinstance(parsed, OrderError):
             ctx.results.add(f"  {at}{unreadable(command, written, parsed)}")
-            if _LONE_LANDING.match(command.text) and "af" in variant.order_kinds:
+            if _LONE_LANDING.match(command.text) and variant.army_fleet:
                 ctx.results.add(f"  {at}{quoted}: say which A/F the army leaves, e.g. `A/F MAO "
                                 "disembarks Por`, or give it on the line of the A/F's move: "
                                 "`A/F(ENG)-MAO, A disembarks Por` (A/F rules).")
@@ -256,7 +256,7 @@ class OrderTaking:
                     and not isinstance(order, _VARIANT_UNIT_ORDERS):
                 # Abstraction2 rule 3 / Deluge II rule 8: the A/F rules' checks where they apply.
                 checked = check_order(gmap, phase.state, signed.power, order, sites,
-                                      army_fleet="af" in variant.order_kinds)
+                                      army_fleet=variant.army_fleet)
                 if isinstance(checked, OrderError):
                     why = illegal(checked, order, phase, variant)
                 else:

@@ -19,7 +19,7 @@ from gm.commands.handlers.context import Context, Notice
 from gm.commands.handlers.signon_guard import unlock as unlock_signons
 from gm.commands.values import Secret
 from gm.mail.compose import build_subject
-from gm.service.render import render
+from gm.play.render import render
 from gm.store import audit
 from gm.store import powers as powers_repo
 from gm.store.passwords import hash_password

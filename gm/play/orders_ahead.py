@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from gm.engine.errors import OrderError
 from gm.engine.game import build_sites, orders_needed
-from gm.engine.legality import check_order
+from gm.engine.order_check import check_order
 from gm.engine.orders import AnyOrder, Build, Disband, Order, Remove, Waive
 from gm.engine.phase import PhaseType
 from gm.mail.compose import build_subject
@@ -123,7 +123,7 @@ def _check(variant: Variant, phase: PhaseRecord, power: str,
         for order in parsed:
             if isinstance(order, Order | Waive):
                 checked = check_order(gmap, state, power, order, sites,
-                                      army_fleet="af" in variant.order_kinds)
+                                      army_fleet=variant.army_fleet)
                 if isinstance(checked, OrderError):
                     unusable.append((text, checked.message))
                     continue

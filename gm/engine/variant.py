@@ -1,4 +1,6 @@
-"""The Variant: map, calendar, powers, start, scheduled events and hooks, as data.
+"""The variant contract: map, calendar, powers, start, scheduled events, order kinds and hooks,
+as data. The engine's game flow (gm.engine.game) runs any Variant; the variants themselves
+(gm.variants) fill it in.
 
 A variant differs from the standard game only where its rules say so. The game flow
 (gm.engine.game) runs the standard phase cycle and calls a variant's hooks at fixed points:
@@ -31,8 +33,9 @@ A hook left as None means the standard behaviour.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
-from typing import ClassVar, Final
 
 from gm.engine.calendar import Calendar
 from gm.engine.map import GameMap, Overlay
@@ -40,10 +43,22 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, PhaseOutcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit
-from gm.engine.values import value
 
 
-@value
+class OrderKind(StrEnum):
+    """The orders of its own a variant allows, beyond the standard ones (`Variant.order_kinds`;
+    gm.notation reads them only where the game allows them). Equal to their names as strings."""
+
+    ARMY_FLEET = "af"  # Embark, Disembark, Fast Ferry (Abstraction2 rule 3, Deluge II rule 8)
+    TRANSFORM = "transform"  # Deluge II rule 2
+    KEEP_FLEET = "keep fleet"  # Sahara rule 2
+    EXCHANGE = "exchange"  # Abstraction2 rule 6
+    HOME = "home"  # Chaos II home designations
+    ALLIANCE = "alliance"  # Chaos II alliance declarations
+    GEO = "geo"  # Geophysical events
+
+
+@dataclass(frozen=True)
 class Power:
     """A great power: `Austria`, adjective `Austrian`, one-letter code `A`."""
 
@@ -52,7 +67,7 @@ class Power:
     letter: str
 
 
-@value
+@dataclass(frozen=True)
 class ScheduledEvent:
     """A change a variant's tables schedule, e.g. Deluge II Table 1 `W 1901: Lon` (submerge).
 
@@ -68,7 +83,7 @@ class ScheduledEvent:
     provinces: tuple[str, ...]
 
 
-@value
+@dataclass(frozen=True)
 class HookStep:
     """What a hook did: the new position, results for orders it consumed, events in words."""
 
@@ -77,7 +92,7 @@ class HookStep:
     events: tuple[str, ...] = ()
 
 
-@value
+@dataclass(frozen=True)
 class Verdict:
     """The end of a game: who won (possibly nobody) and whether play stops."""
 
@@ -102,7 +117,7 @@ OptionalOrders = Callable[["Variant", GameState], Mapping[str, tuple[str, ...]]]
 DisplayNames = Callable[[GameMap, str], str]
 
 
-@value
+@dataclass(frozen=True)
 class Hooks:
     """The points of the phase cycle where a variant may depart from the standard game."""
 
@@ -120,6 +135,7 @@ class Hooks:
     display_names: DisplayNames | None = None  # reports: place names as the map now is
 
 
+@dataclass(frozen=True, eq=False)
 class Variant:
     """A playable game: everything the game flow needs to run it.
 
@@ -127,51 +143,32 @@ class Variant:
     `start_phase` is the first phase needing orders (`Spring 1901, Movement`, or `Winter 1900,
     Adjustment` for variants that start with builds); `start_units` the units on the board then.
     `solo_centres` is the standard victory condition (None: the variant has no centre solo).
-    `order_kinds` names the extra orders the variant allows ("transform", "home", ...).
+    `order_kinds` names the extra orders the variant allows (OrderKind); with
+    `OrderKind.ARMY_FLEET` the A/F rules apply (`army_fleet`).
     `help` is the variant's rules and the project's rulings on them, for players (`HELP <variant>`).
-    Immutable, equal only to itself; gm.engine.values.replace makes a changed copy.
+    Immutable, equal only to itself; `dataclasses.replace` makes a changed copy.
     """
 
-    __match_args__: ClassVar[tuple[str, ...]] = (
-        "name", "title", "aliases", "map", "calendar", "powers", "start_phase", "start_units",
-        "homes", "solo_centres", "scheduled", "order_kinds", "hooks", "help",
-    )
+    name: str
+    title: str
+    aliases: tuple[str, ...]
+    map: GameMap
+    calendar: Calendar
+    powers: tuple[Power, ...]
+    start_phase: Phase
+    start_units: tuple[Unit, ...] = ()
+    homes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    solo_centres: int | None = 18
+    scheduled: tuple[ScheduledEvent, ...] = ()
+    order_kinds: frozenset[str] = frozenset()
+    hooks: Hooks = Hooks()
+    help: str = ""
 
-    def __init__(
-        self,
-        name: str,
-        title: str,
-        aliases: tuple[str, ...],
-        map: GameMap,
-        calendar: Calendar,
-        powers: tuple[Power, ...],
-        start_phase: Phase,
-        start_units: tuple[Unit, ...] = (),
-        homes: Mapping[str, tuple[str, ...]] | None = None,
-        solo_centres: int | None = 18,
-        scheduled: tuple[ScheduledEvent, ...] = (),
-        order_kinds: frozenset[str] = frozenset(),
-        hooks: Hooks | None = None,
-        help: str = "",
-    ) -> None:
-        self.name: Final = name
-        self.title: Final = title
-        self.aliases: Final = aliases
-        self.map: Final = map
-        self.calendar: Final = calendar
-        self.powers: Final = powers
-        self.start_phase: Final = start_phase
-        self.start_units: Final = start_units
-        self.homes: Final[Mapping[str, tuple[str, ...]]] = {} if homes is None else homes
-        self.solo_centres: Final = solo_centres
-        self.scheduled: Final = scheduled
-        self.order_kinds: Final = order_kinds
-        self.hooks: Final = Hooks() if hooks is None else hooks
-        self.help: Final = help
-
-    def __repr__(self) -> str:
-        inside = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
-        return f"{type(self).__name__}({inside})"
+    @property
+    def army_fleet(self) -> bool:
+        """Whether the A/F rules apply (Abstraction2 rule 3, Deluge II rule 8): armies board
+        fleets, an A/F moves as a fleet, an army may retreat onto a fleet (gm.engine.army_fleet)."""
+        return OrderKind.ARMY_FLEET in self.order_kinds
 
     # -- powers --------------------------------------------------------------------------------
     @property

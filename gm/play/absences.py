@@ -6,7 +6,7 @@ inside an absence of any power moves on by whole days, keeping its time of day, 
 after it: a deadline of Tuesday 18:00 inside an absence from Monday to Wednesday becomes
 Thursday 18:00. Each power may claim at most the game's limit of days in all (SET ABSENCE
 LIMIT; `DEFAULT_LIMIT` unless the GM set one; 0 turns absences off). Absences and the limit are
-kept in the game's settings document, so every deadline rule (gm.service.deadlines) sees them.
+kept in the game's settings document, so every deadline rule (gm.play.deadlines) sees them.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
+from gm.play.zones import zone
 from gm.store.settings import GameSettings
 
 ABSENCES_KEY = "absences"  # settings document key: [{"power", "from", "to"}, ...]
@@ -65,16 +65,10 @@ def with_absences(settings: GameSettings, kept: Sequence[Absence]) -> dict[str, 
     return {**settings.extra, ABSENCES_KEY: [a.to_json() for a in kept]}
 
 
-def _zone(name: str) -> ZoneInfo:
-    from gm.service.deadlines import zone
-
-    return zone(name)
-
-
 def window(absence: Absence, zone_name: str) -> tuple[datetime, datetime]:
     """The moments (UTC) an absence begins and ends: midnight before its first day, midnight
     after its last, in the game's time zone."""
-    tz = _zone(zone_name)
+    tz = zone(zone_name)
     begin = datetime.combine(absence.start, time(0), tzinfo=tz).astimezone(UTC)
     end = datetime.combine(absence.end + timedelta(days=1), time(0), tzinfo=tz).astimezone(UTC)
     return begin, end
@@ -86,7 +80,7 @@ def past_absences(settings: GameSettings, deadline: datetime) -> datetime:
     windows = [window(a, settings.timezone) for a in absences(settings)]
     if not windows:
         return deadline
-    tz = _zone(settings.timezone)
+    tz = zone(settings.timezone)
     local = deadline.astimezone(tz)
     moved = deadline
     for _ in range(len(windows) + 1):

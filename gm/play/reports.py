@@ -27,14 +27,14 @@ from gm.engine.results import OrderResult
 from gm.engine.retreats import retreat_options
 from gm.engine.rulebook import rulebook_of
 from gm.engine.state import GameState
+from gm.engine.variant import Variant
 from gm.mail.compose import build_subject, inline_content_id
 from gm.pictures import picture_pair, render_map_svg
 from gm.pictures.png import svg_to_png
-from gm.service.coming import ComingEvent, coming_events
-from gm.service.deadlines import show
-from gm.service.render import render
+from gm.play.coming import ComingEvent, coming_events
+from gm.play.deadlines import show
+from gm.play.render import render
 from gm.store.rows import Attachment, GameRecord, PressRecord, StoredResult
-from gm.variants.base import Variant
 
 AUDIENCES = ("player", "gm", "observer")
 

@@ -1,50 +1,24 @@
-"""The A/F rules (Abstraction2 rule 3; Deluge II rule 8 adopts them): armies carried by fleets.
-
-An army boards a fleet of its own power in an adjacent sea before movement and forms an A/F
-(`UnitType.ARMY_FLEET`), which moves and fights as one fleet; its army lands later, in the same
-phase or another. A convoy is a "Fast Ferry": one sea, one fleet. See HELP_TEXT for the rules as
-this engine reads them (the text players get).
-
-How a variant switches the rules on (public API):
-
-- `Variant.order_kinds` includes "af" (the parser then reads Embark, Disembark and the A/F
-  shorthand lines).
-- `Hooks.before_phase`: `af_before_phase(variant, state, submitted) -> (HookStep, remaining)`
-  takes the Embark orders out and boards the armies (a variant with its own before_phase calls
-  it from there, or `embark(gmap, state, submitted, hold_only=...)` directly). Optional:
-  `resolve_movement_af` boards any Embark orders still present itself.
-- `Hooks.resolve_movement`: `resolve_movement_af(gmap, state, submitted, *, undislodgeable=...,
-  hold_only=...)`; for fixed frozen sets use a small function or functools.partial.
-- `Hooks.resolve_retreats`: `resolve_retreats_af(gmap, state, submitted)`.
-- `Hooks.resolve_adjustments`: `resolve_adjustments_af(gmap, state, submitted, build_sites)`
-  (an A/F is two units for supply; `adjustment_delta` counts it so everywhere).
-- Order checks at submission: `gm.engine.legality.check_order(..., army_fleet=True)`.
-- Counting units (e.g. Abstraction2 rule 7, "most units"): `unit_count(state, power)`.
-
-Frozen regions (Abstraction2 rule 5) are parameters, not A/F rules: `hold_only` provinces'
-units may only hold (no support, convoy, boarding or landing), `undislodgeable` provinces' units
-cannot be dislodged; the standard `gm.engine.movement.resolve_movement` takes the same two.
+"""Adjudication under the A/F rules (Abstraction2 rule 3, Deluge II rule 8): boarding before
+movement, movement with landings and Fast Ferries, retreats onto fleets, adjustments counting an
+A/F as two units. The package docstring (gm.engine.army_fleet) says how a variant uses them.
 """
-
 from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
 
 from gm.engine.adjustments import adjustment_deltas, resolve_adjustments
-from gm.engine.civil_disorder import FAR, disorder_removals
-from gm.engine.errors import OrderError
-from gm.engine.geo import Location
-from gm.engine.legality import (
-    Board,
-    Entry,
+from gm.engine.army_fleet.legality import (
     check_disembark,
     check_embark,
     check_movement_order_af,
-    error_reason,
-    spec_of,
-    submitted_orders,
+    check_retreat_order_af,
+    retreat_places_af,
 )
+from gm.engine.civil_disorder import FAR, disorder_removals
+from gm.engine.errors import OrderError
+from gm.engine.geo import Location
+from gm.engine.legality import Board, Entry, error_reason, spec_of, submitted_orders
 from gm.engine.map import GameMap
 from gm.engine.movement import CONVOY, MOVE, SUPPORT_MOVE, Explainer, FrozenDecisions
 from gm.engine.orders import (
@@ -57,16 +31,16 @@ from gm.engine.orders import (
     Move,
     Order,
     Remove,
+    Retreat,
 )
 from gm.engine.phase import PhaseType
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
-from gm.engine.retreats import resolve_retreats, retreat_options
+from gm.engine.retreats import resolve_retreats
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
-from gm.variants.base import HookStep, Variant
+from gm.engine.variant import HookStep, Variant
 
 __all__ = [
-    "HELP_TEXT",
     "AFDecisions",
     "af_before_phase",
     "af_retreat_options",
@@ -76,55 +50,6 @@ __all__ = [
     "resolve_retreats_af",
     "unit_count",
 ]
-
-HELP_TEXT = """\
-A/F rules (army/fleet), as this judge reads them:
-- Boarding: `A Lon boards F ENG` (or `A Lon embarks on to F ENG`). An army boards a fleet of its
-  OWN power in an adjacent sea space; the two become an A/F there. Boarding happens before
-  all movement and a legal boarding never fails. A fleet carries one army: two armies
-  ordered onto one fleet both stay put.
-- An A/F moves, holds, supports and is supported as a single fleet (combat value 1); it may
-  support into coastal provinces but never enters one, and it may not Fast Ferry.
-- Landing: `A/F ENG disembarks Bre` (or `A/F(ENG) disembarks A(Bre)`, or `A ENG - Bre`, the
-  army of the A/F ordered to land). The army lands in a coastal province next to the A/F's
-  sea, at the same time as, and independently of, the fleet's own order:
-  `A/F(TYS) disembarks A(Tun), F(TYS)-WMS`. The landing is a move of the army
-  (strength 1 plus supports) that attacks, bounces, dislodges and cuts supports like any move;
-  it never meets a unit head to head (like a convoyed army), and it does not cut a support
-  given for an attack on the A/F's own sea. The A/F's fleet may support it:
-  `A/F(ENG) disembarks A(ENG)-Bre S by F(ENG)`, or on a line of its own `F ENG S A ENG - Bre`.
-  Other units support it as `S A/F ENG - Bre` (or `S A ENG - Bre`).
-- If the landing fails the army stays aboard, and the fleet's move fails too (its support does
-  not). If the A/F is dislodged, the landing still happens; the fleet retreats alone.
-- In one phase an army may board, the A/F move one sea and the army land next to that sea:
-  `A(Lon) boards F(ENG), A/F(ENG)-MAO, A disembarks Por`; on separate lines the landing is
-  `A/F ENG disembarks Por` or `A/F MAO disembarks Por`. Such a landing happens only if the
-  A/F's move succeeds, and it may not change whether that move succeeds: if it would, the
-  landing fails and the army stays aboard. A landing is judged from the sea the A/F is in
-  when movement ends: when the A/F's move fails but the landing province also borders the
-  sea it started in, the army still lands (the landing did not need the move).
-- Fast Ferry (FF): a convoy is one fleet in one sea next to both ends; convoys through two or
-  more fleets are not possible. If the ferried army cannot land, it stays aboard and the fleet
-  becomes an A/F (when the fleet is the army's own power; aboard another power's fleet it stays
-  where it was, as in the regular rules). An army that stays aboard has left its province.
-  If the ferrying fleet is dislodged the ferry is disrupted and the army stays where it was.
-  A Fast Ferry by a fleet of the army's own power moves the army also when the army itself
-  has no order (`F ENG FF A Lon - Bre` alone).
-- Retreats: an A/F retreats as a fleet; retreating to a coastal space it becomes a fleet and its
-  army is disbanded. A dislodged army may retreat onto an adjacent fleet (not an A/F) of its
-  own power in a sea space, forming an A/F: `A Pic - ENG`, `A Pic boards F ENG` or, as
-  the rule says, `A Pic retreats on to F ENG`. An army
-  landing from the sea does not keep the units it dislodges from retreating to that sea (as
-  for convoys).
-- Circular reasoning: when orders depend on each other in a circle that has no single answer,
-  all the units involved stand (their orders fail); a circle of moves only (units following
-  each other round) moves, as in the regular rules. There is no Szykman rule.
-- Supply: an A/F is two units (its army and its fleet) for builds and removals. `Remove A ENG`
-  removes only the army of A/F ENG (the fleet stays), `Remove A/F ENG` removes both.
-  Removals not ordered (civil disorder) take the units farthest from home first; an A/F
-  then goes whole when two or more removals are due, only its army when one is. An A/F is
-  never built: build an army or a fleet, and board at sea.
-"""
 
 
 # -- boarding --------------------------------------------------------------------------------------
@@ -659,14 +584,39 @@ def af_retreat_options(
     gmap: GameMap, state: GameState, dislodged: Dislodged
 ) -> tuple[Location, ...]:
     """Where a dislodged unit may retreat under the A/F rules (also onto a fleet)."""
-    return retreat_options(gmap, state, dislodged, army_fleet=True)
+    return retreat_places_af(gmap, state, dislodged)
 
 
 def resolve_retreats_af(
     gmap: GameMap, state: GameState, submitted: Sequence[Submitted]
 ) -> PhaseOutcome:
-    """`Hooks.resolve_retreats` for the A/F rules (Abstraction2 rule 3, Retreats)."""
-    return resolve_retreats(gmap, state, submitted, army_fleet=True)
+    """`Hooks.resolve_retreats` for the A/F rules (Abstraction2 rule 3, Retreats): an A/F
+    retreats as a fleet, and if it retreats to a coastal space it becomes a fleet and its army
+    is disbanded; an army may retreat onto an adjacent fleet of its own power in a sea space,
+    forming an A/F there (two armies retreating onto one fleet are both disbanded, like two
+    units retreating to one province)."""
+    boarded: set[str] = set()  # the seas whose fleet an army retreated onto
+
+    def carry_out(gmap: GameMap, unit: Unit, order: Retreat, placed: list[Unit]) -> str:
+        dest = order.dest
+        if unit.type is UnitType.ARMY and gmap.is_water(dest.province):
+            boarded.add(dest.province)
+            return f"retreats onto the fleet in {dest.province}, forming A/F {dest.province}"
+        if unit.type is UnitType.ARMY_FLEET and not gmap.is_water(dest.province):
+            placed.append(Unit(unit.power, UnitType.FLEET, dest))
+            return f"retreats to {dest} as a fleet; its army is disbanded"
+        placed.append(unit.moved_to(dest))
+        return f"retreats to {dest}"
+
+    outcome = resolve_retreats(gmap, state, submitted, check=check_retreat_order_af,
+                               places=retreat_places_af, carry_out=carry_out)
+    if not boarded:
+        return outcome
+    units = tuple(
+        Unit(u.power, UnitType.ARMY_FLEET, u.location) if u.province in boarded else u
+        for u in outcome.state.units
+    )
+    return PhaseOutcome(outcome.state.evolve(units=units), outcome.results, outcome.events)
 
 
 def unit_count(state: GameState, power: str) -> int:

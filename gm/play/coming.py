@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from gm.engine.phase import PhaseType
 from gm.engine.state import GameState
-from gm.variants.base import Variant
+from gm.engine.variant import Variant
 from gm.variants.terrain_schedule import place_name, unit_text
 
 

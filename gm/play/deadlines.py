@@ -4,28 +4,20 @@ A rule (gm.store.settings.Deadline, set by SET DEADLINE) is either a length of t
 moment the phase opens (movement 48 hours, retreats 24 hours, ...) or a time of day in the
 game's timezone: the phase is then due at the first such time at least `MIN_TIME_OF_DAY` after
 it opens (so a retreat phase opened at 17:59 with a rule of 18:00 gets until 18:00 next day).
-A deadline that falls within a player's absence moves past it (gm.service.absences).
+A deadline that falls within a player's absence moves past it (gm.play.absences).
 Every deadline is shown in the game's timezone and in UTC.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from gm.engine.phase import PhaseType
-from gm.service.absences import past_absences
+from gm.play.absences import past_absences
+from gm.play.zones import zone
 from gm.store.settings import GameSettings
 
 MIN_TIME_OF_DAY = timedelta(hours=1)
-
-
-def zone(name: str) -> ZoneInfo:
-    """The tz database zone `name`; UTC if the name is not known."""
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
 
 
 def deadline_after(settings: GameSettings, phase_type: PhaseType,

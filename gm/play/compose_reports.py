@@ -1,0 +1,45 @@
+"""Compose an adjudicated phase's reports (gm.play.reports) for everyone who gets them: every
+address of every power, then the GM and the game's observers, each address once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gm.play.adjudicate import Adjudication
+from gm.play.observers import observers
+from gm.play.reports import ReportMail, build_view, phase_reports
+from gm.store.rows import PressRecord
+
+
+def recipients(done: Adjudication) -> list[tuple[str, str | None, str]]:
+    """Who gets the reports, as `(address, power or None, audience)`: each address once (letter
+    case aside), a power's before the GM's and the GM's before the observers'."""
+    found: list[tuple[str, str | None, str]] = []
+    seen: set[str] = set()
+    for power in done.powers:
+        for address in power.addresses:
+            if address.lower() not in seen:
+                seen.add(address.lower())
+                found.append((address, power.name, "player"))
+    game = done.game
+    for address, audience in [(game.gm_address, "gm"), *((a, "observer") for a in observers(game))]:
+        if address.lower() not in seen:
+            seen.add(address.lower())
+            found.append((address, None, audience))
+    return found
+
+
+def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
+                    service: str) -> list[ReportMail]:
+    """The reports of the adjudicated phase, one to each of its `recipients`; `press`: the
+    game's press (that of the phase goes with the reports); `service`: the service's name."""
+    phase, step = done.phase, done.step
+    nxt = done.next_phase
+    view = build_view(done.variant, done.game, phase.state, step, now=done.at,
+                      deadline=None if nxt is None else nxt.deadline_at, late=done.late,
+                      service=service, playing=done.playing, stored=done.results)
+    first = step.reports[0] if step.reports else None
+    return phase_reports(done.variant, view, step.state, recipients=recipients(done),
+                         press=[p for p in press if p.phase_id == phase.id],
+                         before=phase.state,
+                         results=first.results if first is not None and first.played else ())
