@@ -34,11 +34,7 @@ def read_add(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Add) -> None:
-    from gm.commands.handlers.common import (
-        as_master,
-        refresh,
-        variant_of,
-    )
+    from gm.commands.handlers.common import as_master, refresh, variant_of
     from gm.commands.handlers.context import Notice
     from gm.commands.handlers.seats import new_password, seated_notice
     from gm.mail.compose import build_subject

@@ -29,15 +29,8 @@ def handle(ctx: Context, command: ClearAbsence) -> None:
     from datetime import timedelta
 
     from gm.commands.handlers.absence import save
-    from gm.commands.handlers.common import (
-        as_player,
-        refresh,
-    )
-    from gm.play.absences import (
-        Absence,
-        absences,
-        with_absences,
-    )
+    from gm.commands.handlers.common import as_player, refresh
+    from gm.play.absences import Absence, absences, with_absences
     from gm.play.zones import zone
     from gm.store import audit
 

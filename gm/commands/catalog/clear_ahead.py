@@ -25,9 +25,7 @@ def read_clear_ahead(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: ClearAhead) -> None:
-    from gm.commands.handlers.common import (
-        as_player,
-    )
+    from gm.commands.handlers.common import as_player
     from gm.store import orders_ahead as ahead_repo
 
     signed = as_player(ctx, str(command.line))

@@ -47,9 +47,7 @@ def read_rulebook(c: list[Token]) -> RulebookWord:
 
 
 def handle(ctx: Context, command: Create) -> None:
-    from gm.commands.handlers.common import (
-        rulebook_refusal,
-    )
+    from gm.commands.handlers.common import rulebook_refusal
     from gm.commands.handlers.context import Signed
     from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
     from gm.store import audit
@@ -107,9 +105,7 @@ def _unknown_variant(command: Create) -> str:
     password: `CREATE mygame Deluge II`), or the name is not a variant's (the closest named)."""
     import difflib
 
-    from gm.commands.handlers.common import (
-        variant_label,
-    )
+    from gm.commands.handlers.common import variant_label
     from gm.variants import get_variant, names
     from gm.variants.registry import canonical_name
 

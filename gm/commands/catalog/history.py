@@ -38,10 +38,7 @@ def read_history(c: list[Any]) -> Draft:
 
 
 def handle(ctx: Context, command: History) -> None:
-    from gm.commands.handlers.common import (
-        matches_phase,
-        phase_text,
-    )
+    from gm.commands.handlers.common import matches_phase, phase_text
     from gm.commands.handlers.records import add_rendered, played_phases
     from gm.play.render import render
 

@@ -29,9 +29,7 @@ def read_preview(c: list[Token]) -> Draft:
 
 def handle(ctx: Context, command: Preview) -> None:
     """What processing now would give, in the GM's reply only; nothing is stored."""
-    from gm.commands.handlers.common import (
-        variant_of,
-    )
+    from gm.commands.handlers.common import variant_of
     from gm.commands.handlers.gm_control import open_game
     from gm.play.render import render
 

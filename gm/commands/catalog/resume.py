@@ -28,11 +28,7 @@ def read_resume(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Resume) -> None:
-    from gm.commands.handlers.common import (
-        open_phase_of,
-        shown_deadline,
-        variant_of,
-    )
+    from gm.commands.handlers.common import open_phase_of, shown_deadline, variant_of
     from gm.commands.handlers.gm_control import set_status
     from gm.commands.handlers.notices import tell_game
     from gm.play.render import render

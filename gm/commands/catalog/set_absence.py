@@ -43,13 +43,7 @@ def handle(ctx: Context, command: SetAbsence) -> None:
         variant_of,
     )
     from gm.commands.handlers.notices import tell_game
-    from gm.play.absences import (
-        Absence,
-        absences,
-        limit,
-        past_absences,
-        with_absences,
-    )
+    from gm.play.absences import Absence, absences, limit, past_absences, with_absences
     from gm.play.zones import zone
     from gm.store import audit
     from gm.store import phases as phases_repo

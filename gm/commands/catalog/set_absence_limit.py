@@ -36,13 +36,8 @@ def read_set_absence_limit(c: list[Token]) -> Draft:
 
 def handle(ctx: Context, command: SetAbsenceLimit) -> None:
     from gm.commands.handlers.absence import days, save
-    from gm.commands.handlers.common import (
-        as_master,
-        refresh,
-    )
-    from gm.play.absences import (
-        LIMIT_KEY,
-    )
+    from gm.commands.handlers.common import as_master, refresh
+    from gm.play.absences import LIMIT_KEY
     from gm.store import audit
 
     signed = as_master(ctx, "SET ABSENCE LIMIT")

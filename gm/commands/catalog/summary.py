@@ -34,11 +34,7 @@ def read_summary(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Summary) -> None:
-    from gm.commands.handlers.common import (
-        no_game,
-        shown_deadline,
-        variant_of,
-    )
+    from gm.commands.handlers.common import no_game, shown_deadline, variant_of
     from gm.commands.handlers.records import add_rendered
     from gm.play.render import render
     from gm.store import games as games_repo

@@ -29,11 +29,7 @@ def read_unlock(c: list[Token]) -> Draft:
 
 def handle(ctx: Context, command: Unlock) -> None:
     """UNLOCK <power> | GM | ALL: forget the wrong passwords counted against sign-ons."""
-    from gm.commands.handlers.common import (
-        as_master,
-        refresh,
-        variant_of,
-    )
+    from gm.commands.handlers.common import as_master, refresh, variant_of
     from gm.commands.handlers.signon_guard import ALL_KEY, GM_KEY
     from gm.commands.handlers.signon_guard import unlock as unlock_signons
 
