@@ -30,6 +30,7 @@ def _imported(handle: object) -> list[tuple[str, str]]:
 
 def test_every_command_names_a_handler_that_exists() -> None:
     import importlib
+    import importlib.util
 
     for command in COMMANDS:
         if command.handle is None:
@@ -37,10 +38,12 @@ def test_every_command_names_a_handler_that_exists() -> None:
             continue
         assert handler_for(command.value) is command.handle is HANDLERS[command.value]
         imported = _imported(command.handle)
-        assert imported, command.value
+        assert imported, command.value  # its work's imports come when it first runs
         for module, name in imported:
-            assert module.startswith("gm.commands.handlers."), command.value
-            assert callable(getattr(importlib.import_module(module), name)), command.value
+            assert not module.startswith("gm.commands.catalog"), command.value
+            found = importlib.import_module(module)
+            assert (hasattr(found, name)  # a name of the module, or one of its submodules
+                    or importlib.util.find_spec(f"{module}.{name}") is not None), command.value
     assert handler_for(OrderLine) is not None
 
 
@@ -79,14 +82,14 @@ def test_a_message_loads_the_handlers_of_its_commands_only(migrated_url: str) ->
     assert done.returncode == 0, done.stderr.decode(errors="replace")
     (help_outcome, after_help), (create_outcome, after_create) = json.loads(done.stdout)
     assert help_outcome == create_outcome == "answered"
-    assert "gm.commands.handlers.info" in after_help
-    unused = {"gm.commands.handlers.create", "gm.commands.handlers.order_taking",
-              "gm.commands.handlers.gm_control", "gm.commands.handlers.gm_settings",
-              "gm.commands.handlers.seats", "gm.commands.handlers.press",
+    assert "gm.commands.handlers.common" in after_help
+    unused = {"gm.commands.handlers.order_taking", "gm.commands.handlers.gm_control",
+              "gm.commands.handlers.gm_settings", "gm.commands.handlers.seats",
+              "gm.commands.handlers.join_prefer", "gm.service.adjudicate",
               "gm.service.tick", "alembic"}
     assert not unused & set(after_help)
-    assert "gm.commands.handlers.create" in after_create
     assert "gm.commands.handlers.gm_control" not in after_create
+    assert "gm.service.adjudicate" not in after_create
 
 
 def test_no_two_commands_claim_the_same_rule_value_or_usage() -> None:

@@ -10,57 +10,55 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gm.commands import help_text, parse_message, sessions
-from gm.commands.catalog.help import TOPICS
+from gm.commands.catalog.add import Add
+from gm.commands.catalog.add_observer import AddObserver
+from gm.commands.catalog.create import Create
+from gm.commands.catalog.eject import Eject
+from gm.commands.catalog.help import TOPICS, Help
+from gm.commands.catalog.history import History
+from gm.commands.catalog.join import Join
+from gm.commands.catalog.list_games import ListGames
+from gm.commands.catalog.pause import Pause
+from gm.commands.catalog.press import Press
+from gm.commands.catalog.preview import Preview
+from gm.commands.catalog.process import Process
+from gm.commands.catalog.replace import Replace
+from gm.commands.catalog.resign import Resign
+from gm.commands.catalog.resume import Resume
+from gm.commands.catalog.rollback import Rollback
+from gm.commands.catalog.set_deadline import SetDeadline
+from gm.commands.catalog.set_draw import SetDraw
+from gm.commands.catalog.set_early import SetEarly
+from gm.commands.catalog.set_grace import SetGrace
+from gm.commands.catalog.set_late import SetLate
+from gm.commands.catalog.set_observers import SetObservers
+from gm.commands.catalog.set_password import SetPassword
+from gm.commands.catalog.set_press import SetPress
+from gm.commands.catalog.set_remind import SetRemind
+from gm.commands.catalog.set_timezone import SetTimezone
+from gm.commands.catalog.set_wait import SetWait
+from gm.commands.catalog.signoff import SignOff
+from gm.commands.catalog.signon import SignOn
+from gm.commands.catalog.signon_master import SignOnMaster
+from gm.commands.catalog.start import Start
+from gm.commands.catalog.summary import Summary
+from gm.commands.catalog.terminate import Terminate
 from gm.commands.parse import KEYWORDS, MAX_LINE_CHARS, MAX_LINES, MAX_NOT_COMMANDS
 from gm.commands.values import (
-    Add,
-    AddObserver,
     Clear,
     Command,
     CommandError,
-    Create,
-    Eject,
-    Help,
-    History,
-    Join,
-    LatePolicy,
     Line,
-    ListGames,
     NotACommand,
     OrderLine,
-    Pause,
     PhaseCode,
-    Press,
-    PressPolicy,
-    Preview,
-    Process,
-    Replace,
-    Resign,
-    Resume,
-    Rollback,
     Secret,
-    SetDeadline,
-    SetDraw,
-    SetEarly,
-    SetGrace,
-    SetLate,
-    SetObservers,
-    SetPassword,
-    SetPress,
-    SetRemind,
-    SetTimezone,
-    SetWait,
-    SignOff,
-    SignOn,
-    SignOnMaster,
-    Start,
-    Summary,
-    Terminate,
     TooLong,
     UnendedPress,
     Unreadable,
 )
 from gm.engine.phase import Phase, PhaseType
+from gm.policies import LatePolicy, PressPolicy
 
 
 def one(text: str) -> Command:
@@ -753,7 +751,7 @@ def test_create_centre_after_a_signon_is_an_order_not_the_create_command() -> No
 
 # ---- the rulebook (gm.engine.rulebook) -----------------------------------------------------------
 def test_create_takes_the_rulebook_and_set_rulebook_reads() -> None:
-    from gm.commands.values import SetRulebook
+    from gm.commands.catalog.set_rulebook import SetRulebook
 
     assert one("CREATE g Deluge II secret RULEBOOK 2023") == Create(
         line("CREATE g Deluge II ****** RULEBOOK 2023"), "g", "Deluge II", pw("secret"), "2023")

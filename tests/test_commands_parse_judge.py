@@ -7,25 +7,20 @@ from datetime import date
 
 import pytest
 
+from gm.commands.catalog.clear_absence import ClearAbsence
+from gm.commands.catalog.confirm_address import ConfirmAddress
+from gm.commands.catalog.join import Join
+from gm.commands.catalog.join_prefer import JoinPrefer
+from gm.commands.catalog.map_request import MapRequest
+from gm.commands.catalog.observe import Observe
+from gm.commands.catalog.replace_standby import ReplaceFromStandby
+from gm.commands.catalog.set_absence import SetAbsence
+from gm.commands.catalog.set_absence_limit import SetAbsenceLimit
+from gm.commands.catalog.set_address import SetAddress
+from gm.commands.catalog.set_observe import SetObserve
+from gm.commands.catalog.standby import Standby
 from gm.commands.parse import parse_message
-from gm.commands.values import (
-    ClearAbsence,
-    Command,
-    ConfirmAddress,
-    Join,
-    JoinPrefer,
-    MapRequest,
-    Observe,
-    PhaseCode,
-    ReplaceFromStandby,
-    Secret,
-    SetAbsence,
-    SetAbsenceLimit,
-    SetAddress,
-    SetObserve,
-    Standby,
-    Unreadable,
-)
+from gm.commands.values import Command, PhaseCode, Secret, Unreadable
 from gm.engine.phase import Phase, PhaseType
 
 

@@ -3,8 +3,8 @@ value shows only where it is asked for."""
 
 from __future__ import annotations
 
+from gm.commands.catalog.signon import SignOn
 from gm.commands.parse import parse_message
-from gm.commands.values import SignOn
 from gm.config import load_config
 from gm.secret import MASK, Secret
 

@@ -1,10 +1,11 @@
 """Run a message's commands in order: each to its handler, errors and the rest into the reply.
 
 Each command's handler is the one its module in gm.commands.catalog names (`HANDLERS`, made
-from the registry there); it imports the work it does from gm.commands.handlers when it first
-runs, so that a `gm ingest` of orders loads neither the game-creating nor the adjudicating
-commands, and the service answers its first message sooner. Order lines go to order taking
-(gm.commands.handlers.order_taking), in the block at the end of this module.
+from the registry there); it imports what its work needs (the store, the shared helpers of
+gm.commands.handlers) when it first runs, so that a `gm ingest` of orders loads neither the
+game-creating nor the adjudicating commands, and the service answers its first message sooner.
+Order lines go to order taking (gm.commands.handlers.order_taking), in the block at the end of
+this module.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gm.commands.catalog import HANDLERS, WITHOUT_SIGNON
+from gm.commands.catalog.signoff import SignOff
 from gm.commands.handlers.context import Context, Notice
 from gm.commands.spec import Handler
-from gm.commands.values import Command, CommandError, NotACommand, OrderLine, SignOff
+from gm.commands.values import Command, CommandError, NotACommand, OrderLine
 from gm.mail.compose import build_subject
 from gm.play.render import render
 
@@ -63,8 +65,10 @@ def handler_for(kind: type[Command]) -> Handler | None:
 
 
 def warm_up() -> None:
-    """Load the handlers of the commonest mail (signing on, orders, press) ahead of it."""
-    from gm.commands.handlers import order_taking, press, signon  # noqa: F401
+    """Load what the commonest mail (signing on, orders, press) needs ahead of it."""
+    from gm.commands.handlers import order_taking, signon_guard  # noqa: F401
+    from gm.mail import compose  # noqa: F401
+    from gm.store import powers, press  # noqa: F401
 
 
 def _queue_copies(ctx: Context) -> None:

@@ -22,6 +22,9 @@ from lark.exceptions import LarkError, VisitError
 
 from gm.commands.catalog import KEYWORDS, PASSWORD_KEYWORDS, RULES, usage
 from gm.commands.catalog.press import OpenPress
+from gm.commands.catalog.signoff import SignOff
+from gm.commands.catalog.signon import SignOn
+from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.reading import Draft, Invalid, kind_of_phase, quote
 from gm.commands.values import (
     MASK,
@@ -30,9 +33,6 @@ from gm.commands.values import (
     NotACommand,
     OrderLine,
     PhaseCode,
-    SignOff,
-    SignOn,
-    SignOnMaster,
     TooLong,
     Unreadable,
 )

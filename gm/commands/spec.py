@@ -27,7 +27,7 @@ Handler = Callable[["Context", Any], None]
 class CommandSpec:
     """One email command.
 
-    value: the command value it gives (gm.commands.values).
+    value: the value it gives (a gm.commands.values.Command, defined in the command's module).
     keywords: the first words of its lines, upper case (a line starting with one of them is
         read by the grammar; several commands may share one, as the SET ones do).
     rules: grammar rule (or alias) name -> the reader that makes the value from its parse tree.

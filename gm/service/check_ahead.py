@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import logging
 
+from gm.commands.catalog.signon import SignOn
+from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.handlers.common import variant_of
 from gm.commands.parse import parse_message
-from gm.commands.values import SignOn, SignOnMaster
 from gm.config import Config
 from gm.mail.decode import decode_message
 from gm.store import games as games_repo

@@ -26,10 +26,12 @@ from enum import StrEnum
 
 from sqlalchemy.orm import Session
 
+from gm.commands.catalog.join import Join
+from gm.commands.catalog.signon import SignOn
+from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.dispatch import run_commands
 from gm.commands.handlers import Context
 from gm.commands.parse import parse_message
-from gm.commands.values import Join, SignOn, SignOnMaster
 from gm.config import Config
 from gm.mail.compose import build_subject, new_message_id
 from gm.mail.decode import DecodedMessage, decode_message

@@ -2,7 +2,7 @@
 
 Keys missing from a stored document take their defaults, so a setting can be added without a
 schema migration; keys this version does not know are kept in `extra` and written back. The
-policy values are the words of the SET PRESS and SET LATE commands (gm.commands.values).
+policy values are the words of the SET PRESS and SET LATE commands (gm.commands.catalog).
 """
 
 from __future__ import annotations

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft, bare_address
 from gm.commands.spec import CommandSpec
-from gm.commands.values import AddObserver
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class AddObserver(Command):
+    """`ADD OBSERVER a@example.org`: one more address for the observers' report."""
+
+    address: str
 
 
 def read_add_observer(c: list[Token]) -> Draft:
@@ -20,9 +28,18 @@ def read_add_observer(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: AddObserver) -> None:
-    from gm.commands.handlers.gm_settings import add_observer
+    from gm.commands.handlers.common import as_master, refresh
+    from gm.commands.handlers.gm_settings import store_observers
+    from gm.play.observers import observers
 
-    add_observer(ctx, command)
+    signed = as_master(ctx, "ADD OBSERVER")
+    if signed is None:
+        return
+    current = observers(refresh(ctx, signed.game))
+    if any(a.lower() == command.address.lower() for a in current):
+        ctx.results.add(f"ADD OBSERVER: {command.address} already observes {signed.game.name}.")
+        return
+    store_observers(ctx, "ADD OBSERVER", [*current, command.address])
 
 
 COMMAND = CommandSpec(

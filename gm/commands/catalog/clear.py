@@ -20,9 +20,10 @@ def read_clear(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Clear) -> None:
-    from gm.commands.handlers.order_taking import clear
+    """CLEAR: the power's orders for the phase withdrawn (OrderTaking.clear)."""
+    from gm.commands.handlers.order_taking import OrderTaking
 
-    clear(ctx, command)
+    OrderTaking.of(ctx).clear(command)
 
 
 COMMAND = CommandSpec(

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import ClearAbsence
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class ClearAbsence(Command):
+    """`SET NO ABSENCE`: withdraw the absences that have not begun."""
 
 
 def read_clear_absence(c: list[Token]) -> Draft:
@@ -19,9 +25,43 @@ def read_clear_absence(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: ClearAbsence) -> None:
-    from gm.commands.handlers.absence import clear_absence
+    import dataclasses
+    from datetime import timedelta
 
-    clear_absence(ctx, command)
+    from gm.commands.handlers.absence import save
+    from gm.commands.handlers.common import as_player, refresh
+    from gm.play.absences import Absence, absences, with_absences
+    from gm.play.zones import zone
+    from gm.store import audit
+
+    signed = as_player(ctx, "SET NO ABSENCE")
+    if signed is None or signed.power is None:
+        return
+    game = refresh(ctx, signed.game)
+    today = ctx.now.astimezone(zone(game.settings.timezone)).date()
+    kept: list[Absence] = []
+    withdrawn: list[Absence] = []
+    for absence in absences(game.settings):
+        if absence.power != signed.power or absence.end < today:
+            kept.append(absence)  # another power's, or over: stays (its days stay claimed)
+        elif absence.start < today:  # under way: ends yesterday
+            kept.append(dataclasses.replace(absence, end=today - timedelta(days=1)))
+            withdrawn.append(absence)
+        else:
+            withdrawn.append(absence)
+    if not withdrawn:
+        ctx.results.add(f"{command.line}: {signed.power} has no absence in {game.name} that "
+                        "is under way or to come; nothing to withdraw.")
+        return
+    signed.game = save(ctx, game, with_absences(game.settings, kept))
+    audit.record_action(ctx.session, actor=ctx.sender, action="absence withdrawn",
+                        now=ctx.now, game_id=game.id,
+                        details={"power": signed.power,
+                                 "withdrawn": [a.to_json() for a in withdrawn]},
+                        inbound_id=ctx.inbound_id)
+    ctx.results.add(f"Absence of {signed.power} in {game.name} withdrawn from today on: "
+                    + ", ".join(str(a) for a in withdrawn)
+                    + ". Deadlines already moved stay where they are.")
 
 
 COMMAND = CommandSpec(

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import ClearAhead
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class ClearAhead(Command):
+    """`AHEAD CLEAR`: withdraw the orders sent ahead."""
 
 
 def read_clear_ahead(c: list[Token]) -> Draft:
@@ -19,9 +25,16 @@ def read_clear_ahead(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: ClearAhead) -> None:
-    from gm.commands.handlers.ahead import clear_ahead
+    from gm.commands.handlers.common import as_player
+    from gm.store import orders_ahead as ahead_repo
 
-    clear_ahead(ctx, command)
+    signed = as_player(ctx, str(command.line))
+    if signed is None or signed.power is None:
+        return
+    count = ahead_repo.clear(ctx.session, signed.game.id, signed.power)
+    ctx.results.add(f"{command.line}: " + (f"{count} order{'s' if count != 1 else ''} sent "
+                                          "ahead withdrawn." if count else
+                                          "no orders sent ahead to withdraw."))
 
 
 COMMAND = CommandSpec(

@@ -10,7 +10,7 @@ from lark import Token
 
 from gm.commands.reading import Draft, game_name, joined, rulebook_year
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Create, Secret
+from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -21,6 +21,16 @@ class RulebookWord:
     """The year after RULEBOOK in a CREATE line, checked."""
 
     value: str
+
+
+@dataclass(frozen=True)
+class Create(Command):
+    """`CREATE mygame Deluge II secret`: `variant` as written (one to three words)."""
+
+    game: str
+    variant: str
+    password: Secret
+    rulebook: str | None = None  # `... RULEBOOK 2023` (gm.engine.rulebook); None: the default
 
 
 def read_create(c: list[Any]) -> Draft:
@@ -37,9 +47,78 @@ def read_rulebook(c: list[Token]) -> RulebookWord:
 
 
 def handle(ctx: Context, command: Create) -> None:
-    from gm.commands.handlers.create import create
+    from gm.commands.handlers.common import rulebook_refusal
+    from gm.commands.handlers.context import Signed
+    from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
+    from gm.store import audit
+    from gm.store import games as games_repo
+    from gm.store import powers as powers_repo
+    from gm.store.errors import GameNameTaken
+    from gm.store.passwords import hash_password
+    from gm.store.settings import GameSettings
+    from gm.variants import UnknownVariant, get_variant
+    from gm.variants.registry import canonical_name
 
-    create(ctx, command)
+    if canonical_name(f"{command.variant} {command.password.value}") is not None:
+        ctx.results.add(_unknown_variant(command) + ".")  # `CREATE g Deluge II`: no password
+        return
+    try:
+        variant = get_variant(command.variant)
+    except UnknownVariant:
+        ctx.results.add(_unknown_variant(command) + ".")
+        return
+    rulebook = command.rulebook or DEFAULT_RULEBOOK
+    refusal = rulebook_refusal(variant, rulebook)
+    if refusal is not None:
+        ctx.results.add(f"CREATE: refused, {refusal}.")
+        return
+    # The default rulebook is not written down (a game's settings stay what they were).
+    settings = None if rulebook == DEFAULT_RULEBOOK else GameSettings(
+        extra={RULEBOOK_KEY: rulebook})
+    try:
+        game = games_repo.create_game(
+            ctx.session, name=command.game, variant=variant.name, gm_address=ctx.sender,
+            gm_password_hash=hash_password(command.password.value), now=ctx.now,
+            settings=settings)
+    except GameNameTaken:
+        ctx.results.add(f"CREATE: a game called {command.game!r} exists already; "
+                        "choose another name.")
+        return
+    for power in variant.power_names:
+        powers_repo.add_power(ctx.session, game.id, power, now=ctx.now)
+    audit.record_action(ctx.session, actor=ctx.sender, action="create", now=ctx.now,
+                        game_id=game.id, details={"variant": variant.name,
+                                                  "rulebook": rulebook},
+                        inbound_id=ctx.inbound_id)
+    ctx.signed = Signed(game, None)
+    ctx.refused_signon = False
+    ctx.results.game = game.name
+    ctx.results.add(f"Game {game.name} ({variant.title}) created; you are its GM.",
+                    f"Rulebook: {rulebook} (SET RULEBOOK 2000|2023 changes it before START; "
+                    "HELP RULEBOOK).",
+                    f"Powers: {', '.join(variant.power_names)}.",
+                    "Players JOIN it, or you ADD them; then START it.")
+
+
+def _unknown_variant(command: Create) -> str:
+    """Why CREATE names no variant: its password is missing (the last word was read as the
+    password: `CREATE mygame Deluge II`), or the name is not a variant's (the closest named)."""
+    import difflib
+
+    from gm.commands.handlers.common import variant_label
+    from gm.variants import get_variant, names
+    from gm.variants.registry import canonical_name
+
+    whole = f"{command.variant} {command.password.value}"
+    if canonical_name(whole) is not None:  # the variant's name is no secret: shown unmasked
+        return (f"line {command.line.number}: CREATE {command.game} {whole}: the password is "
+                f"missing; write it after the variant: CREATE {command.game} {whole} secret")
+    variants = [get_variant(n) for n in names()]
+    spelt = {k.casefold(): v.title for v in variants for k in (v.name, v.title, *v.aliases)}
+    close = difflib.get_close_matches(command.variant.casefold(), spelt, n=1, cutoff=0.6)
+    hint = f"did you mean {spelt[close[0]]}? " if close else ""
+    return (f"{command.line}: there is no variant called {command.variant!r} ({hint}variants: "
+            f"{', '.join(variant_label(v) for v in variants)})")
 
 
 COMMAND = CommandSpec(

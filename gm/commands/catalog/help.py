@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
@@ -16,10 +17,11 @@ from lark import Token
 from gm.commands.catalog.press import HELP as PRESS
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Help
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+    from gm.engine.variant import Variant
 
 INDEX = """\
 HELP: the commands of this gamemaster
@@ -348,6 +350,13 @@ ALIASES: dict[str, str] = {
 }
 
 
+@dataclass(frozen=True)
+class Help(Command):
+    """`HELP` or `HELP <topic>`; the topic words as written (see gm.commands.catalog.help)."""
+
+    topic: str | None = None
+
+
 def help_text(topic: str | None = None, extra: Mapping[str, str] | None = None) -> str:
     """The reply to `HELP [topic]`.
 
@@ -388,9 +397,26 @@ def read_help(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Help) -> None:
-    from gm.commands.handlers.info import help_command
+    """`HELP`, `HELP <topic>`, `HELP <variant>` (any of the variant's names): the variant's
+    rules and the rulings this service plays them by; else the reply on the commands."""
+    from gm.commands.handlers.common import game_rulebook
+    from gm.variants import registry
 
-    help_command(ctx, command, help_text)
+    topic = command.topic
+    canonical = registry.canonical_name(topic) if topic and topic.strip() else None
+    if canonical is not None:
+        ctx.results.add(*_variant_help(registry.get_variant(canonical)).splitlines())
+        return
+    topics = {v.title: _variant_help(v) for v in map(registry.get_variant, registry.names())}
+    ctx.results.add(*help_text(topic, topics).splitlines())
+    if ctx.signed is not None and (not topic or not topic.strip()
+                                   or topic.strip().upper() == "RULEBOOK"):
+        game = ctx.signed.game
+        ctx.results.add(f"{game.name} plays the {game_rulebook(game)} rulebook.")
+
+
+def _variant_help(variant: Variant) -> str:
+    return variant.help or f"{variant.title}: the standard rules of Diplomacy (HELP ORDERS)."
 
 
 COMMAND = CommandSpec(

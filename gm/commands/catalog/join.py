@@ -3,16 +3,29 @@ forming game."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft, game_name, joined
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Join, Secret
+from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class Join(Command):
+    """`JOIN mygame secret` (any free power) or `JOIN France mygame secret`.
+
+    The password is the one the player will sign on with.
+    """
+
+    game: str
+    password: Secret
+    power: str | None = None
 
 
 def read_join_any(c: list[Token]) -> Draft:
@@ -28,9 +41,57 @@ def read_join(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Join) -> None:
-    from gm.commands.handlers.signon import join
+    from gm.commands.handlers.common import no_game, variant_of
+    from gm.commands.handlers.context import Notice
+    from gm.mail.compose import build_subject
+    from gm.play.render import render
+    from gm.store import games as games_repo
+    from gm.store import powers as powers_repo
+    from gm.store.passwords import hash_password
+    from gm.store.statuses import GameStatus
 
-    join(ctx, command)
+    game = games_repo.find_game(ctx.session, command.game)
+    if game is None:
+        ctx.results.add(f"JOIN: {no_game(ctx, command.game)}")
+        return
+    if game.status is not GameStatus.FORMING:
+        ctx.results.add(f"JOIN: {game.name} has started; ask its GM for a free power.")
+        return
+    variant = variant_of(game)
+    free = [p for p in powers_repo.list_powers(ctx.session, game.id) if not p.addresses]
+    if command.power is not None:
+        wanted = variant.power(command.power)
+        if wanted is None:
+            names = ", ".join(variant.power_names)
+            ctx.results.add(f"JOIN: {command.power!r} is not a power of {game.name} "
+                            f"(powers: {names}).")
+            return
+        others = ", ".join(p.name for p in free) or "none"
+        free = [p for p in free if p.name == wanted.name]
+        if not free:
+            ctx.results.add(f"JOIN: {wanted.name} in {game.name} is taken (free: {others}).")
+            return
+    if not free:
+        ctx.results.add(f"JOIN: every power in {game.name} is taken.")
+        return
+    from gm.commands.handlers.join_prefer import open_seats
+
+    if open_seats(ctx, game) <= 0:  # the free powers are promised (JOIN ... PREFER)
+        ctx.results.add(f"JOIN: every power in {game.name} is taken or promised to players "
+                        "who joined with preferences.")
+        return
+    chosen = free[0].name
+    powers_repo.set_players(ctx.session, game.id, chosen, [ctx.sender], now=ctx.now)
+    powers_repo.set_power_password(ctx.session, game.id, chosen,
+                                   hash_password(command.password.value), now=ctx.now)
+    ctx.results.game = game.name
+    ctx.results.add(f"You joined {game.name} as {chosen}. Sign on with: "
+                    f"SIGNON {chosen} {game.name} <your password>")
+    ctx.results.mail.append(Notice(
+        (game.gm_address,), build_subject(f"{chosen} has a player", game=game.name),
+        render("reply/joined-gm.txt.j2", game=game.name, power=chosen, address=ctx.sender,
+               free=[p.name for p in powers_repo.list_powers(ctx.session, game.id)
+                     if not p.addresses], service=ctx.service), game.id))
 
 
 COMMAND = CommandSpec(

@@ -3,14 +3,25 @@ the preferences."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec
-from gm.commands.values import JoinPrefer, Secret
+from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class JoinPrefer(Command):
+    """`JOIN mygame secret PREFER France, Italy, Turkey`: join a forming game; a power is
+    given at START by these preferences (names as written)."""
+
+    game: str
+    password: Secret
+    preferences: tuple[str, ...]
 
 
 def read_join_prefer(c: list[Any]) -> Draft:
@@ -20,9 +31,55 @@ def read_join_prefer(c: list[Any]) -> Draft:
 
 
 def handle(ctx: Context, command: JoinPrefer) -> None:
-    from gm.commands.handlers.join_prefer import join_prefer
+    from gm.commands.handlers.common import no_game, variant_of
+    from gm.commands.handlers.join_prefer import open_seats
+    from gm.commands.handlers.notices import tell
+    from gm.store import games as games_repo
+    from gm.store import join_requests as requests_repo
+    from gm.store import powers as powers_repo
+    from gm.store.passwords import hash_password
+    from gm.store.statuses import GameStatus
 
-    join_prefer(ctx, command)
+    game = games_repo.find_game(ctx.session, command.game)
+    if game is None:
+        ctx.results.add(f"JOIN: {no_game(ctx, command.game)}")
+        return
+    ctx.results.game = game.name
+    if game.status is not GameStatus.FORMING:
+        ctx.results.add(f"JOIN: {game.name} has started; ask its GM for a free power "
+                        "(or STANDBY to take over one that loses its player).")
+        return
+    variant = variant_of(game)
+    wanted: list[str] = []
+    for written in command.preferences:
+        power = variant.power(written)
+        if power is None:
+            ctx.results.add(f"{command.line}: {written!r} is not a power of {game.name} "
+                            f"(powers: {', '.join(variant.power_names)}); nothing was done.")
+            return
+        if power.name not in wanted:
+            wanted.append(power.name)
+    played = [p.name for p in powers_repo.powers_played_by(ctx.session, ctx.sender)
+              if p.game_id == game.id]
+    if played:
+        ctx.results.add(f"JOIN: you play {played[0]} in {game.name} already.")
+        return
+    if open_seats(ctx, game, but=ctx.sender) <= 0:
+        ctx.results.add(f"JOIN: every power in {game.name} is taken or promised to a player "
+                        "who joined before you.")
+        return
+    new = requests_repo.put(ctx.session, game.id, ctx.sender,
+                            hash_password(command.password.value), wanted, now=ctx.now)
+    ctx.results.add(f"You joined {game.name}; at START you get a power by your preferences: "
+                    f"{', '.join(wanted)}. (The players who joined with preferences are taken "
+                    "in random order, each getting their first preference still free, or a "
+                    "free power at random.) The start mail names your power; sign on with it "
+                    "and your password.")
+    if not new:
+        ctx.results.add("(Your earlier preferences and password for this game are replaced.)")
+    tell(ctx, game.gm_address, game, "a player joined with preferences",
+         f"{ctx.sender} joined {game.name}, preferring {', '.join(wanted)}; START seats them "
+         "by preference (ADD seats them by your choice instead).")
 
 
 COMMAND = CommandSpec(

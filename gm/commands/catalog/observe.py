@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Observe
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+    from gm.store.rows import GameRecord
+
+
+@dataclass(frozen=True)
+class Observe(Command):
+    """`OBSERVE mygame` (get the observers' report of every phase) or `OBSERVE mygame OFF`."""
+
+    game: str
+    off: bool = False
 
 
 def read_observe(c: list[Token]) -> Draft:
@@ -20,9 +30,75 @@ def read_observe(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Observe) -> None:
-    from gm.commands.handlers.observing import observe
+    from gm.commands.handlers.common import no_game
+    from gm.commands.handlers.gm_settings import MAX_OBSERVERS
+    from gm.commands.handlers.notices import tell
+    from gm.play.observers import observers
+    from gm.store import games as games_repo
+    from gm.store.statuses import GameStatus
 
-    observe(ctx, command)
+    game = games_repo.find_game(ctx.session, command.game)
+    if game is None:
+        ctx.results.add(f"OBSERVE: {no_game(ctx, command.game)}")
+        return
+    ctx.results.game = game.name
+    current = observers(game)
+    mine = [a for a in current if a.lower() == ctx.sender.lower()]
+    if command.off:
+        if not mine:
+            ctx.results.add(f"OBSERVE {game.name} OFF: {ctx.sender} does not observe "
+                            f"{game.name}; nothing to stop.")
+            return
+        _store(ctx, game, [a for a in current if a not in mine], "unobserve")
+        ctx.results.add(f"You no longer observe {game.name}.")
+        return
+    if mine:
+        ctx.results.add(f"OBSERVE: you already observe {game.name} (OBSERVE {game.name} OFF "
+                        "stops it).")
+        return
+    if game.status is GameStatus.FINISHED:
+        ctx.results.add(f"OBSERVE: {game.name} is finished; HISTORY {game.name} shows how it "
+                        "went.")
+        return
+    if not observing_allowed(game):
+        ctx.results.add(f"OBSERVE: refused, the GM of {game.name} does not allow observers "
+                        "to sign up; ask the GM.")
+        return
+    if len(current) >= MAX_OBSERVERS:
+        ctx.results.add(f"OBSERVE: refused, {game.name} has {MAX_OBSERVERS} observers "
+                        "already, the most a game may have.")
+        return
+    _store(ctx, game, [*current, ctx.sender], "observe")
+    started = "" if game.status is GameStatus.FORMING else " (it has started: HISTORY " \
+        f"{game.name} shows the phases so far)"
+    ctx.results.add(f"You observe {game.name}: you will get the report of every phase"
+                    f"{started}. OBSERVE {game.name} OFF stops it.")
+    tell(ctx, game.gm_address, game, "a new observer",
+         f"{ctx.sender} observes {game.name} now (OBSERVE). SET OBSERVERS changes the list; "
+         "SET OBSERVE OFF stops anyone else signing up.")
+
+
+def _store(ctx: Context, game: GameRecord, addresses: list[str], action: str) -> None:
+    import dataclasses
+
+    from gm.play.observers import OBSERVERS_KEY
+    from gm.store import audit
+    from gm.store import games as games_repo
+
+    settings = game.settings
+    extra = {**settings.extra, OBSERVERS_KEY: addresses}
+    games_repo.set_game_settings(ctx.session, game.id, dataclasses.replace(settings, extra=extra),
+                                 now=ctx.now)
+    audit.record_action(ctx.session, actor=ctx.sender, action=action, now=ctx.now,
+                        game_id=game.id, details={"address": ctx.sender},
+                        inbound_id=ctx.inbound_id)
+
+
+def observing_allowed(game: GameRecord) -> bool:
+    """Whether anyone may OBSERVE the game (SET OBSERVE; allowed unless the GM forbade it)."""
+    from gm.commands.handlers.observing import OPEN_KEY
+
+    return game.settings.extra.get(OPEN_KEY, True) is not False
 
 
 COMMAND = CommandSpec(

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Pause
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class Pause(Command):
+    pass
 
 
 def read_pause(c: list[Token]) -> Draft:
@@ -19,9 +25,18 @@ def read_pause(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Pause) -> None:
-    from gm.commands.handlers.gm_control import pause
+    from gm.commands.handlers.gm_control import set_status
+    from gm.commands.handlers.notices import tell_game
+    from gm.play.render import render
+    from gm.store.statuses import GameStatus
 
-    pause(ctx, command)
+    game = set_status(ctx, "PAUSE", (GameStatus.ACTIVE,), GameStatus.PAUSED)
+    if game is None:
+        return
+    ctx.results.add(f"{game.name} is now paused: no deadline runs and nothing is processed "
+                    "until RESUME. Every player was told.")
+    tell_game(ctx, game, "the game is paused", render(
+        "reply/paused.txt.j2", game=game.name, service=ctx.service))
 
 
 COMMAND = CommandSpec(

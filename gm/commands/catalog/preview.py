@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Preview
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+    from gm.engine.game import GameStep
+    from gm.store.rows import PhaseRecord, StoredResult
+    from gm.variants import Variant
+
+
+@dataclass(frozen=True)
+class Preview(Command):
+    """`PREVIEW`: show what processing now would give, without doing it."""
 
 
 def read_preview(c: list[Token]) -> Draft:
@@ -19,9 +28,60 @@ def read_preview(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Preview) -> None:
-    from gm.commands.handlers.gm_control import preview
+    """What processing now would give, in the GM's reply only; nothing is stored."""
+    from gm.commands.handlers.common import variant_of
+    from gm.commands.handlers.gm_control import open_game
+    from gm.play.render import render
 
-    preview(ctx, command)
+    found = open_game(ctx, "PREVIEW", "preview")
+    if found is None:
+        return
+    game, phase = found
+    variant = variant_of(game)
+    step = _adjudicate(ctx, variant, phase)
+    missing = _unordered_powers(ctx, phase)
+    text = render(
+        "reply/preview.txt.j2", game=game.name, phase=variant.format_phase(phase.phase),
+        by_power=_by_power(step), events=list(step.events), finished=step.state.finished,
+        winners=list(step.state.winners), next_phase=variant.format_phase(step.state.phase),
+        missing=missing)
+    ctx.results.blank()
+    ctx.results.add(*text.rstrip("\n").splitlines())
+    ctx.results.blank()
+
+
+def _unordered_powers(ctx: Context, phase: PhaseRecord) -> list[str]:
+    """Powers with units to order (movement) or to retreat (retreats) and no orders yet
+    (adjustments: none listed; a power that does not build waives its builds)."""
+    from gm.engine.phase import PhaseType
+    from gm.store import submissions as orders_repo
+
+    ordered = set(orders_repo.latest_valid_orders(ctx.session, phase.id))
+    state = phase.state
+    if phase.phase.type is PhaseType.MOVEMENT:
+        owners = {u.power for u in state.units}
+    elif phase.phase.type is PhaseType.RETREAT:
+        owners = {d.unit.power for d in state.dislodged}
+    else:
+        owners = set()
+    return sorted(p for p in owners if p not in ordered)
+
+
+def _adjudicate(ctx: Context, variant: Variant, phase: PhaseRecord) -> GameStep:
+    """What the phase's current orders give (nothing is stored)."""
+    from gm.engine.game import advance
+    from gm.play.adjudicate import submissions
+
+    return advance(variant, phase.state, submissions(ctx.session, variant, phase))
+
+
+def _by_power(step: GameStep) -> list[tuple[str, list[StoredResult]]]:
+    from gm.store.rows import StoredResult
+
+    by_power: dict[str, list[StoredResult]] = {}
+    for result in step.results:
+        by_power.setdefault(result.power, []).append(StoredResult.of(result))
+    return sorted(by_power.items())
 
 
 COMMAND = CommandSpec(

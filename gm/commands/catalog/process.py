@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Process
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class Process(Command):
+    """`PROCESS`: adjudicate the current phase now."""
 
 
 def read_process(c: list[Token]) -> Draft:
@@ -19,9 +25,40 @@ def read_process(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Process) -> None:
-    from gm.commands.handlers.gm_control import process
+    from gm.commands.handlers.common import variant_of
+    from gm.commands.handlers.context import Notice
+    from gm.commands.handlers.gm_control import open_game
+    from gm.play.adjudicate import adjudicate_phase, record_adjudication, submissions
+    from gm.play.compose_reports import compose_reports
+    from gm.store import audit
+    from gm.store import powers as powers_repo
+    from gm.store import press as press_repo
 
-    process(ctx, command)
+    found = open_game(ctx, "PROCESS", "process", lock=True)
+    if found is None:
+        return
+    game, phase = found
+    variant = variant_of(game)
+    done = adjudicate_phase(game, phase, powers_repo.list_powers(ctx.session, game.id),
+                            submissions(ctx.session, variant, phase), now=ctx.now)
+    record_adjudication(ctx.session, done)
+    reports = compose_reports(done, press_repo.list_press(ctx.session, game.id),
+                              service=ctx.service)
+    this_phase, step = done.name, done.step
+    next_phase = variant.format_phase(step.state.phase)
+    audit.record_action(ctx.session, actor=ctx.sender, action="process", now=ctx.now,
+                        game_id=game.id, details={"phase": this_phase},
+                        inbound_id=ctx.inbound_id)
+    for report in reports:  # one message each: addresses stay private
+        ctx.results.mail.append(Notice(report.recipients, report.subject, report.text, game.id,
+                                       html=report.html, attachments=report.attachments))
+    if done.next_phase is not None:  # orders sent ahead for the phase opened now
+        from gm.play.orders_ahead import apply_opened
+
+        for sent in apply_opened(ctx.session, [game.id], now=ctx.now, service=ctx.service):
+            ctx.results.mail.append(Notice(sent.recipients, sent.subject, sent.body, game.id))
+    ctx.results.add(f"{this_phase} of {game.name} processed; the report went to every player."
+                    + ("" if step.state.finished else f" Now: {next_phase}."))
 
 
 COMMAND = CommandSpec(

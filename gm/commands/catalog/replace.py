@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft, bare_address, joined
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Replace, Secret
+from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class Replace(Command):
+    """`REPLACE France new@example.org [secret]`: a new player takes over a power."""
+
+    power: str
+    address: str
+    password: Secret | None = None
 
 
 def read_replace(c: list[Token]) -> Draft:
@@ -24,9 +34,9 @@ def read_replace(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Replace) -> None:
-    from gm.commands.handlers.seats import replace
+    from gm.commands.handlers.seats import replace_player
 
-    replace(ctx, command)
+    replace_player(ctx, command.power, command.address, command.password)
 
 
 COMMAND = CommandSpec(

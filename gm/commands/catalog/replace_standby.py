@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec
-from gm.commands.values import ReplaceFromStandby
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class ReplaceFromStandby(Command):
+    """`REPLACE France STANDBY` (GM): the first player standing by takes the power."""
+
+    power: str
 
 
 def read_replace_standby(c: list[Token]) -> Draft:
@@ -20,9 +28,36 @@ def read_replace_standby(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: ReplaceFromStandby) -> None:
-    from gm.commands.handlers.standby import replace_from_standby
+    from gm.commands.handlers.common import as_master, refresh
+    from gm.commands.handlers.seats import replace_player
+    from gm.commands.handlers.standing_by import standing_by
+    from gm.store import audit
+    from gm.store import powers as powers_repo
+    from gm.store import standby as standby_repo
 
-    replace_from_standby(ctx, command)
+    signed = as_master(ctx, "REPLACE")
+    if signed is None:
+        return
+    game = refresh(ctx, signed.game)
+    ready = standing_by(ctx.session, game.id)
+    if not ready:
+        ctx.results.add(f"{command.line}: no one stands by for {game.name} or for any game "
+                        "(players offer with STANDBY); name the new player's address: "
+                        f"REPLACE {command.power} player@example.org")
+        return
+    chosen = ready[0]
+    replace_player(ctx, command.power, chosen, None)
+    power = next((p for p in powers_repo.powers_played_by(ctx.session, chosen)
+                  if p.game_id == game.id), None)
+    if power is None:  # REPLACE refused it, and said why
+        return
+    standby_repo.withdraw(ctx.session, chosen, game.id)
+    standby_repo.withdraw(ctx.session, chosen, None)
+    audit.record_action(ctx.session, actor=ctx.sender, action="replace from standby",
+                        now=ctx.now, game_id=game.id,
+                        details={"power": power.name, "address": chosen},
+                        inbound_id=ctx.inbound_id)
+    ctx.results.add(f"({chosen} was the first standing by; their offers are withdrawn.)")
 
 
 COMMAND = CommandSpec(

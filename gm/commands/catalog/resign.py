@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Resign
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class Resign(Command):
+    pass
 
 
 def read_resign(c: list[Token]) -> Draft:
@@ -19,9 +25,22 @@ def read_resign(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Resign) -> None:
-    from gm.commands.handlers.player_settings import resign
+    from gm.commands.handlers.common import as_player
+    from gm.store import audit
+    from gm.store import powers as powers_repo
+    from gm.store.statuses import PowerStatus
 
-    resign(ctx, command)
+    signed = as_player(ctx, "RESIGN")
+    if signed is None or signed.power is None:
+        return
+    powers_repo.set_power_status(ctx.session, signed.game.id, signed.power,
+                                 PowerStatus.RESIGNED, now=ctx.now)
+    audit.record_action(ctx.session, actor=ctx.sender, action="resign", now=ctx.now,
+                        game_id=signed.game.id, details={"power": signed.power},
+                        inbound_id=ctx.inbound_id)
+    ctx.results.add(f"You resigned {signed.power} in {signed.game.name}; the GM will find a "
+                    "replacement.")
+    ctx.signed = None
 
 
 COMMAND = CommandSpec(

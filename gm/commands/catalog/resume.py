@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Resume
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from gm.commands.handlers.context import Context
+    from gm.store.rows import GameRecord, PhaseRecord
+
+
+@dataclass(frozen=True)
+class Resume(Command):
+    pass
 
 
 def read_resume(c: list[Token]) -> Draft:
@@ -19,9 +28,41 @@ def read_resume(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Resume) -> None:
-    from gm.commands.handlers.gm_control import resume
+    from gm.commands.handlers.common import open_phase_of, shown_deadline, variant_of
+    from gm.commands.handlers.gm_control import set_status
+    from gm.commands.handlers.notices import tell_game
+    from gm.play.render import render
+    from gm.store.statuses import GameStatus
 
-    resume(ctx, command)
+    game = set_status(ctx, "RESUME", (GameStatus.PAUSED,), GameStatus.ACTIVE)
+    if game is None:
+        return
+    phase = open_phase_of(ctx, game)
+    deadline = None if phase is None else _deadline_after_pause(ctx, game, phase)
+    shown = shown_deadline(game, deadline)
+    ctx.results.add(f"{game.name} is active again; deadline {shown}. Every player was told.")
+    tell_game(ctx, game, "the game goes on", render(
+        "reply/resumed.txt.j2", game=game.name, deadline=shown,
+        phase=None if phase is None else variant_of(game).format_phase(phase.phase),
+        service=ctx.service))
+
+
+def _deadline_after_pause(ctx: Context, game: GameRecord, phase: PhaseRecord) -> datetime | None:
+    """The open phase's deadline moved on by the time the game was paused (the time left at
+    PAUSE is given back), and stored."""
+    from datetime import timedelta
+
+    from gm.store import audit
+    from gm.store import phases as phases_repo
+
+    if phase.deadline_at is None:
+        return None
+    paused = audit.audit_log(ctx.session, game_id=game.id, action="pause")
+    since = paused[-1].at if paused else ctx.now
+    moved = phase.deadline_at + max(ctx.now - since, timedelta(0))
+    if moved != phase.deadline_at:
+        phases_repo.set_deadline(ctx.session, phase.id, moved)
+    return moved
 
 
 COMMAND = CommandSpec(

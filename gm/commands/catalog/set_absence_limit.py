@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft, Invalid
 from gm.commands.spec import CommandSpec
-from gm.commands.values import SetAbsenceLimit
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+MAX_LIMIT = 366  # days of absence a power may be given in one game, at most
+
+
+@dataclass(frozen=True)
+class SetAbsenceLimit(Command):
+    """`SET ABSENCE LIMIT 14` / `SET ABSENCE LIMIT OFF` (GM): the days of absence each power may
+    claim in the game (0: absences off)."""
+
+    days: int
 
 
 def read_set_absence_limit(c: list[Token]) -> Draft:
@@ -24,9 +35,29 @@ def read_set_absence_limit(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetAbsenceLimit) -> None:
-    from gm.commands.handlers.absence import set_absence_limit
+    from gm.commands.handlers.absence import days, save
+    from gm.commands.handlers.common import as_master, refresh
+    from gm.play.absences import LIMIT_KEY
+    from gm.store import audit
 
-    set_absence_limit(ctx, command)
+    signed = as_master(ctx, "SET ABSENCE LIMIT")
+    if signed is None:
+        return
+    game = refresh(ctx, signed.game)
+    if command.days > MAX_LIMIT:
+        ctx.results.add(f"{command.line}: refused, a limit is at most {MAX_LIMIT} days.")
+        return
+    signed.game = save(ctx, game, {**game.settings.extra, LIMIT_KEY: command.days})
+    audit.record_action(ctx.session, actor=ctx.sender, action="set", now=ctx.now,
+                        game_id=game.id,
+                        details={"setting": "SET ABSENCE LIMIT", "days": command.days},
+                        inbound_id=ctx.inbound_id)
+    if command.days == 0:
+        ctx.results.add(f"Absences in {game.name}: OFF (players may claim none from now on; "
+                        "those claimed already stand).")
+    else:
+        ctx.results.add(f"Absences in {game.name}: each power may claim {days(command.days)} "
+                        "in all.")
 
 
 COMMAND = CommandSpec(

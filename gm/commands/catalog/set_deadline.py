@@ -3,16 +3,32 @@ they end."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import time, timedelta
 from typing import TYPE_CHECKING, Any
 
 from gm.commands.reading import Draft, Invalid, kind_of_phase, time_of_day
 from gm.commands.spec import CommandSpec
 from gm.commands.usage import DURATIONS
-from gm.commands.values import SetDeadline
+from gm.commands.values import Command
+from gm.engine.phase import PhaseType
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+    from gm.store.settings import Deadline
+
+
+@dataclass(frozen=True)
+class SetDeadline(Command):
+    """`SET DEADLINE [MOVEMENT|RETREAT|ADJUSTMENT|ALL] <48h | 20:00>`.
+
+    `phase_type` None means all phase types. `when` is a timedelta (time allowed from the
+    start of the phase) or a time of day (the deadline falls at the next such time, in the
+    game's time zone).
+    """
+
+    phase_type: PhaseType | None
+    when: timedelta | time
 
 
 def read_set_deadline(c: list[Any]) -> Draft:
@@ -25,9 +41,34 @@ def read_set_deadline(c: list[Any]) -> Draft:
 
 
 def handle(ctx: Context, command: SetDeadline) -> None:
-    from gm.commands.handlers.gm_settings import set_deadline
+    from gm.commands.handlers.common import as_master, refresh
+    from gm.commands.handlers.gm_settings import change, game_name
 
-    set_deadline(ctx, command)
+    signed = as_master(ctx, "SET DEADLINE")
+    if signed is None:
+        return
+    kinds = list(PhaseType) if command.phase_type is None else [command.phase_type]
+    deadlines = dict(refresh(ctx, signed.game).settings.deadlines)
+    for kind in kinds:
+        deadlines[kind] = command.when
+    rule = (command.when.strftime("%H:%M") if isinstance(command.when, time)
+            else int(command.when.total_seconds()))
+    settings = change(ctx, "SET DEADLINE", {"phases": [k.value for k in kinds], "rule": rule},
+                       deadlines=deadlines)
+    if settings is None:
+        return
+    which = ("every phase" if command.phase_type is None
+             else f"{command.phase_type.value.lower()} phases")
+    ctx.results.add(f"Deadline of {which} in {game_name(ctx)}: "
+                    f"{deadline_text(command.when, settings.timezone)} (from the next phase on).")
+
+
+def deadline_text(rule: Deadline, zone: str) -> str:
+    from gm.commands.handlers.gm_settings import duration_text
+
+    if isinstance(rule, time):
+        return f"at {rule:%H:%M} ({zone})"
+    return f"{duration_text(rule)} after the phase opens"
 
 
 COMMAND = CommandSpec(

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import SetDraw
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SetDraw(Command):
+    """`SET DRAW` (draw: True) or `SET NO DRAW` (False): the power's vote for a draw."""
+
+    draw: bool
 
 
 def read_set_draw(c: list[Token]) -> Draft:
@@ -23,9 +31,19 @@ def read_set_no_draw(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetDraw) -> None:
-    from gm.commands.handlers.player_settings import set_draw
+    from gm.commands.handlers.common import as_player
+    from gm.commands.handlers.draws import settle_draw
+    from gm.store import powers as powers_repo
 
-    set_draw(ctx, command)
+    signed = as_player(ctx, "SET DRAW")
+    if signed is None or signed.power is None:
+        return
+    powers_repo.set_power_flags(ctx.session, signed.game.id, signed.power, now=ctx.now,
+                                draw_vote=command.draw)
+    ctx.results.add(f"{signed.power} " + ("votes for a draw." if command.draw
+                                          else "does not vote for a draw."))
+    if command.draw:
+        settle_draw(ctx, signed.game.id)
 
 
 COMMAND = CommandSpec(

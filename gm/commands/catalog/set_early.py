@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import SetEarly
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SetEarly(Command):
+    """`SET EARLY ON|OFF`: process as soon as every power has ordered."""
+
+    early: bool
 
 
 def read_set_early(c: list[Token]) -> Draft:
@@ -20,9 +28,12 @@ def read_set_early(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetEarly) -> None:
-    from gm.commands.handlers.gm_settings import set_early
+    from gm.commands.handlers.gm_settings import change, game_name
 
-    set_early(ctx, command)
+    if change(ctx, "SET EARLY", {"early": command.early}, early=command.early) is not None:
+        ctx.results.add(f"Early processing in {game_name(ctx)}: "
+                        + ("ON (as soon as every power has ordered)." if command.early
+                           else "OFF (at the deadline)."))
 
 
 COMMAND = CommandSpec(

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
 from gm.commands.usage import DURATIONS
-from gm.commands.values import SetGrace
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SetGrace(Command):
+    grace: timedelta
 
 
 def read_set_grace(c: list[timedelta]) -> Draft:
@@ -20,9 +26,11 @@ def read_set_grace(c: list[timedelta]) -> Draft:
 
 
 def handle(ctx: Context, command: SetGrace) -> None:
-    from gm.commands.handlers.gm_settings import set_grace
+    from gm.commands.handlers.gm_settings import change, duration_text, game_name
 
-    set_grace(ctx, command)
+    if change(ctx, "SET GRACE", {"seconds": int(command.grace.total_seconds())},
+               grace=command.grace) is not None:
+        ctx.results.add(f"Grace period in {game_name(ctx)}: {duration_text(command.grace)}.")
 
 
 COMMAND = CommandSpec(

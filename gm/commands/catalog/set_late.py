@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft, Invalid
 from gm.commands.spec import CommandSpec
-from gm.commands.values import LatePolicy, SetLate
+from gm.commands.values import Command
+from gm.policies import LatePolicy
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SetLate(Command):
+    """`SET LATE HOLD`, `SET LATE WAIT`, `SET LATE DISORDER [AFTER n]` (n missed deadlines in
+    a row, default 1; `after` is 0 unless the policy is DISORDER)."""
+
+    policy: LatePolicy
+    after: int = 0
 
 
 def read_set_late_hold(c: list[Token]) -> Draft:
@@ -30,9 +41,19 @@ def read_set_late_disorder(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetLate) -> None:
-    from gm.commands.handlers.gm_settings import set_late
+    from gm.commands.handlers.gm_settings import change, game_name
 
-    set_late(ctx, command)
+    after = command.after if command.policy is LatePolicy.DISORDER else 0
+    if change(ctx, "SET LATE", {"late": command.policy.value, "after": after},
+               late=command.policy, late_after=after) is None:
+        return
+    text = {
+        LatePolicy.HOLD: "HOLD (late powers' units hold)",
+        LatePolicy.WAIT: "WAIT (the phase waits for every power's orders)",
+        LatePolicy.DISORDER: f"DISORDER (units hold; civil disorder after {after} missed "
+                             f"deadline{'s' if after != 1 else ''} in a row)",
+    }[command.policy]
+    ctx.results.add(f"Late orders in {game_name(ctx)}: {text}.")
 
 
 COMMAND = CommandSpec(

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import SetObserve
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SetObserve(Command):
+    """`SET OBSERVE ON|OFF` (GM): whether anyone may OBSERVE the game."""
+
+    allowed: bool
 
 
 def read_set_observe(c: list[Token]) -> Draft:
@@ -20,9 +28,34 @@ def read_set_observe(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetObserve) -> None:
-    from gm.commands.handlers.observing import set_observe
+    import dataclasses
 
-    set_observe(ctx, command)
+    from gm.commands.handlers.common import as_master, refresh
+    from gm.commands.handlers.observing import OPEN_KEY
+    from gm.store import audit
+    from gm.store import games as games_repo
+    from gm.store.statuses import GameStatus
+
+    signed = as_master(ctx, "SET OBSERVE")
+    if signed is None:
+        return
+    game = refresh(ctx, signed.game)
+    if game.status is GameStatus.FINISHED:
+        ctx.results.add(f"SET OBSERVE: refused, {game.name} is finished.")
+        return
+    settings = game.settings
+    extra = {**settings.extra, OPEN_KEY: command.allowed}
+    signed.game = games_repo.set_game_settings(
+        ctx.session, game.id, dataclasses.replace(settings, extra=extra), now=ctx.now)
+    audit.record_action(ctx.session, actor=ctx.sender, action="set", now=ctx.now,
+                        game_id=game.id,
+                        details={"setting": "SET OBSERVE", "allowed": command.allowed},
+                        inbound_id=ctx.inbound_id)
+    if command.allowed:
+        ctx.results.add(f"Anyone may OBSERVE {game.name} now.")
+    else:
+        ctx.results.add(f"OBSERVE {game.name} is refused from now on; the observers already "
+                        f"listed stay (SET OBSERVERS changes the list).")
 
 
 COMMAND = CommandSpec(

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft, bare_address
 from gm.commands.spec import CommandSpec
-from gm.commands.values import SetObservers
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SetObservers(Command):
+    """`SET OBSERVERS a@example.org b@example.org` / `SET OBSERVERS NONE`: the whole list of
+    addresses that get the observers' report."""
+
+    addresses: tuple[str, ...]
 
 
 def read_set_observers(c: list[Token]) -> Draft:
@@ -20,9 +29,11 @@ def read_set_observers(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetObservers) -> None:
-    from gm.commands.handlers.gm_settings import set_observers
+    from gm.commands.handlers.common import as_master
+    from gm.commands.handlers.gm_settings import store_observers
 
-    set_observers(ctx, command)
+    if as_master(ctx, "SET OBSERVERS") is not None:
+        store_observers(ctx, "SET OBSERVERS", list(command.addresses))
 
 
 COMMAND = CommandSpec(

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Secret, SetPassword
+from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SetPassword(Command):
+    password: Secret
 
 
 def read_set_password(c: list[Token]) -> Draft:
@@ -21,9 +27,18 @@ def read_set_password(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetPassword) -> None:
-    from gm.commands.handlers.player_settings import set_password
+    from gm.commands.handlers.common import as_player
+    from gm.commands.handlers.signon_guard import unlock as unlock_signons
+    from gm.store import powers as powers_repo
+    from gm.store.passwords import hash_password
 
-    set_password(ctx, command)
+    signed = as_player(ctx, "SET PASSWORD")
+    if signed is None or signed.power is None:
+        return
+    powers_repo.set_power_password(ctx.session, signed.game.id, signed.power,
+                                   hash_password(command.password.value), now=ctx.now)
+    unlock_signons(ctx, signed.game, signed.power)  # guesses at the old one are moot
+    ctx.results.add(f"Password of {signed.power} in {signed.game.name} changed.")
 
 
 COMMAND = CommandSpec(

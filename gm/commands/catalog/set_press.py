@@ -2,16 +2,31 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import PressPolicy, SetPress
+from gm.commands.values import Command
+from gm.policies import PressPolicy
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+_PRESS_TEXT = {
+    "none": "no press",
+    "white": "signed press only",
+    "grey": "grey (anonymous) press only",
+    "all": "signed and grey press",
+}
+
+
+
+@dataclass(frozen=True)
+class SetPress(Command):
+    policy: PressPolicy
 
 
 def read_set_press(c: list[Token]) -> Draft:
@@ -21,9 +36,12 @@ def read_set_press(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetPress) -> None:
-    from gm.commands.handlers.gm_settings import set_press
+    from gm.commands.handlers.gm_settings import change, game_name
 
-    set_press(ctx, command)
+    if change(ctx, "SET PRESS", {"press": command.policy.value},
+               press=command.policy) is not None:
+        ctx.results.add(f"Press in {game_name(ctx)}: {command.policy.value.upper()} "
+                        f"({_PRESS_TEXT[command.policy.value]}).")
 
 
 COMMAND = CommandSpec(

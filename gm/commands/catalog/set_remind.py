@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
 from gm.commands.usage import DURATIONS
-from gm.commands.values import SetRemind
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SetRemind(Command):
+    """`SET REMIND 6h` / `SET REMIND OFF` / `SET REMIND ON`: how long before the deadline
+    powers without orders are reminded (zero: never; None: the default)."""
+
+    before: timedelta | None
 
 
 def read_set_remind(c: list[Any]) -> Draft:
@@ -25,9 +34,22 @@ def read_set_remind(c: list[Any]) -> Draft:
 
 
 def handle(ctx: Context, command: SetRemind) -> None:
-    from gm.commands.handlers.gm_settings import set_remind
+    from gm.commands.handlers.common import as_master, refresh
+    from gm.commands.handlers.gm_settings import change, duration_text, game_name
+    from gm.play.reminders import DEFAULT_REMIND, REMIND_KEY
 
-    set_remind(ctx, command)
+    before = DEFAULT_REMIND if command.before is None else command.before
+    signed = as_master(ctx, "SET REMIND")
+    if signed is None:
+        return
+    extra = {**refresh(ctx, signed.game).settings.extra,
+             REMIND_KEY: int(before.total_seconds())}
+    if change(ctx, "SET REMIND", {"seconds": int(before.total_seconds())},
+               extra=extra) is None:
+        return
+    ctx.results.add(f"Reminders in {game_name(ctx)}: " + (
+        "OFF (no reminders)." if before <= timedelta(0) else
+        f"{duration_text(before)} before the deadline, to powers without orders."))
 
 
 COMMAND = CommandSpec(

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft, rulebook_year
 from gm.commands.spec import CommandSpec
-from gm.commands.values import SetRulebook
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SetRulebook(Command):
+    """`SET RULEBOOK 2000|2023`: the rulebook the game plays, chosen before START."""
+
+    rulebook: str
 
 
 def read_set_rulebook(c: list[Token]) -> Draft:
@@ -20,9 +28,28 @@ def read_set_rulebook(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetRulebook) -> None:
-    from gm.commands.handlers.gm_settings import set_rulebook
+    """The rulebook is part of the rules the players sign up for: chosen before START."""
+    from gm.commands.handlers.common import as_master, refresh, rulebook_refusal, variant_of
+    from gm.commands.handlers.gm_settings import change, game_name
+    from gm.engine.rulebook import RULEBOOK_KEY
+    from gm.store.statuses import GameStatus
 
-    set_rulebook(ctx, command)
+    signed = as_master(ctx, "SET RULEBOOK")
+    if signed is None:
+        return
+    game = refresh(ctx, signed.game)
+    if game.status is not GameStatus.FORMING:
+        ctx.results.add(f"SET RULEBOOK: refused, {game.name} has started; the rulebook is "
+                        "chosen before START.")
+        return
+    refusal = rulebook_refusal(variant_of(game), command.rulebook)
+    if refusal is not None:
+        ctx.results.add(f"SET RULEBOOK: refused, {refusal}.")
+        return
+    extra = {**game.settings.extra, RULEBOOK_KEY: command.rulebook}
+    if change(ctx, "SET RULEBOOK", {"rulebook": command.rulebook}, extra=extra) is None:
+        return
+    ctx.results.add(f"Rulebook of {game_name(ctx)}: {command.rulebook} (HELP RULEBOOK).")
 
 
 COMMAND = CommandSpec(

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft, zone_name
 from gm.commands.spec import CommandSpec
-from gm.commands.values import SetTimezone
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SetTimezone(Command):
+    """`SET TIMEZONE Europe/Paris`: `zone` is the tz database name, as the database spells it."""
+
+    zone: str
 
 
 def read_set_timezone(c: list[Token]) -> Draft:
@@ -20,9 +28,21 @@ def read_set_timezone(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetTimezone) -> None:
-    from gm.commands.handlers.gm_settings import set_timezone
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-    set_timezone(ctx, command)
+    from gm.commands.handlers.common import as_master
+    from gm.commands.handlers.gm_settings import change, game_name
+
+    if as_master(ctx, "SET TIMEZONE") is None:
+        return
+    try:
+        ZoneInfo(command.zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        ctx.results.add(f"SET TIMEZONE: {command.zone!r} is not a time zone; give a tz "
+                        "database name such as Europe/Paris or UTC.")
+        return
+    if change(ctx, "SET TIMEZONE", {"zone": command.zone}, timezone=command.zone) is not None:
+        ctx.results.add(f"Time zone of {game_name(ctx)}: {command.zone}.")
 
 
 COMMAND = CommandSpec(

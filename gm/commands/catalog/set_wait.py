@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import SetWait
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SetWait(Command):
+    """`SET WAIT` (True) or `SET NOWAIT` / `SET NO WAIT` (False): wait for the deadline even
+    when every power has ordered."""
+
+    wait: bool
 
 
 def read_set_wait(c: list[Token]) -> Draft:
@@ -23,9 +32,16 @@ def read_set_no_wait(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetWait) -> None:
-    from gm.commands.handlers.player_settings import set_wait
+    from gm.commands.handlers.common import as_player
+    from gm.store import powers as powers_repo
 
-    set_wait(ctx, command)
+    signed = as_player(ctx, "SET WAIT")
+    if signed is None or signed.power is None:
+        return
+    powers_repo.set_power_flags(ctx.session, signed.game.id, signed.power, now=ctx.now,
+                                wait=command.wait)
+    ctx.results.add(f"{signed.power} " + ("waits for the deadline of this phase." if command.wait
+                                          else "does not wait for the deadline."))
 
 
 COMMAND = CommandSpec(

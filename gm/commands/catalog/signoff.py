@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import SignOff
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     pass
+
+
+@dataclass(frozen=True)
+class SignOff(Command):
+    """`SIGNOFF`: the rest of the message is ignored."""
 
 
 def read_signoff(c: list[Token]) -> Draft:

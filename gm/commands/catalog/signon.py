@@ -3,16 +3,33 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.catalog.join import Join
+from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.reading import Draft, game_name, joined
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Join, Secret, SignOn, SignOnMaster
+from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SignOn(Command):
+    """`SIGNON France mygame secret`, or the one-letter form `SIGNON Fmygame secret`.
+
+    `power` is as written (one or two words, e.g. "St Petersburg"); with `by_code` it is the
+    one-character power code (F, or for Chaos II A..Z and 0..9).
+    """
+
+    power: str
+    game: str
+    password: Secret
+    by_code: bool = False
 
 
 def read_signon(c: list[Token]) -> Draft:
@@ -38,9 +55,60 @@ def read_signon_by_code(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SignOn) -> None:
-    from gm.commands.handlers.signon import signon_power
+    from gm.commands.handlers.common import did_you_mean, no_game, variant_of
+    from gm.commands.handlers.context import Notice, Signed
+    from gm.commands.handlers.signon import refuse
+    from gm.commands.handlers.signon_guard import record_failure, refusal
+    from gm.mail.compose import build_subject
+    from gm.play.render import render
+    from gm.store import games as games_repo
+    from gm.store import powers as powers_repo
+    from gm.store.passwords import verify_password
+    from gm.store.statuses import PowerStatus
 
-    signon_power(ctx, command)
+    game = games_repo.find_game(ctx.session, command.game)
+    if game is None:
+        refuse(ctx, "T" + no_game(ctx, command.game)[1:])
+        return
+    variant = variant_of(game)
+    power = variant.power(command.power)
+    if power is None:
+        names = ", ".join(variant.power_names)
+        refuse(ctx, f"{command.power!r} is not a power of {game.name}"
+                     f"{did_you_mean(command.power, variant.power_names)} (powers: {names}).")
+        return
+    record = powers_repo.get_power(ctx.session, game.id, power.name)
+    why = refusal(ctx, game, power.name, () if record is None else record.addresses)
+    if why is not None:
+        refuse(ctx, why)
+        return
+    if record is None or not verify_password(command.password.value, record.password_hash):
+        record_failure(ctx, game, power.name, () if record is None else record.addresses)
+        refuse(ctx, f"Wrong password for {power.name} in {game.name}.")
+        return
+    if record.status is PowerStatus.RESIGNED:
+        refuse(ctx, f"{power.name} in {game.name} has resigned.")
+        return
+    ctx.signed = Signed(game, power.name, fresh=True)
+    ctx.refused_signon = False
+    ctx.results.game = game.name
+    ctx.results.add(f"Signed on as {power.name} in {game.name}.")
+    if record.status is PowerStatus.CIVIL_DISORDER and record.addresses:
+        # fell into civil disorder by missing deadlines (SET LATE DISORDER): its player is back
+        powers_repo.set_power_status(ctx.session, game.id, power.name, PowerStatus.PLAYING,
+                                     now=ctx.now)
+        ctx.results.add(f"{power.name} was in civil disorder; it is played again from now on, "
+                        "and its orders count.")
+        ctx.results.mail.append(Notice(
+            (game.gm_address,), build_subject(f"{power.name} is back", game=game.name),
+            render("reply/back-from-disorder.txt.j2", game=game.name, power=power.name,
+                   service=ctx.service), game.id))
+    known = {a.lower() for a in record.addresses}
+    if known and ctx.sender.lower() not in known:
+        # a sign-on from elsewhere: the power's own address sees what was done in its name
+        ctx.results.add(f"(You wrote from an address {power.name} is not registered with; "
+                        "its registered address gets a copy of this reply.)")
+        ctx.results.copies.extend(a for a in record.addresses if a not in ctx.results.copies)
 
 
 COMMAND = CommandSpec(

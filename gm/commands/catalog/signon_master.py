@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Secret, SignOnMaster
+from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class SignOnMaster(Command):
+    """`SIGNON GM mygame secret` (also the one-letter form `SIGNON Mmygame secret`)."""
+
+    game: str
+    password: Secret
 
 
 def read_signon_master(c: list[Token]) -> Draft:
@@ -21,9 +30,29 @@ def read_signon_master(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SignOnMaster) -> None:
-    from gm.commands.handlers.signon import signon_master
+    from gm.commands.handlers.common import no_game
+    from gm.commands.handlers.context import Signed
+    from gm.commands.handlers.signon import refuse
+    from gm.commands.handlers.signon_guard import GM_KEY, record_failure, refusal
+    from gm.store import games as games_repo
+    from gm.store.passwords import verify_password
 
-    signon_master(ctx, command)
+    game = games_repo.find_game(ctx.session, command.game)
+    if game is None:
+        refuse(ctx, "T" + no_game(ctx, command.game)[1:])
+        return
+    why = refusal(ctx, game, GM_KEY, (game.gm_address,))
+    if why is not None:
+        refuse(ctx, why)
+        return
+    if not verify_password(command.password.value, game.gm_password_hash):
+        record_failure(ctx, game, GM_KEY, ())
+        refuse(ctx, f"Wrong GM password for {game.name}.")
+        return
+    ctx.signed = Signed(game, None)
+    ctx.refused_signon = False
+    ctx.results.game = game.name
+    ctx.results.add(f"Signed on as the GM of {game.name}.")
 
 
 COMMAND = CommandSpec(

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Terminate
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class Terminate(Command):
+    pass
 
 
 def read_terminate(c: list[Token]) -> Draft:
@@ -19,9 +25,19 @@ def read_terminate(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Terminate) -> None:
-    from gm.commands.handlers.gm_control import terminate
+    from gm.commands.handlers.gm_control import set_status
+    from gm.commands.handlers.notices import tell_game
+    from gm.play.render import render
+    from gm.store.statuses import GameStatus
 
-    terminate(ctx, command)
+    game = set_status(ctx, "TERMINATE",
+                       (GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED),
+                       GameStatus.FINISHED)
+    if game is None:
+        return
+    ctx.results.add(f"{game.name} is terminated: the game is over. Every player was told.")
+    tell_game(ctx, game, "the game is over", render(
+        "reply/terminated.txt.j2", game=game.name, service=ctx.service))
 
 
 COMMAND = CommandSpec(

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec
-from gm.commands.values import Unlock
+from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+
+
+@dataclass(frozen=True)
+class Unlock(Command):
+    """`UNLOCK France` / `UNLOCK GM` / `UNLOCK ALL`: forget the wrong passwords counted
+    against sign-ons to a power, the GM, or all of them."""
+
+    power: str
 
 
 def read_unlock(c: list[Token]) -> Draft:
@@ -19,9 +28,32 @@ def read_unlock(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Unlock) -> None:
-    from gm.commands.handlers.seats import unlock
+    """UNLOCK <power> | GM | ALL: forget the wrong passwords counted against sign-ons."""
+    from gm.commands.handlers.common import as_master, refresh, variant_of
+    from gm.commands.handlers.signon_guard import ALL_KEY, GM_KEY
+    from gm.commands.handlers.signon_guard import unlock as unlock_signons
 
-    unlock(ctx, command)
+    signed = as_master(ctx, "UNLOCK")
+    if signed is None:
+        return
+    game = refresh(ctx, signed.game)
+    word = command.power.upper()
+    if word in ("ALL", "*"):
+        key, who = ALL_KEY, "every power and the GM"
+    elif word == GM_KEY:
+        key, who = GM_KEY, "the GM"
+    else:
+        variant = variant_of(game)
+        power = variant.power(command.power)
+        if power is None:
+            names = ", ".join(variant.power_names)
+            ctx.results.add(f"UNLOCK: {command.power!r} is not a power of {game.name} "
+                            f"(UNLOCK <power>, UNLOCK GM or UNLOCK ALL; powers: {names}).")
+            return
+        key = who = power.name
+    unlock_signons(ctx, game, key)
+    ctx.results.add(f"Sign-ons to {who} in {game.name} are no longer throttled: the wrong "
+                    "passwords so far no longer count.")
 
 
 COMMAND = CommandSpec(

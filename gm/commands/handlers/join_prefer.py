@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import random
 
-from gm.commands.handlers.common import no_game, variant_of
 from gm.commands.handlers.context import Context
 from gm.commands.handlers.notices import tell
-from gm.commands.values import JoinPrefer
 from gm.store import audit
-from gm.store import games as games_repo
 from gm.store import join_requests as requests_repo
 from gm.store import powers as powers_repo
-from gm.store.passwords import hash_password
 from gm.store.powers import address_key
 from gm.store.rows import GameRecord
-from gm.store.statuses import GameStatus
 
 _RANDOM = random.SystemRandom()
 
@@ -39,49 +34,6 @@ def open_seats(ctx: Context, game: GameRecord, *, but: str | None = None) -> int
     promised = sum(1 for r in requests_repo.requests_for(ctx.session, game.id)
                    if but is None or address_key(r.address) != address_key(but))
     return free - promised
-
-
-def join_prefer(ctx: Context, command: JoinPrefer) -> None:
-    game = games_repo.find_game(ctx.session, command.game)
-    if game is None:
-        ctx.results.add(f"JOIN: {no_game(ctx, command.game)}")
-        return
-    ctx.results.game = game.name
-    if game.status is not GameStatus.FORMING:
-        ctx.results.add(f"JOIN: {game.name} has started; ask its GM for a free power "
-                        "(or STANDBY to take over one that loses its player).")
-        return
-    variant = variant_of(game)
-    wanted: list[str] = []
-    for written in command.preferences:
-        power = variant.power(written)
-        if power is None:
-            ctx.results.add(f"{command.line}: {written!r} is not a power of {game.name} "
-                            f"(powers: {', '.join(variant.power_names)}); nothing was done.")
-            return
-        if power.name not in wanted:
-            wanted.append(power.name)
-    played = [p.name for p in powers_repo.powers_played_by(ctx.session, ctx.sender)
-              if p.game_id == game.id]
-    if played:
-        ctx.results.add(f"JOIN: you play {played[0]} in {game.name} already.")
-        return
-    if open_seats(ctx, game, but=ctx.sender) <= 0:
-        ctx.results.add(f"JOIN: every power in {game.name} is taken or promised to a player "
-                        "who joined before you.")
-        return
-    new = requests_repo.put(ctx.session, game.id, ctx.sender,
-                            hash_password(command.password.value), wanted, now=ctx.now)
-    ctx.results.add(f"You joined {game.name}; at START you get a power by your preferences: "
-                    f"{', '.join(wanted)}. (The players who joined with preferences are taken "
-                    "in random order, each getting their first preference still free, or a "
-                    "free power at random.) The start mail names your power; sign on with it "
-                    "and your password.")
-    if not new:
-        ctx.results.add("(Your earlier preferences and password for this game are replaced.)")
-    tell(ctx, game.gm_address, game, "a player joined with preferences",
-         f"{ctx.sender} joined {game.name}, preferring {', '.join(wanted)}; START seats them "
-         "by preference (ADD seats them by your choice instead).")
 
 
 def seat_by_preference(ctx: Context, game: GameRecord) -> bool:

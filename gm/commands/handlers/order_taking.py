@@ -165,11 +165,6 @@ def order_line(ctx: Context, command: OrderLine) -> None:
     OrderTaking.of(ctx).order_line(command)
 
 
-def clear(ctx: Context, command: Clear) -> None:
-    """CLEAR: the power's orders for the phase withdrawn (OrderTaking.clear)."""
-    OrderTaking.of(ctx).clear(command)
-
-
 def _in_run(command: Command) -> bool:
     """Does `command` go on a run of order lines: an order line, a CLEAR, or an error on a line
     among the orders (not a SIGNON)?"""

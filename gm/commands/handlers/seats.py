@@ -1,6 +1,7 @@
-"""The GM's changes of player: REPLACE (a new player takes a power) and EJECT (the power
-loses its player and goes into civil disorder). Both are logged in the audit trail and told
-to the players concerned. UNLOCK lifts the throttling of sign-ons (see signon_guard)."""
+"""What the GM's changes of player share (ADD, REPLACE, REPLACE ... STANDBY, EJECT, UNLOCK): the
+power named, a new password, the mail to a seated player, and REPLACE's work itself (which
+REPLACE ... STANDBY does too). Changes are logged in the audit trail and told to the players
+concerned."""
 
 from __future__ import annotations
 
@@ -15,10 +16,8 @@ from gm.commands.handlers.common import (
     variant_of,
 )
 from gm.commands.handlers.context import Context, Notice
-from gm.commands.handlers.signon_guard import ALL_KEY, GM_KEY
 from gm.commands.handlers.signon_guard import unlock as unlock_signons
-from gm.commands.handlers.standing_by import offer_line
-from gm.commands.values import Eject, Replace, Unlock
+from gm.commands.values import Secret
 from gm.mail.compose import build_subject
 from gm.play.render import render
 from gm.store import audit
@@ -50,7 +49,7 @@ def seated_notice(ctx: Context, game: GameRecord, power: str, address: str, pass
                   game.id)
 
 
-def _seat(ctx: Context, what: str, name: str) -> tuple[GameRecord, PowerRecord] | None:
+def seat(ctx: Context, what: str, name: str) -> tuple[GameRecord, PowerRecord] | None:
     """The GM's game and the power `name` of it, or None after writing why not."""
     signed = as_master(ctx, what)
     if signed is None:
@@ -75,20 +74,22 @@ def _seat(ctx: Context, what: str, name: str) -> tuple[GameRecord, PowerRecord] 
     return game, record
 
 
-def replace(ctx: Context, command: Replace) -> None:
-    found = _seat(ctx, "REPLACE", command.power)
+def replace_player(ctx: Context, name: str, address: str, password: Secret | None) -> None:
+    """REPLACE's work: the player at `address` takes over the power `name` (with `password`,
+    or a new one made here and mailed to the new player alone)."""
+    found = seat(ctx, "REPLACE", name)
     if found is None:
         return
     game, power = found
-    if "@" not in command.address:
-        ctx.results.add(f"REPLACE: {command.address!r} is not a mail address "
+    if "@" not in address:
+        ctx.results.add(f"REPLACE: {address!r} is not a mail address "
                         "(REPLACE <power> <address> [password]).")
         return
     old = power.addresses
-    powers_repo.set_players(ctx.session, game.id, power.name, [command.address], now=ctx.now)
+    powers_repo.set_players(ctx.session, game.id, power.name, [address], now=ctx.now)
     # the old player's password must stop working: the GM's, or a new one made here
-    made = None if command.password is not None else new_password()
-    secret = command.password.value if command.password is not None else made or ""
+    made = None if password is not None else new_password()
+    secret = password.value if password is not None else made or ""
     powers_repo.set_power_password(ctx.session, game.id, power.name, hash_password(secret),
                                    now=ctx.now)
     if power.status is not PowerStatus.PLAYING:
@@ -96,69 +97,21 @@ def replace(ctx: Context, command: Replace) -> None:
                                      now=ctx.now)
     audit.record_action(ctx.session, actor=ctx.sender, action="replace", now=ctx.now,
                         game_id=game.id,
-                        details={"power": power.name, "address": command.address,
+                        details={"power": power.name, "address": address,
                                  "previous": list(old),
-                                 "new_password": command.password is not None},
+                                 "new_password": password is not None},
                         inbound_id=ctx.inbound_id)
     unlock_signons(ctx, game, power.name)  # a new player, a new password: old guesses are moot
-    ctx.results.mail.append(seated_notice(ctx, game, power.name, command.address, secret,
+    ctx.results.mail.append(seated_notice(ctx, game, power.name, address, secret,
                                           replaced=True))
-    for address in old:
-        if address.lower() != command.address.lower():
+    for previous in old:
+        if previous.lower() != address.lower():
             ctx.results.mail.append(Notice(
-                (address,), build_subject(f"you no longer play {power.name}", game=game.name),
+                (previous,), build_subject(f"you no longer play {power.name}", game=game.name),
                 render("reply/unseated.txt.j2", game=game.name, power=power.name,
                        service=ctx.service), game.id))
-    ctx.results.add(f"{command.address} now plays {power.name} in {game.name}"
+    ctx.results.add(f"{address} now plays {power.name} in {game.name}"
                     + ("" if made is None else "; a new password was made and sent to the new "
                        "player alone") + ". The old password no longer works.")
 
 
-def eject(ctx: Context, command: Eject) -> None:
-    found = _seat(ctx, "EJECT", command.power)
-    if found is None:
-        return
-    game, power = found
-    old = power.addresses
-    powers_repo.set_players(ctx.session, game.id, power.name, [], now=ctx.now)
-    # nobody knows this password: the ejected player can no longer sign on
-    powers_repo.set_power_password(ctx.session, game.id, power.name,
-                                   hash_password(new_password()), now=ctx.now)
-    powers_repo.set_power_status(ctx.session, game.id, power.name, PowerStatus.CIVIL_DISORDER,
-                                 now=ctx.now)
-    audit.record_action(ctx.session, actor=ctx.sender, action="eject", now=ctx.now,
-                        game_id=game.id, details={"power": power.name, "previous": list(old)},
-                        inbound_id=ctx.inbound_id)
-    for address in old:
-        ctx.results.mail.append(Notice(
-            (address,), build_subject(f"you no longer play {power.name}", game=game.name),
-            f"The GM of {game.name} has removed you from {power.name}.\n\n-- \n{ctx.service}\n",
-            game.id))
-    ctx.results.add(f"{power.name} in {game.name} has no player now and is in civil disorder "
-                    "(REPLACE gives it a new player).")
-    ctx.results.add(offer_line(ctx.session, game.id, power.name))
-
-
-def unlock(ctx: Context, command: Unlock) -> None:
-    """UNLOCK <power> | GM | ALL: forget the wrong passwords counted against sign-ons."""
-    signed = as_master(ctx, "UNLOCK")
-    if signed is None:
-        return
-    game = refresh(ctx, signed.game)
-    word = command.power.upper()
-    if word in ("ALL", "*"):
-        key, who = ALL_KEY, "every power and the GM"
-    elif word == GM_KEY:
-        key, who = GM_KEY, "the GM"
-    else:
-        variant = variant_of(game)
-        power = variant.power(command.power)
-        if power is None:
-            names = ", ".join(variant.power_names)
-            ctx.results.add(f"UNLOCK: {command.power!r} is not a power of {game.name} "
-                            f"(UNLOCK <power>, UNLOCK GM or UNLOCK ALL; powers: {names}).")
-            return
-        key = who = power.name
-    unlock_signons(ctx, game, key)
-    ctx.results.add(f"Sign-ons to {who} in {game.name} are no longer throttled: the wrong "
-                    "passwords so far no longer count.")
