@@ -1,7 +1,7 @@
-"""Shared pytest configuration. Server fixtures live in tests/fixtures/ as plugins."""
+"""Shared pytest configuration. Server fixtures live in tests/support/fixtures/ as plugins."""
 
 pytest_plugins: list[str] = [
-    # "tests.fixtures.<module>" entries are added here as fixture modules land.
-    "tests.fixtures.postgres",
-    "tests.fixtures.mailservers",
+    # "tests.support.fixtures.<module>" entries are added here as fixture modules land.
+    "tests.support.fixtures.postgres",
+    "tests.support.fixtures.mailservers",
 ]

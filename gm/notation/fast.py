@@ -13,7 +13,7 @@ only on maps where no keyword of the grammar is also a province name, so a keywo
 read as a name or the other way.
 The variant orders (`A Lon boards F ENG`, `A/F ENG - MAO`, `Erode Mos`, ...) never have
 these shapes, so they always go to the grammar, which knows the game's order kinds.
-tests/test_orders_fast.py checks that it agrees with the grammar on every order line of the
+tests/notation/test_orders_fast.py checks that it agrees with the grammar on every order line of the
 reference files and on generated orders.
 """
 

@@ -11,7 +11,7 @@ The runner needs only the table as plain data (`table_data`), which gm.notation.
 between runs: reading orders then imports and builds nothing of Lark.
 
 Whatever it cannot parse raises NoParse; the caller then asks Lark itself, which gives the
-error with line, column and expected terminals. tests/test_orders_parse.py checks that both
+error with line, column and expected terminals. tests/notation/test_orders_parse.py checks that both
 paths agree.
 """
 

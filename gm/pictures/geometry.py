@@ -12,10 +12,10 @@ bends a little towards the line between the two provinces' positions, so a provi
 two stretches (Portugal, between Spain and the Mid-Atlantic) still has an area.
 
 Nothing here is written by hand: a changed map file gives a changed board, and
-tests/test_picture_geometry.py reads the drawn polygons back and compares which share an edge
-with the map's borders. Edge markers other than ~N ~E ~S ~W (an island that is no province,
-Abstraction2's ~Crete) are drawn as holes. `passages` (borders of no length, Abstraction2 rule
-4) are drawn as marked links between the two provinces.
+tests/pictures/test_picture_geometry.py reads the drawn polygons back and compares which
+share an edge with the map's borders. Edge markers other than ~N ~E ~S ~W (an island that is
+no province, Abstraction2's ~Crete) are drawn as holes. `passages` (borders of no length,
+Abstraction2 rule 4) are drawn as marked links between the two provinces.
 """
 
 from __future__ import annotations

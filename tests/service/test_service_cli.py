@@ -1,0 +1,127 @@
+"""`gm serve` and `gm ingest` as an operator runs them, and the service's clean shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gm.service.clock import FixedClock
+from gm.service.serve import Service
+from gm.store import inbound as inbound_repo
+from gm.store.db import Database
+from gm.store.statuses import InboundStatus
+from tests.support.service_support import GM, START, maildir_config, message
+
+
+def _config_file(tmp_path: Path, url: str) -> Path:
+    path = tmp_path / "gm.toml"
+    path.write_text(
+        f'database_url = "{url}"\n'
+        'address = "judge@example.org"\n'
+        "poll_interval = 0.1\n"
+        "[maildir]\n"
+        f'inbox = "{tmp_path / "inbox"}"\n'
+        f'outbox = "{tmp_path / "outbox"}"\n'
+    )
+    return path
+
+
+def _gm(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    return subprocess.run([sys.executable, "-m", "gm", *args], input=stdin,
+                          capture_output=True, env=env, timeout=120)
+
+
+def _deliver(inbox: Path, raw: bytes) -> None:
+    for sub in ("new", "cur", "tmp"):
+        (inbox / sub).mkdir(parents=True, exist_ok=True)
+    name = f"{time.time_ns()}.test.localhost"
+    (inbox / "tmp" / name).write_bytes(raw)
+    (inbox / "tmp" / name).rename(inbox / "new" / name)
+
+
+def test_serve_refuses_a_database_without_schema(tmp_path: Path) -> None:
+    config = _config_file(tmp_path, f"sqlite:///{tmp_path / 'empty.sqlite3'}")
+    done = _gm("serve", "--config", str(config), "--once")
+    assert done.returncode == 2
+    assert b"gm db upgrade" in done.stderr
+
+
+def test_serve_with_its_sender_worker_refuses_a_database_without_schema(tmp_path: Path) -> None:
+    """The sender worker is started before the database is checked: the service says what is
+    wrong once, and the worker (which failed the same check) ends with it, quietly."""
+    config = _config_file(tmp_path, f"sqlite:///{tmp_path / 'empty.sqlite3'}")
+    done = _gm("serve", "--config", str(config))
+    assert done.returncode == 2
+    assert done.stderr.count(b"gm db upgrade") == 1, done.stderr
+    assert b"exited with" not in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_serve_once_answers_the_inbox(migrated_url: str, tmp_path: Path) -> None:
+    config = _config_file(tmp_path, migrated_url)
+    _deliver(tmp_path / "inbox", message(GM, "CREATE delta standard secret"))
+    done = _gm("serve", "--config", str(config), "--once")
+    assert done.returncode == 0, done.stderr
+    replies = list((tmp_path / "outbox" / "new").iterdir())
+    assert len(replies) == 1
+    assert b"Game delta (Standard) created" in replies[0].read_bytes()
+    assert not list((tmp_path / "inbox" / "new").iterdir())  # marked processed: moved to cur/
+
+
+def test_ingest_reads_one_message(migrated_url: str, tmp_path: Path) -> None:
+    config = _config_file(tmp_path, migrated_url)
+    raw = message(GM, "LIST", message_id="<cli-once@example.org>")
+    first = _gm("ingest", "--config", str(config), stdin=raw)
+    again = _gm("ingest", "--config", str(config), stdin=raw)
+    assert first.returncode == 0 and b"answered" in first.stdout, first.stderr
+    assert again.returncode == 0 and b"duplicate" in again.stdout
+
+
+def test_help_lists_serve_and_ingest() -> None:
+    out = _gm("--help").stdout
+    assert b"serve" in out and b"ingest" in out
+
+
+def test_sigterm_stops_serve_cleanly(migrated_url: str, tmp_path: Path) -> None:
+    config = _config_file(tmp_path, migrated_url)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    proc = subprocess.Popen([sys.executable, "-m", "gm", "serve", "--config", str(config)],
+                            env=env, stderr=subprocess.PIPE)
+    try:
+        _deliver(tmp_path / "inbox", message(GM, "HELP"))
+        outbox = tmp_path / "outbox" / "new"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (outbox.exists() and any(outbox.iterdir())):
+            time.sleep(0.1)
+        assert outbox.exists() and len(list(outbox.iterdir())) == 1
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+async def test_stop_finishes_the_message_in_hand(database: Database, tmp_path: Path) -> None:
+    config = maildir_config(tmp_path)
+    service = Service(database, config, clock=FixedClock(START))
+    for n in range(3):
+        _deliver(config.maildir.inbox, message(GM, f"CREATE g{n} standard pw"))
+    task = asyncio.create_task(service.run())
+    outbox = config.maildir.outbox / "new"
+    for _ in range(600):
+        if outbox.exists() and any(outbox.iterdir()):
+            break
+        await asyncio.sleep(0.05)
+    service.stop()
+    await asyncio.wait_for(task, 30)
+    with database.read() as s:
+        stored = inbound_repo.list_inbound(s)
+    # every message taken was finished: processed and answered, none left half done
+    assert stored and all(r.status is InboundStatus.PROCESSED for r in stored)
+    assert len(list(outbox.iterdir())) == len(stored)

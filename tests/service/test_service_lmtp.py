@@ -1,0 +1,107 @@
+"""`gm serve` taking its mail over LMTP, and woken by other processes that queue mail.
+
+The service runs as in production (its run loop, the Maildir outbox); a mail server's delivery
+is the standard library's LMTP client, and the processes beside it are real `gm` commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import smtplib
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
+from pathlib import Path
+
+from gm.config import Config, LmtpConfig
+from gm.service.clock import FixedClock, SystemClock
+from gm.service.serve import Service
+from gm.store import inbound as inbound_repo
+from gm.store.db import Database
+from tests.support.service_support import GM, START, mail_by_recipient, maildir_config, message
+
+WAIT = 20.0
+
+
+async def _until(condition: Callable[[], bool], what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"no {what} after {WAIT} s")
+        await asyncio.sleep(0.05)
+
+
+@contextlib.asynccontextmanager
+async def running(service: Service) -> AsyncIterator[Service]:
+    task = asyncio.create_task(service.run())
+    try:
+        yield service
+    finally:
+        service.stop()
+        await asyncio.wait_for(task, WAIT)
+
+
+def _deliver(path: Path, raw: bytes) -> dict[str, tuple[int, bytes]]:
+    with smtplib.LMTP(str(path)) as client:
+        return client.sendmail(GM, ["judge@example.org"], raw.replace(b"\n", b"\r\n"))
+
+
+def _replies(outbox: Path) -> int:
+    if not (outbox / "new").exists():
+        return 0
+    return len(mail_by_recipient(outbox).get(GM, []))
+
+
+async def test_a_message_delivered_over_lmtp_is_stored_before_it_is_answered_then_replied_to(
+        database: Database, tmp_path: Path) -> None:
+    config = replace(maildir_config(tmp_path), lmtp=LmtpConfig(path=tmp_path / "lmtp.sock"),
+                     poll_interval=3600)
+    service = Service(database, config, clock=FixedClock(START), tick_every=None)
+    async with running(service):
+        await _until(lambda: (tmp_path / "lmtp.sock").exists(), "LMTP socket")
+        refused = await asyncio.to_thread(
+            _deliver, tmp_path / "lmtp.sock", message(GM, "HELP", message_id="<l1@example.org>"))
+        assert refused == {}
+        with database.read() as s:  # answered 250: it was stored
+            stored = [r.message_id for r in inbound_repo.list_inbound(s)]
+        assert stored == ["<l1@example.org>"]
+        await _until(lambda: _replies(config.maildir.outbox) == 1, "the reply")
+        # the mail server delivers the same message again (it missed the answer): kept once
+        await asyncio.to_thread(
+            _deliver, tmp_path / "lmtp.sock", message(GM, "HELP", message_id="<l1@example.org>"))
+        await asyncio.sleep(0.5)
+        assert _replies(config.maildir.outbox) == 1
+    assert not (tmp_path / "lmtp.sock").exists()
+
+
+def _config_file(tmp_path: Path, database: Database) -> Path:
+    path = tmp_path / "gm.toml"
+    path.write_text(
+        f'database_url = "{database.url}"\n'
+        f'data_dir = "{tmp_path}"\naddress = "judge@example.org"\n'
+        f'[maildir]\ninbox = "{tmp_path / "inbox"}"\noutbox = "{tmp_path / "outbox"}"\n',
+        encoding="utf-8")
+    return path
+
+
+async def test_mail_queued_by_gm_ingest_beside_the_service_is_sent_at_once(
+        database: Database, tmp_path: Path) -> None:
+    """`gm ingest` (a mail server's delivery program) queues a reply in another process; the
+    running service sends it when woken, not at its next poll (an hour here)."""
+    config: Config = replace(maildir_config(tmp_path), poll_interval=3600)
+    # the same clock as the `gm ingest` beside it: what it queues is due now
+    service = Service(database, config, clock=SystemClock(), tick_every=None)
+    config_file = _config_file(tmp_path, database)
+    async with running(service):
+        await _until(lambda: (tmp_path / "sender.wake").exists(), "the wake socket")
+        done = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "gm", "ingest", "--config", str(config_file)],
+            input=message(GM, "HELP", message_id="<w1@example.org>"), capture_output=True,
+            env={k: v for k, v in os.environ.items() if not k.startswith("GM_")}, timeout=120)
+        assert done.returncode == 0, done.stderr.decode()
+        await _until(lambda: _replies(config.maildir.outbox) == 1, "the reply sent at once")
+    assert not (tmp_path / "sender.wake").exists()

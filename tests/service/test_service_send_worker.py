@@ -1,0 +1,139 @@
+"""`gm serve` sends its replies from a sender worker process: every reply goes out exactly once,
+and the worker ends with the service (stopped, or killed)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from gm.store import outbound as outbound_repo
+from gm.store.db import Database
+from gm.store.statuses import OutboundStatus
+from tests.support.service_support import GM, PLAYERS, deliver, message
+
+WAIT = 90.0
+
+
+def _config(tmp_path: Path, url: str) -> Path:
+    path = tmp_path / "gm.toml"
+    path.write_text(
+        f'database_url = "{url}"\naddress = "judge@example.org"\npoll_interval = 0.1\n'
+        f'[maildir]\ninbox = "{tmp_path / "inbox"}"\noutbox = "{tmp_path / "outbox"}"\n')
+    return path
+
+
+def _serve(config: Path, log: Path) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    with log.open("ab") as out:
+        return subprocess.Popen([sys.executable, "-m", "gm", "serve", "--config", str(config)],
+                                env=env, stdout=out, stderr=subprocess.STDOUT)
+
+
+def _wait(condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def _workers(pid: int) -> list[int]:
+    """The sender worker processes started by process `pid`."""
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    kids = [int(k) for k in path.read_text().split()] if path.exists() else []
+    return [k for k in kids if b"--sender-worker" in _cmdline(k)]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state == "Z"  # exited (a zombie until its parent, killed here, is reaped by init)
+
+
+def _sent(db: Database) -> list[OutboundStatus]:
+    with db.read() as s:
+        return [o.status for o in outbound_repo.list_outbound(s, limit=10_000)]
+
+
+def _replies(outbox: Path) -> list[bytes]:
+    new = outbox / "new"
+    return [p.read_bytes() for p in new.iterdir()] if new.exists() else []
+
+
+def _messages(count: int) -> list[bytes]:
+    senders = sorted(PLAYERS.values())
+    return [message(senders[n % len(senders)], "HELP", message_id=f"<help-{n}@example.org>")
+            for n in range(count)]
+
+
+def test_replies_are_sent_once_by_the_worker_and_it_stops_with_the_service(
+        migrated_url: str, database: Database, tmp_path: Path) -> None:
+    config, log = _config(tmp_path, migrated_url), tmp_path / "serve.log"
+    proc = _serve(config, log)
+    try:
+        _wait(lambda: bool(_workers(proc.pid)), "the sender worker")
+        (worker,) = _workers(proc.pid)
+        for raw in [message(GM, "LIST"), *_messages(30)]:
+            deliver(tmp_path / "inbox", raw)
+        _wait(lambda: len(_replies(tmp_path / "outbox")) >= 31, "31 replies")
+        _wait(lambda: _sent(database) == [OutboundStatus.SENT] * 31, "31 sent rows")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0, log.read_text(errors="replace")[-3000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert _gone(worker)
+    text = log.read_text(errors="replace")
+    assert f"sender worker started (process {worker})" in text
+    # sent by the worker: each reply once (one file per Message-ID, one send attempt per row)
+    assert len(_replies(tmp_path / "outbox")) == 31
+    with database.read() as s:
+        rows = outbound_repo.list_outbound(s, limit=10_000)
+    assert len(rows) == 31 and all(r.attempts == 1 for r in rows)
+    assert "already in the outbox" not in text
+
+
+def test_a_killed_service_takes_its_worker_down_after_the_replies_in_hand(
+        migrated_url: str, database: Database, tmp_path: Path) -> None:
+    config, log = _config(tmp_path, migrated_url), tmp_path / "serve.log"
+    for raw in _messages(150):
+        deliver(tmp_path / "inbox", raw)
+    proc = _serve(config, log)
+    try:
+        _wait(lambda: len(_replies(tmp_path / "outbox")) >= 5, "the first replies")
+        (worker,) = _workers(proc.pid)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+        # its input closed: the worker sends what was committed, then exits by itself
+        _wait(lambda: _gone(worker), "the worker to exit")
+        committed = _sent(database)
+        assert committed and set(committed) == {OutboundStatus.SENT}
+        assert len(_replies(tmp_path / "outbox")) == len(committed)
+        # a new service answers the rest, each message once
+        proc = _serve(config, log)
+        _wait(lambda: bool(_workers(proc.pid)), "the new sender worker")
+        _wait(lambda: len(_replies(tmp_path / "outbox")) >= 150, "150 replies")
+        _wait(lambda: _sent(database) == [OutboundStatus.SENT] * 150, "150 sent rows")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0, log.read_text(errors="replace")[-3000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert len(_replies(tmp_path / "outbox")) == 150
+    assert "already in the outbox" not in log.read_text(errors="replace")

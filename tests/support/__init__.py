@@ -1,0 +1,1 @@
+"""What the tests share: boards, mail servers, scripted games, readers of pictures."""

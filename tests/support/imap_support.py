@@ -1,0 +1,81 @@
+"""The real service on a Dovecot mailbox and an SMTP server, one pass at a time, with the
+service's clock in the test's hands: deliver raw messages, run a pass, read what went out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default
+from pathlib import Path
+
+from gm.config import Config
+from gm.mail.connect import make_sink, make_source
+from gm.service.clock import FixedClock
+from gm.service.ingest import Disposition
+from gm.service.serve import Service
+from gm.store.db import Database
+from tests.support.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer
+from tests.support.service_support import START, maildir_config
+
+
+@dataclass
+class Sent:
+    """One message the SMTP server received."""
+
+    recipients: tuple[str, ...]
+    message: EmailMessage
+
+    @property
+    def subject(self) -> str:
+        return str(self.message["Subject"])
+
+    @property
+    def is_reply(self) -> bool:
+        return bool(self.message["In-Reply-To"])
+
+    @property
+    def text(self) -> str:
+        part = self.message.get_body(preferencelist=("plain",))
+        assert part is not None
+        text = str(part.get_content())  # type: ignore[attr-defined]
+        return text.replace("\r\n", "\n")
+
+
+@dataclass
+class ImapService:
+    """The service reading a Dovecot mailbox and sending through an SMTP server."""
+
+    db: Database
+    root: Path
+    dovecot: DovecotServer
+    account: ImapAccount
+    smtp: SmtpServer
+    clock: FixedClock = field(default_factory=lambda: FixedClock(START))
+    seen: int = 0
+
+    def config(self) -> Config:
+        base = maildir_config(self.root)
+        return Config(data_dir=base.data_dir, address=base.address,
+                      display_name=base.display_name, maildir=base.maildir,
+                      imap=self.account.config(), smtp=self.smtp.config(), poll_interval=0.2)
+
+    async def run(self, *raws: bytes, config: Config | None = None) -> list[Disposition]:
+        """Put `raws` in the mailbox and run one pass of the service over it."""
+        for raw in raws:
+            self.dovecot.save(self.account.user, raw)
+        config = config or self.config()
+        service = Service(self.db, config, clock=self.clock, source=make_source(config),
+                          sink=make_sink(config))
+        return [r.outcome for r in await service.once()]
+
+    def new_mail(self) -> list[Sent]:
+        """What the SMTP server received since the last call."""
+        received = self.smtp.received
+        new, self.seen = received[self.seen:], len(received)
+        out = []
+        for item in new:
+            msg = message_from_bytes(item.data, policy=default)
+            assert isinstance(msg, EmailMessage)
+            out.append(Sent(tuple(item.rcpt_tos), msg))
+        return out

@@ -1,0 +1,133 @@
+"""Mail for the service tests: raw messages as players send them, the game they play, and
+driving the real service over Maildirs."""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from datetime import UTC, datetime
+from email import message_from_bytes
+from email.message import EmailMessage, Message
+from email.policy import default
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+
+from gm.config import Config, MaildirConfig
+from gm.mail.maildir import ensure_maildir
+from gm.service.clock import FixedClock
+from gm.service.ingest import Disposition, ingest
+from gm.service.serve import Service
+from gm.store import outbound as outbound_repo
+from gm.store.db import Database
+from gm.store.rows import OutboundRecord
+
+GM = "master@example.org"
+SERVICE = "judge@example.org"
+PLAYERS = {
+    "Austria": "austria@example.org",
+    "England": "england@example.org",
+    "France": "france@example.org",
+    "Germany": "germany@example.org",
+    "Italy": "italy@example.org",
+    "Russia": "russia@example.org",
+    "Turkey": "turkey@example.org",
+}
+START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+# Spring 1901 orders, one set per power (every unit ordered).
+SPRING_1901 = {
+    "Austria": ["A Vie - Gal", "A Bud - Ser", "F Tri - Alb"],
+    "England": ["F Lon - NTH", "F Edi - NWG", "A Lvp - Yor"],
+    "France": ["A Par - Bur", "A Mar - Spa", "F Bre - MAO"],
+    "Germany": ["A Ber - Kie", "A Mun - Ruh", "F Kie - Den"],
+    "Italy": ["A Ven - Pie", "A Rom - Apu", "F Nap - ION"],
+    "Russia": ["A Mos - Ukr", "A War - Gal", "F Sev - BLA", "F StP/sc - BOT"],
+    "Turkey": ["A Con - Bul", "A Smy - Arm", "F Ank - BLA"],
+}
+
+
+def message(sender: str, body: str, *, subject: str = "commands",
+            message_id: str | None = None, headers: dict[str, str] | None = None) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = SERVICE
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(START)
+    msg["Message-ID"] = message_id or make_msgid(domain="example.org")
+    for name, value in (headers or {}).items():
+        msg[name] = value
+    msg.set_content(body)
+    return bytes(msg)
+
+
+def maildir_config(root: Path) -> Config:
+    return Config(data_dir=root, address=SERVICE, display_name="Judge",
+                  maildir=MaildirConfig(inbox=root / "inbox", outbox=root / "outbox"))
+
+
+# -- driving the service over Maildirs ---------------------------------------------------------
+
+
+def deliver(inbox: Path, raw: bytes) -> None:
+    """Put a raw message into a Maildir inbox as a mail server would (tmp, then new)."""
+    ensure_maildir(inbox)
+    name = f"{time.time_ns()}.test.localhost"
+    (inbox / "tmp" / name).write_bytes(raw)
+    (inbox / "tmp" / name).rename(inbox / "new" / name)
+
+
+def mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
+    """Every message in a Maildir outbox, by recipient address."""
+    found: dict[str, list[Message]] = defaultdict(list)
+    for path in sorted((outbox / "new").iterdir()):
+        msg = message_from_bytes(path.read_bytes(), policy=default)
+        for addr in str(msg["To"]).split(","):
+            found[addr.strip().strip("<>").split("<")[-1].rstrip(">")].append(msg)
+    return found
+
+
+def unwrapped(text: str) -> str:
+    """A mail's text with its wrapped lines joined again, for tests about wording (mail is
+    wrapped at 78 columns, gm.play.render; tests/play/test_golden_mail.py checks the wrapping):
+    a line indented 2 or 4 more than the line it follows continues it when its first word
+    would not have fitted on that line within 78 columns."""
+    out: list[str] = []
+    base = 0
+    previous = ""
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip(" "))
+        first = line.strip().split(" ")[0]
+        if out and first and indent - base in (2, 4) and len(previous) + 1 + len(first) > 78:
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+            base = indent
+        previous = line
+    return "\n".join(out)
+
+
+def text_of(msg: Message) -> str:
+    """The plain text of a message, unwrapped."""
+    part = msg.get_body(preferencelist=("plain",))  # type: ignore[attr-defined]
+    return unwrapped(str(part.get_content()))
+
+
+async def service_pass(db: Database, config: Config, clock: FixedClock) -> list[Disposition]:
+    """One pass of the real service over its inbox; what became of each message."""
+    service = Service(db, config, clock=clock)
+    return [r.outcome for r in await service.once()]
+
+
+def send_all(db: Database, tmp_path: Path, sender: str, body: str,
+             clock: FixedClock | None = None) -> tuple[str, list[OutboundRecord]]:
+    """Ingest one message (it must be answered); the reply's text and the other mail it
+    queued."""
+    result = ingest(db, message(sender, body), config=maildir_config(tmp_path),
+                    clock=clock or FixedClock(START))
+    assert result.outcome is Disposition.ANSWERED, result
+    with db.read() as s:
+        queued = [o for o in outbound_repo.list_outbound(s) if o.inbound_id == result.inbound_id]
+    reply = [o for o in queued if o.message_id == result.reply_message_id]
+    assert len(reply) == 1
+    return unwrapped(reply[0].parts[0].text), [
+        o for o in queued if o.message_id != result.reply_message_id]
