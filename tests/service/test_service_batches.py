@@ -5,9 +5,7 @@ connection, retried once the server is back. Nothing is lost and nothing happens
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from email import message_from_bytes
 from email.policy import default
@@ -34,9 +32,10 @@ from tests.support.service_support import (
     deliver,
     maildir_config,
     message,
+    running,
+    until,
 )
 
-WAIT = 60.0
 SETUP = "\n".join(
     ["CREATE lambda standard gmpass"]
     + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
@@ -55,25 +54,6 @@ def _config(root: Path, smtp: SmtpServer, imap: ImapAccount | None = None) -> Co
 def _orders(power: str, n: int) -> bytes:
     body = "\n".join([f"SIGNON {power} lambda pw{power.lower()}", *SPRING_1901[power]])
     return message(PLAYERS[power], body, subject=f"orders {n}", message_id=f"<o{n}@example.org>")
-
-
-async def _until(condition: Callable[[], bool], what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"no {what} after {WAIT} s")
-        await asyncio.sleep(0.05)
-
-
-@contextlib.asynccontextmanager
-async def running(service: Service) -> AsyncIterator[Service]:
-    task = asyncio.create_task(service.run())
-    try:
-        yield service
-    finally:
-        service.stop()
-        await asyncio.wait_for(task, WAIT)
 
 
 def _replies(smtp: SmtpServer) -> Counter[str]:
@@ -105,8 +85,8 @@ async def test_a_failing_message_in_the_middle_of_a_fetch_batch(
     service = Service(database, config, clock=clock, tick_every=None)
     async with running(service):
         # four replies, the apology and the GM's notice of the shunted message
-        await _until(lambda: len(smtp_server.received) >= SETUP_MAIL + 6, "every reply")
-        await _until(lambda: len(dovecot.flags(imap_account.user)) == 5 and all(
+        await until(lambda: len(smtp_server.received) >= SETUP_MAIL + 6, "every reply")
+        await until(lambda: len(dovecot.flags(imap_account.user)) == 5 and all(
             PROCESSED_KEYWORD in f for f in dovecot.flags(imap_account.user).values()),
             "every message marked processed")
     source = service.source
@@ -145,20 +125,20 @@ async def test_the_sender_sends_again_once_the_smtp_server_is_back(
     async with running(service):
         for n in range(3):
             deliver(config.maildir.inbox, message(GM, "HELP", message_id=f"<h{n}@example.org>"))
-        await _until(lambda: len(smtp_server.received) == 3, "three replies")
+        await until(lambda: len(smtp_server.received) == 3, "three replies")
         assert sink.connections == 1  # one connection carried them all
         smtp_server.stop()
         for n in range(3, 5):
             deliver(config.maildir.inbox, message(GM, "HELP", message_id=f"<h{n}@example.org>"))
-        await _until(lambda: len(queued()) == 2 and all(o.attempts == 1 and o.last_error
+        await until(lambda: len(queued()) == 2 and all(o.attempts == 1 and o.last_error
                                                         for o in queued()),
                      "two failed attempts")
         smtp_server.start()
         await asyncio.sleep(0.5)
         assert len(smtp_server.received) == 3  # not due again yet (30 s later)
         clock.advance(timedelta(seconds=31))
-        await _until(lambda: len(smtp_server.received) == 5, "the two replies sent again")
-        await _until(lambda: not queued(), "an empty outbound queue")
+        await until(lambda: len(smtp_server.received) == 5, "the two replies sent again")
+        await until(lambda: not queued(), "an empty outbound queue")
     assert _replies(smtp_server) == {f"<h{n}@example.org>": 1 for n in range(5)}
     with database.read() as s:
         outbound = outbound_repo.list_outbound(s)

@@ -7,12 +7,10 @@ is the standard library's LMTP client, and the processes beside it are real `gm`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import smtplib
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,28 +19,15 @@ from gm.service.clock import FixedClock, SystemClock
 from gm.service.serve import Service
 from gm.store import inbound as inbound_repo
 from gm.store.db import Database
-from tests.support.service_support import GM, START, mail_by_recipient, maildir_config, message
-
-WAIT = 20.0
-
-
-async def _until(condition: Callable[[], bool], what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"no {what} after {WAIT} s")
-        await asyncio.sleep(0.05)
-
-
-@contextlib.asynccontextmanager
-async def running(service: Service) -> AsyncIterator[Service]:
-    task = asyncio.create_task(service.run())
-    try:
-        yield service
-    finally:
-        service.stop()
-        await asyncio.wait_for(task, WAIT)
+from tests.support.service_support import (
+    GM,
+    START,
+    mail_by_recipient,
+    maildir_config,
+    message,
+    running,
+    until,
+)
 
 
 def _deliver(path: Path, raw: bytes) -> dict[str, tuple[int, bytes]]:
@@ -62,14 +47,14 @@ async def test_a_message_delivered_over_lmtp_is_stored_before_it_is_answered_the
                      poll_interval=3600)
     service = Service(database, config, clock=FixedClock(START), tick_every=None)
     async with running(service):
-        await _until(lambda: (tmp_path / "lmtp.sock").exists(), "LMTP socket")
+        await until(lambda: (tmp_path / "lmtp.sock").exists(), "LMTP socket")
         refused = await asyncio.to_thread(
             _deliver, tmp_path / "lmtp.sock", message(GM, "HELP", message_id="<l1@example.org>"))
         assert refused == {}
         with database.read() as s:  # answered 250: it was stored
             stored = [r.message_id for r in inbound_repo.list_inbound(s)]
         assert stored == ["<l1@example.org>"]
-        await _until(lambda: _replies(config.maildir.outbox) == 1, "the reply")
+        await until(lambda: _replies(config.maildir.outbox) == 1, "the reply")
         # the mail server delivers the same message again (it missed the answer): kept once
         await asyncio.to_thread(
             _deliver, tmp_path / "lmtp.sock", message(GM, "HELP", message_id="<l1@example.org>"))
@@ -97,11 +82,11 @@ async def test_mail_queued_by_gm_ingest_beside_the_service_is_sent_at_once(
     service = Service(database, config, clock=SystemClock(), tick_every=None)
     config_file = _config_file(tmp_path, database)
     async with running(service):
-        await _until(lambda: (tmp_path / "sender.wake").exists(), "the wake socket")
+        await until(lambda: (tmp_path / "sender.wake").exists(), "the wake socket")
         done = await asyncio.to_thread(
             subprocess.run, [sys.executable, "-m", "gm", "ingest", "--config", str(config_file)],
             input=message(GM, "HELP", message_id="<w1@example.org>"), capture_output=True,
             env={k: v for k, v in os.environ.items() if not k.startswith("GM_")}, timeout=120)
         assert done.returncode == 0, done.stderr.decode()
-        await _until(lambda: _replies(config.maildir.outbox) == 1, "the reply sent at once")
+        await until(lambda: _replies(config.maildir.outbox) == 1, "the reply sent at once")
     assert not (tmp_path / "sender.wake").exists()

@@ -5,25 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable
 from pathlib import Path
 
 from gm.commands import parse
 from gm.service.clock import FixedClock
 from gm.service.serve import Service
 from gm.store.db import Database
-from tests.support.service_support import PLAYERS, START, deliver, maildir_config, message
-
-WAIT = 60.0
-
-
-async def _until(condition: Callable[[], bool], what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"no {what} after {WAIT} s")
-        await asyncio.sleep(0.02)
+from tests.support.service_support import (
+    PLAYERS,
+    START,
+    WAIT,
+    deliver,
+    maildir_config,
+    message,
+    until,
+)
 
 
 async def test_the_command_grammar_is_built_before_the_first_message(
@@ -34,11 +30,11 @@ async def test_the_command_grammar_is_built_before_the_first_message(
     service = Service(database, config, clock=FixedClock(START), tick_every=None)
     task = asyncio.create_task(service.run())
     try:
-        await _until(lambda: parse._parser.cache_info().currsize == 1, "command grammar")
+        await until(lambda: parse._parser.cache_info().currsize == 1, "command grammar")
         assert not outbox.exists() or not any(outbox.iterdir())  # no mail came yet
         # and the service answers as always with it
         deliver(config.maildir.inbox, message(PLAYERS["France"], "HELP"))
-        await _until(lambda: outbox.exists() and any(outbox.iterdir()), "reply")
+        await until(lambda: outbox.exists() and any(outbox.iterdir()), "reply")
     finally:
         service.stop()
         await asyncio.wait_for(task, WAIT)

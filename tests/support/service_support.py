@@ -3,8 +3,11 @@ driving the real service over Maildirs."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections import defaultdict
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from email import message_from_bytes
 from email.message import EmailMessage, Message
@@ -131,3 +134,29 @@ def send_all(db: Database, tmp_path: Path, sender: str, body: str,
     assert len(reply) == 1
     return unwrapped(reply[0].parts[0].text), [
         o for o in queued if o.message_id != result.reply_message_id]
+
+
+# -- the service running in the test's event loop ---------------------------------------------
+
+WAIT = 60.0  # seconds a test waits for what the running service should do
+
+
+async def until(condition: Callable[[], bool], what: str, *, wait: float = WAIT) -> None:
+    """Wait until `condition()` holds (looked at every 20 ms), or fail naming `what`."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"no {what} after {wait} s")
+        await asyncio.sleep(0.02)
+
+
+@contextlib.asynccontextmanager
+async def running(service: Service) -> AsyncIterator[Service]:
+    """The service's run loop as a task for the block's length; stopped as on SIGTERM."""
+    task = asyncio.create_task(service.run())
+    try:
+        yield service
+    finally:
+        service.stop()
+        await asyncio.wait_for(task, WAIT)
