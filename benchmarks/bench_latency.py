@@ -84,8 +84,8 @@ from gm.mail.decode import decode_message  # noqa: E402
 from gm.service.clock import SystemClock  # noqa: E402
 from gm.service.ingest import Disposition, ingest  # noqa: E402
 from gm.store.db import open_database  # noqa: E402
-from tests.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer  # noqa: E402
-from tests.service_support import GM, PLAYERS, SERVICE, SPRING_1901, START, maildir_config  # noqa: E402
+from tests.support.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer  # noqa: E402
+from tests.support.service_support import GM, PLAYERS, SERVICE, SPRING_1901, START, maildir_config  # noqa: E402
 
 POWERS = sorted(PLAYERS)
 KINDS = ("orders", "press", "GM command", "HTML + picture")

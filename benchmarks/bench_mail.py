@@ -58,8 +58,8 @@ from gm.service.ingest import Disposition, ingest  # noqa: E402
 from gm.service.serve import Service  # noqa: E402
 from gm.store import migrate  # noqa: E402
 from gm.store.db import Database, open_database  # noqa: E402
-from tests.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer  # noqa: E402
-from tests.service_support import (  # noqa: E402
+from tests.support.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer  # noqa: E402
+from tests.support.service_support import (  # noqa: E402
     GM,
     PLAYERS,
     SPRING_1901,
@@ -226,7 +226,7 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False) -> No
 
 def fuzz(count: int) -> None:
     """The fuzz soak: `count` seeded random messages through ingest (SQLite)."""
-    from tests.hostile_mail import fuzz_messages
+    from tests.support.hostile_mail import fuzz_messages
 
     root = Path(tempfile.mkdtemp(prefix="gm-bench-fuzz-"))
     try:

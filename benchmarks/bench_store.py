@@ -29,8 +29,8 @@ from gm.store import submissions as orders  # noqa: E402
 from gm.store.db import Database, open_database  # noqa: E402
 from gm.store.rows import BodyPart, OrderLine  # noqa: E402
 from gm.store.statuses import GameStatus  # noqa: E402
-from tests.fixtures.databases import postgres_url, sqlite_url  # noqa: E402
-from tests.store_samples import (  # noqa: E402
+from tests.support.fixtures.databases import postgres_url, sqlite_url  # noqa: E402
+from tests.support.store_samples import (  # noqa: E402
     T0,
     phase_sequence,
     power_name,

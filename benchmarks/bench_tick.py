@@ -42,8 +42,8 @@ from gm.store.models import OutboundMessage  # noqa: E402
 from gm.store.rows import OrderLine  # noqa: E402
 from gm.store.statuses import GameStatus  # noqa: E402
 from gm.variants import get_variant  # noqa: E402
-from tests.fixtures.databases import postgres_url, sqlite_url  # noqa: E402
-from tests.service_support import SPRING_1901  # noqa: E402
+from tests.support.fixtures.databases import postgres_url, sqlite_url  # noqa: E402
+from tests.support.service_support import SPRING_1901  # noqa: E402
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DUE = T0 + timedelta(hours=72)
@@ -115,7 +115,7 @@ def main() -> int:
     if not args.sqlite_only:
         admin = args.pg_url
         if admin is None:  # one throwaway server for every run
-            from tests.fixtures.postgres import postgres_server
+            from tests.support.fixtures.postgres import postgres_server
             admin = stack.enter_context(postgres_server())
         backends.append(("PostgreSQL", lambda: postgres_url(admin)))
     print(f"{'backend':12}{'games':>8}{'tick (s)':>10}{'ms/game':>10}{'reports':>9}"

@@ -18,9 +18,9 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bytecode import cached_bytecode_env, compile_package  # noqa: E402
 from gm.store import migrate  # noqa: E402
-from tests.fixtures.mailservers import ImapAccount, SmtpServer  # noqa: E402
-from tests.fixtures.postgres import create_database, postgres_server  # noqa: E402
-from tests.service_support import PLAYERS  # noqa: E402
+from tests.support.fixtures.mailservers import ImapAccount, SmtpServer  # noqa: E402
+from tests.support.fixtures.postgres import create_database, postgres_server  # noqa: E402
+from tests.support.service_support import PLAYERS  # noqa: E402
 
 GAME, GM_PASSWORD = "bench", "gmpass"
 SETUP = "\n".join(
