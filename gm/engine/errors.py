@@ -8,10 +8,8 @@ some fields changed (`OrderError.worded`), never by rewriting the sentence.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Final
-
-from gm.engine.record import Record
 
 
 class ErrorKind(StrEnum):
@@ -74,48 +72,41 @@ def compose(code: ErrorCode, fields: Fields) -> str:
     return text
 
 
-class OrderError(Record):
+@dataclass(frozen=True)
+class OrderError:
     """Why an order was not accepted. `message` is a full sentence quoting `text`, composed from
-    `code` and `fields` (`order_error`); an error made with a message alone is STATED."""
+    `code` and `fields` (`order_error`); an error made with a message alone is STATED, its one
+    field the message."""
 
-    __slots__ = ("code", "fields", "kind", "message", "suggestions", "text")
-    __match_args__: ClassVar[tuple[str, ...]] = (
-        "kind", "text", "message", "suggestions", "code", "fields")
-
-    def __init__(
-        self,
-        kind: ErrorKind,
-        text: str,
-        message: str,
-        suggestions: tuple[str, ...] = (),
-        code: ErrorCode = ErrorCode.STATED,
-        fields: Fields = (),
-    ) -> None:
-        self.kind: Final = kind
-        self.text: Final = text
-        self.message: Final = message
-        self.suggestions: Final = suggestions
-        self.code: Final = code
-        self.fields: Final = fields if fields or code is not ErrorCode.STATED \
-            else (("message", message),)
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.kind, self.text, self.message, self.suggestions, self.code, self.fields)
+    kind: ErrorKind
+    text: str
+    message: str
+    suggestions: tuple[str, ...] = ()
+    code: ErrorCode = ErrorCode.STATED
+    fields: Fields = ()
 
     def __str__(self) -> str:
         return self.message
 
+    @property
+    def worded_from(self) -> Fields:
+        """The fields its sentence is composed from (a STATED error made with a message
+        alone: the message)."""
+        if self.fields or self.code is not ErrorCode.STATED:
+            return self.fields
+        return (("message", self.message),)
+
     def field(self, name: str) -> str:
         """The value of one of the error's fields ("" when it has none of that name)."""
-        return dict(self.fields).get(name, "")
+        return dict(self.worded_from).get(name, "")
 
     def worded(self, **changed: str) -> str:
         """The error's sentence with some fields changed (a field given "" is dropped)."""
-        return compose(self.code, _changed(self.fields, changed))
+        return compose(self.code, _changed(self.worded_from, changed))
 
     def with_fields(self, **changed: str) -> OrderError:
         """The same error with some fields changed or added, its message composed again."""
-        fields = _changed(self.fields, changed)
+        fields = _changed(self.worded_from, changed)
         return OrderError(self.kind, self.text, compose(self.code, fields), self.suggestions,
                           self.code, fields)
 
