@@ -24,6 +24,16 @@ Handler = Callable[["Context", Any], None]
 
 
 @dataclass(frozen=True)
+class HelpLines:
+    """Lines a command adds to a HELP topic (`HELP SET`, ...): `text` (whole lines, each ending
+    in a newline) at `place` among the topic's lines, which are shown by place."""
+
+    topic: str
+    place: int
+    text: str
+
+
+@dataclass(frozen=True)
 class CommandSpec:
     """One email command.
 
@@ -38,6 +48,8 @@ class CommandSpec:
     without_signon: whether it runs in a message that has no (accepted) SIGNON before it.
     holds_password: whether its line may end with a password (masked when the line is quoted
         back without having been read).
+    help: its lines in the HELP topics (gm.commands.catalog.help assembles each topic from
+        every command's lines, in the order of their places).
     """
 
     value: type[Command]
@@ -48,3 +60,4 @@ class CommandSpec:
     set_usage: Mapping[str, str] = field(default_factory=dict)
     without_signon: bool = False
     holds_password: bool = False
+    help: tuple[HelpLines, ...] = ()

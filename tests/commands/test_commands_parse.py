@@ -10,11 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gm.commands import help_text, parse_message, sessions
+from gm.commands.catalog import HELP_TOPICS as TOPICS
 from gm.commands.catalog.add import Add
 from gm.commands.catalog.add_observer import AddObserver
 from gm.commands.catalog.create import Create
 from gm.commands.catalog.eject import Eject
-from gm.commands.catalog.help import TOPICS, Help
+from gm.commands.catalog.help import Help
 from gm.commands.catalog.history import History
 from gm.commands.catalog.join import Join
 from gm.commands.catalog.list_games import ListGames
@@ -777,3 +778,22 @@ def test_an_unknown_rulebook_is_refused_and_the_password_stays_masked() -> None:
 def test_geophysical_rule_7_wordings_are_orders_not_create(order: str) -> None:
     result = parse_message(f"SIGNON Turkey g pw\n{order}")
     assert result[1] == OrderLine(Line(2, order), order)
+
+
+def test_each_help_topic_is_made_of_the_commands_lines_in_place_order() -> None:
+    """The registry makes every HELP topic from the lines the command modules give it
+    (CommandSpec.help): each command's lines are in its topic, in the order of their places,
+    and no two share a place."""
+    from gm.commands.catalog import COMMANDS
+
+    entries = [entry for command in COMMANDS for entry in command.help]
+    by_topic: dict[str, list[tuple[int, str]]] = {}
+    for entry in entries:
+        by_topic.setdefault(entry.topic, []).append((entry.place, entry.text))
+    assert set(by_topic) == set(TOPICS)
+    for topic, lines in by_topic.items():
+        places = [place for place, _ in lines]
+        assert len(places) == len(set(places)), topic
+        assert TOPICS[topic] == "".join(text for _, text in sorted(lines))
+    givers = {command.value.__name__ for command in COMMANDS if command.help}
+    assert {"SetDraw", "Pause", "Join", "Press", "Ahead", "SetDeadline"} <= givers

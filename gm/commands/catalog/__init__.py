@@ -4,7 +4,8 @@ the dispatcher use are made from the modules found in it (each exposing its `COM
 A command's module (say `pause.py`) is all there is of the command: its frozen value class (a
 gm.commands.values.Command), and as its `COMMAND` (gm.commands.spec.CommandSpec) its keyword, the
 grammar rule(s) it is read from with the reader turning each rule's parse tree into its value,
-what a player is told when its line cannot be read, and its handler. The handler imports what
+what a player is told when its line cannot be read, its lines in the HELP topics, and its
+handler. The handler imports what
 its work needs (the store, gm.play, the helpers of gm.commands.handlers) when it first runs,
 so that reading a message stays light and a message loads only the work of the commands it
 holds. The helpers several commands share sit in gm.commands.handlers, which never imports a
@@ -12,11 +13,10 @@ command module: the imports go catalog -> handlers -> values, never back.
 
 To add a command:
 1. write its rule in grammars/commands.lark and add it to the `command` alternatives there;
-2. write its module here: its value class, and a `COMMAND` naming the rule, its reader, usage
-   and handler (the handler holds its work).
-The module is found by the scan below; its HELP lines go in the topic they belong to
-(gm.commands.catalog.help; a topic about one command alone, as HELP PRESS, is that command's
-`HELP`).
+2. write its module here: its value class, and a `COMMAND` naming the rule, its reader, usage,
+   its HELP lines (`help`: the topic and the place among the topic's lines) and its handler
+   (the handler holds its work).
+The module is found by the scan below; HELP_TOPICS puts its lines in their topic.
 """
 
 from __future__ import annotations
@@ -75,6 +75,21 @@ HANDLERS: Mapping[type[Command], Handler] = {
 WITHOUT_SIGNON: tuple[type[Command], ...] = tuple(
     command.value for command in COMMANDS if command.without_signon
 )
+
+
+def _help_topics() -> dict[str, str]:
+    from gm.commands.catalog.help import TOPIC_ORDER
+
+    lines: dict[str, list[tuple[int, str]]] = {}
+    for command in COMMANDS:
+        for entry in command.help:
+            lines.setdefault(entry.topic, []).append((entry.place, entry.text))
+    order = [*TOPIC_ORDER, *sorted(set(lines).difference(TOPIC_ORDER))]
+    return {topic: "".join(text for _, text in sorted(lines[topic])) for topic in order}
+
+
+# Each HELP topic: the lines every command gives it, by place (gm.commands.spec.HelpLines).
+HELP_TOPICS: Mapping[str, str] = _help_topics()
 
 
 def usage(keyword: str, second: str = "") -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, bare_address, joined
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
@@ -91,4 +91,12 @@ COMMAND = CommandSpec(
         ),
     },
     holds_password=True,
+    help=(
+        HelpLines("GM", 40, """\
+    ADD <power> <address> [password]       seat a player, for example:
+                                           ADD France ann@example.org secret
+                                           (without a password one is made); the
+                                           player is mailed the power and password
+"""),
+    ),
 )

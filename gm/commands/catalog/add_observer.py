@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, bare_address
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -47,4 +47,13 @@ COMMAND = CommandSpec(
     keywords=("ADD",),
     rules={"add_observer": read_add_observer},
     handle=handle,
+    help=(
+        HelpLines("GM", 50, """\
+    ADD OBSERVER <address>                 someone who gets the public report of
+                                           every phase (also SET OBSERVERS)
+"""),
+        HelpLines("DEADLINES", 100, """\
+    ADD OBSERVER <address>         one more observer
+"""),
+    ),
 )

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, joined, kind_of_phase
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.engine.phase import PhaseType
 
@@ -90,4 +90,18 @@ COMMAND = CommandSpec(
             " CLEAR: AHEAD RETREAT A Bur-Par, AHEAD ADJUSTMENT Build A Par or AHEAD CLEAR"
         ),
     },
+    help=(
+        HelpLines("ORDERS", 40, """\
+Orders ahead, for the next phase of a kind, sent while another phase is open:
+    AHEAD RETREAT A Bur-Pic    a retreat for the coming retreat phase
+    AHEAD BUILD Build A Par    a build for the coming adjustment phase (also ADJUSTMENT)
+    AHEAD MOVEMENT A Par-Bur   a move for the next movement phase
+"""),
+        HelpLines("ORDERS", 60, """\
+They are checked when that phase opens: those the board allows become your orders for it
+(you may still change them); you are told which could not be used, and why. Retreats and
+builds sent ahead are for the coming ones before the next movement phase, and lapse if none
+comes (no unit dislodged, no adjustment).
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Clear
 
 if TYPE_CHECKING:
@@ -34,4 +34,9 @@ COMMAND = CommandSpec(
     usage={
         "CLEAR": "CLEAR takes nothing after it",
     },
+    help=(
+        HelpLines("ORDERS", 20, """\
+    CLEAR                      remove all your orders for the current phase
+"""),
+    ),
 )

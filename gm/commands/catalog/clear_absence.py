@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -72,4 +72,9 @@ COMMAND = CommandSpec(
     set_usage={
         "NOABSENCE": "SET NO ABSENCE takes nothing after it",
     },
+    help=(
+        HelpLines("SET", 60, """\
+    SET NO ABSENCE             withdraw your absences from today on (also SET NOABSENCE)
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -42,4 +42,9 @@ COMMAND = CommandSpec(
     keywords=("AHEAD",),
     rules={"clear_ahead": read_clear_ahead},
     handle=handle,
+    help=(
+        HelpLines("ORDERS", 50, """\
+    AHEAD CLEAR                withdraw the orders sent ahead
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
@@ -76,4 +76,9 @@ COMMAND = CommandSpec(
     rules={"confirm_address": read_confirm_address},
     handle=handle,
     without_signon=True,
+    help=(
+        HelpLines("SET", 80, """\
+    SET ADDRESS CONFIRM <code>  from the new address: make the move
+"""),
+    ),
 )

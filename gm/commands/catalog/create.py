@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from lark import Token
 
 from gm.commands.reading import Draft, game_name, joined, rulebook_year
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
@@ -134,4 +134,12 @@ COMMAND = CommandSpec(
     },
     without_signon=True,
     holds_password=True,
+    help=(
+        HelpLines("GM", 20, """\
+    CREATE <game> <variant> <password>     CREATE mygame Standard secret
+                                           CREATE mygame Deluge II secret
+    ... RULEBOOK 2000|2023                 the rulebook it plays (HELP RULEBOOK):
+                                           CREATE mygame Standard secret RULEBOOK 2023
+"""),
+    ),
 )

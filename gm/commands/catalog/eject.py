@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, joined
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -66,4 +66,11 @@ COMMAND = CommandSpec(
     usage={
         "EJECT": "EJECT needs a power: EJECT France",
     },
+    help=(
+        HelpLines("GM", 130, """\
+    EJECT <power>                          remove a power's player (its password stops
+                                           working; the power is in civil disorder):
+                                           EJECT France
+"""),
+    ),
 )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gm.commands.reading import Draft, game_name
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, PhaseRef
 
 if TYPE_CHECKING:
@@ -79,4 +79,12 @@ COMMAND = CommandSpec(
         ),
     },
     without_signon=True,
+    help=(
+        HelpLines("GAMES", 30, """\
+    HISTORY <game>             the results of a game's past phases
+    HISTORY <game> <phase>     one phase, for example:
+                               HISTORY mygame S1901M
+                               HISTORY mygame Spring 1901, Movement
+"""),
+    ),
 )

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, game_name, joined
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
@@ -108,4 +108,12 @@ COMMAND = CommandSpec(
     },
     without_signon=True,
     holds_password=True,
+    help=(
+        HelpLines("GAMES", 100, """\
+    JOIN <game> <password>             take any free power: JOIN mygame secret
+    JOIN <power> <game> <password>     ask for a power, for example:
+                                       JOIN France mygame secret
+    SIGNON ?<game> <password>          the same as JOIN <game> <password>
+"""),
+    ),
 )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gm.commands.reading import Draft, game_name
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
@@ -89,4 +89,11 @@ COMMAND = CommandSpec(
     handle=handle,
     without_signon=True,
     holds_password=True,
+    help=(
+        HelpLines("GAMES", 110, """\
+    JOIN <game> <password> PREFER <powers>
+                                       get a power at START by your preferences:
+                                       JOIN mygame secret PREFER France, Italy
+"""),
+    ),
 )

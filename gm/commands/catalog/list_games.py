@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, game_name
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -70,4 +70,10 @@ COMMAND = CommandSpec(
         "LIST": "LIST takes at most a game name: LIST or LIST mygame",
     },
     without_signon=True,
+    help=(
+        HelpLines("GAMES", 20, """\
+    LIST                       the games on this server
+    LIST <game>                the details of one game
+"""),
+    ),
 )

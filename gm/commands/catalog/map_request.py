@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gm.commands.reading import Draft, game_name
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, PhaseRef
 
 if TYPE_CHECKING:
@@ -77,4 +77,12 @@ COMMAND = CommandSpec(
         ),
     },
     without_signon=True,
+    help=(
+        HelpLines("GAMES", 60, """\
+    MAP <game> [<phase>]       the picture of the board, now or at the start of a
+                               phase, attached to the reply:
+                               MAP mygame
+                               MAP mygame F1901M
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, game_name
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -110,4 +110,11 @@ COMMAND = CommandSpec(
         "OBSERVE": "OBSERVE needs a game, and OFF to stop: OBSERVE mygame or OBSERVE mygame OFF",
     },
     without_signon=True,
+    help=(
+        HelpLines("GAMES", 70, """\
+    OBSERVE <game>             get the report of every phase (and the start mail)
+                               as an observer: OBSERVE mygame
+    OBSERVE <game> OFF         stop it: OBSERVE mygame OFF
+"""),
+    ),
 )

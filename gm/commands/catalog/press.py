@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from lark import Token
 
 from gm.commands.reading import Draft, Invalid, quote
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, Line, UnendedPress, Unreadable
 from gm.policies import PressPolicy
 
@@ -26,7 +26,7 @@ GM_NAME = "GM"
 
 
 
-# HELP PRESS (gm.commands.catalog.help).
+# HELP PRESS: the topic is about this command alone.
 HELP = """\
 HELP PRESS
 
@@ -252,4 +252,5 @@ COMMAND = CommandSpec(
     rules={"press_to": read_press_to, "broadcast": read_broadcast, "endpress": read_endpress},
     handle=handle,
     usage=USAGE,
+    help=(HelpLines("PRESS", 10, HELP),),
 )

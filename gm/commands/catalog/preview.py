@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -92,4 +92,9 @@ COMMAND = CommandSpec(
     usage={
         "PREVIEW": "PREVIEW takes nothing after it",
     },
+    help=(
+        HelpLines("GM", 100, """\
+    PREVIEW                                show what processing now would give
+"""),
+    ),
 )

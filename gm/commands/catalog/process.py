@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -69,4 +69,9 @@ COMMAND = CommandSpec(
     usage={
         "PROCESS": "PROCESS takes nothing after it",
     },
+    help=(
+        HelpLines("GM", 90, """\
+    PROCESS                                process the current phase now
+"""),
+    ),
 )

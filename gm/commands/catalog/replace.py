@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, bare_address, joined
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
@@ -52,4 +52,13 @@ COMMAND = CommandSpec(
         ),
     },
     holds_password=True,
+    help=(
+        HelpLines("GM", 110, """\
+    REPLACE <power> <address> [password]   a new player takes over a power, e.g.
+                                           REPLACE France bob@example.org newsecret
+                                           (without a password a new one is made and
+                                           sent to the new player; the old one stops
+                                           working either way)
+"""),
+    ),
 )

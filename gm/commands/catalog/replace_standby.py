@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, joined
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -65,4 +65,10 @@ COMMAND = CommandSpec(
     keywords=("REPLACE",),
     rules={"replace_standby": read_replace_standby},
     handle=handle,
+    help=(
+        HelpLines("GM", 120, """\
+    REPLACE <power> STANDBY                the first player standing by (STANDBY)
+                                           takes the power: REPLACE France STANDBY
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -51,4 +51,9 @@ COMMAND = CommandSpec(
     usage={
         "RESIGN": "RESIGN takes nothing after it",
     },
+    help=(
+        HelpLines("SIGNON", 40, """\
+    RESIGN       leave the game for good
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -73,4 +73,10 @@ COMMAND = CommandSpec(
     usage={
         "RESUME": "RESUME takes nothing after it",
     },
+    help=(
+        HelpLines("GM", 80, """\
+    RESUME                                 start them again: the phase gets back the
+                                           time it had left; everyone is told
+"""),
+    ),
 )

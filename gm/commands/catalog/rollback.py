@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, PhaseRef
 
 if TYPE_CHECKING:
@@ -92,4 +92,11 @@ COMMAND = CommandSpec(
     usage={
         "ROLLBACK": "ROLLBACK needs a phase: ROLLBACK S1901M or ROLLBACK Spring 1901, Movement",
     },
+    help=(
+        HelpLines("GM", 140, """\
+    ROLLBACK <phase>                       return to a phase, for example:
+                                           ROLLBACK S1901M
+                                           ROLLBACK Spring 1901, Movement
+"""),
+    ),
 )

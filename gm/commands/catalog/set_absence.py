@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, Invalid, day
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -117,4 +117,13 @@ COMMAND = CommandSpec(
             " with SET ABSENCE LIMIT 14 or SET ABSENCE LIMIT OFF)"
         ),
     },
+    help=(
+        HelpLines("SET", 50, """\
+    SET ABSENCE <from> TO <to>  days you are away (first and last, year-month-day):
+                               SET ABSENCE 2026-03-05 TO 2026-03-08
+                               deadlines that fall within move past it, to the same
+                               time of day; everyone is told (the GM sets how many
+                               days each power may claim: 14 unless set)
+"""),
+    ),
 )

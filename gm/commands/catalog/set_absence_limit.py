@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, Invalid
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -65,4 +65,10 @@ COMMAND = CommandSpec(
     keywords=("SET",),
     rules={"set_absence_limit": read_set_absence_limit},
     handle=handle,
+    help=(
+        HelpLines("DEADLINES", 120, """\
+    SET ABSENCE LIMIT <days>|OFF   the days of absence each power may claim (SET
+                                   ABSENCE): SET ABSENCE LIMIT 14 (OFF: none)
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, bare_address
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -91,4 +91,14 @@ COMMAND = CommandSpec(
             " address, SET ADDRESS CONFIRM and the code mailed to it"
         ),
     },
+    help=(
+        HelpLines("SET", 70, """\
+    SET ADDRESS <new>          move to a new address in every game you play, master,
+                               observe or stand by for, keeping your passwords:
+                               SET ADDRESS new@example.org
+                               (send it from your old address; a code goes to the
+                               new one, and nothing changes until the new address
+                               sends it back within 7 days)
+"""),
+    ),
 )

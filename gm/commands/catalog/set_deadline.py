@@ -8,7 +8,7 @@ from datetime import time, timedelta
 from typing import TYPE_CHECKING, Any
 
 from gm.commands.reading import Draft, Invalid, kind_of_phase, time_of_day
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.usage import DURATIONS
 from gm.commands.values import Command
 from gm.engine.phase import PhaseType
@@ -84,4 +84,15 @@ COMMAND = CommandSpec(
             f" {DURATIONS} after the phase begins, or a time of day such as 20:00)"
         ),
     },
+    help=(
+        HelpLines("DEADLINES", 20, """\
+    SET DEADLINE <type> <time>     how long each phase lasts, or when it ends:
+                                   SET DEADLINE MOVEMENT 48h
+                                   SET DEADLINE RETREAT 24h
+                                   SET DEADLINE ADJUSTMENT 1d12h
+                                   SET DEADLINE ALL 2d
+                                   SET DEADLINE MOVEMENT 20:00  (at the next 20:00)
+                                   without a type the time is for every phase
+"""),
+    ),
 )

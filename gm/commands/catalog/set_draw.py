@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -55,4 +55,10 @@ COMMAND = CommandSpec(
         "DRAW": "SET DRAW takes nothing after it (SET NO DRAW takes your vote back)",
         "NODRAW": "SET NO DRAW takes nothing after it",
     },
+    help=(
+        HelpLines("SET", 30, """\
+    SET DRAW                   vote for a draw among the powers still in the game
+    SET NO DRAW                take your draw vote back
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -44,4 +44,9 @@ COMMAND = CommandSpec(
     set_usage={
         "EARLY": "SET EARLY needs ON or OFF: SET EARLY ON",
     },
+    help=(
+        HelpLines("DEADLINES", 70, """\
+    SET EARLY ON|OFF               process as soon as every power has ordered
+"""),
+    ),
 )

@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.usage import DURATIONS
 from gm.commands.values import Command
 
@@ -41,4 +41,10 @@ COMMAND = CommandSpec(
     set_usage={
         "GRACE": f"SET GRACE needs a duration: SET GRACE 12h (or {DURATIONS})",
     },
+    help=(
+        HelpLines("DEADLINES", 30, """\
+    SET GRACE <duration>           extra time for late powers: SET GRACE 12h
+                                   (SET GRACE 0h: none)
+"""),
+    ),
 )

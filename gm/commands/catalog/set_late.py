@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, Invalid
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.policies import LatePolicy
 
@@ -71,4 +71,12 @@ COMMAND = CommandSpec(
             " LATE HOLD, SET LATE WAIT or SET LATE DISORDER AFTER 2"
         ),
     },
+    help=(
+        HelpLines("DEADLINES", 60, """\
+    SET LATE HOLD                  at the deadline late powers' units hold
+    SET LATE WAIT                  the game waits until every power has ordered
+    SET LATE DISORDER [AFTER n]    as HOLD, and a power that misses n deadlines in a row
+                                   (1 if not given) is put in civil disorder
+"""),
+    ),
 )

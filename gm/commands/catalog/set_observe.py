@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -68,4 +68,9 @@ COMMAND = CommandSpec(
             "SET OBSERVE needs ON or OFF (whether anyone may OBSERVE the game): SET OBSERVE OFF"
         ),
     },
+    help=(
+        HelpLines("DEADLINES", 110, """\
+    SET OBSERVE ON|OFF             whether anyone may OBSERVE the game (ON unless set)
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, bare_address
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -47,4 +47,10 @@ COMMAND = CommandSpec(
             " other@example.org"
         ),
     },
+    help=(
+        HelpLines("DEADLINES", 90, """\
+    SET OBSERVERS <address> ...    who gets the observers' report of every phase (the
+                                   whole list; SET OBSERVERS NONE empties it)
+"""),
+    ),
 )

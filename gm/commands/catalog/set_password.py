@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
@@ -49,4 +49,9 @@ COMMAND = CommandSpec(
     set_usage={
         "PASSWORD": "SET PASSWORD needs the new password, one word: SET PASSWORD newsecret",
     },
+    help=(
+        HelpLines("SET", 20, """\
+    SET PASSWORD <new>         change your password: SET PASSWORD newsecret
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.policies import PressPolicy
 
@@ -55,4 +55,10 @@ COMMAND = CommandSpec(
             " (both): SET PRESS WHITE"
         ),
     },
+    help=(
+        HelpLines("DEADLINES", 50, """\
+    SET PRESS NONE|WHITE|GREY|ALL  what press is allowed: none, signed only,
+                                   anonymous only, or both
+"""),
+    ),
 )

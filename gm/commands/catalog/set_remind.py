@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.usage import DURATIONS
 from gm.commands.values import Command
 
@@ -63,4 +63,10 @@ COMMAND = CommandSpec(
             f" (or {DURATIONS}; ON is 12 hours, OFF sends no reminders)"
         ),
     },
+    help=(
+        HelpLines("DEADLINES", 80, """\
+    SET REMIND <duration>|ON|OFF   remind powers without orders this long before the
+                                   deadline (ON: 12 hours, the default; OFF: never)
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, rulebook_year
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -57,4 +57,9 @@ COMMAND = CommandSpec(
     keywords=("SET",),
     rules={"set_rulebook": read_set_rulebook},
     handle=handle,
+    help=(
+        HelpLines("GM", 170, """\
+    SET RULEBOOK 2000|2023                 the rulebook, before START (HELP RULEBOOK)
+"""),
+    ),
 )

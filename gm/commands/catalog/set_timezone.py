@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, zone_name
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -60,4 +60,9 @@ COMMAND = CommandSpec(
             " UTC, ...)"
         ),
     },
+    help=(
+        HelpLines("DEADLINES", 40, """\
+    SET TIMEZONE <zone>            the game's clock: SET TIMEZONE Europe/Paris
+"""),
+    ),
 )

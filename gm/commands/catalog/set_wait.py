@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -53,4 +53,12 @@ COMMAND = CommandSpec(
         "WAIT": "SET WAIT takes nothing after it (SET NO WAIT undoes it)",
         "NOWAIT": "SET NO WAIT takes nothing after it",
     },
+    help=(
+        HelpLines("SET", 40, """\
+    SET WAIT                   keep the game waiting for the deadline even when every power
+                               has ordered (when the game processes early); it holds for
+                               the current phase only
+    SET NO WAIT                undo SET WAIT (also SET NOWAIT)
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -32,4 +32,9 @@ COMMAND = CommandSpec(
     usage={
         "SIGNOFF": "SIGNOFF takes nothing after it",
     },
+    help=(
+        HelpLines("SIGNON", 30, """\
+    SIGNOFF      the rest of the message is ignored (useful above a signature)
+"""),
+    ),
 )

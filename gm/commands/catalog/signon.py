@@ -11,7 +11,7 @@ from lark import Token
 from gm.commands.catalog.join import Join
 from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.reading import Draft, game_name, joined
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, Secret
 
 if TYPE_CHECKING:
@@ -125,4 +125,20 @@ COMMAND = CommandSpec(
     },
     without_signon=True,
     holds_password=True,
+    help=(
+        HelpLines("SIGNON", 20, """\
+    SIGNON <power> <game> <password>      SIGNON France mygame secret
+    SIGNON <letter><game> <password>      SIGNON Fmygame secret
+
+The second form uses the power's one-letter code: A E F G I R T for Austria, England, France,
+Germany, Italy, Russia, Turkey (in Chaos II each power has its own code, shown in the
+variant's help). A power name of two words is written as it is: SIGNON St Petersburg mygame
+secret.
+
+Everything after a SIGNON line is for that power: orders, one per line, and commands, until
+the next SIGNON line or the end of the message. A message may hold several SIGNON lines (for
+example a gamemaster who also plays a power).
+
+"""),
+    ),
 )

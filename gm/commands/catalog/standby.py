@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, game_name
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -102,4 +102,12 @@ COMMAND = CommandSpec(
         ),
     },
     without_signon=True,
+    help=(
+        HelpLines("GAMES", 80, """\
+    STANDBY <game>             offer to take over a power that loses its player:
+                               STANDBY mygame
+    STANDBY                    the same for any game
+    STANDBY [<game>] OFF       withdraw the offer (STANDBY OFF: every offer)
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, game_name
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -83,4 +83,10 @@ COMMAND = CommandSpec(
         "SUMMARY": "SUMMARY needs a game: SUMMARY mygame",
     },
     without_signon=True,
+    help=(
+        HelpLines("GAMES", 40, """\
+    SUMMARY <game>             a summary of a game, for example:
+                               SUMMARY mygame
+"""),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -48,4 +48,9 @@ COMMAND = CommandSpec(
     usage={
         "TERMINATE": "TERMINATE takes nothing after it",
     },
+    help=(
+        HelpLines("GM", 160, """\
+    TERMINATE                              end the game; everyone is told
+"""),
+    ),
 )

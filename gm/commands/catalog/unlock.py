@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.reading import Draft, joined
-from gm.commands.spec import CommandSpec
+from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 
 if TYPE_CHECKING:
@@ -64,4 +64,11 @@ COMMAND = CommandSpec(
     usage={
         "UNLOCK": "UNLOCK needs a power, GM or ALL: UNLOCK France",
     },
+    help=(
+        HelpLines("GM", 150, """\
+    UNLOCK <power> | GM | ALL              forget the wrong passwords that throttle
+                                           sign-ons to a power (or the GM, or all):
+                                           UNLOCK France
+"""),
+    ),
 )
