@@ -43,7 +43,7 @@ RESOURCES = {
 # (GameMap: the per-map caches), whose __dict__ is used (GameState.evolve) or that keeps a
 # functools.cached_property.
 COMPILED = (
-    "gm/engine/record.py",
+    "gm/engine/frozen.py",
     "gm/engine/geo.py",
     "gm/engine/units.py",
     "gm/engine/phase.py",

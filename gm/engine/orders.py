@@ -5,7 +5,7 @@ may be missing); the engine's legality check (gm.engine.legality) resolves it ag
 Every order prints as canonical text (`str(order)`) that the order parser reads back to an equal
 value.
 
-Each class is a frozen dataclass (gm.engine.record says why), equal, hashed and shown by its
+Each class is a frozen dataclass (gm.engine.frozen says why), equal, hashed and shown by its
 fields.
 """
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 
 from gm.engine.errors import ErrorKind, OrderError
+from gm.engine.frozen import replace
 from gm.engine.map import GameMap
 from gm.engine.orders import AnyOrder, Disembark, Embark, Order, SupportMove, UnitSpec
 from gm.engine.phase import PhaseType
-from gm.engine.record import replace
 from gm.engine.units import UnitType
 from gm.notation.parser import parse_order, parse_unit
 

@@ -68,7 +68,7 @@ class Line(NamedTuple):
 
 class Case:
     """One CASE ... END: its single-line values and blocks, exactly as written. Equal to another
-    with equal fields; gm.engine.record.replace makes a changed copy."""
+    with equal fields; gm.engine.frozen.replace makes a changed copy."""
 
     __match_args__: ClassVar[tuple[str, ...]] = (
         "name", "path", "line", "variant", "variant_line", "setphase", "post_setphase",

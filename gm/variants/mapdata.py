@@ -74,7 +74,7 @@ class Edge:
 
 class MapData:
     """A parsed and validated map data file. Equal to another with equal fields;
-    gm.engine.record.replace makes a changed copy."""
+    gm.engine.frozen.replace makes a changed copy."""
 
     __match_args__: ClassVar[tuple[str, ...]] = (
         "name", "source", "provinces", "rings", "pins", "canals", "edges", "names", "lines",

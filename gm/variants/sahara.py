@@ -26,12 +26,12 @@ from collections.abc import Sequence
 from functools import cache
 
 from gm.engine.calendar import Calendar, Season
+from gm.engine.frozen import replace
 from gm.engine.geo import Location, Terrain
 from gm.engine.map import GameMap
 from gm.engine.movement import resolve_movement
 from gm.engine.orders import KeepFleet, Move, Retreat
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.record import replace
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats
 from gm.engine.state import GameState

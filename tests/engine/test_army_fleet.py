@@ -27,6 +27,7 @@ from gm.engine.army_fleet import (
     unit_count,
 )
 from gm.engine.errors import OrderError
+from gm.engine.frozen import replace
 from gm.engine.game import advance, orders_needed
 from gm.engine.geo import Location
 from gm.engine.legality import Board
@@ -34,7 +35,6 @@ from gm.engine.movement import resolve_movement
 from gm.engine.order_check import check_order
 from gm.engine.orders import Disembark, Embark, Move, UnitSpec
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.record import replace
 from gm.engine.results import Outcome, PhaseOutcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType

@@ -9,10 +9,10 @@ import importlib
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
+from gm.engine.frozen import replace
 from gm.engine.geo import Location
 from gm.engine.orders import Disband, Hold, Move, UnitSpec
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.record import replace
 from gm.engine.results import OrderResult, Outcome
 from gm.engine.units import Unit, UnitType
 

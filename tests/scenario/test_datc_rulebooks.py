@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gm.cli.scenario import print_result
-from gm.engine.record import replace
+from gm.engine.frozen import replace
 from gm.engine.rulebook import RULEBOOK_KEY, rulebook_of, with_rulebook
 from gm.scenario.format import Case, Line, read_file, read_text
 from gm.scenario.runner import build_state, run_case

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 import pytest
 
+from gm.engine.frozen import replace
 from gm.engine.map import GameMap
-from gm.engine.record import replace
 from gm.scenario.format import Case, Line
 from gm.scenario.runner import run_case
 from gm.variants.maps import standard_map

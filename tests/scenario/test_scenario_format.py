@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from gm.cli import main as gm_main
+from gm.engine.frozen import replace
 from gm.engine.geo import Terrain
-from gm.engine.record import replace
 from gm.engine.state import GameState
 from gm.scenario.format import BLOCKS, Line, ScenarioSyntaxError, read_file, read_text
 from gm.scenario.runner import run_case

@@ -8,10 +8,10 @@ import pytest
 
 from gm.engine.calendar import Calendar, Season, standard_calendar
 from gm.engine.errors import OrderError
+from gm.engine.frozen import replace
 from gm.engine.game import advance, orders_needed
 from gm.engine.geo import Location, Terrain
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.record import replace
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
