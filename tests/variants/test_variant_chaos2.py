@@ -83,8 +83,8 @@ def test_names_and_aliases() -> None:
 def test_powers_match_the_reference_table(variant: Variant) -> None:
     """RULINGS: Chaos II: the codes of the reference table (tests/data/chaos2/powers.csv), in the
     same order."""
-    csv = Path(__file__).resolve().parent.parent / "data" / "chaos2" / "powers.csv"
-    text = csv.read_text("utf-8")
+    path = Path(__file__).resolve().parent.parent / "data" / "chaos2" / "powers.csv"
+    text = path.read_text("utf-8")
     table = [line for line in text.splitlines() if not line.startswith("#")]
     rows = [(r["code"], r["centre"], r["power"]) for r in csv.DictReader(table)]
     ours = [(p.letter, variant.homes[p.name][0].lower(), p.name) for p in variant.powers]
