@@ -3,6 +3,7 @@ scripted game over several years through the real parser and gm.engine.game.adva
 
 from __future__ import annotations
 
+import csv
 import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
