@@ -27,7 +27,6 @@ from gm.commands.catalog.signon import SignOn
 from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.reading import Draft, Invalid, kind_of_phase, quote
 from gm.commands.values import (
-    MASK,
     Command,
     Line,
     NotACommand,
@@ -38,6 +37,7 @@ from gm.commands.values import (
 )
 from gm.engine.phase import Phase
 from gm.paths import GRAMMARS
+from gm.secret import MASK
 
 # Limits. A message over them is refused as a whole (a TooLong value and nothing else); a
 # command or order line over MAX_LINE_CHARS is refused alone. Lines after SIGNOFF do not count.

@@ -1,7 +1,7 @@
 """What the email commands share as typed frozen values: the `Command` base, the errors, the
 order line (and CLEAR, which order taking runs among the order lines), and the small values
-several commands hold (Line, Secret, PhaseCode). Each command's own value class is in its module
-of gm.commands.catalog.
+several commands hold (Line, PhaseCode; passwords are gm.secret.Secret). Each command's own
+value class is in its module of gm.commands.catalog.
 
 Every value carries the `Line` it came from: its number in the message text and its text with
 whitespace collapsed and any password masked, so that a value (or its repr, or an error quoting
@@ -14,8 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gm.engine.phase import Phase, PhaseType
-from gm.secret import MASK as MASK
-from gm.secret import Secret as Secret
 
 
 @dataclass(frozen=True)

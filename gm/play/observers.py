@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gm.store.rows import GameRecord
-
-OBSERVERS_KEY = "observers"  # settings document key: addresses that get the observers' report
+from gm.store.settings import OBSERVERS_KEY
 
 
 def observers(game: GameRecord) -> list[str]:

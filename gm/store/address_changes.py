@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 from gm.store import join_requests, standby
 from gm.store.models import AddressChange, Game, PowerAddress
 from gm.store.powers import address_key
+from gm.store.settings import OBSERVERS_KEY
 
 CONFIRM_WITHIN = timedelta(days=7)
-OBSERVERS_KEY = "observers"  # as gm.play.observers keeps them in a game's settings
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,10 @@ from gm.engine.phase import PhaseType
 from gm.policies import LatePolicy as LatePolicy
 from gm.policies import PressPolicy as PressPolicy
 
+# The key of the settings document's `extra` that lists the game's observers' addresses
+# (gm.play.observers).
+OBSERVERS_KEY = "observers"
+
 # A deadline rule: time allowed from the start of the phase, or the next such time of day in
 # the game's timezone.
 Deadline = timedelta | time

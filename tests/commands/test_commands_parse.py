@@ -53,13 +53,13 @@ from gm.commands.values import (
     NotACommand,
     OrderLine,
     PhaseCode,
-    Secret,
     TooLong,
     UnendedPress,
     Unreadable,
 )
 from gm.engine.phase import Phase, PhaseType
 from gm.policies import LatePolicy, PressPolicy
+from gm.secret import Secret
 
 
 def one(text: str) -> Command:

@@ -20,8 +20,9 @@ from gm.commands.catalog.set_address import SetAddress
 from gm.commands.catalog.set_observe import SetObserve
 from gm.commands.catalog.standby import Standby
 from gm.commands.parse import parse_message
-from gm.commands.values import Command, PhaseCode, Secret, Unreadable
+from gm.commands.values import Command, PhaseCode, Unreadable
 from gm.engine.phase import Phase, PhaseType
+from gm.secret import Secret
 
 
 def _one(text: str) -> Command:

@@ -10,7 +10,8 @@ from lark import Token
 
 from gm.commands.reading import Draft, game_name, joined, rulebook_year
 from gm.commands.spec import CommandSpec, HelpLines
-from gm.commands.values import Command, Secret
+from gm.commands.values import Command
+from gm.secret import Secret
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context

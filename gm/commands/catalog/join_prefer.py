@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
-from gm.commands.values import Command, Secret
+from gm.commands.values import Command
+from gm.secret import Secret
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context

@@ -81,9 +81,9 @@ def handle(ctx: Context, command: Observe) -> None:
 def _store(ctx: Context, game: GameRecord, addresses: list[str], action: str) -> None:
     import dataclasses
 
-    from gm.play.observers import OBSERVERS_KEY
     from gm.store import audit
     from gm.store import games as games_repo
+    from gm.store.settings import OBSERVERS_KEY
 
     settings = game.settings
     extra = {**settings.extra, OBSERVERS_KEY: addresses}

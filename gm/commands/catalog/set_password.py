@@ -9,7 +9,8 @@ from lark import Token
 
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
-from gm.commands.values import Command, Secret
+from gm.commands.values import Command
+from gm.secret import Secret
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context

@@ -12,7 +12,8 @@ from gm.commands.catalog.join import Join
 from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.reading import Draft, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
-from gm.commands.values import Command, Secret
+from gm.commands.values import Command
+from gm.secret import Secret
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context

@@ -13,10 +13,9 @@ from typing import Any
 
 from gm.commands.handlers.common import as_master, refresh
 from gm.commands.handlers.context import Context
-from gm.play.observers import OBSERVERS_KEY
 from gm.store import audit
 from gm.store import games as games_repo
-from gm.store.settings import GameSettings
+from gm.store.settings import OBSERVERS_KEY, GameSettings
 from gm.store.statuses import GameStatus
 
 

@@ -17,9 +17,9 @@ from gm.commands.handlers.common import (
 )
 from gm.commands.handlers.context import Context, Notice
 from gm.commands.handlers.signon_guard import unlock as unlock_signons
-from gm.commands.values import Secret
 from gm.mail.compose import build_subject
 from gm.play.render import render
+from gm.secret import Secret
 from gm.store import audit
 from gm.store import powers as powers_repo
 from gm.store.passwords import hash_password
