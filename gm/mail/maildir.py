@@ -19,9 +19,9 @@ import os
 import socket
 import time
 from collections.abc import AsyncIterator
-from email.utils import getaddresses
 from pathlib import Path
 
+from gm.mail.compose import envelope, flatten
 from gm.mail.errors import MaildirError
 from gm.mail.transport import (
     Backoff,
@@ -192,14 +192,10 @@ class MaildirSink:
                                            message.data.replace(b"\r\n", b"\n")):
                 log.info("Maildir %s: %s is already in the outbox", self.path, name)
             return SendReport(message_id=message.message_id, accepted=message.recipients)
-        recipients = tuple(
-            addr for _, addr in getaddresses(
-                [str(v) for name in ("To", "Cc", "Bcc") for v in message.get_all(name, [])])
-            if addr
-        )
+        _, recipients = envelope(message)
         stored = copy.copy(message)
         del stored["Bcc"]  # as an SMTP server would not show it
-        data = stored.as_bytes(policy=message.policy.clone(linesep="\n"))
+        data = flatten(stored, "\n")
         name = self._name(message)
         written = await asyncio.to_thread(self._write, name, data)
         if not written:

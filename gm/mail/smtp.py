@@ -19,11 +19,13 @@ import asyncio
 import logging
 import ssl
 import time
+from email.message import EmailMessage
 from email.utils import getaddresses
 
 import aiosmtplib
 
 from gm.config import Security, SmtpConfig
+from gm.mail.compose import to_raw
 from gm.mail.errors import PermanentSendError, Refusal, SendError, TemporarySendError
 from gm.mail.transport import OutgoingMessage, RawMessage, SendReport
 
@@ -128,6 +130,8 @@ class SmtpSink:
             return await self._send(message)
 
     async def _send(self, message: OutgoingMessage) -> SendReport:
+        if isinstance(message, EmailMessage):
+            message = to_raw(message) or message  # written here, faster than the client does
         if isinstance(message, RawMessage):
             message_id: str | None = message.message_id
         else:

@@ -15,9 +15,11 @@ from gm.mail.compose import (
     build_subject,
     checked_message_id,
     compose_message,
+    flatten,
     header_safe,
     make_address,
     new_message_id,
+    to_raw,
 )
 from gm.mail.decode import decode_message
 
@@ -140,6 +142,38 @@ def test_html_alternative_inline_picture_and_attachment() -> None:
     decoded = decode_message(raw)
     assert decoded.text == "Your orders:\nA Par - Bur"
     assert decoded.is_automatic  # Auto-Submitted: a robot must not answer it
+
+
+def test_pictures_are_written_as_the_email_package_reads_and_writes_them() -> None:
+    """Attachments are base64 in 76-character lines, every multipart has its own random
+    boundary, and `flatten` writes what `as_bytes` writes (faster); `to_raw` is that with CRLF,
+    the envelope from the headers and no Bcc."""
+    picture = bytes(range(256)) * 300  # 76,800 bytes, every byte value
+    message = compose_message(
+        sender=GM, to=[make_address("anna@example.org", "Anna")],
+        bcc=[make_address("gm-copy@example.org")], subject="results", body="Orders\n",
+        html="<img src='cid:map@gm'>", message_id="<pictures@example.org>",
+        attachments=[Attachment("map.png", "image/png", picture, content_id="<map@gm>"),
+                     Attachment("map.svg", "image/svg+xml", b"<svg/>" * 5000)])
+    raw = flatten(message)
+    assert raw == message.as_bytes()
+    assert flatten(message, "\n") == message.as_bytes(policy=message.policy.clone(linesep="\n"))
+    back = parsed(raw)
+    png = next(p for p in back.walk() if p.get_content_type() == "image/png")
+    assert png.get_content() == picture and png["Content-Transfer-Encoding"] == "base64"
+    assert png.get_filename() == "map.png" and png["Content-ID"] == "<map@gm>"
+    encoded = png.get_payload().splitlines()
+    assert {len(line) for line in encoded[:-1]} == {76} and 0 < len(encoded[-1]) <= 76
+    svg = next(p for p in back.walk() if p.get_content_type() == "image/svg+xml")
+    assert svg.get_content() == b"<svg/>" * 5000 and svg.get_content_disposition() == "attachment"
+    boundaries = [p.get_boundary() for p in back.walk() if p.is_multipart()]
+    assert len(boundaries) == 3 and len(set(boundaries)) == 3
+    assert all(b is not None and b.startswith("=_gm_") and len(b) == 37 for b in boundaries)
+    sent = to_raw(message)
+    assert sent is not None
+    assert sent.sender == "gm@example.org" and sent.message_id == "<pictures@example.org>"
+    assert sent.recipients == ("anna@example.org", "gm-copy@example.org")
+    assert b"gm-copy" not in sent.data and parsed(sent.data)["To"] == message["To"]
 
 
 def test_non_ascii_text_and_names() -> None:
