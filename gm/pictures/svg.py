@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import TypeVar
 from xml.sax.saxutils import escape, quoteattr
 
 from gm.engine.geo import Location, Terrain
@@ -145,17 +146,47 @@ class _Static:
         return self is other
 
 
-def _place(poly: tuple[Point, ...], at: Point, tries: Sequence[Point], keep: float,
-           avoid: Sequence[Point] = ()) -> Point:
-    """The first of `at + tries` inside `poly` with `keep` clearance, away from `avoid`."""
-    best, best_score = (at[0] + tries[0][0], at[1] + tries[0][1]), -math.inf
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+Circle = tuple[float, float, float]  # x, y, radius
+LABEL_TRIES = ((0, -18), (0, 21), (-28, 0), (28, 0), (0, -27), (0, 31), (-34, -14), (34, -14),
+               (-34, 14), (34, 14), (-44, 0), (44, 0))
+CENTRE_TRIES = ((17, 12), (-17, 12), (17, -8), (-17, -8), (0, 20), (14, 0), (-14, 0), (0, 14),
+                (0, -14), (10, 10), (-22, 0), (22, 0), (0, 26), (0, -26))
+CENTRE_R = 6.25  # a centre marker's radius, its outline included
+_Shape = TypeVar("_Shape", bound=tuple[float, ...])
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _touches(b: Box, c: Circle) -> bool:
+    dx = max(b[0] - c[0], 0.0, c[0] - b[2])
+    dy = max(b[1] - c[1], 0.0, c[1] - b[3])
+    return dx * dx + dy * dy < c[2] * c[2]
+
+
+def _label_half_width(text: str) -> float:
+    """Half the width of a province's name as drawn (11 px bold DejaVu Sans, halo included)."""
+    return (sum(8.6 if c.isupper() else 7.2 for c in text) + 2.6) / 2
+
+
+def _badge_left(x: float, body: float) -> float:
+    """Where a power's code starts: right of the unit's mark (`body`: its half width)."""
+    return x + body + 1.5
+
+
+def _place(poly: tuple[Point, ...], at: Point, tries: Sequence[tuple[float, float]],
+           keep: float, free: Callable[[Point], bool]) -> Point:
+    """The first of `at + tries` inside `poly` with `keep` clearance where `free` holds (nothing
+    covers what goes there); else the try that comes nearest to that."""
+    best, best_score = (at[0] + tries[0][0], at[1] + tries[0][1]), (False, -math.inf)
     for dx, dy in tries:
         pt = (at[0] + dx, at[1] + dy)
         if not contains(poly, pt):
             continue
-        score = min(edge_distance(poly, pt), keep) + min(
-            (min(math.dist(pt, a), 14.0) for a in avoid), default=14.0)
-        if score >= keep + 14.0:
+        score = (free(pt), min(edge_distance(poly, pt), keep))
+        if score == (True, keep):
             return pt
         if score > best_score:
             best, best_score = pt, score
@@ -164,20 +195,57 @@ def _place(poly: tuple[Point, ...], at: Point, tries: Sequence[Point], keep: flo
 
 @cache
 def _static(variant_name: str) -> _Static:
+    """Where each province's unit, name and centre go: the name and the centre where no unit
+    (nor, from CODES_FROM powers on, its power's code beside it) in any province covers them,
+    and the centre clear of every name."""
     from gm.variants import get_variant
 
+    variant = get_variant(variant_name)
     b = board(variant_name)
-    provinces = get_variant(variant_name).map.provinces
-    unit_at: dict[str, Point] = {}
+    provinces = variant.map.provinces
+    coded = len(variant.power_names) >= CODES_FROM
+    code = max((len(p.letter) for p in variant.powers), default=1)
+    unit_at = dict(b.anchors)
+    # what a unit may cover: an army's circle, a fleet's box (wider with a coast), its code
+    boxes: list[Box] = []
+    circles: list[Circle] = []
+    for abbr, (x, y) in unit_at.items():
+        body = 21.25 if variant.map.coasts.get(abbr) else 10.75
+        circles.append((x, y, 11.25))
+        boxes.append((x - body, y - 10.25, x + body, y + 10.25))
+        if coded:
+            left = _badge_left(x, max(body, 10.5))
+            boxes.append((left - 0.75, y - 6.75, left + 5.75 + 7 * code, y + 6.75))
+
+    def near(at: Point, shapes: Sequence[_Shape]) -> list[_Shape]:
+        return [s for s in shapes if abs(s[0] - at[0]) < 120 and abs(s[1] - at[1]) < 90]
+
     label_at: dict[str, Point] = {}
+    for abbr, poly in b.polygons.items():
+        a = unit_at[abbr]
+        half = _label_half_width(abbr.upper() if provinces[abbr].terrain.is_water else abbr)
+        near_boxes, near_circles = near(a, boxes), near(a, circles)
+
+        def label_free(pt: Point, half: float = half, near_boxes: list[Box] = near_boxes,
+                       near_circles: list[Circle] = near_circles) -> bool:
+            box = (pt[0] - half, pt[1] - 6.0, pt[0] + half, pt[1] + 6.0)
+            return not any(_meets(box, o) for o in near_boxes) \
+                and not any(_touches(box, c) for c in near_circles)
+
+        label_at[abbr] = _place(poly, a, LABEL_TRIES, 6.0, label_free)
+        boxes.append((label_at[abbr][0] - half, label_at[abbr][1] - 6.0,
+                      label_at[abbr][0] + half, label_at[abbr][1] + 6.0))
     centre_at: dict[str, Point] = {}
     for abbr, poly in b.polygons.items():
-        a = b.anchors[abbr]
-        unit_at[abbr] = a
-        label_at[abbr] = _place(poly, a, ((0, -17), (0, 21), (-28, 0), (28, 0)), 6.0)
-        centre_at[abbr] = _place(poly, a, ((17, 12), (-17, 12), (17, -8), (-17, -8), (0, 20),
-                                           (14, 0), (-14, 0), (0, 14), (0, -14), (10, 10)),
-                                 6.0, (label_at[abbr],))
+        a = unit_at[abbr]
+        near_boxes, near_circles = near(a, boxes), near(a, circles)
+
+        def centre_free(pt: Point, near_boxes: list[Box] = near_boxes,
+                        near_circles: list[Circle] = near_circles) -> bool:
+            return not any(_touches(o, (*pt, CENTRE_R)) for o in near_boxes) \
+                and not any(math.dist(pt, c[:2]) < c[2] + CENTRE_R for c in near_circles)
+
+        centre_at[abbr] = _place(poly, a, CENTRE_TRIES, 6.0, centre_free)
     return _Static(
         b, {a: _pts(poly) for a, poly in b.polygons.items()}, unit_at, label_at, centre_at,
         {a: escape(provinces[a].name) for a in b.polygons}, tuple(sorted(b.polygons)))
@@ -260,11 +328,11 @@ def _unit(unit: Unit, colour: str, x: float, y: float, dislodged: bool, code: st
              f'<rect x="{x - width / 2:.1f}" y="{y - 9.5:.1f}" width="{width}" height="19" '
              f'rx="4" fill="{colour}"{stroke}/>')
     tag = ""
-    if code:
-        tx = x + width / 2 + 1 if shape.startswith("<rect") else x + 10
-        tag = (f'<rect x="{tx - 2:.1f}" y="{y - 17:.1f}" width="{6 + 7 * len(code)}" '
+    if code:  # beside the mark, where the layout (_static) keeps names and centres away
+        left = _badge_left(x, 10.5 if shape.startswith("<circle") else width / 2)
+        tag = (f'<rect class="code" x="{left:.1f}" y="{y - 6:.1f}" width="{5 + 7 * len(code)}" '
                f'height="12" rx="2" fill="#ffffff" stroke="{colour}" stroke-width="1.5"/>'
-               f'<text class="code" x="{tx + 1 + 3.5 * len(code):.1f}" y="{y - 7.5:.1f}" '
+               f'<text class="code" x="{left + 2.5 + 3.5 * len(code):.1f}" y="{y + 3.6:.1f}" '
                f'text-anchor="middle" font-size="10" font-weight="bold" fill="#000">'
                f'{escape(code)}</text>')
     return (f'<g class={quoteattr(classes)} data-power={quoteattr(unit.power)} '

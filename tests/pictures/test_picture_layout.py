@@ -1,0 +1,176 @@
+"""What stands in a province can be read: read back from the drawn SVG, no province's name is
+covered by a unit's mark or by the power code beside it (Chaos II: 34 powers, each unit shows its
+power's code), and no centre marker lies under a unit, its code or a name; on the start of
+every variant and on boards where every province holds a unit. Ireland (Abstraction2) is an
+island of fair size, round rather than a sliver."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+
+import pytest
+
+from gm.engine.geo import Location
+from gm.engine.state import GameState
+from gm.engine.units import Unit, UnitType
+from gm.engine.variant import Variant
+from gm.pictures import render_map_svg
+from gm.variants import get_variant
+from gm.variants.registry import names
+from tests.support.picture_reader import SVG, area, read
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+HALF_STROKE = 0.75  # the outlines of unit marks, codes and centres are 1.5 wide
+BOLD_11 = {"upper": 8.4, "other": 7.0}  # DejaVu Sans Bold at 11 px: a letter's usual advance
+HALO = 1.3  # the white outline round a name
+
+
+@dataclass
+class Shape:
+    """A drawn thing as a box, or a circle (x, y, radius) when it is one."""
+
+    what: str
+    box: Box
+    circle: tuple[float, float, float] | None = None
+
+    def meets(self, other: Shape) -> bool:
+        a, b = self.box, other.box
+        if not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]):
+            return False
+        if self.circle and other.circle:
+            (x1, y1, r1), (x2, y2, r2) = self.circle, other.circle
+            return math.dist((x1, y1), (x2, y2)) < r1 + r2
+        for round_one, boxed in ((self.circle, b), (other.circle, a)):
+            if round_one:
+                x, y, r = round_one
+                dx = max(boxed[0] - x, 0.0, x - boxed[2])
+                dy = max(boxed[1] - y, 0.0, y - boxed[3])
+                return dx * dx + dy * dy < r * r
+        return True
+
+
+def _circle(what: str, x: float, y: float, r: float) -> Shape:
+    return Shape(what, (x - r, y - r, x + r, y + r), (x, y, r))
+
+
+def _f(e: ET.Element, name: str) -> float:
+    return float(e.get(name) or 0)
+
+
+def _shapes(root: ET.Element) -> tuple[list[Shape], list[Shape], list[Shape], list[Shape]]:
+    """The names, unit marks, power codes and centre markers drawn."""
+    labels, marks, codes, centres = [], [], [], []
+    for t in root.iter(f"{SVG}text"):
+        if t.get("class") == "label":
+            text = t.text or ""
+            half = sum(BOLD_11["upper"] if c.isupper() else BOLD_11["other"]
+                       for c in text) / 2 + HALO
+            x, base = _f(t, "x"), _f(t, "y")
+            labels.append(Shape(f"name {text}", (x - half, base - 8.0 - HALO / 2, x + half,
+                                                 base + 2.5)))
+    for g in root.iter(f"{SVG}g"):
+        if "unit" not in (g.get("class") or "").split():
+            continue
+        who = f"{g.get('data-power')} unit in {g.get('data-province')}"
+        drawn = [e for e in g if e.tag in (f"{SVG}circle", f"{SVG}rect")]
+        for i, e in enumerate(drawn):  # the unit's mark, then the box of its code if shown
+            what = f"code of {who}" if i else who
+            if e.tag == f"{SVG}circle":
+                shape = _circle(what, _f(e, "cx"), _f(e, "cy"), _f(e, "r") + HALF_STROKE)
+            else:
+                shape = Shape(what, (_f(e, "x") - HALF_STROKE, _f(e, "y") - HALF_STROKE,
+                                     _f(e, "x") + _f(e, "width") + HALF_STROKE,
+                                     _f(e, "y") + _f(e, "height") + HALF_STROKE))
+            (codes if i else marks).append(shape)
+    for c in root.iter(f"{SVG}circle"):
+        if c.get("class") == "centre":
+            centres.append(_circle(f"centre {c.get('data-province')}", _f(c, "cx"),
+                                   _f(c, "cy"), _f(c, "r") + HALF_STROKE))
+    return labels, marks, codes, centres
+
+
+def _overlaps(first: list[Shape], second: list[Shape]) -> list[tuple[str, str]]:
+    return [(a.what, b.what) for a in first for b in second if a.meets(b)]
+
+
+def _full_board(variant: Variant, fleets: bool) -> GameState:
+    """Every province that can hold a unit holds one, the powers taken in turn: fleets where a
+    fleet can stand (on a coast of its own where the province has coasts) if `fleets`, else
+    armies where an army can stand."""
+    gmap = variant.map
+    powers = variant.power_names
+    units = []
+    for i, province in enumerate(sorted(gmap.provinces)):
+        army = Location(province) in gmap.army_adj
+        afloat = sorted((loc for loc in gmap.fleet_adj if loc.province == province),
+                        key=lambda loc: loc.coast or "")
+        if afloat and (fleets or not army):
+            units.append(Unit(powers[i % len(powers)], UnitType.FLEET, afloat[-1]))
+        elif army:
+            units.append(Unit(powers[i % len(powers)], UnitType.ARMY, Location(province)))
+    return variant.start_state().evolve(units=tuple(units))
+
+
+def _positions() -> list[tuple[str, str, GameState]]:
+    out = [(name, "start", get_variant(name).start_state()) for name in names()]
+    for name in ("chaos2", "abstraction2"):
+        variant = get_variant(name)
+        out += [(name, "fleets everywhere", _full_board(variant, fleets=True)),
+                (name, "armies everywhere", _full_board(variant, fleets=False))]
+    return out
+
+
+@pytest.mark.parametrize(("name", "what", "state"), _positions(),
+                         ids=[f"{n}-{w}" for n, w, _ in _positions()])
+def test_units_their_codes_names_and_centres_do_not_overlap(name: str, what: str,
+                                                            state: GameState) -> None:
+    variant = get_variant(name)
+    root, _ = read(render_map_svg(variant, state, f"{name}: {what}"))
+    labels, marks, codes, centres = _shapes(root)
+    assert len(labels) == len(variant.map.provinces)
+    assert len(marks) == len(state.units) and len(centres) == len(variant.map.centres)
+    # from 8 powers on every unit shows its power's code (Chaos II: 34 powers)
+    assert len(codes) == (len(state.units) if len(variant.powers) >= 8 else 0)
+    assert _overlaps(codes, labels) == [], "a power's code covers a name"
+    assert _overlaps(marks, labels) == [], "a unit covers a name"
+    assert _overlaps(centres, [*marks, *codes, *labels]) == [], "a centre marker is covered"
+
+
+def test_the_34_power_board_shows_every_code_beside_its_unit() -> None:
+    """Chaos II: each unit's code is its power's letter, drawn right of its mark, level with
+    it, where no name is (the names of Liverpool, Denmark, Berlin, Paris included)."""
+    variant = get_variant("chaos2")
+    state = _full_board(variant, fleets=False)
+    root, _ = read(render_map_svg(variant, state, "codes"))
+    letters = {p.name: p.letter for p in variant.powers}
+    labels, _, _, _ = _shapes(root)
+    for g in root.iter(f"{SVG}g"):
+        if "unit" not in (g.get("class") or "").split():
+            continue
+        mark = next(e for e in g if e.tag in (f"{SVG}circle", f"{SVG}rect"))
+        code = next(e for e in g if e.tag == f"{SVG}text" and e.get("class") == "code")
+        assert code.text == letters[g.get("data-power") or ""]
+        x = _f(mark, "cx") if mark.tag == f"{SVG}circle" else _f(mark, "x") + _f(mark, "width") / 2
+        y = _f(mark, "cy") if mark.tag == f"{SVG}circle" else _f(mark, "y") + _f(mark, "height") / 2
+        assert _f(code, "x") > x + 10 and abs(_f(code, "y") - 3.6 - y) < 0.2
+    named = {s.what for s in labels}
+    assert {"name Lvp", "name Den", "name Ber", "name Par"} <= named
+
+
+def test_ireland_is_an_island_of_fair_size() -> None:
+    """Abstraction2: Ireland, between the Hebrides, the Irish Sea and the North Atlantic, is
+    drawn round (about as wide as high) and no smaller than Wales, not a sliver beside its
+    seas; the English provinces each have room for a unit, a centre and a name (the test
+    above) and are no smaller than half of Ireland."""
+    variant = get_variant("abstraction2")
+    _, drawn = read(render_map_svg(variant, variant.start_state(), "Ireland"))
+    ireland = drawn.polygons["Ire"]
+    xs, ys = [p[0] for p in ireland], [p[1] for p in ireland]
+    width, height = max(xs) - min(xs), max(ys) - min(ys)
+    assert 0.75 < width / height < 1.33
+    assert area(ireland) > 0.7 * width * height  # round, not a thin triangle
+    assert area(ireland) >= area(drawn.polygons["Wal"])
+    for province in ("Ply", "Lon", "Wal", "Lvp", "Edi", "Yor", "Cly"):
+        assert area(drawn.polygons[province]) > 0.5 * area(ireland), province
