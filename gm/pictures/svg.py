@@ -13,8 +13,10 @@ The picture can be read back (tests parse it with xml.etree): each province is
 `<g id="p-<abbr>" class="province <terrain>" data-terrain=... data-ice=...>` holding its
 polygon; a passage (a border of no length) is `<line class="passage" data-between="A-B">`;
 centres are `<circle class="centre" data-owner=...>`; units `<g class="unit army" data-power=
-... data-province=...>`; every order or event mark carries `data-mark` and the legend has a
-`data-legend` entry for each.
+... data-province=...>` (their mark, then, from CODES_FROM powers on, the power's code in a
+`class="code"` box right of it); every order or event mark carries `data-mark` and the legend
+has a `data-legend` entry for each. Names and centre markers are placed where no unit or code
+would cover them, in whichever province it stands (tests/pictures/test_picture_layout.py).
 """
 
 from __future__ import annotations
