@@ -131,13 +131,15 @@ def _pts(poly: Iterable[Point]) -> str:
 @dataclass(frozen=True)
 class _Static:
     """What the picture of a variant's board always has: each province's polygon as SVG
-    points, where its unit, name and centre go, and its full name."""
+    points, where its unit, name and centre go, where a dislodged unit stands beside them, and
+    its full name."""
 
     board: Board
     points: dict[str, str]
     unit_at: dict[str, Point]
     label_at: dict[str, Point]
     centre_at: dict[str, Point]
+    dislodged_at: dict[str, Point]
     names: dict[str, str]
     order: tuple[str, ...]
 
@@ -154,6 +156,9 @@ LABEL_TRIES = ((0, -18), (0, 21), (-28, 0), (28, 0), (0, -27), (0, 31), (-34, -1
                (-34, 14), (34, 14), (-44, 0), (44, 0))
 CENTRE_TRIES = ((17, 12), (-17, 12), (17, -8), (-17, -8), (0, 20), (14, 0), (-14, 0), (0, 14),
                 (0, -14), (10, 10), (-22, 0), (22, 0), (0, 26), (0, -26))
+DISLODGED_TRIES = ((18, 20), (-18, 20), (-20, -18), (20, -20), (0, 26), (-30, 0), (0, -28),
+                   (28, 22), (-28, 22), (-28, -22), (28, -24), (0, 36), (-40, 0), (0, -38),
+                   (40, 14), (-40, 14), (-40, -14), (40, -14))
 CENTRE_R = 6.25  # a centre marker's radius, its outline included
 _Shape = TypeVar("_Shape", bound=tuple[float, ...])
 
@@ -179,16 +184,18 @@ def _badge_left(x: float, body: float) -> float:
 
 
 def _place(poly: tuple[Point, ...], at: Point, tries: Sequence[tuple[float, float]],
-           keep: float, free: Callable[[Point], bool]) -> Point:
+           keep: float, free: Callable[[Point], bool], *, beside: bool = False) -> Point:
     """The first of `at + tries` inside `poly` with `keep` clearance where `free` holds (nothing
-    covers what goes there); else the try that comes nearest to that."""
-    best, best_score = (at[0] + tries[0][0], at[1] + tries[0][1]), (False, -math.inf)
+    covers what goes there); else the try that comes nearest to that. `beside`: a try outside
+    `poly` will do where none inside is free."""
+    best, best_score = (at[0] + tries[0][0], at[1] + tries[0][1]), (False, False, -math.inf)
     for dx, dy in tries:
         pt = (at[0] + dx, at[1] + dy)
-        if not contains(poly, pt):
+        inside = contains(poly, pt)
+        if not inside and not beside:
             continue
-        score = (free(pt), min(edge_distance(poly, pt), keep))
-        if score == (True, keep):
+        score = (free(pt), inside, min(edge_distance(poly, pt), keep) if inside else 0.0)
+        if score == (True, True, keep):
             return pt
         if score > best_score:
             best, best_score = pt, score
@@ -199,7 +206,7 @@ def _place(poly: tuple[Point, ...], at: Point, tries: Sequence[tuple[float, floa
 def _static(variant_name: str) -> _Static:
     """Where each province's unit, name and centre go: the name and the centre where no unit
     (nor, from CODES_FROM powers on, its power's code beside it) in any province covers them,
-    and the centre clear of every name."""
+    and the centre clear of every name; a dislodged unit beside them, clear of them all."""
     from gm.variants import get_variant
 
     variant = get_variant(variant_name)
@@ -211,13 +218,20 @@ def _static(variant_name: str) -> _Static:
     # what a unit may cover: an army's circle, a fleet's box (wider with a coast), its code
     boxes: list[Box] = []
     circles: list[Circle] = []
-    for abbr, (x, y) in unit_at.items():
-        body = 21.25 if variant.map.coasts.get(abbr) else 10.75
-        circles.append((x, y, 11.25))
-        boxes.append((x - body, y - 10.25, x + body, y + 10.25))
+
+    def unit_shapes(abbr: str, x: float, y: float, pad: float = 0.0) -> tuple[list[Box], Circle]:
+        """A unit's mark (`pad`: how much wider a dislodged one's outline is) and code."""
+        body = (21.25 if variant.map.coasts.get(abbr) else 10.75) + pad
+        out = [(x - body, y - 10.25 - pad, x + body, y + 10.25 + pad)]
         if coded:
-            left = _badge_left(x, max(body, 10.5))
-            boxes.append((left - 0.75, y - 6.75, left + 5.75 + 7 * code, y + 6.75))
+            left = _badge_left(x, body - 0.75)
+            out.append((left - 0.75, y - 6.75, left + 5.75 + 7 * code, y + 6.75))
+        return out, (x, y, 11.25 + pad)
+
+    for abbr, (x, y) in unit_at.items():
+        unit_boxes, circle = unit_shapes(abbr, x, y)
+        boxes += unit_boxes
+        circles.append(circle)
 
     def near(at: Point, shapes: Sequence[_Shape]) -> list[_Shape]:
         return [s for s in shapes if abs(s[0] - at[0]) < 120 and abs(s[1] - at[1]) < 90]
@@ -248,9 +262,25 @@ def _static(variant_name: str) -> _Static:
                 and not any(math.dist(pt, c[:2]) < c[2] + CENTRE_R for c in near_circles)
 
         centre_at[abbr] = _place(poly, a, CENTRE_TRIES, 6.0, centre_free)
+    circles += [(x, y, CENTRE_R) for x, y in centre_at.values()]
+    dislodged_at: dict[str, Point] = {}
+    for abbr, poly in b.polygons.items():
+        a = unit_at[abbr]
+        near_boxes, near_circles = near(a, boxes), near(a, circles)
+
+        def dislodged_free(pt: Point, abbr: str = abbr, near_boxes: list[Box] = near_boxes,
+                           near_circles: list[Circle] = near_circles) -> bool:
+            own_boxes, own = unit_shapes(abbr, *pt, pad=0.5)
+            return not any(_meets(box, o) for box in own_boxes for o in near_boxes) \
+                and not any(_touches(box, c) for box in own_boxes for c in near_circles) \
+                and not any(_touches(o, own) for o in near_boxes) \
+                and not any(math.dist(pt, c[:2]) < c[2] + own[2] for c in near_circles)
+
+        dislodged_at[abbr] = _place(poly, a, DISLODGED_TRIES, 12.0, dislodged_free, beside=True)
     return _Static(
         b, {a: _pts(poly) for a, poly in b.polygons.items()}, unit_at, label_at, centre_at,
-        {a: escape(provinces[a].name) for a in b.polygons}, tuple(sorted(b.polygons)))
+        dislodged_at, {a: escape(provinces[a].name) for a in b.polygons},
+        tuple(sorted(b.polygons)))
 
 
 @cache
@@ -590,8 +620,7 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
     for d in sorted(state.dislodged, key=lambda d: d.unit):
         used.add("dislodged")
         province = d.unit.location.province
-        x, y = static.unit_at.get(province, (0.0, 0.0))
-        x, y = x + 16, y + 16
+        x, y = static.dislodged_at.get(province, (0.0, 0.0))
         for loc in retreat_options(gmap, state, d):
             used.add("retreat-option")
             units.append(_arrow((x, y), static.unit_at[loc.province], FAILED, "retreat-option",

@@ -1,7 +1,10 @@
 """What stands in a province can be read: read back from the drawn SVG, no province's name is
 covered by a unit's mark or by the power code beside it (Chaos II: 34 powers, each unit shows its
-power's code), and no centre marker lies under a unit, its code or a name; on the start of
-every variant and on boards where every province holds a unit. Ireland (Abstraction2) is an
+power's code), no centre marker lies under a unit, its code or a name, and no unit or code
+covers another (a dislodged unit stands beside the one that dislodged it); on the start of
+every variant and on boards where every province holds a unit (any position of the 34 powers,
+benchmarks/bench_pictures.py's included, puts its units on some of these places), also with a
+dislodged unit beside each. Ireland (Abstraction2) is an
 island of fair size, round rather than a sliver."""
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 import pytest
 
 from gm.engine.geo import Location
-from gm.engine.state import GameState
+from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import Variant
 from gm.pictures import render_map_svg
@@ -22,7 +25,6 @@ from gm.variants.registry import names
 from tests.support.picture_reader import SVG, area, read
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
-HALF_STROKE = 0.75  # the outlines of unit marks, codes and centres are 1.5 wide
 BOLD_11 = {"upper": 8.4, "other": 7.0}  # DejaVu Sans Bold at 11 px: a letter's usual advance
 HALO = 1.3  # the white outline round a name
 
@@ -73,21 +75,23 @@ def _shapes(root: ET.Element) -> tuple[list[Shape], list[Shape], list[Shape], li
     for g in root.iter(f"{SVG}g"):
         if "unit" not in (g.get("class") or "").split():
             continue
-        who = f"{g.get('data-power')} unit in {g.get('data-province')}"
+        who = f"{g.get('data-power')} unit in {g.get('data-province')}" + (
+            " (dislodged)" if "dislodged" in (g.get("class") or "") else "")
         drawn = [e for e in g if e.tag in (f"{SVG}circle", f"{SVG}rect")]
         for i, e in enumerate(drawn):  # the unit's mark, then the box of its code if shown
             what = f"code of {who}" if i else who
+            pad = _f(e, "stroke-width") / 2  # its outline
             if e.tag == f"{SVG}circle":
-                shape = _circle(what, _f(e, "cx"), _f(e, "cy"), _f(e, "r") + HALF_STROKE)
+                shape = _circle(what, _f(e, "cx"), _f(e, "cy"), _f(e, "r") + pad)
             else:
-                shape = Shape(what, (_f(e, "x") - HALF_STROKE, _f(e, "y") - HALF_STROKE,
-                                     _f(e, "x") + _f(e, "width") + HALF_STROKE,
-                                     _f(e, "y") + _f(e, "height") + HALF_STROKE))
+                shape = Shape(what, (_f(e, "x") - pad, _f(e, "y") - pad,
+                                     _f(e, "x") + _f(e, "width") + pad,
+                                     _f(e, "y") + _f(e, "height") + pad))
             (codes if i else marks).append(shape)
     for c in root.iter(f"{SVG}circle"):
         if c.get("class") == "centre":
             centres.append(_circle(f"centre {c.get('data-province')}", _f(c, "cx"),
-                                   _f(c, "cy"), _f(c, "r") + HALF_STROKE))
+                                   _f(c, "cy"), _f(c, "r") + _f(c, "stroke-width") / 2))
     return labels, marks, codes, centres
 
 
@@ -103,7 +107,7 @@ def _full_board(variant: Variant, fleets: bool) -> GameState:
     powers = variant.power_names
     units = []
     for i, province in enumerate(sorted(gmap.provinces)):
-        army = Location(province) in gmap.army_adj
+        army = gmap.is_passable(province) and not gmap.terrain[province].is_water
         afloat = sorted((loc for loc in gmap.fleet_adj if loc.province == province),
                         key=lambda loc: loc.coast or "")
         if afloat and (fleets or not army):
@@ -113,12 +117,24 @@ def _full_board(variant: Variant, fleets: bool) -> GameState:
     return variant.start_state().evolve(units=tuple(units))
 
 
+def _dislodged_everywhere(variant: Variant) -> GameState:
+    """Armies everywhere, and in each province where one stands another power's army that
+    it dislodged (drawn beside it, awaiting its retreat)."""
+    state = _full_board(variant, fleets=False)
+    powers = variant.power_names
+    return state.evolve(dislodged=tuple(
+        Dislodged(Unit(powers[(powers.index(u.power) + 1) % len(powers)], UnitType.ARMY,
+                       u.location), None)
+        for u in state.units if u.type is UnitType.ARMY))
+
+
 def _positions() -> list[tuple[str, str, GameState]]:
     out = [(name, "start", get_variant(name).start_state()) for name in names()]
-    for name in ("chaos2", "abstraction2"):
+    for name in ("chaos2", "abstraction2", "standard"):
         variant = get_variant(name)
         out += [(name, "fleets everywhere", _full_board(variant, fleets=True)),
-                (name, "armies everywhere", _full_board(variant, fleets=False))]
+                (name, "armies everywhere", _full_board(variant, fleets=False)),
+                (name, "dislodged everywhere", _dislodged_everywhere(variant))]
     return out
 
 
@@ -130,12 +146,17 @@ def test_units_their_codes_names_and_centres_do_not_overlap(name: str, what: str
     root, _ = read(render_map_svg(variant, state, f"{name}: {what}"))
     labels, marks, codes, centres = _shapes(root)
     assert len(labels) == len(variant.map.provinces)
-    assert len(marks) == len(state.units) and len(centres) == len(variant.map.centres)
+    units = len(state.units) + len(state.dislodged)
+    assert len(marks) == units and len(centres) == len(variant.map.centres)
     # from 8 powers on every unit shows its power's code (Chaos II: 34 powers)
-    assert len(codes) == (len(state.units) if len(variant.powers) >= 8 else 0)
+    assert len(codes) == (units if len(variant.powers) >= 8 else 0)
     assert _overlaps(codes, labels) == [], "a power's code covers a name"
     assert _overlaps(marks, labels) == [], "a unit covers a name"
     assert _overlaps(centres, [*marks, *codes, *labels]) == [], "a centre marker is covered"
+    drawn = [*marks, *codes]
+    assert [(a, b) for a, b in _overlaps(drawn, drawn) if a < b
+            and a.removeprefix("code of ") != b.removeprefix("code of ")] == [], \
+        "units or their codes cover each other"
 
 
 def test_the_34_power_board_shows_every_code_beside_its_unit() -> None:
