@@ -346,6 +346,26 @@ def _centre(static: _Static, abbr: str, owner: str | None, colour: str | None,
 
 
 @lru_cache(maxsize=1 << 14)
+def _half_width(unit: Unit) -> float:
+    """Half the width of a unit's mark: an army's circle, else a box wider with a coast."""
+    if unit.type is UnitType.ARMY and unit.location.coast is None:
+        return 10.5
+    return (20 + 7 * (len(UNIT_LETTER[unit.type]) - 1)
+            + (0 if unit.location.coast is None else 7 * (1 + len(unit.location.coast)))) / 2
+
+
+def _code_reach(unit: Unit, code: str, direction: Point) -> float:
+    """How far from a unit's middle a line leaving it in `direction` (a unit vector) is clear
+    of the box of the power's code right of its mark; 0 if the line does not cross the box."""
+    ux, uy = direction
+    if not code or ux <= 0:
+        return 0.0
+    left = _badge_left(0.0, _half_width(unit)) - 0.75
+    right = left + 6.5 + 7 * len(code)
+    leave = right / ux if abs(uy) * right <= 6.75 * ux else 6.75 / abs(uy)
+    return leave + 2.0 if left / ux < leave else 0.0
+
+
 def _unit(unit: Unit, colour: str, x: float, y: float, dislodged: bool, code: str) -> str:
     """A unit's mark (remembered: the same units stand in the same places in many pictures)."""
     classes = f"unit {UNIT_CLASS[unit.type]}" + (" dislodged" if dislodged else "")
@@ -361,7 +381,7 @@ def _unit(unit: Unit, colour: str, x: float, y: float, dislodged: bool, code: st
              f'rx="4" fill="{colour}"{stroke}/>')
     tag = ""
     if code:  # beside the mark, where the layout (_static) keeps names and centres away
-        left = _badge_left(x, 10.5 if shape.startswith("<circle") else width / 2)
+        left = _badge_left(x, _half_width(unit))
         tag = (f'<rect class="code" x="{left:.1f}" y="{y - 6:.1f}" width="{5 + 7 * len(code)}" '
                f'height="12" rx="2" fill="#ffffff" stroke="{colour}" stroke-width="1.5"/>'
                f'<text class="code" x="{left + 2.5 + 3.5 * len(code):.1f}" y="{y + 3.6:.1f}" '
@@ -414,13 +434,26 @@ def _cross(x: float, y: float, r: float) -> str:
 class _Orders:
     """Draws the orders of a phase on the position they were given in."""
 
-    def __init__(self, static: _Static, gmap: GameMap, colours: dict[str, str]) -> None:
+    def __init__(self, static: _Static, gmap: GameMap, colours: dict[str, str],
+                 codes: dict[str, str], units: Iterable[Unit]) -> None:
         self.static = static
         self.gmap = gmap
         self.colours = colours
+        self.codes = codes
+        self.units = {u.location.province: u for u in units}
         self.used: set[str] = set()
         self.out: list[str] = []
         self.moves: dict[str, str] = {}  # province a unit moves from -> to
+
+    def gap(self, province: str, a: Point, b: Point, least: float) -> float:
+        """An arrow's gap at `province`'s unit (at `a`, the arrow going towards `b`): `least`,
+        or wider where the arrow would cross the power code drawn beside the unit."""
+        unit = self.units.get(province)
+        if unit is None:
+            return least
+        length = math.dist(a, b) or 1.0
+        direction = ((b[0] - a[0]) / length, (b[1] - a[1]) / length)
+        return max(least, _code_reach(unit, self.codes.get(unit.power, ""), direction))
 
     def at(self, loc: Location | str) -> Point:
         province = loc if isinstance(loc, str) else loc.province
@@ -459,7 +492,8 @@ class _Orders:
             end = ((target[0] + dest[0]) / 2, (target[1] + dest[1]) / 2)
         dash = "2 5" if kind == "convoy" else "7 4"
         self.out.append(_arrow(start, end, colour, mark, dash=dash, width=2.2, head=False,
-                               cross=state == "failed", end_gap=4.0, title=str(o)))
+                               cross=state == "failed", end_gap=4.0, title=str(o),
+                               start_gap=self.gap(o.unit.province, start, end, 12.0)))
         self.out.append(f'<circle cx="{end[0]:.1f}" cy="{end[1]:.1f}" r="3.5" fill="{colour}"/>')
 
     def draw_own(self, r: OrderResult) -> None:
@@ -470,14 +504,18 @@ class _Orders:
         if isinstance(o, Move | Retreat | Disembark):
             kind = "retreat" if isinstance(o, Retreat) else "move"
             mark = self.mark("move-void" if state == "void" else f"{kind}-{state}")
-            self.out.append(_arrow(self.at(o.unit.location), self.at(o.dest), colour, mark,
-                                   dash="" if state == "ok" else "8 4",
-                                   cross=state == "failed", title=str(o)))
+            a, b = self.at(o.unit.location), self.at(o.dest)
+            self.out.append(_arrow(a, b, colour, mark, dash="" if state == "ok" else "8 4",
+                                   cross=state == "failed", title=str(o),
+                                   start_gap=self.gap(o.unit.province, a, b, 12.0),
+                                   end_gap=self.gap(o.dest.province, b, a, 12.0)))
         elif isinstance(o, Embark):
             mark = self.mark("move-void" if state == "void" else f"move-{state}")
-            self.out.append(_arrow(self.at(o.unit.location), self.at(o.fleet), colour, mark,
-                                   dash="" if state == "ok" else "8 4",
-                                   cross=state == "failed", title=str(o)))
+            a, b = self.at(o.unit.location), self.at(o.fleet)
+            self.out.append(_arrow(a, b, colour, mark, dash="" if state == "ok" else "8 4",
+                                   cross=state == "failed", title=str(o),
+                                   start_gap=self.gap(o.unit.province, a, b, 12.0),
+                                   end_gap=self.gap(o.fleet.province, b, a, 12.0)))
         elif isinstance(o, Hold):
             x, y = self.at(o.unit.location)
             self.out.append(f'<circle data-mark="{self.mark("hold")}" cx="{x:.1f}" '
@@ -628,7 +666,7 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
                                 title=f"{d.unit} may retreat to {loc}"))
         units.append(_unit(d.unit, colours.get(d.unit.power, "#777777"), x, y, True,
                            codes.get(d.unit.power, "")))
-    orders = _Orders(static, gmap, colours)
+    orders = _Orders(static, gmap, colours, codes, state.units)
     orders.draw(results)
     used |= orders.used
     labels = [_label(static, abbr, abbr in water) for abbr in static.order]

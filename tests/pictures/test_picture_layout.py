@@ -10,15 +10,20 @@ island of fair size, round rather than a sliver."""
 from __future__ import annotations
 
 import math
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 import pytest
 
+from gm.engine.game import advance
 from gm.engine.geo import Location
+from gm.engine.phase import Phase, PhaseType
+from gm.engine.results import Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import Variant
+from gm.notation import parse_order
 from gm.pictures import render_map_svg
 from gm.variants import get_variant
 from gm.variants.registry import names
@@ -178,6 +183,61 @@ def test_the_34_power_board_shows_every_code_beside_its_unit() -> None:
         assert _f(code, "x") > x + 10 and abs(_f(code, "y") - 3.6 - y) < 0.2
     named = {s.what for s in labels}
     assert {"name Lvp", "name Den", "name Ber", "name Par"} <= named
+
+
+def _crosses(start: tuple[float, float], end: tuple[float, float], box: Box) -> bool:
+    """Does the segment pass through the box (tested every half unit along it)?"""
+    steps = max(1, int(math.dist(start, end) * 2))
+    return any(box[0] < start[0] + (end[0] - start[0]) * k / steps < box[2]
+               and box[1] < start[1] + (end[1] - start[1]) * k / steps < box[3]
+               for k in range(steps + 1))
+
+
+def test_moves_leave_and_reach_a_unit_clear_of_its_code() -> None:
+    """Chaos II, a unit in every province, each ordered to a neighbour (the real parser and
+    adjudicator; most bounce): no move's arrow runs over the power code of the unit it leaves
+    or of the unit standing where it goes, whichever way it points."""
+    variant = get_variant("chaos2")
+    state = _full_board(variant, fleets=False).evolve(
+        phase=Phase("Fall", 1905, PhaseType.MOVEMENT))
+    gmap = variant.map
+    submitted = []
+    for i, unit in enumerate(state.units):
+        reach = sorted(gmap.army_adj.get(unit.province, ())) if unit.type is UnitType.ARMY \
+            else sorted(str(loc) for loc in gmap.fleet_adj.get(unit.location, ()))
+        text = f"{unit} - {reach[i % len(reach)]}"
+        order = parse_order(text, gmap, state.phase.type)
+        assert not isinstance(order, Exception), text
+        submitted.append(Submitted(unit.power, text, order))
+    results = advance(variant, state, submitted).reports[0].results
+    root, _ = read(render_map_svg(variant, state, "moves", results=results))
+    code_of: dict[str, Box] = {}
+    for g in root.iter(f"{SVG}g"):
+        if "unit" in (g.get("class") or "").split():
+            rect = next(e for e in g if e.tag == f"{SVG}rect" and e.get("class") == "code")
+            code_of[g.get("data-province") or ""] = (
+                _f(rect, "x"), _f(rect, "y"), _f(rect, "x") + _f(rect, "width"),
+                _f(rect, "y") + _f(rect, "height"))
+    arrows = eastward = 0
+    for g in root.iter(f"{SVG}g"):
+        if not (g.get("data-mark") or "").startswith("move"):
+            continue
+        title = g.find(f"{SVG}title")
+        assert title is not None and title.text
+        ends = re.findall(r"\b([A-Z][A-Za-z]{2})\b(?:/[a-z]+)?", title.text.split(" ", 1)[1])
+        line = g.find(f"{SVG}line")
+        head = g.find(f"{SVG}polygon")
+        assert line is not None and head is not None and len(ends) == 2, title.text
+        tip = tuple(float(v) for v in (head.get("points") or "").split()[0].split(","))
+        segment = ((_f(line, "x1"), _f(line, "y1")), (tip[0], tip[1]))
+        for province in ends:
+            if province in code_of:
+                assert not _crosses(*segment, code_of[province]), (title.text, province)
+        arrows += 1
+        (x1, y1), (x2, y2) = segment
+        eastward += x2 - x1 > abs(y2 - y1)
+    assert arrows == len(state.units)
+    assert eastward > 10  # the side the codes are on
 
 
 def test_ireland_is_an_island_of_fair_size() -> None:
