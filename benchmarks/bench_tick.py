@@ -1,12 +1,16 @@
 """Tick benchmark: N standard games due in the same minute (every power's Spring 1901 orders
-in), one `tick` adjudicates them all, renders each game's reports (text, HTML, map picture)
-and queues them; on SQLite and on PostgreSQL. Goal: under 10 ms per game.
+in), one `tick` adjudicates them all, renders each game's reports (text, HTML, the map
+pictures as SVG) and queues them; on SQLite and on PostgreSQL. Goal: at most 20 ms per game.
+Then the sender drains the queue into a Maildir, drawing each picture's PNG once for all the
+reports that carry it (gm.service.sender.draw_pictures): "send" columns, apart from the tick's.
 
     .venv/bin/python benchmarks/bench_tick.py                  # 1,000 games, SQLite and
                                                                # PostgreSQL (throwaway cluster)
     .venv/bin/python benchmarks/bench_tick.py --games 200 --sqlite-only
     .venv/bin/python benchmarks/bench_tick.py --pg-url URL     # an existing server
     .venv/bin/python benchmarks/bench_tick.py --runs 3         # best of three fresh databases
+
+    .venv/bin/python benchmarks/bench_tick.py --no-send        # the tick alone
 
 ms/game is wall-clock time; "cpu ms" is the tick process's own CPU time per game in the best
 run (the database server's, for PostgreSQL, is not in it): on a busy machine the wall-clock
@@ -18,6 +22,7 @@ two batches at once (gm.service.tick.WORKERS).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import itertools
 import sys
@@ -33,7 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gm.config import Config, MaildirConfig  # noqa: E402
+from gm.mail.connect import make_sink  # noqa: E402
 from gm.service.clock import FixedClock  # noqa: E402
+from gm.service.sender import drain_outbox  # noqa: E402
 from gm.service.tick import tick  # noqa: E402
 from gm.store import games, migrate, phases, powers  # noqa: E402
 from gm.store import submissions as orders  # noqa: E402
@@ -72,7 +79,7 @@ def setup(db: Database, count: int, say: bool) -> None:
             print(f"  set up {min(count, first + batch)}/{count} games", file=sys.stderr)
 
 
-def run(url: str, count: int, say: bool) -> dict[str, float]:
+def run(url: str, count: int, say: bool, send: bool) -> dict[str, float]:
     migrate.upgrade(url)
     db = open_database(url)
     try:
@@ -90,12 +97,22 @@ def run(url: str, count: int, say: bool) -> dict[str, float]:
             elapsed = time.perf_counter() - started
             cpu = time.process_time() - cpu
             statements = next(sent)
-        with db.read() as s:
-            queued = s.scalar(select(func.count()).select_from(OutboundMessage)) or 0
-        assert len(summary.adjudicated) == count, summary.failed[:3]
+            with db.read() as s:
+                queued = s.scalar(select(func.count()).select_from(OutboundMessage)) or 0
+            assert len(summary.adjudicated) == count, summary.failed[:3]
+            send_s = send_cpu = 0.0
+            if send:
+                if say:
+                    print(f"  sending {queued} reports", file=sys.stderr)
+                send_s, send_cpu = time.perf_counter(), time.process_time()
+                done = asyncio.run(drain_outbox(db, make_sink(config), config=config,
+                                                clock=FixedClock(DUE), batch=50))
+                send_s, send_cpu = time.perf_counter() - send_s, time.process_time() - send_cpu
+                assert done == queued, (done, queued)
         return {"games": count, "seconds": elapsed, "ms_per_game": elapsed * 1000 / count,
                 "cpu_ms_per_game": cpu * 1000 / count, "reports": queued,
-                "statements_per_game": statements / count}
+                "statements_per_game": statements / count, "send_seconds": send_s,
+                "send_cpu_ms_per_game": send_cpu * 1000 / count}
     finally:
         db.dispose()
 
@@ -106,6 +123,8 @@ def main() -> int:
     parser.add_argument("--pg-url", help="PostgreSQL server (maintenance database URL)")
     parser.add_argument("--sqlite-only", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
+    parser.add_argument("--no-send", action="store_true",
+                        help="do not drain the queued reports (no PNG drawn)")
     parser.add_argument("--runs", type=int, default=1,
                         help="runs per backend, each on a fresh database; the best is shown (1)")
     args = parser.parse_args()
@@ -119,19 +138,21 @@ def main() -> int:
             admin = stack.enter_context(postgres_server())
         backends.append(("PostgreSQL", lambda: postgres_url(admin)))
     print(f"{'backend':12}{'games':>8}{'tick (s)':>10}{'ms/game':>10}{'reports':>9}"
-          f"{'runs':>6}{'worst':>8}{'cpu ms':>8}{'SQL/game':>10}")
+          f"{'runs':>6}{'worst':>8}{'cpu ms':>8}{'SQL/game':>10}{'send (s)':>10}"
+          f"{'send cpu ms':>13}")
     for name, manager in backends:
         results = []
         for n in range(max(1, args.runs)):
             with manager() as url:
                 if not args.quiet:
                     print(f"{name} (run {n + 1}):", file=sys.stderr)
-                results.append(run(url, args.games, not args.quiet))
+                results.append(run(url, args.games, not args.quiet, not args.no_send))
         r = min(results, key=lambda x: x["seconds"])
         worst = max(x["ms_per_game"] for x in results)
         print(f"{name:12}{r['games']:>8.0f}{r['seconds']:>10.2f}{r['ms_per_game']:>10.1f}"
               f"{r['reports']:>9.0f}{len(results):>6}{worst:>8.1f}"
-              f"{r['cpu_ms_per_game']:>8.1f}{r['statements_per_game']:>10.2f}", flush=True)
+              f"{r['cpu_ms_per_game']:>8.1f}{r['statements_per_game']:>10.2f}"
+              f"{r['send_seconds']:>10.2f}{r['send_cpu_ms_per_game']:>13.1f}", flush=True)
     stack.close()
     return 0
 

@@ -31,6 +31,10 @@ _SIZE = re.compile(r'<svg([^>]*?) width="([0-9.]+)" height="([0-9.]+)"')
 _LOCAL = threading.local()  # .options: this thread's parsing options (fonts loaded)
 
 
+class PictureError(ValueError):
+    """An SVG that cannot be drawn as PNG."""
+
+
 @cache
 def _font_data() -> tuple[bytes, ...]:
     """The DejaVu Sans font files' contents (none if the system has none)."""
@@ -73,5 +77,12 @@ def render_png(svg: str, zoom: float | None = None) -> bytes:
     if zoom != 1.0 and size is not None:
         svg = (f'{svg[:size.start()]}<svg{size.group(1)} width="{float(size.group(2)) * zoom:.0f}" '
                f'height="{float(size.group(3)) * zoom:.0f}"{svg[size.end():]}')
-    tree = resvg.usvg.Tree.from_str(svg, _options())
-    return bytes(resvg.render(tree, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)))
+    try:
+        tree = resvg.usvg.Tree.from_str(svg, _options())
+        return bytes(resvg.render(tree, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)))
+    except Exception as exc:
+        raise PictureError(f"the SVG cannot be drawn: {exc}") from exc
+    except BaseException as exc:  # the binding reports an unreadable SVG as a Rust panic
+        if type(exc).__name__ != "PanicException":
+            raise
+        raise PictureError(f"the SVG cannot be drawn: {exc}") from exc

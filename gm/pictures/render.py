@@ -25,12 +25,17 @@ from gm.store.rows import PhaseRecord, StoredResult
 
 @dataclass(frozen=True)
 class Picture:
-    """One picture: a file name without extension, its caption, its SVG and PNG."""
+    """One picture: a file name without extension, its caption, its SVG (and `png`)."""
 
     stem: str
     caption: str
     svg: str
-    png: bytes
+
+    @property
+    def png(self) -> bytes:
+        """The picture as PNG, drawn when asked for (reports queue the SVG and leave the
+        drawing to the sender: gm.service.sender.draw_pictures)."""
+        return svg_to_png(self.svg)
 
 
 def file_stem(*words: str) -> str:
@@ -62,10 +67,10 @@ def picture_pair(variant: Variant, game: str, before: GameState, after: GameStat
     if results:
         caption = f"{game}: {played}, the orders"
         svg = render_map_svg(variant, before, caption, results=results)
-        out.append(Picture(file_stem(game, played, "orders"), caption, svg, svg_to_png(svg)))
+        out.append(Picture(file_stem(game, played, "orders"), caption, svg))
     caption = f"{game}: {shown}"
     svg = render_map_svg(variant, after, caption, previous=before)
-    out.append(Picture(file_stem(game, shown), caption, svg, svg_to_png(svg)))
+    out.append(Picture(file_stem(game, shown), caption, svg))
     return tuple(out)
 
 
@@ -94,8 +99,7 @@ def phase_pictures(variant: Variant, game: str, phases: Sequence[PhaseRecord],
             now = phases[-1].state
             caption = f"{game}: {variant.format_phase(now.phase)}"
             svg = render_map_svg(variant, now, caption)
-            return (Picture(file_stem(game, variant.format_phase(now.phase)), caption, svg,
-                            svg_to_png(svg)),)
+            return (Picture(file_stem(game, variant.format_phase(now.phase)), caption, svg),)
         index = done[-1]
     record = phases[index]
     after = phases[index + 1].state if index + 1 < len(phases) else record.state

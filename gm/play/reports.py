@@ -30,7 +30,6 @@ from gm.engine.state import GameState
 from gm.engine.variant import Variant
 from gm.mail.compose import build_subject, inline_content_id
 from gm.pictures import picture_pair, render_map_svg
-from gm.pictures.png import svg_to_png
 from gm.play.coming import ComingEvent, coming_events
 from gm.play.deadlines import show
 from gm.play.render import render
@@ -273,12 +272,19 @@ def picture_name(game: str, phase: str) -> str:
 
 def board_pictures(variant: Variant, state: GameState, game: str,
                    phase: str) -> tuple[Attachment, Attachment]:
-    """The board `state` as a PNG (which every mail client shows) and an SVG (to zoom), named
-    for the game and `phase`: what the start mail and MAP attach."""
-    svg = render_map_svg(variant, state, f"{game}: {phase}")
+    """The board `state` as a PNG (which every mail client shows; drawn when the mail is sent)
+    and an SVG (to zoom), named for the game and `phase`: what the start mail and MAP attach."""
+    svg = render_map_svg(variant, state, f"{game}: {phase}").encode("utf-8")
     name = picture_name(game, phase)
-    return (Attachment(name.removesuffix(".svg") + ".png", "image/png", svg_to_png(svg)),
-            Attachment(name, "image/svg+xml", svg.encode("utf-8")))
+    return (undrawn_png(name.removesuffix(".svg") + ".png", svg),
+            Attachment(name, "image/svg+xml", svg))
+
+
+def undrawn_png(filename: str, svg: bytes) -> Attachment:
+    """The PNG attachment of the picture `svg`, queued undrawn: the sender draws it once for
+    every message carrying it (gm.service.sender.draw_pictures), outside the transaction that
+    queued it."""
+    return Attachment(filename, "image/png", b"", svg)
 
 
 def report_pictures(
@@ -290,9 +296,10 @@ def report_pictures(
     pictures = picture_pair(variant, view.game, after if before is None else before, after,
                             results if before is not None else (), played=view.phase,
                             shown=shown)
-    pngs = tuple(Attachment(f"{p.stem}.png", "image/png", p.png) for p in pictures)
     svgs = tuple(Attachment(f"{p.stem}.svg", "image/svg+xml", p.svg.encode("utf-8"))
                  for p in pictures)
+    pngs = tuple(undrawn_png(f"{p.stem}.png", svg.data) for p, svg in zip(pictures, svgs,
+                                                                            strict=True))
     view = replace(view, picture=svgs[-1].filename, pictures=tuple(
         (inline_content_id(a.filename), p.caption) for a, p in zip(pngs, pictures, strict=True)))
     return view, pngs + svgs

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
@@ -33,6 +34,7 @@ from gm.mail.transport import MailSink, OutgoingMessage
 from gm.service.clock import Clock
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
+from gm.store.rows import Attachment as StoredAttachment
 from gm.store.rows import OutboundRecord
 
 log = logging.getLogger(__name__)
@@ -136,9 +138,41 @@ async def drain_outbox(db: Database, sink: MailSink, *, config: Config, clock: C
             return sent  # that was all that was due (what came since waits for the next call)
 
 
+def draw_pictures(record: OutboundRecord) -> tuple[OutboundRecord, dict[bytes, bytes]]:
+    """`record` with its undrawn PNGs drawn from their SVGs, and the PNGs drawn here by SVG.
+    gm.pictures.png remembers the last pictures it drew, so the same picture queued for every
+    recipient of a report is drawn once. A picture that cannot be drawn is left out (logged):
+    its SVG is attached beside it, and the message is not held back for it."""
+    if all(a.drawn for a in record.attachments):
+        return record, {}
+    from gm.pictures.png import PictureError, svg_to_png  # resvg, loaded when first needed
+
+    drawn: dict[bytes, bytes] = {}
+    attachments = []
+    for a in record.attachments:
+        if a.svg is not None:
+            try:
+                png = drawn[a.svg] = svg_to_png(a.svg.decode("utf-8"))
+            except (PictureError, UnicodeDecodeError) as exc:
+                log.error("outbound %s: %s left out, not drawn: %s", record.id, a.filename, exc)
+                continue
+            a = StoredAttachment(a.filename, a.content_type, png)
+        attachments.append(a)
+    return replace(record, attachments=tuple(attachments)), drawn
+
+
+def _keep_drawn(db: Database, drawn: dict[bytes, bytes]) -> None:
+    with db.engine.begin() as conn:  # plain UPDATEs: no ORM session needed
+        for svg, png in drawn.items():
+            outbound_repo.record_drawn(conn, svg, png)
+
+
 async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, config: Config,
                     clock: Clock, run: DbRunner) -> bool:
     try:
+        record, drawn = draw_pictures(record)
+        if drawn:  # kept, so the other messages carrying these pictures do not draw them again
+            await run(partial(_keep_drawn, db, drawn))
         message = compose(record, config)
         report = await sink.send(message)
     except (ComposeError, PermanentSendError) as exc:

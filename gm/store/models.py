@@ -229,13 +229,17 @@ class OutboundAttachment(Base):
 
 class OutboundFile(Base):
     """An attachment's bytes, stored once however many messages carry them (a phase's map
-    picture goes to every power, the GM and the observers: one row)."""
+    picture goes to every power, the GM and the observers: one row). A picture's PNG is queued
+    undrawn: `svg` holds the picture and `data` is empty until the sender draws it (then `svg`
+    is cleared)."""
 
     __tablename__ = "outbound_files"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    digest: Mapped[str] = mapped_column(String(64), index=True)  # SHA-256 of data, hex
+    # SHA-256, hex: of data; of a PNG still to be drawn, `gm.store.outbound.file_digest`'s
+    digest: Mapped[str] = mapped_column(String(64), index=True)
     data: Mapped[bytes] = mapped_column(LargeBinary)
+    svg: Mapped[bytes | None] = mapped_column(LargeBinary)
 
 
 class OutboundBody(Base):

@@ -9,7 +9,9 @@ sent again.
 
 Messages queued together (`enqueue_many`) that carry the same body parts, as a phase's report
 to every power does, share one stored body (outbound_bodies), and the same attachment bytes
-one stored file (outbound_files); a message reads as if it had its own (`to_record`).
+one stored file (outbound_files); a message reads as if it had its own (`to_record`). A map
+picture's PNG is queued undrawn (its SVG kept instead) and drawn by the sender when the first
+message carrying it goes out (`record_drawn`).
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ def to_record(row: OutboundMessage) -> OutboundRecord:
         parts=tuple(BodyPart(p["content_type"], p["text"])
                     for p in (row.parts if row.body is None else row.body.parts)),
         attachments=tuple(
-            Attachment(a.filename, a.content_type, a.file.data) for a in row.attachments
+            Attachment(a.filename, a.content_type, a.file.data, a.file.svg)
+            for a in row.attachments
         ),
         status=row.status,
         attempts=row.attempts,
@@ -89,7 +92,7 @@ def enqueue_outbound(
         attachments=[
             OutboundAttachment(
                 position=i, filename=a.filename, content_type=a.content_type,
-                file=_stored_file(session, a.data)
+                file=_stored_file(session, a)
             )
             for i, a in enumerate(attachments)
         ],
@@ -134,9 +137,9 @@ def enqueue_many(session: Session, messages: Sequence[NewMessage], *, now: datet
           "inbound_id": inbound_id}
          for m in messages for body in (bodies.get(tuple(m.parts)),)]).tuples().all())
     with_files = [m for m in messages if m.attachments]
-    files = _store_files(session, [a.data for m in with_files for a in m.attachments])
+    files = _store_files(session, [a for m in with_files for a in m.attachments])
     rows = [{"outbound_id": ids[m.message_id], "position": i, "filename": a.filename,
-             "content_type": a.content_type, "file_id": files[a.data]}
+             "content_type": a.content_type, "file_id": files[_content(a)]}
             for m in with_files for i, a in enumerate(m.attachments)]
     if rows:  # RETURNING makes it one multi-row INSERT on PostgreSQL too, not one per row
         session.execute(insert(OutboundAttachment).returning(OutboundAttachment.id), rows)
@@ -171,25 +174,58 @@ def _body_digest(parts: Sequence[BodyPart]) -> str:
     return digest.hexdigest()
 
 
-def _stored_file(session: Session, data: bytes) -> OutboundFile:
-    """The stored file holding `data`: one stored before (same SHA-256), or a new one."""
-    digest = hashlib.sha256(data).hexdigest()
+def file_digest(attachment: Attachment) -> str:
+    """The stored file's name for `attachment`'s content, hex: SHA-256 of its bytes; of a PNG
+    still to be drawn, `_png_digest` of its SVG."""
+    if attachment.svg is None:
+        return hashlib.sha256(attachment.data).hexdigest()
+    return _png_digest(attachment.svg)
+
+
+def _png_digest(svg: bytes) -> str:
+    """The name of the PNG drawn from `svg`: SHA-256 of the SVG marked as such (the same
+    picture, the same name, before and after it is drawn)."""
+    return hashlib.sha256(b"PNG of SVG\0" + svg).hexdigest()
+
+
+def _content(attachment: Attachment) -> tuple[bytes, bytes | None]:
+    return attachment.data, attachment.svg
+
+
+def _stored_file(session: Session, attachment: Attachment) -> OutboundFile:
+    """The stored file holding `attachment`'s content: one stored before (same digest), or a
+    new one."""
+    digest = file_digest(attachment)
     found = session.scalars(
         select(OutboundFile).where(OutboundFile.digest == digest).limit(1)).first()
-    return found if found is not None else OutboundFile(digest=digest, data=data)
+    if found is not None:
+        return found
+    return OutboundFile(digest=digest, data=attachment.data, svg=attachment.svg)
 
 
-def _store_files(session: Session, contents: Sequence[bytes]) -> dict[bytes, int]:
-    """Store each distinct content of `contents` once (a phase's picture, attached to every
-    report of the phase, is one row); the stored file's id by content."""
-    distinct = list(dict.fromkeys(contents))
+def _store_files(session: Session,
+                 attachments: Sequence[Attachment]) -> dict[tuple[bytes, bytes | None], int]:
+    """Store each distinct content of `attachments` once (a phase's picture, attached to every
+    report of the phase, is one row); the stored file's id by content (`_content`)."""
+    distinct = {_content(a): a for a in attachments}
     if not distinct:
         return {}
-    digests = {d: hashlib.sha256(d).hexdigest() for d in distinct}
+    digests = {key: file_digest(a) for key, a in distinct.items()}
     ids = dict(session.execute(  # one multi-row INSERT; each row named by its digest
         insert(OutboundFile).returning(OutboundFile.digest, OutboundFile.id),
-        [{"digest": digests[d], "data": d} for d in distinct]).tuples().all())
-    return {d: ids[digests[d]] for d in distinct}
+        [{"digest": digests[key], "data": a.data, "svg": a.svg}
+         for key, a in distinct.items()]).tuples().all())
+    return {key: ids[digests[key]] for key in distinct}
+
+
+def record_drawn(session: Session | Connection, svg: bytes, png: bytes) -> None:
+    """The PNG of the picture `svg` (queued undrawn) is drawn: every stored file waiting for it
+    holds it now, so the other messages carrying it are sent without drawing it again."""
+    table = OutboundFile.__table__
+    session.execute(
+        update(table)  # type: ignore[arg-type]
+        .where(table.c.digest == _png_digest(svg), table.c.svg.is_not(None))
+        .values(data=png, svg=None))
 
 
 def _row(session: Session, outbound_id: int) -> OutboundMessage:

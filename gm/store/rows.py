@@ -166,9 +166,19 @@ class BodyPart:
 
 @dataclass(frozen=True)
 class Attachment:
+    """A file an outbound message carries. A picture's PNG may be queued before it is drawn:
+    then `svg` is the picture and `data` is empty; the sender draws it (`drawn`) once for all
+    the messages that carry it."""
+
     filename: str
     content_type: str
     data: bytes
+    svg: bytes | None = None
+
+    @property
+    def drawn(self) -> bool:
+        """Whether `data` is the file's content (not a PNG still to be drawn from `svg`)."""
+        return self.svg is None
 
 
 @dataclass(frozen=True)

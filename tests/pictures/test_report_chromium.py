@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gm.pictures.colours import TERRAIN_COLOURS, distance
 from gm.service.clock import FixedClock
-from gm.service.sender import compose
+from gm.service.sender import compose, draw_pictures
 from gm.service.tick import tick
 from gm.store import migrate
 from gm.store import outbound as outbound_repo
@@ -47,7 +47,7 @@ def _related_part(tmp_path: Path) -> bytes:
     with db.read() as s:
         [record] = [r for r in outbound_repo.list_outbound(s, limit=100)
                     if r.recipients == (GM,)]
-    message = compose(record, config)
+    message = compose(draw_pictures(record)[0], config)  # as the sender draws and writes it
     assert isinstance(message, EmailMessage)
     related = message.get_body(preferencelist=("related",))
     assert isinstance(related, EmailMessage), "the HTML part shows no inline picture"

@@ -17,6 +17,7 @@ from gm.play.render import render
 from gm.play.reports import CentreRow, LateRow, PressRow, ReportView
 from gm.service.clock import FixedClock
 from gm.service.ingest import Disposition, ingest
+from gm.service.sender import draw_pictures
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.variants import get_variant
@@ -157,9 +158,9 @@ def test_the_chaos2_start_mail_gives_the_opening_build_and_the_code(database: Da
     start = message_.parts[0].text
     assert "You play St Petersburg." in start, start
     # the starting board: a PNG every mail client shows, and the SVG to zoom
-    png, svg = message_.attachments
+    png, svg = draw_pictures(message_)[0].attachments  # the PNG as the sender draws it
     assert (png.filename, png.content_type) == ("kaos-winter-1900-adjustment.png", "image/png")
-    assert png.data.startswith(b"\x89PNG")
+    assert png.data.startswith(b"\x89PNG") and png.drawn
     assert (svg.filename, svg.content_type) == ("kaos-winter-1900-adjustment.svg",
                                                 "image/svg+xml")
     assert b"StP" in svg.data

@@ -96,8 +96,11 @@ def test_a_year_of_reports(database: Database, tmp_path: Path) -> None:
     names = [a.filename for a in _to(spring, OBSERVER).attachments]
     assert names == ["annals-spring-1901-movement-orders.png", "annals-fall-1901-movement.png",
                      "annals-spring-1901-movement-orders.svg", "annals-fall-1901-movement.svg"]
-    pngs = [a for a in _to(spring, OBSERVER).attachments if a.content_type == "image/png"]
-    assert all(a.data.startswith(b"\x89PNG\r\n\x1a\n") for a in pngs)
+    attached = _to(spring, OBSERVER).attachments
+    pngs = [a for a in attached if a.content_type == "image/png"]
+    # queued undrawn, each with its picture's SVG (the one attached): the sender draws them
+    assert [a.svg for a in pngs] == [a.data for a in attached[2:]]
+    assert all(not a.drawn and a.data == b"" for a in pngs)
     for png in pngs:  # the HTML part shows each PNG by its content id
         assert f'src="cid:{png.filename}@picture.gm"' in html
     orders, picture = _to(spring, OBSERVER).attachments[2:]
@@ -204,6 +207,7 @@ async def test_process_by_mail_sends_the_full_report_and_history_reads_it(
         assert [p["Content-ID"] for p in inline] == [
             "<mailed-spring-1901-movement-orders.png@picture.gm>",
             "<mailed-fall-1901-movement.png@picture.gm>"]
+        assert all(p.get_content().startswith(b"\x89PNG\r\n\x1a\n") for p in inline)
         assert 'src="cid:mailed-fall-1901-movement.png@picture.gm"' in html.get_content()
         svgs = [p for p in report.iter_attachments() if p.get_content_type() == "image/svg+xml"]
         svg = svgs[-1]
