@@ -4,12 +4,16 @@ A ring lists a province's neighbours clockwise, one entry per stretch of common 
 consecutive entries X Q in P's ring are the point (a *corner*) where P, X and Q meet. The rings
 therefore fix a planar drawing: each province is the polygon of its corners in ring order, and
 two provinces share an edge exactly where the rings say they border. Only where the corners go
-is left to choose: each starts at the mean of the positions (`at x,y` in the map data) of the
-provinces meeting there (a corner on the board's edge slides along it, a board corner stays
-put), then each corner is drawn towards the mean of its neighbouring corners a few times, which
-evens the shapes out while keeping them where the geography puts them. Each stretch of border
-bends a little towards the line between the two provinces' positions, so a province with only
-two stretches (Portugal, between Spain and the Mid-Atlantic) still has an area.
+is left to choose. Where the map packs provinces closer than a unit, a centre and a name need
+(Britain), their positions (`at x,y` in the map data) are first moved apart a little. Each
+corner starts at the mean of the positions of the provinces meeting there (a corner on the
+board's edge slides along it, a board corner stays put), then each corner is drawn towards the
+mean of its neighbouring corners a few times, which evens the shapes out while keeping them
+where the geography puts them; a province still too small for its unit, centre and name then
+grows into its neighbours. Each stretch of border bends a little towards the line between the
+two provinces' positions. A province with only two stretches (Portugal, between Spain and the
+Mid-Atlantic) and an island (Ireland, whose seas' positions lie all to one side of it) are
+drawn round their own position, their corners between their neighbours' directions.
 
 Nothing here is written by hand: a changed map file gives a changed board, and
 tests/pictures/test_picture_geometry.py reads the drawn polygons back and compares which
@@ -34,7 +38,13 @@ SPACING = 70.0  # the least median distance from a position to its nearest neigh
 SIDES = ("~N", "~E", "~S", "~W")
 RELAX_ROUNDS = 12
 RELAX_PULL = 0.5  # how strongly a corner is drawn to the mean of its neighbours each round
+ARC_STEP = math.pi / 8  # the most an arc round a small province turns between two points
 BEND = 0.25  # how far a stretch of border bends towards the line between the two positions
+CROWDED = 0.9 * SPACING  # ring neighbours closer than this are moved apart
+SPREAD_ROUNDS = 24
+ROOM = (0.85 * SPACING) ** 2  # the area a province needs for a unit, a centre and its name
+GROW_ROUNDS = 10
+GROW_STEP = 1.12  # the most a province's corners move away from its middle in one round
 
 
 @dataclass(frozen=True)
@@ -97,7 +107,7 @@ def build_board(topo: RingTopology) -> Board:
     nearest = sorted(min((math.dist(a, b) for b in pos.values() if b is not a), default=SPACING)
                      for a in pos.values())
     scale = max(1.0, SPACING / nearest[len(nearest) // 2]) if nearest else 1.0
-    pos = {a: (x * scale, y * scale) for a, (x, y) in pos.items()}
+    pos = _spread({a: (x * scale, y * scale) for a, (x, y) in pos.items()}, rings)
     xs = [p[0] for p in pos.values()]
     ys = [p[1] for p in pos.values()]
     left, top = min(xs) - MARGIN, min(ys) - MARGIN
@@ -163,23 +173,34 @@ def build_board(topo: RingTopology) -> Board:
             anchor.append((sum(o[0] for o in others) / 3, sum(o[1] for o in others) / 3))
             fixed.append((False, False))
 
-    # a province of two stretches (Portugal, Ireland) would be a sliver between its corners'
-    # anchors: its two corners go on either side of its position, between its neighbours
-    small: dict[str, tuple[float, dict[str, float]]] = {}  # radius, angle to each neighbour
+    # a province of two stretches (Portugal) would be a sliver between its corners' anchors,
+    # and an island's anchors (Ireland's) lie to one side of it where one sea's position is
+    # nearer than the others': such a province is drawn round its position, its corners on a
+    # circle between the directions of its neighbours; an island's stretches are arcs
+    water = {a for a, prov in topo.provinces.items() if prov.terrain.is_water}
+    small: dict[str, tuple[float, list[float], bool]] = {}  # radius, corner angles, an arc?
+    round_corners: set[int] = set()
     for p, ring in rings.items():
-        if len(ring) != 2 or any(q in SIDES for q in ring):
+        if any(is_edge(q) for q in ring):
+            continue
+        island = p not in water and all(q in water for q in ring)
+        if len(ring) != 2 and not island:
             continue
         here = pos[p]
-        first, second = ring
         radius = 0.45 * min(math.dist(pos[q], here) for q in ring)
-        # a diamond: its two stretches face the two neighbours, its corners between them
-        away = math.atan2(pos[first][1] - pos[second][1], pos[first][0] - pos[second][0])
-        small[p] = (radius, {first: away, second: away + math.pi})
-        for i, turn in ((0, math.pi / 2), (1, -math.pi / 2)):  # clockwise from x, from y
+        if island:  # round: its corners between its neighbours' directions
+            angles = _corner_angles([math.atan2(pos[q][1] - here[1], pos[q][0] - here[0])
+                                     for q in ring])
+        else:  # a diamond: its two stretches face the two neighbours, its corners between
+            first, second = ring
+            away = math.atan2(pos[first][1] - pos[second][1], pos[first][0] - pos[second][0])
+            angles = [away + math.pi / 2, away - math.pi / 2]  # clockwise from x, from y
+        small[p] = (radius, angles, island)
+        for i, angle in enumerate(angles):
             c = corner_of[(p, i)]
-            anchor[c] = (here[0] + radius * math.cos(away + turn),
-                         here[1] + radius * math.sin(away + turn))
+            anchor[c] = (here[0] + radius * math.cos(angle), here[1] + radius * math.sin(angle))
             fixed[c] = (True, True)
+            round_corners.add(c)
 
     # neighbouring corners: the two ends of each stretch
     links: list[set[int]] = [set() for _ in members]
@@ -204,6 +225,8 @@ def build_board(topo: RingTopology) -> Board:
             new.append((ax if fx else (1 - RELAX_PULL) * ax + RELAX_PULL * mx,
                         ay if fy else (1 - RELAX_PULL) * ay + RELAX_PULL * my))
         at = new
+    at = _grow(at, fixed, {p: [corner_of[(p, i)] for i in range(len(ring))]
+                           for p, ring in rings.items() if p not in small})
 
     stretch_count: dict[tuple[str, str], int] = {}
     for p, ring in rings.items():
@@ -211,19 +234,16 @@ def build_board(topo: RingTopology) -> Board:
             pair = (min(p, q), max(p, q))
             stretch_count[pair] = stretch_count.get(pair, 0) + 1
 
-    def bend(p: str, q: str, c1: Point, c2: Point) -> Point | None:
+    def bend(p: str, q: str, k1: int, k2: int) -> Point | None:
         """A point between the stretch's corners, drawn a little towards the line between the
-        two positions; none on the board's edge or where two provinces share more than one
-        stretch (the line between their positions says nothing of which one)."""
+        two positions; none on the board's edge, straight where two provinces share more than
+        one stretch (the line between their positions says nothing of which one) or where it
+        leaves a round province (the line might cross it)."""
         if is_edge(q):
             return None
-        for small_one, other in ((p, q), (q, p)):
-            if small_one in small:
-                here = pos[small_one]
-                radius, angles = small[small_one]
-                return (here[0] + radius * math.cos(angles[other]),
-                        here[1] + radius * math.sin(angles[other]))
-        if stretch_count[(min(p, q), max(p, q))] > 2:  # counted from both sides
+        c1, c2 = at[k1], at[k2]
+        if stretch_count[(min(p, q), max(p, q))] > 2 or k1 in round_corners \
+                or k2 in round_corners:  # stretch_count: counted from both sides
             return ((c1[0] + c2[0]) / 2, (c1[1] + c2[1]) / 2)
         mx, my = (c1[0] + c2[0]) / 2, (c1[1] + c2[1]) / 2
         tx, ty = (pos[p][0] + pos[q][0]) / 2, (pos[p][1] + pos[q][1]) / 2
@@ -232,9 +252,21 @@ def build_board(topo: RingTopology) -> Board:
     def r(pt: Point) -> Point:
         return (round(pt[0], 1), round(pt[1], 1))
 
+    # each stretch's points between its corners, from the corner it was first drawn from
+    bends: dict[tuple[int, int, str, str], tuple[int, tuple[Point, ...]]] = {}
+    for p, (radius, angles, island) in small.items():  # round a small province's position
+        ring, here = rings[p], pos[p]
+        for i, q in enumerate(ring):
+            c1, c2 = corner_of[(p, i - 1 if i else len(ring) - 1)], corner_of[(p, i)]
+            start = angles[i - 1]
+            span = (angles[i] - start) % (2 * math.pi)
+            steps = max(2, math.ceil(span / ARC_STEP)) if island else 2
+            arc = tuple(r((here[0] + radius * math.cos(start + span * k / steps),
+                           here[1] + radius * math.sin(start + span * k / steps)))
+                        for k in range(1, steps))
+            bends[(min(c1, c2), max(c1, c2), min(p, q), max(p, q))] = (c1, arc)
     polygons: dict[str, tuple[Point, ...]] = {}
     stretches: list[Stretch] = []
-    bends: dict[tuple[int, int, str, str], Point] = {}  # a stretch's bend, on both sides
     for p in sorted(rings):
         ring = rings[p]
         n = len(ring)
@@ -245,16 +277,17 @@ def build_board(topo: RingTopology) -> Board:
             q = ring[i]
             pair = (min(p, q), max(p, q))
             bkey = (min(c1, c2), max(c1, c2), pair[0], pair[1])
-            mid = bends.get(bkey)
-            if mid is None:
-                mid = bend(p, q, at[c1], at[c2])
-                if mid is not None:
-                    mid = r(mid)
-                    bends[bkey] = mid
-                    if not is_edge(q):
-                        stretches.append(Stretch(pair[0], pair[1], (r(at[c1]), mid, r(at[c2]))))
-            if mid is not None:
-                outline.append(mid)
+            got = bends.get(bkey)
+            drawn = got is not None and p > q and not is_edge(q)  # drawn from q's side
+            if got is None:
+                mid = bend(p, q, c1, c2)
+                got = bends[bkey] = (c1, () if mid is None else (r(mid),))
+            from_corner, mids = got
+            if from_corner != c1:
+                mids = mids[::-1]
+            if not is_edge(q) and not drawn:
+                stretches.append(Stretch(pair[0], pair[1], (r(at[c1]), *mids, r(at[c2]))))
+            outline.extend(mids)
         polygons[p] = tuple(outline)
 
     hole_polys: dict[str, tuple[Point, ...]] = {}
@@ -270,6 +303,72 @@ def build_board(topo: RingTopology) -> Board:
                 for pair in sorted(topo.passages)}
     return Board(round(width, 1), round(height, 1), polygons, hole_polys, tuple(stretches),
                  passages, anchors)
+
+
+def _grow(at: list[Point], fixed: list[tuple[bool, bool]],
+          corners: dict[str, list[int]]) -> list[Point]:
+    """The corners moved so that each province too small to hold a unit, a centre and its name
+    (London, Plymouth and Wales between the Irish Sea and the Channel) grows into its
+    neighbours: its corners move away from its middle, a shared corner by the sum of what its
+    provinces ask."""
+    for _ in range(GROW_ROUNDS):
+        shift = [[0.0, 0.0] for _ in at]
+        grew = False
+        for cs in corners.values():
+            poly = [at[c] for c in cs]
+            size = polygon_area(poly)
+            if size >= ROOM or size <= 0:
+                continue
+            grew = True
+            factor = min(GROW_STEP, math.sqrt(ROOM / size)) - 1
+            mx = sum(x for x, _ in poly) / len(poly)
+            my = sum(y for _, y in poly) / len(poly)
+            for c in cs:
+                shift[c][0] += factor * (at[c][0] - mx)
+                shift[c][1] += factor * (at[c][1] - my)
+        if not grew:
+            break
+        at = [(x if fx else x + dx, y if fy else y + dy)
+              for (x, y), (fx, fy), (dx, dy) in zip(at, fixed, shift, strict=True)]
+    return at
+
+
+def _corner_angles(directions: list[float]) -> list[float]:
+    """The directions of a round province's corners, given those of its neighbours in ring
+    order (clockwise): each corner halfway between the two neighbours it lies between, or
+    evenly spaced if the neighbours' directions are not in clockwise order."""
+    n = len(directions)
+    gaps = [(directions[(i + 1) % n] - directions[i]) % (2 * math.pi) for i in range(n)]
+    if abs(sum(gaps) - 2 * math.pi) > 1e-6:
+        return [directions[0] + 2 * math.pi * (i + 0.5) / n for i in range(n)]
+    return [d + g / 2 for d, g in zip(directions, gaps, strict=True)]
+
+
+def _spread(pos: dict[str, Point], rings: dict[str, tuple[str, ...]]) -> dict[str, Point]:
+    """The positions with crowded neighbours moved apart: where the map packs many small
+    provinces together (Britain), a unit, a centre and a name must still fit in each; the seas
+    and larger provinces around them give way."""
+    pairs = sorted({(min(p, q), max(p, q)) for p, ring in rings.items() for q in ring
+                    if not is_edge(q)})
+    at = dict(pos)
+    for _ in range(SPREAD_ROUNDS):
+        shift = {a: [0.0, 0.0] for a in at}
+        moved = False
+        for a, b in pairs:
+            (ax, ay), (bx, by) = at[a], at[b]
+            d = math.hypot(bx - ax, by - ay)
+            if d >= CROWDED or d == 0:
+                continue
+            moved = True
+            push = (CROWDED - d) / 4 / d
+            shift[a][0] -= (bx - ax) * push
+            shift[a][1] -= (by - ay) * push
+            shift[b][0] += (bx - ax) * push
+            shift[b][1] += (by - ay) * push
+        if not moved:
+            break
+        at = {a: (x + shift[a][0], y + shift[a][1]) for a, (x, y) in at.items()}
+    return at
 
 
 def _passage(pair: tuple[str, str], polygons: dict[str, tuple[Point, ...]],

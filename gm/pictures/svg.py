@@ -13,17 +13,20 @@ The picture can be read back (tests parse it with xml.etree): each province is
 `<g id="p-<abbr>" class="province <terrain>" data-terrain=... data-ice=...>` holding its
 polygon; a passage (a border of no length) is `<line class="passage" data-between="A-B">`;
 centres are `<circle class="centre" data-owner=...>`; units `<g class="unit army" data-power=
-... data-province=...>`; every order or event mark carries `data-mark` and the legend has a
-`data-legend` entry for each.
+... data-province=...>` (their mark, then, from CODES_FROM powers on, the power's code in a
+`class="code"` box right of it); every order or event mark carries `data-mark` and the legend
+has a `data-legend` entry for each. Names and centre markers are placed where no unit or code
+would cover them, in whichever province it stands (tests/pictures/test_picture_layout.py).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import TypeVar
 from xml.sax.saxutils import escape, quoteattr
 
 from gm.engine.geo import Location, Terrain
@@ -128,13 +131,15 @@ def _pts(poly: Iterable[Point]) -> str:
 @dataclass(frozen=True)
 class _Static:
     """What the picture of a variant's board always has: each province's polygon as SVG
-    points, where its unit, name and centre go, and its full name."""
+    points, where its unit, name and centre go, where a dislodged unit stands beside them, and
+    its full name."""
 
     board: Board
     points: dict[str, str]
     unit_at: dict[str, Point]
     label_at: dict[str, Point]
     centre_at: dict[str, Point]
+    dislodged_at: dict[str, Point]
     names: dict[str, str]
     order: tuple[str, ...]
 
@@ -145,17 +150,52 @@ class _Static:
         return self is other
 
 
-def _place(poly: tuple[Point, ...], at: Point, tries: Sequence[Point], keep: float,
-           avoid: Sequence[Point] = ()) -> Point:
-    """The first of `at + tries` inside `poly` with `keep` clearance, away from `avoid`."""
-    best, best_score = (at[0] + tries[0][0], at[1] + tries[0][1]), -math.inf
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+Circle = tuple[float, float, float]  # x, y, radius
+LABEL_TRIES = ((0, -18), (0, 21), (-28, 0), (28, 0), (0, -27), (0, 31), (-34, -14), (34, -14),
+               (-34, 14), (34, 14), (-44, 0), (44, 0))
+CENTRE_TRIES = ((17, 12), (-17, 12), (17, -8), (-17, -8), (0, 20), (14, 0), (-14, 0), (0, 14),
+                (0, -14), (10, 10), (-22, 0), (22, 0), (0, 26), (0, -26))
+DISLODGED_TRIES = ((18, 20), (-18, 20), (-20, -18), (20, -20), (0, 26), (-30, 0), (0, -28),
+                   (28, 22), (-28, 22), (-28, -22), (28, -24), (0, 36), (-40, 0), (0, -38),
+                   (40, 14), (-40, 14), (-40, -14), (40, -14))
+CENTRE_R = 6.25  # a centre marker's radius, its outline included
+_Shape = TypeVar("_Shape", bound=tuple[float, ...])
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _touches(b: Box, c: Circle) -> bool:
+    dx = max(b[0] - c[0], 0.0, c[0] - b[2])
+    dy = max(b[1] - c[1], 0.0, c[1] - b[3])
+    return dx * dx + dy * dy < c[2] * c[2]
+
+
+def _label_half_width(text: str) -> float:
+    """Half the width of a province's name as drawn (11 px bold DejaVu Sans, halo included)."""
+    return (sum(8.6 if c.isupper() else 7.2 for c in text) + 2.6) / 2
+
+
+def _badge_left(x: float, body: float) -> float:
+    """Where a power's code starts: right of the unit's mark (`body`: its half width)."""
+    return x + body + 1.5
+
+
+def _place(poly: tuple[Point, ...], at: Point, tries: Sequence[tuple[float, float]],
+           keep: float, free: Callable[[Point], bool], *, beside: bool = False) -> Point:
+    """The first of `at + tries` inside `poly` with `keep` clearance where `free` holds (nothing
+    covers what goes there); else the try that comes nearest to that. `beside`: a try outside
+    `poly` will do where none inside is free."""
+    best, best_score = (at[0] + tries[0][0], at[1] + tries[0][1]), (False, False, -math.inf)
     for dx, dy in tries:
         pt = (at[0] + dx, at[1] + dy)
-        if not contains(poly, pt):
+        inside = contains(poly, pt)
+        if not inside and not beside:
             continue
-        score = min(edge_distance(poly, pt), keep) + min(
-            (min(math.dist(pt, a), 14.0) for a in avoid), default=14.0)
-        if score >= keep + 14.0:
+        score = (free(pt), inside, min(edge_distance(poly, pt), keep) if inside else 0.0)
+        if score == (True, True, keep):
             return pt
         if score > best_score:
             best, best_score = pt, score
@@ -164,23 +204,83 @@ def _place(poly: tuple[Point, ...], at: Point, tries: Sequence[Point], keep: flo
 
 @cache
 def _static(variant_name: str) -> _Static:
+    """Where each province's unit, name and centre go: the name and the centre where no unit
+    (nor, from CODES_FROM powers on, its power's code beside it) in any province covers them,
+    and the centre clear of every name; a dislodged unit beside them, clear of them all."""
     from gm.variants import get_variant
 
+    variant = get_variant(variant_name)
     b = board(variant_name)
-    provinces = get_variant(variant_name).map.provinces
-    unit_at: dict[str, Point] = {}
+    provinces = variant.map.provinces
+    coded = len(variant.power_names) >= CODES_FROM
+    code = max((len(p.letter) for p in variant.powers), default=1)
+    unit_at = dict(b.anchors)
+    # what a unit may cover: an army's circle, a fleet's box (wider with a coast), its code
+    boxes: list[Box] = []
+    circles: list[Circle] = []
+
+    def unit_shapes(abbr: str, x: float, y: float, pad: float = 0.0) -> tuple[list[Box], Circle]:
+        """A unit's mark (`pad`: how much wider a dislodged one's outline is) and code."""
+        body = (21.25 if variant.map.coasts.get(abbr) else 10.75) + pad
+        out = [(x - body, y - 10.25 - pad, x + body, y + 10.25 + pad)]
+        if coded:
+            left = _badge_left(x, body - 0.75)
+            out.append((left - 0.75, y - 6.75, left + 5.75 + 7 * code, y + 6.75))
+        return out, (x, y, 11.25 + pad)
+
+    for abbr, (x, y) in unit_at.items():
+        unit_boxes, circle = unit_shapes(abbr, x, y)
+        boxes += unit_boxes
+        circles.append(circle)
+
+    def near(at: Point, shapes: Sequence[_Shape]) -> list[_Shape]:
+        return [s for s in shapes if abs(s[0] - at[0]) < 120 and abs(s[1] - at[1]) < 90]
+
     label_at: dict[str, Point] = {}
+    for abbr, poly in b.polygons.items():
+        a = unit_at[abbr]
+        half = _label_half_width(abbr.upper() if provinces[abbr].terrain.is_water else abbr)
+        near_boxes, near_circles = near(a, boxes), near(a, circles)
+
+        def label_free(pt: Point, half: float = half, near_boxes: list[Box] = near_boxes,
+                       near_circles: list[Circle] = near_circles) -> bool:
+            box = (pt[0] - half, pt[1] - 6.0, pt[0] + half, pt[1] + 6.0)
+            return not any(_meets(box, o) for o in near_boxes) \
+                and not any(_touches(box, c) for c in near_circles)
+
+        label_at[abbr] = _place(poly, a, LABEL_TRIES, 6.0, label_free)
+        boxes.append((label_at[abbr][0] - half, label_at[abbr][1] - 6.0,
+                      label_at[abbr][0] + half, label_at[abbr][1] + 6.0))
     centre_at: dict[str, Point] = {}
     for abbr, poly in b.polygons.items():
-        a = b.anchors[abbr]
-        unit_at[abbr] = a
-        label_at[abbr] = _place(poly, a, ((0, -17), (0, 21), (-28, 0), (28, 0)), 6.0)
-        centre_at[abbr] = _place(poly, a, ((17, 12), (-17, 12), (17, -8), (-17, -8), (0, 20),
-                                           (14, 0), (-14, 0), (0, 14), (0, -14), (10, 10)),
-                                 6.0, (label_at[abbr],))
+        a = unit_at[abbr]
+        near_boxes, near_circles = near(a, boxes), near(a, circles)
+
+        def centre_free(pt: Point, near_boxes: list[Box] = near_boxes,
+                        near_circles: list[Circle] = near_circles) -> bool:
+            return not any(_touches(o, (*pt, CENTRE_R)) for o in near_boxes) \
+                and not any(math.dist(pt, c[:2]) < c[2] + CENTRE_R for c in near_circles)
+
+        centre_at[abbr] = _place(poly, a, CENTRE_TRIES, 6.0, centre_free)
+    circles += [(x, y, CENTRE_R) for x, y in centre_at.values()]
+    dislodged_at: dict[str, Point] = {}
+    for abbr, poly in b.polygons.items():
+        a = unit_at[abbr]
+        near_boxes, near_circles = near(a, boxes), near(a, circles)
+
+        def dislodged_free(pt: Point, abbr: str = abbr, near_boxes: list[Box] = near_boxes,
+                           near_circles: list[Circle] = near_circles) -> bool:
+            own_boxes, own = unit_shapes(abbr, *pt, pad=0.5)
+            return not any(_meets(box, o) for box in own_boxes for o in near_boxes) \
+                and not any(_touches(box, c) for box in own_boxes for c in near_circles) \
+                and not any(_touches(o, own) for o in near_boxes) \
+                and not any(math.dist(pt, c[:2]) < c[2] + own[2] for c in near_circles)
+
+        dislodged_at[abbr] = _place(poly, a, DISLODGED_TRIES, 12.0, dislodged_free, beside=True)
     return _Static(
         b, {a: _pts(poly) for a, poly in b.polygons.items()}, unit_at, label_at, centre_at,
-        {a: escape(provinces[a].name) for a in b.polygons}, tuple(sorted(b.polygons)))
+        dislodged_at, {a: escape(provinces[a].name) for a in b.polygons},
+        tuple(sorted(b.polygons)))
 
 
 @cache
@@ -246,6 +346,26 @@ def _centre(static: _Static, abbr: str, owner: str | None, colour: str | None,
 
 
 @lru_cache(maxsize=1 << 14)
+def _half_width(unit: Unit) -> float:
+    """Half the width of a unit's mark: an army's circle, else a box wider with a coast."""
+    if unit.type is UnitType.ARMY and unit.location.coast is None:
+        return 10.5
+    return (20 + 7 * (len(UNIT_LETTER[unit.type]) - 1)
+            + (0 if unit.location.coast is None else 7 * (1 + len(unit.location.coast)))) / 2
+
+
+def _code_reach(unit: Unit, code: str, direction: Point) -> float:
+    """How far from a unit's middle a line leaving it in `direction` (a unit vector) is clear
+    of the box of the power's code right of its mark; 0 if the line does not cross the box."""
+    ux, uy = direction
+    if not code or ux <= 0:
+        return 0.0
+    left = _badge_left(0.0, _half_width(unit)) - 0.75
+    right = left + 6.5 + 7 * len(code)
+    leave = right / ux if abs(uy) * right <= 6.75 * ux else 6.75 / abs(uy)
+    return leave + 2.0 if left / ux < leave else 0.0
+
+
 def _unit(unit: Unit, colour: str, x: float, y: float, dislodged: bool, code: str) -> str:
     """A unit's mark (remembered: the same units stand in the same places in many pictures)."""
     classes = f"unit {UNIT_CLASS[unit.type]}" + (" dislodged" if dislodged else "")
@@ -260,11 +380,11 @@ def _unit(unit: Unit, colour: str, x: float, y: float, dislodged: bool, code: st
              f'<rect x="{x - width / 2:.1f}" y="{y - 9.5:.1f}" width="{width}" height="19" '
              f'rx="4" fill="{colour}"{stroke}/>')
     tag = ""
-    if code:
-        tx = x + width / 2 + 1 if shape.startswith("<rect") else x + 10
-        tag = (f'<rect x="{tx - 2:.1f}" y="{y - 17:.1f}" width="{6 + 7 * len(code)}" '
+    if code:  # beside the mark, where the layout (_static) keeps names and centres away
+        left = _badge_left(x, _half_width(unit))
+        tag = (f'<rect class="code" x="{left:.1f}" y="{y - 6:.1f}" width="{5 + 7 * len(code)}" '
                f'height="12" rx="2" fill="#ffffff" stroke="{colour}" stroke-width="1.5"/>'
-               f'<text class="code" x="{tx + 1 + 3.5 * len(code):.1f}" y="{y - 7.5:.1f}" '
+               f'<text class="code" x="{left + 2.5 + 3.5 * len(code):.1f}" y="{y + 3.6:.1f}" '
                f'text-anchor="middle" font-size="10" font-weight="bold" fill="#000">'
                f'{escape(code)}</text>')
     return (f'<g class={quoteattr(classes)} data-power={quoteattr(unit.power)} '
@@ -314,13 +434,26 @@ def _cross(x: float, y: float, r: float) -> str:
 class _Orders:
     """Draws the orders of a phase on the position they were given in."""
 
-    def __init__(self, static: _Static, gmap: GameMap, colours: dict[str, str]) -> None:
+    def __init__(self, static: _Static, gmap: GameMap, colours: dict[str, str],
+                 codes: dict[str, str], units: Iterable[Unit]) -> None:
         self.static = static
         self.gmap = gmap
         self.colours = colours
+        self.codes = codes
+        self.units = {u.location.province: u for u in units}
         self.used: set[str] = set()
         self.out: list[str] = []
         self.moves: dict[str, str] = {}  # province a unit moves from -> to
+
+    def gap(self, province: str, a: Point, b: Point, least: float) -> float:
+        """An arrow's gap at `province`'s unit (at `a`, the arrow going towards `b`): `least`,
+        or wider where the arrow would cross the power code drawn beside the unit."""
+        unit = self.units.get(province)
+        if unit is None:
+            return least
+        length = math.dist(a, b) or 1.0
+        direction = ((b[0] - a[0]) / length, (b[1] - a[1]) / length)
+        return max(least, _code_reach(unit, self.codes.get(unit.power, ""), direction))
 
     def at(self, loc: Location | str) -> Point:
         province = loc if isinstance(loc, str) else loc.province
@@ -359,7 +492,8 @@ class _Orders:
             end = ((target[0] + dest[0]) / 2, (target[1] + dest[1]) / 2)
         dash = "2 5" if kind == "convoy" else "7 4"
         self.out.append(_arrow(start, end, colour, mark, dash=dash, width=2.2, head=False,
-                               cross=state == "failed", end_gap=4.0, title=str(o)))
+                               cross=state == "failed", end_gap=4.0, title=str(o),
+                               start_gap=self.gap(o.unit.province, start, end, 12.0)))
         self.out.append(f'<circle cx="{end[0]:.1f}" cy="{end[1]:.1f}" r="3.5" fill="{colour}"/>')
 
     def draw_own(self, r: OrderResult) -> None:
@@ -370,14 +504,18 @@ class _Orders:
         if isinstance(o, Move | Retreat | Disembark):
             kind = "retreat" if isinstance(o, Retreat) else "move"
             mark = self.mark("move-void" if state == "void" else f"{kind}-{state}")
-            self.out.append(_arrow(self.at(o.unit.location), self.at(o.dest), colour, mark,
-                                   dash="" if state == "ok" else "8 4",
-                                   cross=state == "failed", title=str(o)))
+            a, b = self.at(o.unit.location), self.at(o.dest)
+            self.out.append(_arrow(a, b, colour, mark, dash="" if state == "ok" else "8 4",
+                                   cross=state == "failed", title=str(o),
+                                   start_gap=self.gap(o.unit.province, a, b, 12.0),
+                                   end_gap=self.gap(o.dest.province, b, a, 12.0)))
         elif isinstance(o, Embark):
             mark = self.mark("move-void" if state == "void" else f"move-{state}")
-            self.out.append(_arrow(self.at(o.unit.location), self.at(o.fleet), colour, mark,
-                                   dash="" if state == "ok" else "8 4",
-                                   cross=state == "failed", title=str(o)))
+            a, b = self.at(o.unit.location), self.at(o.fleet)
+            self.out.append(_arrow(a, b, colour, mark, dash="" if state == "ok" else "8 4",
+                                   cross=state == "failed", title=str(o),
+                                   start_gap=self.gap(o.unit.province, a, b, 12.0),
+                                   end_gap=self.gap(o.fleet.province, b, a, 12.0)))
         elif isinstance(o, Hold):
             x, y = self.at(o.unit.location)
             self.out.append(f'<circle data-mark="{self.mark("hold")}" cx="{x:.1f}" '
@@ -520,8 +658,7 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
     for d in sorted(state.dislodged, key=lambda d: d.unit):
         used.add("dislodged")
         province = d.unit.location.province
-        x, y = static.unit_at.get(province, (0.0, 0.0))
-        x, y = x + 16, y + 16
+        x, y = static.dislodged_at.get(province, (0.0, 0.0))
         for loc in retreat_options(gmap, state, d):
             used.add("retreat-option")
             units.append(_arrow((x, y), static.unit_at[loc.province], FAILED, "retreat-option",
@@ -529,7 +666,7 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
                                 title=f"{d.unit} may retreat to {loc}"))
         units.append(_unit(d.unit, colours.get(d.unit.power, "#777777"), x, y, True,
                            codes.get(d.unit.power, "")))
-    orders = _Orders(static, gmap, colours)
+    orders = _Orders(static, gmap, colours, codes, state.units)
     orders.draw(results)
     used |= orders.used
     labels = [_label(static, abbr, abbr in water) for abbr in static.order]
