@@ -59,6 +59,8 @@ def test_the_report_opens_in_chromium_with_its_map_and_table(tmp_path: Path) -> 
     page.write_bytes(_related_part(tmp_path))
     dom = _chromium(tmp_path, "--dump-dom", page.as_uri()).stdout.decode()
     assert dom.count("<img ") == 2 and 'src="cid:seen-spring-1901-movement-orders.png' in dom
+    # a phone's mail client lays the page out at the screen's width, not a desktop's
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in dom
     assert "<table" in dom and dom.count("<tr") >= 23  # a header and the 22 orders
     assert ">A Par - Bur</td>" in dom and ">A Vie - Gal</td>" in dom
     assert "color:#1b5e20;background:#e8f5e9\">succeeds</td>" in dom  # outcomes coloured
