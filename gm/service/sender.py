@@ -161,10 +161,23 @@ def draw_pictures(record: OutboundRecord) -> tuple[OutboundRecord, dict[bytes, b
     return replace(record, attachments=tuple(attachments)), drawn
 
 
+_KEPT: dict[tuple[str, bytes], None] = {}  # (database, picture) kept here lately, oldest first
+_KEPT_MOST = 32
+
+
 def _keep_drawn(db: Database, drawn: dict[bytes, bytes]) -> None:
+    """Store the PNGs drawn, unless this process stored them already (the next recipients of
+    a report come with the picture still undrawn: they were read before it was kept)."""
+    new = {svg: png for svg, png in drawn.items() if (db.url, svg) not in _KEPT}
+    if not new:
+        return
     with db.engine.begin() as conn:  # plain UPDATEs: no ORM session needed
-        for svg, png in drawn.items():
+        for svg, png in new.items():
             outbound_repo.record_drawn(conn, svg, png)
+    for svg in new:
+        _KEPT[(db.url, svg)] = None
+    while len(_KEPT) > _KEPT_MOST:
+        del _KEPT[next(iter(_KEPT))]
 
 
 async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, config: Config,
