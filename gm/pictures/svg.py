@@ -443,6 +443,7 @@ class _Orders:
         self.units = {u.location.province: u for u in units}
         self.used: set[str] = set()
         self.out: list[str] = []
+        self.under: list[str] = []  # drawn below the units: a hold's ring (the code stays whole)
         self.moves: dict[str, str] = {}  # province a unit moves from -> to
 
     def gap(self, province: str, a: Point, b: Point, least: float) -> float:
@@ -454,6 +455,27 @@ class _Orders:
         length = math.dist(a, b) or 1.0
         direction = ((b[0] - a[0]) / length, (b[1] - a[1]) / length)
         return max(least, _code_reach(unit, self.codes.get(unit.power, ""), direction))
+
+    def dot_gap(self, province: str, a: Point, b: Point, least: float,
+                radius: float) -> float:
+        """Where a line from `b` ending in a dot of `radius` stops before `province`'s unit
+        (at `a`): `gap`, and further out until the dot is clear of the unit's code."""
+        gap = self.gap(province, a, b, least)
+        unit = self.units.get(province)
+        code = "" if unit is None else self.codes.get(unit.power, "")
+        if unit is None or not code:
+            return gap
+        length = math.dist(a, b) or 1.0
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        left = _badge_left(0.0, _half_width(unit)) - 0.75  # the code's box, as _code_reach
+        right = left + 6.5 + 7 * len(code)
+        while gap < length:
+            dx = max(left - ux * gap, 0.0, ux * gap - right)
+            dy = max(-6.75 - uy * gap, 0.0, uy * gap - 6.75)
+            if dx * dx + dy * dy >= radius * radius:
+                break
+            gap += 1.0
+        return gap
 
     def at(self, loc: Location | str) -> Point:
         province = loc if isinstance(loc, str) else loc.province
@@ -485,8 +507,11 @@ class _Orders:
         colour = {"ok": OK, "failed": FAILED}.get(state, VOID)
         start = self.at(o.unit.location)
         target = self.at(o.target.location)
-        if isinstance(o, SupportHold):
-            end = target
+        if isinstance(o, SupportHold):  # to the supported unit's rim: its letter stays clear
+            gap = self.dot_gap(o.target.location.province, target, start, 13.0, 4.0)
+            length = math.dist(start, target) or 1.0
+            end = (target[0] + (start[0] - target[0]) * gap / length,
+                   target[1] + (start[1] - target[1]) * gap / length)
         else:
             dest = self.at(o.dest)
             end = ((target[0] + dest[0]) / 2, (target[1] + dest[1]) / 2)
@@ -518,9 +543,9 @@ class _Orders:
                                    end_gap=self.gap(o.fleet.province, b, a, 12.0)))
         elif isinstance(o, Hold):
             x, y = self.at(o.unit.location)
-            self.out.append(f'<circle data-mark="{self.mark("hold")}" cx="{x:.1f}" '
-                            f'cy="{y:.1f}" r="15" fill="none" stroke="{OK}" '
-                            f'stroke-width="2"/>')
+            self.under.append(f'<circle data-mark="{self.mark("hold")}" cx="{x:.1f}" '
+                              f'cy="{y:.1f}" r="15" fill="none" stroke="{OK}" '
+                              f'stroke-width="2"/>')
         elif isinstance(o, Build):
             x, y = self.at(o.unit.location)
             ok = state == "ok"
@@ -683,7 +708,8 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
         f'<text x="10" y="-9" font-size="17" font-weight="bold">{escape(title)}</text>',
         f'<rect width="{b.width:g}" height="{b.height:g}" fill="none" stroke="#555"/>',
     ]
-    return "\n".join([*head, *out_board, *units, *orders.out, *labels, *legend, "</svg>"]) + "\n"
+    return "\n".join([*head, *out_board, *orders.under, *units, *orders.out, *labels, *legend,
+                      "</svg>"]) + "\n"
 
 
 def _legend(variant: Variant, powers: tuple[str, ...], colours: dict[str, str],

@@ -19,7 +19,7 @@ import pytest
 from gm.engine.game import advance
 from gm.engine.geo import Location
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.results import Submitted
+from gm.engine.results import Outcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import Variant
@@ -255,3 +255,67 @@ def test_ireland_is_an_island_of_fair_size() -> None:
     assert area(ireland) >= area(drawn.polygons["Wal"])
     for province in ("Ply", "Lon", "Wal", "Lvp", "Edi", "Yor", "Cly"):
         assert area(drawn.polygons[province]) > 0.5 * area(ireland), province
+
+
+def test_a_support_to_hold_ends_at_the_rim_of_the_unit_it_supports() -> None:
+    """Chaos II, a unit in every province, each supporting a neighbour to hold: each support's
+    line and the dot that ends it stop at the supported unit's rim, off its letter and its
+    power code (they used to end on the unit's middle, over its letter)."""
+    variant = get_variant("chaos2")
+    state = _full_board(variant, fleets=False).evolve(
+        phase=Phase("Fall", 1905, PhaseType.MOVEMENT))
+    gmap = variant.map
+    at = {u.province: u for u in state.units}
+    submitted = []
+    for unit in state.units:
+        near = sorted(p for p in gmap.borders.get(unit.province, ()) if p in at)
+        for province in near:
+            text = f"{unit} S {at[province]}"
+            order = parse_order(text, gmap, state.phase.type)
+            if not isinstance(order, Exception):
+                submitted.append(Submitted(unit.power, text, order))
+                break
+    results = advance(variant, state, submitted).reports[0].results
+    given = [r for r in results if r.outcome in (Outcome.SUCCEEDS, Outcome.FAILS)]
+    assert len(given) > len(state.units) / 2  # the others are void: drawn grey, not checked
+    root, _ = read(render_map_svg(variant, state, "supports", results=results))
+    _, marks, codes, _ = _shapes(root)
+    mark_of = {m.what.split(" unit in ")[1]: m for m in marks if " unit in " in m.what}
+    code_of = {c.what.split(" unit in ")[1]: c for c in codes}
+    supports = 0
+    children = list(root)
+    for index, g in enumerate(children):
+        if not (g.get("data-mark") or "").startswith("support"):
+            continue
+        title = g.find(f"{SVG}title")
+        line = g.find(f"{SVG}line")
+        dot = children[index + 1]
+        assert title is not None and title.text and line is not None and dot.get("r") == "3.5"
+        supported = title.text.split(" S ", 1)[1].split()[-1]
+        end = (_f(dot, "cx"), _f(dot, "cy"))
+        x, y, r = mark_of[supported].circle or (0.0, 0.0, 0.0)
+        assert math.dist(end, (x, y)) >= r, (title.text, "the dot covers the unit")
+        assert math.dist((_f(line, "x2"), _f(line, "y2")), (x, y)) >= r - 0.5, title.text
+        if supported in code_of:
+            assert not code_of[supported].meets(_circle("dot", *end, 3.5)), title.text
+        supports += 1
+    assert supports == len(given)
+
+
+def test_a_hold_ring_lies_under_the_unit_and_its_code() -> None:
+    """The ring of a hold is drawn before the units, so the power code beside a holding unit
+    (Chaos II) is whole over it."""
+    variant = get_variant("chaos2")
+    state = _full_board(variant, fleets=False).evolve(
+        phase=Phase("Fall", 1905, PhaseType.MOVEMENT))
+    submitted = []
+    for unit in state.units:
+        order = parse_order(f"{unit} H", variant.map, state.phase.type)
+        assert not isinstance(order, Exception)
+        submitted.append(Submitted(unit.power, f"{unit} H", order))
+    root, _ = read(render_map_svg(variant, state, "holds",
+                                  results=advance(variant, state, submitted).reports[0].results))
+    children = list(root)
+    rings = [i for i, e in enumerate(children) if e.get("data-mark") == "hold"]
+    units = [i for i, e in enumerate(children) if "unit" in (e.get("class") or "").split()]
+    assert len(rings) == len(units) == len(state.units) and max(rings) < min(units)
