@@ -118,24 +118,16 @@ def flatten(message: EmailMessage, linesep: str = "\r\n") -> bytes:
     return out.getvalue()
 
 
-def envelope(message: EmailMessage) -> tuple[str, tuple[str, ...]]:
-    """The message's sender and recipients (From; To, Cc and Bcc), as an SMTP server gets
-    them."""
+def to_raw(message: EmailMessage) -> RawMessage:
+    """The message serialised for sending (without its Bcc header, which no recipient sees),
+    with its envelope: the From address, and the To, Cc and Bcc ones."""
     sender = getaddresses([str(v) for v in message.get_all("From", [])])
     recipients = tuple(addr for _, addr in getaddresses(
         [str(v) for name in ("To", "Cc", "Bcc") for v in message.get_all(name, [])]) if addr)
-    return (sender[0][1] if sender else ""), recipients
-
-
-def to_raw(message: EmailMessage) -> RawMessage | None:
-    """The message serialised for sending (without its Bcc header, which no recipient sees),
-    or None if an address is not ASCII (the SMTP client must then ask for SMTPUTF8)."""
-    sender, recipients = envelope(message)
-    if not all(a.isascii() for a in (sender, *recipients)):
-        return None
     shown = copy.copy(message)
     del shown["Bcc"]
-    return RawMessage(str(message["Message-ID"] or ""), sender, recipients, flatten(shown))
+    return RawMessage(str(message["Message-ID"] or ""), sender[0][1] if sender else "",
+                      recipients, flatten(shown))
 
 
 class ComposeError(ValueError):

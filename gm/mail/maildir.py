@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import hashlib
 import itertools
 import logging
@@ -21,7 +20,7 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from gm.mail.compose import envelope, flatten
+from gm.mail.compose import to_raw
 from gm.mail.errors import MaildirError
 from gm.mail.transport import (
     Backoff,
@@ -155,9 +154,8 @@ class MaildirSink:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def _name(self, message: OutgoingMessage) -> str:
-        message_id = " ".join((message.message_id if isinstance(message, RawMessage)
-                               else str(message.get("Message-ID", ""))).split())
+    def _name(self, message: RawMessage) -> str:
+        message_id = " ".join(message.message_id.split())
         if not message_id:
             return _unique_name()
         return "gm." + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:40]
@@ -186,22 +184,13 @@ class MaildirSink:
         return True
 
     async def send(self, message: OutgoingMessage) -> SendReport:
-        if isinstance(message, RawMessage):  # CRLF line ends: stored with LF, as below
-            name = self._name(message)
-            if not await asyncio.to_thread(self._write, name,
-                                           message.data.replace(b"\r\n", b"\n")):
-                log.info("Maildir %s: %s is already in the outbox", self.path, name)
-            return SendReport(message_id=message.message_id, accepted=message.recipients)
-        _, recipients = envelope(message)
-        stored = copy.copy(message)
-        del stored["Bcc"]  # as an SMTP server would not show it
-        data = flatten(stored, "\n")
+        if not isinstance(message, RawMessage):
+            message = to_raw(message)  # no Bcc, as an SMTP server would not show it
         name = self._name(message)
-        written = await asyncio.to_thread(self._write, name, data)
-        if not written:
+        if not await asyncio.to_thread(self._write, name,
+                                       message.data.replace(b"\r\n", b"\n")):  # stored: LF
             log.info("Maildir %s: %s is already in the outbox", self.path, name)
-        message_id = message.get("Message-ID")
-        return SendReport(message_id=str(message_id) if message_id else None, accepted=recipients)
+        return SendReport(message_id=message.message_id or None, accepted=message.recipients)
 
     async def close(self) -> None:
         """Nothing to close: each message is its own file."""

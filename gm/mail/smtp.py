@@ -130,8 +130,10 @@ class SmtpSink:
             return await self._send(message)
 
     async def _send(self, message: OutgoingMessage) -> SendReport:
-        if isinstance(message, EmailMessage):
-            message = to_raw(message) or message  # written here, faster than the client does
+        if isinstance(message, EmailMessage):  # written here, faster than the client does,
+            raw = to_raw(message)  # unless an address needs SMTPUTF8, which the client asks for
+            if all(a.isascii() for a in (raw.sender, *raw.recipients)):
+                message = raw
         if isinstance(message, RawMessage):
             message_id: str | None = message.message_id
         else:

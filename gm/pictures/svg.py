@@ -354,15 +354,20 @@ def _half_width(unit: Unit) -> float:
             + (0 if unit.location.coast is None else 7 * (1 + len(unit.location.coast)))) / 2
 
 
+def _code_box(unit: Unit, code: str) -> Box:
+    """The box of the power's code right of a unit's mark, from the unit's middle."""
+    left = _badge_left(0.0, _half_width(unit)) - 0.75
+    return left, -6.75, left + 6.5 + 7 * len(code), 6.75
+
+
 def _code_reach(unit: Unit, code: str, direction: Point) -> float:
     """How far from a unit's middle a line leaving it in `direction` (a unit vector) is clear
     of the box of the power's code right of its mark; 0 if the line does not cross the box."""
     ux, uy = direction
     if not code or ux <= 0:
         return 0.0
-    left = _badge_left(0.0, _half_width(unit)) - 0.75
-    right = left + 6.5 + 7 * len(code)
-    leave = right / ux if abs(uy) * right <= 6.75 * ux else 6.75 / abs(uy)
+    left, _, right, half = _code_box(unit, code)
+    leave = right / ux if abs(uy) * right <= half * ux else half / abs(uy)
     return leave + 2.0 if left / ux < leave else 0.0
 
 
@@ -467,11 +472,10 @@ class _Orders:
             return gap
         length = math.dist(a, b) or 1.0
         ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
-        left = _badge_left(0.0, _half_width(unit)) - 0.75  # the code's box, as _code_reach
-        right = left + 6.5 + 7 * len(code)
+        left, top, right, bottom = _code_box(unit, code)
         while gap < length:
             dx = max(left - ux * gap, 0.0, ux * gap - right)
-            dy = max(-6.75 - uy * gap, 0.0, uy * gap - 6.75)
+            dy = max(top - uy * gap, 0.0, uy * gap - bottom)
             if dx * dx + dy * dy >= radius * radius:
                 break
             gap += 1.0

@@ -13,10 +13,11 @@ accepted and that will be sent again (under its same Message-ID).
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from gm.config import Config
@@ -127,65 +128,55 @@ async def drain_outbox(db: Database, sink: MailSink, *, config: Config, clock: C
     run: DbRunner = run_db or _run_inline
     sent = 0
     lease = send_lease(config) * batch
+    known: dict[bytes, bytes] = {}  # the PNGs of the message before, by SVG
     while True:
         claimed: list[OutboundRecord] = await run(partial(_claim, db, clock, batch, lease))
         if not claimed:
             return sent
         for record in claimed:
+            record, pictures = draw_pictures(record, known)
+            if drawn := {svg: png for svg, png in pictures.items() if svg not in known}:
+                await run(partial(_keep_drawn, db, drawn))  # the next senders need not draw
+            known = pictures  # a phase's reports, queued together, come one after the other
             if await _send_one(db, sink, record, config=config, clock=clock, run=run):
                 sent += 1
         if len(claimed) < batch:
             return sent  # that was all that was due (what came since waits for the next call)
 
 
-def draw_pictures(record: OutboundRecord) -> tuple[OutboundRecord, dict[bytes, bytes]]:
-    """`record` with its undrawn PNGs drawn from their SVGs, and the PNGs drawn here by SVG.
-    gm.pictures.png remembers the last pictures it drew, so the same picture queued for every
-    recipient of a report is drawn once. A picture that cannot be drawn is left out (logged):
+def draw_pictures(record: OutboundRecord, known: Mapping[bytes, bytes] = MappingProxyType({})
+                  ) -> tuple[OutboundRecord, dict[bytes, bytes]]:
+    """`record` with its undrawn PNGs drawn from their SVGs (or taken from `known`, by SVG),
+    and every PNG it carries now by SVG. A picture that cannot be drawn is left out (logged):
     its SVG is attached beside it, and the message is not held back for it."""
     if all(a.drawn for a in record.attachments):
         return record, {}
     from gm.pictures.png import PictureError, svg_to_png  # resvg, loaded when first needed
 
-    drawn: dict[bytes, bytes] = {}
+    pictures: dict[bytes, bytes] = {}
     attachments = []
     for a in record.attachments:
         if a.svg is not None:
             try:
-                png = drawn[a.svg] = svg_to_png(a.svg.decode("utf-8"))
+                png = known.get(a.svg) or svg_to_png(a.svg.decode("utf-8"))
             except (PictureError, UnicodeDecodeError) as exc:
                 log.error("outbound %s: %s left out, not drawn: %s", record.id, a.filename, exc)
                 continue
+            pictures[a.svg] = png
             a = StoredAttachment(a.filename, a.content_type, png)
         attachments.append(a)
-    return replace(record, attachments=tuple(attachments)), drawn
-
-
-_KEPT: dict[tuple[str, bytes], None] = {}  # (database, picture) kept here lately, oldest first
-_KEPT_MOST = 32
+    return replace(record, attachments=tuple(attachments)), pictures
 
 
 def _keep_drawn(db: Database, drawn: dict[bytes, bytes]) -> None:
-    """Store the PNGs drawn, unless this process stored them already (the next recipients of
-    a report come with the picture still undrawn: they were read before it was kept)."""
-    new = {svg: png for svg, png in drawn.items() if (db.url, svg) not in _KEPT}
-    if not new:
-        return
     with db.engine.begin() as conn:  # plain UPDATEs: no ORM session needed
-        for svg, png in new.items():
+        for svg, png in drawn.items():
             outbound_repo.record_drawn(conn, svg, png)
-    for svg in new:
-        _KEPT[(db.url, svg)] = None
-    while len(_KEPT) > _KEPT_MOST:
-        del _KEPT[next(iter(_KEPT))]
 
 
 async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, config: Config,
                     clock: Clock, run: DbRunner) -> bool:
     try:
-        record, drawn = draw_pictures(record)
-        if drawn:  # kept, so the other messages carrying these pictures do not draw them again
-            await run(partial(_keep_drawn, db, drawn))
         message = compose(record, config)
         report = await sink.send(message)
     except (ComposeError, PermanentSendError) as exc:
