@@ -1,4 +1,5 @@
-"""How long one map picture takes: the SVG (gm.pictures.svg) and its PNG (resvg), for the
+"""How long one map picture takes: the SVG (gm.pictures.svg) and its PNG (painted with Skia,
+gm.pictures.paint; and, for comparison, drawn by resvg, where Skia cannot load), for the
 standard board with the Spring 1901 orders drawn, Abstraction2's start, and a 34-power Chaos II
 position with its orders drawn. Goal: under 50 ms each.
 
@@ -11,7 +12,8 @@ The PNG is timed without the remembered pictures of gm.pictures.png (render_png,
 svg_to_png calls the first time it sees an SVG). Each figure is the best of the runs
 (wall-clock ms, and the process's CPU ms: on a busy machine the wall-clock figure grows with
 the load, the CPU figure much less). The first picture of a variant also computes its board
-(once per process); that time is shown apart. "pixels": the PNG's size.
+(once per process); that time is shown apart. "pixels": the PNG's size; "resvg": the CPU ms
+of the same PNG drawn by resvg.
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ def main() -> None:
     results = advance(chaos, state, chaos_orders(chaos, state, 1)).reports[0].results
     cases.append(("chaos2, 34 powers, 60 units, orders", chaos, state, results))
     print(f"{'picture':40s} {'board':>8s} {'SVG ms':>8s} {'PNG ms':>8s} {'(cpu)':>8s} "
-          f"{'PNG kB':>7s} {'pixels':>10s}")
+          f"{'PNG kB':>7s} {'pixels':>10s} {'resvg':>8s}")
     for name, variant, position, drawn in cases:
         start = time.perf_counter()
         svg = render_map_svg(variant, position, name, results=drawn)
@@ -94,11 +96,13 @@ def main() -> None:
         titles = iter(range(10**6))  # a new title each time: nothing remembered whole
         svg_ms, _ = _best(lambda v=variant, p=position, d=drawn, n=name, t=titles:
                           render_map_svg(v, p, f"{n} {next(t)}", results=d), args.runs)
+        render_png(svg)  # the fonts, paints and names' outlines are made once per process
         png_ms, png_cpu = _best(lambda s=svg: render_png(s), max(3, args.runs // 3))
+        _, resvg_cpu = _best(lambda s=svg: render_png(s, renderer="resvg"), 3)
         png = svg_to_png(svg)
         width, height = struct.unpack(">II", png[16:24])  # the PNG header's size
         print(f"{name:40s} {first:8.1f} {svg_ms:8.1f} {png_ms:8.1f} {png_cpu:8.1f} "
-              f"{len(png) / 1024:7.0f} {f'{width}x{height}':>10s}")
+              f"{len(png) / 1024:7.0f} {f'{width}x{height}':>10s} {resvg_cpu:8.1f}")
         if args.write is not None:
             _write(args.write, name, svg)
     if args.write is not None:

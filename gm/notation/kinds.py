@@ -102,6 +102,11 @@ def kind_phase_error(kind: str, phase_type: PhaseType | None, text: str) -> Orde
     return OrderError(
         ErrorKind.ILLEGAL,
         text,
-        f'"{text.strip()}": {what} are given only in {when}, not in a '
-        f"{phase_type.value.lower()} phase.",
+        f'"{text.strip()}": {what} are given only in {when}, not in '
+        f"{_a(phase_type.value.lower())} phase.",
     )
+
+
+def _a(word: str) -> str:
+    """`word` with its indefinite article ("an adjustment", "a retreat")."""
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"

@@ -1,13 +1,16 @@
-"""PNG pictures for mail clients that show no SVG (most webmail): the SVG rendered by resvg.
+"""PNG pictures for mail clients that show no SVG (most webmail), drawn from the SVG.
 
-resvg is a self-contained SVG renderer written in Rust (no system library beside the wheel) that
-draws everything the pictures use: patterns, dashes, and the label halos of SVG 2's
-`paint-order`, which CairoSVG leaves out (its labels come out white on white). Of its Python
-bindings, `resvg` keeps the parsing options, fonts included, from one picture to the next and
-renders a picture in about a third of the time `resvg-py` takes here
-(benchmarks/bench_pictures.py). Fonts: DejaVu Sans (Debian's fonts-dejavu-core) when the system
-has it, read into memory once (a font given by its file is opened and read again for every
-text drawn: that took two thirds of the time to read a picture); else the system's fonts.
+Two ways to draw, the same picture (tests/pictures/test_picture_paint.py compares them pixel
+by pixel):
+- gm.pictures.paint reads the SVG that gm.pictures.svg writes and paints it with Skia; this
+  module writes the pixels as a PNG itself (no filter, deflate at ISA-L's fastest level: the
+  pictures are large flat colours, so this is close in size to a thorough encoder and many
+  times faster). About 20-35 ms a picture here, the goal being 50 (benchmarks/bench_pictures.py).
+- resvg (a self-contained SVG renderer in Rust) draws any SVG, at about 60-80 ms: used where
+  Skia cannot be loaded (the skia-python wheel needs the system's libEGL and libGL, Debian's
+  libegl1 and libgl1; deploy/GUIDE.md), said once in the log. Its fonts: DejaVu Sans when the
+  system has it, read into memory once (a font given by its file is opened again for every
+  text drawn), else the system's fonts.
 
 A picture is drawn at its own size, but at most `MAX_WIDTH` pixels wide: the HTML report
 shows it no wider (templates/report/phase-body.html.j2), and a larger picture (Abstraction2's
@@ -18,43 +21,34 @@ for again (the start mail, then MAP of the same phase) is drawn once.
 
 from __future__ import annotations
 
+import logging
 import re
+import struct
 import threading
+import zlib
+from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
+from types import ModuleType
+from typing import Literal
 
+import numpy as np
 import resvg
+from isal import isal_zlib
+
+log = logging.getLogger(__name__)
 
 MAX_WIDTH = 1140  # pixels: the widest the HTML report shows a picture
 _FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
 _SIZE = re.compile(r'<svg([^>]*?) width="([0-9.]+)" height="([0-9.]+)"')
-_LOCAL = threading.local()  # .options: this thread's parsing options (fonts loaded)
+_LOCAL = threading.local()  # .options: this thread's resvg parsing options (fonts loaded)
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+Renderer = Literal["skia", "resvg"]
 
 
 class PictureError(ValueError):
     """An SVG that cannot be drawn as PNG."""
-
-
-@cache
-def _font_data() -> tuple[bytes, ...]:
-    """The DejaVu Sans font files' contents (none if the system has none)."""
-    return tuple(p.read_bytes() for folder in _FONT_DIRS
-                 for p in sorted(folder.glob("DejaVuSans*.ttf")))
-
-
-def _options() -> resvg.usvg.Options:
-    options: resvg.usvg.Options | None = getattr(_LOCAL, "options", None)
-    if options is None:
-        options = resvg.usvg.Options.default()
-        fonts = _font_data()
-        if fonts:
-            for data in fonts:
-                options.load_font_data(data)
-            options.font_family = "DejaVu Sans"
-        else:
-            options.load_system_fonts()
-        _LOCAL.options = options
-    return options
 
 
 def svg_to_png(svg: str, zoom: float | None = None) -> bytes:
@@ -69,20 +63,96 @@ def _remembered(svg: str, zoom: float | None) -> bytes:
     return render_png(svg, zoom)
 
 
-def render_png(svg: str, zoom: float | None = None) -> bytes:
-    """svg_to_png without remembering (what benchmarks/bench_pictures.py times)."""
+def render_png(svg: str, zoom: float | None = None, renderer: Renderer | None = None) -> bytes:
+    """svg_to_png without remembering (what benchmarks/bench_pictures.py times). `renderer`:
+    which draws it (default: Skia where it can be loaded, else resvg)."""
     size = _SIZE.search(svg)
     if zoom is None:
         zoom = 1.0 if size is None else min(1.0, MAX_WIDTH / float(size.group(2)))
-    if zoom != 1.0 and size is not None:
-        svg = (f'{svg[:size.start()]}<svg{size.group(1)} width="{float(size.group(2)) * zoom:.0f}" '
-               f'height="{float(size.group(3)) * zoom:.0f}"{svg[size.end():]}')
+    draw = _DRAW[renderer or default_renderer()]
     try:
-        tree = resvg.usvg.Tree.from_str(svg, _options())
-        return bytes(resvg.render(tree, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)))
+        return draw(svg, zoom)
     except Exception as exc:
         raise PictureError(f"the SVG cannot be drawn: {exc}") from exc
-    except BaseException as exc:  # the binding reports an unreadable SVG as a Rust panic
+    except BaseException as exc:  # resvg reports an unreadable SVG as a Rust panic
         if type(exc).__name__ != "PanicException":
             raise
         raise PictureError(f"the SVG cannot be drawn: {exc}") from exc
+
+
+@cache
+def default_renderer() -> Renderer:
+    """Skia where it can be loaded, else resvg (said once in the log)."""
+    return "skia" if _painter() is not None else "resvg"
+
+
+@cache
+def _painter() -> ModuleType | None:
+    try:
+        from gm.pictures import paint
+    except ImportError as exc:  # skia-python loads the system's libEGL and libGL
+        log.warning("map pictures are drawn by resvg, about three times slower: Skia cannot "
+                    "be loaded (%s; on Debian: apt-get install libegl1 libgl1)", exc)
+        return None
+    return paint
+
+
+def _skia_png(svg: str, zoom: float) -> bytes:
+    paint = _painter()
+    if paint is None:
+        raise PictureError("Skia cannot be loaded here")
+    pixels, width, height = paint.paint_rgba(svg, zoom)
+    return encode_rgba(pixels, width, height)
+
+
+def encode_rgba(pixels: object, width: int, height: int) -> bytes:
+    """A PNG of `height` rows of `width` RGBA pixels (any buffer, row after row): each row
+    unfiltered, deflated at ISA-L's fastest level."""
+    stride = width * 4
+    data = np.frombuffer(memoryview(pixels).cast("B"), np.uint8)  # type: ignore[arg-type]
+    if data.size != stride * height:
+        raise PictureError(f"{data.size} bytes are not {width}x{height} RGBA pixels")
+    rows = np.zeros((height, stride + 1), np.uint8)  # each row behind its filter byte (0: none)
+    rows[:, 1:] = data.reshape(height, stride)
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8-bit RGBA
+    return b"".join((_SIGNATURE, _chunk(b"IHDR", header),
+                     _chunk(b"IDAT", isal_zlib.compress(rows, 1)), _chunk(b"IEND", b"")))
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return (struct.pack(">I", len(body)) + kind + body
+            + struct.pack(">I", zlib.crc32(body, zlib.crc32(kind))))
+
+
+@cache
+def _font_data() -> tuple[bytes, ...]:
+    """The DejaVu Sans font files' contents (none if the system has none)."""
+    return tuple(p.read_bytes() for folder in _FONT_DIRS
+                 for p in sorted(folder.glob("DejaVuSans*.ttf")))
+
+
+def _resvg_options() -> resvg.usvg.Options:
+    options: resvg.usvg.Options | None = getattr(_LOCAL, "options", None)
+    if options is None:
+        options = resvg.usvg.Options.default()
+        fonts = _font_data()
+        if fonts:
+            for data in fonts:
+                options.load_font_data(data)
+            options.font_family = "DejaVu Sans"
+        else:
+            options.load_system_fonts()
+        _LOCAL.options = options
+    return options
+
+
+def _resvg_png(svg: str, zoom: float) -> bytes:
+    size = _SIZE.search(svg)
+    if zoom != 1.0 and size is not None:
+        svg = (f'{svg[:size.start()]}<svg{size.group(1)} width="{float(size.group(2)) * zoom:.0f}" '
+               f'height="{float(size.group(3)) * zoom:.0f}"{svg[size.end():]}')
+    tree = resvg.usvg.Tree.from_str(svg, _resvg_options())
+    return bytes(resvg.render(tree, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)))
+
+
+_DRAW: dict[Renderer, Callable[[str, float], bytes]] = {"skia": _skia_png, "resvg": _resvg_png}

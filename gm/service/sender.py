@@ -151,7 +151,7 @@ def draw_pictures(record: OutboundRecord, known: Mapping[bytes, bytes] = Mapping
     its SVG is attached beside it, and the message is not held back for it."""
     if all(a.drawn for a in record.attachments):
         return record, {}
-    from gm.pictures.png import PictureError, svg_to_png  # resvg, loaded when first needed
+    from gm.pictures.png import PictureError, svg_to_png  # Skia, loaded when first needed
 
     pictures: dict[bytes, bytes] = {}
     attachments = []

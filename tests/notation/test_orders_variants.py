@@ -301,6 +301,8 @@ def test_each_kind_is_refused_in_the_wrong_phase(text: str, kind: str, phase: Ph
         assert f'"{text}"' in parsed.message
         when = "adjustment phase" if kind in ADJUSTMENT_KINDS else "movement phase"
         assert f"given only in an {when}" in parsed.message or f"only in a {when}" in parsed.message
+        article = "an" if other is ADJ else "a"
+        assert f"not in {article} {other.value.lower()} phase." in parsed.message
     # Without a phase every form keeps its reading.
     assert not isinstance(parse_order(text, gmap(), None, ALL), OrderError)
 

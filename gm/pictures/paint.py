@@ -1,0 +1,334 @@
+"""The map pictures drawn as pixels with Skia: gm's own SVG read and painted, no SVG renderer.
+
+gm.pictures.svg writes a small part of SVG: shapes (polygon, polyline, path of M/L/Z, circle,
+line, rect with rx), text with a halo (`paint-order="stroke"`), four tiling patterns, groups,
+`rotate(...)` transforms and the presentation attributes they carry. This module reads that
+part and draws it on a Skia canvas (the 2D library Chromium draws with; the skia-python
+binding); gm.pictures.png writes the PNG. Both take about a third of the time resvg takes to
+draw and encode the same SVG: the reason this module exists (benchmarks/bench_pictures.py).
+Text is drawn as an SVG renderer draws it: the glyphs' outlines, kerned, filled and stroked
+(Skia's own glyph masks come out lighter at small sizes). Anything outside that part (an
+element, attribute or value svg.py does not write today) raises Undrawable, not a guess:
+tests/pictures/test_picture_paint.py draws every variant and every mark both ways and compares
+the pixels with resvg's, so a change to the pictures that this module does not follow fails
+there, not in a player's mail.
+
+Fonts: DejaVu Sans (Debian's fonts-dejavu-core), read from its files through a font manager of
+its own (the system's would load fontconfig, which warns about newer configuration files);
+without it, Skia's default typeface.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import numpy as np
+import skia
+
+_NS = "{http://www.w3.org/2000/svg}"
+_FONT_FILES = {
+    "normal": ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+               "/usr/share/fonts/dejavu/DejaVuSans.ttf"),
+    "bold": ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+             "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf"),
+}
+# presentation attributes, inherited by an element's children as SVG says
+_STYLE = ("fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray",
+          "stroke-linecap", "stroke-linejoin", "paint-order", "shape-rendering", "font-size",
+          "font-weight", "text-anchor", "font-family")
+_DEFAULT: dict[str, str] = {
+    "fill": "#000000", "fill-opacity": "1", "stroke": "none", "stroke-width": "1",
+    "stroke-dasharray": "", "stroke-linecap": "butt", "stroke-linejoin": "miter",
+    "paint-order": "normal", "shape-rendering": "auto", "font-size": "16",
+    "font-weight": "normal", "text-anchor": "start", "font-family": "",
+}
+_KNOWN = frozenset((*_STYLE, "width", "height", "viewBox", "id", "class", "x", "y", "x1", "y1",
+                    "x2", "y2", "cx", "cy", "r", "rx", "points", "d", "transform",
+                    "patternUnits"))
+_NUMBER = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_PATH = re.compile(r"\s*([MLZmlz])([^MLZmlzA-Za-z]*)")
+_ROTATE = re.compile(r"rotate\(\s*([-0-9.e]+)[\s,]+([-0-9.e]+)[\s,]+([-0-9.e]+)\s*\)")
+_CAPS = {"butt": skia.Paint.kButt_Cap, "round": skia.Paint.kRound_Cap,
+         "square": skia.Paint.kSquare_Cap}
+_JOINS = {"miter": skia.Paint.kMiter_Join, "round": skia.Paint.kRound_Join,
+          "bevel": skia.Paint.kBevel_Join}
+_NAMED = {"white": "#ffffff", "black": "#000000"}
+_LOCAL = threading.local()  # .kit: this thread's fonts and paints (Skia objects stay in a thread)
+
+Style = dict[str, str]
+
+
+class Undrawable(ValueError):
+    """The SVG steps outside what this module draws (or is not SVG)."""
+
+
+def paint_rgba(svg: str, zoom: float) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], int, int]:
+    """The picture's pixels (rows of RGBA, opaque: drawn on white), its width and height;
+    `zoom` scales the SVG's own size."""
+    try:
+        root = ElementTree.fromstring(svg)
+    except ElementTree.ParseError as exc:
+        raise Undrawable(f"the SVG cannot be read: {exc}") from exc
+    if root.tag != _NS + "svg":
+        raise Undrawable(f"not an SVG picture: <{root.tag}>")
+    try:
+        width = round(float(root.attrib["width"]) * zoom)
+        height = round(float(root.attrib["height"]) * zoom)
+        box = [float(v) for v in root.attrib.get(
+            "viewBox", f"0 0 {root.attrib['width']} {root.attrib['height']}").split()]
+    except (KeyError, ValueError) as exc:
+        raise Undrawable(f"the SVG has no readable size: {exc}") from exc
+    if not (0 < width <= 10_000 and 0 < height <= 10_000) or len(box) != 4:
+        raise Undrawable(f"the SVG's size cannot be drawn: {width}x{height}")
+    pixels = np.empty((height, width * 4), np.uint8)
+    info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType,
+                               skia.kPremul_AlphaType)
+    surface = skia.Surface.MakeRasterDirect(info, pixels, width * 4)
+    canvas = surface.getCanvas()
+    canvas.clear(0xFFFFFFFF)
+    canvas.scale(width / box[2], height / box[3])
+    canvas.translate(-box[0], -box[1])
+    painter = _Painter(_kit())
+    try:
+        painter.patterns(root)
+        painter.draw(root, _DEFAULT, canvas)
+    except (KeyError, ValueError, IndexError) as exc:
+        raise Undrawable(f"the SVG cannot be drawn: {exc!r}") from exc
+    del canvas, surface
+    return pixels, width, height
+
+
+class _Kit:
+    """Fonts and paints, made once per thread and kept (most pictures use the same few)."""
+
+    def __init__(self) -> None:
+        manager = skia.FontMgr.New_Custom_Empty()
+        self.typefaces: dict[str, Any] = {}
+        for weight, files in _FONT_FILES.items():
+            found = next((f for f in files if Path(f).exists()), None)
+            face = None if found is None else manager.makeFromFile(found, 0)
+            if face is None:
+                face = skia.Typeface.MakeDefault()
+            self.typefaces[weight] = face
+        self.fonts: dict[tuple[str, str], Any] = {}
+        self.paints: dict[tuple[str, ...], Any] = {}
+        self.outlines: dict[tuple[str, str, str], tuple[Any, float]] = {}
+
+    def outline(self, words: str, size: str, weight: str) -> tuple[Any, float]:
+        """The words' glyphs as one path from the origin on the baseline, and its advance."""
+        key = (words, size, weight)
+        found = self.outlines.get(key)
+        if found is None:
+            font = self.font(size, weight)
+            glyphs = font.textToGlyphs(words)
+            pairs = font.getTypeface().getKerningPairAdjustments(glyphs) or ()
+            scale = font.getSize() / font.getTypeface().getUnitsPerEm()
+            path, kerned = skia.Path(), 0.0
+            for i, (glyph, x) in enumerate(zip(font.getPaths(glyphs), font.getXPos(glyphs),
+                                               strict=True)):
+                if i and i <= len(pairs):  # the font's kerning of this pair
+                    kerned += pairs[i - 1] * scale
+                if glyph is not None:
+                    path.addPath(glyph, x + kerned, 0)
+            if len(self.outlines) > 4096:  # titles are new in every picture: kept a while
+                self.outlines.clear()
+            found = self.outlines[key] = (path, font.measureText(words) + kerned)
+        return found
+
+    def font(self, size: str, weight: str) -> Any:
+        font = self.fonts.get((size, weight))
+        if font is None:
+            face = self.typefaces["bold" if weight in ("bold", "bolder", "700", "800", "900")
+                                  else "normal"]
+            font = skia.Font(face, float(size))
+            font.setEdging(skia.Font.kAntiAlias)
+            font.setSubpixel(True)
+            font.setHinting(skia.FontHinting.kNone)
+            font.setLinearMetrics(True)
+            self.fonts[(size, weight)] = font
+        return font
+
+
+def _kit() -> _Kit:
+    kit: _Kit | None = getattr(_LOCAL, "kit", None)
+    if kit is None:
+        kit = _LOCAL.kit = _Kit()
+    return kit
+
+
+def _colour(text: str) -> int:
+    value = _NAMED.get(text, text).lstrip("#")
+    if len(value) == 3:
+        value = "".join(c * 2 for c in value)
+    if len(value) != 6:
+        raise ValueError(f"colour {text!r}")
+    return 0xFF000000 | int(value, 16)
+
+
+class _Painter:
+    """Draws one picture's elements (the patterns first: fills refer to them)."""
+
+    def __init__(self, kit: _Kit) -> None:
+        self.kit = kit
+        self.shaders: dict[str, Any] = {}
+
+    def patterns(self, root: ElementTree.Element) -> None:
+        for pattern in root.iter(_NS + "pattern"):
+            a = pattern.attrib
+            if a.get("patternUnits") != "userSpaceOnUse":
+                raise Undrawable(f"pattern {a.get('id')!r}: only userSpaceOnUse is drawn")
+            tile = skia.Rect.MakeWH(float(a["width"]), float(a["height"]))
+            recorder = skia.PictureRecorder()
+            canvas = recorder.beginRecording(tile)
+            for child in pattern:
+                self.draw(child, _DEFAULT, canvas)
+            self.shaders[a["id"]] = recorder.finishRecordingAsPicture().makeShader(
+                skia.TileMode.kRepeat, skia.TileMode.kRepeat, skia.FilterMode.kLinear, None,
+                tile)
+
+    def paint(self, style: Style, stroke: bool) -> Any:
+        """The Skia paint for the style's fill or stroke, None if there is none."""
+        value = style["stroke" if stroke else "fill"]
+        if value == "none":
+            return None
+        key = ((value, style["stroke-width"], style["stroke-dasharray"],
+                style["stroke-linecap"], style["stroke-linejoin"], style["shape-rendering"])
+               if stroke else (value, style["fill-opacity"], style["shape-rendering"]))
+        paints = self.kit.paints if not value.startswith("url(") else {}
+        paint = paints.get(key)
+        if paint is None:
+            paint = skia.Paint()
+            paint.setAntiAlias(style["shape-rendering"] not in ("crispEdges", "optimizeSpeed"))
+            if value.startswith("url(#") and value.endswith(")"):
+                paint.setShader(self.shaders[value[5:-1]])
+            else:
+                paint.setColor(_colour(value))
+            if stroke:
+                paint.setStyle(skia.Paint.kStroke_Style)
+                paint.setStrokeWidth(float(style["stroke-width"]))
+                paint.setStrokeCap(_CAPS[style["stroke-linecap"]])
+                paint.setStrokeJoin(_JOINS[style["stroke-linejoin"]])
+                dash = [float(v) for v in _NUMBER.findall(style["stroke-dasharray"])]
+                if dash and any(dash):
+                    paint.setPathEffect(skia.DashPathEffect.Make(dash * (len(dash) % 2 + 1), 0))
+            else:
+                paint.setAlphaf(float(style["fill-opacity"]))
+            paints[key] = paint
+        return paint
+
+    def draw(self, element: ElementTree.Element, inherited: Style, canvas: Any) -> None:
+        tag = element.tag[len(_NS):] if element.tag.startswith(_NS) else element.tag
+        if tag in ("title", "defs", "desc", "metadata"):
+            return
+        a = element.attrib
+        if not _KNOWN.issuperset(a):
+            unknown = [k for k in a if k not in _KNOWN and not k.startswith("data-")]
+            if unknown:
+                raise Undrawable(f"<{tag}>: cannot draw attribute {unknown[0]}")
+        style = inherited
+        if not _STYLE_SET.isdisjoint(a):
+            style = {**inherited, **{k: a[k] for k in _STYLE if k in a}}
+        transform = a.get("transform")
+        if transform is not None:
+            turn = _ROTATE.fullmatch(transform.strip())
+            if turn is None:
+                raise Undrawable(f"<{tag}>: cannot draw transform {transform!r}")
+            canvas.save()
+            canvas.rotate(*(float(v) for v in turn.groups()))
+        if tag in ("g", "svg"):
+            for child in element:
+                self.draw(child, style, canvas)
+        elif tag == "text":
+            self.text(element, style, canvas)
+        else:
+            shape = _SHAPES.get(tag)
+            if shape is None:
+                raise Undrawable(f"cannot draw <{tag}>")
+            path = shape(a)
+            for paint in (self.paint(style, False), self.paint(style, True)):
+                if paint is not None:
+                    canvas.drawPath(path, paint)
+        if transform is not None:
+            canvas.restore()
+
+    def text(self, element: ElementTree.Element, style: Style, canvas: Any) -> None:
+        if len(element):
+            raise Undrawable("cannot draw <text> with elements inside")
+        words = element.text or ""
+        if not words:
+            return
+        outline, advance = self.kit.outline(words, style["font-size"], style["font-weight"])
+        x, y = float(element.attrib.get("x", 0)), float(element.attrib.get("y", 0))
+        anchor = style["text-anchor"]
+        if anchor != "start":
+            x -= advance / 2 if anchor == "middle" else advance
+        fill, stroke = self.paint(style, False), self.paint(style, True)
+        canvas.save()
+        canvas.translate(x, y)
+        for paint in ((stroke, fill) if style["paint-order"].startswith("stroke")
+                      else (fill, stroke)):
+            if paint is not None:
+                canvas.drawPath(outline, paint)
+        canvas.restore()
+
+
+_STYLE_SET = frozenset(_STYLE)
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(v) for v in _NUMBER.findall(text)]
+
+
+def _poly(a: dict[str, str], close: bool) -> Any:
+    v = _numbers(a["points"])
+    path = skia.Path()
+    path.addPoly([skia.Point(v[i], v[i + 1]) for i in range(0, len(v) - 1, 2)], close)
+    return path
+
+
+def _d(a: dict[str, str]) -> Any:
+    """A path of absolute M, L and Z commands (what svg.py writes)."""
+    path = skia.Path()
+    d = a["d"]
+    at = 0
+    for match in _PATH.finditer(d):
+        if match.start() != at:
+            break
+        at = match.end()
+        command, v = match.group(1), _numbers(match.group(2))
+        if command in "ml":
+            raise Undrawable("cannot draw a relative path (m, l)")
+        if command == "M":
+            path.moveTo(v[0], v[1])
+            v = v[2:]
+        if command in "Zz":
+            path.close()
+            continue
+        for i in range(0, len(v) - 1, 2):
+            path.lineTo(v[i], v[i + 1])
+    if d[at:].strip():
+        raise Undrawable(f"cannot draw path data {d[at:at + 20]!r}")
+    return path
+
+
+def _rect(a: dict[str, str]) -> Any:
+    r = skia.Rect.MakeXYWH(float(a.get("x", 0)), float(a.get("y", 0)), float(a["width"]),
+                           float(a["height"]))
+    rx = float(a.get("rx", 0))
+    return skia.Path.RRect(r, rx, rx) if rx else skia.Path.Rect(r)
+
+
+_SHAPES: dict[str, Callable[[dict[str, str]], Any]] = {
+    "polygon": lambda a: _poly(a, True),
+    "polyline": lambda a: _poly(a, False),
+    "path": _d,
+    "circle": lambda a: skia.Path.Circle(float(a["cx"]), float(a["cy"]), float(a["r"])),
+    "line": lambda a: skia.Path.Line(skia.Point(float(a["x1"]), float(a["y1"])),
+                                     skia.Point(float(a["x2"]), float(a["y2"]))),
+    "rect": _rect,
+}
