@@ -360,6 +360,17 @@ def _code_box(unit: Unit, code: str) -> Box:
     return left, -6.75, left + 6.5 + 7 * len(code), 6.75
 
 
+def _mark_reach(unit: Unit, direction: Point, margin: float) -> float:
+    """How far from a unit's middle a line leaving it in `direction` (a unit vector) is
+    `margin` clear of its mark (an army's circle, else its box: wide for a fleet on a named
+    coast)."""
+    half = _half_width(unit) + margin
+    if unit.type is UnitType.ARMY and unit.location.coast is None:
+        return half
+    ux, uy = abs(direction[0]), abs(direction[1])
+    return min(half / ux if ux else math.inf, (9.5 + margin) / uy if uy else math.inf)
+
+
 def _code_reach(unit: Unit, code: str, direction: Point) -> float:
     """How far from a unit's middle a line leaving it in `direction` (a unit vector) is clear
     of the box of the power's code right of its mark; 0 if the line does not cross the box."""
@@ -453,13 +464,15 @@ class _Orders:
 
     def gap(self, province: str, a: Point, b: Point, least: float) -> float:
         """An arrow's gap at `province`'s unit (at `a`, the arrow going towards `b`): `least`,
-        or wider where the arrow would cross the power code drawn beside the unit."""
+        or wider where the arrow would cross the unit's mark (a fleet's box on a named coast
+        is wide) or the power code drawn beside it."""
         unit = self.units.get(province)
         if unit is None:
             return least
         length = math.dist(a, b) or 1.0
         direction = ((b[0] - a[0]) / length, (b[1] - a[1]) / length)
-        return max(least, _code_reach(unit, self.codes.get(unit.power, ""), direction))
+        return max(least, _mark_reach(unit, direction, 2.0),
+                   _code_reach(unit, self.codes.get(unit.power, ""), direction))
 
     def dot_gap(self, province: str, a: Point, b: Point, least: float,
                 radius: float) -> float:

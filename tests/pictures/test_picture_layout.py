@@ -319,3 +319,37 @@ def test_a_hold_ring_lies_under_the_unit_and_its_code() -> None:
     rings = [i for i, e in enumerate(children) if e.get("data-mark") == "hold"]
     units = [i for i, e in enumerate(children) if "unit" in (e.get("class") or "").split()]
     assert len(rings) == len(units) == len(state.units) and max(rings) < min(units)
+
+
+def test_an_arrow_leaves_a_fleet_on_a_named_coast_clear_of_its_box() -> None:
+    """A fleet on a named coast has a wide box (`F/sc`): its move's arrow starts outside it,
+    whichever way it points, as an army's starts outside its circle."""
+    variant = get_variant("standard")
+    state = variant.start_state().evolve(units=(
+        Unit("Russia", UnitType.FLEET, Location("StP", "sc")),
+        Unit("France", UnitType.FLEET, Location("Spa", "nc")),
+        Unit("Turkey", UnitType.FLEET, Location("Bul", "sc")),
+        Unit("Germany", UnitType.ARMY, Location("Mun"))))
+    lines = ("Russia: F StP/sc - BOT", "France: F Spa/nc - MAO", "Turkey: F Bul/sc - AEG",
+             "Germany: A Mun - Boh")
+    submitted = []
+    for line in lines:
+        power, text = (s.strip() for s in line.split(":", 1))
+        order = parse_order(text, variant.map, state.phase.type)
+        assert not isinstance(order, Exception), text
+        submitted.append(Submitted(power, text, order))
+    results = advance(variant, state, submitted).reports[0].results
+    root, _ = read(render_map_svg(variant, state, "coasts", results=results))
+    _, marks, _, _ = _shapes(root)
+    mark_of = {m.what.split(" in ")[1]: m for m in marks}
+    starts = 0
+    for g in root.iter(f"{SVG}g"):
+        if (g.get("data-mark") or "").startswith("move"):
+            title = g.find(f"{SVG}title")
+            line = g.find(f"{SVG}line")
+            assert title is not None and title.text and line is not None
+            origin = title.text.split()[1].split("/")[0]
+            start = (_f(line, "x1"), _f(line, "y1"))
+            assert not mark_of[origin].meets(_circle("start", *start, 1.0)), title.text
+            starts += 1
+    assert starts == len(lines)
