@@ -28,6 +28,7 @@ from gm.pictures import render_map_svg
 from gm.variants import get_variant
 from gm.variants.registry import names
 from tests.support.picture_reader import SVG, area, read
+from tests.support.positions import submitted
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 BOLD_11 = {"upper": 8.4, "other": 7.0}  # DejaVu Sans Bold at 11 px: a letter's usual advance
@@ -201,15 +202,15 @@ def test_moves_leave_and_reach_a_unit_clear_of_its_code() -> None:
     state = _full_board(variant, fleets=False).evolve(
         phase=Phase("Fall", 1905, PhaseType.MOVEMENT))
     gmap = variant.map
-    submitted = []
+    given = []
     for i, unit in enumerate(state.units):
         reach = sorted(gmap.army_adj.get(unit.province, ())) if unit.type is UnitType.ARMY \
             else sorted(str(loc) for loc in gmap.fleet_adj.get(unit.location, ()))
         text = f"{unit} - {reach[i % len(reach)]}"
         order = parse_order(text, gmap, state.phase.type)
         assert not isinstance(order, Exception), text
-        submitted.append(Submitted(unit.power, text, order))
-    results = advance(variant, state, submitted).reports[0].results
+        given.append(Submitted(unit.power, text, order))
+    results = advance(variant, state, given).reports[0].results
     root, _ = read(render_map_svg(variant, state, "moves", results=results))
     code_of: dict[str, Box] = {}
     for g in root.iter(f"{SVG}g"):
@@ -266,16 +267,16 @@ def test_a_support_to_hold_ends_at_the_rim_of_the_unit_it_supports() -> None:
         phase=Phase("Fall", 1905, PhaseType.MOVEMENT))
     gmap = variant.map
     at = {u.province: u for u in state.units}
-    submitted = []
+    given = []
     for unit in state.units:
         near = sorted(p for p in gmap.borders.get(unit.province, ()) if p in at)
         for province in near:
             text = f"{unit} S {at[province]}"
             order = parse_order(text, gmap, state.phase.type)
             if not isinstance(order, Exception):
-                submitted.append(Submitted(unit.power, text, order))
+                given.append(Submitted(unit.power, text, order))
                 break
-    results = advance(variant, state, submitted).reports[0].results
+    results = advance(variant, state, given).reports[0].results
     given = [r for r in results if r.outcome in (Outcome.SUCCEEDS, Outcome.FAILS)]
     assert len(given) > len(state.units) / 2  # the others are void: drawn grey, not checked
     root, _ = read(render_map_svg(variant, state, "supports", results=results))
@@ -308,13 +309,13 @@ def test_a_hold_ring_lies_under_the_unit_and_its_code() -> None:
     variant = get_variant("chaos2")
     state = _full_board(variant, fleets=False).evolve(
         phase=Phase("Fall", 1905, PhaseType.MOVEMENT))
-    submitted = []
+    given = []
     for unit in state.units:
         order = parse_order(f"{unit} H", variant.map, state.phase.type)
         assert not isinstance(order, Exception)
-        submitted.append(Submitted(unit.power, f"{unit} H", order))
+        given.append(Submitted(unit.power, f"{unit} H", order))
     root, _ = read(render_map_svg(variant, state, "holds",
-                                  results=advance(variant, state, submitted).reports[0].results))
+                                  results=advance(variant, state, given).reports[0].results))
     children = list(root)
     rings = [i for i, e in enumerate(children) if e.get("data-mark") == "hold"]
     units = [i for i, e in enumerate(children) if "unit" in (e.get("class") or "").split()]
@@ -332,13 +333,7 @@ def test_an_arrow_leaves_a_fleet_on_a_named_coast_clear_of_its_box() -> None:
         Unit("Germany", UnitType.ARMY, Location("Mun"))))
     lines = ("Russia: F StP/sc - BOT", "France: F Spa/nc - MAO", "Turkey: F Bul/sc - AEG",
              "Germany: A Mun - Boh")
-    submitted = []
-    for line in lines:
-        power, text = (s.strip() for s in line.split(":", 1))
-        order = parse_order(text, variant.map, state.phase.type)
-        assert not isinstance(order, Exception), text
-        submitted.append(Submitted(power, text, order))
-    results = advance(variant, state, submitted).reports[0].results
+    results = advance(variant, state, submitted(variant, state, *lines)).reports[0].results
     root, _ = read(render_map_svg(variant, state, "coasts", results=results))
     _, marks, _, _ = _shapes(root)
     mark_of = {m.what.split(" in ")[1]: m for m in marks}

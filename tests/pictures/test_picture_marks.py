@@ -7,27 +7,13 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from gm.engine.errors import OrderError
 from gm.engine.game import advance
-from gm.engine.geo import Location
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.results import Submitted
-from gm.engine.state import GameState
-from gm.engine.units import Unit, UnitType
-from gm.notation import parse_order
+from gm.engine.units import UnitType
 from gm.pictures import render_map_svg
-from gm.variants import Variant, get_variant
+from gm.variants import get_variant
 from tests.support.picture_reader import SVG
-
-
-def _orders(variant: Variant, state: GameState, *lines: str) -> list[Submitted]:
-    out = []
-    for line in lines:
-        power, text = (s.strip() for s in line.split(":", 1))
-        parsed = parse_order(text, variant.map_for(state), state.phase.type)
-        assert not isinstance(parsed, OrderError), parsed.message
-        out.append(Submitted(power, text, parsed))
-    return out
+from tests.support.positions import burgundy_dislodged, submitted, unit
 
 
 def _marks(svg: str) -> tuple[ET.Element, dict[str, list[str]], set[str]]:
@@ -42,19 +28,15 @@ def _marks(svg: str) -> tuple[ET.Element, dict[str, list[str]], set[str]]:
     return root, marks, legend
 
 
-def _unit(power: str, kind: UnitType, where: str) -> Unit:
-    return Unit(power, kind, Location(where))
-
-
 def test_movement_orders_and_their_outcomes_are_drawn() -> None:
     variant = get_variant("standard")
     state = variant.start_state().evolve(units=(
-        _unit("England", UnitType.FLEET, "NTH"), _unit("England", UnitType.ARMY, "Yor"),
-        _unit("France", UnitType.ARMY, "Par"), _unit("France", UnitType.ARMY, "Mar"),
-        _unit("Germany", UnitType.ARMY, "Mun"), _unit("Germany", UnitType.ARMY, "Ber"),
-        _unit("Russia", UnitType.ARMY, "War"), _unit("Austria", UnitType.ARMY, "Vie"),
-        _unit("Austria", UnitType.ARMY, "Bud")))
-    step = advance(variant, state, _orders(
+        unit("England", UnitType.FLEET, "NTH"), unit("England", UnitType.ARMY, "Yor"),
+        unit("France", UnitType.ARMY, "Par"), unit("France", UnitType.ARMY, "Mar"),
+        unit("Germany", UnitType.ARMY, "Mun"), unit("Germany", UnitType.ARMY, "Ber"),
+        unit("Russia", UnitType.ARMY, "War"), unit("Austria", UnitType.ARMY, "Vie"),
+        unit("Austria", UnitType.ARMY, "Bud")))
+    step = advance(variant, state, submitted(
         variant, state, "England: F NTH C A Yor - Nwy", "England: A Yor - Nwy",
         "France: A Par - Bur", "France: A Mar S A Par - Bur", "Germany: A Mun - Bur",
         "Germany: A Ber H", "Russia: A War - Gal", "Austria: A Vie - Gal",
@@ -71,12 +53,7 @@ def test_movement_orders_and_their_outcomes_are_drawn() -> None:
 
 def test_a_dislodged_unit_is_drawn_with_its_retreat_options() -> None:
     variant = get_variant("standard")
-    state = variant.start_state().evolve(units=(
-        _unit("France", UnitType.ARMY, "Bur"), _unit("Germany", UnitType.ARMY, "Ruh"),
-        _unit("Germany", UnitType.ARMY, "Mun")))
-    step = advance(variant, state, _orders(
-        variant, state, "Germany: A Ruh - Bur", "Germany: A Mun S A Ruh - Bur",
-        "France: A Bur H"))
+    state, step = burgundy_dislodged(variant)
     after = step.state
     assert after.phase.type is PhaseType.RETREAT
     root, marks, legend = _marks(render_map_svg(variant, after, "retreat", previous=state))
@@ -87,7 +64,7 @@ def test_a_dislodged_unit_is_drawn_with_its_retreat_options() -> None:
         f"A Bur may retreat to {p}" for p in ("Bel", "Gas", "Mar", "Par", "Pic")]
     assert set(marks) <= legend and "dislodged" in legend
     # retreating: the retreat drawn as a retreat
-    step = advance(variant, after, _orders(variant, after, "France: A Bur - Pic"))
+    step = advance(variant, after, submitted(variant, after, "France: A Bur - Pic"))
     _, marks, legend = _marks(render_map_svg(variant, after, "r",
                                              results=step.reports[0].results))
     assert marks["retreat-ok"] == ["A Bur R Pic"] and "retreat-ok" in legend
@@ -100,7 +77,7 @@ def test_builds_and_removals_are_drawn() -> None:
     state = start.evolve(phase=Phase("Winter", 1901, PhaseType.ADJUSTMENT),
                          units=tuple(u for u in start.units if u.location.province != "Mun"),
                          owners=owners)
-    step = advance(variant, state, _orders(variant, state, "Germany: Build A Mun",
+    step = advance(variant, state, submitted(variant, state, "Germany: Build A Mun",
                                            "Russia: Remove A War"))
     _, marks, legend = _marks(render_map_svg(variant, state, "adjust",
                                              results=step.reports[0].results))

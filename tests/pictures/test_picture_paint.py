@@ -16,36 +16,18 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from gm.engine.errors import OrderError
 from gm.engine.game import advance
-from gm.engine.geo import Location, Terrain
+from gm.engine.geo import Terrain
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.results import Submitted
-from gm.engine.state import GameState
-from gm.engine.units import Unit, UnitType
-from gm.notation import parse_order
+from gm.engine.units import UnitType
 from gm.pictures import render_map_svg
 from gm.pictures.paint import Undrawable, paint_rgba
 from gm.pictures.png import PictureError, encode_rgba, render_png
-from gm.variants import Variant, get_variant
+from gm.variants import get_variant
 from gm.variants.registry import names
+from tests.support.positions import burgundy_dislodged, submitted, unit
 
 Pixels = np.ndarray  # rows x columns x RGB
-
-
-def _orders(variant: Variant, state: GameState, *lines: str) -> list[Submitted]:
-    out = []
-    for line in lines:
-        power, text = (s.strip() for s in line.split(":", 1))
-        parsed = parse_order(text, variant.map_for(state), state.phase.type,
-                             variant.order_kinds)
-        assert not isinstance(parsed, OrderError), parsed.message
-        out.append(Submitted(power, text, parsed))
-    return out
-
-
-def _unit(power: str, kind: UnitType, where: str) -> Unit:
-    return Unit(power, kind, Location(where))
 
 
 def _start(name: str) -> str:
@@ -57,13 +39,13 @@ def _movement() -> str:
     """Moves that succeed, bounce and are void; supports given and cut; a convoy; a hold."""
     variant = get_variant("standard")
     state = variant.start_state().evolve(units=(
-        _unit("England", UnitType.FLEET, "NTH"), _unit("England", UnitType.ARMY, "Yor"),
-        _unit("France", UnitType.ARMY, "Par"), _unit("France", UnitType.ARMY, "Mar"),
-        _unit("Germany", UnitType.ARMY, "Mun"), _unit("Germany", UnitType.ARMY, "Ber"),
-        _unit("Germany", UnitType.ARMY, "Sil"), _unit("Russia", UnitType.ARMY, "War"),
-        _unit("Russia", UnitType.ARMY, "Pru"), _unit("Austria", UnitType.ARMY, "Vie"),
-        _unit("Austria", UnitType.ARMY, "Bud"), _unit("Italy", UnitType.ARMY, "Ven")))
-    step = advance(variant, state, _orders(
+        unit("England", UnitType.FLEET, "NTH"), unit("England", UnitType.ARMY, "Yor"),
+        unit("France", UnitType.ARMY, "Par"), unit("France", UnitType.ARMY, "Mar"),
+        unit("Germany", UnitType.ARMY, "Mun"), unit("Germany", UnitType.ARMY, "Ber"),
+        unit("Germany", UnitType.ARMY, "Sil"), unit("Russia", UnitType.ARMY, "War"),
+        unit("Russia", UnitType.ARMY, "Pru"), unit("Austria", UnitType.ARMY, "Vie"),
+        unit("Austria", UnitType.ARMY, "Bud"), unit("Italy", UnitType.ARMY, "Ven")))
+    step = advance(variant, state, submitted(
         variant, state, "England: F NTH C A Yor - Nwy", "England: A Yor - Nwy",
         "France: A Par - Bur", "France: A Mar S A Par - Bur", "Germany: A Mun - Bur",
         "Germany: A Ber H", "Germany: A Sil S A Mun - Boh", "Russia: A War - Gal",
@@ -75,12 +57,7 @@ def _movement() -> str:
 def _retreat() -> str:
     """A dislodged unit beside its province with the places it may retreat to."""
     variant = get_variant("standard")
-    state = variant.start_state().evolve(units=(
-        _unit("France", UnitType.ARMY, "Bur"), _unit("Germany", UnitType.ARMY, "Ruh"),
-        _unit("Germany", UnitType.ARMY, "Mun")))
-    step = advance(variant, state, _orders(
-        variant, state, "Germany: A Ruh - Bur", "Germany: A Mun S A Ruh - Bur",
-        "France: A Bur H"))
+    state, step = burgundy_dislodged(variant)
     return render_map_svg(variant, step.state, "standard: retreat", previous=state)
 
 
@@ -90,7 +67,7 @@ def _adjustment() -> str:
     state = start.evolve(phase=Phase("Winter", 1901, PhaseType.ADJUSTMENT),
                          units=tuple(u for u in start.units if u.location.province != "Mun"),
                          owners={c: p for c, p in start.owners.items() if c != "War"})
-    step = advance(variant, state, _orders(variant, state, "Germany: Build A Mun",
+    step = advance(variant, state, submitted(variant, state, "Germany: Build A Mun",
                                            "Russia: Remove A War"))
     return render_map_svg(variant, state, "standard: builds", results=step.reports[0].results)
 
@@ -109,7 +86,7 @@ def _geophysical_orders() -> str:
     """Geophysical events ordered (their marks are turned squares) and a move."""
     variant = get_variant("geophysical")
     state = variant.start_state()
-    step = advance(variant, state, _orders(
+    step = advance(variant, state, submitted(
         variant, state, "Germany: Erode Ruh", "Russia: Earthquake Kie-Ber",
         "France: A Par - Bur"))
     return render_map_svg(variant, state, "geophysical: events", results=step.reports[0].results)
@@ -119,8 +96,8 @@ def _deluge_transform() -> str:
     variant = get_variant("deluge2")
     state = variant.start_state().evolve(
         phase=Phase("Spring", 1901, PhaseType.MOVEMENT),
-        units=(_unit("France", UnitType.ARMY, "Bre"), _unit("Germany", UnitType.ARMY, "Mun")))
-    step = advance(variant, state, _orders(variant, state, "France: A Bre transforms"))
+        units=(unit("France", UnitType.ARMY, "Bre"), unit("Germany", UnitType.ARMY, "Mun")))
+    step = advance(variant, state, submitted(variant, state, "France: A Bre transforms"))
     return render_map_svg(variant, state, "deluge2: transform", results=step.reports[0].results)
 
 
@@ -135,7 +112,7 @@ def _chaos() -> str:
     """34 powers: every unit with its power's code; orders drawn beside them."""
     variant = get_variant("chaos2")
     state = variant.start_state()
-    step = advance(variant, state, _orders(
+    step = advance(variant, state, submitted(
         variant, state, "Paris: A Par - Bur", "Munich: A Mun - Bur", "London: F Lon - NTH"))
     return render_map_svg(variant, state, "chaos2: orders", results=step.reports[0].results)
 
