@@ -70,12 +70,16 @@ async def run_worker(db: Database, config: Config, *, clock: Clock) -> None:
     try:
         while True:
             wake.clear()
+            # the last drain starts after the input closed: the service, stopped or killed,
+            # commits nothing later, so a reply it committed while a drain was under way
+            # (that drain's queries already made) is sent by the next
+            last = closed.is_set()
             try:
                 sent += await drain_outbox(db, sink, config=config, clock=clock,
                                            batch=SEND_BATCH)
             except Exception:
                 log.exception("draining the outbox failed; trying again later")
-            if closed.is_set():
+            if last:
                 break
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), config.poll_interval)
