@@ -40,7 +40,8 @@ _FONT_FILES = {
 # presentation attributes, inherited by an element's children as SVG says
 _STYLE = ("fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray",
           "stroke-linecap", "stroke-linejoin", "paint-order", "shape-rendering", "font-size",
-          "font-weight", "text-anchor", "font-family")
+          "font-weight", "text-anchor", "font-family")  # font-family read, DejaVu drawn
+_STYLE_SET = frozenset(_STYLE)
 _DEFAULT: dict[str, str] = {
     "fill": "#000000", "fill-opacity": "1", "stroke": "none", "stroke-width": "1",
     "stroke-dasharray": "", "stroke-linecap": "butt", "stroke-linejoin": "miter",
@@ -51,7 +52,7 @@ _KNOWN = frozenset((*_STYLE, "width", "height", "viewBox", "id", "class", "x", "
                     "x2", "y2", "cx", "cy", "r", "rx", "points", "d", "transform",
                     "patternUnits"))
 _NUMBER = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-_PATH = re.compile(r"\s*([MLZmlz])([^MLZmlzA-Za-z]*)")
+_PATH = re.compile(r"\s*([MLZmlz])([^A-Za-z]*)")
 _ROTATE = re.compile(r"rotate\(\s*([-0-9.e]+)[\s,]+([-0-9.e]+)[\s,]+([-0-9.e]+)\s*\)")
 _CAPS = {"butt": skia.Paint.kButt_Cap, "round": skia.Paint.kRound_Cap,
          "square": skia.Paint.kSquare_Cap}
@@ -176,6 +177,7 @@ class _Painter:
     def __init__(self, kit: _Kit) -> None:
         self.kit = kit
         self.shaders: dict[str, Any] = {}
+        self.patterned: dict[tuple[str, ...], Any] = {}  # paints of this picture's patterns
 
     def patterns(self, root: ElementTree.Element) -> None:
         for pattern in root.iter(_NS + "pattern"):
@@ -199,7 +201,7 @@ class _Painter:
         key = ((value, style["stroke-width"], style["stroke-dasharray"],
                 style["stroke-linecap"], style["stroke-linejoin"], style["shape-rendering"])
                if stroke else (value, style["fill-opacity"], style["shape-rendering"]))
-        paints = self.kit.paints if not value.startswith("url(") else {}
+        paints = self.patterned if value.startswith("url(") else self.kit.paints
         paint = paints.get(key)
         if paint is None:
             paint = skia.Paint()
@@ -275,9 +277,6 @@ class _Painter:
             if paint is not None:
                 canvas.drawPath(outline, paint)
         canvas.restore()
-
-
-_STYLE_SET = frozenset(_STYLE)
 
 
 def _numbers(text: str) -> list[float]:

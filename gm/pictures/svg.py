@@ -345,7 +345,6 @@ def _centre(static: _Static, abbr: str, owner: str | None, colour: str | None,
             f'fill="{colour or "#ffffff"}" stroke="#000" stroke-width="1.5"/>')
 
 
-@lru_cache(maxsize=1 << 14)
 def _half_width(unit: Unit) -> float:
     """Half the width of a unit's mark: an army's circle, else a box wider with a coast."""
     if unit.type is UnitType.ARMY and unit.location.coast is None:
@@ -382,6 +381,7 @@ def _code_reach(unit: Unit, code: str, direction: Point) -> float:
     return leave + 2.0 if left / ux < leave else 0.0
 
 
+@lru_cache(maxsize=1 << 14)
 def _unit(unit: Unit, colour: str, x: float, y: float, dislodged: bool, code: str) -> str:
     """A unit's mark (remembered: the same units stand in the same places in many pictures)."""
     classes = f"unit {UNIT_CLASS[unit.type]}" + (" dislodged" if dislodged else "")
