@@ -21,8 +21,11 @@
     host = "smtp.example.org"
     security = "starttls"
 
-    [lmtp]        # GM_LMTP_LISTEN: the mail server delivers to the service instead (no IMAP)
+    [lmtp]        # GM_LMTP_LISTEN, GM_LMTP_SETTLE: the mail server delivers to the service
+                  # instead (no IMAP)
     listen = "unix:/run/gm/lmtp.sock"   # or "127.0.0.1:2424" (a loopback address only)
+    settle = 60   # seconds after a start in which the mail server hands over what it queued
+                  # meanwhile: deadlines that passed while gm was down wait that long
 
     [maildir]     # GM_MAILDIR_INBOX, GM_MAILDIR_OUTBOX
     inbox = "mail/inbox"      # default: <data_dir>/mail/inbox
@@ -58,6 +61,7 @@ DEFAULT_MAX_MESSAGE_BYTES = 5 * 1024 * 1024
 DEFAULT_POLL_INTERVAL = 60.0
 DEFAULT_IDLE_TIMEOUT = 600.0  # re-issue IDLE this often (RFC 2177 asks for less than 29 min)
 DEFAULT_SMTP_TIMEOUT = 60.0
+DEFAULT_LMTP_SETTLE = 60.0  # seconds the mail server has after a start to hand queued mail over
 # Messages one sender may send per window before the rest are held (kept, not answered): far
 # above any game's needs, it stops mail loops and floods.
 DEFAULT_RATE_LIMIT = 2000
@@ -110,6 +114,7 @@ class LmtpConfig:
     path: Path | None = None
     host: str = ""
     port: int = 0
+    settle: float = DEFAULT_LMTP_SETTLE
 
     @property
     def where(self) -> str:
@@ -158,7 +163,7 @@ _IMAP = ("host", "port", "security", "user", "password", "password_file", "folde
          "processed_folder", "ca_file", "idle_timeout")
 _SMTP = ("host", "port", "security", "user", "password", "password_file", "ca_file", "timeout")
 _MAILDIR = ("inbox", "outbox")
-_LMTP = ("listen",)
+_LMTP = ("listen", "settle")
 _TABLES: dict[str, tuple[str, ...]] = {"imap": _IMAP, "smtp": _SMTP, "maildir": _MAILDIR,
                                        "lmtp": _LMTP}
 
@@ -400,6 +405,7 @@ def _lmtp(s: _Settings, imap: ImapConfig | None) -> LmtpConfig | None:
     if not listen:
         return None
     origin = s.origin("lmtp.listen")
+    settle = s.get("lmtp.settle", _seconds(0, 86400), DEFAULT_LMTP_SETTLE)
     if imap is not None:
         raise ConfigError(f"{origin}: the service reads its mail from IMAP or takes it over "
                           "LMTP, not both; leave imap.host or lmtp.listen empty")
@@ -413,7 +419,7 @@ def _lmtp(s: _Settings, imap: ImapConfig | None) -> LmtpConfig | None:
         if len(os.fsencode(str(path))) > 100:
             raise ConfigError(f"{origin}: the socket path {str(path)!r} is too long for a UNIX "
                               "socket (at most 100 bytes); choose a shorter one")
-        return LmtpConfig(path=path)
+        return LmtpConfig(path=path, settle=settle)
     host, sep, port_text = listen.rpartition(":")
     host = host.strip("[]")
     if not sep or not host:
@@ -422,7 +428,7 @@ def _lmtp(s: _Settings, imap: ImapConfig | None) -> LmtpConfig | None:
     if not is_loopback(host):
         raise ConfigError(f"{origin}: LMTP takes mail without a login, so it listens only on a "
                           f"loopback address or a UNIX socket, and {host!r} is neither")
-    return LmtpConfig(host=host, port=port)
+    return LmtpConfig(host=host, port=port, settle=settle)
 
 
 def load_config(path: Path | None, env: Mapping[str, str]) -> Config:

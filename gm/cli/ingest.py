@@ -12,14 +12,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "ingest",
         help="process one message read on standard input",
         description="Store one raw message from standard input, run its commands and queue "
-        "the reply (`gm serve` sends it).",
+        "the reply (`gm serve` sends it). The message arrived when this was called, or when "
+        "the local mail server received it (its topmost Received line) if that was earlier: "
+        "orders count if that was before the deadline.",
     )
     p.add_argument("--config", type=Path, metavar="FILE", help="service configuration file")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime
+
+    called = datetime.now(UTC)
     from gm.cli.service_setup import open_service
+    from gm.mail.arrival import handed_over
     from gm.service.clock import SystemClock
     from gm.service.ingest import Disposition, ingest
     from gm.service.sender_wake import wake_sender
@@ -29,7 +35,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     config, db = opened
     try:
-        result = ingest(db, sys.stdin.buffer.read(), config=config, clock=SystemClock())
+        raw = sys.stdin.buffer.read()
+        result = ingest(db, raw, config=config, clock=SystemClock(),
+                        arrived_at=handed_over(raw, called))
     finally:
         db.dispose()
     wake_sender(config)  # a running `gm serve` sends the reply now

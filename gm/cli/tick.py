@@ -24,6 +24,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--quiet", action="store_true", help="print nothing unless something failed")
     p.add_argument("--progress", action="store_true",
                    help="print progress while going through the games")
+    p.add_argument("--no-mail-wait", action="store_true",
+                   help="adjudicate at the deadline even if the configured mail source has not "
+                   "been read up to it (use when mail comes only by `gm ingest` and the source "
+                   "a service once read is read no more)")
     p.set_defaults(func=run)
 
 
@@ -48,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         summary = tick(db, config=config, clock=SystemClock(),
-                       progress=progress if args.progress else None)
+                       progress=progress if args.progress else None,
+                       wait_for_mail=not args.no_mail_wait)
         if args.send:
             from gm.mail.connect import make_sink
             from gm.service.sender import drain_outbox
@@ -61,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for game, phase, why in summary.adjudicated:
             print(f"{game}: {phase} adjudicated ({why})")
+        for game, until in summary.waiting:
+            print(f"{game}: waits until the mail that arrived by "
+                  f"{until.isoformat(timespec='seconds')} is read (by `gm serve`)")
         print(f"gm tick: {summary.examined} game(s) looked at, {len(summary.adjudicated)} "
               f"phase(s) adjudicated, {summary.reminders} reminder(s), {summary.notices} "
               f"notice(s), {summary.busy} held by another worker")

@@ -32,12 +32,14 @@ from typing import Any
 import aioimaplib
 
 from gm.config import ImapConfig, Security
+from gm.mail.arrival import internaldate
 from gm.mail.errors import (
     ImapConnectionError,
     ImapError,
     ImapLoginError,
     ImapProtocolError,
 )
+from gm.mail.source_keys import imap_key
 from gm.mail.transport import Backoff, InboundMail, PolledSource
 
 log = logging.getLogger(__name__)
@@ -143,6 +145,7 @@ class ImapSource(PolledSource):
     ) -> None:
         super().__init__(backoff=backoff)
         self.config = config
+        self.key = imap_key(config)
         self.use_idle = use_idle
         self.max_bytes = max_bytes
         self.poll_interval = poll_interval
@@ -410,7 +413,8 @@ class ImapSource(PolledSource):
         uid_set = ",".join(str(u) for u in uids)
         self.fetches += 1
         response = await self._call(
-            self._client.uid("fetch", uid_set, f"(UID RFC822.SIZE {body})"), "fetch",
+            self._client.uid("fetch", uid_set, f"(UID RFC822.SIZE INTERNALDATE {body})"),
+            "fetch",
             timeout=None)  # aioimaplib times out a fetch that stops receiving data
         if response.result != "OK":
             raise ImapProtocolError(f"{self._where} refused to fetch UIDs {uid_set}: "
@@ -434,7 +438,8 @@ class ImapSource(PolledSource):
             raw = bytes(literal)
             size = _SIZE_RE.search(meta)
             found[uid] = InboundMail(id=self.mail_id(uid), raw=raw,
-                                     size=int(size.group(1)) if size else len(raw))
+                                     size=int(size.group(1)) if size else len(raw),
+                                     arrived_at=internaldate(meta))
         return [found[uid] for uid in uids if uid in found]
 
     async def _batches_of(self, todo: list[int],

@@ -26,14 +26,18 @@ import logging
 import os
 import socket
 import stat
+import time
 from collections import deque
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 from aiosmtpd.lmtp import LMTP
 
 from gm.config import LmtpConfig
+from gm.mail.arrival import handed_over
 from gm.mail.errors import MailError
+from gm.mail.source_keys import lmtp_key
 from gm.mail.transport import Backoff, InboundMail, PolledSource
 
 log = logging.getLogger(__name__)
@@ -50,7 +54,9 @@ class LmtpSource(PolledSource):
                  backoff: Backoff | None = None, hostname: str = "gm") -> None:
         super().__init__(backoff=backoff)
         self.config = config
+        self.key = lmtp_key(config)
         self.max_bytes = max_bytes
+        self._listening_since: float | None = None  # monotonic
         self.hostname = hostname
         self.answer_within = ANSWER_WITHIN
         self._server: asyncio.AbstractServer | None = None
@@ -85,12 +91,23 @@ class LmtpSource(PolledSource):
         except OSError as exc:
             raise MailError(f"cannot listen for LMTP on {self.config.where}: "
                             f"{exc.strerror or exc}") from None
+        self._listening_since = time.monotonic()
+        # a pass when the settling ends, which counts: how far the mail was read is recorded
+        loop.call_later(self.config.settle, self._interrupt.set)
         log.info("taking mail over LMTP on %s", self.config.where)
 
     async def pending(self) -> AsyncIterator[InboundMail]:
         await self.start()
         while self._arrived and not self._closed:
             yield self._arrived.popleft()
+
+    def reached(self, started: float) -> float | None:
+        """Mail the mail server queued while the service was down comes once it listens
+        again: a pass counts only once the server has had `settle` seconds to hand it over."""
+        since = self._listening_since
+        if since is None or started < since + self.config.settle:
+            return None
+        return started
 
     async def wait_for_mail(self) -> None:
         await self._interrupt.wait()
@@ -104,7 +121,7 @@ class LmtpSource(PolledSource):
     def _arrive(self, raw: bytes) -> asyncio.Future[bool]:
         limit = len(raw) if self.max_bytes is None else self.max_bytes + 1
         mail = InboundMail(id="lmtp-" + hashlib.sha256(raw).hexdigest()[:40], raw=raw[:limit],
-                           size=len(raw))
+                           size=len(raw), arrived_at=handed_over(raw, datetime.now(UTC)))
         waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(mail.id, []).append(waiter)
         self._arrived.append(mail)

@@ -18,10 +18,12 @@ import os
 import socket
 import time
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gm.mail.compose import to_raw
 from gm.mail.errors import MaildirError
+from gm.mail.source_keys import maildir_key
 from gm.mail.transport import (
     Backoff,
     InboundMail,
@@ -75,11 +77,12 @@ class MaildirSource(PolledSource):
     ) -> None:
         super().__init__(backoff=backoff)
         self.path = path
+        self.key = maildir_key(path)
         self.max_bytes = max_bytes
         self.poll_interval = poll_interval
         self._offered: dict[str, str] = {}  # key -> file name in new/
 
-    def _scan(self) -> list[tuple[str, str, int]]:
+    def _scan(self) -> list[tuple[str, str, int, float]]:
         ensure_maildir(self.path)
         entries: list[tuple[float, str, int]] = []
         try:
@@ -95,7 +98,7 @@ class MaildirSource(PolledSource):
         except OSError as exc:
             raise MaildirError(f"cannot read Maildir {self.path}: {exc.strerror}") from None
         entries.sort()
-        return [(_key(name), name, size) for _, name, size in entries]
+        return [(_key(name), name, size, mtime) for mtime, name, size in entries]
 
     def _read(self, name: str) -> bytes | None:
         limit = -1 if self.max_bytes is None else self.max_bytes + 1
@@ -108,14 +111,16 @@ class MaildirSource(PolledSource):
             raise MaildirError(f"cannot read {self.path / 'new' / name}: {exc.strerror}") from None
 
     async def pending(self) -> AsyncIterator[InboundMail]:
-        for key, name, size in await asyncio.to_thread(self._scan):
+        for key, name, size, mtime in await asyncio.to_thread(self._scan):
             if key in self._offered or self._closed:
                 continue
             raw = await asyncio.to_thread(self._read, name)
             if raw is None:
                 continue
             self._offered[key] = name
-            yield InboundMail(id=key, raw=raw, size=size)
+            # delivered when the delivery agent wrote the file (gm.mail.arrival)
+            yield InboundMail(id=key, raw=raw, size=size,
+                              arrived_at=datetime.fromtimestamp(mtime, UTC))
 
     async def wait_for_mail(self) -> None:
         with contextlib.suppress(TimeoutError):

@@ -19,9 +19,11 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from email.message import EmailMessage
 from types import MappingProxyType, TracebackType
 from typing import Protocol, Self, runtime_checkable
@@ -38,12 +40,14 @@ class InboundMail:
     `id` identifies it to `mark_processed` ("UIDVALIDITY:UID" for IMAP, the file's unique name
     for a Maildir). `raw` holds at most the source's byte limit plus one byte, so a message
     larger than the limit arrives cut short; `size` is the whole message's size, which
-    `decode_message` compares with the limit.
+    `decode_message` compares with the limit. `arrived_at`: when the mail system received it
+    (gm.mail.arrival), by the real clock; None if the source cannot tell.
     """
 
     id: str
     raw: bytes
     size: int
+    arrived_at: datetime | None = None
 
     @property
     def truncated(self) -> bool:
@@ -137,9 +141,15 @@ class PolledSource(ABC):
     `wait_for_mail()` (IDLE or a poll interval, cut short by `_interrupt`) and
     `mark_processed()`. Iterating the source runs passes forever; failures are logged and
     retried after a backoff delay, and are visible as `last_error` / `consecutive_failures`.
+    After each whole pass, `on_pass` (if set) is awaited with the `time.monotonic()` instant
+    up to which every message that arrived has now been offered (`reached`), so the reader can
+    record how far the source has been read once it has handled what was offered.
     """
 
+    key: str = ""  # names what is read, the same in every process (gm.mail.connect.source_key)
+
     def __init__(self, *, backoff: Backoff | None = None) -> None:
+        self.on_pass: Callable[[float], Awaitable[None]] | None = None
         self.backoff = backoff or Backoff()
         self.last_error: MailError | None = None
         self.consecutive_failures = 0
@@ -199,6 +209,7 @@ class PolledSource(ABC):
         while not self._closed:
             try:
                 offered = False
+                started = time.monotonic()
                 async for mail in self.pending():
                     self._succeeded()
                     offered = True
@@ -206,6 +217,7 @@ class PolledSource(ABC):
                     if self._closed:
                         return
                 self._succeeded()
+                await self._pass_done(started)
                 if not offered and not self._closed:
                     await self.wait_for_mail()
             except MailError as error:
@@ -215,6 +227,16 @@ class PolledSource(ABC):
                 log.warning("%s (failure %d; retrying in %.2f s)", error,
                             self.consecutive_failures, delay)
                 await self._pause(delay)
+
+    def reached(self, started: float) -> float | None:
+        """After a whole pass that began at `started` (monotonic): the instant up to which
+        every message that arrived has been offered, or None if that is not known yet."""
+        return started
+
+    async def _pass_done(self, started: float) -> None:
+        reached = self.reached(started)
+        if self.on_pass is not None and reached is not None:
+            await self.on_pass(reached)
 
     def _succeeded(self) -> None:
         if self.consecutive_failures:

@@ -11,12 +11,20 @@ class Clock(Protocol):
 
     def now(self) -> datetime: ...
 
+    def at(self, real: datetime) -> datetime:
+        """What this clock read at the real instant `real` (a mail server's timestamp), at
+        most `now()`."""
+        ...
+
 
 class SystemClock:
     """The real time."""
 
     def now(self) -> datetime:
         return datetime.now(UTC)
+
+    def at(self, real: datetime) -> datetime:
+        return min(real, self.now())
 
 
 class FixedClock:
@@ -34,4 +42,8 @@ class FixedClock:
         self._at += by
 
     def now(self) -> datetime:
+        return self._at
+
+    def at(self, real: datetime) -> datetime:
+        """A clock that stands still read the same at every instant."""
         return self._at

@@ -80,14 +80,15 @@ def _place(config: Config, mailbox_id: str | None) -> tuple[str | None, int | No
 
 
 def _receive(session: Session, raw: bytes, decoded: DecodedMessage, *, config: Config,
-             now: datetime, mailbox_id: str | None, processed: bool = False,
+             now: datetime, mailbox_id: str | None, arrived_at: datetime | None,
+             processed: bool = False,
              count_since: datetime | None = None) -> inbound_repo.Received:
     mailbox, uidvalidity, uid = _place(config, mailbox_id)
     return inbound_repo.receive_inbound(
         session, raw=raw, sender=address_key(decoded.sender or ""), now=now,
         message_id=decoded.message_id, subject=decoded.subject or None, mailbox=mailbox,
         uidvalidity=uidvalidity, uid=uid, processed=processed, count_since=count_since,
-        count_cap=config.rate_limit)
+        count_cap=config.rate_limit, arrived_at=arrived_at)
 
 
 def _reply_headers(decoded: DecodedMessage, subject: str) -> list[tuple[str, str]]:
@@ -120,8 +121,11 @@ def ingest(
     clock: Clock,
     mailbox_id: str | None = None,
     size: int | None = None,
+    arrived_at: datetime | None = None,
 ) -> Ingested:
-    """Process one raw message exactly once (see the module docstring)."""
+    """Process one raw message exactly once (see the module docstring). `arrived_at`: when the
+    mail system received it, by the real clock (gm.mail.arrival); orders are in time if it
+    arrived before the deadline, however late they are read. Unknown: when it is stored."""
     decoded = decode_message(raw, max_bytes=config.max_message_bytes, size=size,
                              own_addresses=config.address)
     inbound_id: int | None = None
@@ -133,6 +137,7 @@ def ingest(
             limited = bool(config.rate_limit and decoded.sender and not decoded.is_automatic)
             received = _receive(
                 session, raw, decoded, config=config, now=now, mailbox_id=mailbox_id,
+                arrived_at=None if arrived_at is None else clock.at(arrived_at),
                 processed=True,
                 count_since=now - timedelta(seconds=config.rate_window) if limited else None)
             record, new = received.record, received.new
@@ -148,8 +153,10 @@ def ingest(
             # a replayed message (not new) was counted when it arrived
             if new and limited and received.recent >= config.rate_limit:
                 return _hold(session, decoded, record, config=config, now=now)
+            # a replayed message keeps the arrival it was stored with
             ctx = Context(session=session, now=now, sender=decoded.sender,
-                          inbound_id=record.id, service=config.display_name)
+                          inbound_id=record.id, service=config.display_name,
+                          arrived_at=record.arrived_at)
             if decoded.too_large:
                 ctx.results.add(f"Your message is larger than {config.max_message_bytes} bytes "
                                 "and was not read. Send commands as plain text.")
@@ -184,7 +191,7 @@ def ingest(
         error = f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
         log.exception("message %s could not be processed; shunted", inbound_id)
         return _shunt(db, raw, decoded, error, config=config, clock=clock,
-                      mailbox_id=mailbox_id)
+                      mailbox_id=mailbox_id, arrived_at=arrived_at)
 
 
 def _hold(session: Session, decoded: DecodedMessage, record: InboundRecord, *,
@@ -224,12 +231,13 @@ def window_words(seconds: float) -> str:
 
 
 def _shunt(db: Database, raw: bytes, decoded: DecodedMessage, error: str, *, config: Config,
-           clock: Clock, mailbox_id: str | None) -> Ingested:
+           clock: Clock, mailbox_id: str | None, arrived_at: datetime | None) -> Ingested:
     """Keep the message as shunted with `error` and queue the apology (one new transaction)."""
     with db.transaction() as session:
         now = clock.now()
         record = _receive(session, raw, decoded, config=config, now=now,
-                          mailbox_id=mailbox_id).record
+                          mailbox_id=mailbox_id,
+                          arrived_at=None if arrived_at is None else clock.at(arrived_at)).record
         if record.status is not InboundStatus.NEW:
             return Ingested(record.id, Disposition.DUPLICATE)
         inbound_repo.mark_shunted(session, record.id, error, now=now)

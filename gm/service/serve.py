@@ -21,6 +21,12 @@ mail (`gm tick` from cron, `gm ingest`) wake its sender through a socket
 (gm.service.sender_wake). While it runs it also ticks
 (gm.service.tick) every `tick_every` seconds, so the games' deadlines are kept without cron; a
 `gm tick` from cron beside it is harmless.
+
+After each whole pass over its source, once every message that pass offered is handled, the
+service records how far the source has been read (gm.store.inbox_reads: every message that
+arrived until SETTLE seconds before the pass began); the tick adjudicates a phase at its
+deadline only once that is past the deadline. When a tick finds games waiting for it, the
+service reads its source at once (a pass that begins after the deadline) and ticks again.
 """
 
 from __future__ import annotations
@@ -29,8 +35,11 @@ import asyncio
 import contextlib
 import logging
 import signal
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
@@ -44,6 +53,8 @@ from gm.service.sender import drain_outbox
 from gm.service.sender_wake import WakeListener
 from gm.service.worker_handle import WorkerHandle
 from gm.store.db import Database
+from gm.store.inbox_reads import record_read
+from gm.store.phases import next_deadline
 
 if TYPE_CHECKING:
     from gm.service.tick import TickSummary
@@ -56,6 +67,28 @@ TICK_EVERY = 60.0  # seconds between two ticks of a running service
 MARK_EVERY = 200  # processed messages marked at the mail server at the latest after this many
 SEND_BATCH = 5  # queued messages the sender claims at a time (their leases add up)
 READ_AHEAD = 100  # messages read from the source ahead of the ingesting, at most
+# seconds a delivered message may take to show in the source's listing (a pass counts for the
+# mail that arrived this long before it began)
+SETTLE = 1.0
+READ_WAIT = 10.0  # seconds a tick waiting for the source to be read waits for a pass
+
+
+@dataclass(frozen=True)
+class PassEnd:
+    """Queued after the messages of a whole pass over the source: once it is taken, all that
+    arrived before `reached` (a time.monotonic() instant) is handled."""
+
+    reached: float
+
+
+def record_pass(db: Database, source: PolledSource, clock: Clock, reached: float) -> None:
+    """Record that every message that arrived at `source` until SETTLE seconds before the
+    monotonic instant `reached` is handled (the tick waits for it)."""
+    if not source.key:
+        return
+    real = datetime.now(UTC) - timedelta(seconds=time.monotonic() - reached + SETTLE)
+    with db.transaction() as session:
+        record_read(session, source.key, clock.at(real), now=clock.now())
 
 
 async def process_pending(db: Database, source: PolledSource, sink: MailSink, *,
@@ -63,6 +96,7 @@ async def process_pending(db: Database, source: PolledSource, sink: MailSink, *,
     """One pass: ingest every message the source has now, then drain the outbox."""
     done: list[Ingested] = []
     committed: list[str] = []
+    started = time.monotonic()
     async for mail in source.pending():
         result = _ingest_safely(db, mail, config=config, clock=clock)
         if result is not None:
@@ -72,6 +106,9 @@ async def process_pending(db: Database, source: PolledSource, sink: MailSink, *,
             await _mark(db, source, committed)
             committed = []
     await _mark(db, source, committed)
+    reached = source.reached(started)
+    if reached is not None:
+        record_pass(db, source, clock, reached)
     await drain_outbox(db, sink, config=config, clock=clock)
     return done
 
@@ -89,7 +126,7 @@ def _ingest_safely(db: Database, mail: InboundMail, *, config: Config,
     it is then not marked processed, so the source offers it again after a restart."""
     try:
         result = ingest(db, mail.raw, config=config, clock=clock, mailbox_id=mail.id,
-                        size=mail.size)
+                        size=mail.size, arrived_at=mail.arrived_at)
     except Exception:
         log.exception("message %s could not be stored; it stays in the inbox", mail.id)
         return None
@@ -127,6 +164,11 @@ class Service:
         if worker is None and sender_command:
             worker = WorkerHandle(sender_command)
         self._worker = worker  # given started, or started by `run`
+        self._read = asyncio.Event()  # how far the source was read was recorded
+        self._retick = asyncio.Event()  # the next tick was brought nearer
+        self._ticked_at: datetime | None = None  # when the last tick began
+        self._next_tick = 0.0  # time.monotonic() of the next tick
+        self._waiting_told: set[tuple[str, datetime]] = set()  # games waiting for the mail
 
     async def _in_db(self, work: Callable[[], T]) -> T:
         """Run `work` (transactions) in the database thread; one at a time, in order."""
@@ -202,10 +244,15 @@ class Service:
         warming = asyncio.ensure_future(self._in_db(_warm_up))
         sender = asyncio.create_task(self._drain_loop())
         ticker = asyncio.create_task(self._tick_loop())
-        queue: asyncio.Queue[InboundMail] = asyncio.Queue(READ_AHEAD)
-        reader = asyncio.create_task(self._read(queue))
+        queue: asyncio.Queue[InboundMail | PassEnd] = asyncio.Queue(READ_AHEAD)
+        reader = asyncio.create_task(self._read_source(queue))
         try:
             while (mail := await self._next(queue, reader)) is not None:
+                if isinstance(mail, PassEnd):  # what the pass offered is handled
+                    await self._record_pass(mail.reached)
+                    if not queue.qsize() + self.source.buffered:
+                        await self._mark_committed()
+                    continue
                 result = await self._in_db(partial(_ingest_safely, self.db, mail,
                                                    config=self.config, clock=self.clock))
                 if result is not None:
@@ -250,10 +297,33 @@ class Service:
             await self.sink.close()
             self._db_thread.shutdown()
 
-    async def _read(self, queue: asyncio.Queue[InboundMail]) -> None:
-        """Read the source into `queue`, READ_AHEAD messages ahead of the ingesting at most;
-        the first messages' passwords are checked meanwhile (gm.service.check_ahead)."""
+    async def _record_pass(self, reached: float) -> None:
+        try:
+            deadline = await self._in_db(partial(self._pass_handled, reached))
+        except Exception:  # the next pass records it; the tick waits meanwhile
+            log.exception("could not record how far the mail source was read")
+            return
+        self._read.set()
+        self._deadline_set(deadline)
+
+    def _pass_handled(self, reached: float) -> datetime | None:
+        """Record how far the source was read; the earliest deadline after the last tick."""
+        record_pass(self.db, self.source, self.clock, reached)
+        if self._ticked_at is None:
+            return None
+        with self.db.read() as session:
+            return next_deadline(session, self._ticked_at)
+
+    async def _read_source(self, queue: asyncio.Queue[InboundMail | PassEnd]) -> None:
+        """Read the source into `queue`, READ_AHEAD messages ahead of the ingesting at most,
+        each whole pass followed by its PassEnd; the first messages' passwords are checked
+        meanwhile (gm.service.check_ahead)."""
         loop = asyncio.get_running_loop()
+
+        async def pass_ended(reached: float) -> None:
+            await queue.put(PassEnd(reached))
+
+        self.source.on_pass = pass_ended
         async with contextlib.aclosing(self.source.__aiter__()) as mails:
             async for mail in mails:
                 if self._checked < check_ahead.FIRST_MESSAGES and (
@@ -269,8 +339,8 @@ class Service:
         self._quiet = 0 if fresh else self._quiet + 1
 
     @staticmethod
-    async def _next(queue: asyncio.Queue[InboundMail],
-                    reader: asyncio.Task[None]) -> InboundMail | None:
+    async def _next(queue: asyncio.Queue[InboundMail | PassEnd],
+                    reader: asyncio.Task[None]) -> InboundMail | PassEnd | None:
         """The next message read, or None when the reading ended (its error raised)."""
         if queue.empty() and not reader.done():
             getter = asyncio.ensure_future(queue.get())
@@ -300,22 +370,78 @@ class Service:
             await self._drain()
 
     async def _tick_loop(self) -> None:
-        """Adjudicate due games every `tick_every` seconds (in a thread: the mail goes on)."""
+        """Adjudicate due games every `tick_every` seconds, and just after each deadline (in a
+        thread: the mail goes on)."""
         if not self.tick_every:
             return
         # The adjudication is loaded here, not with the service: in the database thread, while
         # the source logs in, before the first message is ingested there.
         tick = await self._in_db(_load_tick)
         while not self._stopping.is_set():
+            pause = self.tick_every
+            self._ticked_at = self.clock.now()
             try:
                 summary = await asyncio.to_thread(tick, self.db, config=self.config,
                                                   clock=self.clock)
                 if summary.adjudicated:
                     self._send_queued()
+                if summary.next_deadline is not None:  # kept to the second, not the minute
+                    pause = min(pause, self._until(summary.next_deadline))
+                if summary.waiting:
+                    pause = await self._read_up_to(summary.waiting)
             except Exception:
                 log.exception("tick failed; trying again later")
+            self._next_tick = time.monotonic() + pause
+            while not self._stopping.is_set():  # a deadline the mail set may bring it nearer
+                left = self._next_tick - time.monotonic()
+                if left <= 0:
+                    break
+                self._retick.clear()
+                waiters = [asyncio.ensure_future(e.wait()) for e in (self._retick,
+                                                                     self._stopping)]
+                try:
+                    await asyncio.wait(waiters, timeout=left,
+                                       return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for waiter in waiters:
+                        waiter.cancel()
+
+    def _until(self, deadline: datetime) -> float:
+        """Seconds from now until just after `deadline` (when a tick finds it passed)."""
+        return SETTLE + 0.05 + max(0.0, (deadline - self.clock.now()).total_seconds())
+
+    def _deadline_set(self, deadline: datetime | None) -> None:
+        """The mail handled may have set a deadline (START, SET DEADLINE, RESUME): the next
+        tick comes just after it if that is sooner."""
+        if deadline is None:
+            return
+        at = time.monotonic() + self._until(deadline)
+        if at < self._next_tick:
+            self._next_tick = at
+            self._retick.set()
+
+    async def _read_up_to(self, waiting: list[tuple[str, datetime]]) -> float:
+        """Games wait for the mail that arrived until a time to be read: have the source read
+        (a pass that begins SETTLE seconds after the latest such time) and wait for it; the
+        seconds until the next tick."""
+        told = set(waiting)
+        for game, until in sorted(told - self._waiting_told):
+            log.info("%s: its phase waits for the mail that arrived until %s to be read",
+                     game, until.isoformat(timespec="seconds"))
+        self._waiting_told = told
+        every = self.tick_every or TICK_EVERY
+        latest = max(until for _, until in waiting)
+        early = (latest - self.clock.now()).total_seconds() + SETTLE + 0.05
+        if early > 0:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stopping.wait(), self.tick_every)
+                await asyncio.wait_for(self._stopping.wait(), min(early, every))
+        self._read.clear()
+        self.source.interrupt()
+        try:
+            await asyncio.wait_for(self._read.wait(), READ_WAIT)
+        except TimeoutError:  # not read yet (the source is down, or settling): soon again
+            return min(READ_WAIT, every)
+        return 0.0
 
     async def _drain(self) -> None:
         try:

@@ -23,6 +23,12 @@ A game's open phase is adjudicated when:
   HOLD (late powers' units hold) or DISORDER (as HOLD; after N missed deadlines in a row the
   power falls into civil disorder and is not waited for again). Under WAIT the phase waits for
   the orders or the GM's PROCESS; the GM is told once per phase.
+Mail that arrived before a deadline counts for that phase however late it is read (its orders
+are judged by their arrival, gm.mail.arrival): so a phase is handled at its deadline only once
+the configured mail source has been read up to the time its orders close and no stored
+message that arrived before then waits to be handled (gm.store.inbox_reads); until then the
+game waits (`TickSummary.waiting`) and a running service reads its source at once. A phase is
+processed early only once no stored message that arrived before now waits to be handled.
 A power that has not ordered is reminded once per phase, `remind_before(settings)` before the
 deadline (gm.play.reminders); a late power is told once when the deadline passes with a grace
 period running.
@@ -49,6 +55,7 @@ from gm.engine.orders import Build, Disband, Order, Remove, Waive
 from gm.engine.phase import PhaseType
 from gm.engine.results import Submitted
 from gm.mail.compose import build_subject, new_message_id
+from gm.mail.source_keys import source_key
 from gm.notation import parse_order
 from gm.play.adjudicate import adjudicate_phase, playing, record_game_changes, submissions
 from gm.play.compose_reports import compose_reports
@@ -66,6 +73,7 @@ from gm.store import powers as powers_repo
 from gm.store import press as press_repo
 from gm.store import submissions as orders_repo
 from gm.store.db import Database
+from gm.store.inbox_reads import InboxState, inbox_state
 from gm.store.models import Game, OutboundMessage, PhaseRow
 from gm.store.rows import (
     BodyPart,
@@ -98,7 +106,8 @@ class Why(StrEnum):
 @dataclass
 class TickSummary:
     """What one tick did: games looked at, phases adjudicated (game, phase, why), reminders and
-    notices queued, games skipped because another worker held them."""
+    notices queued, games skipped because another worker held them, games whose due phase
+    waits for the inbox to be read up to a time (game, time)."""
 
     examined: int = 0
     adjudicated: list[tuple[str, str, str]] = field(default_factory=list)
@@ -106,10 +115,13 @@ class TickSummary:
     notices: int = 0
     busy: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
+    waiting: list[tuple[str, datetime]] = field(default_factory=list)
+    next_deadline: datetime | None = None  # the earliest deadline still to come
 
     def add(self, other: TickSummary) -> None:
         """Count what `other` did too."""
         self.examined += other.examined
+        self.waiting.extend(other.waiting)
         self.adjudicated.extend(other.adjudicated)
         self.reminders += other.reminders
         self.notices += other.notices
@@ -238,8 +250,10 @@ class GameTick:
     """One game's turn in a tick, inside its transaction (the game lock held)."""
 
     def __init__(self, session: Session, game: GameRecord, *, now: datetime, config: Config,
-                 summary: TickSummary, batch: Batch | None = None) -> None:
+                 summary: TickSummary, batch: Batch | None = None,
+                 inbox: InboxState | None = None) -> None:
         self.session = session
+        self.inbox = inbox
         self.game = game
         self.now = now
         self.config = config
@@ -323,12 +337,17 @@ class GameTick:
             return self.adjudicate(phase, Why.NO_CHOICE, powers, stand)
         # early only when someone plays: a game of powers in civil disorder keeps its deadlines
         if (stand.choosers and not stand.missing and not stand.stale and not stand.waiting
-                and settings.early):
+                and settings.early and not self.mail_waiting(self.now, stored_only=True)):
             return self.adjudicate(phase, Why.EARLY, powers, stand)
         if deadline is None:
             return False
         if self.now < deadline:
             self.remind(phase, stand, powers, deadline)
+            return False
+        # the mail that arrived until the orders closed is read first: it may hold orders (or,
+        # while the grace period runs, tell who is late)
+        closes = deadline + settings.grace
+        if self.mail_waiting(closes if stand.missing and self.now >= closes else deadline):
             return False
         if not stand.missing:
             return self.adjudicate(phase, Why.DEADLINE, powers, stand)
@@ -345,6 +364,17 @@ class GameTick:
             if disorder:
                 self.offer_standby(phase, disorder)
         return self.adjudicate(phase, Why.LATE, powers, stand, disorder)
+
+    def mail_waiting(self, until: datetime, *, stored_only: bool = False) -> bool:
+        """Whether mail that arrived up to `until` may not all be handled yet (`stored_only`:
+        only what is stored and waits); the game then waits for it."""
+        inbox = self.inbox
+        if inbox is None:
+            return False
+        behind = inbox.unhandled_before(until) if stored_only else inbox.behind(until)
+        if behind:
+            self.summary.waiting.append((self.game.name, until))
+        return behind
 
     def write_phases(self) -> PhaseRecord | None:
         """Record the results of the phase adjudicated last and open the next, if not done
@@ -487,7 +517,8 @@ def candidates(db: Database, limit: int | None = None) -> list[int]:
 
 
 def tick_game(session: Session, game_id: int, *, now: datetime, config: Config,
-              summary: TickSummary, batch: Batch | None = None) -> None:
+              summary: TickSummary, batch: Batch | None = None,
+              inbox: InboxState | None = None) -> None:
     """One game, in the caller's transaction: skipped if another worker holds it. With `batch`,
     the caller locked the game and read it with the others, and writes its reports later."""
     if batch is None:
@@ -501,11 +532,12 @@ def tick_game(session: Session, game_id: int, *, now: datetime, config: Config,
         return  # deleted since the tick listed it
     if game.status is not GameStatus.ACTIVE:
         return
-    GameTick(session, game, now=now, config=config, summary=summary, batch=batch).run()
+    GameTick(session, game, now=now, config=config, summary=summary, batch=batch,
+             inbox=inbox).run()
 
 
 def tick_batch(session: Session, game_ids: list[int], *, now: datetime, config: Config,
-               summary: TickSummary) -> None:
+               summary: TickSummary, inbox: InboxState | None = None) -> None:
     """Many games in the caller's transaction: locked at once (those another worker holds are
     skipped), read in a few queries, handled together in one savepoint (if any game fails, that
     is rolled back and the batch runs again with each game in its own savepoint: a game that
@@ -518,11 +550,11 @@ def tick_batch(session: Session, game_ids: list[int], *, now: datetime, config: 
     try:
         with session.begin_nested():  # two statements for the batch, not two for each game
             _tick_games(session, game_ids, locked, gone, batch, now=now, config=config,
-                        summary=trial, alone=False)
+                        summary=trial, alone=False, inbox=inbox)
     except Exception:  # some game failed: find which, and keep the others' work
         batch.forget()
         _tick_games(session, game_ids, locked, gone, batch, now=now, config=config,
-                    summary=summary, alone=True)
+                    summary=summary, alone=True, inbox=inbox)
     else:
         summary.add(trial)
     batch.write(session, now, config)
@@ -530,7 +562,7 @@ def tick_batch(session: Session, game_ids: list[int], *, now: datetime, config: 
 
 def _tick_games(session: Session, game_ids: list[int], locked: set[int], gone: set[int],
                 batch: Batch, *, now: datetime, config: Config, summary: TickSummary,
-                alone: bool) -> None:
+                alone: bool, inbox: InboxState | None) -> None:
     """`tick_batch`'s games, in order; `alone`: each in its own savepoint, a failure logged
     and rolled back alone (otherwise a failure is raised)."""
     for game_id in game_ids:
@@ -540,29 +572,35 @@ def _tick_games(session: Session, game_ids: list[int], locked: set[int], gone: s
                 summary.busy += 1
             continue
         if not alone:
-            tick_game(session, game_id, now=now, config=config, summary=summary, batch=batch)
+            tick_game(session, game_id, now=now, config=config, summary=summary, batch=batch,
+                      inbox=inbox)
             continue
         kept = (len(batch.messages), len(batch.entries), len(summary.adjudicated),
-                len(batch.closing), len(batch.opening))
+                len(batch.closing), len(batch.opening), len(summary.waiting))
         try:
             with session.begin_nested():
-                tick_game(session, game_id, now=now, config=config, summary=summary, batch=batch)
+                tick_game(session, game_id, now=now, config=config, summary=summary, batch=batch,
+                          inbox=inbox)
         except Exception as exc:  # one game's fault must not stop the others
             log.exception("tick: game %s failed", game_id)
             del batch.messages[kept[0]:], batch.entries[kept[1]:], summary.adjudicated[kept[2]:]
-            del batch.closing[kept[3]:], batch.opening[kept[4]:]
+            del batch.closing[kept[3]:], batch.opening[kept[4]:], summary.waiting[kept[5]:]
             summary.failed.append((str(game_id), f"{type(exc).__name__}: {exc}"))
 
 
 def tick(db: Database, *, config: Config, clock: Clock, limit: int | None = None,
          progress: Callable[[int, int], None] | None = None,
-         batch: int = BATCH, workers: int | None = None) -> TickSummary:
+         batch: int = BATCH, workers: int | None = None,
+         wait_for_mail: bool = True) -> TickSummary:
     """One tick over every active game (see the module docstring). Games are handled `batch`
     to a transaction (one commit for many games; see `tick_batch`). On PostgreSQL `workers`
     (default WORKERS) batches run at once, each in its own transaction and connection, so one
     batch's work is done here while the server writes another's; on SQLite, whose writers
-    take turns, one at a time."""
+    take turns, one at a time. Without `wait_for_mail`, due phases do not wait for the
+    configured source to be read (it is no longer read: mail comes by `gm ingest`)."""
     ids = candidates(db, limit)
+    with db.read() as session:
+        inbox = inbox_state(session, source_key(config) if wait_for_mail else None)
     chunks = [ids[first:first + batch] for first in range(0, len(ids), batch)]
     if workers is None:
         workers = 1 if db.dialect == "sqlite" else WORKERS
@@ -570,7 +608,8 @@ def tick(db: Database, *, config: Config, clock: Clock, limit: int | None = None
     def run(chunk: list[int]) -> TickSummary:
         part = TickSummary()
         with db.transaction() as session:
-            tick_batch(session, chunk, now=clock.now(), config=config, summary=part)
+            tick_batch(session, chunk, now=clock.now(), config=config, summary=part,
+                       inbox=inbox)
         return part
 
     summary = TickSummary()
@@ -588,4 +627,6 @@ def tick(db: Database, *, config: Config, clock: Clock, limit: int | None = None
             done += len(chunk)
             if progress is not None:
                 progress(done, len(ids))
+    with db.read() as session:
+        summary.next_deadline = phases_repo.next_deadline(session, clock.now())
     return summary

@@ -58,12 +58,13 @@ def to_record(row: InboundMessage | Any) -> InboundRecord:
         attempts=row.attempts,
         error=row.error,
         processed_at=row.processed_at,
+        arrived_at=row.arrived_at,
     )
 
 
 _TABLE: Table = InboundMessage.__table__  # type: ignore[assignment]
 _NEW_COLUMNS = ("dedup_key", "message_id", "mailbox", "uidvalidity", "uid", "sender", "subject",
-                "raw", "received_at", "status", "attempts", "processed_at")
+                "raw", "received_at", "arrived_at", "status", "attempts", "processed_at")
 # INSERT ... ON CONFLICT DO NOTHING RETURNING id, written once for SQLite and PostgreSQL alike:
 # the dialects' own insert() constructs are compiled anew on every use (not cacheable).
 _INSERT_NEW = text(
@@ -84,11 +85,12 @@ def record_inbound(
     mailbox: str | None = None,
     uidvalidity: int | None = None,
     uid: int | None = None,
+    arrived_at: datetime | None = None,
 ) -> tuple[InboundRecord, bool]:
     """Store a received message unless it is stored already; return it and whether it is new."""
     received = receive_inbound(session, raw=raw, sender=sender, now=now, message_id=message_id,
                                subject=subject, mailbox=mailbox, uidvalidity=uidvalidity,
-                               uid=uid)
+                               uid=uid, arrived_at=arrived_at)
     return received.record, received.new
 
 
@@ -132,14 +134,17 @@ def receive_inbound(
     processed: bool = False,
     count_since: datetime | None = None,
     count_cap: int = 0,
+    arrived_at: datetime | None = None,
 ) -> Received:
     """Store a received message unless it is stored already (one statement).
 
     With `processed`, a new message is stored as processed (its effects are in this
     transaction, which either commits them all or stores nothing); otherwise as new. With
     `count_since`, `recent` counts the sender's other messages that arrived after it, up to
-    `count_cap` (`sender` as stored: lower case, as gm.mail.decode gives it).
+    `count_cap` (`sender` as stored: lower case, as gm.mail.decode gives it). `arrived_at`:
+    when the mail system received it (`now` if not known).
     """
+    arrived = now if arrived_at is None else arrived_at
     key = inbound_key(message_id, raw)
     status = InboundStatus.PROCESSED if processed else InboundStatus.NEW
     attempts = 1 if processed else 0
@@ -147,7 +152,7 @@ def receive_inbound(
     values: dict[str, object] = {
         "dedup_key": key, "message_id": message_id, "mailbox": mailbox,
         "uidvalidity": uidvalidity, "uid": uid, "sender": sender, "subject": subject, "raw": raw,
-        "received_at": now, "status": status, "attempts": attempts,
+        "received_at": now, "arrived_at": arrived, "status": status, "attempts": attempts,
         "processed_at": processed_at}
     recent = 0
     if count_since is None:
@@ -161,7 +166,7 @@ def receive_inbound(
             id=new_id, dedup_key=key, message_id=message_id, mailbox=mailbox,
             uidvalidity=uidvalidity, uid=uid, sender=sender, subject=subject, raw=raw,
             received_at=now, status=status, attempts=attempts, error=None,
-            processed_at=processed_at), True, recent)
+            processed_at=processed_at, arrived_at=arrived), True, recent)
     row = session.scalar(
         select(InboundMessage)
         .where(InboundMessage.dedup_key == key)

@@ -176,7 +176,10 @@ class InboundMessage(Base):
     sender: Mapped[str] = mapped_column(String(ADDRESS))
     subject: Mapped[str | None] = mapped_column(Text)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
-    received_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime)  # stored by gm
+    # received by the mail system (IMAP INTERNALDATE, Maildir delivery, LMTP hand-over): what
+    # a deadline is kept by
+    arrived_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     status: Mapped[InboundStatus] = mapped_column(_enum(InboundStatus, "inbound_status"))
     attempts: Mapped[int] = mapped_column(Integer)
     error: Mapped[str | None] = mapped_column(Text)
@@ -348,3 +351,14 @@ class OrderAhead(Base):
     after_index: Mapped[int] = mapped_column(Integer)  # for a phase after this one
     text: Mapped[str] = mapped_column(Text)
     submitted_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class InboxRead(Base):
+    """How far a mail source has been read: every message that arrived there before
+    `read_until` has been stored and handled (gm.store.inbox_reads)."""
+
+    __tablename__ = "inbox_reads"
+
+    source: Mapped[str] = mapped_column(String(512), primary_key=True)
+    read_until: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

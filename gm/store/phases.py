@@ -280,6 +280,15 @@ def _due_query(now: datetime) -> Select[tuple[int, int]]:
     )
 
 
+def next_deadline(session: Session, after: datetime) -> datetime | None:
+    """The earliest deadline after `after` of an open phase of an active game."""
+    return session.scalar(
+        select(func.min(PhaseRow.deadline_at))
+        .join(Game, Game.id == PhaseRow.game_id)
+        .where(Game.status == GameStatus.ACTIVE, PhaseRow.adjudicated_at.is_(None),
+               PhaseRow.deadline_at > after))
+
+
 def due_phases(session: Session, now: datetime, *, limit: int = 100) -> list[PhaseRecord]:
     """Open phases of active games whose deadline has passed, earliest deadline first
     (a listing only: adjudicate through `claim_due_phase` or `claim_next_due_phase`)."""

@@ -154,6 +154,7 @@ class InboundRecord:
     attempts: int
     error: str | None
     processed_at: datetime | None
+    arrived_at: datetime | None = None  # when the mail system received it
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,8 @@ class Context:
     sender: str
     inbound_id: int | None
     service: str = "gm"  # the service's display name, for signatures
+    # when the mail system received the message (None: now); deadlines are kept by it
+    arrived_at: datetime | None = None
     results: Results = field(default_factory=Results)
     signed: Signed | None = None
     refused_signon: bool = False  # the last SIGNON failed: what follows it is ignored
@@ -84,6 +86,11 @@ class Context:
     ongoing: dict[type, Ongoing] = field(default_factory=dict)
     # the sign-on when the last command started
     _signed_before: Signed | None = field(default=None, init=False, repr=False)
+
+    @property
+    def arrived(self) -> datetime:
+        """When the message arrived: orders count if this is before the deadline."""
+        return self.now if self.arrived_at is None else min(self.arrived_at, self.now)
 
     def keep(self, kind: type[_Kept], make: Callable[[Context], _Kept]) -> _Kept:
         """The message's ongoing work of class `kind`, begun now (`make`) if need be."""

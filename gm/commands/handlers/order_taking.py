@@ -30,6 +30,7 @@ from gm.commands.handlers.common import (
     variant_of,
 )
 from gm.commands.handlers.context import Context, Signed
+from gm.commands.handlers.order_arrival import arrived_too_early
 from gm.commands.handlers.order_wording import (
     after_deadline,
     illegal,
@@ -318,7 +319,17 @@ class OrderTaking:
         if phase is None:
             ctx.results.add(f"{what}: refused, {game.name} has no phase open for orders.")
             return None
-        if orders_closed(game, phase, ctx.now):
+        if ctx.arrived < phase.opened_at:
+            # Written while an earlier phase was open and read only after it was adjudicated:
+            # they are not that phase's orders any more, nor this one's (said once a message).
+            if game.id not in self.told_late:
+                self.told_late.add(game.id)
+                for line in arrived_too_early(ctx, view.variant, game, phase):
+                    ctx.results.add(line)
+            else:
+                ctx.results.add(f"{what}: refused, written for an earlier phase.")
+            return None
+        if orders_closed(game, phase, ctx.arrived):  # by arrival, however late it is read
             if game.id in self.told_late:  # the deadline is said once a message, at its first
                 ctx.results.add(f"{what}: refused, too late.")  # refusal
                 return None

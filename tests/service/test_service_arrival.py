@@ -1,0 +1,217 @@
+"""Deadlines kept by arrival: orders that reached the mailbox before the deadline count,
+however late gm reads them (it was down, IDLE told of them late, the tick ran first), and
+the tick adjudicates a phase only once the mail that arrived before its deadline is read.
+
+The real service on the real clock, over a Maildir inbox and over LMTP (the mail server
+queueing the orders while gm is down); the IMAP cases, with `gm serve` as a process against
+Dovecot, are in test_service_arrival_imap.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import smtplib
+import time
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+from pathlib import Path
+
+import pytest
+
+from gm.config import Config, LmtpConfig, MaildirConfig
+from gm.service.clock import SystemClock
+from gm.service.ingest import Disposition, ingest
+from gm.service.serve import Service
+from gm.service.tick import tick
+from gm.store import games as games_repo
+from gm.store import outbound as outbound_repo
+from gm.store import phases as phases_repo
+from gm.store.db import Database
+from gm.store.rows import PhaseRecord
+from tests.support.fixtures.mailservers import free_port
+from tests.support.service_support import (
+    GM,
+    PLAYERS,
+    SERVICE,
+    deliver,
+    maildir_config,
+    message,
+    running,
+    until,
+)
+
+FRANCE = PLAYERS["France"]
+ORDERS = "SIGNON France omega pwfrance\nA Par - Bur\nA Mar - Spa\nF Bre - MAO"
+SETUP = "\n".join(
+    ["CREATE omega standard gmpass"]
+    + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
+    + ["START"])
+
+
+def set_up(db: Database, config: Config) -> None:
+    """The game, by mail on the real clock."""
+    done = ingest(db, message(GM, SETUP), config=config, clock=SystemClock())
+    assert done.outcome is Disposition.ANSWERED
+
+
+def phases(db: Database) -> list[PhaseRecord]:
+    with db.read() as s:
+        game = games_repo.find_game(s, "omega")
+        assert game is not None
+        return phases_repo.history(s, game.id)
+
+
+def deadline_in(db: Database, seconds: float) -> datetime:
+    """Move Spring 1901's deadline to `seconds` from now (as SET DEADLINE would)."""
+    (spring,) = phases(db)
+    at = datetime.now(UTC) + timedelta(seconds=seconds)
+    with db.transaction() as s:
+        phases_repo.set_deadline(s, spring.id, at)
+    return at
+
+
+def sleep_past(moment: datetime, extra: float = 0.2) -> None:
+    time.sleep(max(0.0, (moment - datetime.now(UTC)).total_seconds() + extra))
+
+
+def france_in_burgundy(db: Database) -> bool:
+    """Spring 1901 was adjudicated with France's orders: her army left Paris for Burgundy."""
+    spring, *later = phases(db)
+    assert spring.adjudicated and later, "Spring 1901 not adjudicated"
+    units = {(u.power, u.province.lower()) for u in later[0].state.units}
+    return ("France", "bur") in units and ("France", "par") not in units
+
+
+def reply_to(db: Database, origin: str) -> str:
+    with db.read() as s:
+        for out in outbound_repo.list_outbound(s, limit=1000):
+            if dict(out.headers).get("In-Reply-To") == origin:
+                return out.parts[0].text
+    raise AssertionError(f"no reply to {origin}")
+
+
+def test_maildir_orders_waiting_across_a_deadline_count(database: Database,
+                                                        tmp_path: Path) -> None:
+    config = maildir_config(tmp_path)
+    set_up(database, config)
+    asyncio.run(Service(database, config, clock=SystemClock()).once())  # the service reads
+    deadline = deadline_in(database, 1.5)
+    # gm serve is down; France's orders reach the inbox before the deadline
+    raw = message(FRANCE, ORDERS, message_id="<france-spring@example.org>")
+    deliver(config.maildir.inbox, raw)
+    sleep_past(deadline, 1.2)  # (a pass counts for what arrived a second before it began)
+    # cron's `gm tick` at the deadline, the service still down: Spring 1901 waits for the mail
+    summary = tick(database, config=config, clock=SystemClock())
+    assert summary.adjudicated == []
+    assert [game for game, _ in summary.waiting] == ["omega"]
+    assert not phases(database)[0].adjudicated
+    # the service comes back: the orders are taken for Spring 1901, then the tick adjudicates
+    asyncio.run(Service(database, config, clock=SystemClock()).once())
+    reply = reply_to(database, "<france-spring@example.org>")
+    assert "refused" not in reply and "A Par - Bur" in reply
+    summary = tick(database, config=config, clock=SystemClock())
+    assert [(g, p) for g, p, _ in summary.adjudicated] == [("omega", "Spring 1901, Movement")]
+    assert france_in_burgundy(database)
+
+
+def test_mail_that_arrives_after_the_deadline_stays_late(database: Database,
+                                                         tmp_path: Path) -> None:
+    config = maildir_config(tmp_path)
+    set_up(database, config)
+    deadline = deadline_in(database, 0.5)
+    sleep_past(deadline, 1.2)
+    deliver(config.maildir.inbox, message(FRANCE, ORDERS, message_id="<late@example.org>"))
+    asyncio.run(Service(database, config, clock=SystemClock()).once())
+    reply = " ".join(reply_to(database, "<late@example.org>").split())
+    assert "refused, the deadline" in reply and "has passed" in reply
+    tick(database, config=config, clock=SystemClock())
+    assert not france_in_burgundy(database)
+
+
+def test_orders_read_after_their_phase_are_refused_not_moved_on(database: Database,
+                                                                tmp_path: Path) -> None:
+    """A tick told not to wait (`gm tick --no-mail-wait`) adjudicates Spring while France's
+    orders sit unread: they are not taken as her Fall orders; she and the GM are told."""
+    config = maildir_config(tmp_path)
+    set_up(database, config)
+    asyncio.run(Service(database, config, clock=SystemClock()).once())
+    deadline = deadline_in(database, 1.0)
+    deliver(config.maildir.inbox, message(FRANCE, ORDERS, message_id="<early@example.org>"))
+    sleep_past(deadline, 1.2)
+    summary = tick(database, config=config, clock=SystemClock(), wait_for_mail=False)
+    assert [p for _, p, _ in summary.adjudicated] == ["Spring 1901, Movement"]
+    asyncio.run(Service(database, config, clock=SystemClock()).once())
+    reply = " ".join(reply_to(database, "<early@example.org>").split())
+    assert "Orders: refused, your message arrived at" in reply
+    assert ("while Spring 1901, Movement was open, but it could be read only after Spring "
+            "1901, Movement was adjudicated") in reply
+    assert "send your Fall 1901, Movement orders. The GM has been told." in reply
+    assert "A Par - Bur  ->" not in reply
+    fall = phases(database)[-1]
+    with database.read() as s:
+        from gm.store import submissions as orders_repo
+
+        assert orders_repo.latest_valid_orders_of(s, fall.id, "France") is None
+        told = [o for o in outbound_repo.list_outbound(s, limit=1000)
+                if o.recipients == (GM,) and "orders read after their phase"
+                in dict(o.headers)["Subject"]]
+    assert len(told) == 1
+    text = " ".join(told[0].parts[0].text.split())
+    assert f"France's message (from {FRANCE}) arrived at" in text
+    assert "ROLLBACK to Spring 1901, Movement" in text
+
+
+def _received_line(at: datetime) -> str:
+    return ("Received: from mx.example.net (mx.example.net [192.0.2.1])\r\n"
+            f"\tby judge.example.org (Postfix) with ESMTP id 4Q; {format_datetime(at)}\r\n")
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+def test_lmtp_orders_queued_at_the_mail_server_count(database: Database,
+                                                     tmp_path: Path) -> None:
+    port = free_port()
+    config = Config(data_dir=tmp_path, address=SERVICE, display_name="Judge",
+                    maildir=MaildirConfig(inbox=tmp_path / "inbox", outbox=tmp_path / "out"),
+                    lmtp=LmtpConfig(host="127.0.0.1", port=port, settle=1.5))
+    set_up(database, config)
+
+    def hand_over(raw: bytes) -> None:
+        with smtplib.LMTP("127.0.0.1", port) as lmtp:
+            lmtp.sendmail(GM, [SERVICE], raw)
+
+    async def serve_until(condition: str) -> None:
+        service = Service(database, config, clock=SystemClock(), tick_every=60)
+        async with running(service):
+            await asyncio.sleep(0.2)
+            # the queue flushed at the start (postqueue -f): the LMTP hand-over is late
+            for raw in queued:
+                await asyncio.to_thread(hand_over, raw)
+            queued.clear()
+            if condition == "read":
+                await asyncio.sleep(config.lmtp.settle + 0.3)  # type: ignore[union-attr]
+                await asyncio.to_thread(hand_over, message(GM, "HELP"))  # a pass after settle
+                await until(lambda: recorded(), "the source recorded as read")
+            else:
+                await until(lambda: phases(database)[0].adjudicated, "Spring adjudicated",
+                            wait=30)
+
+    def recorded() -> bool:
+        from gm.mail.source_keys import source_key
+        from gm.store.inbox_reads import read_until
+
+        with database.read() as s:
+            return read_until(s, source_key(config)) is not None
+
+    queued: list[bytes] = []
+    asyncio.run(serve_until("read"))
+    deadline = deadline_in(database, 1.0)
+    # gm is down; the mail server takes France's orders before the deadline and queues them
+    raw = message(FRANCE, ORDERS, message_id="<queued@example.org>")
+    queued.append(_received_line(datetime.now(UTC)).encode() + raw)
+    sleep_past(deadline)
+    assert tick(database, config=config, clock=SystemClock()).waiting
+    started = time.monotonic()
+    asyncio.run(serve_until("adjudicated"))
+    assert time.monotonic() - started < 10  # the settling (1.5 s) and a pass
+    assert "refused" not in reply_to(database, "<queued@example.org>")
+    assert france_in_burgundy(database)
