@@ -97,17 +97,20 @@ async def process_pending(db: Database, source: PolledSource, sink: MailSink, *,
     done: list[Ingested] = []
     committed: list[str] = []
     started = time.monotonic()
+    unstored = False
     async for mail in source.pending():
         result = _ingest_safely(db, mail, config=config, clock=clock)
         if result is not None:
             done.append(result)
             committed.append(mail.id)
+        else:
+            unstored = True
         if len(committed) >= MARK_EVERY or not source.buffered:
             await _mark(db, source, committed)
             committed = []
     await _mark(db, source, committed)
     reached = source.reached(started)
-    if reached is not None:
+    if reached is not None and not unstored:
         record_pass(db, source, clock, reached)
     await drain_outbox(db, sink, config=config, clock=clock)
     return done
@@ -166,6 +169,7 @@ class Service:
         self._worker = worker  # given started, or started by `run`
         self._read = asyncio.Event()  # how far the source was read was recorded
         self._retick = asyncio.Event()  # the next tick was brought nearer
+        self._unstored: set[str] = set()  # read but not stored (offered again later)
         self._ticked_at: datetime | None = None  # when the last tick began
         self._next_tick = 0.0  # time.monotonic() of the next tick
         self._waiting_told: set[tuple[str, datetime]] = set()  # games waiting for the mail
@@ -249,7 +253,8 @@ class Service:
         try:
             while (mail := await self._next(queue, reader)) is not None:
                 if isinstance(mail, PassEnd):  # what the pass offered is handled
-                    await self._record_pass(mail.reached)
+                    if not self._unstored:  # (else deadlines wait until it is stored)
+                        await self._record_pass(mail.reached)
                     if not queue.qsize() + self.source.buffered:
                         await self._mark_committed()
                     continue
@@ -257,6 +262,9 @@ class Service:
                                                    config=self.config, clock=self.clock))
                 if result is not None:
                     self._committed.append(mail.id)
+                    self._unstored.discard(mail.id)
+                else:
+                    self._unstored.add(mail.id)
                 self._unsent += 1
                 waiting = queue.qsize() + self.source.buffered
                 if self._unsent >= SEND_BATCH or not waiting or not self._woken:

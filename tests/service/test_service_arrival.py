@@ -10,7 +10,10 @@ Dovecot, are in test_service_arrival_imap.py.
 from __future__ import annotations
 
 import asyncio
+import os
 import smtplib
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
@@ -215,3 +218,38 @@ def test_lmtp_orders_queued_at_the_mail_server_count(database: Database,
     assert time.monotonic() - started < 10  # the settling (1.5 s) and a pass
     assert "refused" not in reply_to(database, "<queued@example.org>")
     assert france_in_burgundy(database)
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+def test_gm_ingest_from_the_mail_server_counts_when_the_server_took_it(
+        migrated_url: str, tmp_path: Path) -> None:
+    """`gm ingest` piped from the mail server after the deadline (the pipe failed meanwhile
+    and the server queued the message): the server's Received line says it came in time."""
+    from gm.store.db import open_database
+
+    conf = tmp_path / "gm.toml"
+    conf.write_text(f'database_url = "{migrated_url}"\naddress = "{SERVICE}"\n'
+                    f'[maildir]\ninbox = "{tmp_path / "in"}"\noutbox = "{tmp_path / "out"}"\n')
+    database = open_database(migrated_url)
+    try:
+        set_up(database, maildir_config(tmp_path))
+        deadline = deadline_in(database, 1.0)
+        took_in = datetime.now(UTC)
+        late = message(FRANCE, ORDERS.replace("A Mar - Spa", "A Mar H"),
+                       message_id="<piped-late@example.org>")
+        sleep_past(deadline)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+
+        def ingest_cli(raw: bytes) -> None:
+            done = subprocess.run([sys.executable, "-m", "gm", "ingest", "--config", str(conf)],
+                                  input=raw, capture_output=True, env=env, timeout=120)
+            assert done.returncode == 0, done.stderr
+
+        ingest_cli(_received_line(took_in).encode()
+                   + message(FRANCE, ORDERS, message_id="<piped@example.org>"))
+        # without a Received line of the mail server's it arrived when it was handed over
+        ingest_cli(late)
+        assert "refused" not in reply_to(database, "<piped@example.org>")
+        assert "has passed" in " ".join(reply_to(database, "<piped-late@example.org>").split())
+    finally:
+        database.dispose()
