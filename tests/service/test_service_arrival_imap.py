@@ -111,6 +111,7 @@ def test_orders_waiting_in_imap_while_gm_was_down_count(
     served.start()
     served.wait(lambda: phases(db)[0].adjudicated, "Spring 1901 adjudicated after the restart")
     took = time.monotonic() - restarted
+    print(f"restart to Spring 1901 adjudicated with the orders: {took:.2f} s")
     served.wait(lambda: answered(smtp_server, "<france@example.org>"), "France's reply")
     served.stop()
     reply = reply_to(smtp_server, "<france@example.org>")
