@@ -4,10 +4,12 @@ Due messages are claimed one at a time (each claim is a lease long enough for on
 `send_lease`), sent outside any transaction, and each is marked sent only once the sink accepted
 it; a temporary failure is retried later (exponential backoff), a permanent one or too many
 attempts give up (failed). A sender killed mid-send holds its claimed messages, for one lease
-only. `run_db` runs the transactions where the caller wants them (the service: in its one
-database thread, so they never block the mail's event loop). Each message is marked sent before
-the next is handed over, so a sender killed at any point has at most one message the server
-accepted and that will be sent again (under its same Message-ID).
+at most: each claim names the process holding it (gm.store.holders), and each drain first takes
+back what a process provably gone had claimed (`release_abandoned`). `run_db` runs the
+transactions where the caller wants them (the service: in its one database thread, so they
+never block the mail's event loop). Each message is marked sent before the next is handed over,
+so a sender killed at any point has at most one message the server accepted and that will be
+sent again (under its same Message-ID).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from gm.mail.transport import MailSink, OutgoingMessage
 from gm.service.clock import Clock
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
+from gm.store.holders import this_process
 from gm.store.rows import Attachment as StoredAttachment
 from gm.store.rows import OutboundRecord
 
@@ -105,9 +108,19 @@ async def _run_inline(work: Callable[[], T]) -> T:
     return work()
 
 
-def _claim(db: Database, clock: Clock, batch: int, lease: timedelta) -> list[OutboundRecord]:
+def _claim(db: Database, clock: Clock, batch: int, lease: timedelta, *,
+           release: bool = False) -> list[OutboundRecord]:
+    """Claim the next `batch` due messages for this process; with `release`, first take back
+    what dead senders had claimed."""
+    holder = this_process().key
     with db.transaction() as session:
-        return outbound_repo.claim_due_outbound(session, clock.now(), limit=batch, lease=lease)
+        if release:
+            released = outbound_repo.release_abandoned(session, clock.now(), holder=holder)
+            for key, count in released.items():
+                log.warning("took back %d outbound messages claimed by %s, a sender process "
+                            "that is gone; sending them now", count, key)
+        return outbound_repo.claim_due_outbound(session, clock.now(), limit=batch, lease=lease,
+                                                holder=holder)
 
 
 def _sent(db: Database, clock: Clock, outbound_id: int) -> None:
@@ -129,8 +142,11 @@ async def drain_outbox(db: Database, sink: MailSink, *, config: Config, clock: C
     sent = 0
     lease = send_lease(config) * batch
     known: dict[bytes, bytes] = {}  # the PNGs of the message before, by SVG
+    release = True  # the first claim takes back what dead senders held
     while True:
-        claimed: list[OutboundRecord] = await run(partial(_claim, db, clock, batch, lease))
+        claimed: list[OutboundRecord] = await run(
+            partial(_claim, db, clock, batch, lease, release=release))
+        release = False
         if not claimed:
             return sent
         for record in claimed:
