@@ -115,7 +115,7 @@ def _claim(db: Database, clock: Clock, batch: int, lease: timedelta, *,
     holder = this_process().key
     with db.transaction() as session:
         if release:
-            released = outbound_repo.release_abandoned(session, clock.now(), holder=holder)
+            released = outbound_repo.release_abandoned(session, holder=holder)
             for key, count in released.items():
                 log.warning("took back %d outbound messages claimed by %s, a sender process "
                             "that is gone; sending them now", count, key)

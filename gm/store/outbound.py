@@ -280,12 +280,13 @@ def claim_due_outbound(
 
 
 def release_abandoned(
-    session: Session, now: datetime, *, holder: str,
+    session: Session, *, holder: str,
     gone: Callable[[str], bool] = is_gone,
 ) -> dict[str, int]:
-    """Make due at `now` the messages claimed by a holder other than `holder` that is `gone`
-    (default: provably gone, `gm.store.holders.is_gone`), so they are sent without waiting out
-    their lease; how many were released, by holder. A live holder's claims are left alone."""
+    """Make due again, in the order they were queued, the messages claimed by a holder other
+    than `holder` that is `gone` (default: provably gone, `gm.store.holders.is_gone`), so they
+    are sent first, without waiting out their lease; how many were released, by holder. A
+    live holder's claims are left alone."""
     require_writer(session)
     table = OutboundMessage.__table__
     holders = session.scalars(
@@ -300,7 +301,7 @@ def release_abandoned(
         done = session.execute(
             update(table)  # type: ignore[arg-type]
             .where(table.c.claimed_by == key, table.c.status == OutboundStatus.QUEUED)
-            .values(next_attempt_at=now, claimed_by=None))
+            .values(next_attempt_at=table.c.created_at, claimed_by=None))
         if count := done.rowcount:  # type: ignore[attr-defined]
             released[key] = count
     return released

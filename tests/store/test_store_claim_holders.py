@@ -61,9 +61,9 @@ def _claim(db: Database, holder: str, now: datetime = T0) -> list[int]:
                                                           holder=holder)]
 
 
-def _release(db: Database, now: datetime = T0) -> dict[str, int]:
+def _release(db: Database) -> dict[str, int]:
     with db.transaction() as s:
-        return outbound.release_abandoned(s, now, holder=this_process().key)
+        return outbound.release_abandoned(s, holder=this_process().key)
 
 
 def test_a_dead_senders_claims_are_taken_back_a_live_ones_are_not(
