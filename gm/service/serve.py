@@ -203,6 +203,9 @@ class Service:
         # first in the database thread, while the source logs in: the first message's ingest
         # then finds its grammar and handlers loaded
         warming = asyncio.ensure_future(self._in_db(_warm_up))
+        # the sender drains at once: what a killed service left queued (or claimed) goes out
+        # without waiting for new mail or the poll interval
+        self._wake.set()
         sender = asyncio.create_task(self._drain_loop())
         ticker = asyncio.create_task(self._tick_loop())
         queue: asyncio.Queue[InboundMail] = asyncio.Queue(READ_AHEAD)

@@ -38,7 +38,8 @@ class Served:
     def __init__(self, root: Path, url: str, smtp: SmtpServer, *, send_here: bool) -> None:
         self.config = root / "gm.toml"
         self.config.write_text(
-            f'database_url = "{url}"\naddress = "{SERVICE}"\npoll_interval = 0.2\n'
+            f'database_url = "{url}"\naddress = "{SERVICE}"\n'
+            "poll_interval = 60\n"  # the default: the restart does not wait for a poll
             "[smtp]\n"
             f'host = "127.0.0.1"\nport = {smtp.port}\nsecurity = "plain"\ntimeout = 20\n'
             f'[maildir]\ninbox = "{root / "inbox"}"\noutbox = "{root / "outbox"}"\n')
@@ -115,6 +116,8 @@ def test_a_killed_sender_s_claims_go_out_within_seconds_of_the_restart(
                                             message_id=f"<help-{n}@example.org>"))
     served.start()
     try:
+        # every reply queued (nothing left to ingest after the restart), a few sent
+        served.wait(lambda: len(_outbound(database)) == REPLIES, "every reply queued")
         served.wait(lambda: len(slow_smtp.received) >= 3, "the first replies")
         served.kill()
         killed_at = datetime.now(UTC)
