@@ -4,8 +4,11 @@ start time, so that another sender can tell when the holder is provably gone.
 A sender writes its name (`this_process().key`) beside every message it claims. A holder is
 gone when it ran on this host, in this PID namespace, and its PID is free, or a zombie, or
 belongs to a process started at another time (the PID was reused). A holder on another host or
-in another PID namespace cannot be checked from here: its claims keep their lease. Start times
-come from /proc (Linux); where there is none, a holder whose PID runs is taken as alive.
+in another PID namespace cannot be checked from here: its claims keep their lease, which a live
+sender renews every few seconds (gm.store.outbound.renew_claims), so they are due again soon
+after it stopped renewing. Conversely a holder that is provably alive (checkable, and not gone)
+keeps its claims even if its lease ran out (it may be blocked, not dead). Start times come from
+/proc (Linux); where there is none, a holder whose PID runs is taken as alive.
 """
 
 from __future__ import annotations
@@ -56,12 +59,23 @@ def this_process() -> Holder:
     return _this
 
 
+def is_alive(key: str, *, here: Holder | None = None) -> bool:
+    """Whether the holder named `key` is provably alive: checkable from here and not gone."""
+    here = here or this_process()
+    return _checkable(key, here) and not is_gone(key, here=here)
+
+
+def _checkable(key: str, here: Holder) -> bool:
+    holder = Holder.parse(key)
+    return holder is not None and (holder.host, holder.namespace) == (here.host, here.namespace)
+
+
 def is_gone(key: str, *, here: Holder | None = None) -> bool:
     """Whether the holder named `key` is provably gone (see the module's docstring); `here`
     is this process (default `this_process()`)."""
     here = here or this_process()
     holder = Holder.parse(key)
-    if holder is None or holder.host != here.host or holder.namespace != here.namespace:
+    if holder is None or not _checkable(key, here):
         return False  # not checkable from here: its lease decides
     if holder.pid == here.pid:
         return holder.started != here.started  # this PID was another process's before

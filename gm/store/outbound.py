@@ -4,10 +4,10 @@ Each message carries a Message-ID fixed when it is queued, so queueing it again 
 a resend after a crash is recognisable as the same mail. The sender claims due messages with a
 lease (`claim_due_outbound`: attempts + 1, next attempt pushed to now + lease, SKIP LOCKED on
 PostgreSQL), sends them outside any transaction, then marks each sent, or failed with the time
-of the next attempt. Each claim names the process holding it (gm.store.holders); a sender that
-dies mid-send leaves its claims to the next sender, which takes them back at once when it can
-tell the holder is gone (`release_abandoned`), else when the lease expires; the mail is then
-sent again.
+of the next attempt. Each claim names the process holding it (gm.store.holders), which renews
+its lease while it sends (`renew_claims`); a sender that dies mid-send leaves its claims to the
+next sender, which takes them back at once when it can tell the holder is gone
+(`release_abandoned`), else when the lease runs out; the mail is then sent again.
 
 Messages queued together (`enqueue_many`) that carry the same body parts, as a phase's report
 to every power does, share one stored body (outbound_bodies), and the same attachment bytes
@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
 from gm.store.errors import NotFound, StoreError
-from gm.store.holders import is_gone
+from gm.store.holders import is_alive, is_gone
 from gm.store.models import OutboundAttachment, OutboundBody, OutboundFile, OutboundMessage
 from gm.store.rows import Attachment, BodyPart, OutboundRecord
 from gm.store.statuses import OutboundStatus
@@ -254,11 +254,12 @@ def list_outbound(
 
 def claim_due_outbound(
     session: Session, now: datetime, *, limit: int = 10, lease: timedelta = DEFAULT_LEASE,
-    holder: str | None = None,
+    holder: str | None = None, alive: Callable[[str], bool] = is_alive,
 ) -> list[OutboundRecord]:
     """Claim queued messages due by `now` (oldest first) for sending: each gets one more
     attempt, is not due again until `now + lease` and names `holder` (the claiming process,
-    `gm.store.holders`) as its holder. Commit before sending."""
+    `gm.store.holders`) as its holder. A message whose lease ran out but whose holder is
+    `alive` (provably, `gm.store.holders.is_alive`) is left to it. Commit before sending."""
     require_writer(session)
     stmt = (
         select(OutboundMessage)
@@ -271,6 +272,13 @@ def claim_due_outbound(
         .execution_options(populate_existing=True)
     )
     rows = list(session.scalars(claiming(stmt, skip_locked=True, of=OutboundMessage)))
+    held: dict[str, bool] = {}  # by another holder's name: whether it is alive
+    for row in list(rows):
+        if (key := row.claimed_by) is not None and key != holder:
+            if key not in held:
+                held[key] = alive(key)
+            if held[key]:
+                rows.remove(row)
     for row in rows:
         row.attempts += 1
         row.next_attempt_at = now + lease
@@ -305,6 +313,17 @@ def release_abandoned(
         if count := done.rowcount:  # type: ignore[attr-defined]
             released[key] = count
     return released
+
+
+def renew_claims(session: Session | Connection, now: datetime, *, holder: str,
+                 lease: timedelta) -> None:
+    """`holder` is alive and still sending: its claims last until `now + lease` (a sender that
+    stops renewing them, wherever it ran, loses them when the lease runs out)."""
+    table = OutboundMessage.__table__
+    session.execute(
+        update(table)  # type: ignore[arg-type]
+        .where(table.c.claimed_by == holder, table.c.status == OutboundStatus.QUEUED)
+        .values(next_attempt_at=now + lease))
 
 
 def mark_sent(session: Session, outbound_id: int, *, now: datetime) -> OutboundRecord:

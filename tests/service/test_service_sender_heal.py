@@ -1,7 +1,7 @@
 """A `gm serve` killed (SIGKILL) while sending to a slow SMTP server, then started again: the new
 sender takes back at once what the dead one had claimed (gm.store.holders), so every queued reply
-is out within seconds of the restart instead of after the claims' lease (here 5 x 65 s, with a
-20 s SMTP timeout); none is lost and at most one, accepted just before the kill, goes out twice.
+is out within seconds of the restart instead of after the claims' lease (gm.service.sender
+.CLAIM_LEASE); none is lost and at most one, accepted just before the kill, goes out twice.
 Real processes, a real aiosmtpd server, SQLite and PostgreSQL."""
 
 from __future__ import annotations

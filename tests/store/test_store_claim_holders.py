@@ -134,3 +134,31 @@ def test_a_holder_is_gone_when_its_pid_is_free_or_another_processs() -> None:
     assert not is_gone(ELSEWHERE)
     assert not is_gone("no holder")
     assert Holder.parse(f"{here.host} {here.namespace} {os.getpid()} {here.started}") == here
+
+
+def test_a_live_holder_renews_its_claims_and_keeps_them_past_their_lease(
+        database: Database, senders: list[Sender]) -> None:
+    live = Sender()
+    senders.append(live)
+    mine, elsewhere, sent = _enqueue(database, 3)
+    assert _claim(database, live.key) == [mine]
+    assert _claim(database, ELSEWHERE) == [elsewhere]
+    assert _claim(database, live.key) == [sent]
+    with database.transaction() as s:
+        outbound.record_sent(s, sent, now=T0)
+    later = T0 + 2 * LEASE
+    with database.engine.begin() as conn:  # only the live holder's queued claims are renewed
+        outbound.renew_claims(conn, later, holder=live.key, lease=LEASE)
+    with database.read() as s:
+        rows = {r.id: r for r in outbound.list_outbound(s)}
+    assert rows[mine].next_attempt_at == later + LEASE
+    assert rows[elsewhere].next_attempt_at == T0 + LEASE
+    assert rows[sent].next_attempt_at is None
+    # past every lease: the other host's holder stopped renewing, so its message is due; the
+    # live holder here is not robbed even when its lease runs out (it may be blocked, not dead)
+    here = this_process().key
+    much_later = later + 2 * LEASE
+    assert _claim(database, here, much_later) == [elsewhere]
+    assert _claim(database, here, much_later) == []
+    live.end()
+    assert _claim(database, here, much_later) == [mine]
