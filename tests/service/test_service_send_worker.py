@@ -185,6 +185,9 @@ def test_a_killed_worker_is_logged_and_replaced_and_the_replies_keep_going_out(
     # the last replies went out from the third worker, which sent them and stopped cleanly
     (stops,) = [line for line in text.splitlines() if f"sender worker {third} stops" in line]
     assert int(stops.split("stops: ")[1].split()[0]) >= 1
-    # each reply once: a file per Message-ID in the outbox, and no reply sent twice
+    # each reply once: a file per Message-ID in the outbox; a reply a killed worker had
+    # written but not yet marked sent is taken back at once and written again (the Maildir
+    # recognises it): at most one per kill
     assert len(_replies(tmp_path / "outbox")) == 40
-    assert "already in the outbox" not in text
+    again = text.count("already in the outbox")
+    assert again <= 2 and text.count("a sender process that is gone") >= again, text
