@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import resource
 import signal
 import sys
@@ -88,5 +89,5 @@ async def run_worker(db: Database, config: Config, *, clock: Clock) -> None:
         await sink.close()
         loop.remove_signal_handler(signal.SIGTERM)
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        log.info("sender worker stops: %d messages sent, %.2f s of CPU", sent,
-                 usage.ru_utime + usage.ru_stime)
+        log.info("sender worker %d stops: %d messages sent, %.2f s of CPU", os.getpid(),
+                 sent, usage.ru_utime + usage.ru_stime)

@@ -1,17 +1,22 @@
 """Drain the outbound queue into the mail sink, with retries and backoff.
 
-Due messages are claimed one at a time (each claim is a lease long enough for one send:
-`send_lease`), sent outside any transaction, and each is marked sent only once the sink accepted
-it; a temporary failure is retried later (exponential backoff), a permanent one or too many
-attempts give up (failed). A sender killed mid-send holds its claimed messages, for one lease
-only. `run_db` runs the transactions where the caller wants them (the service: in its one
-database thread, so they never block the mail's event loop). Each message is marked sent before
-the next is handed over, so a sender killed at any point has at most one message the server
-accepted and that will be sent again (under its same Message-ID).
+Due messages are claimed a few at a time, sent outside any transaction, and each is marked sent
+only once the sink accepted it; a temporary failure is retried later (exponential backoff), a
+permanent one or too many attempts give up (failed). Each claim names the process holding it
+(gm.store.holders) and has a short lease (CLAIM_LEASE) that the sender renews while it sends
+(every RENEW_EVERY seconds). A sender killed mid-send holds its claimed messages briefly: each
+drain first takes back what a process provably gone had claimed (`release_abandoned`), and the
+claims of one that cannot be checked (another host) fall due when their lease runs out. `run_db`
+runs the transactions where the caller wants them (the service: in its one database thread, so
+they never block the mail's event loop). Each message is marked sent before the next is handed
+over, so a sender killed at any point has at most one message the server accepted and that will
+be sent again (under its same Message-ID).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
@@ -35,6 +40,7 @@ from gm.mail.transport import MailSink, OutgoingMessage
 from gm.service.clock import Clock
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
+from gm.store.holders import this_process
 from gm.store.rows import Attachment as StoredAttachment
 from gm.store.rows import OutboundRecord
 
@@ -53,11 +59,8 @@ def retry_delay(attempts: int) -> timedelta:
     return min(LONGEST_RETRY, FIRST_RETRY * (1 << min(20, max(0, attempts - 1))))
 
 
-def send_lease(config: Config) -> timedelta:
-    """How long a claimed message is kept from other senders: one send (connect, send, quit,
-    each bounded by the SMTP timeout) with room to spare."""
-    timeout = config.smtp.timeout if config.smtp is not None else 10.0
-    return timedelta(seconds=3 * timeout + 5)
+CLAIM_LEASE = timedelta(seconds=30)  # claimed messages are kept from other senders this long
+RENEW_EVERY = 5.0  # seconds between two renewals of a sender's claims while it sends
 
 
 def compose(record: OutboundRecord, config: Config) -> OutgoingMessage:
@@ -105,9 +108,19 @@ async def _run_inline(work: Callable[[], T]) -> T:
     return work()
 
 
-def _claim(db: Database, clock: Clock, batch: int, lease: timedelta) -> list[OutboundRecord]:
+def _claim(db: Database, clock: Clock, batch: int, lease: timedelta, *,
+           release: bool = False) -> list[OutboundRecord]:
+    """Claim the next `batch` due messages for this process; with `release`, first take back
+    what dead senders had claimed."""
+    holder = this_process().key
     with db.transaction() as session:
-        return outbound_repo.claim_due_outbound(session, clock.now(), limit=batch, lease=lease)
+        if release:
+            released = outbound_repo.release_abandoned(session, holder=holder)
+            for key, count in released.items():
+                log.warning("took back %d outbound messages claimed by %s, a sender process "
+                            "that is gone; sending them now", count, key)
+        return outbound_repo.claim_due_outbound(session, clock.now(), limit=batch, lease=lease,
+                                                holder=holder)
 
 
 def _sent(db: Database, clock: Clock, outbound_id: int) -> None:
@@ -123,14 +136,44 @@ def _failed(db: Database, outbound_id: int, error: str, retry_at: datetime | Non
 async def drain_outbox(db: Database, sink: MailSink, *, config: Config, clock: Clock,
                        batch: int = 1, run_db: DbRunner | None = None) -> int:
     """Send every message due now; return how many the sink accepted. `batch` messages are
-    claimed at a time (their leases run while the ones before them are sent); each is marked
-    sent as soon as the sink accepted it. `run_db` runs each transaction (default: here)."""
+    claimed at a time (their leases renewed while the ones before them are sent); each is
+    marked sent as soon as the sink accepted it. `run_db` runs each transaction (default:
+    here)."""
     run: DbRunner = run_db or _run_inline
-    sent = 0
-    lease = send_lease(config) * batch
-    known: dict[bytes, bytes] = {}  # the PNGs of the message before, by SVG
+    renewing = asyncio.get_running_loop().create_task(_renew(db, clock, run))
+    try:
+        return await _drain(db, sink, config=config, clock=clock, batch=batch, run=run)
+    finally:
+        renewing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await renewing
+
+
+async def _renew(db: Database, clock: Clock, run: DbRunner) -> None:
+    """Renew this process's claims every RENEW_EVERY seconds (until cancelled)."""
     while True:
-        claimed: list[OutboundRecord] = await run(partial(_claim, db, clock, batch, lease))
+        await asyncio.sleep(RENEW_EVERY)
+        try:
+            await run(partial(_renew_claims, db, clock))
+        except Exception:  # the claims run out and are sent again: a duplicate, not a loss
+            log.exception("could not renew the claims on outbound messages")
+
+
+def _renew_claims(db: Database, clock: Clock) -> None:
+    with db.engine.begin() as conn:  # one UPDATE: no ORM session needed
+        outbound_repo.renew_claims(conn, clock.now(), holder=this_process().key,
+                                   lease=CLAIM_LEASE)
+
+
+async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, batch: int,
+                 run: DbRunner) -> int:
+    sent = 0
+    known: dict[bytes, bytes] = {}  # the PNGs of the message before, by SVG
+    release = True  # the first claim takes back what dead senders held
+    while True:
+        claimed: list[OutboundRecord] = await run(
+            partial(_claim, db, clock, batch, CLAIM_LEASE, release=release))
+        release = False
         if not claimed:
             return sent
         for record in claimed:

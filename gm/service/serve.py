@@ -12,9 +12,10 @@ ingested), checking the first messages' passwords on other threads (gm.service.c
 sending the replies queued so far over one kept SMTP connection (the sender task; each reply is
 marked sent as soon as the server accepted it). Given a `sender_command` (as `gm serve` does),
 the replies are sent by a sender worker process instead (gm.service.send_worker), nudged when
-replies were committed, so sending runs on another core; should it die, the service sends them
-itself. At its start the command grammar and the commonest handlers are loaded in the database
-thread while the source logs in, so the first message's answer does not wait for them. On
+replies were committed, so sending runs on another core; should it die, the service logs it,
+sends them itself and starts a new worker after a backoff (WorkerHandle.supervise). At its
+start the command grammar and the commonest handlers are loaded in the database thread while
+the source logs in, so the first message's answer does not wait for them. On
 SIGTERM or SIGINT the service finishes the message in hand, sends what is queued and
 stops (what was read and not ingested is offered again next time). Other processes that queue
 mail (`gm tick` from cron, `gm ingest`) wake its sender through a socket
@@ -240,12 +241,17 @@ class Service:
             except OSError:
                 log.exception("the sender worker could not be started; sending from here")
                 self._worker = None
+        if self._worker is not None:  # should it die: sent from here until a new one runs
+            self._worker.supervise(self._wake.set)
         # other processes (gm tick from cron, gm ingest) wake the sender when they queue mail
         wakes = WakeListener(self.config, self._send_queued)
         await wakes.start()
         # first in the database thread, while the source logs in: the first message's ingest
         # then finds its grammar and handlers loaded
         warming = asyncio.ensure_future(self._in_db(_warm_up))
+        # the sender drains at once: what a killed service left queued (or claimed) goes out
+        # without waiting for new mail or the poll interval
+        self._wake.set()
         sender = asyncio.create_task(self._drain_loop())
         ticker = asyncio.create_task(self._tick_loop())
         queue: asyncio.Queue[InboundMail | PassEnd] = asyncio.Queue(READ_AHEAD)

@@ -207,6 +207,8 @@ class OutboundMessage(Base):
     )
     # a body shared with other messages (then `parts` is []): see OutboundBody
     body_id: Mapped[int | None] = mapped_column(ForeignKey("outbound_bodies.id"))
+    # the sender process holding its claim (gm.store.holders), while it is claimed
+    claimed_by: Mapped[str | None] = mapped_column(String(255))
 
     attachments: Mapped[list[OutboundAttachment]] = relationship(
         order_by="OutboundAttachment.position", lazy="selectin", cascade="all, delete-orphan"

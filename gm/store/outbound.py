@@ -4,8 +4,10 @@ Each message carries a Message-ID fixed when it is queued, so queueing it again 
 a resend after a crash is recognisable as the same mail. The sender claims due messages with a
 lease (`claim_due_outbound`: attempts + 1, next attempt pushed to now + lease, SKIP LOCKED on
 PostgreSQL), sends them outside any transaction, then marks each sent, or failed with the time
-of the next attempt. A sender that dies mid-send leaves the lease to expire and the mail to be
-sent again.
+of the next attempt. Each claim names the process holding it (gm.store.holders), which renews
+its lease while it sends (`renew_claims`); a sender that dies mid-send leaves its claims to the
+next sender, which takes them back at once when it can tell the holder is gone
+(`release_abandoned`), else when the lease runs out; the mail is then sent again.
 
 Messages queued together (`enqueue_many`) that carry the same body parts, as a phase's report
 to every power does, share one stored body (outbound_bodies), and the same attachment bytes
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -27,6 +29,7 @@ from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
 from gm.store.errors import NotFound, StoreError
+from gm.store.holders import is_alive, is_gone
 from gm.store.models import OutboundAttachment, OutboundBody, OutboundFile, OutboundMessage
 from gm.store.rows import Attachment, BodyPart, OutboundRecord
 from gm.store.statuses import OutboundStatus
@@ -250,10 +253,13 @@ def list_outbound(
 
 
 def claim_due_outbound(
-    session: Session, now: datetime, *, limit: int = 10, lease: timedelta = DEFAULT_LEASE
+    session: Session, now: datetime, *, limit: int = 10, lease: timedelta = DEFAULT_LEASE,
+    holder: str | None = None, alive: Callable[[str], bool] = is_alive,
 ) -> list[OutboundRecord]:
     """Claim queued messages due by `now` (oldest first) for sending: each gets one more
-    attempt and is not due again until `now + lease`. Commit before sending."""
+    attempt, is not due again until `now + lease` and names `holder` (the claiming process,
+    `gm.store.holders`) as its holder. A message whose lease ran out but whose holder is
+    `alive` (provably, `gm.store.holders.is_alive`) is left to it. Commit before sending."""
     require_writer(session)
     stmt = (
         select(OutboundMessage)
@@ -266,11 +272,58 @@ def claim_due_outbound(
         .execution_options(populate_existing=True)
     )
     rows = list(session.scalars(claiming(stmt, skip_locked=True, of=OutboundMessage)))
+    held: dict[str, bool] = {}  # by another holder's name: whether it is alive
+    for row in list(rows):
+        if (key := row.claimed_by) is not None and key != holder:
+            if key not in held:
+                held[key] = alive(key)
+            if held[key]:
+                rows.remove(row)
     for row in rows:
         row.attempts += 1
         row.next_attempt_at = now + lease
+        row.claimed_by = holder
     session.flush()
     return [to_record(r) for r in rows]
+
+
+def release_abandoned(
+    session: Session, *, holder: str,
+    gone: Callable[[str], bool] = is_gone,
+) -> dict[str, int]:
+    """Make due again, in the order they were queued, the messages claimed by a holder other
+    than `holder` that is `gone` (default: provably gone, `gm.store.holders.is_gone`), so they
+    are sent first, without waiting out their lease; how many were released, by holder. A
+    live holder's claims are left alone."""
+    require_writer(session)
+    table = OutboundMessage.__table__
+    holders = session.scalars(
+        select(OutboundMessage.claimed_by).distinct().where(
+            OutboundMessage.status == OutboundStatus.QUEUED,
+            OutboundMessage.claimed_by.is_not(None),
+            OutboundMessage.claimed_by != holder)).all()
+    released: dict[str, int] = {}
+    for key in holders:
+        if key is None or not gone(key):
+            continue
+        done = session.execute(
+            update(table)  # type: ignore[arg-type]
+            .where(table.c.claimed_by == key, table.c.status == OutboundStatus.QUEUED)
+            .values(next_attempt_at=table.c.created_at, claimed_by=None))
+        if count := done.rowcount:  # type: ignore[attr-defined]
+            released[key] = count
+    return released
+
+
+def renew_claims(session: Session | Connection, now: datetime, *, holder: str,
+                 lease: timedelta) -> None:
+    """`holder` is alive and still sending: its claims last until `now + lease` (a sender that
+    stops renewing them, wherever it ran, loses them when the lease runs out)."""
+    table = OutboundMessage.__table__
+    session.execute(
+        update(table)  # type: ignore[arg-type]
+        .where(table.c.claimed_by == holder, table.c.status == OutboundStatus.QUEUED)
+        .values(next_attempt_at=now + lease))
 
 
 def mark_sent(session: Session, outbound_id: int, *, now: datetime) -> OutboundRecord:
@@ -279,6 +332,7 @@ def mark_sent(session: Session, outbound_id: int, *, now: datetime) -> OutboundR
     row.status = OutboundStatus.SENT
     row.sent_at = now
     row.next_attempt_at = None
+    row.claimed_by = None
     session.flush()
     return to_record(row)
 
@@ -290,7 +344,8 @@ def record_sent(session: Session | Connection, outbound_id: int, *, now: datetim
     done = session.execute(
         update(table)  # type: ignore[arg-type]
         .where(table.c.id == outbound_id)
-        .values(status=OutboundStatus.SENT, sent_at=now, next_attempt_at=None))
+        .values(status=OutboundStatus.SENT, sent_at=now, next_attempt_at=None,
+                claimed_by=None))
     if done.rowcount != 1:  # type: ignore[attr-defined]
         raise NotFound(f"no outbound message with id {outbound_id}")
 
@@ -304,6 +359,7 @@ def mark_send_failed(
         raise StoreError(f"outbound message {outbound_id} was sent already")
     row.last_error = error
     row.next_attempt_at = retry_at
+    row.claimed_by = None
     row.status = OutboundStatus.QUEUED if retry_at is not None else OutboundStatus.FAILED
     session.flush()
     return to_record(row)

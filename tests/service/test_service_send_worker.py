@@ -137,3 +137,57 @@ def test_a_killed_service_takes_its_worker_down_after_the_replies_in_hand(
             proc.wait()
     assert len(_replies(tmp_path / "outbox")) == 150
     assert "already in the outbox" not in log.read_text(errors="replace")
+
+
+def test_a_killed_worker_is_logged_and_replaced_and_the_replies_keep_going_out(
+        migrated_url: str, database: Database, tmp_path: Path) -> None:
+    config, log = _config(tmp_path, migrated_url), tmp_path / "serve.log"
+    proc = _serve(config, log)
+    try:
+        _wait(lambda: bool(_workers(proc.pid)), "the sender worker")
+        (first,) = _workers(proc.pid)
+        for raw in _messages(10):
+            deliver(tmp_path / "inbox", raw)
+        _wait(lambda: len(_replies(tmp_path / "outbox")) >= 10, "10 replies")
+        os.kill(first, signal.SIGKILL)
+        # logged at once, and a new worker (another process) started after the backoff
+        _wait(lambda: f"sender worker {first} killed by SIGKILL" in log.read_text(),
+              "the dead worker logged")
+        _wait(lambda: [w for w in _workers(proc.pid) if w != first] != [], "a new worker")
+        (second,) = _workers(proc.pid)
+        assert second != first
+        for n, raw in enumerate(_messages(30)[10:]):
+            deliver(tmp_path / "inbox", raw)
+            if n == 10:  # the new worker dies too: replaced again, a backoff step later
+                os.kill(second, signal.SIGKILL)
+        _wait(lambda: f"sender worker {second} killed by SIGKILL" in log.read_text(),
+              "the second dead worker logged")
+        _wait(lambda: [w for w in _workers(proc.pid) if w != second] != [], "a third worker")
+        (third,) = _workers(proc.pid)
+        for raw in _messages(40)[30:]:
+            deliver(tmp_path / "inbox", raw)
+        _wait(lambda: len(_replies(tmp_path / "outbox")) >= 40, "40 replies")
+        _wait(lambda: _sent(database) == [OutboundStatus.SENT] * 40, "40 sent rows")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0, log.read_text(errors="replace")[-3000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert _gone(third)
+    text = log.read_text(errors="replace")
+    assert len({first, second, third}) == 3
+    for worker in (first, second, third):
+        assert f"sender worker started (process {worker})" in text
+    errors = [line for line in text.splitlines() if " ERROR " in line]
+    assert len(errors) == 2, errors
+    assert "in 1 s" in errors[0] and "in 2 s" in errors[1]  # the backoff doubles
+    # the last replies went out from the third worker, which sent them and stopped cleanly
+    (stops,) = [line for line in text.splitlines() if f"sender worker {third} stops" in line]
+    assert int(stops.split("stops: ")[1].split()[0]) >= 1
+    # each reply once: a file per Message-ID in the outbox; a reply a killed worker had
+    # written but not yet marked sent is taken back at once and written again (the Maildir
+    # recognises it): at most one per kill
+    assert len(_replies(tmp_path / "outbox")) == 40
+    again = text.count("already in the outbox")
+    assert again <= 2 and text.count("a sender process that is gone") >= again, text
