@@ -17,6 +17,7 @@ from tests.support.service_support import PLAYERS
 async def _deadline(table: Table) -> dict[str, list[str]]:
     """Let the phase's deadline pass and the tick adjudicate it; the mail sent."""
     table.clock.advance(timedelta(days=4))
+    await table.run()  # the running service reads its inbox, as it does all the time
     tick(table.db, config=table.config, clock=table.clock)
     await table.run()
     return table.new_mail()
