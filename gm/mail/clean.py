@@ -124,6 +124,28 @@ def _is_outlook_header(lines: list[str], index: int) -> bool:
         _HEADER_SUBJECT_RE.match(x) for x in window)
 
 
+def _original_starts(lines: list[str], index: int) -> bool:
+    """Whether the original message, quoted Outlook's way (no ">" marks), starts at `index`."""
+    line = lines[index]
+    return bool(_ORIGINAL_RE.match(line) or _is_outlook_header(lines, index) or (
+        _UNDERSCORES_RE.match(line)
+        and (after := _next_nonblank(lines, index + 1)) is not None
+        and _HEADER_FROM_RE.match(lines[after])))
+
+
+def unquoted(text: str) -> str:
+    """`text` without what it quotes: ">" lines, and from the original message Outlook quotes
+    on (signatures and everything else kept)."""
+    lines = text.split("\n")
+    kept = []
+    for index, line in enumerate(lines):
+        if _original_starts(lines, index):
+            break
+        if not _is_quoted(line):
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def _is_name(line: str) -> bool:
     """A name: capitalised words (see _NAME_RE), none of them in capitals only past one letter
     (a command: SIGNON, PROCESS...)."""
@@ -185,11 +207,7 @@ def clean_body(text: str) -> CleanText:
         if line.rstrip("\r") in ("-- ", "--") or _APP_SIGNATURE_RE.match(line):
             cuts.append(f"cut the signature from line {index + 1}")
             break
-        if _ORIGINAL_RE.match(line) or _is_outlook_header(lines, index) or (
-            _UNDERSCORES_RE.match(line)
-            and (after := _next_nonblank(lines, index + 1)) is not None
-            and _HEADER_FROM_RE.match(lines[after])
-        ):
+        if _original_starts(lines, index):
             cuts.append(f"cut the quoted original message from line {index + 1}")
             break
         attribution = _attribution_length(lines, index)

@@ -27,7 +27,13 @@ from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
 from gm.store.errors import NotFound, StoreError
-from gm.store.models import OutboundAttachment, OutboundBody, OutboundFile, OutboundMessage
+from gm.store.models import (
+    InboundMessage,
+    OutboundAttachment,
+    OutboundBody,
+    OutboundFile,
+    OutboundMessage,
+)
 from gm.store.rows import Attachment, BodyPart, OutboundRecord
 from gm.store.statuses import OutboundStatus
 
@@ -246,6 +252,17 @@ def list_outbound(
     stmt = select(OutboundMessage).order_by(OutboundMessage.id).limit(limit)
     if status is not None:
         stmt = stmt.where(OutboundMessage.status == status)
+    return [to_record(r) for r in session.scalars(stmt)]
+
+
+def replies_to(session: Session, sender: str, *, since: datetime,
+               limit: int = 3) -> list[OutboundRecord]:
+    """The mail queued at or after `since` in answer to messages from `sender` (an inbound
+    message's sender, as stored), newest first: the replies, and the notices they caused."""
+    stmt = (select(OutboundMessage)
+            .join(InboundMessage, OutboundMessage.inbound_id == InboundMessage.id)
+            .where(InboundMessage.sender == sender, OutboundMessage.created_at >= since)
+            .order_by(OutboundMessage.id.desc()).limit(limit))
     return [to_record(r) for r in session.scalars(stmt)]
 
 
