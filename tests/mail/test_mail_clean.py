@@ -115,3 +115,21 @@ def test_unquoted_keeps_the_signature_and_drops_what_is_quoted() -> None:
     assert unquoted(gmail) == "A Par H\n-- \nJean\n\nOn Sun, Judge wrote:\n"
     # a robot's echo, not quoted: all of it stays
     assert unquoted(f"I am away.\n{reply}") == f"I am away.\n{reply}"
+
+
+def test_sign_offs_in_several_languages_end_the_orders() -> None:
+    for closing in ("Cordialement,\nJean", "Bien cordialement,\n\nJean-Paul", "Saludos,\nJuan",
+                    "Gruss\nHans", "Gruß,\nHans", "Mit freundlichen Gruessen\nHans Müller",
+                    "Mit freundlichen Grüßen,\nHans", "Cordiali saluti\nMarco",
+                    "Best regards,\nJohn\nSmith", "Cheers,\nBob", "Cheers Bob", "Regards",
+                    "Thanks!", "Thanks, Jean", "Kind regards", "Groeten,\nPiet", "Jean"):
+        result = clean_body(f"SIGNON France g pw\nA Par H\n\n{closing}\n")
+        assert result.text == "SIGNON France g pw\nA Par H", closing
+        assert result.cuts and result.cuts[0].startswith("cut the signature"), closing
+
+
+def test_an_order_or_command_is_never_taken_for_a_name() -> None:
+    for last in ("A Par H", "Hold", "END", "Paris Holds", "Waive", "Build", "PROCESS",
+                 "Best regards,\nHold", "Thanks\nA Par H", "Regards\nA", "Jean Dupont"):
+        text = f"SIGNON France g pw\nA Mar H\n{last}"
+        assert clean_body(text).text == text, last
