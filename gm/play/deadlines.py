@@ -49,14 +49,16 @@ def next_time_of_day(at: time, zone_name: str, after: datetime) -> datetime:
     raise AssertionError("a time of day recurs within three days")  # pragma: no cover
 
 
-def show(moment: datetime, zone_name: str) -> str:
+def show(moment: datetime, zone_name: str, *, seconds: bool = False) -> str:
     """`moment` in the game's timezone and in UTC: "Tue 2026-03-03 18:00 CET (17:00 UTC)";
-    only UTC when the game's timezone is UTC."""
+    only UTC when the game's timezone is UTC. With `seconds`, to the second ("18:00:30")."""
+    clock = "%H:%M:%S" if seconds else "%H:%M"
     utc = moment.astimezone(UTC)
     tz = zone(zone_name)
     if tz.key == "UTC":
-        return f"{utc:%a %Y-%m-%d %H:%M} UTC"
+        return f"{utc:%a %Y-%m-%d} {utc.strftime(clock)} UTC"
     local = moment.astimezone(tz)
     name = local.tzname() or tz.key
     day = "" if local.date() == utc.date() else f"{utc:%a} "
-    return f"{local:%a %Y-%m-%d %H:%M} {name} ({day}{utc:%H:%M} UTC)"
+    return (f"{local:%a %Y-%m-%d} {local.strftime(clock)} {name} "
+            f"({day}{utc.strftime(clock)} UTC)")

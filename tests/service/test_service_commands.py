@@ -336,7 +336,7 @@ def test_late_orders_are_taken_in_the_grace_period(database: Database, tmp_path:
     clock.advance(timedelta(hours=5))  # past deadline and grace
     reply = _send(database, tmp_path, PLAYERS["France"],
                   "SIGNON France alpha pwfrance\nA Mar - Spa", clock)
-    assert ("refused, the deadline (Wed 2026-03-04 12:00 UTC) and its grace period has passed."
+    assert ("refused, the deadline (Wed 2026-03-04 12:00:00 UTC) and its grace period has passed."
             in reply)
 
 
