@@ -16,9 +16,10 @@ Within the last hour (WINDOW), counting only failures since the last UNLOCK of t
 Replies to wrong passwords are capped per address, so that mail forged in someone's name (their
 registered address above all, which is never refused) does not bury them in replies: within
 WINDOW, an address gets REPLIES answers to its wrong passwords (in any game); the next one's
-answer is the last, saying that further wrong passwords from it are not answered for an hour,
-and the GM of that game is told once. Past it, a message whose sign-ons all fail gets no reply
-(a sign-on that succeeds is answered as usual: the right password always works).
+answer is the last, saying that further wrong passwords from it are not answered for an hour
+(WINDOW from then), and the GM of that game is told once. In that hour a message whose sign-ons
+all fail gets no reply (a sign-on that succeeds is answered as usual: the right password
+always works).
 
 The GM lifts a power's counts with UNLOCK <power> (UNLOCK GM, UNLOCK ALL); REPLACE and a new
 password (SET PASSWORD) lift the power's too; the operator, with `gm unlock GAME [WHO]`.
@@ -47,6 +48,7 @@ REPLIES = 3  # wrong passwords from one address within WINDOW answered; the next
 SLOW_GAP = timedelta(minutes=10)  # a slowed power: one check this often from elsewhere
 FAILED = "signon_failed"
 UNLOCKED = "signon_unlocked"
+QUIETED = "signon_quieted"  # an address told its wrong passwords are not answered for WINDOW
 GM_KEY = "GM"  # the power key of the GM's sign-on
 ALL_KEY = "*"  # an UNLOCK of every power and the GM
 
@@ -113,10 +115,10 @@ def refusal(ctx: Context, game: GameRecord, power: str,
     return None
 
 
-def _from_sender(ctx: Context) -> int:
-    """The sender's wrong passwords within the window, in any game (UNLOCK does not lift
-    them: they count replies, not sign-ons)."""
-    return audit.count_by_actor(ctx.session, actor=ctx.sender, action=FAILED,
+def _from_sender(ctx: Context, action: str = FAILED) -> int:
+    """The sender's entries of `action` (wrong passwords) within the window, in any game
+    (UNLOCK does not lift them: they count replies, not sign-ons)."""
+    return audit.count_by_actor(ctx.session, actor=ctx.sender, action=action,
                                 since=ctx.now - WINDOW)
 
 
@@ -124,29 +126,32 @@ def refused(ctx: Context, text: str) -> None:
     """Refuse the sign-on (`refusal`'s text) without checking the password; no reply when the
     sender was told its wrong passwords are no longer answered."""
     refuse(ctx, text)
-    if _from_sender(ctx) > REPLIES:
+    if _from_sender(ctx, QUIETED):
         ctx.results.withheld = True
 
 
 def wrong_password(ctx: Context, game: GameRecord, power: str, owners: tuple[str, ...],
                    text: str) -> None:
-    """Refuse a sign-on with a wrong password (`text` says so) and log it; the sender's
-    (REPLIES + 1)th within the window gets the last answer and the GM is told, later ones no
-    answer. On the one that slows sign-ons to `power`, `owners` and the GM are told."""
+    """Refuse a sign-on with a wrong password (`text` says so) and log it. The sender's
+    (REPLIES + 1)th within the window gets the last answer and the GM is told (logged as
+    QUIETED); for the hour after that, no answer. On the one that slows sign-ons to `power`,
+    `owners` and the GM are told."""
     record_failure(ctx, game, power, owners)
-    count = _from_sender(ctx)
-    if count <= REPLIES:
-        refuse(ctx, text)
-        return
-    if count > REPLIES + 1:
-        refuse(ctx, text)
+    refuse(ctx, text)
+    if _from_sender(ctx, QUIETED):
         ctx.results.withheld = True
         return
+    count = _from_sender(ctx)
+    if count <= REPLIES:
+        return
+    audit.record_action(ctx.session, actor=ctx.sender, action=QUIETED, now=ctx.now,
+                        game_id=game.id, details={"power": power, "count": count},
+                        inbound_id=ctx.inbound_id)
     until = ctx.now + WINDOW
-    refuse(ctx, f"{text} That is {count} wrong passwords from {ctx.sender} within "
-                f"{_minutes(WINDOW)} minutes: further wrong passwords from this address are not "
-                f"answered until {until:%Y-%m-%d %H:%M} UTC. The right password still works "
-                "from the address a power is registered with.")
+    ctx.results.add(f"That is {count} wrong passwords from {ctx.sender} within "
+                    f"{_minutes(WINDOW)} minutes: further wrong passwords from this address are "
+                    f"not answered until {until:%Y-%m-%d %H:%M} UTC. The right password still "
+                    "works from the address a power is registered with.")
     who, keyword = _who(power), "GM" if power == GM_KEY else power
     own = "the game's GM address" if power == GM_KEY else f"{power}'s registered address"
     subject = build_subject(f"wrong passwords from {ctx.sender}", game=game.name)
