@@ -258,11 +258,12 @@ def list_outbound(
 def replies_to(session: Session, sender: str, *, since: datetime,
                limit: int = 3) -> list[OutboundRecord]:
     """The mail queued at or after `since` in answer to messages from `sender` (an inbound
-    message's sender, as stored), newest first: the replies, and the notices they caused."""
+    message's sender, as stored): the latest message's first, each message's in the order
+    queued (its reply first, then the notices it caused)."""
     stmt = (select(OutboundMessage)
             .join(InboundMessage, OutboundMessage.inbound_id == InboundMessage.id)
             .where(InboundMessage.sender == sender, OutboundMessage.created_at >= since)
-            .order_by(OutboundMessage.id.desc()).limit(limit))
+            .order_by(OutboundMessage.inbound_id.desc(), OutboundMessage.id).limit(limit))
     return [to_record(r) for r in session.scalars(stmt)]
 
 
