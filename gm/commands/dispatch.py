@@ -24,7 +24,9 @@ from gm.play.render import render
 def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
     """Run `commands` in order against `ctx`, writing into `ctx.results`."""
     unsigned = 0  # lines that were not commands, before any SIGNON
+    signed_any = False  # a sign-on of the message succeeded: it is answered in any case
     for command in commands:
+        signed_any = signed_any or ctx.signed is not None
         ctx.command_starts(command)  # what goes on over several commands hears of it
         if isinstance(command, SignOff):
             break
@@ -50,6 +52,8 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
             continue
         handler(ctx, command)
     ctx.message_ends()  # what went on over several commands finishes (orders are stored)
+    if signed_any or ctx.signed is not None:
+        ctx.results.withheld = False
     if unsigned and ctx.signed is None and not ctx.refused_signon:
         from gm.commands.handlers.unsigned import signon_hint
 

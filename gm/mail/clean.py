@@ -8,6 +8,10 @@ Rules, applied line by line from the top:
 - A signature without a separator at the end: the last few lines, if they are names, greetings
   and contact details (a phone number, an address, a web site) with at least one contact line
   among them ("Jean Dupont" / "+33 6 12 34 56 78").
+- A closing at the end: a sign-off in one of several languages ("Cordialement,", "Best
+  regards", "Gruß", "Mit freundlichen Grüßen", "Cordiali saluti", "Saludos", "Cheers, Jean")
+  with at most two lines of a name under it ("Jean"), or a first name alone on the last line.
+  A line with a command's or an order's word ("Hold", "END", "A Par H") is never a name.
 - Outlook's "-----Original Message-----", a line of underscores followed by "From:", or a
   "From:" line followed within a few lines by "Sent:"/"Date:" and "Subject:" ends the text
   (Outlook quotes the original below without ">" marks).
@@ -47,11 +51,28 @@ _NAME_RE = re.compile(
     r"^\s*(?!(a|f|army|fleet)\b)[^\W\d_][\w.'\-]*(\s+[^\W\d_][\w.'\-]*){0,4}[,!.]?\s*$",
     re.IGNORECASE,
 )
-_GREETING_RE = re.compile(
-    r"^\s*(thanks|thank you|cheers|regards|best|best regards|kind regards|yours|cordialement|"
-    r"merci|bien [àa] vous|gr[üu](ß|ss)e|viele gr[üu](ß|ss)e|mfg|saludos|groeten|saluti)\b",
-    re.IGNORECASE,
+# Closing words, in English, French, German, Spanish, Dutch, Italian and Portuguese.
+_SIGNOFFS = (
+    r"thanks( a lot| again)?|thank you|thx|many thanks|cheers|regards|best|best regards|"
+    r"kind regards|warm regards|warmest regards|best wishes|all the best|"
+    r"yours( truly| sincerely| faithfully)?|sincerely|cordialement|bien cordialement|"
+    r"amicalement|amiti[ée]s|bien [àa] vous|merci( beaucoup)?|[àa] bient[ôo]t|salutations|"
+    r"gr(ü|ue|u)(ß|ss)e?|(viele|liebe|beste|freundliche|herzliche) gr(ü|ue|u)(ß|ss)e|"
+    r"mit freundlichen gr(ü|ue|u)(ß|ss)en|mfg|saludos( cordiales)?|un saludo|atentamente|gracias|"
+    r"groeten|groetjes|met vriendelijke groet(en)?|saluti|cordiali saluti|distinti saluti|"
+    r"un saluto|grazie|ciao|atenciosamente|abra[çc]os|obrigad[oa]|greetings"
 )
+_GREETING_RE = re.compile(rf"^\s*({_SIGNOFFS}|mfg)\b", re.IGNORECASE)
+_SIGNOFF_RE = re.compile(rf"({_SIGNOFFS})[,!.]*", re.IGNORECASE)
+_SIGNOFF_NAMES = 2  # the most lines of a name under a sign-off
+# Words of orders: a line holding one is not a name ("Hold", "Paris Holds").
+_ORDER_WORDS = frozenset({
+    "H", "HOLD", "HOLDS", "M", "MOVE", "MOVES", "S", "SUPPORT", "SUPPORTS", "C", "CONVOY",
+    "CONVOYS", "R", "RETREAT", "RETREATS", "B", "BUILD", "BUILDS", "D", "DISBAND", "DISBANDS",
+    "REMOVE", "REMOVES", "W", "WAIVE", "WAIVES", "A", "F", "ARMY", "FLEET", "TO", "VIA", "END",
+    "DONE", "NMR", "CD",
+})
+
 # First words of commands and of the variants' orders: a line opening with one is not a name.
 _COMMAND_WORDS = frozenset({
     "SIGNON", "JOIN", "SIGNOFF", "PRESS", "BROADCAST", "GREY", "GRAY", "ENDPRESS", "SET", "LIST",
@@ -124,6 +145,28 @@ def _is_outlook_header(lines: list[str], index: int) -> bool:
         _HEADER_SUBJECT_RE.match(x) for x in window)
 
 
+def _original_starts(lines: list[str], index: int) -> bool:
+    """Whether the original message, quoted Outlook's way (no ">" marks), starts at `index`."""
+    line = lines[index]
+    return bool(_ORIGINAL_RE.match(line) or _is_outlook_header(lines, index) or (
+        _UNDERSCORES_RE.match(line)
+        and (after := _next_nonblank(lines, index + 1)) is not None
+        and _HEADER_FROM_RE.match(lines[after])))
+
+
+def unquoted(text: str) -> str:
+    """`text` without what it quotes: ">" lines, and from the original message Outlook quotes
+    on (signatures and everything else kept)."""
+    lines = text.split("\n")
+    kept = []
+    for index, line in enumerate(lines):
+        if _original_starts(lines, index):
+            break
+        if not _is_quoted(line):
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def _is_name(line: str) -> bool:
     """A name: capitalised words (see _NAME_RE), none of them in capitals only past one letter
     (a command: SIGNON, PROCESS...)."""
@@ -163,7 +206,42 @@ def _signature_start(lines: list[str]) -> int | None:
         elif not (_is_name(line) or _GREETING_RE.match(line)):
             break
         start = index
-    return start if contact else None
+    return start if contact else _signoff_start(lines)
+
+
+def _is_first_name(line: str) -> bool:
+    """A name of at most three words, none an order's word (a line under a sign-off)."""
+    words = line.split()
+    return (len(words) <= 3 and _is_name(line)
+            and not any(w.rstrip(",!.").upper() in _ORDER_WORDS for w in words))
+
+
+def _is_signoff(line: str) -> bool:
+    """Closing words alone on the line, or with a name after them ("Cheers, Jean")."""
+    words = line.split()
+    if len(line) > 60:
+        return False
+    for count in range(len(words), 0, -1):
+        if _SIGNOFF_RE.fullmatch(" ".join(words[:count])):
+            rest = " ".join(words[count:])
+            return not rest or _is_first_name(rest)
+    return False
+
+
+def _signoff_start(lines: list[str]) -> int | None:
+    """Where a closing at the end of `lines` starts: a sign-off line ("Cordialement,", "Best
+    regards", "Gruß") with at most _SIGNOFF_NAMES lines of a name after it, or else a first
+    name alone (one word) on the last line. Never a line an order or command may start."""
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    tail = filled[-(_SIGNOFF_NAMES + 1):]
+    for k, index in enumerate(tail):
+        if _is_signoff(lines[index]) and all(_is_first_name(lines[j]) for j in tail[k + 1:]):
+            return index
+    if filled and len(lines[filled[-1]].split()) == 1 and _is_first_name(lines[filled[-1]]):
+        return filled[-1]
+    return None
+
+
 
 
 def clean_body(text: str) -> CleanText:
@@ -185,11 +263,7 @@ def clean_body(text: str) -> CleanText:
         if line.rstrip("\r") in ("-- ", "--") or _APP_SIGNATURE_RE.match(line):
             cuts.append(f"cut the signature from line {index + 1}")
             break
-        if _ORIGINAL_RE.match(line) or _is_outlook_header(lines, index) or (
-            _UNDERSCORES_RE.match(line)
-            and (after := _next_nonblank(lines, index + 1)) is not None
-            and _HEADER_FROM_RE.match(lines[after])
-        ):
+        if _original_starts(lines, index):
             cuts.append(f"cut the quoted original message from line {index + 1}")
             break
         attribution = _attribution_length(lines, index)

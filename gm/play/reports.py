@@ -113,6 +113,7 @@ class ReportView:
     timezone: str = "UTC"
     service: str = "gm"
     picture: str | None = None  # the SVG file of the position after the phase
+    orders_picture: str | None = None  # the SVG file of the phase's orders, when drawn
     # the PNG pictures shown in the HTML part: (content id, caption) each
     pictures: tuple[tuple[str, str], ...] = ()
     extra: dict[str, str] = field(default_factory=dict)
@@ -300,7 +301,8 @@ def report_pictures(
                  for p in pictures)
     pngs = tuple(undrawn_png(f"{p.stem}.png", svg.data) for p, svg in zip(pictures, svgs,
                                                                             strict=True))
-    view = replace(view, picture=svgs[-1].filename, pictures=tuple(
+    view = replace(view, picture=svgs[-1].filename,
+                   orders_picture=svgs[0].filename if len(svgs) > 1 else None, pictures=tuple(
         (inline_content_id(a.filename), p.caption) for a, p in zip(pngs, pictures, strict=True)))
     return view, pngs + svgs
 

@@ -59,6 +59,8 @@ class Disposition(StrEnum):
     DUPLICATE = "duplicate"  # seen before: nothing done
     AUTOMATIC = "automatic"  # a robot's mail (bounce, vacation, list): kept, not answered
     SHUNTED = "shunted"  # processing failed: kept with the error, apology queued
+    UNANSWERED = "unanswered"  # commands run, no reply: wrong passwords past the replies an
+    # address gets (gm.commands.handlers.signon_guard); notices are queued
     HELD = "held"  # over the sender's rate limit (one notice per window), or a mail loop (the
     # operator is told): kept, not processed
 
@@ -168,14 +170,14 @@ def ingest(
                 run_commands(ctx, commands)
             body = render("reply/ack.txt.j2", lines=ctx.results.lines,
                           service=config.display_name)
-            message_id = new_message_id(config.domain)
+            message_id = None if ctx.results.withheld else new_message_id(config.domain)
+            reply = [] if message_id is None else [outbound_repo.NewMessage(
+                message_id=message_id, recipients=[decoded.sender],
+                headers=_reply_headers(decoded, _reply_subject(decoded, ctx.results.game)),
+                parts=[BodyPart("text/plain", body)], attachments=ctx.results.attachments)]
             # the reply first, then the notices (one INSERT; their Message-IDs are new)
             outbound_repo.enqueue_many(session, [
-                outbound_repo.NewMessage(
-                    message_id=message_id, recipients=[decoded.sender],
-                    headers=_reply_headers(decoded, _reply_subject(decoded, ctx.results.game)),
-                    parts=[BodyPart("text/plain", body)],
-                    attachments=ctx.results.attachments),
+                *reply,
                 *(outbound_repo.NewMessage(
                     message_id=new_message_id(config.domain), recipients=notice.recipients,
                     headers=[("Subject", notice.subject), ("Auto-Submitted", "auto-generated")],
@@ -186,6 +188,10 @@ def ingest(
             ], now=now, inbound_id=record.id)
             if not new:  # a replay: stored as new before
                 inbound_repo.mark_processed(session, record.id, now=now)
+            if message_id is None:
+                log.info("message %s from %r: wrong passwords past the replies allowed, not "
+                         "answered", record.id, decoded.sender)
+                return Ingested(record.id, Disposition.UNANSWERED)
             return Ingested(record.id, Disposition.ANSWERED, message_id)
     except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from gm.store.db import plain
@@ -83,6 +83,15 @@ def recent_actions(
     rows = plain(session).execute(
         _RECENT, {"game_id": game_id, "action": action, "since": since})
     return [to_record(r) for r in rows]
+
+
+def count_by_actor(session: Session, *, actor: str, action: str, since: datetime) -> int:
+    """How many entries of one action `actor` (an address, in any case) made at or after
+    `since`, in any game."""
+    return session.scalar(
+        select(func.count()).select_from(AuditEntry).where(
+            AuditEntry.action == action, func.lower(AuditEntry.actor) == actor.lower(),
+            AuditEntry.at >= since)) or 0
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,13 @@ from sqlalchemy.orm import Session
 from gm.store.claims import claiming, require_writer
 from gm.store.errors import NotFound, StoreError
 from gm.store.holders import is_alive, is_gone
-from gm.store.models import OutboundAttachment, OutboundBody, OutboundFile, OutboundMessage
+from gm.store.models import (
+    InboundMessage,
+    OutboundAttachment,
+    OutboundBody,
+    OutboundFile,
+    OutboundMessage,
+)
 from gm.store.rows import Attachment, BodyPart, OutboundRecord
 from gm.store.statuses import OutboundStatus
 
@@ -249,6 +255,18 @@ def list_outbound(
     stmt = select(OutboundMessage).order_by(OutboundMessage.id).limit(limit)
     if status is not None:
         stmt = stmt.where(OutboundMessage.status == status)
+    return [to_record(r) for r in session.scalars(stmt)]
+
+
+def replies_to(session: Session, sender: str, *, since: datetime,
+               limit: int = 3) -> list[OutboundRecord]:
+    """The mail queued at or after `since` in answer to messages from `sender` (an inbound
+    message's sender, as stored): the latest message's first, each message's in the order
+    queued (its reply first, then the notices it caused)."""
+    stmt = (select(OutboundMessage)
+            .join(InboundMessage, OutboundMessage.inbound_id == InboundMessage.id)
+            .where(InboundMessage.sender == sender, OutboundMessage.created_at >= since)
+            .order_by(OutboundMessage.inbound_id.desc(), OutboundMessage.id).limit(limit))
     return [to_record(r) for r in session.scalars(stmt)]
 
 

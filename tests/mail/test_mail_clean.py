@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gm.mail.clean import clean_body
+from gm.mail.clean import clean_body, unquoted
 from gm.mail.htmltext import html_to_text
 
 
@@ -102,3 +102,34 @@ def test_broken_html_never_raises() -> None:
     for html in ["<", "<![", "<!--", "<p<p<p>>>", "</blockquote>" * 5 + "x", "<" * 10000,
                  "<![CDATA[x", "<!DOCTYPE", "&#99999999999;", "<a href='"]:
         assert isinstance(html_to_text(html), str)
+
+
+def test_unquoted_keeps_the_signature_and_drops_what_is_quoted() -> None:
+    reply = "Signed on as France.\n\n-- \nJudge: send HELP for help."
+    outlook = ("A Par H\n\n-----Original Message-----\nFrom: Judge\nSent: today\n"
+               f"Subject: Re\n\n{reply}")
+    assert unquoted(outlook) == "A Par H\n"
+    web = f"A Par H\n________________________________\nFrom: Judge\nSent: today\n\n{reply}"
+    assert unquoted(web) == "A Par H"
+    gmail = "A Par H\n-- \nJean\n\nOn Sun, Judge wrote:\n> Signed on.\n> -- \n"
+    assert unquoted(gmail) == "A Par H\n-- \nJean\n\nOn Sun, Judge wrote:\n"
+    # a robot's echo, not quoted: all of it stays
+    assert unquoted(f"I am away.\n{reply}") == f"I am away.\n{reply}"
+
+
+def test_sign_offs_in_several_languages_end_the_orders() -> None:
+    for closing in ("Cordialement,\nJean", "Bien cordialement,\n\nJean-Paul", "Saludos,\nJuan",
+                    "Gruss\nHans", "Gruß,\nHans", "Mit freundlichen Gruessen\nHans Müller",
+                    "Mit freundlichen Grüßen,\nHans", "Cordiali saluti\nMarco",
+                    "Best regards,\nJohn\nSmith", "Cheers,\nBob", "Cheers Bob", "Regards",
+                    "Thanks!", "Thanks, Jean", "Kind regards", "Groeten,\nPiet", "Jean"):
+        result = clean_body(f"SIGNON France g pw\nA Par H\n\n{closing}\n")
+        assert result.text == "SIGNON France g pw\nA Par H", closing
+        assert result.cuts and result.cuts[0].startswith("cut the signature"), closing
+
+
+def test_an_order_or_command_is_never_taken_for_a_name() -> None:
+    for last in ("A Par H", "Hold", "END", "Paris Holds", "Waive", "Build", "PROCESS",
+                 "Best regards,\nHold", "Thanks\nA Par H", "Regards\nA", "Jean Dupont"):
+        text = f"SIGNON France g pw\nA Mar H\n{last}"
+        assert clean_body(text).text == text, last

@@ -103,6 +103,13 @@ def test_a_year_of_reports(database: Database, tmp_path: Path) -> None:
     assert all(not a.drawn and a.data == b"" for a in pngs)
     for png in pngs:  # the HTML part shows each PNG by its content id
         assert f'src="cid:{png.filename}@picture.gm"' in html
+    # the text and the HTML name both pictures: the orders and the map after the phase
+    assert ("Two pictures are attached: the orders of this phase "
+            "(annals-spring-1901-movement-orders.png; annals-spring-1901-movement-orders.svg "
+            "to zoom) and the map after it (annals-fall-1901-movement.png; "
+            "annals-fall-1901-movement.svg to zoom).") in _part(_to(spring, OBSERVER), "text/plain")
+    assert ("to zoom: the orders of this phase (annals-spring-1901-movement-orders.svg) and the "
+            "map after it (annals-fall-1901-movement.svg).") in html
     orders, picture = _to(spring, OBSERVER).attachments[2:]
     moves = [g for g in ET.fromstring(orders.data).iter("{http://www.w3.org/2000/svg}g")
              if g.get("data-mark") == "move-ok"]

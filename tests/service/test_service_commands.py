@@ -12,6 +12,7 @@ from gm.play.observers import observers
 from gm.play.reminders import remind_before
 from gm.policies import LatePolicy, PressPolicy
 from gm.service.clock import FixedClock
+from gm.service.ingest import Disposition, ingest
 from gm.service.tick import tick
 from gm.store import audit
 from gm.store import games as games_repo
@@ -28,6 +29,7 @@ from tests.support.service_support import (
     SPRING_1901,
     START,
     maildir_config,
+    message,
     send_all,
     unwrapped,
 )
@@ -45,6 +47,22 @@ def _game(db: Database, tmp_path: Path, *settings: str) -> None:
     lines.append("START")
     reply = _send(db, tmp_path, GM, "\n".join(lines))
     assert "alpha has started" in reply, reply
+
+
+def _unanswered(db: Database, tmp_path: Path, sender: str, body: str,
+                clock: FixedClock | None = None) -> list[OutboundRecord]:
+    """Ingest one message that gets no reply (wrong passwords past the replies its address
+    gets); the other mail it queued."""
+    result = ingest(db, message(sender, body), config=maildir_config(tmp_path),
+                    clock=clock or FixedClock(START))
+    assert result.outcome is Disposition.UNANSWERED, result
+    with db.read() as s:
+        return [o for o in outbound_repo.list_outbound(s) if o.inbound_id == result.inbound_id]
+
+
+def _failures(db: Database, sender: str) -> int:
+    with db.read() as s:
+        return sum(e.actor == sender for e in audit.audit_log(s, action="signon_failed"))
 
 
 def _by_recipient(mail: list[OutboundRecord]) -> dict[str, str]:
@@ -336,7 +354,7 @@ def test_late_orders_are_taken_in_the_grace_period(database: Database, tmp_path:
     clock.advance(timedelta(hours=5))  # past deadline and grace
     reply = _send(database, tmp_path, PLAYERS["France"],
                   "SIGNON France alpha pwfrance\nA Mar - Spa", clock)
-    assert ("refused, the deadline (Wed 2026-03-04 12:00 UTC) and its grace period has passed."
+    assert ("refused, the deadline (Wed 2026-03-04 12:00:00 UTC) and its grace period has passed."
             in reply)
 
 
@@ -566,27 +584,32 @@ def test_repeated_wrong_passwords_throttle_the_guesser_not_the_player(
         database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
     clock = FixedClock(START)
-    for attempt in range(5):
+    for attempt in range(4):
         reply, mail = send_all(database, tmp_path, "mallory@example.net",
                                 f"SIGNON France alpha guess{attempt}\n", clock)
         assert "Wrong password for France in alpha." in reply
-        if attempt < 4:
-            assert mail == []
+        if attempt < 3:
+            assert mail == [] and "not answered" not in reply
         clock.advance(timedelta(minutes=1))
-    sent = _by_recipient(mail)  # the fifth wrong password: the player and the GM are told
+    # the fourth is answered a last time, and the GM is told of the address
+    assert ("That is 4 wrong passwords from mallory@example.net within 60 minutes: further "
+            "wrong passwords from this address are not answered until 2026-03-01 13:03 "
+            "UTC.") in reply
+    assert "mallory@example.net sent 4 wrong passwords" in _by_recipient(mail)[GM]
+    # the fifth is not answered; the player and the GM are told France is slowed
+    sent = _by_recipient(_unanswered(database, tmp_path, "mallory@example.net",
+                                     "SIGNON France alpha guess4\n", clock))
     assert set(sent) == {PLAYERS["France"], GM}
     assert "5 wrong passwords for France in alpha within 60 minutes, the last from " \
            "mallory@example.net" in sent[GM]
     notice = sent[PLAYERS["France"]]
     assert "the right password from it always works" in notice
     assert "UNLOCK France" in notice and "SET PASSWORD" in notice
-    # the guesser's address is refused, even with the right password, without a check
-    reply = _send(database, tmp_path, "mallory@example.net",
-                  "SIGNON France alpha pwfrance\nA Par - Bur\n", clock)
-    assert ("Too many wrong passwords from mallory@example.net for alpha: sign-ons to alpha "
-            "from this address are refused without checking the password until "
-            "2026-03-01 13:00 UTC.") in reply
-    assert "A Par - Bur  ->" not in reply
+    # the guesser's address is refused, even with the right password, without a check (and
+    # without an answer)
+    assert _unanswered(database, tmp_path, "mallory@example.net",
+                       "SIGNON France alpha pwfrance\nA Par - Bur\n", clock) == []
+    assert _failures(database, "mallory@example.net") == 5
     # the player, from the registered address, gets in with the right password
     reply = _send(database, tmp_path, PLAYERS["France"],
                   "SIGNON France alpha pwfrance\nA Par - Bur\n", clock)
@@ -604,7 +627,8 @@ def test_repeated_wrong_passwords_throttle_the_guesser_not_the_player(
     # other powers are not affected
     assert "Signed on as Italy in alpha." in _send(database, tmp_path, "italy@work.example",
                                                    "SIGNON Italy alpha pwitaly", clock)
-    clock.set(START + timedelta(minutes=60, seconds=1))  # an hour after the first failure
+    # an hour after the last answer, wrong passwords are checked and answered again
+    clock.set(START + timedelta(minutes=63, seconds=1))
     reply = _send(database, tmp_path, "mallory@example.net", "SIGNON France alpha guess9",
                   clock)
     assert "Wrong password for France in alpha." in reply
@@ -613,24 +637,26 @@ def test_repeated_wrong_passwords_throttle_the_guesser_not_the_player(
 def test_the_gm_lifts_the_throttling(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
     clock = FixedClock(START)
-    for attempt in range(5):
+    for attempt in range(4):
         _send(database, tmp_path, "mallory@example.net", f"SIGNON Italy alpha guess{attempt}",
               clock)
-    refused = "refused without checking the password"
-    assert refused in _send(database, tmp_path, "mallory@example.net",
-                            "SIGNON Italy alpha pwitaly", clock)
+    _unanswered(database, tmp_path, "mallory@example.net", "SIGNON Italy alpha guess4", clock)
+    # refused without a check (the count of wrong passwords stays), and not answered
+    _unanswered(database, tmp_path, "mallory@example.net", "SIGNON Italy alpha pwitaly", clock)
+    assert _failures(database, "mallory@example.net") == 5
     assert "are slowed" in _send(database, tmp_path, "italy@work.example",
                                  "SIGNON Italy alpha pwitaly", clock)
     reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nUNLOCK Italy", clock)
     assert "Sign-ons to Italy in alpha are no longer throttled" in reply
     assert "Signed on as Italy in alpha." in _send(database, tmp_path, "italy@work.example",
                                                    "SIGNON Italy alpha pwitaly", clock)
-    assert "Wrong password" in _send(database, tmp_path, "mallory@example.net",
-                                     "SIGNON Italy alpha guess5", clock)
+    # the guesser's passwords are checked again (its address gets no answers for the hour)
+    _unanswered(database, tmp_path, "mallory@example.net", "SIGNON Italy alpha guess5", clock)
+    assert _failures(database, "mallory@example.net") == 6
     # a player cannot UNLOCK; a new password (SET PASSWORD, REPLACE) lifts the counts too
     for attempt in range(4):
-        _send(database, tmp_path, "mallory@example.net", f"SIGNON Italy alpha again{attempt}",
-              clock)
+        _unanswered(database, tmp_path, "mallory@example.net",
+                    f"SIGNON Italy alpha again{attempt}", clock)
     reply = _send(database, tmp_path, PLAYERS["Italy"],
                   "SIGNON Italy alpha pwitaly\nUNLOCK Italy\nSET PASSWORD pwitaly2", clock)
     assert "no longer throttled" not in reply and "Password of Italy in alpha changed." in reply
@@ -646,13 +672,14 @@ def test_the_gm_lifts_the_throttling(database: Database, tmp_path: Path) -> None
 
 def test_the_gm_is_never_locked_out(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
-    for attempt in range(5):
+    for attempt in range(4):
         reply, mail = send_all(database, tmp_path, "mallory@example.net",
                                 f"SIGNON GM alpha guess{attempt}\nPROCESS\n")
         assert "Wrong GM password for alpha." in reply and "processed" not in reply
+    mail = _unanswered(database, tmp_path, "mallory@example.net", "SIGNON GM alpha guess4\n")
     assert list(_by_recipient(mail)) == [GM]
-    assert "refused without checking" in _send(database, tmp_path, "mallory@example.net",
-                                                "SIGNON GM alpha gmpass\nPROCESS\n")
+    assert _unanswered(database, tmp_path, "mallory@example.net",
+                       "SIGNON GM alpha gmpass\nPROCESS\n") == []
     reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPROCESS\n")
     assert "Signed on as the GM of alpha." in reply and "processed" in reply
 

@@ -108,7 +108,26 @@ def test_orders_after_the_deadline_are_refused(database: Database, tmp_path: Pat
                                       "F Lon - NTH"),
                     config=maildir_config(tmp_path), clock=late)
     reply = _reply(database, result.inbound_id)
-    assert "refused, the deadline (Wed 2026-03-04 12:00 UTC) has passed." in reply
+    assert "refused, the deadline (Wed 2026-03-04 12:00:00 UTC) has passed." in reply
+
+
+def test_a_late_order_is_told_the_deadline_to_the_second(database: Database,
+                                                        tmp_path: Path) -> None:
+    """A deadline off the whole minute (the game started at 12:00:37), an order 21 seconds
+    after it: the refusal shows the deadline's seconds, so it does not read as still open."""
+    lines = ["CREATE gamma standard gmpass"]
+    lines += [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
+    lines.append("START")
+    started = FixedClock(START + timedelta(seconds=37))
+    result = ingest(database, message(GM, "\n".join(lines)), config=maildir_config(tmp_path),
+                    clock=started)
+    assert "gamma has started" in _reply(database, result.inbound_id)
+    late = FixedClock(START + timedelta(hours=72, seconds=58))
+    result = ingest(database, message(PLAYERS["England"], "SIGNON England gamma pwengland\n"
+                                      "F Lon - NTH"),
+                    config=maildir_config(tmp_path), clock=late)
+    reply = _reply(database, result.inbound_id)
+    assert "refused, the deadline (Wed 2026-03-04 12:00:37 UTC) has passed." in reply, reply
 
 
 def test_a_message_delivered_twice_is_processed_once(database: Database, tmp_path: Path) -> None:

@@ -54,6 +54,20 @@ async def test_numbered_and_bulleted_orders(table: ImapService) -> None:
     "Envoyé de mon iPhone",
     "Jean Dupont\n+33 6 12 34 56 78",
     "Thanks,\nJean\n\nJean Dupont | jean.dupont@example.fr\nTel: (555) 123-4567",
+    "Cordialement,\nJean",
+    "Bien cordialement,\n\nJean-Paul",
+    "Saludos,\nJuan",
+    "Gruss\nHans",
+    "Gruß,\nHans",
+    "Mit freundlichen Gruessen\nHans Müller",
+    "Mit freundlichen Grüßen,\nHans",
+    "Cordiali saluti\nMarco",
+    "Best regards,\nJohn\nSmith",
+    "Cheers,\nBob",
+    "Cheers Bob",
+    "Regards",
+    "Thanks!",
+    "Jean",
 ])
 async def test_signatures_without_a_separator_are_not_orders(table: ImapService,
                                                              signature: str) -> None:
@@ -62,6 +76,19 @@ async def test_signatures_without_a_separator_are_not_orders(table: ImapService,
     assert "A Mar - Spa  ->  A Mar - Spa" in reply
     assert "line " not in reply and "Not an order" not in reply, reply
     assert "Units without orders: F Bre." in reply
+
+
+@pytest.mark.parametrize(("last", "shown"), [
+    ("A Par H", "A Par H  ->  A Par H"),
+    ("Hold", "Hold"),
+    ("Paris Holds", "Paris Holds"),
+    ("Cheers,\nA Par H", "A Par H  ->  A Par H"),
+])
+async def test_a_last_line_that_may_be_an_order_is_not_a_signature(
+        table: ImapService, last: str, shown: str) -> None:
+    reply = await _reply(table, message(FRANCE, f"{SIGNON}\nA Mar - Spa\n{last}\n"))
+    assert "A Mar - Spa  ->  A Mar - Spa" in reply
+    assert shown in reply, reply
 
 
 async def test_a_header_line_without_a_colon(table: ImapService) -> None:

@@ -20,8 +20,8 @@ def test_late_orders_say_the_deadline_once_and_list_the_lines(database: Database
     reply = _send(database, tmp_path, PLAYERS["France"],
                   "SIGNON France alpha pwfrance\nA Paris - Burgundy\na mar-spa\nF bre - mao",
                   clock=late)
-    assert reply.count("the deadline (Wed 2026-03-04 12:00 UTC) has passed") == 1, reply
-    assert '  line 2: "A Paris - Burgundy": refused, the deadline (Wed 2026-03-04 12:00 UTC) ' \
+    assert reply.count("the deadline (Wed 2026-03-04 12:00:00 UTC) has passed") == 1, reply
+    assert '  line 2: "A Paris - Burgundy": refused, the deadline (Wed 2026-03-04 12:00:00 UTC) ' \
            "has passed." in reply, reply
     assert '  line 3: "a mar-spa": refused, too late.' in reply, reply
     assert '  line 4: "F bre - mao": refused, too late.' in reply, reply

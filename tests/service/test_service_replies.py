@@ -168,7 +168,7 @@ def test_orders_after_the_deadline_name_their_lines(database: Database, tmp_path
     late = FixedClock(START + timedelta(days=5))
     reply = _send(database, tmp_path, PLAYERS["France"],
                   "SIGNON France alpha pwfrance\nA Par - Bur\nA Mar H", clock=late)
-    assert '  line 2: "A Par - Bur": refused, the deadline (Wed 2026-03-04 12:00 UTC) has ' \
+    assert '  line 2: "A Par - Bur": refused, the deadline (Wed 2026-03-04 12:00:00 UTC) has ' \
            "passed." in reply
     assert '  line 3: "A Mar H": refused, too late.' in reply  # the deadline is said once
 

@@ -25,6 +25,7 @@ from gm.store import phases as phases_repo
 from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from tests.support.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer
+from tests.support.imap_support import ImapService
 from tests.support.service_support import (
     GM,
     PLAYERS,
@@ -61,7 +62,8 @@ async def test_a_stranger_cannot_lock_out_a_player_or_the_gm(
         service = Service(database, config, clock=clock, source=make_source(config),
                           sink=make_sink(config))
         outcomes = [r.outcome for r in await service.once()]
-        assert outcomes == [Disposition.ANSWERED] * len(mail)
+        assert len(outcomes) == len(mail)
+        assert set(outcomes) <= {Disposition.ANSWERED, Disposition.UNANSWERED}
         received = smtp_server.received
         new, seen = received[seen:], len(received)
         replies = []
@@ -87,15 +89,16 @@ async def test_a_stranger_cannot_lock_out_a_player_or_the_gm(
                     for n in range(5)]
         guesses += [(mallory, f"SIGNON Italy lock1 guess{hour}\nA Ven H")]
         replies = await run(*guesses)
-        assert sum("Wrong password for France in lock1." in r for r in replies) == 5
-        assert sum("Wrong GM password for lock1." in r for r in replies) == 5
-        # the fifth failure from an address closes its sign-ons to the game, to any power
-        assert "refused without checking the password" in replies[-1]
+        # each address gets three answers and a last one; the fifth wrong password, and the
+        # refused sign-on to Italy, get none
+        assert sum("Wrong password for France in lock1." in r for r in replies) == 4
+        assert sum("Wrong GM password for lock1." in r for r in replies) == 4
+        assert len(replies) == 8
+        assert sum("further wrong passwords from this address are not answered" in r
+                   for r in replies) == 2
         assert not any("processed" in r or "  ->" in r for r in replies)
-        # the guesser is now refused whatever the password
-        (reply,) = await run((mallory, "SIGNON France lock1 pwfrance\nA Par - Bur"))
-        assert "refused without checking the password" in reply
-        assert "A Par - Bur  ->" not in reply
+        # the guesser is now refused whatever the password, and not answered
+        assert await run((mallory, "SIGNON France lock1 pwfrance\nA Par - Bur")) == []
         # the real player, from the registered address, gets in and orders
         move = f"A Par - {['Bur', 'Pic', 'Gas'][hour]}"
         (reply,) = await run((PLAYERS["France"], f"SIGNON France lock1 pwfrance\n{move}"))
@@ -108,6 +111,9 @@ async def test_a_stranger_cannot_lock_out_a_player_or_the_gm(
 
     assert told(PLAYERS["France"], "France") == len(notices[(PLAYERS["France"],)]) == 3
     assert told(GM, "France") == 3 and told(GM, "the GM") == 3
+    # and of each address whose wrong passwords are no longer answered, once
+    assert sorted(s.split(": ", 1)[-1] for s in notices[(GM,)] if " from " in s) == sorted(
+        f"wrong passwords from {a}{h}@example.net" for h in range(3) for a in ("mallory", "m"))
     assert not notices[(PLAYERS["Italy"],)]
     with database.read() as s:
         game = games_repo.find_game(s, "lock1")
@@ -142,8 +148,8 @@ def test_the_operator_lifts_the_throttling(migrated_url: str, database: Database
     file), forgets the wrong passwords counted for a power."""
     send_all(database, tmp_path, GM, SETUP.replace("lock1", "lock2"))
     clock = FixedClock(START)
-    for n in range(5):
-        send_all(database, tmp_path, "mallory@example.net", f"SIGNON France lock2 guess{n}",
+    for n in range(5):  # from five addresses: each is answered
+        send_all(database, tmp_path, f"mallory{n}@example.net", f"SIGNON France lock2 guess{n}",
                  clock)
     reply = send_all(database, tmp_path, "france@work.example", "SIGNON France lock2 pwfrance",
                      clock)[0]
@@ -173,3 +179,55 @@ def test_the_operator_lifts_the_throttling(migrated_url: str, database: Database
         assert game is not None
         (entry,) = audit.audit_log(s, game_id=game.id, action="signon_unlocked")
     assert entry.actor == "postmaster@example.org" and entry.details == {"power": "France"}
+
+
+async def test_wrong_passwords_forged_from_a_players_address_get_four_answers(
+        database: Database, tmp_path: Path, dovecot: DovecotServer,
+        imap_account: ImapAccount, smtp_server: SmtpServer) -> None:
+    """Thirty wrong passwords forged as from France's registered address (which is never
+    refused, so that its player always gets in): France's address gets three answers and a
+    last one saying further wrong passwords are not answered for an hour, the GM is told
+    once; the player's right password from it works at once, and is answered."""
+    table = ImapService(database, tmp_path, dovecot, imap_account, smtp_server)
+    france = PLAYERS["France"]
+    assert await table.run(message(GM, SETUP.replace("lock1", "lock3"))) == [
+        Disposition.ANSWERED]
+    table.new_mail()
+    outcomes = []
+    for n in range(30):
+        outcomes += await table.run(message(france, f"SIGNON France lock3 forged{n}\nA Par H"))
+        table.clock.advance(timedelta(seconds=30))
+    assert outcomes == [Disposition.ANSWERED] * 4 + [Disposition.UNANSWERED] * 26
+    sent = table.new_mail()
+    replies = [m for m in sent if m.is_reply]
+    assert [m.recipients for m in replies] == [(france,)] * 4
+    assert all("Wrong password for France in lock3." in m.text for m in replies)
+    last = " ".join(replies[-1].text.split())
+    assert f"That is 4 wrong passwords from {france} within 60 minutes" in last
+    assert "further wrong passwords from this address are not answered until" in last
+    assert not any("not answered" in m.text for m in replies[:3])
+    # the GM is told once, of the address, the power and the count
+    (told,) = [m for m in sent if m.recipients == (GM,) and " from " in m.subject]
+    assert told.subject == f"[lock3]: wrong passwords from {france}"
+    text = " ".join(told.text.split())
+    assert (f"{france} sent 4 wrong passwords within 60 minutes, the last for "
+            "France in lock3") in text
+    assert "The right password from France's registered address still works at once" in text
+    assert all(max(map(len, m.text.splitlines())) <= 78 for m in (told, replies[-1]))
+    # the player's own password, from the same address, works at once and is answered
+    assert await table.run(message(france, "SIGNON France lock3 pwfrance\nA Par - Bur")) == [
+        Disposition.ANSWERED]
+    (reply,) = [m for m in table.new_mail() if m.is_reply]
+    assert "Signed on as France in lock3." in reply.text and "A Par - Bur" in reply.text
+    # a wrong password and then the right one in one message: answered
+    assert await table.run(message(
+        france, "SIGNON France lock3 forged\nSIGNON France lock3 pwfrance\nA Par - Pic")) == [
+        Disposition.ANSWERED]
+    (reply,) = [m for m in table.new_mail() if m.is_reply]
+    assert "Signed on as France in lock3." in reply.text
+    # an hour after the last answer, wrong passwords are answered again
+    table.clock.advance(timedelta(hours=1))
+    assert await table.run(message(france, "SIGNON France lock3 typo\nA Par H")) == [
+        Disposition.ANSWERED]
+    (reply,) = [m for m in table.new_mail() if m.is_reply]
+    assert "Wrong password for France in lock3." in reply.text

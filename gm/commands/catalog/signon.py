@@ -59,7 +59,7 @@ def handle(ctx: Context, command: SignOn) -> None:
     from gm.commands.handlers.common import did_you_mean, no_game, variant_of
     from gm.commands.handlers.context import Notice, Signed
     from gm.commands.handlers.signon import refuse
-    from gm.commands.handlers.signon_guard import record_failure, refusal
+    from gm.commands.handlers.signon_guard import refusal, refused, wrong_password
     from gm.mail.compose import build_subject
     from gm.play.render import render
     from gm.store import games as games_repo
@@ -81,11 +81,11 @@ def handle(ctx: Context, command: SignOn) -> None:
     record = powers_repo.get_power(ctx.session, game.id, power.name)
     why = refusal(ctx, game, power.name, () if record is None else record.addresses)
     if why is not None:
-        refuse(ctx, why)
+        refused(ctx, why)
         return
     if record is None or not verify_password(command.password.value, record.password_hash):
-        record_failure(ctx, game, power.name, () if record is None else record.addresses)
-        refuse(ctx, f"Wrong password for {power.name} in {game.name}.")
+        wrong_password(ctx, game, power.name, () if record is None else record.addresses,
+                       f"Wrong password for {power.name} in {game.name}.")
         return
     if record.status is PowerStatus.RESIGNED:
         refuse(ctx, f"{power.name} in {game.name} has resigned.")

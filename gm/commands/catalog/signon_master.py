@@ -34,7 +34,7 @@ def handle(ctx: Context, command: SignOnMaster) -> None:
     from gm.commands.handlers.common import no_game
     from gm.commands.handlers.context import Signed
     from gm.commands.handlers.signon import refuse
-    from gm.commands.handlers.signon_guard import GM_KEY, record_failure, refusal
+    from gm.commands.handlers.signon_guard import GM_KEY, refusal, refused, wrong_password
     from gm.store import games as games_repo
     from gm.store.passwords import verify_password
 
@@ -44,11 +44,10 @@ def handle(ctx: Context, command: SignOnMaster) -> None:
         return
     why = refusal(ctx, game, GM_KEY, (game.gm_address,))
     if why is not None:
-        refuse(ctx, why)
+        refused(ctx, why)
         return
     if not verify_password(command.password.value, game.gm_password_hash):
-        record_failure(ctx, game, GM_KEY, ())
-        refuse(ctx, f"Wrong GM password for {game.name}.")
+        wrong_password(ctx, game, GM_KEY, (), f"Wrong GM password for {game.name}.")
         return
     ctx.signed = Signed(game, None)
     ctx.refused_signon = False

@@ -98,9 +98,10 @@ def deadline_for(game: GameRecord, phase_type: PhaseType, now: datetime) -> date
     return deadline_after(game.settings, phase_type, now)
 
 
-def shown_deadline(game: GameRecord, moment: datetime | None) -> str:
-    """A deadline as replies show it: in the game's timezone and in UTC, or "none"."""
-    return "none" if moment is None else show(moment, game.settings.timezone)
+def shown_deadline(game: GameRecord, moment: datetime | None, *, seconds: bool = False) -> str:
+    """A deadline as replies show it: in the game's timezone and in UTC, or "none"; with
+    `seconds`, to the second (a late order's refusal: mail sent a few seconds late)."""
+    return "none" if moment is None else show(moment, game.settings.timezone, seconds=seconds)
 
 
 def orders_closed(game: GameRecord, phase: PhaseRecord, now: datetime) -> bool:

@@ -37,6 +37,9 @@ class Results:
     game: str | None = None  # the game the reply is about, for its subject
     copies: list[str] = field(default_factory=list)  # addresses that get a copy of the reply
     attachments: list[Attachment] = field(default_factory=list)  # files the reply carries (MAP)
+    # no reply is sent (its notices are): wrong passwords from an address past the replies
+    # allowed it (gm.commands.handlers.signon_guard); a sign-on that succeeds lifts it
+    withheld: bool = False
 
     def add(self, *lines: str) -> None:
         self.lines.extend(lines)

@@ -336,7 +336,8 @@ class OrderTaking:
             self.told_late.add(game.id)
             grace = " and its grace period" if game.settings.grace else ""
             ctx.results.add(f"{what}: refused, the deadline "
-                            f"({shown_deadline(game, phase.deadline_at)}){grace} has passed.")
+                            f"({shown_deadline(game, phase.deadline_at, seconds=True)}){grace} has "
+                            "passed.")
             ctx.results.add(after_deadline(view.variant, phase))
             return None
         return view

@@ -13,6 +13,14 @@ Within the last hour (WINDOW), counting only failures since the last UNLOCK of t
   checked, so the right password from it always works. Its reply goes to that address, so a
   guesser forging it learns nothing from the reply.
 
+Replies to wrong passwords are capped per address, so that mail forged in someone's name (their
+registered address above all, which is never refused) does not bury them in replies: within
+WINDOW, an address gets REPLIES answers to its wrong passwords (in any game); the next one's
+answer is the last, saying that further wrong passwords from it are not answered for an hour
+(WINDOW from then), and the GM of that game is told once. In that hour a message whose sign-ons
+all fail gets no reply (a sign-on that succeeds is answered as usual: the right password
+always works).
+
 The GM lifts a power's counts with UNLOCK <power> (UNLOCK GM, UNLOCK ALL); REPLACE and a new
 password (SET PASSWORD) lift the power's too; the operator, with `gm unlock GAME [WHO]`.
 A sign-on from an address other than the registered one is accepted with the right password;
@@ -27,16 +35,20 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.signon import refuse
 from gm.mail.compose import build_subject
+from gm.play.render import wrap
 from gm.store import audit
 from gm.store.rows import AuditRecord, GameRecord
 
 PER_ADDRESS = 5  # wrong passwords from one address for one game within WINDOW: refused
 PER_POWER = 5  # wrong passwords for one power within WINDOW, from anywhere: slowed
 WINDOW = timedelta(hours=1)
+REPLIES = 3  # wrong passwords from one address within WINDOW answered; the next one is the last
 SLOW_GAP = timedelta(minutes=10)  # a slowed power: one check this often from elsewhere
 FAILED = "signon_failed"
 UNLOCKED = "signon_unlocked"
+QUIETED = "signon_quieted"  # an address told its wrong passwords are not answered for WINDOW
 GM_KEY = "GM"  # the power key of the GM's sign-on
 ALL_KEY = "*"  # an UNLOCK of every power and the GM
 
@@ -101,6 +113,63 @@ def refusal(ctx: Context, game: GameRecord, power: str,
                 f"right password always works; the GM can lift this with UNLOCK "
                 f"{'GM' if power == GM_KEY else power}.")
     return None
+
+
+def _from_sender(ctx: Context, action: str = FAILED) -> int:
+    """The sender's entries of `action` (wrong passwords) within the window, in any game
+    (UNLOCK does not lift them: they count replies, not sign-ons)."""
+    return audit.count_by_actor(ctx.session, actor=ctx.sender, action=action,
+                                since=ctx.now - WINDOW)
+
+
+def refused(ctx: Context, text: str) -> None:
+    """Refuse the sign-on (`refusal`'s text) without checking the password; no reply when the
+    sender was told its wrong passwords are no longer answered."""
+    refuse(ctx, text)
+    if _from_sender(ctx, QUIETED):
+        ctx.results.withheld = True
+
+
+def wrong_password(ctx: Context, game: GameRecord, power: str, owners: tuple[str, ...],
+                   text: str) -> None:
+    """Refuse a sign-on with a wrong password (`text` says so) and log it. The sender's
+    (REPLIES + 1)th within the window gets the last answer and the GM is told (logged as
+    QUIETED); for the hour after that, no answer. On the one that slows sign-ons to `power`,
+    `owners` and the GM are told."""
+    record_failure(ctx, game, power, owners)
+    refuse(ctx, text)
+    if _from_sender(ctx, QUIETED):
+        ctx.results.withheld = True
+        return
+    count = _from_sender(ctx)
+    if count <= REPLIES:
+        return
+    audit.record_action(ctx.session, actor=ctx.sender, action=QUIETED, now=ctx.now,
+                        game_id=game.id, details={"power": power, "count": count},
+                        inbound_id=ctx.inbound_id)
+    until = ctx.now + WINDOW
+    ctx.results.add(f"That is {count} wrong passwords from {ctx.sender} within "
+                    f"{_minutes(WINDOW)} minutes: further wrong passwords from this address are "
+                    f"not answered until {until:%Y-%m-%d %H:%M} UTC. The right password still "
+                    "works from the address a power is registered with.")
+    who, keyword = _who(power), "GM" if power == GM_KEY else power
+    own = "the game's GM address" if power == GM_KEY else f"{power}'s registered address"
+    subject = build_subject(f"wrong passwords from {ctx.sender}", game=game.name)
+    body = (f"{ctx.sender} sent {count} wrong passwords within {_minutes(WINDOW)} minutes, "
+            f"the last for {who} in {game.name}. Further wrong passwords from this address "
+            f"are not answered until {until:%Y-%m-%d %H:%M} UTC, so that mail forged in "
+            "someone's name does not flood them with replies.\n\n"
+            f"The right password from {own} still works at once, and is answered as usual. "
+            f"If the wrong passwords came from elsewhere, UNLOCK {keyword} "
+            "lifts the slowing of sign-ons they may have caused, and SET PASSWORD changes a "
+            "password.\n")
+    ctx.results.mail.append(Notice((game.gm_address,), subject,
+                                   f"{_wrapped(body)}\n-- \n{ctx.service}\n", game.id))
+
+
+def _wrapped(text: str) -> str:
+    """Each paragraph of `text` wrapped at 78 columns."""
+    return "\n\n".join(wrap(p, indent="") for p in text.strip("\n").split("\n\n")) + "\n"
 
 
 def record_failure(ctx: Context, game: GameRecord, power: str,
