@@ -89,7 +89,7 @@ def seats_over_time(session: Session, game: GameRecord, variant: Variant,
     seats = {name: Seats() for name in variant.power_names}
     entries = audit.audit_log(session, game_id=game.id)
     when = _phases_of(entries, variant, phases)
-    standby = {(e.at, str(e.details.get("power"))) for e in entries
+    standby = {(e.inbound_id, e.at, str(e.details.get("power"))) for e in entries
                if e.action == "replace from standby"}
     for entry in reversed(entries):
         _undo(entry, when[entry.id], current, seats, standby)
@@ -100,7 +100,7 @@ def seats_over_time(session: Session, game: GameRecord, variant: Variant,
 
 
 def _undo(entry: AuditRecord, phase: str | None, current: dict[str, tuple[str, ...]],
-          seats: dict[str, Seats], standby: set[tuple[datetime, str]]) -> None:
+          seats: dict[str, Seats], standby: set[tuple[int | None, datetime, str]]) -> None:
     """Walk back over one log entry: the stint it began is put in `seats`, and `current`
     becomes who held the powers before it."""
     details = entry.details
@@ -109,7 +109,7 @@ def _undo(entry: AuditRecord, phase: str | None, current: dict[str, tuple[str, .
         if power not in seats:
             return
         how = _SEATING[entry.action]
-        if how == "REPLACE" and (entry.at, power) in standby:
+        if how == "REPLACE" and (entry.inbound_id, entry.at, power) in standby:
             how = "STANDBY"
         seats[power].stints.insert(
             0, Stint(tuple(current.get(power, ())), phase, how, entry.id))

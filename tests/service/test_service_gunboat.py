@@ -37,7 +37,8 @@ PLAYERS = {
     "Turkey": ("Greta Garbo", "greta.g@golf-mail.test"),
 }
 NEW_AUSTRIA = ("Hugo Boss", "hugo.b@hotel-mail.test")
-EVERYONE = {**PLAYERS, "Austria (new)": NEW_AUSTRIA}
+NEW_RUSSIA = ("Ivan Petrov", "ivan.p@india-mail.test")  # stands by, then takes Russia
+EVERYONE = {**PLAYERS, "Austria (new)": NEW_AUSTRIA, "Russia (new)": NEW_RUSSIA}
 
 
 def _from(power: str) -> str:
@@ -144,6 +145,10 @@ async def _played_year(mail: Mail) -> None:
     assert "Fall 1901, Movement" in await _process(mail)
     await mail.reply(GM, f"SIGNON GM theta gmpass\nREPLACE Austria {NEW_AUSTRIA[1]} pwnew")
     await _broadcast(mail, "Russia", "Autumn greetings.")
+    assert "you stand by for theta" in (await mail.reply(f"{NEW_RUSSIA[0]} <{NEW_RUSSIA[1]}>",
+                                              "STANDBY theta")).lower()
+    reply = await mail.reply(GM, "SIGNON GM theta gmpass\nEJECT Russia\nREPLACE Russia STANDBY")
+    assert f"{NEW_RUSSIA[1]} now plays Russia" in reply, reply
     await _process(mail)  # Fall 1901: every unit holds where it is
     assert "Spring 1902, Movement" in await _process(mail)  # Winter: builds waived
 
@@ -154,14 +159,18 @@ async def test_no_player_sees_another_in_a_quiet_game(database: Database,
     await _game(mail, "SET QUIET")
     await _played_year(mail)
     for power in PLAYERS:
-        sender = f"{NEW_AUSTRIA[0]} <{NEW_AUSTRIA[1]}>" if power == "Austria" else _from(power)
-        signon = f"SIGNON {power} theta pw{'new' if power == 'Austria' else power.lower()}"
+        sender = {"Austria": f"{NEW_AUSTRIA[0]} <{NEW_AUSTRIA[1]}>",
+                  "Russia": f"{NEW_RUSSIA[0]} <{NEW_RUSSIA[1]}>"}.get(power, _from(power))
+        signon = {"Austria": ["SIGNON Austria theta pwnew"],  # Russia's password: unknown
+                  "Russia": []}.get(power, [f"SIGNON {power} theta pw{power.lower()}"])
         reply = await mail.reply(sender, "\n".join(
-            [signon, "SUMMARY theta", "LIST theta", "HISTORY theta", "HISTORY theta LAST 2",
+            [*signon, "SUMMARY theta", "LIST theta", "HISTORY theta", "HISTORY theta LAST 2",
              "HISTORY theta S1901M TO F1901M", "HELP"]))
         assert "Players:\n  Austria: player 1 from the start; player 2 from Fall 1901, " \
                "Movement (REPLACE)\n" in reply, reply
         assert "  England: player 1 from the start\n" in reply
+        assert ("  Russia: player 1 from the start; nobody from Fall 1901, Movement (EJECT); "
+                "player 2 from Fall 1901, Movement (STANDBY)\n") in reply
         assert "Broadcast from Germany:\n    Peace in our time." in reply
         assert "Grey broadcast:\n    Someone is lying." in reply
     # every player's mail, headers and all: no other player's address, mailbox, domain or name
@@ -182,6 +191,8 @@ async def test_no_player_sees_another_in_a_quiet_game(database: Database,
     reply = await mail.reply(GM, "SIGNON GM theta gmpass\nSUMMARY theta\nHISTORY theta S1901M")
     assert (f"  Austria: {PLAYERS['Austria'][1]} from the start; {NEW_AUSTRIA[1]} from Fall "
             "1901, Movement (REPLACE)") in reply
+    assert (f"  Russia: {PLAYERS['Russia'][1]} from the start; nobody from Fall 1901, "
+            f"Movement (EJECT); {NEW_RUSSIA[1]} from Fall 1901, Movement (STANDBY)") in reply
     assert "Grey broadcast, sent by Italy:\n    Someone is lying." in reply
     gm_press = [m for to, m in mail.everything
                 if to == GM_ADDRESS and "grey press" in str(m["Subject"])]
@@ -222,6 +233,16 @@ async def test_players_see_one_another_in_a_game_that_is_not_quiet(
     assert "QUIET" not in reply
     reply = await mail.reply("visitor@outside.test", "SUMMARY theta")  # not one of the game
     assert "  England: player 1 from the start" in reply and "bravo" not in reply
+
+
+async def test_a_quiet_game_is_revealed_at_its_end(database: Database,
+                                                   tmp_path: Path) -> None:
+    mail = Mail(database, tmp_path)
+    await _game(mail, "SET QUIET")
+    assert PLAYERS["England"][1] not in await mail.reply(_from("France"), "SUMMARY theta")
+    await mail.reply(GM, "SIGNON GM theta gmpass\nTERMINATE")
+    reply = await mail.reply(_from("France"), "SUMMARY theta")
+    assert f"  England: {PLAYERS['England'][1]} from the start" in reply
 
 
 async def test_summary_counts_centres_by_year(database: Database, tmp_path: Path) -> None:
