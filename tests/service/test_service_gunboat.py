@@ -5,6 +5,7 @@ over time and centres by year, by mail through the real service (Maildir inbox a
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default
@@ -14,6 +15,7 @@ from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
 from gm.service.ingest import Disposition
 from gm.service.serve import Service
+from gm.service.tick import Why, tick
 from gm.store.db import Database
 from tests.support.service_support import (
     SPRING_1901,
@@ -222,6 +224,29 @@ async def test_reveal_tells_the_players_who_played_what(database: Database,
     assert "theta is no longer QUIET" in reply
     assert "REVEAL: theta is not QUIET" in reply
     assert "SET QUIET takes nothing after it" in reply and '"SET QUIET x"' in reply
+    assert PLAYERS["England"][1] in await mail.reply(france, "SUMMARY theta")
+    # quiet again after the start (and after a REVEAL): hidden again
+    assert "theta is QUIET (gunboat)" in await mail.reply(GM, "SIGNON GM theta gmpass\n"
+                                                             "SET QUIET")
+    reply = await mail.reply(france, "SUMMARY theta")
+    assert PLAYERS["England"][1] not in reply and "  England: player 1 from the start" in reply
+
+
+async def test_summary_tells_of_civil_disorder_at_a_deadline(database: Database,
+                                                             tmp_path: Path) -> None:
+    mail = Mail(database, tmp_path)
+    await _game(mail, "SET QUIET", "SET LATE DISORDER")
+    for power, orders in SPRING_1901.items():
+        if power != "Turkey":
+            await _order(mail, power, orders)
+    mail.clock.advance(timedelta(hours=73))
+    assert tick(database, config=mail.config, clock=mail.clock).adjudicated == [
+        ("theta", "Spring 1901, Movement", Why.LATE)]
+    reply = await mail.reply(_from("France"), "SUMMARY theta")
+    assert "  Turkey: player 1 from the start; civil disorder in Spring 1901, Movement\n" in reply
+    reply = await mail.reply(GM, "SUMMARY theta")
+    assert (f"  Turkey: {PLAYERS['Turkey'][1]} from the start; civil disorder in Spring 1901, "
+            "Movement\n") in reply
 
 
 async def test_players_see_one_another_in_a_game_that_is_not_quiet(

@@ -40,7 +40,9 @@ def handle(ctx: Context, command: SetQuiet) -> None:
     from gm.commands.handlers.gm_settings import change, game_name
 
     what = "SET QUIET" if command.quiet else "SET NO QUIET"
-    if change(ctx, what, {"quiet": command.quiet}, quiet=command.quiet) is None:
+    # quiet anew after a REVEAL: hidden again
+    changes = {"quiet": True, "revealed": False} if command.quiet else {"quiet": False}
+    if change(ctx, what, {"quiet": command.quiet}, **changes) is None:
         return
     if command.quiet:
         ctx.results.add(f"{game_name(ctx)} is QUIET (gunboat): players do not see one "
