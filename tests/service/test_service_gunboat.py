@@ -160,6 +160,14 @@ async def test_no_player_sees_another_in_a_quiet_game(database: Database,
     mail = Mail(database, tmp_path)
     await _game(mail, "SET QUIET")
     await _played_year(mail)
+    for _ in range(5):  # France guesses England's password: England is told, not by whom
+        await mail.reply(_from("France"), "SIGNON England theta guess")
+    warned = {to: _text(m) for to, m in mail.everything
+              if "wrong passwords for England" in str(m["Subject"])}
+    assert set(warned) == {PLAYERS["England"][1], GM_ADDRESS}
+    assert "the last from an address not shown in this QUIET game" in " ".join(
+        warned[PLAYERS["England"][1]].split())
+    assert f"the last from {PLAYERS['France'][1]}" in " ".join(warned[GM_ADDRESS].split())
     for power in PLAYERS:
         sender = {"Austria": f"{NEW_AUSTRIA[0]} <{NEW_AUSTRIA[1]}>",
                   "Russia": f"{NEW_RUSSIA[0]} <{NEW_RUSSIA[1]}>"}.get(power, _from(power))
