@@ -44,7 +44,8 @@ def _default_deadlines() -> dict[PhaseType, Deadline]:
     }
 
 
-_KNOWN = ("deadlines", "grace_seconds", "timezone", "press", "late", "late_after", "early")
+_KNOWN = ("deadlines", "grace_seconds", "timezone", "press", "late", "late_after", "early",
+          "quiet", "revealed")
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ class GameSettings:
     late: LatePolicy = LatePolicy.HOLD
     late_after: int = 0  # missed deadlines in a row before civil disorder (DISORDER only)
     early: bool = True  # process as soon as every power has ordered and none waits
+    quiet: bool = False  # gunboat: players' addresses are kept from one another (SET QUIET)
+    revealed: bool = False  # the GM has revealed who played what (REVEAL)
     extra: dict[str, Any] = field(default_factory=dict)  # settings of a newer gm, kept as is
 
     def to_json(self) -> dict[str, Any]:
@@ -68,6 +71,8 @@ class GameSettings:
             "late": self.late.value,
             "late_after": self.late_after,
             "early": self.early,
+            "quiet": self.quiet,
+            "revealed": self.revealed,
         }
 
     @staticmethod
@@ -84,5 +89,7 @@ class GameSettings:
             late=LatePolicy(data.get("late", default.late.value)),
             late_after=int(data.get("late_after", default.late_after)),
             early=bool(data.get("early", default.early)),
+            quiet=bool(data.get("quiet", default.quiet)),
+            revealed=bool(data.get("revealed", default.revealed)),
             extra={k: v for k, v in data.items() if k not in _KNOWN},
         )

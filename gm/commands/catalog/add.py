@@ -65,7 +65,8 @@ def handle(ctx: Context, command: Add) -> None:
     join_requests.drop(ctx.session, game.id, command.address)  # the GM's choice, not theirs
     audit.record_action(ctx.session, actor=ctx.sender, action="add", now=ctx.now,
                         game_id=game.id, details={"power": power.name,
-                                                  "address": command.address},
+                                                  "address": command.address,
+                                                  "previous": before},
                         inbound_id=ctx.inbound_id)
     ctx.results.add(f"{command.address} plays {power.name} in {game.name}"
                     + (f" (instead of {', '.join(before)}, who was told)" if before else "")

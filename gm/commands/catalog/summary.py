@@ -1,4 +1,9 @@
-"""SUMMARY <game>: a summary of a game."""
+"""SUMMARY <game>: a summary of a game: its settings, each power's centres and units, who
+played each power when (gm.play.seating) and the supply centre counts at the end of each year.
+
+Players' addresses are shown to the GM, and to the game's players unless the game is QUIET
+and not yet revealed (REVEAL, or the game's end); anyone else sees "player 1", "player 2".
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ from gm.commands.values import Command
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+    from gm.store.rows import GameRecord, PhaseRecord
+    from gm.variants import Variant
 
 @dataclass(frozen=True)
 class _PowerView:
@@ -21,6 +28,11 @@ class _PowerView:
     units: str
     status: str
 
+
+@dataclass(frozen=True)
+class _YearView:
+    label: str  # a year, or "start"
+    counts: str  # "Austria 3, England 3, ..."
 
 
 @dataclass(frozen=True)
@@ -37,6 +49,7 @@ def handle(ctx: Context, command: Summary) -> None:
     from gm.commands.handlers.common import no_game, shown_deadline, variant_of
     from gm.commands.handlers.records import add_rendered
     from gm.play.render import render
+    from gm.play.seating import players_lines
     from gm.store import games as games_repo
     from gm.store import phases as phases_repo
     from gm.store import powers as powers_repo
@@ -68,10 +81,45 @@ def handle(ctx: Context, command: Summary) -> None:
     settings = game.settings
     late = settings.late.value.upper() + (f" after {settings.late_after}"
                                           if settings.late_after else "")
+    records = phases_repo.history(ctx.session, game.id)
+    players = players_lines(ctx.session, game, variant, records,
+                            addresses=shows_addresses(ctx, game))
     add_rendered(ctx, render(
         "reply/summary.txt.j2", game=game.name, title=variant.title, status=game.status.value,
         phase=None if phase is None else variant.format_phase(phase.phase), deadline=deadline,
-        press=settings.press.value.upper(), late=late, powers=powers))
+        press=settings.press.value.upper(), late=late, powers=powers,
+        quiet="QUIET" + (", revealed" if settings.revealed else "") if settings.quiet else None,
+        players=players, years=_centres_by_year(variant, records)))
+
+
+def shows_addresses(ctx: Context, game: GameRecord) -> bool:
+    """Whether the sender may see `game`'s players' addresses: the GM always; a player of the
+    game unless they are hidden (gm.play.seating.addresses_hidden); no one else."""
+    from gm.commands.handlers.records import standing
+    from gm.play.seating import addresses_hidden
+
+    who = standing(ctx, game)
+    return who == "gm" or (who == "player" and not addresses_hidden(game))
+
+
+def _centres_by_year(variant: Variant, records: list[PhaseRecord]) -> list[_YearView]:
+    """The supply centre counts at the start and at the end of each year the game has finished
+    (the position of that year's adjustment phase, or else of the next year's first phase)."""
+    from gm.engine.phase import PhaseType
+
+    def counts(record: PhaseRecord) -> str:
+        return ", ".join(f"{name} {len(record.state.centres_of(name))}"
+                         for name in variant.power_names)
+
+    if not records:
+        return []
+    years = [_YearView("start", counts(records[0]))]
+    for year in sorted({r.phase.year for r in records}):
+        end = next((i for i, r in enumerate(records) if r.phase.year > year or (
+            r.phase.year == year and r.phase.type is PhaseType.ADJUSTMENT)), None)
+        if end is not None and end > 0:
+            years.append(_YearView(str(year), counts(records[end])))
+    return years
 
 
 COMMAND = CommandSpec(
@@ -85,7 +133,10 @@ COMMAND = CommandSpec(
     without_signon=True,
     help=(
         HelpLines("GAMES", 40, """\
-    SUMMARY <game>             a summary of a game, for example:
+    SUMMARY <game>             a summary of a game: its settings, the board, who
+                               played each power when (addresses to the GM, and to
+                               players unless the game is QUIET), the supply
+                               centres at the end of each year, for example:
                                SUMMARY mygame
 """),
     ),

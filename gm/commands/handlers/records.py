@@ -1,4 +1,5 @@
-"""What HISTORY, SUMMARY and MAP share: a game's stored phases, and a rendered text in the reply.
+"""What HISTORY, SUMMARY and MAP share: a game's stored phases, a rendered text in the reply,
+and who the sender is in the game (what HISTORY's press and SUMMARY's addresses depend on).
 
 Anyone may ask (no sign-on): orders show only once their phase is adjudicated.
 """
@@ -12,6 +13,7 @@ from gm.commands.handlers.common import (
 from gm.commands.handlers.context import Context
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
+from gm.store import powers as powers_repo
 from gm.store.rows import GameRecord, PhaseRecord
 from gm.variants import Variant
 
@@ -40,3 +42,18 @@ def add_rendered(ctx: Context, text: str) -> None:
     ctx.results.blank()
 
 
+
+
+def standing(ctx: Context, game: GameRecord) -> str | None:
+    """Who the sender is in `game`: "gm" (its GM's address or sign-on), "player" (a player's
+    address, or signed on as a power of it), or None (anyone else)."""
+    sender = ctx.sender.lower()
+    signed = ctx.signed
+    mine = signed is not None and signed.game.id == game.id
+    if sender == game.gm_address.lower() or (mine and signed is not None
+                                              and signed.power is None):
+        return "gm"
+    if mine or any(a.lower() == sender for p in powers_repo.list_powers(ctx.session, game.id)
+                   for a in p.addresses):
+        return "player"
+    return None

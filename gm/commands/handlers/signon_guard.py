@@ -38,6 +38,7 @@ from gm.commands.handlers.context import Context, Notice
 from gm.commands.handlers.signon import refuse
 from gm.mail.compose import build_subject
 from gm.play.render import wrap
+from gm.play.seating import addresses_hidden
 from gm.store import audit
 from gm.store.rows import AuditRecord, GameRecord
 
@@ -186,8 +187,11 @@ def record_failure(ctx: Context, game: GameRecord, power: str,
     keyword = "GM" if power == GM_KEY else power
     registered = "the game's GM address" if power == GM_KEY else "its registered address"
     subject = build_subject(f"wrong passwords for {who}", game=game.name)
-    body = (f"There were {PER_POWER} wrong passwords for {who} in {game.name} within "
-            f"{_minutes(WINDOW)} minutes, the last from {ctx.sender}.\n\n"
+
+    def body(last: str) -> str:
+        return (
+            f"There were {PER_POWER} wrong passwords for {who} in {game.name} within "
+            f"{_minutes(WINDOW)} minutes, the last from {last}.\n\n"
             f"Sign-ons to {who} from {registered} are not affected: the right password from "
             "it always works, so you can go on playing as usual.\n"
             f"From other addresses, one sign-on to {who} is checked every "
@@ -196,8 +200,13 @@ def record_failure(ctx: Context, game: GameRecord, power: str,
             f"If these were not you: the GM can lift this with UNLOCK {keyword}, and SET "
             "PASSWORD, sent after signing on, changes the password.\n\n"
             f"-- \n{ctx.service}\n")
+
+    # in a QUIET game the guesser may be another player: only the GM learns the address
+    hidden = "an address not shown in this QUIET game (the GM was told it)"
+    players_see = hidden if addresses_hidden(game) else ctx.sender
     for address in dict.fromkeys((*owners, game.gm_address)):
-        ctx.results.mail.append(Notice((address,), subject, body, game.id))
+        shown = ctx.sender if address == game.gm_address else players_see
+        ctx.results.mail.append(Notice((address,), subject, body(shown), game.id))
 
 
 def unlock(ctx: Context, game: GameRecord, power: str) -> None:
