@@ -184,10 +184,12 @@ class Table:
         password = self.made if power == self.powers[0] else _password(power)
         await self.send(_address(power), "\n".join([f"SIGNON {power} g {password}", *lines]))
 
-    def tick(self, after: timedelta, what: str) -> None:
+    async def tick(self, after: timedelta, what: str) -> None:
         self.clock.advance(after)
         self.out.append(f"######## {what}: the clock is {self.clock.now():%Y-%m-%d %H:%M} UTC, "
                         "the service ticks")
+        # the running service has read its (empty) inbox up to now, as it does all the time
+        await Service(self.db, self.config, clock=self.clock).once()
         tick(self.db, config=self.config, clock=self.clock)
 
     async def ticked(self) -> None:
@@ -265,18 +267,18 @@ async def play(db: Database, tmp_path: Path, script: Script) -> Table:
     power, lines = script.unsigned
     await table.send(_address(power), "\n".join(lines))
     _, left = table.state()
-    table.tick(left - timedelta(hours=6), "six hours before the deadline")
+    await table.tick(left - timedelta(hours=6), "six hours before the deadline")
     await table.ticked()
     table.clock.advance(timedelta(hours=6, minutes=5))
     power, lines = script.late
     await table.orders(power, lines)
-    table.tick(timedelta(minutes=1), "the deadline has passed")
+    await table.tick(timedelta(minutes=1), "the deadline has passed")
     await table.ticked()
 
     for power, lines in script.second.items():
         await table.orders(power, lines)
     _, left = table.state()
-    table.tick(left + timedelta(minutes=1), "the deadline has passed")
+    await table.tick(left + timedelta(minutes=1), "the deadline has passed")
     await table.ticked()
 
     if script.end == "draw":
