@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lark import Token
 
@@ -37,7 +37,7 @@ def read_set_deadline_iso(c: list[Token]) -> Draft:
 
 
 def read_set_deadline_words(c: list[Token]) -> Draft:
-    *weekday, month, day_num, year, clock = (str(t) for t in c)
+    *weekday, month, day_num, year = (str(t) for t in c[:-1])
     number = int(re.sub(r"\D", "", day_num))
     written = " ".join([*weekday, month, day_num, year])
     try:
@@ -48,7 +48,7 @@ def read_set_deadline_words(c: list[Token]) -> Draft:
     if weekday and _WEEKDAYS.index(weekday[0][:3].lower()) != when.weekday():
         raise Invalid(f"{quote(written, 30)}: {when:%b} {number} {year} is a "
                       f"{_DAY_NAMES[when.weekday()]}, not {weekday[0].rstrip('.,')}")
-    when = datetime.combine(when.date(), time_of_day(clock))
+    when = datetime.combine(when.date(), time_of_day(c[-1]))
     return Draft(lambda line: SetDeadlineAt(line, when))
 
 
