@@ -19,6 +19,10 @@ from gm.policies import PressPolicy as PressPolicy
 # (gm.play.observers).
 OBSERVERS_KEY = "observers"
 
+# The key of the settings document's `extra` that holds every phase for the GM's PROCESS (SET
+# MANUAL PROCESS): the tick does not adjudicate a phase in which someone has a choice.
+MANUAL_KEY = "manual_process"
+
 # A deadline rule: time allowed from the start of the phase, or the next such time of day in
 # the game's timezone.
 Deadline = timedelta | time

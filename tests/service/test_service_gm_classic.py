@@ -9,12 +9,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from gm.service.tick import Why, tick
+from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
+from gm.store import powers as powers_repo
 from gm.store.db import Database
 from gm.store.rows import PhaseRecord
-from tests.service.test_service_gm_control import Mail, _reply_to, _started, _text
-from tests.support.service_support import GM, PLAYERS, START
+from tests.service.test_service_gm_control import SETUP, Mail, _reply_to, _started, _text
+from tests.support.service_support import GM, PLAYERS, SPRING_1901, START
 
 
 def _phase(db: Database) -> PhaseRecord:
@@ -94,3 +96,107 @@ async def test_set_deadline_with_a_date_refusals(database: Database, tmp_path: P
     help_text = _reply_to(out, GM)
     assert "SET DEADLINE <date> <time>     move the deadline of the phase open now" in help_text
     assert "SET DEADLINE <type> <time>     how long each phase lasts" in help_text
+
+
+def _statuses(db: Database, name: str = "theta") -> tuple[str, dict[str, str]]:
+    with db.read() as s:
+        game = games_repo.find_game(s, name)
+        assert game is not None
+        return game.status.value, {p.name: p.status.value
+                                   for p in powers_repo.list_powers(s, game.id)}
+
+
+async def test_force_begin_starts_players_short_and_unstart_takes_it_back(
+        database: Database, tmp_path: Path) -> None:
+    mail = Mail(database, tmp_path)
+    two = ("CREATE theta standard gmpass\nADD France france@example.org pwfrance\n"
+           "ADD Italy italy@example.org pwitaly\nSET EARLY ON\nSTART")
+    out = await mail.send(GM, two)
+    assert ("START: these powers have no player yet: Austria, England, Germany, Russia, Turkey "
+            "(FORCE BEGIN starts without them, in civil disorder).") in _reply_to(out, GM)
+    out = await mail.send(PLAYERS["France"], "SIGNON France theta pwfrance\nFORCE BEGIN")
+    assert "FORCE BEGIN: refused, only the game's GM may do this" in _reply_to(
+        out, PLAYERS["France"])
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nFORCE BEGIN")
+    assert ("theta has started: Spring 1901, Movement, deadline Wed 2026-03-04 12:00 UTC. In "
+            "civil disorder (no player): Austria, England, Germany, Russia, Turkey."
+            ) in _reply_to(out, GM)
+    assert {to for to, m in out if "has started" in str(m["Subject"])} == {
+        PLAYERS["France"], PLAYERS["Italy"], GM}
+    status, powers = _statuses(database)
+    assert status == "active"
+    assert powers == {**{p: "civil_disorder" for p in PLAYERS}, "France": "playing",
+                      "Italy": "playing"}
+    out = await mail.send(PLAYERS["France"], "SIGNON France theta pwfrance\nA Par - Bur")
+    assert "Units without orders: A Mar, F Bre." in _reply_to(out, PLAYERS["France"])
+
+    # UNSTART: forming again, the first phase and its orders gone, the players told
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nUNSTART")
+    assert "theta is forming again" in _reply_to(out, GM)
+    told = {to for to, m in out if str(m["Subject"]).endswith("the game is forming again")}
+    assert told == {PLAYERS["France"], PLAYERS["Italy"], GM}
+    status, powers = _statuses(database)
+    assert status == "forming" and set(powers.values()) == {"playing"}
+    with database.read() as s:
+        game = games_repo.find_game(s, "theta")
+        assert game is not None
+        assert phases_repo.history(s, game.id) == []
+        (entry,) = audit.audit_log(s, game_id=game.id, action="unstart")
+        assert entry.details["discarded"][0]["orders"][0]["lines"][0][0] == "A Par - Bur"
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nUNSTART")
+    assert "UNSTART: refused, theta is forming; only a started game" in _reply_to(out, GM)
+
+    # started again short-handed: the two players' orders process it early
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nFORCE BEGIN")
+    assert "theta has started" in _reply_to(out, GM)
+    for power in ("France", "Italy"):
+        body = "\n".join([f"SIGNON {power} theta pw{power.lower()}", *SPRING_1901[power]])
+        await mail.send(PLAYERS[power], body)
+    assert _ticked(mail, database) == [("theta", "Spring 1901, Movement", Why.EARLY)]
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nUNSTART")
+    assert "UNSTART: refused, a phase of theta has been processed already" in _reply_to(out, GM)
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nFORCE BEGIN")
+    assert "FORCE BEGIN: theta is active, not forming." in _reply_to(out, GM)
+
+    # nobody to play: refused
+    out = await mail.send(GM, "CREATE empty standard gmpass\nFORCE BEGIN")
+    assert "FORCE BEGIN: refused, empty has no player yet (ADD or JOIN first)." in _reply_to(
+        out, GM)
+    assert _statuses(database, "empty")[0] == "forming"
+
+
+async def test_manual_process_holds_every_phase_for_the_gm(
+        database: Database, tmp_path: Path) -> None:
+    mail = Mail(database, tmp_path)
+    out = await mail.send(GM, SETUP.replace("SET EARLY OFF", "SET MANUAL PROCESS"))
+    reply = _reply_to(out, GM)
+    assert "Manual processing in theta: ON. No phase is processed until you send PROCESS" in reply
+    for power, lines in SPRING_1901.items():
+        await mail.send(PLAYERS[power], "\n".join(
+            [f"SIGNON {power} theta pw{power.lower()}", *lines]))
+    summary = tick(database, config=mail.config, clock=mail.clock)
+    assert summary.adjudicated == [] and summary.notices == 1  # every power ordered: GM told
+    assert tick(database, config=mail.config, clock=mail.clock).notices == 0  # once
+    mail.clock.advance(timedelta(days=4))
+    summary = tick(database, config=mail.config, clock=mail.clock)
+    assert summary.adjudicated == [] and summary.notices == 0  # past the deadline: still held
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nPROCESS")
+    notice = [_text(m) for to, m in out
+              if to == GM and str(m["Subject"]).endswith("ready for PROCESS")]
+    assert len(notice) == 1
+    assert "Spring 1901, Movement is ready for you to process." in notice[0]
+    assert "Every power has its orders in." in notice[0]
+    assert "Spring 1901, Movement of theta processed" in _reply_to(out, GM)
+
+    # the Fall phase: nobody orders; past its deadline the GM is told who is missing
+    mail.clock.advance(timedelta(days=3, minutes=1))
+    summary = tick(database, config=mail.config, clock=mail.clock)
+    assert summary.adjudicated == [] and summary.notices == 1
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET NO MANUAL PROCESS")
+    assert ("Manual processing in theta: OFF. Phases are processed at their deadline"
+            in _reply_to(out, GM))
+    (notice_text,) = [_text(m) for to, m in out
+                      if to == GM and str(m["Subject"]).endswith("ready for PROCESS")]
+    assert ("Its deadline has passed; no orders yet from Austria, England, France, Germany, "
+            "Italy, Russia and Turkey (their units would hold).") in " ".join(notice_text.split())
+    assert _ticked(mail, database) == [("theta", "Fall 1901, Movement", Why.LATE)]

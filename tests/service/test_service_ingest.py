@@ -218,7 +218,7 @@ def test_join_takes_a_free_power(database: Database, tmp_path: Path) -> None:
     assert "JOIN: Russia in omega is taken (free: Austria, England, France" in reply
     reply = _send(database, tmp_path, GM, "SIGNON GM omega gmpass\nSTART")
     assert "START: these powers have no player yet: Austria, England, France, Germany, " \
-           "Italy, Turkey." in reply
+           "Italy, Turkey (FORCE BEGIN starts without them, in civil disorder)." in reply
     reply = _send(database, tmp_path, PLAYERS["Russia"], "SIGNON Russia omega mypw\nA Mos - Ukr")
     assert '"A Mos - Ukr": refused, omega is forming, not taking orders.' in reply
 
