@@ -44,7 +44,7 @@ def begin(ctx: Context, what: str, *, force: bool) -> None:
         ctx.results.add(f"START: these powers have no player yet: {', '.join(missing)} "
                         "(FORCE BEGIN starts without them, in civil disorder).")
         return
-    if len(missing) == len(powers):
+    if force and len(missing) == len(powers):
         ctx.results.add(f"{what}: refused, {game.name} has no player yet (ADD or JOIN first).")
         return
     for name in missing:  # FORCE BEGIN: nobody plays them; STANDBY or TAKEOVER may
