@@ -13,6 +13,7 @@ from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
+from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.rows import PhaseRecord
 from tests.service.test_service_gm_control import SETUP, Mail, _reply_to, _started, _text
@@ -200,3 +201,56 @@ async def test_manual_process_holds_every_phase_for_the_gm(
     assert ("Its deadline has passed; no orders yet from Austria, England, France, Germany, "
             "Italy, Russia and Turkey (their units would hold).") in " ".join(notice_text.split())
     assert _ticked(mail, database) == [("theta", "Fall 1901, Movement", Why.LATE)]
+
+
+def _orders_of(db: Database, power: str) -> list[str]:
+    with db.read() as s:
+        phase = _phase(db)
+        found = orders_repo.latest_valid_orders(s, phase.id).get(power)
+        return [] if found is None else [ln.text for ln in found.lines]
+
+
+async def test_become_lets_the_gm_enter_a_powers_orders(
+        database: Database, tmp_path: Path) -> None:
+    mail = Mail(database, tmp_path)
+    await _started(mail)
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nA Par - Bur")
+    assert ('"A Par - Bur": refused, you are signed on as the GM; BECOME <power> first to act '
+            "for a power.") in _reply_to(out, GM)
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nBECOME France\nA Par - Bur\n"
+                              "A Mar - Spa\nPROCESS\nBECOME GM\nPREVIEW")
+    reply = _reply_to(out, GM)
+    assert "You stand in for France in theta" in reply
+    assert "Orders of France for Spring 1901, Movement:" in reply
+    assert "Units without orders: F Bre." in reply
+    assert "PROCESS: refused, you stand in for France; BECOME GM first." in reply
+    assert "Back to the GM of theta" in reply and "PREVIEW of theta" in reply
+    assert _orders_of(database, "France") == ["A Par - Bur", "A Mar - Spa"]
+    (told,) = [m for to, m in out if to == PLAYERS["France"]]
+    assert str(told["Subject"]) == "[theta]: the GM entered orders for France"
+    text = _text(told)
+    assert "The GM of theta has entered orders for France for Spring 1901, Movement." in text
+    assert "  A Par - Bur\n" in text and "  A Mar - Spa\n" in text
+    assert {to for to, _ in out} == {GM, PLAYERS["France"]}  # no other player hears of it
+
+    # after the deadline the player is refused, the GM standing in is not
+    mail.clock.advance(timedelta(hours=73))
+    out = await mail.send(PLAYERS["Italy"], "SIGNON Italy theta pwitaly\nA Ven - Pie")
+    assert "has passed" in _reply_to(out, PLAYERS["Italy"])
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nBECOME italy\nA Ven - Pie\nCLEAR\n"
+                              "A Rom - Apu")
+    assert "Orders of Italy for Spring 1901, Movement:" in _reply_to(out, GM)
+    assert _orders_of(database, "Italy") == ["A Rom - Apu"]
+    assert len([m for to, m in out if to == PLAYERS["Italy"]]) == 2  # the CLEAR, then the orders
+
+    # refusals
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nBECOME Frnace")
+    assert ("BECOME Frnace: refused, theta has no power called 'Frnace'; did you mean "
+            "France?") in _reply_to(out, GM)
+    out = await mail.send(PLAYERS["France"], "SIGNON France theta pwfrance\nBECOME Italy")
+    assert "BECOME Italy: refused, only the game's GM may do this" in _reply_to(
+        out, PLAYERS["France"])
+    out = await mail.send(GM, "BECOME Italy")
+    assert "BECOME Italy: refused, only the game's GM may do this" in _reply_to(out, GM)
+    out = await mail.send(GM, "HELP BECOME")
+    assert "BECOME <power>" in _reply_to(out, GM)

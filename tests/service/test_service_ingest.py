@@ -88,7 +88,7 @@ def test_wrong_password_is_refused_and_not_echoed(database: Database, tmp_path: 
 def test_player_commands_need_a_signon(database: Database, tmp_path: Path) -> None:
     _forming_game(database, tmp_path)
     reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET WAIT\nSET PASSWORD x")
-    assert "SET WAIT: refused, sign on to a power first" in reply
+    assert "SET WAIT: refused, you are signed on as the GM; BECOME <power> first" in reply
     reply = _send(database, tmp_path, PLAYERS["Italy"],
                   "SIGNON Italy alpha pwitaly\nSET DRAW\nSET NOWAIT\nSET PASSWORD newpw\nSTART")
     assert "Italy votes for a draw." in reply
