@@ -23,6 +23,12 @@ OBSERVERS_KEY = "observers"
 # MANUAL PROCESS): the tick does not adjudicate a phase in which someone has a choice.
 MANUAL_KEY = "manual_process"
 
+# Keys of the settings document's `extra` that hold the players' votes beyond the draw flag of
+# their power: the powers a draw vote names (SET DRAW <powers>), by voter; the power each
+# conceding power concedes to (SET CONCEDE <power>), by conceding power.
+DRAW_SETS_KEY = "draw_sets"
+CONCESSIONS_KEY = "concessions"
+
 # A deadline rule: time allowed from the start of the phase, or the next such time of day in
 # the game's timezone.
 Deadline = timedelta | time

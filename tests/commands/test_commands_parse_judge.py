@@ -99,7 +99,7 @@ def test_secrets_are_masked_even_when_the_line_is_not_read() -> None:
     ("OBSERVE", "OBSERVE needs a game, and OFF to stop"),
     ("MAP alpha someday", "MAP needs a game and may name a phase"),
     ("STANDBY a b c", "STANDBY may name a game"),
-    ("SET NO", "SET NO needs DRAW, WAIT, ABSENCE or MANUAL PROCESS"),
+    ("SET NO", "SET NO needs DRAW, CONCEDE, WAIT, ABSENCE or MANUAL PROCESS"),
 ])
 def test_bad_forms_quote_the_line_and_say_what_works(text: str, says: str) -> None:
     error = _one(text)

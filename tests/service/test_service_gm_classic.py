@@ -254,3 +254,63 @@ async def test_become_lets_the_gm_enter_a_powers_orders(
     assert "BECOME Italy: refused, only the game's GM may do this" in _reply_to(out, GM)
     out = await mail.send(GM, "HELP BECOME")
     assert "BECOME <power>" in _reply_to(out, GM)
+
+
+async def _as(mail: Mail, power: str, line: str) -> str:
+    address = PLAYERS[power]
+    return _reply_to(await mail.send(address, f"SIGNON {power} theta pw{power.lower()}\n{line}"),
+                     address)
+
+
+async def test_set_draw_among_named_powers(database: Database, tmp_path: Path) -> None:
+    mail = Mail(database, tmp_path)
+    await _started(mail)
+    assert "France votes for a draw among France, Italy." in await _as(
+        mail, "France", "SET DRAW Italy, France")
+    assert "Italy votes for a draw among France, Italy." in await _as(
+        mail, "Italy", "SET DRAW italy and france")
+    reply = await _as(mail, "Austria", "SET DRAW France, Xq")
+    assert ("SET DRAW France, Xq: refused, Xq is not a power of theta; name surviving "
+            "powers: Austria, England, France, Germany, Italy, Russia, Turkey.") in reply
+    for power in ("Austria", "England", "Germany", "Russia"):
+        await _as(mail, power, "SET DRAW France Italy")
+    # Turkey votes for a draw of all survivors: not the same draw, the game goes on
+    assert "Turkey votes for a draw." in await _as(
+        mail, "Turkey", "SET DRAW")
+    assert _statuses(database)[0] == "active"
+    out = await mail.send(PLAYERS["Turkey"], "SIGNON Turkey theta pwturkey\n"
+                                             "SET DRAW France, Italy")
+    assert ("Every surviving power has voted for a draw: theta ends in a draw shared by France, "
+            "Italy.") in _reply_to(out, PLAYERS["Turkey"])
+    told = {to: _text(m) for to, m in out if str(m["Subject"]).endswith("ends in a draw")}
+    assert set(told) == {*PLAYERS.values(), GM}
+    assert "The draw is shared by:\n  France\n  Italy\n" in told[GM]
+    assert _statuses(database)[0] == "finished"
+    with database.read() as s:
+        game = games_repo.find_game(s, "theta")
+        assert game is not None
+        (entry,) = audit.audit_log(s, game_id=game.id, action="draw")
+        assert entry.details["powers"] == ["France", "Italy"]
+
+
+async def test_set_concede_ends_the_game_with_a_winner(
+        database: Database, tmp_path: Path) -> None:
+    mail = Mail(database, tmp_path)
+    await _started(mail)
+    assert "SET CONCEDE Turkey: refused, a power cannot concede to itself." in await _as(
+        mail, "Turkey", "SET CONCEDE Turkey")
+    assert "refused, Turky is not a power of theta; did you mean Turkey?" in await _as(
+        mail, "Italy", "SET CONCEDE Turky")
+    for power in ("Austria", "England", "France", "Germany", "Italy"):
+        assert f"{power} concedes the game to Turkey." in await _as(
+            mail, power, "SET CONCEDE turkey")
+    assert "Italy does not concede." in await _as(mail, "Italy", "SET NO CONCEDE")
+    assert "Russia concedes the game to Turkey." in await _as(mail, "Russia", "SET CONCEDE Turkey")
+    assert _statuses(database)[0] == "active"  # Italy took its concession back
+    out = await mail.send(PLAYERS["Italy"], "SIGNON Italy theta pwitaly\nSET CONCEDE Turkey")
+    assert ("Every other surviving power has conceded: theta ends with Turkey the winner."
+            in _reply_to(out, PLAYERS["Italy"]))
+    told = {to: _text(m) for to, m in out if str(m["Subject"]).endswith("wins by concession")}
+    assert set(told) == {*PLAYERS.values(), GM}
+    assert "theta ends in Spring 1901, Movement: Turkey wins by concession." in told[GM]
+    assert _statuses(database)[0] == "finished"
