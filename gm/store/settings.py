@@ -29,6 +29,10 @@ MANUAL_KEY = "manual_process"
 DRAW_SETS_KEY = "draw_sets"
 CONCESSIONS_KEY = "concessions"
 
+# The key of the settings document's `extra` that holds the hash of the password the GM gave
+# out for taking over a power nobody plays (SET TAKEOVER; TAKEOVER); absent: no takeovers.
+TAKEOVER_KEY = "takeover_password_hash"
+
 # A deadline rule: time allowed from the start of the phase, or the next such time of day in
 # the game's timezone.
 Deadline = timedelta | time

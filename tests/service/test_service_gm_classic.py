@@ -314,3 +314,49 @@ async def test_set_concede_ends_the_game_with_a_winner(
     assert set(told) == {*PLAYERS.values(), GM}
     assert "theta ends in Spring 1901, Movement: Turkey wins by concession." in told[GM]
     assert _statuses(database)[0] == "finished"
+
+
+async def test_takeover_of_a_power_nobody_plays(database: Database, tmp_path: Path) -> None:
+    mail = Mail(database, tmp_path)
+    newcomer = "newcomer@example.org"
+    await mail.send(GM, "CREATE theta standard gmpass\nADD France france@example.org pwfrance\n"
+                        "ADD Italy italy@example.org pwitaly\nFORCE BEGIN")
+    out = await mail.send(newcomer, "TAKEOVER Turkey theta opensesame mine")
+    assert ("TAKEOVER: theta takes no takeovers (its GM has not allowed them; ask the GM)."
+            in _reply_to(out, newcomer))
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET TAKEOVER opensesame")
+    reply = _reply_to(out, GM)
+    assert "Takeovers in theta: ON." in reply and "opensesame" not in reply
+
+    out = await mail.send(newcomer, "TAKEOVER Turkey theta guess mine\nA Con - Bul")
+    reply = _reply_to(out, newcomer)
+    assert "TAKEOVER: wrong takeover password for theta (the GM gives it out)." in reply
+    assert "guess" not in reply and "mine" not in reply
+    out = await mail.send(newcomer, "TAKEOVER France theta opensesame mine")
+    assert ("TAKEOVER: France has a player; powers to take over: Austria, England, Germany, "
+            "Russia, Turkey.") in _reply_to(out, newcomer)
+    # njudge's way, a SIGNON to the vacant power with the takeover password: told what to send
+    out = await mail.send(newcomer, "SIGNON England theta opensesame\nF Lon - NTH")
+    reply = _reply_to(out, newcomer)
+    assert ("England in theta has no player: to take it over with the takeover password, send "
+            "TAKEOVER England theta <takeover password> <your own password>") in reply
+    assert "opensesame" not in reply
+
+    out = await mail.send(newcomer, "TAKEOVER Turkey theta opensesame mine\nA Con - Bul")
+    reply = _reply_to(out, newcomer)
+    assert "You took over Turkey in theta" in reply and "Orders of Turkey" in reply
+    assert "opensesame" not in reply and "mine" not in reply
+    (told,) = [_text(m) for to, m in out if to == GM]
+    assert f"{newcomer} took over Turkey in theta with the takeover password" in told
+    assert _orders_of(database, "Turkey") == ["A Con - Bul"]
+    assert _statuses(database)[1]["Turkey"] == "playing"
+    out = await mail.send(newcomer, "SIGNON Turkey theta mine\nA Smy - Arm")
+    assert "Signed on as Turkey in theta." in _reply_to(out, newcomer)
+    out = await mail.send(newcomer, "SIGNON Turkey theta opensesame")
+    assert "Wrong password for Turkey in theta." in _reply_to(out, newcomer)
+
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET NO TAKEOVER")
+    assert "Takeovers in theta: OFF." in _reply_to(out, GM)
+    out = await mail.send("other@example.org", "TAKEOVER England theta opensesame theirs")
+    assert "theta takes no takeovers" in _reply_to(out, "other@example.org")
+    assert _statuses(database)[1]["England"] == "civil_disorder"
