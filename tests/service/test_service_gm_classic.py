@@ -253,7 +253,11 @@ async def test_become_lets_the_gm_enter_a_powers_orders(
     out = await mail.send(GM, "BECOME Italy")
     assert "BECOME Italy: refused, only the game's GM may do this" in _reply_to(out, GM)
     out = await mail.send(GM, "HELP BECOME")
-    assert "BECOME <power>" in _reply_to(out, GM)
+    help_gm = " ".join(_reply_to(out, GM).split())
+    assert "BECOME <power> after SIGNON GM: the lines that follow are that power's" in help_gm
+    assert ("From njudge: SET DEADLINE <date>, BECOME, FORCE BEGIN, UNSTART, SET [NO] MANUAL "
+            "PROCESS, SET DRAW <powers> and SET CONCEDE <power> work as there.") in help_gm
+    assert "by TAKEOVER with the password of SET TAKEOVER" in help_gm
 
 
 async def _as(mail: Mail, power: str, line: str) -> str:
