@@ -107,7 +107,8 @@ COMMAND = CommandSpec(
     handle=handle,
     usage={
         "TAKEOVER": ("TAKEOVER needs the power, the game, the takeover password the GM gave you"
-                     " and your own password: TAKEOVER France mygame opensesame mysecret"),
+                     " and your own password: TAKEOVER France mygame <takeover password>"
+                     " <your password>"),
     },
     without_signon=True,
     holds_password=True,
