@@ -126,7 +126,7 @@ def parse_message(text: str) -> list[Command]:
                 press = result
                 continue
             out.append(result)
-            if keyword == "SIGNON":
+            if keyword in ("SIGNON", "TAKEOVER"):  # TAKEOVER signs on to the power it takes
                 # even a SIGNON line that cannot be read: the orders after it are its orders
                 # (refused with it), not lines to report one by one as "not a command"
                 signed_on = True
@@ -207,6 +207,10 @@ def _mask_unread(clean: str, keyword: str) -> str:
     if keyword == "SET" and len(words) > 2 and words[1].upper().startswith(("PA", "PW")):
         return " ".join([*words[:2], MASK])
     upper = [w.upper() for w in words]
+    if keyword == "SET" and upper[1:2] == ["TAKEOVER"] and len(words) > 2:
+        return " ".join([*words[:2], *[MASK] * (len(words) - 2)])
+    if keyword == "TAKEOVER" and len(words) > 3:  # two passwords (after the power and game)
+        return " ".join([*words[:3], *[MASK] * (len(words) - 3)])
     if keyword == "SET" and upper[1:3] == ["ADDRESS", "CONFIRM"] and len(words) > 3:
         return " ".join([*words[:3], MASK])
     if keyword == "JOIN" and "PREFER" in upper[1:]:

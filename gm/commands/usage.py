@@ -10,16 +10,14 @@ DURATIONS = "48h, 2d, 90m, 1d12h or 36 hours"
 # Keyword -> what a line starting with it needs, for keywords several commands share.
 USAGE: dict[str, str] = {
     "SET": (
-        "SET needs one of PASSWORD, DRAW, NO DRAW, WAIT, NO WAIT, ADDRESS, ABSENCE, NO ABSENCE"
-        " (players) or DEADLINE, GRACE, TIMEZONE, PRESS, LATE, EARLY, REMIND, OBSERVERS,"
-        " OBSERVE, ABSENCE LIMIT, QUIET, NO QUIET (gamemaster): SET WAIT"
+        "SET needs one of PASSWORD, DRAW, NO DRAW, WAIT, NO WAIT, ADDRESS, ABSENCE, NO ABSENCE,"
+        " CONCEDE (players) or DEADLINE, GRACE, TIMEZONE, PRESS, LATE, EARLY, REMIND, OBSERVERS,"
+        " OBSERVE, ABSENCE LIMIT, QUIET, NO QUIET, MANUAL PROCESS (gamemaster): SET WAIT"
     ),
 }
 
 # Second word of a SET line -> what it needs, for words several SET commands share.
 SET_USAGE: dict[str, str] = {
-    "NO": (
-        "SET NO needs DRAW, WAIT, ABSENCE or QUIET: SET NO DRAW, SET NO WAIT, SET NO ABSENCE or"
-        " SET NO QUIET"
-    ),
+    "NO": ("SET NO needs DRAW, CONCEDE, WAIT, ABSENCE, QUIET or MANUAL PROCESS: SET NO DRAW,"
+           " SET NO CONCEDE, SET NO WAIT, SET NO ABSENCE, SET NO QUIET or SET NO MANUAL PROCESS"),
 }

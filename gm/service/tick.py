@@ -29,6 +29,9 @@ the configured mail source has been read up to the time its orders close and no 
 message that arrived before then waits to be handled (gm.store.inbox_reads); until then the
 game waits (`TickSummary.waiting`) and a running service reads its source at once. A phase is
 processed early only once no stored message that arrived before now waits to be handled.
+A game processed by hand (SET MANUAL PROCESS) waits for the GM's PROCESS in every phase where
+some power has a choice; the GM is told once per phase when it is due (deadline passed, or
+every power has ordered).
 A power that has not ordered is reminded once per phase, `remind_before(settings)` before the
 deadline (gm.play.reminders); a late power is told once when the deadline passes with a grace
 period running.
@@ -83,6 +86,7 @@ from gm.store.rows import (
     PowerRecord,
     PressRecord,
 )
+from gm.store.settings import MANUAL_KEY
 from gm.store.statuses import GameStatus, PowerStatus
 from gm.variants import Variant, get_variant
 
@@ -335,6 +339,9 @@ class GameTick:
         deadline = phase.deadline_at
         if not stand.anyone:
             return self.adjudicate(phase, Why.NO_CHOICE, powers, stand)
+        if settings.extra.get(MANUAL_KEY):  # SET MANUAL PROCESS: the GM's PROCESS does it
+            self.hold_for_gm(phase, stand, powers, deadline)
+            return False
         # early only when someone plays: a game of powers in civil disorder keeps its deadlines
         if (stand.choosers and not stand.missing and not stand.stale and not stand.waiting
                 and settings.early and not self.mail_waiting(self.now, stored_only=True)):
@@ -451,6 +458,20 @@ class GameTick:
                                 "report/late-player.txt.j2", power=power.name, until=shown,
                                 policy=policy):
                     self.summary.notices += 1
+
+    def hold_for_gm(self, phase: PhaseRecord, stand: Standing, powers: list[PowerRecord],
+                    deadline: datetime | None) -> None:
+        """A game processed by hand: late powers are reminded as usual, and the GM is told
+        once per phase when it is due (its deadline passed, or every power has ordered)."""
+        late = deadline is not None and self.now >= deadline
+        if deadline is not None and not late:
+            self.remind(phase, stand, powers, deadline)
+        ordered = bool(stand.choosers) and not stand.missing and not stand.stale
+        if (late or ordered) and self._notice(
+                "manual", phase, self.game.gm_address, "ready for PROCESS",
+                "report/manual-gm.txt.j2", missing=list(stand.missing),
+                late="yes" if late else ""):
+            self.summary.notices += 1
 
     def tell_gm_waiting(self, phase: PhaseRecord, stand: Standing) -> None:
         if self._notice("waiting", phase, self.game.gm_address, "waiting for orders",

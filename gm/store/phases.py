@@ -399,3 +399,36 @@ def rollback_to(
     )
     session.expire_all()
     return get_phase(session, target.id)
+
+
+def unstart(
+    session: Session, game_id: int, *, actor: str, now: datetime, inbound_id: int | None = None
+) -> None:
+    """The GM's UNSTART: the game's phases (only its first, not adjudicated) and their orders
+    are removed, the game is forming again. What is removed goes, whole, into an audit-log
+    entry ("unstart") in the same transaction."""
+    from gm.store.audit import record_action
+    from gm.store.games import set_game_status
+    from gm.store.submissions import order_sets
+
+    lock_game(session, game_id)
+    removed = [
+        {
+            "index": p.index,
+            "phase": str(p.phase),
+            "state": p.state.to_json(),
+            "deadline_at": None if p.deadline_at is None else p.deadline_at.isoformat(),
+            "orders": [
+                {"power": s.power, "submitted_at": s.submitted_at.isoformat(),
+                 "inbound_id": s.inbound_id, "valid": s.valid,
+                 "lines": [[ln.text, ln.canonical, ln.error] for ln in s.lines]}
+                for s in order_sets(session, p.id)
+            ],
+        }
+        for p in history(session, game_id)
+    ]
+    record_action(session, actor=actor, action="unstart", now=now, game_id=game_id,
+                  details={"discarded": removed}, inbound_id=inbound_id)
+    session.execute(delete(PhaseRow).where(PhaseRow.game_id == game_id))
+    session.expire_all()
+    set_game_status(session, game_id, GameStatus.FORMING, now=now)

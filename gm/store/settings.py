@@ -19,6 +19,20 @@ from gm.policies import PressPolicy as PressPolicy
 # (gm.play.observers).
 OBSERVERS_KEY = "observers"
 
+# The key of the settings document's `extra` that holds every phase for the GM's PROCESS (SET
+# MANUAL PROCESS): the tick does not adjudicate a phase in which someone has a choice.
+MANUAL_KEY = "manual_process"
+
+# Keys of the settings document's `extra` that hold the players' votes beyond the draw flag of
+# their power: the powers a draw vote names (SET DRAW <powers>), by voter; the power each
+# conceding power concedes to (SET CONCEDE <power>), by conceding power.
+DRAW_SETS_KEY = "draw_sets"
+CONCESSIONS_KEY = "concessions"
+
+# The key of the settings document's `extra` that holds the hash of the password the GM gave
+# out for taking over a power nobody plays (SET TAKEOVER; TAKEOVER); absent: no takeovers.
+TAKEOVER_KEY = "takeover_password_hash"
+
 # A deadline rule: time allowed from the start of the phase, or the next such time of day in
 # the game's timezone.
 Deadline = timedelta | time

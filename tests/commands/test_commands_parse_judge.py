@@ -99,7 +99,7 @@ def test_secrets_are_masked_even_when_the_line_is_not_read() -> None:
     ("OBSERVE", "OBSERVE needs a game, and OFF to stop"),
     ("MAP alpha someday", "MAP needs a game and may name a phase"),
     ("STANDBY a b c", "STANDBY may name a game"),
-    ("SET NO", "SET NO needs DRAW, WAIT, ABSENCE or QUIET"),
+    ("SET NO", "SET NO needs DRAW, CONCEDE, WAIT, ABSENCE, QUIET or MANUAL PROCESS"),
     ("SET GUNBOAT now", "SET GUNBOAT takes nothing after it"),
     ("HISTORY alpha LAST", "HISTORY mygame LAST 4 (1 to 99 phases)"),
     ("HISTORY alpha S1901M TO", "HISTORY mygame S1901M TO F1902M"),

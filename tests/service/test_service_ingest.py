@@ -88,7 +88,7 @@ def test_wrong_password_is_refused_and_not_echoed(database: Database, tmp_path: 
 def test_player_commands_need_a_signon(database: Database, tmp_path: Path) -> None:
     _forming_game(database, tmp_path)
     reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET WAIT\nSET PASSWORD x")
-    assert "SET WAIT: refused, sign on to a power first" in reply
+    assert "SET WAIT: refused, you are signed on as the GM; BECOME <power> first" in reply
     reply = _send(database, tmp_path, PLAYERS["Italy"],
                   "SIGNON Italy alpha pwitaly\nSET DRAW\nSET NOWAIT\nSET PASSWORD newpw\nSTART")
     assert "Italy votes for a draw." in reply
@@ -237,7 +237,7 @@ def test_join_takes_a_free_power(database: Database, tmp_path: Path) -> None:
     assert "JOIN: Russia in omega is taken (free: Austria, England, France" in reply
     reply = _send(database, tmp_path, GM, "SIGNON GM omega gmpass\nSTART")
     assert "START: these powers have no player yet: Austria, England, France, Germany, " \
-           "Italy, Turkey." in reply
+           "Italy, Turkey (FORCE BEGIN starts without them, in civil disorder)." in reply
     reply = _send(database, tmp_path, PLAYERS["Russia"], "SIGNON Russia omega mypw\nA Mos - Ukr")
     assert '"A Mos - Ukr": refused, omega is forming, not taking orders.' in reply
 

@@ -142,6 +142,15 @@ then sign on as its gamemaster with SIGNON GM <game> <password> and use:
 
 Deadlines, press and lateness: HELP DEADLINES.
 """),
+    HelpLines("GM", 190, """\
+
+From njudge: SET DEADLINE <date>, BECOME, FORCE BEGIN, UNSTART, SET [NO] MANUAL PROCESS,
+SET DRAW <powers> and SET CONCEDE <power> work as there. Players are seated with ADD (or
+come with JOIN, SIGNON ?<game>), not by the game's password; a player for an abandoned
+power comes by STANDBY and REPLACE <power> STANDBY, by REPLACE <power> <address>, or by
+TAKEOVER with the password of SET TAKEOVER (njudge's SIGNON to a vacant power is answered
+with the TAKEOVER line to send).
+"""),
     HelpLines("DEADLINES", 10, """\
 HELP DEADLINES
 
@@ -214,6 +223,12 @@ ALIASES: dict[str, str] = {
     "UNLOCK": "GM",
     "TERMINATE": "GM",
     "REVEAL": "GM",
+    "FORCE": "GM",
+    "UNSTART": "GM",
+    "BECOME": "GM",
+    "MANUAL": "DEADLINES",
+    "CONCEDE": "SET",
+    "TAKEOVER": "GAMES",
     "DEADLINE": "DEADLINES",
     "GRACE": "DEADLINES",
     "TIMEZONE": "DEADLINES",

@@ -81,7 +81,9 @@ COMMAND = CommandSpec(
             "SET DEADLINE needs a time, after the phase type if it is for one type only:"
             f" SET DEADLINE 48h, SET DEADLINE MOVEMENT 2d, SET DEADLINE RETREAT 24h or"
             f" SET DEADLINE ALL 20:00 (phase types MOVEMENT, RETREAT, ADJUSTMENT, ALL; times"
-            f" {DURATIONS} after the phase begins, or a time of day such as 20:00)"
+            f" {DURATIONS} after the phase begins, or a time of day such as 20:00); to move"
+            " the deadline of the phase open now give a date and a time:"
+            " SET DEADLINE 2026-12-01 18:00 or SET DEADLINE Dec 1 2026 18:00"
         ),
     },
     help=(

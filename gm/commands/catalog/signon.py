@@ -84,6 +84,12 @@ def handle(ctx: Context, command: SignOn) -> None:
         refused(ctx, why)
         return
     if record is None or not verify_password(command.password.value, record.password_hash):
+        from gm.commands.handlers.takeovers import takeover_hint
+
+        hint = takeover_hint(game, record, command.password.value)
+        if hint is not None:  # njudge's SIGNON to a vacant power with the game's password
+            refuse(ctx, hint)
+            return
         wrong_password(ctx, game, power.name, () if record is None else record.addresses,
                        f"Wrong password for {power.name} in {game.name}.")
         return

@@ -67,6 +67,10 @@ def refresh(ctx: Context, game: GameRecord) -> GameRecord:
 def as_player(ctx: Context, what: str) -> Signed | None:
     """The signed-on power, or None after writing why `what` is refused."""
     signed = ctx.signed
+    if signed is not None and signed.power is None:
+        ctx.results.add(f"{what}: refused, you are signed on as the GM; BECOME <power> first "
+                        "to act for a power.")
+        return None
     if signed is None or signed.power is None:
         ctx.results.add(f"{what}: refused, sign on to a power first (SIGNON <power> <game> "
                         "<password>).")
@@ -77,6 +81,9 @@ def as_player(ctx: Context, what: str) -> Signed | None:
 def as_master(ctx: Context, what: str) -> Signed | None:
     """The GM's sign-on, or None after writing why `what` is refused."""
     signed = ctx.signed
+    if signed is not None and signed.master:
+        ctx.results.add(f"{what}: refused, you stand in for {signed.power}; BECOME GM first.")
+        return None
     if signed is None or signed.power is not None:
         ctx.results.add(f"{what}: refused, only the game's GM may do this (SIGNON GM <game> "
                         "<password> first).")

@@ -59,6 +59,8 @@ class Signed:
     # right after the sign-on (Context.command_starts ends it); a handler that needs the game
     # as stored reads it again otherwise
     fresh: bool = False
+    # the game's GM standing in for `power` (BECOME): its orders are told to the power's player
+    master: bool = False
 
 
 class Ongoing(Protocol):

@@ -36,14 +36,14 @@ def open_seats(ctx: Context, game: GameRecord, *, but: str | None = None) -> int
     return free - promised
 
 
-def seat_by_preference(ctx: Context, game: GameRecord) -> bool:
+def seat_by_preference(ctx: Context, game: GameRecord, *, force: bool = False) -> bool:
     """At START: seat the players who joined with preferences; False (after saying why) when
-    they are too few for the free powers."""
+    they are too few for the free powers (unless `force`: FORCE BEGIN seats those there are)."""
     requests = requests_repo.requests_for(ctx.session, game.id)
     if not requests:
         return True
     free = [p.name for p in powers_repo.list_powers(ctx.session, game.id) if not p.addresses]
-    if len(requests) < len(free):
+    if len(requests) < len(free) and not force:
         ctx.results.add(f"START: these powers have no player yet: {', '.join(free)} "
                         f"({len(requests)} joined with preferences and will get theirs at "
                         "START).")

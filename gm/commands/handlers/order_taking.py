@@ -287,6 +287,8 @@ class OrderTaking:
         self._stored[view.phase.id, signed.power] = {}
         ctx.results.add("Your orders for this phase are cleared.")
         self._summary(signed, view, [])
+        if signed.master:
+            self._tell_player(signed, view, [])
 
     # -- what the run reads -------------------------------------------------------------------
     def _view(self, signed: Signed) -> OrderView:
@@ -329,7 +331,8 @@ class OrderTaking:
             else:
                 ctx.results.add(f"{what}: refused, written for an earlier phase.")
             return None
-        if orders_closed(game, phase, ctx.arrived):  # by arrival, however late it is read
+        # by arrival, however late it is read; the GM standing in (BECOME) may order late
+        if not signed.master and orders_closed(game, phase, ctx.arrived):
             if game.id in self.told_late:  # the deadline is said once a message, at its first
                 ctx.results.add(f"{what}: refused, too late.")  # refusal
                 return None
@@ -422,6 +425,26 @@ class OrderTaking:
         orders_repo.submit_orders(ctx.session, phase.id, signed.power, lines, now=ctx.now,
                                   inbound_id=ctx.inbound_id, game_id=view.game.id)
         self._summary(signed, view, [order for _, order in merged.values()])
+        if signed.master:
+            self._tell_player(signed, view, [order for _, order in merged.values()])
+
+    def _tell_player(self, signed: Signed, view: OrderView, orders: list[AnyOrder]) -> None:
+        """The GM standing in for a power (BECOME) stored its orders: its player is told,
+        with the orders that now stand."""
+        from gm.commands.handlers.notices import tell
+        from gm.store import powers as powers_repo
+
+        assert signed.power is not None and view.phase is not None
+        power = powers_repo.get_power(self.ctx.session, view.game.id, signed.power)
+        name = view.variant.format_phase(view.phase.phase)
+        shown = [f"  {shown_order(view.variant, view.gmap, o)}" for o in orders] or ["  (none)"]
+        text = "\n".join([
+            f"The GM of {view.game.name} has entered orders for {signed.power} for {name}.",
+            "Your orders now:", *shown, "",
+            "You may change them as usual until the deadline "
+            f"({shown_deadline(view.game, view.phase.deadline_at)})."])
+        for address in () if power is None else power.addresses:
+            tell(self.ctx, address, view.game, f"the GM entered orders for {signed.power}", text)
 
     def _keep_within_counts(self, merged: Taken, needed: Needed | None) -> None:
         """A power builds (or removes) no more than its count: the latest orders are kept."""

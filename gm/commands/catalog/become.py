@@ -1,0 +1,82 @@
+"""BECOME <power> (GM): after SIGNON GM, the lines that follow are that power's (njudge's
+BECOME): its orders are stored as if its player had sent them, and the player is told, with
+the orders. BECOME GM (or MASTER) goes back to the GM's own commands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lark import Token
+
+from gm.commands.reading import Draft, joined
+from gm.commands.spec import CommandSpec, HelpLines
+from gm.commands.values import Command
+
+if TYPE_CHECKING:
+    from gm.commands.handlers.context import Context
+
+_MASTER = ("gm", "master")
+
+
+@dataclass(frozen=True)
+class Become(Command):
+    """`BECOME <power>` or `BECOME GM`; the power's name as written."""
+
+    power: str
+
+
+def read_become(c: list[Token]) -> Draft:
+    name = joined(c)
+    return Draft(lambda line: Become(line, name))
+
+
+def handle(ctx: Context, command: Become) -> None:
+    from gm.commands.handlers.common import did_you_mean, refresh
+    from gm.commands.handlers.context import Signed
+    from gm.store import powers as powers_repo
+
+    signed = ctx.signed
+    if signed is None or (signed.power is not None and not signed.master):
+        ctx.results.add(f"{command.line}: refused, only the game's GM may do this (SIGNON GM "
+                        "<game> <password> first).")
+        return
+    game = refresh(ctx, signed.game)
+    if command.power.lower() in _MASTER:
+        ctx.signed = Signed(game, None)
+        ctx.results.add(f"Back to the GM of {game.name}: the lines that follow are yours.")
+        return
+    powers = powers_repo.list_powers(ctx.session, game.id)
+    found = next((p for p in powers if p.name.casefold() == command.power.casefold()), None)
+    if found is None:
+        ctx.results.add(f"{command.line}: refused, {game.name} has no power called "
+                        f"{command.power!r}{did_you_mean(command.power, [p.name for p in powers])}"
+                        f" (its powers: {', '.join(p.name for p in powers)}).")
+        return
+    ctx.signed = Signed(game, found.name, master=True)
+    ctx.results.add(f"You stand in for {found.name} in {game.name}: the lines that follow are "
+                    f"its orders and commands; its player is told of the orders you enter. "
+                    "BECOME GM goes back to your own commands.")
+
+
+COMMAND = CommandSpec(
+    value=Become,
+    keywords=("BECOME",),
+    rules={"become": read_become},
+    handle=handle,
+    usage={
+        "BECOME": "BECOME needs a power of your game, after SIGNON GM: BECOME France "
+                  "(BECOME GM goes back)",
+    },
+    help=(
+        HelpLines("GM", 84, """\
+    BECOME <power>                         after SIGNON GM: the lines that follow are that
+                                           power's orders (also after the deadline); its
+                                           player is told, with the orders. BECOME GM
+                                           goes back to your commands:
+                                               SIGNON GM mygame secret
+                                               BECOME France
+                                               A Par-Bur
+"""),
+    ),
+)
