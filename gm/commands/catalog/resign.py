@@ -45,15 +45,19 @@ def handle(ctx: Context, command: Resign) -> None:
 
 COMMAND = CommandSpec(
     value=Resign,
-    keywords=("RESIGN",),
+    keywords=("RESIGN", "WITHDRAW"),
     rules={"resign": read_resign},
     handle=handle,
     usage={
         "RESIGN": "RESIGN takes nothing after it",
+        "WITHDRAW": "WITHDRAW (RESIGN) takes nothing after it",
     },
     help=(
         HelpLines("SIGNON", 40, """\
     RESIGN       leave the game for good
+    WITHDRAW     the classic judges' word, the same as RESIGN here (also in a
+                 game that is forming); STANDBY <game> OFF withdraws an offer
+                 to stand by
 """),
     ),
 )
