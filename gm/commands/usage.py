@@ -12,11 +12,14 @@ USAGE: dict[str, str] = {
     "SET": (
         "SET needs one of PASSWORD, DRAW, NO DRAW, WAIT, NO WAIT, ADDRESS, ABSENCE, NO ABSENCE"
         " (players) or DEADLINE, GRACE, TIMEZONE, PRESS, LATE, EARLY, REMIND, OBSERVERS,"
-        " OBSERVE, ABSENCE LIMIT (gamemaster): SET WAIT"
+        " OBSERVE, ABSENCE LIMIT, PARTIAL, NO PARTIAL, FAKE, NO FAKE (gamemaster): SET WAIT"
     ),
 }
 
 # Second word of a SET line -> what it needs, for words several SET commands share.
 SET_USAGE: dict[str, str] = {
-    "NO": "SET NO needs DRAW, WAIT or ABSENCE: SET NO DRAW, SET NO WAIT or SET NO ABSENCE",
+    "NO": (
+        "SET NO needs DRAW, WAIT or ABSENCE: SET NO DRAW, SET NO WAIT or SET NO ABSENCE (the"
+        " gamemaster's: SET NO PARTIAL, SET NO FAKE)"
+    ),
 }

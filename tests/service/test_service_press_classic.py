@@ -282,3 +282,23 @@ def test_refused_press_with_no_end_still_quotes_its_orders(database: Database,
     assert ('These lines in it read as orders and were taken as its text, not taken as orders:'
             ' "A Mar S A Par-Bur".') in flat
     assert mail == []
+
+
+def test_withdraw_from_a_forming_game_frees_the_power(database: Database,
+                                                      tmp_path: Path) -> None:
+    _send(database, tmp_path, GM, "CREATE alpha standard gmpass")
+    assert "You joined alpha as France." in _send(database, tmp_path, "new@example.org",
+                                                  "JOIN France alpha mysecret")
+    reply = _send(database, tmp_path, "new@example.org",
+                  "SIGNON France alpha mysecret\nWITHDRAW")
+    assert "You withdrew from alpha, which has not started: France is free again" in reply
+    reply = _send(database, tmp_path, "new@example.org", "SIGNON France alpha mysecret")
+    assert "Signed on" not in reply
+    assert "You joined alpha as France." in _send(database, tmp_path, "other@example.org",
+                                                  "JOIN France alpha theirs")
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        france = powers_repo.get_power(s, game.id, "France")
+        assert france is not None and france.addresses == ("other@example.org",)
+        assert france.status is PowerStatus.PLAYING

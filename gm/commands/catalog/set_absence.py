@@ -128,8 +128,7 @@ COMMAND = CommandSpec(
                                deadlines that fall within move past it, to the same
                                time of day; everyone is told (the GM sets how many
                                days each power may claim: 14 unless set)
-    SET HOLIDAY <from> TO <to>  the same (the classic judges' word; SET NO
-                               HOLIDAY is SET NO ABSENCE)
+    SET HOLIDAY <from> TO <to>  the same (the classic judges' word)
 """),
     ),
 )
