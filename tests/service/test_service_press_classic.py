@@ -213,8 +213,8 @@ def test_watch_withdraw_holiday_and_predict(database: Database, tmp_path: Path) 
                   "SIGNON Italy alpha pwitaly\nSET HOLIDAY 2026-03-08 TO 2026-03-09")
     assert "Italy is away from 2026-03-08 to 2026-03-09" in reply
     reply = _send(database, tmp_path, PLAYERS["France"], FRANCE + "PREDICT")
-    assert ("PREDICT: refused, only the GM may see what processing now would give (it shows"
-            " every power's orders).") in " ".join(reply.split())
+    assert ("PREDICT: refused, only the game's GM may do this (it shows what processing now"
+            " would give, and every power's orders).") in " ".join(reply.split())
     reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPREDICT")
     assert "No orders yet from:" in reply, reply
     reply = _send(database, tmp_path, PLAYERS["Turkey"], "SIGNON Turkey alpha pwturkey\nWITHDRAW")

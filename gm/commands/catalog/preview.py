@@ -35,9 +35,9 @@ def handle(ctx: Context, command: Preview) -> None:
 
     what = command.line.text.split(" ", 1)[0].upper() or "PREVIEW"
     if ctx.signed is not None and ctx.signed.power is not None:
-        ctx.results.add(f"{what}: refused, only the GM may see what processing now would give"
-                        " (it shows every power's orders). Your orders are checked as they"
-                        " come: the reply to them says how each was read.")
+        ctx.results.add(f"{what}: refused, only the game's GM may do this (it shows what"
+                        " processing now would give, and every power's orders). Your orders"
+                        " are checked as they come: the reply to them says how each was read.")
         return
     found = open_game(ctx, what, "preview")
     if found is None:
