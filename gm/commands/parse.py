@@ -2,8 +2,10 @@
 
 The text is read line by line. A line whose first word is a command keyword is read by the
 grammar (one command per line); a PRESS TO or BROADCAST line opens a press message whose lines
-are kept verbatim up to ENDPRESS; SIGNOFF ends the reading. Any other line is an order after a
-SIGNON (kept as an `OrderLine` for gm.notation) and an error before it. Blank lines are skipped.
+are kept verbatim up to ENDPRESS or ENDBROADCAST (one without them ends at SIGNOFF, a SIGNON
+line, the next press line or the end of the message: press is never lost); SIGNOFF ends the
+reading. Any other line is an order after a SIGNON (kept as an `OrderLine` for gm.notation)
+and an error before it. Blank lines are skipped.
 Whatever the input, the result is a list of values, errors included; nothing raises.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -21,13 +24,14 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, VisitError
 
 from gm.commands.catalog import KEYWORDS, PASSWORD_KEYWORDS, RULES, usage
-from gm.commands.catalog.press import OpenPress
+from gm.commands.catalog.press import OpenPress, PressEnd
 from gm.commands.catalog.signoff import SignOff
 from gm.commands.catalog.signon import SignOn
 from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.reading import Draft, Invalid, kind_of_phase, quote
 from gm.commands.values import (
     Command,
+    CommandError,
     Line,
     NotACommand,
     OrderLine,
@@ -94,17 +98,22 @@ def parse_message(text: str) -> list[Command]:
     not_commands = 0
     first_unreported: Line | None = None
     chars = 0
-    for number, raw in enumerate(_lines(text), start=1):
+    lines = _Lines(text)
+    closed = False  # whether the open press has its ENDPRESS further on
+    for number, raw in enumerate(lines, start=1):
         chars += len(raw) + 1
         if number > MAX_LINES or chars > MAX_MESSAGE_CHARS:
             return [_message_too_long(text)]
         if press is not None:
-            if _clean(raw).upper() in ("ENDPRESS", "END PRESS"):
-                out.append(press.close(number))
-                press = None
-            else:
+            ended = _ends_press(_clean(raw), number, closed)
+            if ended is None:
                 press.body.append(raw)
-            continue
+                continue
+            out.append(press.close(number, ended))
+            press = None
+            if ended is PressEnd.ENDPRESS:
+                continue
+            # SIGNOFF, a SIGNON line or a new press line: read as such below
         clean = _clean(raw)
         if not clean:
             continue
@@ -123,7 +132,7 @@ def parse_message(text: str) -> list[Command]:
         if keyword in KEYWORDS:
             result = _read_command(clean, number, keyword)
             if isinstance(result, OpenPress):
-                press = result
+                press, closed = result, lines.press_closes()
                 continue
             out.append(result)
             if keyword in ("SIGNON", "TAKEOVER"):  # TAKEOVER signs on to the power it takes
@@ -140,8 +149,8 @@ def parse_message(text: str) -> list[Command]:
                 out.append(_not_a_command(number, clean, first))
             elif first_unreported is None:
                 first_unreported = Line(number, _mask_unknown(clean, first))
-    if press is not None:
-        out.append(press.unended())
+    if press is not None:  # the end of the message ends it
+        out.append(press.close(0, PressEnd.MESSAGE))
     if first_unreported is not None:
         more = not_commands - MAX_NOT_COMMANDS
         out.append(
@@ -152,6 +161,77 @@ def parse_message(text: str) -> list[Command]:
             )
         )
     return out
+
+
+_PRESS_ENDS = frozenset({"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST"})
+_PRESS_OPENERS = frozenset({"PRESS", "BROADCAST", "GREY", "GRAY"})
+
+
+def _ends_press(clean: str, number: int, closed: bool) -> PressEnd | None:
+    """How the line `clean` ends an open press message, or None when it is one of its lines.
+
+    ENDPRESS or ENDBROADCAST (also END PRESS, END BROADCAST) end it, as on the classic judges.
+    A press with no such line further on (`closed` false) ends at SIGNOFF, as there, and also at
+    a SIGNON line that reads as one (its password is sent to no one, and the orders after it
+    are taken) or a line that opens another press message (the press before it is not sent to
+    that one's recipients); else at the end of the message."""
+    upper = clean.upper()
+    if upper in _PRESS_ENDS:
+        return PressEnd.ENDPRESS
+    if closed:
+        return None
+    if upper == "SIGNOFF":
+        return PressEnd.SIGNOFF
+    keyword = upper.split(" ", 1)[0]
+    if keyword == "SIGNON" or keyword in _PRESS_OPENERS:
+        read = _read_command(clean, number, keyword)
+        if keyword == "SIGNON" and not isinstance(read, CommandError):
+            return PressEnd.SIGNON
+        if isinstance(read, OpenPress):
+            return PressEnd.PRESS
+    return None
+
+
+class _Lines:
+    """The lines of a message, read lazily (SIGNOFF may stop early), with a look ahead for the
+    end of a press message."""
+
+    def __init__(self, text: str) -> None:
+        self._lines = _lines(text)
+        self._ahead: deque[str] = deque()
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        return self._ahead.popleft() if self._ahead else next(self._lines)
+
+    def press_closes(self) -> bool:
+        """Whether an ENDPRESS or ENDBROADCAST line comes before any SIGNOFF line, line that
+        opens another press, or the end of the message."""
+        for line in self._ahead:
+            if (found := _closing(line)) is not None:
+                return found
+        for line in self._lines:
+            self._ahead.append(line)
+            if (found := _closing(line)) is not None:
+                return found
+        return False
+
+
+def _closing(raw: str) -> bool | None:
+    """True for a line that ends a press message, False for one that marks it unended (SIGNOFF,
+    another press line), None for others."""
+    upper = _clean(raw).upper()
+    if upper in _PRESS_ENDS:
+        return True
+    if upper == "SIGNOFF":
+        return False
+    keyword = upper.split(" ", 1)[0]
+    if keyword in _PRESS_OPENERS and isinstance(_read_command(_clean(raw), 0, keyword),
+                                                OpenPress):
+        return False
+    return None
 
 
 def sessions(commands: Sequence[Command]) -> list[Session]:
@@ -204,7 +284,8 @@ def _mask_last_word(clean: str) -> str:
 def _mask_unread(clean: str, keyword: str) -> str:
     """Mask what may be a password in a line that was not read (see usage.PASSWORD_KEYWORDS)."""
     words = clean.split(" ")
-    if keyword == "SET" and len(words) > 2 and words[1].upper().startswith(("PA", "PW")):
+    if (keyword == "SET" and len(words) > 2 and words[1].upper().startswith(("PA", "PW"))
+            and words[1].upper() != "PARTIAL"):
         return " ".join([*words[:2], MASK])
     upper = [w.upper() for w in words]
     if keyword == "SET" and upper[1:2] == ["TAKEOVER"] and len(words) > 2:

@@ -12,12 +12,14 @@ USAGE: dict[str, str] = {
     "SET": (
         "SET needs one of PASSWORD, DRAW, NO DRAW, WAIT, NO WAIT, ADDRESS, ABSENCE, NO ABSENCE,"
         " CONCEDE (players) or DEADLINE, GRACE, TIMEZONE, PRESS, LATE, EARLY, REMIND, OBSERVERS,"
-        " OBSERVE, ABSENCE LIMIT, QUIET, NO QUIET, MANUAL PROCESS (gamemaster): SET WAIT"
+        " OBSERVE, ABSENCE LIMIT, QUIET, NO QUIET, MANUAL PROCESS, PARTIAL, NO PARTIAL, FAKE,"
+        " NO FAKE (gamemaster): SET WAIT"
     ),
 }
 
 # Second word of a SET line -> what it needs, for words several SET commands share.
 SET_USAGE: dict[str, str] = {
-    "NO": ("SET NO needs DRAW, CONCEDE, WAIT, ABSENCE, QUIET or MANUAL PROCESS: SET NO DRAW,"
-           " SET NO CONCEDE, SET NO WAIT, SET NO ABSENCE, SET NO QUIET or SET NO MANUAL PROCESS"),
+    "NO": ("SET NO needs DRAW, CONCEDE, WAIT or ABSENCE: SET NO DRAW, SET NO CONCEDE, SET NO"
+           " WAIT or SET NO ABSENCE (the gamemaster's: SET NO QUIET, SET NO MANUAL PROCESS,"
+           " SET NO PARTIAL, SET NO FAKE)"),
 }

@@ -84,11 +84,6 @@ class TooLong(CommandError):
     """A line, or the whole message, over the size limits (see gm.commands.parse)."""
 
 
-@dataclass(frozen=True)
-class UnendedPress(CommandError):
-    """A PRESS or BROADCAST line with no ENDPRESS after it: the press is not sent."""
-
-
 # --------------------------------------------------------------------------------------------
 # Order lines
 

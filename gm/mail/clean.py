@@ -80,6 +80,7 @@ _COMMAND_WORDS = frozenset({
     "PROCESS", "PREVIEW", "TERMINATE", "REPLACE", "EJECT", "ROLLBACK", "UNLOCK", "BUILD",
     "REMOVE", "DISBAND", "WAIVE", "HOME", "ALLIANCE", "ALLY", "EXCHANGE", "ERODE", "UPLIFT",
     "OROGENESIS", "STABILIZE", "STABILISE", "EARTHQUAKE", "SUPPORT",
+    "ENDBROADCAST", "WATCH", "WITHDRAW", "PREDICT",  # the classic judges' words
 })
 _SIGNATURE_LINES = 6  # the most lines a signature without a separator is taken to have
 _UNDERSCORES_RE = re.compile(r"^\s*_{10,}\s*$")

@@ -15,12 +15,12 @@ from gm.commands.catalog.add import Add
 from gm.commands.catalog.add_observer import AddObserver
 from gm.commands.catalog.create import Create
 from gm.commands.catalog.eject import Eject
-from gm.commands.catalog.help import Help
+from gm.commands.catalog.help import WIDTH, Help, fit
 from gm.commands.catalog.history import History
 from gm.commands.catalog.join import Join
 from gm.commands.catalog.list_games import ListGames
 from gm.commands.catalog.pause import Pause
-from gm.commands.catalog.press import Press
+from gm.commands.catalog.press import Fake, Press, PressEnd
 from gm.commands.catalog.preview import Preview
 from gm.commands.catalog.process import Process
 from gm.commands.catalog.replace import Replace
@@ -54,7 +54,6 @@ from gm.commands.values import (
     OrderLine,
     PhaseCode,
     TooLong,
-    UnendedPress,
     Unreadable,
 )
 from gm.engine.phase import Phase, PhaseType
@@ -437,11 +436,79 @@ def test_end_press_may_be_two_words() -> None:
     assert isinstance(press, Press) and press.body == "Hi"
 
 
-def test_press_without_endpress_is_not_sent() -> None:
-    result = parse_message("SIGNON France mygame secret\nPRESS TO England\nHi\nA Par-Bur")
-    assert [type(c) for c in result] == [SignOn, UnendedPress]
-    assert result[1].line == Line(2, "PRESS TO England")
-    assert "has no ENDPRESS line" in result[1].message  # type: ignore[attr-defined]
+def test_press_without_endpress_is_sent_up_to_the_end_of_the_message() -> None:
+    result = parse_message("SIGNON France mygame secret\nPRESS TO England\nHi\nA Par-Bur\n")
+    assert [type(c) for c in result] == [SignOn, Press]
+    press = result[1]
+    assert isinstance(press, Press) and press.line == Line(2, "PRESS TO England")
+    assert press.body == "Hi\nA Par-Bur"  # sent as press; the reply quotes the order
+    assert (press.ending, press.end_line) == (PressEnd.MESSAGE, 0)
+
+
+def test_endbroadcast_ends_press_and_the_lines_after_it_are_orders() -> None:
+    result = parse_message("SIGNON France mygame secret\nBROADCAST\nHello all.\nENDBROADCAST\n"
+                           "A Par-Bur\nPRESS TO Italy\nHi\nend broadcast\nF Bre-MAO")
+    assert [type(c) for c in result] == [SignOn, Press, OrderLine, Press, OrderLine]
+    assert isinstance(result[1], Press) and result[1].body == "Hello all."
+    assert result[1].ending is PressEnd.ENDPRESS and result[1].end_line == 4
+    assert result[2] == OrderLine(Line(5, "A Par-Bur"))
+    assert result[4] == OrderLine(Line(9, "F Bre-MAO"))
+
+
+def test_press_without_endpress_ends_at_signoff() -> None:
+    result = parse_message("SIGNON France mygame secret\nBROADCAST\nHello\nSIGNOFF\nA Par-Bur")
+    assert [type(c) for c in result] == [SignOn, Press, SignOff]
+    press = result[1]
+    assert isinstance(press, Press) and press.body == "Hello"
+    assert (press.ending, press.end_line) == (PressEnd.SIGNOFF, 4)
+
+
+def test_unended_press_ends_at_a_signon_line_whose_orders_are_taken() -> None:
+    result = parse_message("SIGNON France g pw\nPRESS TO England\nHi\nSIGNON Italy g pw2\n"
+                           "A Ven H")
+    assert [type(c) for c in result] == [SignOn, Press, SignOn, OrderLine]
+    press = result[1]
+    assert isinstance(press, Press) and press.body == "Hi"  # no password in the press
+    assert (press.ending, press.end_line) == (PressEnd.SIGNON, 4)
+
+
+def test_unended_press_ends_at_the_next_press_line() -> None:
+    first, second = parse_message("PRESS TO England\nFor England\nPRESS TO Italy\nFor Italy\n"
+                                  "ENDPRESS")
+    assert isinstance(first, Press) and first.body == "For England"
+    assert (first.ending, first.end_line) == (PressEnd.PRESS, 3)
+    assert isinstance(second, Press) and second.recipients == ("Italy",)
+    assert second.body == "For Italy" and second.ending is PressEnd.ENDPRESS
+
+
+def test_unended_press_with_nothing_in_it_is_an_error_that_says_so() -> None:
+    (error,) = parse_message("BROADCAST\n\n")
+    assert isinstance(error, Unreadable)
+    assert "has no text before the end of the message; nothing was sent" in error.message
+
+
+@pytest.mark.parametrize(
+    ("header", "recipients", "but", "fake"),
+    [
+        ("PRESS TO FRG", ("FRG",), False, None),
+        ("PRESS TO ALL BUT Russia, Turkey", ("Russia", "Turkey"), True, None),
+        ("press but r", ("r",), True, None),
+        ("PRESS TO England FAKE France", ("England",), False, Fake(sender="France")),
+        ("PRESS TO England FAKE BROADCAST", ("England",), False, Fake(shown_to=())),
+        ("PRESS TO E FAKE PARTIAL TO F, G", ("E",), False, Fake(shown_to=("F", "G"))),
+        ("BROADCAST FAKE St Petersburg", (), False, Fake(sender="St Petersburg")),
+    ],
+)
+def test_classic_press_lines(header: str, recipients: tuple[str, ...], but: bool,
+                             fake: Fake | None) -> None:
+    (press,) = parse_message(f"{header}\nHello.\nENDPRESS")
+    assert isinstance(press, Press)
+    assert (press.recipients, press.but, press.fake) == (recipients, but, fake)
+
+
+def test_a_press_line_takes_one_fake() -> None:
+    error = parse_message("PRESS TO England FAKE France FAKE BROADCAST\nHi\nENDPRESS")[0]
+    assert isinstance(error, Unreadable) and "takes one FAKE option" in error.message
 
 
 def test_empty_press_and_stray_endpress_are_errors() -> None:
@@ -456,7 +523,8 @@ def test_press_needs_recipients() -> None:
     assert isinstance(error, Unreadable)
     assert error.message == (
         'Cannot read "PRESS": PRESS needs its recipients, separated by commas:'
-        " PRESS TO France, Germany (GREY PRESS TO France for grey press); the text follows on"
+        " PRESS TO France, Germany (GREY PRESS TO France for grey press; PRESS TO ALL BUT"
+        " Russia; FAKE after them where the game allows it: HELP PRESS); the text follows on"
         " the next lines, then a line ENDPRESS"
     )
 
@@ -665,6 +733,33 @@ def test_help_on_an_unknown_topic_says_so_and_lists_topics() -> None:
     assert "HELP ORDERS" in text
 
 
+@pytest.mark.parametrize("topic", [None, *TOPICS])
+def test_help_topics_fit_in_78_columns_and_keep_their_examples(topic: str | None) -> None:
+    text = help_text(topic)
+    assert all(len(line) <= WIDTH for line in text.splitlines()), text
+    # every example line of the topic is still a line of the reply, as written
+    source = TOPICS[topic] if topic else help_text()
+    for example in _help_examples():
+        if f"\n{' ' * 4}{example}" in source and len(example) < 40:
+            assert any(line.strip().startswith(example) or line.strip().endswith(example)
+                       for line in text.splitlines()), example
+
+
+def test_fit_refills_a_paragraph_a_row_and_an_item_once() -> None:
+    long = "word " * 20
+    text = (f"{long.strip()}\nand more.\n\n    KEY        {long.strip()}\n"
+            f"               {long.strip()}\n    SET DRAW\n- {long.strip()}\n  end\nshort\n")
+    out = fit(text).split("\n")
+    assert all(len(line) <= WIDTH for line in out)
+    assert out[0].startswith("word") and out[1].startswith("word") and out[1].endswith("more.")
+    assert out[3].startswith("    KEY        word")
+    assert all(line.startswith(" " * 15 + "word") for line in out[4:7])
+    assert out[7] == "    SET DRAW"  # a line that fits is kept as written
+    assert out[8].startswith("- word") and out[9].startswith("  word")
+    assert out[-2:] == ["short", ""]
+    assert fit("    HELP  x\n") == "    HELP  x\n"
+
+
 def test_help_takes_extra_topics() -> None:
     extra = {"Deluge II": "HELP DELUGE II\n..."}
     assert help_text("deluge ii", extra) == "HELP DELUGE II\n..."
@@ -686,7 +781,7 @@ def _help_examples() -> list[str]:
                 # commands are written in capitals in the help; ENDPRESS only ends a press
                 if (
                     words
-                    and words[0] in KEYWORDS - {"ENDPRESS"}
+                    and words[0] in KEYWORDS - {"ENDPRESS", "ENDBROADCAST"}
                     and not re.search(r"[<>|\[]", column)
                 ):
                     examples.append(column)
@@ -695,7 +790,7 @@ def _help_examples() -> list[str]:
 
 def test_help_has_examples_of_every_command() -> None:
     first_words = {e.split()[0].upper() for e in _help_examples()}
-    assert KEYWORDS - first_words <= {"ENDPRESS", "GRAY", "HELP"}
+    assert KEYWORDS - first_words <= {"ENDPRESS", "ENDBROADCAST", "GRAY", "HELP"}
 
 
 @pytest.mark.parametrize("example", _help_examples())

@@ -1,5 +1,6 @@
 """The commands players bring from the classic judges, as the command grammar reads them:
-OBSERVE, MAP, STANDBY, REPLACE ... STANDBY, SET ADDRESS, SET ABSENCE, JOIN ... PREFER."""
+OBSERVE, MAP, STANDBY, REPLACE ... STANDBY, SET ADDRESS, SET ABSENCE, JOIN ... PREFER, and
+their words for commands gm has (WATCH, WITHDRAW, PREDICT, SET HOLIDAY, SIGNON ?, ...)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,19 @@ from gm.commands.catalog.join import Join
 from gm.commands.catalog.join_prefer import JoinPrefer
 from gm.commands.catalog.map_request import MapRequest
 from gm.commands.catalog.observe import Observe
+from gm.commands.catalog.preview import Preview
+from gm.commands.catalog.process import Process
 from gm.commands.catalog.replace_standby import ReplaceFromStandby
+from gm.commands.catalog.resign import Resign
 from gm.commands.catalog.set_absence import SetAbsence
 from gm.commands.catalog.set_absence_limit import SetAbsenceLimit
 from gm.commands.catalog.set_address import SetAddress
+from gm.commands.catalog.set_fake import SetFake
 from gm.commands.catalog.set_observe import SetObserve
+from gm.commands.catalog.set_partial import SetPartial
 from gm.commands.catalog.standby import Standby
 from gm.commands.parse import parse_message
-from gm.commands.values import Command, PhaseCode, Unreadable
+from gm.commands.values import Command, Line, PhaseCode, Unreadable
 from gm.engine.phase import Phase, PhaseType
 from gm.secret import Secret
 
@@ -99,7 +105,7 @@ def test_secrets_are_masked_even_when_the_line_is_not_read() -> None:
     ("OBSERVE", "OBSERVE needs a game, and OFF to stop"),
     ("MAP alpha someday", "MAP needs a game and may name a phase"),
     ("STANDBY a b c", "STANDBY may name a game"),
-    ("SET NO", "SET NO needs DRAW, CONCEDE, WAIT, ABSENCE, QUIET or MANUAL PROCESS"),
+    ("SET NO", "SET NO needs DRAW, CONCEDE, WAIT or ABSENCE: SET NO DRAW"),
     ("SET GUNBOAT now", "SET GUNBOAT takes nothing after it"),
     ("HISTORY alpha LAST", "HISTORY mygame LAST 4 (1 to 99 phases)"),
     ("HISTORY alpha S1901M TO", "HISTORY mygame S1901M TO F1902M"),
@@ -108,3 +114,41 @@ def test_bad_forms_quote_the_line_and_say_what_works(text: str, says: str) -> No
     error = _one(text)
     assert isinstance(error, Unreadable)
     assert says in error.message
+
+
+# ---- the classic judges' words for commands gm has ------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("WATCH alpha", Observe(Line(1, "WATCH alpha"), "alpha", False)),
+    ("watch Alpha OFF", Observe(Line(1, "watch Alpha OFF"), "alpha", True)),
+    ("WITHDRAW", Resign(Line(1, "WITHDRAW"))),
+    ("PREDICT", Preview(Line(1, "PREDICT"))),
+    ("SET HOLIDAY 2026-03-05 TO 2026-03-08",
+     SetAbsence(Line(1, "SET HOLIDAY 2026-03-05 TO 2026-03-08"), date(2026, 3, 5),
+                date(2026, 3, 8))),
+    ("SET NO HOLIDAY", ClearAbsence(Line(1, "SET NO HOLIDAY"))),
+    ("SIGNON ? alpha secret", Join(Line(1, "SIGNON ? alpha ******"), "alpha", Secret("secret"))),
+    ("PROCESS S1901M", Process(Line(1, "PROCESS S1901M"),
+                               PhaseCode("S", 1901, PhaseType.MOVEMENT))),
+    ("PROCESS", Process(Line(1, "PROCESS"))),
+    ("SET NO PARTIAL", SetPartial(Line(1, "SET NO PARTIAL"), False)),
+    ("SET NOPARTIAL", SetPartial(Line(1, "SET NOPARTIAL"), False)),
+    ("SET PARTIAL", SetPartial(Line(1, "SET PARTIAL"), True)),
+    ("SET FAKE", SetFake(Line(1, "SET FAKE"), True)),
+    ("SET NO FAKE", SetFake(Line(1, "SET NO FAKE"), False)),
+])
+def test_classic_words_read_as_gm_commands(text: str, expected: Command) -> None:
+    assert _one(text) == expected
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("SIGNON ? hunter2", "SIGNON ? joins a forming game and needs its name"),
+    ("PROCESS soon", "PROCESS takes nothing after it, or the current phase"),
+    ("WATCH", "WATCH (OBSERVE) needs a game"),
+    ("SET PARTIAL now", "SET PARTIAL takes nothing after it"),
+])
+def test_classic_words_misused_are_answered(text: str, says: str) -> None:
+    error = _one(text)
+    assert isinstance(error, Unreadable) and says in error.message
+    assert "hunter2" not in error.message

@@ -75,6 +75,7 @@ COMMAND = CommandSpec(
     help=(
         HelpLines("SET", 60, """\
     SET NO ABSENCE             withdraw your absences from today on (also SET NOABSENCE)
+    SET NO HOLIDAY             the same (the classic judges' word)
 """),
     ),
 )

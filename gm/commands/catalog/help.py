@@ -10,7 +10,9 @@ together by the registry (gm.commands.catalog.HELP_TOPICS). Variants add their o
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+import re
+import textwrap
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -201,6 +203,13 @@ ALIASES: dict[str, str] = {
     "GREY": "PRESS",
     "GRAY": "PRESS",
     "ENDPRESS": "PRESS",
+    "ENDBROADCAST": "PRESS",
+    "FAKE": "PRESS",
+    "PARTIAL": "PRESS",
+    "WATCH": "GAMES",
+    "WITHDRAW": "SIGNON",
+    "HOLIDAY": "SET",
+    "PREDICT": "GM",
     "PASSWORD": "SET",
     "DRAW": "SET",
     "WAIT": "SET",
@@ -271,22 +280,90 @@ def help_text(topic: str | None = None, extra: Mapping[str, str] | None = None) 
     if extra:
         index += "\nMore topics: " + ", ".join(f"HELP {name}" for name in extra) + "\n"
     if topic is None or not topic.strip():
-        return index
+        return fit(index)
     key = _key(topic)
-    if key in extras:
+    if key in extras:  # a variant's rules, as the variant writes them
         return extras[key]
     words = topic.upper().split()
     # "HELP SET DEADLINE" is about DEADLINE: try the words from the last one back.
     for word in [key, *reversed(words)]:
         if word in TOPICS:
-            return TOPICS[word]
+            return fit(TOPICS[word])
         if word in ALIASES:
-            return TOPICS[ALIASES[word]]
+            return fit(TOPICS[ALIASES[word]])
     names = {**{t: f"HELP {t}" for t in (*TOPICS, *ALIASES)},
              **{_key(name): f"HELP {name}" for name in extra or {}}}
     close = difflib.get_close_matches(key, names, n=1, cutoff=0.7)
     hint = f" (did you mean {names[close[0]]}?)" if close else ""
-    return f'There is no help on "{topic.strip()[:60]}"{hint}; here are the topics.\n\n' + index
+    return fit(f'There is no help on "{topic.strip()[:60]}"{hint}; here are the topics.\n\n'
+               + index)
+
+
+# The widest line of a HELP reply: mail is read at 72 to 78 columns (gm.play.render.WIDTH).
+WIDTH = 78
+_GAP = re.compile(r"\S(\s{2,})(?=\S)")
+
+
+def fit(text: str, width: int = WIDTH) -> str:
+    """`text` with its lines over `width` wrapped once, as the reader sees them: a paragraph
+    (lines from the margin) is refilled whole, a row of a table (`    KEY    what it does`)
+    with its lines hung under its second column, an item (`- ...`) with its indented lines.
+    Whatever fits is kept as written, and so are blank lines and examples (a line that starts
+    with a command, or follows one ending in a colon). The reply's own wrapping
+    (gm.play.render.wrap_lines) then finds nothing to do."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            out.append(line)
+            i += 1
+            continue
+        first, hang, goes_on = _shape(line)
+        table = line.startswith(" ")  # examples stand on their own lines in tables only
+        run = [line]
+        i += 1
+        while (i < len(lines) and lines[i].strip() and goes_on(lines[i]) and not (
+                table and (run[-1].rstrip().endswith(":") or _example(lines[i])))):
+            run.append(lines[i])
+            i += 1
+        if all(len(r) <= width for r in run):
+            out += run
+            continue
+        words = " ".join([run[0][len(first):], *(r.strip() for r in run[1:])])
+        out.append(textwrap.fill(words, width, initial_indent=first, subsequent_indent=hang,
+                                 break_long_words=False, break_on_hyphens=False))
+    return "\n".join(out)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _shape(line: str) -> tuple[str, str, Callable[[str], bool]]:
+    """How a run of lines starting with `line` is refilled: its first line's lead, the lead of
+    the others, and which lines go on it."""
+    if line.startswith("- "):
+        return "- ", "  ", lambda other: _indent(other) == 2
+    if not line.startswith(" "):
+        return "", "", lambda other: not other.startswith((" ", "- "))
+    gap = _GAP.search(line)
+    if gap is None or gap.end() > WIDTH // 2 + 8:  # no second column, or too far right
+        lead = line[: _indent(line)]
+        if _example(line):  # it stands alone
+            return lead, lead, lambda other: False
+        return lead, lead, lambda other: _indent(other) == len(lead)
+    own = _indent(line)
+    return line[: gap.end()], " " * gap.end(), lambda other: _indent(other) > own
+
+
+def _example(line: str) -> bool:
+    """Whether `line` shows a command (kept on its own line)."""
+    from gm.commands.catalog import KEYWORDS
+
+    words = line.split()
+    return bool(words) and words[0] in KEYWORDS
 
 
 def _key(name: str) -> str:

@@ -103,11 +103,12 @@ def observing_allowed(game: GameRecord) -> bool:
 
 COMMAND = CommandSpec(
     value=Observe,
-    keywords=("OBSERVE",),
+    keywords=("OBSERVE", "WATCH"),
     rules={"observe": read_observe},
     handle=handle,
     usage={
         "OBSERVE": "OBSERVE needs a game, and OFF to stop: OBSERVE mygame or OBSERVE mygame OFF",
+        "WATCH": "WATCH (OBSERVE) needs a game, and OFF to stop: WATCH mygame or WATCH mygame OFF",
     },
     without_signon=True,
     help=(
@@ -115,6 +116,8 @@ COMMAND = CommandSpec(
     OBSERVE <game>             get the report of every phase (and the start mail)
                                as an observer: OBSERVE mygame
     OBSERVE <game> OFF         stop it: OBSERVE mygame OFF
+    WATCH mygame               the same as OBSERVE (the classic judges' word)
+    WATCH mygame OFF           the same as OBSERVE mygame OFF
 """),
     ),
 )

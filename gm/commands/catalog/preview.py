@@ -33,7 +33,13 @@ def handle(ctx: Context, command: Preview) -> None:
     from gm.commands.handlers.gm_control import open_game
     from gm.play.render import render
 
-    found = open_game(ctx, "PREVIEW", "preview")
+    what = command.line.text.split(" ", 1)[0].upper() or "PREVIEW"
+    if ctx.signed is not None and ctx.signed.power is not None:
+        ctx.results.add(f"{what}: refused, only the game's GM may do this (it shows what"
+                        " processing now would give, and every power's orders). Your orders"
+                        " are checked as they come: the reply to them says how each was read.")
+        return
+    found = open_game(ctx, what, "preview")
     if found is None:
         return
     game, phase = found
@@ -86,15 +92,17 @@ def _by_power(step: GameStep) -> list[tuple[str, list[StoredResult]]]:
 
 COMMAND = CommandSpec(
     value=Preview,
-    keywords=("PREVIEW",),
+    keywords=("PREVIEW", "PREDICT"),
     rules={"preview": read_preview},
     handle=handle,
     usage={
         "PREVIEW": "PREVIEW takes nothing after it",
+        "PREDICT": "PREDICT (PREVIEW) takes nothing after it",
     },
     help=(
         HelpLines("GM", 100, """\
     PREVIEW                                show what processing now would give
+    PREDICT                                the same (the classic judges' word)
 """),
     ),
 )

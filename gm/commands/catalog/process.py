@@ -1,15 +1,13 @@
-"""PROCESS (GM): adjudicate the current phase now."""
+"""PROCESS [<phase>] (GM): adjudicate the current phase now."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from lark import Token
-
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
-from gm.commands.values import Command
+from gm.commands.values import Command, PhaseRef
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -17,15 +15,19 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Process(Command):
-    """`PROCESS`: adjudicate the current phase now."""
+    """`PROCESS`: adjudicate the current phase now; `PROCESS <phase>` (the classic judges'
+    form): only if that phase is the current one."""
+
+    phase: PhaseRef | None = None
 
 
-def read_process(c: list[Token]) -> Draft:
-    return Draft(Process)
+def read_process(c: list[PhaseRef]) -> Draft:
+    named = c[0] if c else None
+    return Draft(lambda line: Process(line, named))
 
 
 def handle(ctx: Context, command: Process) -> None:
-    from gm.commands.handlers.common import variant_of
+    from gm.commands.handlers.common import matches_phase, phase_text, variant_of
     from gm.commands.handlers.context import Notice
     from gm.commands.handlers.gm_control import open_game
     from gm.play.adjudicate import adjudicate_phase, record_adjudication, submissions
@@ -39,6 +41,11 @@ def handle(ctx: Context, command: Process) -> None:
         return
     game, phase = found
     variant = variant_of(game)
+    if command.phase is not None and not matches_phase(variant, phase, command.phase):
+        ctx.results.add(f"PROCESS {phase_text(variant, command.phase)}: refused, the current"
+                        f" phase of {game.name} is {variant.format_phase(phase.phase)}; nothing"
+                        " was processed (PROCESS alone processes the current phase).")
+        return
     done = adjudicate_phase(game, phase, powers_repo.list_powers(ctx.session, game.id),
                             submissions(ctx.session, variant, phase), now=ctx.now)
     record_adjudication(ctx.session, done)
@@ -67,11 +74,16 @@ COMMAND = CommandSpec(
     rules={"process": read_process},
     handle=handle,
     usage={
-        "PROCESS": "PROCESS takes nothing after it",
+        "PROCESS": (
+            "PROCESS takes nothing after it, or the current phase: PROCESS, PROCESS S1901M"
+        ),
     },
     help=(
         HelpLines("GM", 90, """\
     PROCESS                                process the current phase now
+    PROCESS <phase>                        only if it is the current phase
+                                           (the classic judges' form):
+                                           PROCESS S1901M
 """),
     ),
 )

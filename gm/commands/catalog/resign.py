@@ -1,4 +1,4 @@
-"""RESIGN: leave the game for good."""
+"""RESIGN (WITHDRAW): leave the game for good; in a forming game, give the power back."""
 
 from __future__ import annotations
 
@@ -28,10 +28,22 @@ def handle(ctx: Context, command: Resign) -> None:
     from gm.commands.handlers.common import as_player
     from gm.store import audit
     from gm.store import powers as powers_repo
-    from gm.store.statuses import PowerStatus
+    from gm.store.statuses import GameStatus, PowerStatus
 
-    signed = as_player(ctx, "RESIGN")
+    what = command.line.text.split(" ", 1)[0].upper() or "RESIGN"
+    signed = as_player(ctx, what)
     if signed is None or signed.power is None:
+        return
+    if signed.game.status is GameStatus.FORMING:  # the seat is free again, as on the judges
+        powers_repo.set_players(ctx.session, signed.game.id, signed.power, [], now=ctx.now)
+        powers_repo.set_power_password(ctx.session, signed.game.id, signed.power, None,
+                                       now=ctx.now)
+        audit.record_action(ctx.session, actor=ctx.sender, action="withdraw", now=ctx.now,
+                            game_id=signed.game.id, details={"power": signed.power},
+                            inbound_id=ctx.inbound_id)
+        ctx.results.add(f"You withdrew from {signed.game.name}, which has not started:"
+                        f" {signed.power} is free again (JOIN takes it).")
+        ctx.signed = None
         return
     powers_repo.set_power_status(ctx.session, signed.game.id, signed.power,
                                  PowerStatus.RESIGNED, now=ctx.now)
@@ -45,15 +57,19 @@ def handle(ctx: Context, command: Resign) -> None:
 
 COMMAND = CommandSpec(
     value=Resign,
-    keywords=("RESIGN",),
+    keywords=("RESIGN", "WITHDRAW"),
     rules={"resign": read_resign},
     handle=handle,
     usage={
         "RESIGN": "RESIGN takes nothing after it",
+        "WITHDRAW": "WITHDRAW (RESIGN) takes nothing after it",
     },
     help=(
         HelpLines("SIGNON", 40, """\
-    RESIGN       leave the game for good
+    RESIGN       leave the game for good; in a game that has not started, give
+                 your power back (JOIN takes it again)
+    WITHDRAW     the same (the classic judges' word); STANDBY <game> OFF
+                 withdraws an offer to stand by
 """),
     ),
 )

@@ -116,6 +116,10 @@ COMMAND = CommandSpec(
             " 2026-03-05 TO 2026-03-08 (SET NO ABSENCE withdraws it; the GM sets the days allowed"
             " with SET ABSENCE LIMIT 14 or SET ABSENCE LIMIT OFF)"
         ),
+        "HOLIDAY": (
+            "SET HOLIDAY (SET ABSENCE) needs your first and last day away, as year-month-day:"
+            " SET HOLIDAY 2026-03-05 TO 2026-03-08 (SET NO HOLIDAY withdraws it)"
+        ),
     },
     help=(
         HelpLines("SET", 50, """\
@@ -124,6 +128,7 @@ COMMAND = CommandSpec(
                                deadlines that fall within move past it, to the same
                                time of day; everyone is told (the GM sets how many
                                days each power may claim: 14 unless set)
+    SET HOLIDAY <from> TO <to>  the same (the classic judges' word)
 """),
     ),
 )

@@ -10,7 +10,7 @@ from lark import Token
 
 from gm.commands.catalog.join import Join
 from gm.commands.catalog.signon_master import SignOnMaster
-from gm.commands.reading import Draft, game_name, joined
+from gm.commands.reading import Draft, Invalid, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.secret import Secret
@@ -36,11 +36,18 @@ class SignOn(Command):
 def read_signon(c: list[Token]) -> Draft:
     *power, game, password = c
     name, secret = game_name(game), Secret(str(password))
+    if [str(w) for w in power] == ["?"]:  # `SIGNON ? mygame secret`: JOIN, spaced
+        return Draft(lambda line: Join(line, name, secret), (password,))
     return Draft(lambda line: SignOn(line, joined(power), name, secret), (password,))
 
 
 def read_signon_by_code(c: list[Token]) -> Draft:
     coded, password = c
+    if str(coded) == "?":  # `SIGNON ? secret`: which game?
+        raise Invalid(
+            "SIGNON ? joins a forming game and needs its name, with or without a space: SIGNON"
+            " ?mygame secret, SIGNON ? mygame secret (or JOIN mygame secret; LIST shows the"
+            " games that are forming)")
     code, name, secret = (
         str(coded)[0],
         game_name(Token("WORD", str(coded)[1:])),
@@ -136,6 +143,8 @@ COMMAND = CommandSpec(
         HelpLines("SIGNON", 20, """\
     SIGNON <power> <game> <password>      SIGNON France mygame secret
     SIGNON <letter><game> <password>      SIGNON Fmygame secret
+    SIGNON ?<game> <password>             join a forming game, as JOIN does
+                                          (SIGNON ? mygame secret too)
 
 The second form uses the power's one-letter code: A E F G I R T for Austria, England, France,
 Germany, Italy, Russia, Turkey (in Chaos II each power has its own code, shown in the

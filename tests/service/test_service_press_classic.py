@@ -1,0 +1,304 @@
+"""Press as the classic judges (njudge, DPjudge) end and address it, and their spellings of
+commands gm has, through ingest(): one message in, the reply and the mail it queues out; on
+SQLite and PostgreSQL. Press is never lost for want of its ENDPRESS, and the orders after an
+ENDBROADCAST are taken."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gm.commands.catalog.help import WIDTH
+from gm.store import games as games_repo
+from gm.store import outbound as outbound_repo
+from gm.store import phases as phases_repo
+from gm.store import powers as powers_repo
+from gm.store import press as press_repo
+from gm.store import submissions as orders_repo
+from gm.store.db import Database
+from gm.store.rows import OutboundRecord
+from gm.store.statuses import PowerStatus
+from tests.support.service_support import GM, PLAYERS, send_all
+
+FRANCE = "SIGNON France alpha pwfrance\n"
+
+
+def _send(db: Database, tmp_path: Path, sender: str, body: str) -> str:
+    return send_all(db, tmp_path, sender, body)[0]
+
+
+def _game(db: Database, tmp_path: Path, *settings: str, start: bool = True) -> None:
+    lines = ["CREATE alpha standard gmpass"]
+    lines += [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
+    lines += list(settings)
+    if start:
+        lines.append("START")
+    reply = _send(db, tmp_path, GM, "\n".join(lines))
+    assert ("alpha has started" in reply) == start, reply
+
+
+def _by_recipient(mail: list[OutboundRecord]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for m in mail:
+        assert len(m.recipients) == 1  # one message each: addresses stay private
+        out[m.recipients[0]] = m.parts[0].text
+    return out
+
+
+def _orders_of(db: Database, power: str) -> list[str]:
+    with db.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        phase = phases_repo.current_phase(s, game.id)
+        assert phase is not None
+        found = orders_repo.latest_valid_orders(s, phase.id).get(power)
+        return [] if found is None else [str(o.canonical) for o in found.lines]
+
+
+# --------------------------------------------------------------------------------------------
+# Where press ends
+
+
+def test_orders_after_endbroadcast_are_taken(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "BROADCAST\nHello all.\nENDBROADCAST\nA Par-Bur\n")
+    assert "Press sent to Austria, England, Germany, Italy, Russia, Turkey, the GM." in reply
+    assert "had no ENDPRESS" not in reply
+    assert "Orders of France for Spring 1901, Movement:\n  A Par - Bur\n" in reply
+    assert len(mail) == 7 and all("Hello all." in m.parts[0].text for m in mail)
+    assert all("A Par-Bur" not in m.parts[0].text for m in mail)
+
+
+def test_press_with_no_end_is_sent_and_its_orders_are_quoted(database: Database,
+                                                               tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO England\nShall we?\nA Par-Bur\nF Bre - MAO\n")
+    assert "Press sent to England, the GM." in reply
+    flat = " ".join(reply.split())
+    assert ("The press of line 2 had no ENDPRESS line: it ran to the end of the message, and"
+            " all its lines were sent as press.") in flat
+    assert ('These lines in it read as orders and were sent as press, not taken as orders:'
+            ' "A Par-Bur", "F Bre - MAO". To order, send them again after a line ENDPRESS'
+            in flat)
+    sent = _by_recipient(mail)
+    assert set(sent) == {PLAYERS["England"], GM}
+    assert "Shall we?\nA Par-Bur\nF Bre - MAO" in sent[PLAYERS["England"]]
+    assert _orders_of(database, "France") == []
+
+
+def test_press_with_no_end_ends_at_signoff(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "BROADCAST\nGreetings.\nSIGNOFF\nJean, Paris\n")
+    assert "Press sent to Austria, England" in reply  # SIGNOFF ended the mail's text
+    assert "read as orders" not in reply
+    assert all(m.parts[0].text.count("Greetings.") == 1 and "Jean" not in m.parts[0].text
+               for m in mail)
+
+
+def test_press_with_no_end_ends_at_a_signon_whose_orders_are_taken(
+        database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO Italy\nA word.\nSIGNON France alpha pwfrance\n"
+                           "A Par-Bur\n")
+    assert "Press sent to Italy, the GM." in reply
+    assert "the SIGNON on line 4 ended it" in " ".join(reply.split())
+    assert "Orders of France for Spring 1901, Movement:\n  A Par - Bur\n" in reply
+    assert all("pwfrance" not in m.parts[0].text and "SIGNON" not in m.parts[0].text
+               for m in mail)
+    assert _orders_of(database, "France") == ["A Par - Bur"]
+
+
+def test_press_with_no_end_ends_at_the_next_press(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO Italy\nFor Italy.\nPRESS TO Germany\nFor Germany."
+                           "\nENDPRESS\n")
+    assert "Press sent to Italy, the GM." in reply and "Press sent to Germany, the GM." in reply
+    sent = _by_recipient([m for m in mail if GM not in m.recipients])
+    assert "For Italy." in sent[PLAYERS["Italy"]] and "Germany" not in sent[PLAYERS["Italy"]]
+    assert "For Germany." in sent[PLAYERS["Germany"]]
+    assert "For Italy." not in sent[PLAYERS["Germany"]]
+
+
+# --------------------------------------------------------------------------------------------
+# Addressing: one-letter codes, ALL BUT, partial press, fake press
+
+
+def test_press_to_letter_codes_and_to_all_but(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO ERG\nHi three.\nENDPRESS\n"
+                           "PRESS TO ALL BUT Russia, Turkey\nHi four.\nENDPRESS\n")
+    assert "Press sent to England, Russia, Germany, the GM." in reply
+    assert "Press sent to Austria, England, Germany, Italy, the GM." in reply
+    got = {to for m in mail for to in m.recipients if "Hi four." in m.parts[0].text}
+    assert got == {PLAYERS[p] for p in ("Austria", "England", "Germany", "Italy")} | {GM}
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO EQ\nHi.\nENDPRESS\n")
+    assert "'EQ' is not a power of alpha" in reply and mail == []
+
+
+def test_no_partial_press(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path, "SET NO PARTIAL")
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO Italy\nPsst.\nENDPRESS\n"
+                           "PRESS TO ALL BUT Italy\nPsst.\nENDPRESS\n")
+    assert reply.count("refused, this game allows no partial press (SET NO PARTIAL)") == 2
+    assert mail == []
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "BROADCAST\nHello.\nENDPRESS\nPRESS TO GM\nHi.\nENDPRESS\n")
+    assert "Press sent to Austria, England" in reply and "Press sent to the GM." in reply
+    reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET PARTIAL")
+    assert "Partial press in alpha: allowed" in reply
+    reply = _send(database, tmp_path, PLAYERS["France"],
+                  FRANCE + "PRESS TO Italy\nPsst.\nENDPRESS\n")
+    assert "Press sent to Italy, the GM." in reply
+    reply = _send(database, tmp_path, PLAYERS["France"], FRANCE + "SET NO PARTIAL\n")
+    assert "SET NO PARTIAL: refused, only the game's GM may do this" in reply
+
+
+def test_fake_press_needs_the_gm_and_tells_the_gm_the_truth(database: Database,
+                                                             tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO England FAKE Germany\nI will take Belgium.\n"
+                           "ENDPRESS\n")
+    assert "refused, this game allows no fake press (the GM allows it with SET FAKE)" in reply
+    assert mail == []
+    assert "Fake press in alpha: allowed" in _send(database, tmp_path, GM,
+                                                  "SIGNON GM alpha gmpass\nSET FAKE")
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO England FAKE Germany\nI will take Belgium.\n"
+                           "ENDPRESS\nPRESS TO Italy FAKE BROADCAST\nPeace to all.\nENDPRESS\n")
+    flat = " ".join(reply.split())
+    assert ("Fake press sent to England, the GM. Its recipients see it as from Germany to"
+            " England.") in flat
+    assert ("Fake press sent to Italy, the GM. Its recipients see it as from France to"
+            " everyone.") in flat
+    england = _by_recipient([m for m in mail if PLAYERS["England"] in m.recipients])
+    text = england[PLAYERS["England"]]
+    assert "Press from Germany in alpha to England:" in text and "France" not in text
+    italy = [m.parts[0].text for m in mail if PLAYERS["Italy"] in m.recipients]
+    assert len(italy) == 1 and "Press from France in alpha to everyone:" in italy[0]
+    to_gm = [m.parts[0].text for m in mail if GM in m.recipients]
+    assert any("(Fake press: sent by France to England.)" in t for t in to_gm)
+    assert any("(Fake press: sent by France to Italy.)" in t for t in to_gm)
+    assert len(mail) == 4  # no one else got the "broadcast"
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        stored = press_repo.list_press(s, game.id)
+        assert [(p.from_power, p.anonymous, p.to_powers) for p in stored] == [
+            ("France", True, ("England",)), ("France", True, ("Italy",))]
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "GREY PRESS TO England FAKE Germany\nx\nENDPRESS\n"
+                           "PRESS TO England FAKE Prussia\nx\nENDPRESS\n")
+    assert "refused, a press is either grey (no sender) or FAKE <power>, not both" in reply
+    assert "refused, \"Prussia\" (after FAKE) is not a power" in reply
+    assert mail == []
+
+
+# --------------------------------------------------------------------------------------------
+# The classic judges' words for commands gm has
+
+
+def test_watch_withdraw_holiday_and_predict(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply = _send(database, tmp_path, "watcher@example.org", "WATCH alpha")
+    assert "observe alpha" in reply.lower(), reply
+    reply = _send(database, tmp_path, PLAYERS["Italy"],
+                  "SIGNON Italy alpha pwitaly\nSET HOLIDAY 2026-03-08 TO 2026-03-09")
+    assert "Italy is away from 2026-03-08 to 2026-03-09" in reply
+    reply = _send(database, tmp_path, PLAYERS["France"], FRANCE + "PREDICT")
+    assert ("PREDICT: refused, only the game's GM may do this (it shows what processing now"
+            " would give, and every power's orders).") in " ".join(reply.split())
+    reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPREDICT")
+    assert "No orders yet from:" in reply, reply
+    reply = _send(database, tmp_path, PLAYERS["Turkey"], "SIGNON Turkey alpha pwturkey\nWITHDRAW")
+    assert "You resigned Turkey in alpha" in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        turkey = powers_repo.get_power(s, game.id, "Turkey")
+        assert turkey is not None and turkey.status is PowerStatus.RESIGNED
+
+
+def test_process_names_the_current_phase(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPROCESS F1901M")
+    assert ("PROCESS F1901M: refused, the current phase of alpha is Spring 1901, Movement;"
+            " nothing was processed") in " ".join(reply.split())
+    reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPROCESS S1901M")
+    assert "Spring 1901, Movement of alpha processed" in reply
+
+
+def test_signon_question_mark_joins(database: Database, tmp_path: Path) -> None:
+    _send(database, tmp_path, GM, "CREATE alpha standard gmpass")
+    reply = _send(database, tmp_path, "new@example.org", "SIGNON ? alpha mysecret")
+    assert "alpha" in reply and "mysecret" not in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        seated = [p for p in powers_repo.list_powers(s, game.id)
+                  if "new@example.org" in p.addresses]
+        assert len(seated) == 1
+    reply = _send(database, tmp_path, "other@example.org", "SIGNON ? mysecret")
+    assert ('Cannot read "SIGNON ? ******": SIGNON ? joins a forming game and needs its name'
+            in " ".join(reply.split()))
+
+
+# --------------------------------------------------------------------------------------------
+# HELP, wrapped once at 78 columns
+
+
+def test_help_replies_are_wrapped_once(database: Database, tmp_path: Path) -> None:
+    for topic in ("", "SIGNON", "ORDERS", "PRESS", "SET", "GAMES", "GM", "DEADLINES",
+                  "RULEBOOK", "WATCH", "WITHDRAW", "HOLIDAY", "PREDICT", "FAKE"):
+        send_all(database, tmp_path, "someone@example.org", f"HELP {topic}".strip())
+    with database.read() as s:
+        replies = [o.parts[0].text for o in outbound_repo.list_outbound(s)]
+    assert len(replies) == 14
+    for text in replies:
+        lines = text.split("\n")
+        assert all(len(line) <= WIDTH for line in lines), text
+    press = next(t for t in replies if t.startswith("HELP PRESS"))
+    assert ("line, its text follows on the next lines, and a line ENDPRESS ends it\n"
+            "(ENDBROADCAST, the classic judges' word, too):\n") in press
+    index = next(t for t in replies if t.startswith("HELP: the commands"))
+    assert ("Write one command per line. Upper or lower case does not matter. To play,\n"
+            "start with your SIGNON line; your orders follow it, one per line.") in index
+
+
+def test_refused_press_with_no_end_still_quotes_its_orders(database: Database,
+                                                           tmp_path: Path) -> None:
+    _game(database, tmp_path, "SET PRESS NONE")
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO Italy\nDeal?\nA Mar S A Par-Bur\n")
+    flat = " ".join(reply.split())
+    assert "refused, this game allows no press (SET PRESS NONE); the press was not sent." in flat
+    assert ('These lines in it read as orders and were taken as its text, not taken as orders:'
+            ' "A Mar S A Par-Bur".') in flat
+    assert mail == []
+
+
+def test_withdraw_from_a_forming_game_frees_the_power(database: Database,
+                                                      tmp_path: Path) -> None:
+    _send(database, tmp_path, GM, "CREATE alpha standard gmpass")
+    assert "You joined alpha as France." in _send(database, tmp_path, "new@example.org",
+                                                  "JOIN France alpha mysecret")
+    reply = _send(database, tmp_path, "new@example.org",
+                  "SIGNON France alpha mysecret\nWITHDRAW")
+    assert "You withdrew from alpha, which has not started: France is free again" in reply
+    reply = _send(database, tmp_path, "new@example.org", "SIGNON France alpha mysecret")
+    assert "Signed on" not in reply
+    assert "You joined alpha as France." in _send(database, tmp_path, "other@example.org",
+                                                  "JOIN France alpha theirs")
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        france = powers_repo.get_power(s, game.id, "France")
+        assert france is not None and france.addresses == ("other@example.org",)
+        assert france.status is PowerStatus.PLAYING
