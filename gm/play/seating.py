@@ -28,7 +28,7 @@ from gm.variants import Variant
 
 # Audit actions that seat a player (or nobody) on a power: its details name the power and the
 # new address ("address"); "previous" (when present) who held it before.
-_SEATING = {"add": "ADD", "replace": "REPLACE", "eject": "EJECT"}
+_SEATING = {"add": "ADD", "replace": "REPLACE", "eject": "EJECT", "takeover": "TAKEOVER"}
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Stint:
 
     addresses: tuple[str, ...]
     since: str | None
-    how: str  # "", "ADD", "REPLACE", "STANDBY", "EJECT", "JOIN PREFER"
+    how: str  # "", "ADD", "REPLACE", "STANDBY", "EJECT", "JOIN PREFER", "TAKEOVER"
     order: int  # the audit entry that began it (0: the first stint)
 
 

@@ -364,3 +364,6 @@ async def test_takeover_of_a_power_nobody_plays(database: Database, tmp_path: Pa
     out = await mail.send("other@example.org", "TAKEOVER England theta opensesame theirs")
     assert "theta takes no takeovers" in _reply_to(out, "other@example.org")
     assert _statuses(database)[1]["England"] == "civil_disorder"
+    # SUMMARY's players over time name the takeover
+    out = await mail.send(GM, "SUMMARY theta")
+    assert f"{newcomer} from" in _reply_to(out, GM) and "(TAKEOVER)" in _reply_to(out, GM)

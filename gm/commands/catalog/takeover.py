@@ -81,13 +81,14 @@ def handle(ctx: Context, command: Takeover) -> None:
                else f"{found.name} has a player")
         refuse(ctx, f"TAKEOVER: {why}; powers to take over: {', '.join(free) or 'none'}.")
         return
+    previous = list(found.addresses)
     powers_repo.set_players(ctx.session, game.id, found.name, [ctx.sender], now=ctx.now)
     powers_repo.set_power_password(ctx.session, game.id, found.name,
                                    hash_password(command.password.value), now=ctx.now)
     powers_repo.set_power_status(ctx.session, game.id, found.name, PowerStatus.PLAYING,
                                  now=ctx.now)
     audit.record_action(ctx.session, actor=ctx.sender, action="takeover", now=ctx.now,
-                        game_id=game.id, details={"power": found.name},
+                        game_id=game.id, details={"power": found.name, "previous": previous},
                         inbound_id=ctx.inbound_id)
     ctx.signed = Signed(games_repo.get_game(ctx.session, game.id), found.name)
     ctx.refused_signon = False
