@@ -36,14 +36,12 @@ def read_set_no_fake(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetFake) -> None:
-    from gm.commands.handlers.common import refresh
-    from gm.commands.handlers.gm_settings import change, game_name
+    from gm.commands.handlers.gm_settings import change_extra, game_name
     from gm.commands.handlers.press_settings import FAKE_KEY
 
     what = "SET FAKE" if command.allowed else "SET NO FAKE"
-    extra = ({} if ctx.signed is None
-             else {**refresh(ctx, ctx.signed.game).settings.extra, FAKE_KEY: command.allowed})
-    if change(ctx, what, {"fake": command.allowed}, extra=extra) is not None:
+    if change_extra(ctx, what, FAKE_KEY, command.allowed,
+                    {"fake": command.allowed}) is not None:
         ctx.results.add(
             f"Fake press in {game_name(ctx)}: allowed (your copy of each names its true"
             " sender and recipients)." if command.allowed else

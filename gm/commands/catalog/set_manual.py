@@ -32,20 +32,12 @@ def read_set_no_manual(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetManual) -> None:
-    from gm.commands.handlers.common import as_master, refresh
-    from gm.commands.handlers.gm_settings import change, game_name
+    from gm.commands.handlers.gm_settings import change_extra, game_name
     from gm.store.settings import MANUAL_KEY
 
     what = "SET MANUAL PROCESS" if command.manual else "SET NO MANUAL PROCESS"
-    signed = as_master(ctx, what)
-    if signed is None:
-        return
-    extra = dict(refresh(ctx, signed.game).settings.extra)
-    if command.manual:
-        extra[MANUAL_KEY] = True
-    else:
-        extra.pop(MANUAL_KEY, None)
-    if change(ctx, what, {"manual": command.manual}, extra=extra) is None:
+    if change_extra(ctx, what, MANUAL_KEY, True if command.manual else None,
+                    {"manual": command.manual}) is None:
         return
     ctx.results.add(
         f"Manual processing in {game_name(ctx)}: ON. No phase is processed until you send "

@@ -35,14 +35,12 @@ def read_set_no_partial(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetPartial) -> None:
-    from gm.commands.handlers.common import refresh
-    from gm.commands.handlers.gm_settings import change, game_name
+    from gm.commands.handlers.gm_settings import change_extra, game_name
     from gm.commands.handlers.press_settings import PARTIAL_KEY
 
     what = "SET PARTIAL" if command.allowed else "SET NO PARTIAL"
-    extra = ({} if ctx.signed is None
-             else {**refresh(ctx, ctx.signed.game).settings.extra, PARTIAL_KEY: command.allowed})
-    if change(ctx, what, {"partial": command.allowed}, extra=extra) is not None:
+    if change_extra(ctx, what, PARTIAL_KEY, command.allowed,
+                    {"partial": command.allowed}) is not None:
         ctx.results.add(
             f"Partial press in {game_name(ctx)}: allowed (press may go to some powers only)."
             if command.allowed else

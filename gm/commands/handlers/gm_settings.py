@@ -51,6 +51,18 @@ def change(
     return settings
 
 
+def change_extra(ctx: Context, what: str, key: str, value: object,
+                 details: dict[str, Any]) -> GameSettings | None:
+    """`change` of one entry of the game's settings document beside its named settings
+    (`extra`; None removes it): the new settings, or None if refused."""
+    extra = {} if ctx.signed is None else dict(refresh(ctx, ctx.signed.game).settings.extra)
+    if value is None:
+        extra.pop(key, None)
+    else:
+        extra[key] = value
+    return change(ctx, what, details, extra=extra)
+
+
 def game_name(ctx: Context) -> str:
     return "" if ctx.signed is None else ctx.signed.game.name
 
