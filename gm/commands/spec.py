@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 Handler = Callable[["Context", Any], None]
 
 
+# The HELP topics in the order the index lists them; each is made of the lines every command
+# gives it (CommandSpec.help; gm.commands.catalog.HELP_TOPICS puts them together by place).
+TOPIC_ORDER = ("SIGNON", "ORDERS", "PRESS", "SET", "GAMES", "GM", "DEADLINES", "RULEBOOK")
+
+
 @dataclass(frozen=True)
 class HelpLines:
     """Lines a command adds to a HELP topic (`HELP SET`, ...): `text` (whole lines, each ending

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from types import ModuleType
 
 from gm.commands.reading import Reader
-from gm.commands.spec import CommandSpec, Handler
+from gm.commands.spec import TOPIC_ORDER, CommandSpec, Handler
 from gm.commands.usage import SET_USAGE as SHARED_SET_USAGE
 from gm.commands.usage import USAGE as SHARED_USAGE
 from gm.commands.values import Command
@@ -78,8 +78,6 @@ WITHOUT_SIGNON: tuple[type[Command], ...] = tuple(
 
 
 def _help_topics() -> dict[str, str]:
-    from gm.commands.catalog.help import TOPIC_ORDER
-
     lines: dict[str, list[tuple[int, str]]] = {}
     for command in COMMANDS:
         for entry in command.help:

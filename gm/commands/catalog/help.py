@@ -51,10 +51,8 @@ Send HELP and a topic for more:
     HELP RULEBOOK   the rulebook a game plays: 2000 (the default) or 2023
 """
 
-# The topics in the order the index lists them; each is made of the lines every command gives
-# it (CommandSpec.help; the registry, gm.commands.catalog.HELP_TOPICS, puts them together by
-# place), with those below, which belong to the topic rather than to one command.
-TOPIC_ORDER = ("SIGNON", "ORDERS", "PRESS", "SET", "GAMES", "GM", "DEADLINES", "RULEBOOK")
+# The topics (gm.commands.spec.TOPIC_ORDER) are made of the lines every command gives them
+# (CommandSpec.help), with those below, which belong to the topic rather than to one command.
 
 HELP_LINES = (
     HelpLines("SIGNON", 10, """\
