@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from gm.service.tick import Why, tick
+from gm.service.tick import Why
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -29,8 +29,8 @@ def _phase(db: Database) -> PhaseRecord:
         return phase
 
 
-def _ticked(mail: Mail, db: Database) -> list[tuple[str, str, str]]:
-    return tick(db, config=mail.config, clock=mail.clock).adjudicated
+async def _ticked(mail: Mail, db: Database) -> list[tuple[str, str, str]]:
+    return (await mail.tick()).adjudicated
 
 
 async def test_set_deadline_with_a_date_moves_the_open_phase(
@@ -59,9 +59,9 @@ async def test_set_deadline_with_a_date_moves_the_open_phase(
 
     # the tick processes the phase at the moved deadline
     mail.clock.advance(timedelta(days=2, hours=20, minutes=29))
-    assert _ticked(mail, database) == []
+    assert await _ticked(mail, database) == []
     mail.clock.advance(timedelta(minutes=2))
-    assert _ticked(mail, database) == [("theta", "Spring 1901, Movement", Why.LATE)]
+    assert await _ticked(mail, database) == [("theta", "Spring 1901, Movement", Why.LATE)]
 
 
 async def test_set_deadline_with_a_date_refusals(database: Database, tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ async def test_force_begin_starts_players_short_and_unstart_takes_it_back(
     for power in ("France", "Italy"):
         body = "\n".join([f"SIGNON {power} theta pw{power.lower()}", *SPRING_1901[power]])
         await mail.send(PLAYERS[power], body)
-    assert _ticked(mail, database) == [("theta", "Spring 1901, Movement", Why.EARLY)]
+    assert await _ticked(mail, database) == [("theta", "Spring 1901, Movement", Why.EARLY)]
     out = await mail.send(GM, "SIGNON GM theta gmpass\nUNSTART")
     assert "UNSTART: refused, a phase of theta has been processed already" in _reply_to(out, GM)
     out = await mail.send(GM, "SIGNON GM theta gmpass\nFORCE BEGIN")
@@ -175,11 +175,11 @@ async def test_manual_process_holds_every_phase_for_the_gm(
     for power, lines in SPRING_1901.items():
         await mail.send(PLAYERS[power], "\n".join(
             [f"SIGNON {power} theta pw{power.lower()}", *lines]))
-    summary = tick(database, config=mail.config, clock=mail.clock)
+    summary = await mail.tick()
     assert summary.adjudicated == [] and summary.notices == 1  # every power ordered: GM told
-    assert tick(database, config=mail.config, clock=mail.clock).notices == 0  # once
+    assert (await mail.tick()).notices == 0  # once
     mail.clock.advance(timedelta(days=4))
-    summary = tick(database, config=mail.config, clock=mail.clock)
+    summary = await mail.tick()
     assert summary.adjudicated == [] and summary.notices == 0  # past the deadline: still held
     out = await mail.send(GM, "SIGNON GM theta gmpass\nPROCESS")
     notice = [_text(m) for to, m in out
@@ -191,7 +191,7 @@ async def test_manual_process_holds_every_phase_for_the_gm(
 
     # the Fall phase: nobody orders; past its deadline the GM is told who is missing
     mail.clock.advance(timedelta(days=3, minutes=1))
-    summary = tick(database, config=mail.config, clock=mail.clock)
+    summary = await mail.tick()
     assert summary.adjudicated == [] and summary.notices == 1
     out = await mail.send(GM, "SIGNON GM theta gmpass\nSET NO MANUAL PROCESS")
     assert ("Manual processing in theta: OFF. Phases are processed at their deadline"
@@ -200,7 +200,7 @@ async def test_manual_process_holds_every_phase_for_the_gm(
                       if to == GM and str(m["Subject"]).endswith("ready for PROCESS")]
     assert ("Its deadline has passed; no orders yet from Austria, England, France, Germany, "
             "Italy, Russia and Turkey (their units would hold).") in " ".join(notice_text.split())
-    assert _ticked(mail, database) == [("theta", "Fall 1901, Movement", Why.LATE)]
+    assert await _ticked(mail, database) == [("theta", "Fall 1901, Movement", Why.LATE)]
 
 
 def _orders_of(db: Database, power: str) -> list[str]:

@@ -14,7 +14,7 @@ from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
 from gm.service.ingest import Disposition
 from gm.service.serve import Service
-from gm.service.tick import Why, tick
+from gm.service.tick import TickSummary, Why, tick
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -54,6 +54,12 @@ class Mail:
         self.seen: set[str] = set()
         self.serial = 0
         ensure_maildir(self.config.maildir.inbox)
+
+    async def tick(self) -> TickSummary:
+        """The running service's tick: it has read its (empty) inbox up to now, as it does all
+        the time, then ticks."""
+        await Service(self.db, self.config, clock=self.clock).once()
+        return tick(self.db, config=self.config, clock=self.clock)
 
     async def send(self, sender: str, body: str) -> list[tuple[str, EmailMessage]]:
         self.serial += 1
@@ -255,9 +261,7 @@ async def test_a_rollback_waits_for_the_deadline_new_orders_or_process(
     await _orders(mail, SPRING_1901)
 
     async def ticked() -> list[tuple[str, str, str]]:
-        # the running service has read its (empty) inbox up to now, as it does all the time
-        await Service(database, mail.config, clock=mail.clock).once()
-        return tick(database, config=mail.config, clock=mail.clock).adjudicated
+        return (await mail.tick()).adjudicated
 
     assert await ticked() == [("theta", "Spring 1901, Movement", Why.EARLY)]
     assert _stored(database)[0] == [0, 1]
