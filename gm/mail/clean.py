@@ -229,10 +229,30 @@ def _is_signoff(line: str) -> bool:
     return False
 
 
+# A press message opens (PRESS TO ..., BROADCAST, GREY ...) and ends (ENDPRESS, END BROADCAST).
+_PRESS_OPENS = re.compile(r"^\s*(?:gr[ea]y\s+)?(?:press\b|broadcast\b)", re.IGNORECASE)
+_PRESS_ENDS = re.compile(r"^\s*end\s*(?:press|broadcast)\s*$", re.IGNORECASE)
+
+
+def _in_press(lines: list[str]) -> bool:
+    """Whether `lines` end inside a press message not ended yet: what follows is the
+    player's press (a closing there belongs to it), never a signature to cut."""
+    open_press = False
+    for line in lines:
+        if _PRESS_ENDS.match(line):
+            open_press = False
+        elif _PRESS_OPENS.match(line):
+            open_press = True
+    return open_press
+
+
 def _signoff_start(lines: list[str]) -> int | None:
     """Where a closing at the end of `lines` starts: a sign-off line ("Cordialement,", "Best
     regards", "Gruß") with at most _SIGNOFF_NAMES lines of a name after it, or else a first
-    name alone (one word) on the last line. Never a line an order or command may start."""
+    name alone (one word) on the last line. Never a line an order or command may start, nor
+    press (a message whose press is not ended keeps its closing in the press)."""
+    if _in_press(lines):
+        return None
     filled = [i for i, line in enumerate(lines) if line.strip()]
     tail = filled[-(_SIGNOFF_NAMES + 1):]
     for k, index in enumerate(tail):

@@ -133,3 +133,17 @@ def test_an_order_or_command_is_never_taken_for_a_name() -> None:
                  "Best regards,\nHold", "Thanks\nA Par H", "Regards\nA", "Jean Dupont"):
         text = f"SIGNON France g pw\nA Mar H\n{last}"
         assert clean_body(text).text == text, last
+
+
+def test_press_not_ended_keeps_its_last_words_and_closing() -> None:
+    """Press with no ENDPRESS runs to the end of the mail: a one-word last line or a sign-off
+    there is the player's press, never cut as a signature."""
+    from gm.mail.clean import clean_body
+
+    for body in ("BROADCAST\nGreetings.\n", "PRESS TO France\nAgreed.\nCheers,\nJean\n",
+                 "grey press to England, Italy\nHello\n"):
+        assert clean_body(body).text.strip() == body.strip(), body
+    # once the press is ended, a closing after the orders is cut as before
+    ended = "BROADCAST\nHi all.\nENDPRESS\nA Par - Bur\nCordialement,\nJean\n"
+    assert "Cordialement" not in clean_body(ended).text and "A Par - Bur" in clean_body(
+        ended).text

@@ -253,3 +253,23 @@ def test_gm_ingest_from_the_mail_server_counts_when_the_server_took_it(
         assert "has passed" in " ".join(reply_to(database, "<piped-late@example.org>").split())
     finally:
         database.dispose()
+
+
+def test_an_arrival_in_the_second_the_phase_opened_counts_for_it(database: Database,
+                                                                 tmp_path: Path) -> None:
+    """IMAP's INTERNALDATE and a Received line are whole seconds: a message stamped with the
+    second the phase opened in is not taken as written before it."""
+    config = maildir_config(tmp_path)
+    set_up(database, config)
+    (spring,) = phases(database)
+    done = ingest(database, message(FRANCE, ORDERS, message_id="<same-second@example.org>"),
+                  config=config, clock=SystemClock(),
+                  arrived_at=spring.opened_at.replace(microsecond=0))
+    assert done.outcome is Disposition.ANSWERED
+    reply = reply_to(database, "<same-second@example.org>")
+    assert "refused" not in reply and "A Par - Bur" in reply
+    earlier = ingest(database, message(FRANCE, ORDERS, message_id="<before@example.org>"),
+                     config=config, clock=SystemClock(),
+                     arrived_at=spring.opened_at.replace(microsecond=0) - timedelta(seconds=1))
+    assert earlier.outcome is Disposition.ANSWERED
+    assert "Orders: refused, your message arrived at" in reply_to(database, "<before@example.org>")

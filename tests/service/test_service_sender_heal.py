@@ -119,6 +119,13 @@ def test_a_killed_sender_s_claims_go_out_within_seconds_of_the_restart(
         # every reply queued (nothing left to ingest after the restart), a few sent
         served.wait(lambda: len(_outbound(database)) == REPLIES, "every reply queued")
         served.wait(lambda: len(slow_smtp.received) >= 3, "the first replies")
+
+        def claimed() -> bool:
+            now = datetime.now(UTC)
+            return any(o.status is OutboundStatus.QUEUED and o.next_attempt_at is not None
+                       and o.next_attempt_at > now for o in _outbound(database))
+
+        served.wait(claimed, "a claim held by the sender")  # (a slow machine may be between)
         served.kill()
         killed_at = datetime.now(UTC)
         out_at_kill = len(_deliveries(slow_smtp))

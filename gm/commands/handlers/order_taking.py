@@ -321,7 +321,9 @@ class OrderTaking:
         if phase is None:
             ctx.results.add(f"{what}: refused, {game.name} has no phase open for orders.")
             return None
-        if ctx.arrived < phase.opened_at:
+        # (to the second: IMAP's INTERNALDATE and a Received line are whole seconds, and a
+        # message of the second the phase opened in is taken as after its opening)
+        if ctx.arrived < phase.opened_at.replace(microsecond=0):
             # Written while an earlier phase was open and read only after it was adjudicated:
             # they are not that phase's orders any more, nor this one's (said once a message).
             if game.id not in self.told_late:
