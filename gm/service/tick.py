@@ -340,7 +340,9 @@ class GameTick:
         if not stand.anyone:
             return self.adjudicate(phase, Why.NO_CHOICE, powers, stand)
         if settings.extra.get(MANUAL_KEY):  # SET MANUAL PROCESS: the GM's PROCESS does it
-            self.hold_for_gm(phase, stand, powers, deadline)
+            # (who is missing at the deadline is told once the mail of before it is read)
+            if deadline is None or self.now < deadline or not self.mail_waiting(deadline):
+                self.hold_for_gm(phase, stand, powers, deadline)
             return False
         # early only when someone plays: a game of powers in civil disorder keeps its deadlines
         if (stand.choosers and not stand.missing and not stand.stale and not stand.waiting
