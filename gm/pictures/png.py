@@ -2,10 +2,9 @@
 
 Two ways to draw, the same picture (tests/pictures/test_picture_paint.py compares them pixel
 by pixel):
-- gm.pictures.paint reads the SVG that gm.pictures.svg writes and paints it with Skia; this
-  module writes the pixels as a PNG itself (no filter, deflate at ISA-L's fastest level: the
-  pictures are large flat colours, so this is close in size to a thorough encoder and many
-  times faster). About 20-35 ms a picture here, the goal being 50 (benchmarks/bench_pictures.py).
+- gm.pictures.paint reads the SVG that gm.pictures.svg writes and paints it with Skia. About
+  20-40 ms a picture here with the encoding below, the goal being 50
+  (benchmarks/bench_pictures.py).
 - resvg (a self-contained SVG renderer in Rust) draws any SVG, at about 60-80 ms: used where
   Skia cannot be loaded (the skia-python wheel needs the system's libEGL and libGL, Debian's
   libegl1 and libgl1; deploy/GUIDE.md), said once in the log. Its fonts: DejaVu Sans when the
@@ -15,12 +14,23 @@ by pixel):
 A picture is drawn at its own size, but at most `MAX_WIDTH` pixels wide: the HTML report
 shows it no wider (templates/report/phase-body.html.j2), and a larger picture (Abstraction2's
 board is 1421 wide) costs more to draw and to encode for nothing seen; the SVG beside it is
-for zooming. The last few pictures are remembered by their SVG text, so the same board asked
+for zooming.
+
+The PNG is an indexed (palette) image of at most `COLOURS` colours, a third the size of the
+full-colour one and alike to the eye: Pillow's fast octree quantiser, no dithering (dithering
+speckles flat colours and deflates worse), then each palette colour within `SNAP` of a colour
+the SVG names is made exactly that colour (so seas, lands and power colours are the SVG's own,
+not the average of their shades' bucket); Pillow writes the PNG. tests/pictures/
+test_picture_indexed.py compares each indexed picture with the full-colour painting pixel by
+pixel. `encode_rgba` still writes a full-colour PNG (what that test compares with).
+
+The last few pictures are remembered by their SVG text, so the same board asked
 for again (the start mail, then MAP of the same phase) is drawn once.
 """
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 import struct
@@ -30,11 +40,12 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import resvg
 from isal import isal_zlib
+from PIL import Image
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +54,9 @@ _FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/d
 _SIZE = re.compile(r'<svg([^>]*?) width="([0-9.]+)" height="([0-9.]+)"')
 _LOCAL = threading.local()  # .options: this thread's resvg parsing options (fonts loaded)
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
+COLOURS = 256  # the indexed PNG's palette
+SNAP = 16  # a palette colour this near (in every channel) to one the SVG names becomes it
+_HEX = re.compile(r'"#([0-9a-fA-F]{6})"')
 
 Renderer = Literal["skia", "resvg"]
 
@@ -63,15 +77,20 @@ def _remembered(svg: str, zoom: float | None) -> bytes:
     return render_png(svg, zoom)
 
 
-def render_png(svg: str, zoom: float | None = None, renderer: Renderer | None = None) -> bytes:
+def render_png(svg: str, zoom: float | None = None, renderer: Renderer | None = None,
+               *, indexed: bool = True) -> bytes:
     """svg_to_png without remembering (what benchmarks/bench_pictures.py times). `renderer`:
-    which draws it (default: Skia where it can be loaded, else resvg)."""
+    which draws it (default: Skia where it can be loaded, else resvg); `indexed`: False for
+    the full-colour PNG (what the indexed one is compared with)."""
     size = _SIZE.search(svg)
     if zoom is None:
         zoom = 1.0 if size is None else min(1.0, MAX_WIDTH / float(size.group(2)))
     draw = _DRAW[renderer or default_renderer()]
     try:
-        return draw(svg, zoom)
+        drawn = draw(svg, zoom)
+        if indexed:
+            return index_png(drawn, svg)
+        return encode_rgba(drawn.tobytes(), drawn.width, drawn.height)
     except Exception as exc:
         raise PictureError(f"the SVG cannot be drawn: {exc}") from exc
     except BaseException as exc:  # resvg reports an unreadable SVG as a Rust panic
@@ -97,12 +116,12 @@ def _painter() -> ModuleType | None:
     return paint
 
 
-def _skia_png(svg: str, zoom: float) -> bytes:
+def _skia_image(svg: str, zoom: float) -> Image.Image:
     paint = _painter()
     if paint is None:
         raise PictureError("Skia cannot be loaded here")
     pixels, width, height = paint.paint_rgba(svg, zoom)
-    return encode_rgba(pixels, width, height)
+    return Image.frombuffer("RGBA", (width, height), pixels.tobytes(), "raw", "RGBA", 0, 1)
 
 
 def encode_rgba(pixels: object, width: int, height: int) -> bytes:
@@ -117,6 +136,32 @@ def encode_rgba(pixels: object, width: int, height: int) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8-bit RGBA
     return b"".join((_SIGNATURE, _chunk(b"IHDR", header),
                      _chunk(b"IDAT", isal_zlib.compress(rows, 1)), _chunk(b"IEND", b"")))
+
+
+def index_png(rgba: Image.Image, svg: str = "") -> bytes:
+    """The opaque RGBA picture as an indexed PNG of at most COLOURS colours, its palette
+    colours snapped to the colours `svg` names (see above)."""
+    quantised = rgba.convert("RGB").quantize(COLOURS, method=Image.Quantize.FASTOCTREE,
+                                             dither=Image.Dither.NONE)
+    palette = quantised.getpalette() or []
+    named = _named_colours(svg)
+    if named.size and palette:
+        colours = np.array(palette, np.int16).reshape(-1, 3)
+        gap = np.abs(colours[:, None, :] - named[None, :, :]).max(axis=2)
+        nearest = gap.argmin(axis=1)
+        near = gap[np.arange(len(colours)), nearest] <= SNAP
+        colours[near] = named[nearest[near]]
+        quantised.putpalette(colours.astype(np.uint8).tobytes())
+    out = io.BytesIO()
+    quantised.save(out, "PNG", compress_level=6)
+    return out.getvalue()
+
+
+def _named_colours(svg: str) -> np.ndarray[Any, np.dtype[np.int16]]:
+    """The `#rrggbb` colours `svg` names, as rows of (r, g, b) (white and black with them)."""
+    found = {m.lower() for m in _HEX.findall(svg)} | {"ffffff", "000000"}
+    return np.array([[int(h[i:i + 2], 16) for i in (0, 2, 4)] for h in sorted(found)],
+                    np.int16).reshape(-1, 3)
 
 
 def _chunk(kind: bytes, body: bytes) -> bytes:
@@ -146,13 +191,20 @@ def _resvg_options() -> resvg.usvg.Options:
     return options
 
 
-def _resvg_png(svg: str, zoom: float) -> bytes:
+def _resvg_image(svg: str, zoom: float) -> Image.Image:
     size = _SIZE.search(svg)
     if zoom != 1.0 and size is not None:
         svg = (f'{svg[:size.start()]}<svg{size.group(1)} width="{float(size.group(2)) * zoom:.0f}" '
                f'height="{float(size.group(3)) * zoom:.0f}"{svg[size.end():]}')
     tree = resvg.usvg.Tree.from_str(svg, _resvg_options())
-    return bytes(resvg.render(tree, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)))
+    png = bytes(resvg.render(tree, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)))
+    with Image.open(io.BytesIO(png)) as drawn:
+        rgba = drawn.convert("RGBA")
+    alpha = rgba.getchannel("A").getextrema()
+    if isinstance(alpha[0], int) and alpha[0] < 255:  # not opaque: on white, as Skia paints
+        rgba = Image.alpha_composite(Image.new("RGBA", rgba.size, "#ffffff"), rgba)
+    return rgba
 
 
-_DRAW: dict[Renderer, Callable[[str, float], bytes]] = {"skia": _skia_png, "resvg": _resvg_png}
+_DRAW: dict[Renderer, Callable[[str, float], Image.Image]] = {
+    "skia": _skia_image, "resvg": _resvg_image}

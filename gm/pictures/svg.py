@@ -128,6 +128,18 @@ def _pts(poly: Iterable[Point]) -> str:
     return " ".join(f"{x:g},{y:g}" for x, y in poly)
 
 
+# styles shared by many marks, written once on the group that holds them (SVG inherits them)
+_LABEL_STYLE = (' text-anchor="middle" font-size="11" font-weight="bold" fill="#202020" '
+                'stroke="#ffffff" stroke-width="2.6" paint-order="stroke"')
+_CENTRE_STYLE = ' stroke="#000" stroke-width="1.5"'
+_UNIT_TEXT_STYLE = ' text-anchor="middle" font-size="12" font-weight="bold"'
+
+
+def _n(value: float) -> str:
+    """A coordinate to a tenth, written short (`12`, not `12.0`)."""
+    return f"{round(value, 1):g}"
+
+
 @dataclass(frozen=True)
 class _Static:
     """What the picture of a variant's board always has: each province's polygon as SVG
@@ -328,9 +340,8 @@ def _label(static: _Static, abbr: str, water: bool) -> str:
     """The province's name (Geophysical rule 9: a sea's or lake's in capitals)."""
     x, y = static.label_at[abbr]
     text = abbr.upper() if water else abbr
-    return (f'<text class="label" x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" '
-            f'font-size="11" font-weight="bold" fill="#202020" stroke="#ffffff" '
-            f'stroke-width="2.6" paint-order="stroke" data-province="{abbr}">{text}</text>')
+    return f'<text class="label" x="{_n(x)}" y="{_n(y + 4)}" data-province="{abbr}">{text}</text>'
+
 
 
 def _centre(static: _Static, abbr: str, owner: str | None, colour: str | None,
@@ -338,11 +349,11 @@ def _centre(static: _Static, abbr: str, owner: str | None, colour: str | None,
     x, y = static.centre_at[abbr]
     star = ""
     if new:
-        star = (f'<circle data-mark="new-centre" cx="{x:.1f}" cy="{y:.1f}" r="9.5" '
+        star = (f'<circle data-mark="new-centre" cx="{_n(x)}" cy="{_n(y)}" r="9.5" '
                 f'fill="none" stroke="#e65100" stroke-width="2.5"/>')
     return (f'{star}<circle class="centre" data-province="{abbr}" data-owner='
-            f'{quoteattr(owner or "")} cx="{x:.1f}" cy="{y:.1f}" r="5.5" '
-            f'fill="{colour or "#ffffff"}" stroke="#000" stroke-width="1.5"/>')
+            f'{quoteattr(owner or "")} cx="{_n(x)}" cy="{_n(y)}" r="5.5" '
+            f'fill="{colour or "#ffffff"}"/>')
 
 
 def _half_width(unit: Unit) -> float:
@@ -391,24 +402,22 @@ def _unit(unit: Unit, colour: str, x: float, y: float, dislodged: bool, code: st
     letter = UNIT_LETTER[unit.type]
     label = letter if coast is None else f"{letter}/{coast}"
     width = 20 + 7 * (len(label) - 1)
-    shape = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="10.5" fill="{colour}"{stroke}/>'
+    shape = (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="10.5" fill="{colour}"{stroke}/>'
              if unit.type is UnitType.ARMY and coast is None else
-             f'<rect x="{x - width / 2:.1f}" y="{y - 9.5:.1f}" width="{width}" height="19" '
+             f'<rect x="{_n(x - width / 2)}" y="{_n(y - 9.5)}" width="{width}" height="19" '
              f'rx="4" fill="{colour}"{stroke}/>')
     tag = ""
     if code:  # beside the mark, where the layout (_static) keeps names and centres away
         left = _badge_left(x, _half_width(unit))
-        tag = (f'<rect class="code" x="{left:.1f}" y="{y - 6:.1f}" width="{5 + 7 * len(code)}" '
+        tag = (f'<rect class="code" x="{_n(left)}" y="{_n(y - 6)}" width="{5 + 7 * len(code)}" '
                f'height="12" rx="2" fill="#ffffff" stroke="{colour}" stroke-width="1.5"/>'
-               f'<text class="code" x="{left + 2.5 + 3.5 * len(code):.1f}" y="{y + 3.6:.1f}" '
-               f'text-anchor="middle" font-size="10" font-weight="bold" fill="#000">'
-               f'{escape(code)}</text>')
+               f'<text class="code" x="{_n(left + 2.5 + 3.5 * len(code))}" y="{_n(y + 3.6)}" '
+               f'font-size="10" fill="#000">{escape(code)}</text>')
     return (f'<g class={quoteattr(classes)} data-power={quoteattr(unit.power)} '
             f'data-province={quoteattr(unit.location.province)}><title>'
             f'{escape(unit.power)} {escape(str(unit))}{" (dislodged)" if dislodged else ""}'
-            f'</title>{shape}<text x="{x:.1f}" y="{y + 4.5:.1f}" text-anchor="middle" '
-            f'font-size="12" font-weight="bold" fill="{text_on(colour)}">{escape(label)}</text>'
-            f'{tag}</g>')
+            f'</title>{shape}<text x="{_n(x)}" y="{_n(y + 4.5)}" '
+            f'fill="{text_on(colour)}">{escape(label)}</text>{tag}</g>')
 
 
 def _arrow(a: Point, b: Point, colour: str, mark: str, *, dash: str = "", width: float = 3.0,
@@ -428,12 +437,12 @@ def _arrow(a: Point, b: Point, colour: str, mark: str, *, dash: str = "", width:
         out.append(f"<title>{escape(title)}</title>")
     line_end = (hx, hy) if head else (x2, y2)
     dashed = f' stroke-dasharray="{dash}"' if dash else ""
-    out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{line_end[0]:.1f}" y2="{line_end[1]:.1f}" '
+    out.append(f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(line_end[0])}" y2="{_n(line_end[1])}" '
                f'stroke="{colour}" stroke-width="{width}"{dashed} stroke-linecap="round"/>')
     if head:
         px, py = -uy * 5.5, ux * 5.5
-        out.append(f'<polygon points="{x2:.1f},{y2:.1f} {hx + px:.1f},{hy + py:.1f} '
-                   f'{hx - px:.1f},{hy - py:.1f}" fill="{colour}"/>')
+        out.append(f'<polygon points="{_n(x2)},{_n(y2)} {_n(hx + px)},{_n(hy + py)} '
+                   f'{_n(hx - px)},{_n(hy - py)}" fill="{colour}"/>')
     if cross:
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
         out.append(_cross(cx, cy, 6.0))
@@ -442,8 +451,8 @@ def _arrow(a: Point, b: Point, colour: str, mark: str, *, dash: str = "", width:
 
 
 def _cross(x: float, y: float, r: float) -> str:
-    return (f'<path d="M{x - r:.1f} {y - r:.1f} L{x + r:.1f} {y + r:.1f} M{x + r:.1f} '
-            f'{y - r:.1f} L{x - r:.1f} {y + r:.1f}" stroke="{FAILED}" stroke-width="3" '
+    return (f'<path d="M{_n(x - r)} {_n(y - r)} L{_n(x + r)} {_n(y + r)} M{_n(x + r)} '
+            f'{_n(y - r)} L{_n(x - r)} {_n(y + r)}" stroke="{FAILED}" stroke-width="3" '
             f'stroke-linecap="round"/>')
 
 
@@ -536,7 +545,7 @@ class _Orders:
         self.out.append(_arrow(start, end, colour, mark, dash=dash, width=2.2, head=False,
                                cross=state == "failed", end_gap=4.0, title=str(o),
                                start_gap=self.gap(o.unit.province, start, end, 12.0)))
-        self.out.append(f'<circle cx="{end[0]:.1f}" cy="{end[1]:.1f}" r="3.5" fill="{colour}"/>')
+        self.out.append(f'<circle cx="{_n(end[0])}" cy="{_n(end[1])}" r="3.5" fill="{colour}"/>')
 
     def draw_own(self, r: OrderResult) -> None:
         o = r.order
@@ -560,17 +569,17 @@ class _Orders:
                                    end_gap=self.gap(o.fleet.province, b, a, 12.0)))
         elif isinstance(o, Hold):
             x, y = self.at(o.unit.location)
-            self.under.append(f'<circle data-mark="{self.mark("hold")}" cx="{x:.1f}" '
-                              f'cy="{y:.1f}" r="15" fill="none" stroke="{OK}" '
+            self.under.append(f'<circle data-mark="{self.mark("hold")}" cx="{_n(x)}" '
+                              f'cy="{_n(y)}" r="15" fill="none" stroke="{OK}" '
                               f'stroke-width="2"/>')
         elif isinstance(o, Build):
             x, y = self.at(o.unit.location)
             ok = state == "ok"
             self.out.append(
                 f'<g data-mark="{self.mark("build" if ok else "move-void")}"><title>'
-                f'{escape(str(o))}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="16" '
+                f'{escape(str(o))}</title><circle cx="{_n(x)}" cy="{_n(y)}" r="16" '
                 f'fill="none" stroke="{"#2e7d32" if ok else VOID}" stroke-width="3"/>'
-                f'<text x="{x + 15:.1f}" y="{y - 9:.1f}" font-size="16" font-weight="bold" '
+                f'<text x="{_n(x + 15)}" y="{_n(y - 9)}" font-size="16" font-weight="bold" '
                 f'fill="{"#2e7d32" if ok else VOID}">+</text></g>')
         elif isinstance(o, Remove | Disband):
             x, y = self.at(o.unit.location)
@@ -578,8 +587,8 @@ class _Orders:
                             f'</title>{_cross(x, y, 12.0)}</g>')
         elif isinstance(o, Transform):
             x, y = self.at(o.unit.location)
-            self.out.append(f'<g data-mark="{self.mark("transform")}"><circle cx="{x:.1f}" '
-                            f'cy="{y:.1f}" r="15" fill="none" stroke="#6a1b9a" '
+            self.out.append(f'<g data-mark="{self.mark("transform")}"><circle cx="{_n(x)}" '
+                            f'cy="{_n(y)}" r="15" fill="none" stroke="#6a1b9a" '
                             f'stroke-width="2" stroke-dasharray="3 2"/></g>')
         elif isinstance(o, GeoEvent | SupportEvent):
             event = o.event if isinstance(o, SupportEvent) else o
@@ -588,11 +597,11 @@ class _Orders:
             parts = [f'<g data-mark="{self.mark("geo")}"><title>{escape(str(o))}</title>']
             if target.other is not None:
                 x2, y2 = self.at(target.other)
-                parts.append(f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                parts.append(f'<line x1="{_n(x)}" y1="{_n(y)}" x2="{_n(x2)}" y2="{_n(y2)}" '
                              f'stroke="#8d5524" stroke-width="3" stroke-dasharray="2 3"/>')
-            parts.append(f'<rect x="{x - 14:.1f}" y="{y - 14:.1f}" width="28" height="28" '
+            parts.append(f'<rect x="{_n(x - 14)}" y="{_n(y - 14)}" width="28" height="28" '
                          f'fill="none" stroke="#8d5524" stroke-width="2.5" '
-                         f'transform="rotate(45 {x:.1f} {y:.1f})"/></g>')
+                         f'transform="rotate(45 {_n(x)} {_n(y)})"/></g>')
             self.out.append("".join(parts))
 
 
@@ -677,12 +686,13 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
         out_board.append(
             f'<g class="{mark}" data-mark="{mark}" data-between='
             f'{quoteattr(pair[0] + "-" + pair[1])}>'
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="#ffffff" stroke="{colour}" '
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="7" fill="#ffffff" stroke="{colour}" '
             f'stroke-width="2.5"/>'
             + (_cross(x, y, 4.0) if mark == "cut-border" else
-               f'<path d="M{x - 4:.1f} {y:.1f} L{x + 4:.1f} {y:.1f}" stroke="{colour}" '
+               f'<path d="M{_n(x - 4)} {_n(y)} L{_n(x + 4)} {_n(y)}" stroke="{colour}" '
                f'stroke-width="2.5"/>') + "</g>")
     old_centres = None if before is None else before.centres
+    out_board.append(f'<g class="centres"{_CENTRE_STYLE}>')
     for abbr in static.order:
         if abbr in centres:
             owner = state.owners.get(abbr)
@@ -692,7 +702,8 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
             out_board.append(_centre(static, abbr, owner,
                                      None if owner is None else colours.get(owner, "#777777"),
                                      new))
-    units: list[str] = []
+    out_board.append("</g>")
+    units: list[str] = [f'<g class="units"{_UNIT_TEXT_STYLE}>']
     for unit in sorted(state.units):
         x, y = static.unit_at.get(unit.location.province, (0.0, 0.0))
         units.append(_unit(unit, colours.get(unit.power, "#777777"), x, y, False,
@@ -711,7 +722,9 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
     orders = _Orders(static, gmap, colours, codes, state.units)
     orders.draw(results)
     used |= orders.used
-    labels = [_label(static, abbr, abbr in water) for abbr in static.order]
+    labels = [f'<g class="labels"{_LABEL_STYLE}>',
+              *(_label(static, abbr, abbr in water) for abbr in static.order), "</g>"]
+    units.append("</g>")
 
     legend, legend_height = _legend(variant, powers, colours, codes, state, used, b.height + 8,
                                     b.width)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from gm.play.adjudicate import Adjudication
 from gm.play.observers import observers
+from gm.play.picture_choice import mode_for
 from gm.play.reports import ReportMail, build_view, phase_reports
 from gm.store.rows import PressRecord
 
@@ -31,8 +32,9 @@ def recipients(done: Adjudication) -> list[tuple[str, str | None, str]]:
 
 def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
                     service: str) -> list[ReportMail]:
-    """The reports of the adjudicated phase, one to each of its `recipients`; `press`: the
-    game's press (that of the phase goes with the reports); `service`: the service's name."""
+    """The reports of the adjudicated phase, one to each of its `recipients`, with the pictures
+    each chose (SET PICTURES); `press`: the game's press (that of the phase goes with the
+    reports); `service`: the service's name."""
     phase, step = done.phase, done.step
     nxt = done.next_phase
     view = build_view(done.variant, done.game, phase.state, step, now=done.at,
@@ -42,4 +44,5 @@ def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
     return phase_reports(done.variant, view, step.state, recipients=recipients(done),
                          press=[p for p in press if p.phase_id == phase.id],
                          before=phase.state,
-                         results=first.results if first is not None and first.played else ())
+                         results=first.results if first is not None and first.played else (),
+                         modes=lambda address: mode_for(done.game, address))

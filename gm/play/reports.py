@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -32,6 +32,7 @@ from gm.mail.compose import build_subject, inline_content_id
 from gm.pictures import picture_pair, render_map_svg
 from gm.play.coming import ComingEvent, coming_events
 from gm.play.deadlines import show
+from gm.play.picture_choice import Mode
 from gm.play.render import render
 from gm.store.rows import Attachment, GameRecord, PressRecord, StoredResult
 
@@ -116,6 +117,9 @@ class ReportView:
     orders_picture: str | None = None  # the SVG file of the phase's orders, when drawn
     # the PNG pictures shown in the HTML part: (content id, caption) each
     pictures: tuple[tuple[str, str], ...] = ()
+    # which pictures the reader chose (gm.play.picture_choice): inline, all (the SVGs attached
+    # too) or none
+    picture_mode: str = "all"
     extra: dict[str, str] = field(default_factory=dict)
     disorder: tuple[str, ...] = ()  # powers in civil disorder that would have a choice
     coming: tuple[ComingEvent, ...] = ()  # the variant's scheduled events of the coming year
@@ -310,26 +314,39 @@ def report_pictures(
 def phase_reports(variant: Variant, view: ReportView, after: GameState, *,
                   recipients: Sequence[tuple[str, str | None, str]],
                   press: Sequence[PressRecord] = (), before: GameState | None = None,
-                  results: Sequence[OrderResult] = ()) -> list[ReportMail]:
+                  results: Sequence[OrderResult] = (),
+                  modes: Callable[[str], Mode] | None = None) -> list[ReportMail]:
     """One report per recipient `(address, power or None, audience)`; each audience's text is
-    rendered once per distinct press it sees. The pictures show `results` (the orders of the
-    phase played from `before`) and the position after the phase."""
-    view, attachments = report_pictures(variant, view, after, before, results)
+    rendered once per distinct press and choice of pictures it sees. The pictures show
+    `results` (the orders of the phase played from `before`) and the position after the phase;
+    `modes`: which pictures each address chose (gm.play.picture_choice; None: all)."""
+    full, attachments = report_pictures(variant, view, after, before, results)
     subject = build_subject("results", game=view.game, phase=view.phase)
-    bodies: dict[tuple[PressRow, ...], tuple[str, Markup]] = {}
-    rendered: dict[tuple[str, tuple[PressRow, ...]], tuple[str, str]] = {}
+    bodies: dict[tuple[tuple[PressRow, ...], str], tuple[str, Markup]] = {}
+    rendered: dict[tuple[str, tuple[PressRow, ...], str], tuple[str, str]] = {}
     out = []
     for address, power, audience in recipients:
+        mode = "all" if modes is None else modes(address)
         rows = _press_for(press, audience, power)
-        key = (audience, rows)
+        key = (audience, rows, mode)
         if key not in rendered:
-            v = replace(view, press=rows)
-            if rows not in bodies:  # the body is the same for every audience seeing this press
-                bodies[rows] = (render("report/phase-body.txt.j2", r=v).rstrip("\n"),
-                                Markup(render("report/phase-body.html.j2", r=v)))
-            text_body, html_body = bodies[rows]
+            v = replace(_pictures_shown(full, mode), press=rows)
+            if (rows, mode) not in bodies:  # the same for every audience seeing this press
+                bodies[rows, mode] = (render("report/phase-body.txt.j2", r=v).rstrip("\n"),
+                                      Markup(render("report/phase-body.html.j2", r=v)))
+            text_body, html_body = bodies[rows, mode]
             rendered[key] = (render(f"report/phase-{audience}.txt.j2", r=v, body=text_body),
                              render(f"report/phase-{audience}.html.j2", r=v, body=html_body))
         text, html = rendered[key]
-        out.append(ReportMail((address,), subject, text, html, attachments))
+        carried = (attachments if mode == "all" else ()
+                   if mode == "none" else tuple(a for a in attachments
+                                                if a.content_type == "image/png"))
+        out.append(ReportMail((address,), subject, text, html, carried))
     return out
+
+
+def _pictures_shown(view: ReportView, mode: str) -> ReportView:
+    """`view` (naming every picture) as a reader who chose `mode` sees it."""
+    if mode == "none":
+        return replace(view, picture_mode=mode, pictures=(), picture=None, orders_picture=None)
+    return replace(view, picture_mode=mode)

@@ -33,6 +33,10 @@ CONCESSIONS_KEY = "concessions"
 # out for taking over a power nobody plays (SET TAKEOVER; TAKEOVER); absent: no takeovers.
 TAKEOVER_KEY = "takeover_password_hash"
 
+# The key of the settings document's `extra` that holds which pictures each reader's reports
+# carry (SET PICTURES; gm.play.picture_choice): {"default": mode, "readers": {address: mode}}.
+PICTURES_KEY = "pictures"
+
 # A deadline rule: time allowed from the start of the phase, or the next such time of day in
 # the game's timezone.
 Deadline = timedelta | time

@@ -27,7 +27,7 @@ from gm.notation import parse_order
 from gm.pictures import render_map_svg
 from gm.variants import get_variant
 from gm.variants.registry import names
-from tests.support.picture_reader import SVG, area, read
+from tests.support.picture_reader import SVG, area, read, styles
 from tests.support.positions import submitted
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -70,6 +70,7 @@ def _f(e: ET.Element, name: str) -> float:
 def _shapes(root: ET.Element) -> tuple[list[Shape], list[Shape], list[Shape], list[Shape]]:
     """The names, unit marks, power codes and centre markers drawn."""
     labels, marks, codes, centres = [], [], [], []
+    style = styles(root)
     for t in root.iter(f"{SVG}text"):
         if t.get("class") == "label":
             text = t.text or ""
@@ -86,7 +87,7 @@ def _shapes(root: ET.Element) -> tuple[list[Shape], list[Shape], list[Shape], li
         drawn = [e for e in g if e.tag in (f"{SVG}circle", f"{SVG}rect")]
         for i, e in enumerate(drawn):  # the unit's mark, then the box of its code if shown
             what = f"code of {who}" if i else who
-            pad = _f(e, "stroke-width") / 2  # its outline
+            pad = float(style[e].get("stroke-width", 0)) / 2  # its outline
             if e.tag == f"{SVG}circle":
                 shape = _circle(what, _f(e, "cx"), _f(e, "cy"), _f(e, "r") + pad)
             else:
@@ -97,7 +98,8 @@ def _shapes(root: ET.Element) -> tuple[list[Shape], list[Shape], list[Shape], li
     for c in root.iter(f"{SVG}circle"):
         if c.get("class") == "centre":
             centres.append(_circle(f"centre {c.get('data-province')}", _f(c, "cx"),
-                                   _f(c, "cy"), _f(c, "r") + _f(c, "stroke-width") / 2))
+                                   _f(c, "cy"),
+                                   _f(c, "r") + float(style[c]["stroke-width"]) / 2))
     return labels, marks, codes, centres
 
 
@@ -316,9 +318,9 @@ def test_a_hold_ring_lies_under_the_unit_and_its_code() -> None:
         given.append(Submitted(unit.power, f"{unit} H", order))
     root, _ = read(render_map_svg(variant, state, "holds",
                                   results=advance(variant, state, given).reports[0].results))
-    children = list(root)
-    rings = [i for i, e in enumerate(children) if e.get("data-mark") == "hold"]
-    units = [i for i, e in enumerate(children) if "unit" in (e.get("class") or "").split()]
+    drawn = list(root.iter())  # in the order drawn
+    rings = [i for i, e in enumerate(drawn) if e.get("data-mark") == "hold"]
+    units = [i for i, e in enumerate(drawn) if "unit" in (e.get("class") or "").split()]
     assert len(rings) == len(units) == len(state.units) and max(rings) < min(units)
 
 

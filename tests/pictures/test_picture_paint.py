@@ -10,119 +10,16 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-from collections.abc import Callable
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from gm.engine.game import advance
-from gm.engine.geo import Terrain
-from gm.engine.phase import Phase, PhaseType
-from gm.engine.units import UnitType
-from gm.pictures import render_map_svg
 from gm.pictures.paint import Undrawable, paint_rgba
 from gm.pictures.png import PictureError, encode_rgba, render_png
-from gm.variants import get_variant
-from gm.variants.registry import names
-from tests.support.positions import burgundy_dislodged, submitted, unit
+from tests.support.picture_cases import PICTURES, chaos, movement
 
 Pixels = np.ndarray  # rows x columns x RGB
-
-
-def _start(name: str) -> str:
-    variant = get_variant(name)
-    return render_map_svg(variant, variant.start_state(), f"{variant.title}: the start")
-
-
-def _movement() -> str:
-    """Moves that succeed, bounce and are void; supports given and cut; a convoy; a hold."""
-    variant = get_variant("standard")
-    state = variant.start_state().evolve(units=(
-        unit("England", UnitType.FLEET, "NTH"), unit("England", UnitType.ARMY, "Yor"),
-        unit("France", UnitType.ARMY, "Par"), unit("France", UnitType.ARMY, "Mar"),
-        unit("Germany", UnitType.ARMY, "Mun"), unit("Germany", UnitType.ARMY, "Ber"),
-        unit("Germany", UnitType.ARMY, "Sil"), unit("Russia", UnitType.ARMY, "War"),
-        unit("Russia", UnitType.ARMY, "Pru"), unit("Austria", UnitType.ARMY, "Vie"),
-        unit("Austria", UnitType.ARMY, "Bud"), unit("Italy", UnitType.ARMY, "Ven")))
-    step = advance(variant, state, submitted(
-        variant, state, "England: F NTH C A Yor - Nwy", "England: A Yor - Nwy",
-        "France: A Par - Bur", "France: A Mar S A Par - Bur", "Germany: A Mun - Bur",
-        "Germany: A Ber H", "Germany: A Sil S A Mun - Boh", "Russia: A War - Gal",
-        "Russia: A Pru - Sil", "Austria: A Vie - Gal", "Austria: A Bud S A Vie - Gal",
-        "Italy: A Ven - Lon"))
-    return render_map_svg(variant, state, "standard: movement", results=step.reports[0].results)
-
-
-def _retreat() -> str:
-    """A dislodged unit beside its province with the places it may retreat to."""
-    variant = get_variant("standard")
-    state, step = burgundy_dislodged(variant)
-    return render_map_svg(variant, step.state, "standard: retreat", previous=state)
-
-
-def _adjustment() -> str:
-    variant = get_variant("standard")
-    start = variant.start_state()
-    state = start.evolve(phase=Phase("Winter", 1901, PhaseType.ADJUSTMENT),
-                         units=tuple(u for u in start.units if u.location.province != "Mun"),
-                         owners={c: p for c, p in start.owners.items() if c != "War"})
-    step = advance(variant, state, submitted(variant, state, "Germany: Build A Mun",
-                                           "Russia: Remove A War"))
-    return render_map_svg(variant, state, "standard: builds", results=step.reports[0].results)
-
-
-def _terrain_events() -> str:
-    """A sunk province, ice, a new centre, a border cut and one opened (their patterns)."""
-    variant = get_variant("standard")
-    start = variant.start_state().evolve(cut_borders=frozenset({("Gas", "Mar")}))
-    state = start.evolve(terrain={"Hol": Terrain.SEA, "Bur": Terrain.MOUNTAIN},
-                         iced=frozenset({"BAR"}), cut_borders=frozenset({("Ber", "Mun")}),
-                         centres=frozenset({*variant.map.centres, "Bur"} - {"Hol"}))
-    return render_map_svg(variant, state, "standard: events", previous=start)
-
-
-def _geophysical_orders() -> str:
-    """Geophysical events ordered (their marks are turned squares) and a move."""
-    variant = get_variant("geophysical")
-    state = variant.start_state()
-    step = advance(variant, state, submitted(
-        variant, state, "Germany: Erode Ruh", "Russia: Earthquake Kie-Ber",
-        "France: A Par - Bur"))
-    return render_map_svg(variant, state, "geophysical: events", results=step.reports[0].results)
-
-
-def _deluge_transform() -> str:
-    variant = get_variant("deluge2")
-    state = variant.start_state().evolve(
-        phase=Phase("Spring", 1901, PhaseType.MOVEMENT),
-        units=(unit("France", UnitType.ARMY, "Bre"), unit("Germany", UnitType.ARMY, "Mun")))
-    step = advance(variant, state, submitted(variant, state, "France: A Bre transforms"))
-    return render_map_svg(variant, state, "deluge2: transform", results=step.reports[0].results)
-
-
-def _frozen() -> str:
-    """Abstraction2 in January (rule 5: the north frozen), its passages drawn; scaled down."""
-    variant = get_variant("abstraction2")
-    state = variant.start_state().evolve(phase=Phase("January", 1915, PhaseType.MOVEMENT))
-    return render_map_svg(variant, state, "abstraction2: January")
-
-
-def _chaos() -> str:
-    """34 powers: every unit with its power's code; orders drawn beside them."""
-    variant = get_variant("chaos2")
-    state = variant.start_state()
-    step = advance(variant, state, submitted(
-        variant, state, "Paris: A Par - Bur", "Munich: A Mun - Bur", "London: F Lon - NTH"))
-    return render_map_svg(variant, state, "chaos2: orders", results=step.reports[0].results)
-
-
-PICTURES: dict[str, Callable[[], str]] = {
-    **{f"{name} start": (lambda n=name: _start(n)) for name in names()},
-    "movement": _movement, "retreat": _retreat, "adjustment": _adjustment,
-    "terrain events": _terrain_events, "geophysical events": _geophysical_orders,
-    "deluge2 transform": _deluge_transform, "abstraction2 frozen": _frozen, "chaos2": _chaos,
-}
 
 
 def _decode(png: bytes) -> Pixels:
@@ -144,8 +41,8 @@ def _unmatched(a: Pixels, b: Pixels, reach: int = 2, tolerance: int = 60) -> Pix
 
 
 def _differences(svg: str) -> tuple[int, list[tuple[int, int]]]:
-    skia_drawn = _decode(render_png(svg, renderer="skia"))
-    resvg_drawn = _decode(render_png(svg, renderer="resvg"))
+    skia_drawn = _decode(render_png(svg, renderer="skia", indexed=False))
+    resvg_drawn = _decode(render_png(svg, renderer="resvg", indexed=False))
     assert skia_drawn.shape == resvg_drawn.shape
     unmatched = _unmatched(skia_drawn, resvg_drawn) | _unmatched(resvg_drawn, skia_drawn)
     ys, xs = np.nonzero(unmatched)
@@ -162,23 +59,22 @@ def test_skia_draws_what_an_svg_renderer_draws(picture: str) -> None:
 def test_the_comparison_sees_a_missing_letter_a_missing_centre_and_a_wrong_colour() -> None:
     """The check above can fail: a picture with one unit's letter gone, one centre gone or one
     province's colour changed differs from the true picture in many pixels."""
-    svg = _movement()
-    truth = _decode(render_png(svg, renderer="resvg"))
-    letter = svg.replace('font-weight="bold" fill="#ffffff">A</text>',
-                         'font-weight="bold" fill="#ffffff"></text>', 1)
+    svg = movement()
+    truth = _decode(render_png(svg, renderer="resvg", indexed=False))
+    letter = svg.replace('fill="#ffffff">A</text>', 'fill="#ffffff"></text>', 1)
     centre_at = svg.index('<circle class="centre"')
     centre = svg[:centre_at] + svg[svg.index("/>", centre_at) + 2:]
     colour = svg.replace('fill="#a8c8e6"', 'fill="#efe6cc"', 1)  # one sea drawn as land
     for wrong in (letter, centre, colour):
         assert wrong != svg
         assert _differences(wrong)[0] <= 8  # drawn alike both ways
-        drawn = _decode(render_png(wrong, renderer="skia"))
+        drawn = _decode(render_png(wrong, renderer="skia", indexed=False))
         assert (_unmatched(drawn, truth) | _unmatched(truth, drawn)).sum() > 30
 
 
 def test_the_png_holds_exactly_the_pixels_painted() -> None:
     """gm's own PNG writer: an independent decoder reads back the painted pixels unchanged."""
-    pixels, width, height = paint_rgba(_chaos(), 1.0)
+    pixels, width, height = paint_rgba(chaos(), 1.0)
     png = encode_rgba(pixels, width, height)
     with Image.open(io.BytesIO(png)) as image:
         assert image.size == (width, height) and image.mode == "RGBA"

@@ -94,29 +94,28 @@ def test_a_year_of_reports(database: Database, tmp_path: Path) -> None:
     html = _part(_to(spring, OBSERVER), "text/html")
     assert "To all: &lt;peace&gt; &amp; quiet." in html and "<table " in html
     names = [a.filename for a in _to(spring, OBSERVER).attachments]
-    assert names == ["annals-spring-1901-movement-orders.png", "annals-fall-1901-movement.png",
-                     "annals-spring-1901-movement-orders.svg", "annals-fall-1901-movement.svg"]
-    attached = _to(spring, OBSERVER).attachments
-    pngs = [a for a in attached if a.content_type == "image/png"]
-    # queued undrawn, each with its picture's SVG (the one attached): the sender draws them
-    assert [a.svg for a in pngs] == [a.data for a in attached[2:]]
+    # the default (SET PICTURES INLINE): the PNGs, no SVG attached
+    assert names == ["annals-spring-1901-movement-orders.png", "annals-fall-1901-movement.png"]
+    pngs = list(_to(spring, OBSERVER).attachments)
+    # queued undrawn, each with its picture's SVG: the sender draws them
+    assert [(a.svg or b"")[:5] for a in pngs] == [b"<svg "] * 2
+    assert b"annals: Spring 1901, Movement, the orders" in (pngs[0].svg or b"")
     assert all(not a.drawn and a.data == b"" for a in pngs)
     for png in pngs:  # the HTML part shows each PNG by its content id
         assert f'src="cid:{png.filename}@picture.gm"' in html
     # the text and the HTML name both pictures: the orders and the map after the phase
     assert ("Two pictures are attached: the orders of this phase "
-            "(annals-spring-1901-movement-orders.png; annals-spring-1901-movement-orders.svg "
-            "to zoom) and the map after it (annals-fall-1901-movement.png; "
-            "annals-fall-1901-movement.svg to zoom).") in _part(_to(spring, OBSERVER), "text/plain")
-    assert ("to zoom: the orders of this phase (annals-spring-1901-movement-orders.svg) and the "
-            "map after it (annals-fall-1901-movement.svg).") in html
-    orders, picture = _to(spring, OBSERVER).attachments[2:]
-    moves = [g for g in ET.fromstring(orders.data).iter("{http://www.w3.org/2000/svg}g")
+            "(annals-spring-1901-movement-orders.png) and the map after it "
+            "(annals-fall-1901-movement.png). SET PICTURES ALL adds the SVG files, to zoom."
+            ) in _part(_to(spring, OBSERVER), "text/plain")
+    assert "SET PICTURES ALL attaches the pictures as SVG files too, to zoom." in html
+    orders, picture = (a.svg or b"" for a in pngs)  # the pictures, as the sender draws them
+    moves = [g for g in ET.fromstring(orders).iter("{http://www.w3.org/2000/svg}g")
              if g.get("data-mark") == "move-ok"]
     assert "A Par - Bur" in [g.findtext("{http://www.w3.org/2000/svg}title") for g in moves]
-    root = ET.fromstring(picture.data)
+    root = ET.fromstring(picture)
     units = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
-             if (g.get("class") or "").startswith("unit")]
+             if "unit" in (g.get("class") or "").split()]
     assert {(u.get("data-power"), u.get("data-province")) for u in units} >= {
         ("France", "Bur"), ("Russia", "Gal"), ("Germany", "Ruh")}
 
@@ -130,8 +129,8 @@ def test_a_year_of_reports(database: Database, tmp_path: Path) -> None:
     assert "Next phase: Fall 1901, Retreat, deadline Mon 2026-03-09 12:00 UTC." in text
     assert "Orders are due from: France." in text
     picture = _to(fall, GM).attachments[-1]
-    assert picture.filename == "annals-fall-1901-retreat.svg"
-    root = ET.fromstring(picture.data)
+    assert picture.filename == "annals-fall-1901-retreat.png"
+    root = ET.fromstring(picture.svg or b"")  # the picture the sender draws
     dislodged = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
                  if "dislodged" in (g.get("class") or "")]
     assert [(g.get("data-power"), g.get("data-province")) for g in dislodged] == [
@@ -190,7 +189,8 @@ async def test_process_by_mail_sends_the_full_report_and_history_reads_it(
     config = maildir_config(tmp_path)
     clock = FixedClock(T0)
     setup = "\n".join(["CREATE mailed standard gmpass"]
-                      + [f"ADD {p} {a} pw{p.lower()}" for p, a in PLAYERS.items()] + ["START"])
+                      + [f"ADD {p} {a} pw{p.lower()}" for p, a in PLAYERS.items()]
+                      + ["SET PICTURES DEFAULT ALL", "START"])  # the SVGs attached too
     ingest(database, message("master@example.org", setup), config=config, clock=clock)
     for power, lines in SPRING_1901.items():
         body = "\n".join([f"SIGNON {power} mailed pw{power.lower()}", *lines])

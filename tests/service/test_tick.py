@@ -87,9 +87,9 @@ def test_a_due_phase_is_adjudicated_once_and_reported(database: Database,
     assert len(reports) == 8  # seven players and the GM, one message each
     assert all(len(r.recipients) == 1 for r in reports)
     for r in reports:
-        # the orders and the new position, as PNG (shown in the HTML part) and as SVG
-        assert [a.content_type for a in r.attachments] == ["image/png", "image/png",
-                                                           "image/svg+xml", "image/svg+xml"]
+        # the orders and the new position, as PNG (shown in the HTML part); no SVG attached
+        # (SET PICTURES INLINE, the default)
+        assert [a.content_type for a in r.attachments] == ["image/png", "image/png"]
         assert any(p.content_type == "text/html" for p in r.parts)
         assert dict(r.headers)["Subject"] == "[due] Spring 1901, Movement: results"
     text = _text(reports[0])

@@ -50,14 +50,14 @@ def test_a_failing_game_is_rolled_back_alone_and_the_batch_goes_on(database: Dat
             assert phases_repo.phase_count(s, game) == current.index + 1
         reports = outbound_repo.list_outbound(s, limit=100)
         assert s.scalar(select(func.count()).select_from(AuditEntry)) == 2
-        # the pictures of each adjudicated phase (orders and position, PNG and SVG) are
-        # stored once, attached to its eight reports
-        assert s.scalar(select(func.count()).select_from(OutboundFile)) == 2 * 4
+        # the pictures of each adjudicated phase (orders and position, PNG; SET PICTURES
+        # INLINE, the default) are stored once, attached to its eight reports
+        assert s.scalar(select(func.count()).select_from(OutboundFile)) == 2 * 2
     recipients = {r.recipients[0] for r in reports}
     assert len(reports) == 16
     assert address("first", "France") in recipients and address("third", "Italy") in recipients
     assert not any("broken" in r for r in recipients)
-    pictures = {r.attachments[-1].data for r in reports}
+    pictures = {r.attachments[-1].svg or b"" for r in reports}  # the PNG, drawn from it
     assert len(pictures) == 2 and all(b"<svg" in p for p in pictures)
 
 
@@ -86,8 +86,8 @@ def test_a_phase_opened_by_the_tick_and_nobody_has_a_choice_in_is_resolved_in_th
     with database.read() as s:
         history = phases_repo.history(s, game)
         reports = outbound_repo.list_outbound(s, limit=100)
-        # each phase: its orders and its position, as PNG and as SVG
-        assert s.scalar(select(func.count()).select_from(OutboundFile)) == 2 * 4
+        # each phase: its orders and its position, as PNG (SET PICTURES INLINE, the default)
+        assert s.scalar(select(func.count()).select_from(OutboundFile)) == 2 * 2
     assert [(p.phase, p.adjudicated) for p in history] == [
         (Phase("Fall", 1901, PhaseType.MOVEMENT), True),
         (Phase("Winter", 1901, PhaseType.ADJUSTMENT), True),

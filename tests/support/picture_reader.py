@@ -73,6 +73,26 @@ def read(svg: str) -> tuple[ET.Element, Drawn]:
                        float(frame.get("height") or 0))
 
 
+# the presentation attributes a group passes on to what it holds (SVG inheritance)
+INHERITED = ("fill", "stroke", "stroke-width", "stroke-dasharray", "font-size", "font-weight",
+             "text-anchor", "paint-order")
+
+
+def styles(root: ET.Element) -> dict[ET.Element, dict[str, str]]:
+    """Each element's presentation attributes as drawn: its own, else its nearest group's
+    (the SVG writes a style shared by many marks once, on the group holding them)."""
+    out: dict[ET.Element, dict[str, str]] = {}
+
+    def walk(e: ET.Element, above: dict[str, str]) -> None:
+        mine = {**above, **{k: v for k, v in e.attrib.items() if k in INHERITED}}
+        out[e] = mine
+        for child in e:
+            walk(child, mine)
+
+    walk(root, {})
+    return out
+
+
 def area(poly: list[Point]) -> float:
     """Signed area (positive: clockwise on screen)."""
     return sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(poly, poly[1:] + poly[:1],

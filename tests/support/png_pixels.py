@@ -1,5 +1,5 @@
-"""Reads the pixels of a PNG (8-bit RGB or RGBA, not interlaced: what the pictures are), so
-tests can look at colours where a person would."""
+"""Reads the pixels of a PNG (8-bit RGB, RGBA or palette, not interlaced: what the pictures
+and screenshots are), so tests can look at colours where a person would."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ class Image:
     def __init__(self, data: bytes, rows: int | None = None) -> None:
         """Decode `data`; `rows`: only the first so many rows (the rest stay unread)."""
         assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-        pos, idat = 8, b""
+        pos, idat, self.palette = 8, b"", b""
         while pos < len(data):
             (length,) = struct.unpack(">I", data[pos:pos + 4])
             kind = data[pos + 4:pos + 8]
@@ -19,8 +19,10 @@ class Image:
             if kind == b"IHDR":
                 self.width, self.height, depth, colour, _, _, interlace = struct.unpack(
                     ">IIBBBBB", body)
-                assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour)
-                self.channels = 4 if colour == 6 else 3
+                assert depth == 8 and colour in (2, 3, 6) and interlace == 0, (depth, colour)
+                self.channels = {2: 3, 3: 1, 6: 4}[colour]
+            elif kind == b"PLTE":
+                self.palette = body
             elif kind == b"IDAT":
                 idat += body
             pos += 12 + length
@@ -54,5 +56,8 @@ class Image:
     def pixel(self, x: float, y: float) -> str:
         """The colour at (x, y) as `#rrggbb`."""
         row = self.rows[int(y)]
+        if self.channels == 1:  # an index into the palette
+            i = row[int(x)] * 3
+            return "#{:02x}{:02x}{:02x}".format(*self.palette[i:i + 3])
         i = int(x) * self.channels
         return "#{:02x}{:02x}{:02x}".format(*row[i:i + 3])

@@ -48,6 +48,7 @@ def read_summary(c: list[Token]) -> Draft:
 def handle(ctx: Context, command: Summary) -> None:
     from gm.commands.handlers.common import no_game, shown_deadline, variant_of
     from gm.commands.handlers.records import add_rendered
+    from gm.play.picture_choice import chosen, game_default
     from gm.play.render import render
     from gm.play.seating import players_lines
     from gm.store import games as games_repo
@@ -84,12 +85,14 @@ def handle(ctx: Context, command: Summary) -> None:
     records = phases_repo.history(ctx.session, game.id)
     players = players_lines(ctx.session, game, variant, records,
                             addresses=shows_addresses(ctx, game))
+    mine = chosen(game, ctx.sender)
+    pictures = game_default(game).upper() + ("" if mine is None else f" (yours: {mine.upper()})")
     add_rendered(ctx, render(
         "reply/summary.txt.j2", game=game.name, title=variant.title, status=game.status.value,
         phase=None if phase is None else variant.format_phase(phase.phase), deadline=deadline,
         press=settings.press.value.upper(), late=late, powers=powers,
         quiet="QUIET" + (", revealed" if settings.revealed else "") if settings.quiet else None,
-        players=players, years=_centres_by_year(variant, records)))
+        players=players, years=_centres_by_year(variant, records), pictures=pictures))
 
 
 def shows_addresses(ctx: Context, game: GameRecord) -> bool:
