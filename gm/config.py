@@ -523,6 +523,10 @@ def _smtp(s: _Settings) -> SmtpConfig | None:
         return None
     host, port, security = _port_security(s, "smtp")
     user = s.get("smtp.user", _text, "") or None
+    sign_in = _sign_in(s, "smtp")
+    if user is None and (sign_in.oauth is not None or sign_in.password_command):
+        raise ConfigError(f"smtp.user ({env_name('smtp.user')}) is required to sign in "
+                          "(smtp.auth, smtp.password_command)")
     return SmtpConfig(
         host=host,
         port=port,
@@ -531,7 +535,7 @@ def _smtp(s: _Settings) -> SmtpConfig | None:
         password=_password(s, "smtp"),
         ca_file=s.path("smtp.ca_file", Path()) if s.has("smtp.ca_file") else None,
         timeout=s.get("smtp.timeout", _seconds(1, 3600), DEFAULT_SMTP_TIMEOUT),
-        sign_in=_sign_in(s, "smtp"),
+        sign_in=sign_in,
     )
 
 
