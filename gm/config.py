@@ -384,8 +384,11 @@ def is_loopback(host: str) -> bool:
 
 
 def _one_of(s: _Settings, table: str, names: tuple[str, ...]) -> str | None:
-    """Which of these keys is set (at most one may be)."""
+    """Which of these keys is set (at most one may be; one set in the environment replaces
+    those in the file, as the environment wins everywhere)."""
     given = [n for n in names if s.has(f"{table}.{n}")]
+    from_env = [n for n in given if s.origin(f"{table}.{n}").startswith("environment")]
+    given = from_env or given
     if len(given) > 1:
         where = "; ".join(s.origin(f"{table}.{n}") for n in given)
         raise ConfigError(f"{table}: give at most one of {', '.join(f'{table}.{n}' for n in names)}"
@@ -440,7 +443,10 @@ def _auth(value: Any, origin: str) -> Auth:
 
 def _sign_in(s: _Settings, table: str) -> SignIn:
     auth = s.get(f"{table}.auth", _auth, Auth.PASSWORD)
-    password_command = s.get(f"{table}.password_command", _command, _NO_COMMAND)
+    password_command = _NO_COMMAND
+    if _one_of(s, table, ("password", "password_command", "password_file")) == (
+            "password_command"):
+        password_command = s.get(f"{table}.password_command", _command, _NO_COMMAND)
     oauth_keys = [k for k in _SIGN_IN[2:] if s.has(f"{table}.{k}")]
     if auth is Auth.PASSWORD:
         if oauth_keys:

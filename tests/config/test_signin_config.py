@@ -36,8 +36,8 @@ def test_password_command_as_a_list_or_a_string(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("text", "env"), [
     ('password = "pw"\npassword_file = "pw"\n', {}),
-    ('password_command = "pass show gm"\n', {"GM_IMAP_PASSWORD": "from-env-secret"}),
-    ('password_file = "pw"\n', {"GM_IMAP_PASSWORD_COMMAND": "pass show gm"}),
+    ("", {"GM_IMAP_PASSWORD": "from-env-secret", "GM_IMAP_PASSWORD_COMMAND": "pass gm"}),
+    ('password_command = "pass show gm"\npassword_file = "pw"\n', {}),
 ])
 def test_at_most_one_way_to_give_the_password(tmp_path: Path, text: str,
                                               env: dict[str, str]) -> None:
@@ -48,6 +48,14 @@ def test_at_most_one_way_to_give_the_password(tmp_path: Path, text: str,
     assert "give at most one of imap.password, imap.password_command, imap.password_file" in (
         message)
     assert "file-secret" not in message and "from-env-secret" not in message
+
+
+def test_the_environment_replaces_the_files_password(tmp_path: Path) -> None:
+    (tmp_path / "pw").write_text("file-secret\n")
+    config = load_config(write(tmp_path, IMAP + 'password_file = "pw"\n'),
+                         {"GM_IMAP_PASSWORD_COMMAND": "pass show gm"})
+    assert config.imap is not None and config.imap.password == Secret("")
+    assert config.imap.sign_in.password_command == ("pass", "show", "gm")
 
 
 def test_token_command(tmp_path: Path) -> None:
