@@ -217,3 +217,23 @@ async def test_password_command_and_password_file_sign_in(dovecot: DovecotServer
     await source.close()
     assert "check the user and the password" in str(caught.value)
     assert "not-the-password-42" not in caplog.text + str(caught.value)
+
+
+async def test_a_failing_password_command_is_reported_without_its_output(
+        imap_account: ImapAccount, tmp_path: Path) -> None:
+    script = tmp_path / "fails.py"
+    script.write_text("import sys\nprint('half-secret-9')\n"
+                      "print('store locked: half-secret-9', file=sys.stderr)\nsys.exit(3)\n")
+    config = replace(imap_account.config(password=""),
+                     sign_in=SignIn(password_command=(sys.executable, str(script))))
+    source = ImapSource(config, backoff=FAST, timeout=10)
+    with pytest.raises(SignInError) as caught:
+        await source.check()
+    await source.close()
+    assert "password command" in str(caught.value) and "exit status 3" in str(caught.value)
+    assert "half-secret-9" not in str(caught.value)
+    missing = replace(config, sign_in=SignIn(password_command=("/nonexistent/pass-helper",)))
+    source = ImapSource(missing, backoff=FAST, timeout=10)
+    with pytest.raises(SignInError, match="cannot run the password command"):
+        await source.check()
+    await source.close()
