@@ -1,6 +1,8 @@
 """The IMAP inbox poller (a MailSource), on aioimaplib.
 
-One connection: log in (TLS, STARTTLS, or plain on loopback), select the folder, search for
+One connection: log in (TLS, STARTTLS, or plain on loopback; LOGIN with the password, or
+AUTHENTICATE XOAUTH2 / OAUTHBEARER with an access token from gm.mail.signin, replaced and
+tried once more when the server refuses it), select the folder, search for
 messages without the `$GmDone` keyword, fetch them by UID, many per command (their sizes first,
 then batches of up to FETCH_BATCH messages and FETCH_BYTES bytes, each fetched while the one
 before it is handled; BODY.PEEK, so nothing is flagged by reading), then wait with IDLE when
@@ -108,11 +110,17 @@ class _Authenticate(aioimaplib.Command):  # type: ignore[misc]
         self._protocol = protocol
         self._abort = abort
         self.details = ""  # the server's error details (decoded), when it sent any
+        self._answered = 0  # continuations answered so far
 
     def flush(self) -> None:
-        line = bytes(self.response.lines[-1]) if self.response.lines else b""
+        """Called after each chunk the server sends while the command runs: answer each
+        continuation once."""
+        asked = [bytes(line) for line in self.response.lines if bytes(line).startswith(b"+")]
+        if len(asked) <= self._answered:
+            return
+        self._answered = len(asked)
         with contextlib.suppress(ValueError, UnicodeDecodeError):
-            self.details = base64.b64decode(line[1:].strip()).decode("utf-8", "replace")
+            self.details = base64.b64decode(asked[-1][1:].strip()).decode("utf-8", "replace")
         self._protocol.send(self._abort)
 
 
@@ -350,7 +358,7 @@ class ImapSource(PolledSource):
                 details = f" ({command.details})" if command.details else ""
                 raise ImapLoginError(f"{self._where} refused the access token for user "
                                      f"{c.user!r}: {text}{details} ({advice(text, auth)})")
-            log.info("IMAP: %s refused the access token; getting a new one", self._where)
+            log.debug("IMAP: %s refused the access token; getting a new one", self._where)
 
     async def _starttls(self, client: _Client) -> None:
         protocol = client.protocol

@@ -157,7 +157,7 @@ class SmtpSink:
             self.tokens.refused()
             if attempt == 2 or response.code < 500:
                 raise aiosmtplib.SMTPAuthenticationError(response.code, response.message)
-            log.info("SMTP: %s refused the access token; getting a new one", self._where)
+            log.debug("SMTP: %s refused the access token; getting a new one", self._where)
 
     async def _connection(self) -> aiosmtplib.SMTP:
         """The kept connection while it is fresh, else a new one."""

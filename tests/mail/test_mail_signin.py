@@ -237,3 +237,30 @@ async def test_a_failing_password_command_is_reported_without_its_output(
     with pytest.raises(SignInError, match="cannot run the password command"):
         await source.check()
     await source.close()
+
+
+async def test_a_token_refused_again_and_again_is_logged_once(
+        dovecot_oauth: DovecotServer, oauth_account: ImapAccount, oauth: OAuthProvider,
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    dead = oauth.issue(oauth_account.user)
+    oauth.expire(dead)
+    helper = Helper(tmp_path, dead)
+    dovecot_oauth.save(oauth_account.user, message(1))
+    source = ImapSource(oauth_config(oauth_account, Auth.XOAUTH2,
+                                     OAuthConfig(token_command=helper.argv)),
+                        backoff=FAST, timeout=30)
+    # Dovecot answers repeated failures ever more slowly (its auth penalty): two sign-ins
+    # that fail are what a test can wait for
+    async with consuming(source) as consumer:
+        for _ in range(900):
+            if source.consecutive_failures >= 2:
+                break
+            await asyncio.sleep(0.05)
+        assert source.consecutive_failures >= 2 and helper.runs >= 4  # twice per sign-in
+        lines = [r.getMessage() for r in caplog.records if r.name.startswith("gm.")]
+        assert len(lines) == 1, lines
+        assert "refused the access token for user" in lines[0]
+        assert dead not in caplog.text
+        helper.set(oauth.issue(oauth_account.user))
+        assert (await consumer.next(timeout=40)).raw == message(1)
