@@ -11,13 +11,18 @@
                                                       # more are held, not answered (0: no limit)
     rate_window = 3600                                # GM_RATE_WINDOW (seconds)
 
-    [imap]        # GM_IMAP_HOST, _PORT, _SECURITY, _USER, _PASSWORD (or _PASSWORD_FILE), _FOLDER,
-                  # _PROCESSED_FOLDER, _CA_FILE, _IDLE_TIMEOUT
+    [imap]        # GM_IMAP_HOST, _PORT, _SECURITY, _USER, _PASSWORD (or _PASSWORD_FILE,
+                  # _PASSWORD_COMMAND), _FOLDER, _PROCESSED_FOLDER, _CA_FILE, _IDLE_TIMEOUT,
+                  # _AUTH, _TOKEN_COMMAND, _TOKEN_URL, _CLIENT_ID, _CLIENT_SECRET (or
+                  # _CLIENT_SECRET_FILE, _CLIENT_SECRET_COMMAND), _REFRESH_TOKEN_FILE
     host = "imap.example.org"
     security = "tls"          # "tls", "starttls", or "plain" (loopback hosts only)
+    password_command = ["pass", "show", "mail/gm"]  # or password, or password_file
+    # auth = "xoauth2"        # or "oauthbearer" (RFC 7628); default "password"
+    # token_command = ["oama", "access", "gm@example.org"]   # prints a fresh access token
 
-    [smtp]        # GM_SMTP_HOST, _PORT, _SECURITY, _USER, _PASSWORD (or _PASSWORD_FILE), _CA_FILE,
-                  # _TIMEOUT
+    [smtp]        # GM_SMTP_HOST, _PORT, _SECURITY, _USER, _PASSWORD (or _PASSWORD_FILE,
+                  # _PASSWORD_COMMAND), _CA_FILE, _TIMEOUT, and the same OAuth2 keys as [imap]
     host = "smtp.example.org"
     security = "starttls"
 
@@ -38,7 +43,13 @@ inbox; without an SMTP host it writes
 sent mail to the local Maildir outbox (the embedded default). Relative paths in the file are
 relative to the file's directory; relative paths in the environment to the working directory.
 Passwords are `Secret`s (gm.secret) and the database URL is left out of repr, so logging a
-`Config` is safe.
+`Config` is safe. A mail password is given at most one way: `password`, `password_file` (read
+here; systemd's LoadCredential) or `password_command` (run at each sign-in, without a shell: an
+argv list, or a string split like a shell would; the first line it prints is the password).
+`auth = "xoauth2"` or `"oauthbearer"` signs in with an OAuth2 access token instead
+(gm.mail.signin): printed by `token_command`, or got by gm itself from `token_url` with
+`client_id`, `client_secret` (or `client_secret_command`/`client_secret_file`) and the refresh
+token kept in `refresh_token_file`.
 """
 
 from __future__ import annotations
@@ -46,6 +57,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+import shlex
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -83,6 +95,36 @@ class Security(StrEnum):
 NO_PASSWORD = Secret("")  # no AUTH
 
 
+class Auth(StrEnum):
+    """How gm signs in to a mail server."""
+
+    PASSWORD = "password"  # IMAP LOGIN, SMTP AUTH PLAIN/LOGIN
+    XOAUTH2 = "xoauth2"  # an OAuth2 access token (Google's and Microsoft's SASL XOAUTH2)
+    OAUTHBEARER = "oauthbearer"  # an OAuth2 access token (RFC 7628)
+
+
+@dataclass(frozen=True)
+class OAuthConfig:
+    """Where the access token comes from: `token_command` prints one, or gm refreshes it at
+    `token_url` (RFC 6749 section 6) with the client and the refresh token in a file."""
+
+    token_command: tuple[str, ...] = ()
+    token_url: str = ""
+    client_id: str = ""
+    client_secret: Secret = NO_PASSWORD
+    client_secret_command: tuple[str, ...] = ()
+    refresh_token_file: Path | None = None
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """What a mail connection signs in with (besides the user)."""
+
+    auth: Auth = Auth.PASSWORD
+    password_command: tuple[str, ...] = ()  # run at each sign-in; overrides `password`
+    oauth: OAuthConfig | None = None  # with auth xoauth2 / oauthbearer
+
+
 @dataclass(frozen=True)
 class ImapConfig:
     host: str
@@ -94,6 +136,7 @@ class ImapConfig:
     processed_folder: str | None = None  # move processed mail there (after flagging it)
     ca_file: Path | None = None  # trust these certificates instead of the system's
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
+    sign_in: SignIn = field(default_factory=SignIn)
 
 
 @dataclass(frozen=True)
@@ -105,6 +148,7 @@ class SmtpConfig:
     password: Secret = NO_PASSWORD
     ca_file: Path | None = None
     timeout: float = DEFAULT_SMTP_TIMEOUT
+    sign_in: SignIn = field(default_factory=SignIn)
 
 
 @dataclass(frozen=True)
@@ -159,9 +203,12 @@ class Config:
 # Keys each table accepts, and the environment variable of each.
 _TOP = ("database_url", "data_dir", "address", "display_name", "max_message_bytes",
         "poll_interval", "operator", "rate_limit", "rate_window")
+_SIGN_IN = ("password_command", "auth", "token_command", "token_url", "client_id",
+            "client_secret", "client_secret_command", "client_secret_file", "refresh_token_file")
 _IMAP = ("host", "port", "security", "user", "password", "password_file", "folder",
-         "processed_folder", "ca_file", "idle_timeout")
-_SMTP = ("host", "port", "security", "user", "password", "password_file", "ca_file", "timeout")
+         "processed_folder", "ca_file", "idle_timeout", *_SIGN_IN)
+_SMTP = ("host", "port", "security", "user", "password", "password_file", "ca_file", "timeout",
+         *_SIGN_IN)
 _MAILDIR = ("inbox", "outbox")
 _LMTP = ("listen", "settle")
 _TABLES: dict[str, tuple[str, ...]] = {"imap": _IMAP, "smtp": _SMTP, "maildir": _MAILDIR,
@@ -175,6 +222,7 @@ _ADDRESS_RE = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-
 _FOLDER_RE = re.compile(r"^[\x20-\x7e]{1,200}$")
 
 T = TypeVar("T")
+_NO_COMMAND: tuple[str, ...] = ()
 
 
 def env_name(key: str) -> str:
@@ -335,20 +383,111 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def _one_of(s: _Settings, table: str, names: tuple[str, ...]) -> str | None:
+    """Which of these keys is set (at most one may be; one set in the environment replaces
+    those in the file, as the environment wins everywhere)."""
+    given = [n for n in names if s.has(f"{table}.{n}")]
+    from_env = [n for n in given if s.origin(f"{table}.{n}").startswith("environment")]
+    given = from_env or given
+    if len(given) > 1:
+        where = "; ".join(s.origin(f"{table}.{n}") for n in given)
+        raise ConfigError(f"{table}: give at most one of {', '.join(f'{table}.{n}' for n in names)}"
+                          f" (set: {where})")
+    return given[0] if given else None
+
+
+def _read_secret(s: _Settings, key: str) -> Secret:
+    path = s.path(key, Path())
+    try:
+        return Secret(path.read_text(encoding="utf-8").rstrip("\r\n"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{s.origin(key)}: cannot read {path}: {exc}") from None
+
+
+def _command(value: Any, origin: str) -> tuple[str, ...]:
+    """An argv: a list of strings, or a string split like a shell would (no shell runs it)."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        argv = tuple(value)
+    elif isinstance(value, str):
+        try:
+            argv = tuple(shlex.split(value))
+        except ValueError as exc:
+            raise ConfigError(f"{origin}: cannot split the command: {exc}") from None
+    else:
+        raise ConfigError(f"{origin}: expected a command (a string or a list of strings)")
+    if not argv or not argv[0]:
+        raise ConfigError(f"{origin}: expected a command, got an empty one")
+    return argv
+
+
 def _password(s: _Settings, table: str) -> Secret:
-    key, file_key = f"{table}.password", f"{table}.password_file"
-    if s.has(key):
-        value, origin, _ = s.values[key]
+    given = _one_of(s, table, ("password", "password_command", "password_file"))
+    if given == "password":
+        value, origin, _ = s.values[f"{table}.password"]
         if not isinstance(value, str):
             raise ConfigError(f"{origin}: expected a string")
         return Secret(value)
-    if s.has(file_key):
-        path = s.path(file_key, Path())
-        try:
-            return Secret(path.read_text(encoding="utf-8").rstrip("\r\n"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{s.origin(file_key)}: cannot read {path}: {exc}") from None
+    if given == "password_file":
+        return _read_secret(s, f"{table}.password_file")
     return Secret("")
+
+
+def _auth(value: Any, origin: str) -> Auth:
+    text = _text(value, origin).lower()
+    try:
+        return Auth(text)
+    except ValueError:
+        raise ConfigError(f"{origin}: expected password, xoauth2 or oauthbearer, "
+                          f"got {value!r}") from None
+
+
+def _sign_in(s: _Settings, table: str) -> SignIn:
+    auth = s.get(f"{table}.auth", _auth, Auth.PASSWORD)
+    password_command = _NO_COMMAND
+    if _one_of(s, table, ("password", "password_command", "password_file")) == (
+            "password_command"):
+        password_command = s.get(f"{table}.password_command", _command, _NO_COMMAND)
+    oauth_keys = [k for k in _SIGN_IN[2:] if s.has(f"{table}.{k}")]
+    if auth is Auth.PASSWORD:
+        if oauth_keys:
+            raise ConfigError(f"{s.origin(f'{table}.{oauth_keys[0]}')}: is for OAuth2 sign-in; "
+                              f"set {table}.auth = \"xoauth2\" (or \"oauthbearer\")")
+        return SignIn(password_command=password_command)
+    if given := _one_of(s, table, ("password", "password_command", "password_file")):
+        raise ConfigError(f"{s.origin(f'{table}.{given}')}: {table}.auth = {auth.value} signs in "
+                          "with an access token, not a password; leave the password out")
+    way = _one_of(s, table, ("token_command", "token_url"))
+    if way is None:
+        raise ConfigError(f"{table}.auth = {auth.value} needs {table}.token_command (a helper "
+                          f"that prints an access token) or {table}.token_url, "
+                          f"{table}.client_id and {table}.refresh_token_file")
+    if way == "token_command":
+        extra = [k for k in oauth_keys if k != "token_command"]
+        if extra:
+            raise ConfigError(f"{s.origin(f'{table}.{extra[0]}')}: not used with "
+                              f"{table}.token_command (the helper refreshes the token itself)")
+        return SignIn(auth=auth, oauth=OAuthConfig(
+            token_command=s.get(f"{table}.token_command", _command, _NO_COMMAND)))
+    client_id = s.get(f"{table}.client_id", _text, "")
+    if not client_id or not s.has(f"{table}.refresh_token_file"):
+        raise ConfigError(f"{s.origin(f'{table}.token_url')}: needs {table}.client_id and "
+                          f"{table}.refresh_token_file too")
+    url = s.get(f"{table}.token_url", _text, "")
+    if not url.startswith("https://") and not (
+            url.startswith("http://") and is_loopback(url[7:].split("/")[0].rsplit(":", 1)[0])):
+        raise ConfigError(f"{s.origin(f'{table}.token_url')}: expected an https:// URL "
+                          f"(http:// only to a loopback host), got {url!r}")
+    secret_way = _one_of(s, table,
+                         ("client_secret", "client_secret_command", "client_secret_file"))
+    client_secret = NO_PASSWORD  # public clients (Microsoft's "mobile and desktop") have none
+    if secret_way == "client_secret":
+        client_secret = Secret(s.get(f"{table}.client_secret", _text, ""))
+    elif secret_way == "client_secret_file":
+        client_secret = _read_secret(s, f"{table}.client_secret_file")
+    return SignIn(auth=auth, oauth=OAuthConfig(
+        token_url=url, client_id=client_id, client_secret=client_secret,
+        client_secret_command=s.get(f"{table}.client_secret_command", _command, _NO_COMMAND),
+        refresh_token_file=s.path(f"{table}.refresh_token_file", Path())))
 
 
 def _port_security(s: _Settings, table: str) -> tuple[str, int, Security]:
@@ -380,6 +519,7 @@ def _imap(s: _Settings) -> ImapConfig | None:
         processed_folder=s.get("imap.processed_folder", _optional_folder, None),
         ca_file=s.path("imap.ca_file", Path()) if s.has("imap.ca_file") else None,
         idle_timeout=s.get("imap.idle_timeout", _seconds(1, 1740), DEFAULT_IDLE_TIMEOUT),
+        sign_in=_sign_in(s, "imap"),
     )
 
 
@@ -389,6 +529,10 @@ def _smtp(s: _Settings) -> SmtpConfig | None:
         return None
     host, port, security = _port_security(s, "smtp")
     user = s.get("smtp.user", _text, "") or None
+    sign_in = _sign_in(s, "smtp")
+    if user is None and (sign_in.oauth is not None or sign_in.password_command):
+        raise ConfigError(f"smtp.user ({env_name('smtp.user')}) is required to sign in "
+                          "(smtp.auth, smtp.password_command)")
     return SmtpConfig(
         host=host,
         port=port,
@@ -397,6 +541,7 @@ def _smtp(s: _Settings) -> SmtpConfig | None:
         password=_password(s, "smtp"),
         ca_file=s.path("smtp.ca_file", Path()) if s.has("smtp.ca_file") else None,
         timeout=s.get("smtp.timeout", _seconds(1, 3600), DEFAULT_SMTP_TIMEOUT),
+        sign_in=sign_in,
     )
 
 

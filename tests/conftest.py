@@ -4,4 +4,5 @@ pytest_plugins: list[str] = [
     # "tests.support.fixtures.<module>" entries are added here as fixture modules land.
     "tests.support.fixtures.postgres",
     "tests.support.fixtures.mailservers",
+    "tests.support.fixtures.oauth",
 ]

@@ -75,3 +75,8 @@ class PermanentSendError(SendError):
     """Do not retry: the server refused the message or every recipient with 5xx."""
 
     temporary = False
+
+
+class SignInFailed(TemporarySendError):
+    """Not sent because gm could not sign in (the login was refused, or the password or token
+    could not be had): the message is not at fault and waits, however long that lasts."""

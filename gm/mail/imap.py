@@ -1,6 +1,8 @@
 """The IMAP inbox poller (a MailSource), on aioimaplib.
 
-One connection: log in (TLS, STARTTLS, or plain on loopback), select the folder, search for
+One connection: log in (TLS, STARTTLS, or plain on loopback; LOGIN with the password, or
+AUTHENTICATE XOAUTH2 / OAUTHBEARER with an access token from gm.mail.signin, replaced and
+tried once more when the server refuses it), select the folder, search for
 messages without the `$GmDone` keyword, fetch them by UID, many per command (their sizes first,
 then batches of up to FETCH_BATCH messages and FETCH_BYTES bytes, each fetched while the one
 before it is handled; BODY.PEEK, so nothing is flagged by reading), then wait with IDLE when
@@ -22,6 +24,7 @@ without the keyword is offered again under new ids (the caller's Message-ID dedu
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import logging
 import re
@@ -31,7 +34,7 @@ from typing import Any
 
 import aioimaplib
 
-from gm.config import ImapConfig, Security
+from gm.config import Auth, ImapConfig, Security
 from gm.mail.arrival import internaldate
 from gm.mail.errors import (
     ImapConnectionError,
@@ -39,6 +42,7 @@ from gm.mail.errors import (
     ImapLoginError,
     ImapProtocolError,
 )
+from gm.mail.signin import SignInError, TokenSource, advice, password, sasl_response
 from gm.mail.source_keys import imap_key
 from gm.mail.transport import Backoff, InboundMail, PolledSource
 
@@ -93,6 +97,31 @@ class _Protocol(aioimaplib.IMAP4ClientProtocol):  # type: ignore[misc]
         elif _BYE_RE.match(line):
             self.bye.set()
         return super()._untagged_response(line)
+
+
+class _Authenticate(aioimaplib.Command):  # type: ignore[misc]
+    """AUTHENTICATE with a SASL initial response (RFC 4959). A server refusing an OAuth2 token
+    first sends a continuation with its error details, which the client must answer (an empty
+    response for XOAUTH2, %x01 for OAUTHBEARER) before it ends the command with NO."""
+
+    def __init__(self, protocol: Any, mechanism: str, initial: str, abort: str) -> None:
+        super().__init__("AUTHENTICATE", protocol.new_tag(), mechanism, initial,
+                         loop=protocol.loop)
+        self._protocol = protocol
+        self._abort = abort
+        self.details = ""  # the server's error details (decoded), when it sent any
+        self._answered = 0  # continuations answered so far
+
+    def flush(self) -> None:
+        """Called after each chunk the server sends while the command runs: answer each
+        continuation once."""
+        asked = [bytes(line) for line in self.response.lines if bytes(line).startswith(b"+")]
+        if len(asked) <= self._answered:
+            return
+        self._answered = len(asked)
+        with contextlib.suppress(ValueError, UnicodeDecodeError):
+            self.details = base64.b64decode(asked[-1][1:].strip()).decode("utf-8", "replace")
+        self._protocol.send(self._abort)
 
 
 class _Client(aioimaplib.IMAP4):  # type: ignore[misc]
@@ -163,6 +192,8 @@ class ImapSource(PolledSource):
         self._lock = asyncio.Lock()
         self._buffered = 0  # messages fetched and not yet offered
         self._upcoming: asyncio.Future[list[InboundMail] | None] | None = None  # the next batch
+        oauth = config.sign_in.oauth
+        self.tokens = TokenSource(oauth) if oauth is not None else None
 
     @property
     def buffered(self) -> int:
@@ -267,16 +298,11 @@ class ImapSource(PolledSource):
                 f"cannot connect to {self._where}: {_describe(exc)}") from None
         if c.security is Security.STARTTLS:
             await self._starttls(client)
-        if "LOGINDISABLED" in client.protocol.capabilities:
+        if self.tokens is None and "LOGINDISABLED" in client.protocol.capabilities:
             await self._drop()
             raise ImapLoginError(f"{self._where} refuses LOGIN on this connection "
                                  "(LOGINDISABLED); use security = tls or starttls")
-        response = await self._call(
-            client.login(_quoted(c.user), c.password.reveal()), "login")
-        if response.result != "OK":
-            await self._drop()
-            raise ImapLoginError(
-                f"{self._where} refused the login for user {c.user!r}: {_text(response)}")
+        await self._sign_in(client)
         self._capabilities = {str(x).upper() for x in client.protocol.capabilities}
         await self._select(client)
         if c.processed_folder:
@@ -286,6 +312,53 @@ class ImapSource(PolledSource):
         log.info("IMAP: logged in to %s as %s, folder %s (UIDVALIDITY %s, %s)", self._where,
                  c.user, c.folder, self.uidvalidity,
                  "IDLE" if self.idle_supported else f"polling every {self.poll_interval:g} s")
+
+    async def _sign_in(self, client: _Client) -> None:
+        """LOGIN with the password, or AUTHENTICATE with an access token (asked for again,
+        once, when the server refuses the one in hand)."""
+        c = self.config
+        auth = c.sign_in.auth
+        if self.tokens is None:
+            try:
+                secret = await password(c.sign_in, c.password)
+            except SignInError:
+                await self._drop()
+                raise
+            response = await self._call(client.login(_quoted(c.user), secret.reveal()), "login")
+            if response.result != "OK":
+                await self._drop()
+                text = _text(response)
+                raise ImapLoginError(f"{self._where} refused the login for user {c.user!r}: "
+                                     f"{text} ({advice(text, auth)})")
+            return
+        if f"AUTH={auth.value.upper()}" not in {str(x).upper() for x in
+                                               client.protocol.capabilities}:
+            await self._drop()
+            raise ImapLoginError(f"{self._where} does not offer AUTH={auth.value.upper()}; "
+                                 "check imap.auth")
+        for attempt in (1, 2):
+            try:
+                token = await self.tokens.token()
+            except SignInError:
+                await self._drop()
+                raise
+            initial = sasl_response(auth, c.user, token, c.host, c.port)
+            command = _Authenticate(client.protocol, auth.value.upper(), initial,
+                                    "" if auth is Auth.XOAUTH2 else "AQ==")
+            response = await self._call(client.protocol.execute(command, scrub=initial),
+                                        "AUTHENTICATE")
+            if response.result == "OK":
+                client.protocol.state = aioimaplib.AUTH
+                await self._call(client.protocol.capability(), "CAPABILITY")
+                return
+            self.tokens.refused()
+            if attempt == 2 or not self._connected():
+                await self._drop()
+                text = _text(response)
+                details = f" ({command.details})" if command.details else ""
+                raise ImapLoginError(f"{self._where} refused the access token for user "
+                                     f"{c.user!r}: {text}{details} ({advice(text, auth)})")
+            log.debug("IMAP: %s refused the access token; getting a new one", self._where)
 
     async def _starttls(self, client: _Client) -> None:
         protocol = client.protocol

@@ -5,9 +5,13 @@ hands the message over and closes; with `keep_open` the connection is kept for t
 message (for at most KEEP_SECONDS idle, within the five minutes RFC 5321 section 4.5.3.2.7 asks
 a server to wait for a client's next command; at most REUSE_MESSAGES messages), checked with a
 NOOP before it is used again after CHECK_AFTER idle seconds (a server may drop it sooner), and
-`close` ends it. A connection that failed in any way is closed, never used again. Failures
+`close` ends it. A connection that failed in any way is closed, never used again. Signing
+in: with the password (or `password_command`'s, run for each connection), or with AUTH XOAUTH2
+or OAUTHBEARER and an access token (gm.mail.signin; a refused token is replaced and tried
+once more on the same connection). Failures
 are typed for the outbound queue: TemporarySendError (connection refused or lost, timeouts,
-TLS problems, 4xx replies, login refused: the message is not at fault, retry with backoff) and
+TLS problems, 4xx replies; SignInFailed when the login was refused or the password or token
+could not be had: the message is not at fault, retry with backoff) and
 PermanentSendError (5xx for the message or for every recipient: do not retry). When some
 recipients are refused and others accepted, `send` returns normally and the report lists the
 refused ones.
@@ -24,10 +28,18 @@ from email.utils import getaddresses
 
 import aiosmtplib
 
-from gm.config import Security, SmtpConfig
+from gm.config import Auth, Security, SmtpConfig
 from gm.mail.compose import to_raw
-from gm.mail.errors import PermanentSendError, Refusal, SendError, TemporarySendError
+from gm.mail.errors import (
+    PermanentSendError,
+    Refusal,
+    SendError,
+    SignInFailed,
+    TemporarySendError,
+)
+from gm.mail.signin import SignInError, TokenSource, advice, password, sasl_response
 from gm.mail.transport import OutgoingMessage, RawMessage, SendReport
+from gm.secret import Secret
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +73,8 @@ class SmtpSink:
         self._lock = asyncio.Lock()  # one message at a time on a kept connection
         self.keep_seconds = KEEP_SECONDS
         self.check_after = CHECK_AFTER
+        oauth = config.sign_in.oauth
+        self.tokens = TokenSource(oauth) if oauth is not None else None
 
     def __repr__(self) -> str:
         c = self.config
@@ -72,13 +86,13 @@ class SmtpSink:
         cafile = str(self.config.ca_file) if self.config.ca_file else None
         return ssl.create_default_context(cafile=cafile)
 
-    def _client(self) -> aiosmtplib.SMTP:
+    def _client(self, secret: Secret | None) -> aiosmtplib.SMTP:
         c = self.config
         return aiosmtplib.SMTP(
             hostname=c.host,
             port=c.port,
-            username=c.user or None,
-            password=c.password.reveal() if c.user else None,
+            username=c.user if secret is not None else None,
+            password=secret.reveal() if secret is not None else None,
             use_tls=c.security is Security.TLS,
             start_tls=c.security is Security.STARTTLS,
             tls_context=self._tls_context(),
@@ -90,13 +104,27 @@ class SmtpSink:
         return f"SMTP server {self.config.host}:{self.config.port}"
 
     async def _connect(self) -> aiosmtplib.SMTP:
-        client = self._client()
+        c = self.config
+        secret: Secret | None = None
+        if c.user and self.tokens is None:
+            try:
+                secret = await password(c.sign_in, c.password)
+            except SignInError as exc:
+                raise SignInFailed(f"cannot sign in to {self._where}: {exc}") from None
+        client = self._client(secret)
         try:
             await client.connect()
+            if self.tokens is not None:
+                await self._authenticate(client)
         except aiosmtplib.SMTPAuthenticationError as exc:
-            raise TemporarySendError(
+            client.close()
+            text = str(Refusal(exc.code, exc.message))
+            raise SignInFailed(
                 f"{self._where} refused the login for user {self.config.user!r}: "
-                f"{Refusal(exc.code, exc.message)}") from None
+                f"{text} ({advice(text, c.sign_in.auth)})") from None
+        except SignInError as exc:
+            client.close()
+            raise SignInFailed(f"cannot sign in to {self._where}: {exc}") from None
         except aiosmtplib.SMTPResponseException as exc:
             raise _response_error(f"{self._where} refused the connection", exc.code,
                                   exc.message) from None
@@ -104,6 +132,32 @@ class SmtpSink:
             raise TemporarySendError(f"cannot connect to {self._where}: {exc}") from None
         self.connections += 1
         return client
+
+    async def _authenticate(self, client: aiosmtplib.SMTP) -> None:
+        """AUTH XOAUTH2 / OAUTHBEARER with an initial response; a refused token is answered
+        (the server's error challenge) and replaced once."""
+        assert self.tokens is not None
+        c = self.config
+        auth = c.sign_in.auth
+        mechanism = auth.value.upper()
+        if client.is_ehlo_or_helo_needed:
+            await client.ehlo()
+        if mechanism.lower() not in {m.lower() for m in client.server_auth_methods}:
+            raise SignInError(f"{self._where} does not offer AUTH {mechanism}; check smtp.auth")
+        for attempt in (1, 2):
+            token = await self.tokens.token()
+            initial = sasl_response(auth, c.user or "", token, c.host, c.port)
+            response = await client.execute_command(b"AUTH", mechanism.encode(),
+                                                    initial.encode("ascii"))
+            if response.code == 334:  # the error details; answered, the server ends with 5xx
+                response = await client.execute_command(
+                    b"" if auth is Auth.XOAUTH2 else b"AQ==")
+            if response.code == 235:
+                return
+            self.tokens.refused()
+            if attempt == 2 or response.code < 500:
+                raise aiosmtplib.SMTPAuthenticationError(response.code, response.message)
+            log.debug("SMTP: %s refused the access token; getting a new one", self._where)
 
     async def _connection(self) -> aiosmtplib.SMTP:
         """The kept connection while it is fresh, else a new one."""

@@ -153,6 +153,7 @@ class PolledSource(ABC):
         self.backoff = backoff or Backoff()
         self.last_error: MailError | None = None
         self.consecutive_failures = 0
+        self._logged: str | None = None  # the failure logged last (while failures go on)
         self._closed = False
         self._interrupt = asyncio.Event()
 
@@ -221,11 +222,16 @@ class PolledSource(ABC):
                 if not offered and not self._closed:
                     await self.wait_for_mail()
             except MailError as error:
+                repeated = self._logged == str(error)
+                self._logged = str(error)
                 self.last_error = error
                 self.consecutive_failures += 1
                 delay = self.backoff.next_delay()
-                log.warning("%s (failure %d; retrying in %.2f s)", error,
-                            self.consecutive_failures, delay)
+                # one line per kind of failure, not one per attempt
+                log.log(logging.DEBUG if repeated else logging.WARNING,
+                        "%s (failure %d; retrying in %.2f s%s)", error,
+                        self.consecutive_failures, delay,
+                        "; repeats are not logged" if not repeated else "")
                 await self._pause(delay)
 
     def reached(self, started: float) -> float | None:
@@ -242,6 +248,7 @@ class PolledSource(ABC):
         if self.consecutive_failures:
             log.info("mail source working again after %d failures", self.consecutive_failures)
         self.consecutive_failures = 0
+        self._logged = None
         self.backoff.reset()
 
     async def _pause(self, seconds: float) -> None:

@@ -35,7 +35,7 @@ from gm.mail.compose import (
     inline_content_id,
     make_address,
 )
-from gm.mail.errors import MailError, PermanentSendError
+from gm.mail.errors import MailError, PermanentSendError, SignInFailed
 from gm.mail.transport import MailSink, OutgoingMessage
 from gm.service.clock import Clock
 from gm.store import outbound as outbound_repo
@@ -52,6 +52,20 @@ DbRunner = Callable[[Callable[[], Any]], Awaitable[Any]]
 MAX_ATTEMPTS = 12
 FIRST_RETRY = timedelta(seconds=30)
 LONGEST_RETRY = timedelta(hours=2)
+
+
+class _Once:
+    """Remembers the last failure logged, so a failure that repeats is logged once."""
+
+    def __init__(self) -> None:
+        self.last: str | None = None
+
+    def first(self, text: str) -> bool:
+        new, self.last = text != self.last, text
+        return new
+
+
+_sign_in_failures = _Once()
 
 
 def retry_delay(attempts: int) -> timedelta:
@@ -228,11 +242,19 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
         return False
     except MailError as exc:
         retry_at = None
-        if record.attempts < MAX_ATTEMPTS:
+        signing_in = isinstance(exc, SignInFailed)
+        if record.attempts < MAX_ATTEMPTS or signing_in:  # not the message's fault: it waits
             retry_at = clock.now() + retry_delay(record.attempts)
-        log.warning("outbound %s not sent (attempt %d): %s", record.id, record.attempts, exc)
+        if not signing_in:
+            log.warning("outbound %s not sent (attempt %d): %s", record.id, record.attempts,
+                        exc)
+        elif _sign_in_failures.first(str(exc)):
+            log.warning("outbound mail waits: %s (logged once; it is retried with backoff)", exc)
         await run(partial(_failed, db, record.id, str(exc), retry_at))
         return False
+    if _sign_in_failures.last is not None:
+        log.info("outbound mail flows again: signed in")
+        _sign_in_failures.last = None
     for address, refusal in report.refused.items():
         # the others accepted it: sending again would duplicate their copy
         log.warning("outbound %s: %s refused (%s); not retried", record.id, address, refusal)

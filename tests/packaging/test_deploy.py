@@ -97,6 +97,12 @@ def test_example_names_every_setting_the_loader_accepts(tmp_path: Path) -> None:
     assert _keys(tomllib.loads(everything.read_text(encoding="utf-8"))) == _loader_keys()
     # With every optional setting on, the file is still one the loader accepts (IMAP and LMTP
     # exclude each other: each is switched on alone).
+    # The ways to give a password, and the ways to get a token, exclude each other too: the
+    # password is kept, the rest switched off.
+    alternatives = {"password_file", "password_command", *config_module._SIGN_IN}
+    everything.write_text("".join(
+        line for line in everything.read_text(encoding="utf-8").splitlines(keepends=True)
+        if line.split(" = ")[0] not in alternatives), encoding="utf-8")
     config = load_config(everything, {"GM_LMTP_LISTEN": ""})
     assert config.imap is not None and config.imap.password.reveal() == "app-password"
     assert config.imap.ca_file == Path("/etc/gm/imap-ca.pem")

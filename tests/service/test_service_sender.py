@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-from gm.config import Config
+import pytest
+
+from gm.config import Config, SignIn
 from gm.mail.connect import make_sink
 from gm.service.clock import FixedClock
 from gm.service.ingest import ingest
-from gm.service.sender import drain_outbox, retry_delay
+from gm.service.sender import LONGEST_RETRY, MAX_ATTEMPTS, drain_outbox, retry_delay
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.store.statuses import OutboundStatus
@@ -50,3 +54,34 @@ async def test_a_refused_send_is_retried_later(database: Database, tmp_path: Pat
     with database.read() as s:
         (row,) = outbound_repo.list_outbound(s)
     assert row.status is OutboundStatus.SENT and row.sent_at == clock.now()
+
+
+async def test_a_message_waits_while_sign_in_fails(database: Database, tmp_path: Path,
+                                                   smtp_starttls_server: SmtpServer,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    """A refused login is not the message's fault: it is kept past MAX_ATTEMPTS, the failure
+    is logged once, and the message goes out once the password is right again."""
+    caplog.set_level(logging.INFO)
+    base = maildir_config(tmp_path)
+    password = tmp_path / "password"
+    password.write_text("wrong-password-31\n")
+    smtp = replace(smtp_starttls_server.config(user="gm"),
+                   sign_in=SignIn(password_command=("head", "-n1", str(password))))
+    config = Config(data_dir=base.data_dir, address=base.address,
+                    display_name=base.display_name, maildir=base.maildir, smtp=smtp)
+    clock = FixedClock(START)
+    ingest(database, message(GM, "HELP"), config=config, clock=clock)
+    for _ in range(MAX_ATTEMPTS + 2):
+        assert await drain_outbox(database, make_sink(config), config=config, clock=clock) == 0
+        clock.advance(LONGEST_RETRY + timedelta(seconds=1))
+    with database.read() as s:
+        (row,) = outbound_repo.list_outbound(s)
+    assert row.status is OutboundStatus.QUEUED and row.attempts == MAX_ATTEMPTS + 2
+    assert row.last_error and "refused the login for user 'gm'" in row.last_error
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and "outbound mail waits" in warnings[0], warnings
+    assert "wrong-password-31" not in caplog.text
+    password.write_text("smtp-secret\n")
+    assert await drain_outbox(database, make_sink(config), config=config, clock=clock) == 1
+    assert [r.login for r in smtp_starttls_server.wait_for(1)] == ["gm"]
+    assert "outbound mail flows again" in caplog.text
