@@ -116,6 +116,7 @@ class ReportView:
     orders_picture: str | None = None  # the SVG file of the phase's orders, when drawn
     # the PNG pictures shown in the HTML part: (content id, caption) each
     pictures: tuple[tuple[str, str], ...] = ()
+    bouncing: tuple[str, ...] = ()  # the GM's: addresses that bounce (gm.play.bouncing)
     extra: dict[str, str] = field(default_factory=dict)
     disorder: tuple[str, ...] = ()  # powers in civil disorder that would have a choice
     coming: tuple[ComingEvent, ...] = ()  # the variant's scheduled events of the coming year

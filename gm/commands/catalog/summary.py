@@ -47,7 +47,8 @@ def read_summary(c: list[Token]) -> Draft:
 
 def handle(ctx: Context, command: Summary) -> None:
     from gm.commands.handlers.common import no_game, shown_deadline, variant_of
-    from gm.commands.handlers.records import add_rendered
+    from gm.commands.handlers.records import add_rendered, standing
+    from gm.play.bouncing import bouncing_lines
     from gm.play.render import render
     from gm.play.seating import players_lines
     from gm.store import games as games_repo
@@ -82,6 +83,7 @@ def handle(ctx: Context, command: Summary) -> None:
     late = settings.late.value.upper() + (f" after {settings.late_after}"
                                           if settings.late_after else "")
     records = phases_repo.history(ctx.session, game.id)
+    bouncing = bouncing_lines(ctx.session, game) if standing(ctx, game) == "gm" else []
     players = players_lines(ctx.session, game, variant, records,
                             addresses=shows_addresses(ctx, game))
     add_rendered(ctx, render(
@@ -89,7 +91,7 @@ def handle(ctx: Context, command: Summary) -> None:
         phase=None if phase is None else variant.format_phase(phase.phase), deadline=deadline,
         press=settings.press.value.upper(), late=late, powers=powers,
         quiet="QUIET" + (", revealed" if settings.revealed else "") if settings.quiet else None,
-        players=players, years=_centres_by_year(variant, records)))
+        players=players, years=_centres_by_year(variant, records), bouncing=bouncing))
 
 
 def shows_addresses(ctx: Context, game: GameRecord) -> bool:
