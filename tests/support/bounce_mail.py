@@ -19,7 +19,7 @@ MIME-Version: 1.0
 Content-Type: multipart/report; report-type=delivery-status;
 \tboundary="3F1A2C0123.1772366700/mx.example.org"
 Content-Transfer-Encoding: 8bit
-Message-Id: <20260301120500.3F1A2C0123@mx.example.org>
+Message-Id: <20260301120500.{token}.{action}@mx.example.org>
 
 This is a MIME-encapsulated message.
 
@@ -108,7 +108,7 @@ def postfix_bounce(token: str, rcpt: str, *, delayed: bool = False) -> bytes:
                                             " User unknown in virtual mailbox table",
                       notice="I'm sorry to have to inform you that your message could not\n"
                              "be delivered to one or more recipients.")
-    text = _POSTFIX.format(to=verp(token), rcpt=rcpt, service=SERVICE, **values)
+    text = _POSTFIX.format(to=verp(token), token=token, rcpt=rcpt, service=SERVICE, **values)
     return text.replace("\n", "\r\n").encode()
 
 
