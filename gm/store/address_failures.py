@@ -1,7 +1,8 @@
 """Addresses that fail: a seat's (or a game's GM's, `power` None) address the relay refused for
-good or that bounced, kept per game from the first failure (`since`) until a delivery to it is
-accepted (`clear`). A seat whose address changed (SET ADDRESS, REPLACE) no longer shows the
-old address's mark (`failing_in_game` names only addresses the seat or GM still has)."""
+good or that bounced, kept per game (one mark per address and game) from the first failure
+(`since`) until a delivery to it is accepted (`clear`). A seat whose address changed (SET
+ADDRESS, REPLACE) no longer shows the old address's mark (`failing_in_game` names only
+addresses the seat or GM still has)."""
 
 from __future__ import annotations
 
@@ -114,8 +115,9 @@ def _addresses_of_game(session: Session, game_id: int) -> list[tuple[Holder, str
 
 
 def failing_masters(session: Session) -> list[tuple[str, FailureRecord]]:
-    """The GM addresses marked failing, with their game's name (for the operator)."""
+    """The GM addresses marked failing (also when the GM plays a seat with it, which holds
+    the game's one mark of the address), with their game's name (for the operator)."""
     rows = session.execute(
-        select(Game.name, AddressFailure).join(Game, Game.id == AddressFailure.game_id)
-        .where(AddressFailure.power.is_(None)).order_by(Game.name)).tuples().all()
-    return [(name, _record(row)) for name, row in rows]
+        select(Game.name, Game.gm_address, AddressFailure)
+        .join(Game, Game.id == AddressFailure.game_id).order_by(Game.name)).tuples().all()
+    return [(name, _record(row)) for name, gm, row in rows if address_key(gm) == row.address_key]
