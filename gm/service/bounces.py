@@ -44,17 +44,21 @@ def refused(session: Session, record: OutboundRecord, refusals: Mapping[str, Ref
 
 def bounced(session: Session, message: Message, *, config: Config, now: datetime,
             inbound_id: int | None = None) -> bool:
-    """Read `message` as a bounce sent to one of gm's envelope senders; True when it was sent
-    to one (whatever it reports: it is never answered)."""
+    """Read `message` as a bounce sent to one of gm's envelope senders; True when it is one
+    (sent to one, and reporting failures, whatever they are: it is never answered). A
+    person's mail that was sent to an envelope sender is no bounce: it is answered."""
     token = token_in(message, config.address)
     if token is None:
+        return False
+    failures = read_bounce(message)
+    if not failures:
         return False
     record = outbound_repo.find_by_bounce_token(session, token)
     if record is None:
         log.warning("bounce %s: its token names no message gm sent; nothing marked", inbound_id)
         return True
     recipients = {r.lower(): r for r in record.recipients}
-    for failure in read_bounce(message):
+    for failure in failures:
         address = recipients.get(failure.address.lower())
         if address is None:
             log.warning("bounce %s names %s, not a recipient of %s; nothing marked",

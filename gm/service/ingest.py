@@ -150,15 +150,13 @@ def ingest(
             inbound_id = record.id
             if not new and record.status is not InboundStatus.NEW:
                 return Ingested(record.id, Disposition.DUPLICATE)
-            if (decoded.is_automatic or not decoded.sender or MARK.encode() in raw) and \
-                    bounces.bounced(session, email.message_from_bytes(raw), config=config,
-                                    now=now, inbound_id=record.id):
+            bounce = (decoded.is_automatic or not decoded.sender or MARK.encode() in raw) and \
+                bounces.bounced(session, email.message_from_bytes(raw), config=config,
+                                now=now, inbound_id=record.id)
+            if bounce:
                 log.info("message %s from %r is a bounce: read, not answered", record.id,
                          decoded.sender)
-                if not new:  # a replay
-                    inbound_repo.mark_processed(session, record.id, now=now)
-                return Ingested(record.id, Disposition.AUTOMATIC)
-            if decoded.is_automatic or not decoded.sender:
+            if bounce or decoded.is_automatic or not decoded.sender:
                 log.info("message %s from %r is automatic (%s): not answered", record.id,
                          decoded.sender, decoded.automatic or "no sender")
                 if not new:  # a replay
