@@ -110,6 +110,11 @@ async def test_a_recipient_refused_with_550_marks_the_seat_until_mail_gets_throu
     assert "REPLACE gamma Italy" in notice and "SET ADDRESS" in notice
     assert "mail to Italy (italy@example.org) bouncing since Sun 2026-03-01 12:00 UTC" in (
         await game.summary())
+    # a player's SUMMARY does not say it (the GM's business)
+    assert await game.mail(message(PLAYERS["France"], "SUMMARY gamma")) == [
+        Disposition.ANSWERED]
+    assert "Players:" in text_of(game.to(PLAYERS["France"])[-1])
+    assert "bouncing" not in text_of(game.to(PLAYERS["France"])[-1])
 
     # more mail refused: still one notice
     assert await game.mail(_orders("Italy")) == [Disposition.ANSWERED]

@@ -1,5 +1,6 @@
 """SUMMARY <game>: a summary of a game: its settings, each power's centres and units, who
-played each power when (gm.play.seating) and the supply centre counts at the end of each year.
+played each power when (gm.play.seating) and the supply centre counts at the end of each year;
+to the GM, the seats whose mail bounces (gm.play.bouncing).
 
 Players' addresses are shown to the GM, and to the game's players unless the game is QUIET
 and not yet revealed (REVEAL, or the game's end); anyone else sees "player 1", "player 2".
@@ -138,7 +139,8 @@ COMMAND = CommandSpec(
     SUMMARY <game>             a summary of a game: its settings, the board, who
                                played each power when (addresses to the GM, and to
                                players unless the game is QUIET), the supply
-                               centres at the end of each year, for example:
+                               centres at the end of each year (to the GM also
+                               the seats whose mail bounces), for example:
                                SUMMARY mygame
 """),
     ),
