@@ -28,8 +28,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     actions = p.add_subparsers(dest="shunt_command", metavar="ACTION")
     actions.required = True
-    ls = actions.add_parser("list", help="list the shunted messages with their errors, and the "
-                                         "held ones")
+    ls = actions.add_parser("list", help="list the shunted messages with their errors, the "
+                                         "held ones, and the GM addresses that bounce")
     ls.set_defaults(func=list_shunted)
     replay = actions.add_parser("replay", help="handle shunted or held messages again")
     replay.add_argument("ids", nargs="*", type=int, metavar="ID", help="message ids (see list)")
@@ -49,6 +49,7 @@ def _open(args: argparse.Namespace) -> tuple[Config, Database]:
 
 
 def list_shunted(args: argparse.Namespace) -> int:
+    from gm.store import address_failures
     from gm.store import inbound as inbound_repo
     from gm.store.statuses import InboundStatus
 
@@ -61,6 +62,7 @@ def list_shunted(args: argparse.Namespace) -> int:
         with db.read() as s:
             kept = inbound_repo.list_inbound(
                 s, status=(InboundStatus.SHUNTED, InboundStatus.HELD), limit=10_000)
+            masters = address_failures.failing_masters(s)
     finally:
         db.dispose()
     if not kept:
@@ -71,6 +73,10 @@ def list_shunted(args: argparse.Namespace) -> int:
         print(f"{m.id}\t{held}{m.received_at:%Y-%m-%d %H:%M} UTC\t{m.sender}\t"
               f"{m.subject or ''}")
         print(f"\t{error[-1] if error else 'no error recorded'}")
+    for game, failure in masters:  # only the operator can reach a GM whose mail bounces
+        print(f"GM BOUNCING\t{failure.since:%Y-%m-%d %H:%M} UTC\t{failure.address}\t"
+              f"GM of {game}")
+        print(f"\t{failure.reason}")
     return 0
 
 

@@ -188,12 +188,17 @@ class MaildirSink:
             raise MaildirError(f"cannot write to Maildir {self.path}: {exc.strerror}") from None
         return True
 
-    async def send(self, message: OutgoingMessage) -> SendReport:
+    async def send(self, message: OutgoingMessage, *,
+                   envelope_from: str | None = None) -> SendReport:
+        """Write `message`; its envelope sender (`envelope_from`, else its From) heads it as
+        Return-Path, as a delivery agent writes it."""
         if not isinstance(message, RawMessage):
             message = to_raw(message)  # no Bcc, as an SMTP server would not show it
         name = self._name(message)
+        return_path = f"Return-Path: <{envelope_from or message.sender}>\r\n".encode()
+        data = return_path + message.data
         if not await asyncio.to_thread(self._write, name,
-                                       message.data.replace(b"\r\n", b"\n")):  # stored: LF
+                                       data.replace(b"\r\n", b"\n")):  # stored: LF
             log.info("Maildir %s: %s is already in the outbox", self.path, name)
         return SendReport(message_id=message.message_id or None, accepted=message.recipients)
 

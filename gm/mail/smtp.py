@@ -179,11 +179,13 @@ class SmtpSink:
             if kept is not None:
                 await _quit(kept)
 
-    async def send(self, message: OutgoingMessage) -> SendReport:
+    async def send(self, message: OutgoingMessage, *,
+                   envelope_from: str | None = None) -> SendReport:
+        """Hand `message` over with MAIL FROM `envelope_from` (default: the sink's)."""
         async with self._lock:
-            return await self._send(message)
+            return await self._send(message, envelope_from or self.envelope_from)
 
-    async def _send(self, message: OutgoingMessage) -> SendReport:
+    async def _send(self, message: OutgoingMessage, envelope_from: str | None) -> SendReport:
         if isinstance(message, EmailMessage):  # written here, faster than the client does,
             raw = to_raw(message)  # unless an address needs SMTPUTF8, which the client asks for
             if all(a.isascii() for a in (raw.sender, *raw.recipients)):
@@ -196,10 +198,10 @@ class SmtpSink:
         kept = False
         try:
             if isinstance(message, RawMessage):
-                errors, _ = await client.sendmail(self.envelope_from or message.sender,
+                errors, _ = await client.sendmail(envelope_from or message.sender,
                                                   list(message.recipients), message.data)
             else:
-                errors, _ = await client.send_message(message, sender=self.envelope_from)
+                errors, _ = await client.send_message(message, sender=envelope_from)
             if self.keep_open and client.is_connected:
                 self._kept, self._kept_used, kept = client, time.monotonic(), True
                 self._kept_count += 1

@@ -96,9 +96,11 @@ class MailSource(Protocol):
 
 @runtime_checkable
 class MailSink(Protocol):
-    """Outbound delivery of composed messages; `close` ends a connection kept open."""
+    """Outbound delivery of composed messages; `close` ends a connection kept open.
+    `envelope_from`, when given, is the message's envelope sender (its bounces go there)."""
 
-    async def send(self, message: OutgoingMessage) -> SendReport: ...
+    async def send(self, message: OutgoingMessage, *,
+                   envelope_from: str | None = None) -> SendReport: ...
 
     async def close(self) -> None: ...
 

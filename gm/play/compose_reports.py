@@ -4,6 +4,7 @@ address of every power, then the GM and the game's observers, each address once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from gm.play.adjudicate import Adjudication
 from gm.play.observers import observers
@@ -31,15 +32,17 @@ def recipients(done: Adjudication) -> list[tuple[str, str | None, str]]:
 
 
 def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
-                    service: str) -> list[ReportMail]:
+                    service: str, bouncing: Sequence[str] = ()) -> list[ReportMail]:
     """The reports of the adjudicated phase, one to each of its `recipients`, with the pictures
     each chose (SET PICTURES); `press`: the game's press (that of the phase goes with the
-    reports); `service`: the service's name."""
+    reports); `service`: the service's name; `bouncing`: the GM's lines on failing addresses
+    (gm.play.bouncing)."""
     phase, step = done.phase, done.step
     nxt = done.next_phase
     view = build_view(done.variant, done.game, phase.state, step, now=done.at,
                       deadline=None if nxt is None else nxt.deadline_at, late=done.late,
                       service=service, playing=done.playing, stored=done.results)
+    view = replace(view, bouncing=tuple(bouncing))
     first = step.reports[0] if step.reports else None
     return phase_reports(done.variant, view, step.state, recipients=recipients(done),
                          press=[p for p in press if p.phase_id == phase.id],

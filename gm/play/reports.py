@@ -120,6 +120,7 @@ class ReportView:
     # which pictures the reader chose (gm.play.picture_choice): inline, all (the SVGs attached
     # too) or none
     picture_mode: str = "all"
+    bouncing: tuple[str, ...] = ()  # the GM's: addresses that bounce (gm.play.bouncing)
     extra: dict[str, str] = field(default_factory=dict)
     disorder: tuple[str, ...] = ()  # powers in civil disorder that would have a choice
     coming: tuple[ComingEvent, ...] = ()  # the variant's scheduled events of the coming year

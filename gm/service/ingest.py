@@ -13,11 +13,13 @@ database, so every process agrees). A newly arrived message over the limit is ke
 held: not processed and not answered, except for one short notice per sender per window.
 `gm shunt replay` releases held messages; a replayed message is not counted again. A message
 that looks like one side of a mail loop with a robot that does not say it is one is held too,
-after a handful (gm.service.loop_guard).
+after a handful (gm.service.loop_guard). A bounce sent to one of gm's envelope senders marks
+the address it reports as failing (gm.service.bounces) and is not answered.
 """
 
 from __future__ import annotations
 
+import email
 import logging
 import re
 from dataclasses import dataclass
@@ -35,7 +37,9 @@ from gm.commands.parse import parse_message
 from gm.config import Config
 from gm.mail.compose import build_subject, new_message_id
 from gm.mail.decode import DecodedMessage, decode_message
+from gm.mail.verp import MARK
 from gm.play.render import render
+from gm.service import bounces
 from gm.service.clock import Clock
 from gm.service.loop_guard import hold_loop
 from gm.store import games as games_repo
@@ -146,7 +150,13 @@ def ingest(
             inbound_id = record.id
             if not new and record.status is not InboundStatus.NEW:
                 return Ingested(record.id, Disposition.DUPLICATE)
-            if decoded.is_automatic or not decoded.sender:
+            bounce = (decoded.is_automatic or not decoded.sender or MARK.encode() in raw) and \
+                bounces.bounced(session, email.message_from_bytes(raw), config=config,
+                                now=now, inbound_id=record.id)
+            if bounce:
+                log.info("message %s from %r is a bounce: read, not answered", record.id,
+                         decoded.sender)
+            if bounce or decoded.is_automatic or not decoded.sender:
                 log.info("message %s from %r is automatic (%s): not answered", record.id,
                          decoded.sender, decoded.automatic or "no sender")
                 if not new:  # a replay

@@ -35,9 +35,12 @@ from gm.mail.compose import (
     inline_content_id,
     make_address,
 )
-from gm.mail.errors import MailError, PermanentSendError, SignInFailed
+from gm.mail.errors import MailError, PermanentSendError, Refusal, SignInFailed
 from gm.mail.transport import MailSink, OutgoingMessage
+from gm.mail.verp import envelope_sender
+from gm.service import bounces
 from gm.service.clock import Clock
+from gm.store import address_failures
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.store.holders import this_process
@@ -235,10 +238,13 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
                     clock: Clock, run: DbRunner) -> bool:
     try:
         message = compose(record, config)
-        report = await sink.send(message)
+        report = await sink.send(
+            message, envelope_from=envelope_sender(config.address, record.bounce_token))
     except (ComposeError, PermanentSendError) as exc:
         log.error("outbound %s given up: %s", record.id, exc)
         await run(partial(_failed, db, record.id, str(exc), None))
+        if isinstance(exc, PermanentSendError) and exc.refused:
+            await run(partial(_refused, db, record, exc.refused, config, clock))
         return False
     except MailError as exc:
         retry_at = None
@@ -259,4 +265,23 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
         # the others accepted it: sending again would duplicate their copy
         log.warning("outbound %s: %s refused (%s); not retried", record.id, address, refusal)
     await run(partial(_sent, db, clock, record.id))
+    if report.refused:
+        await run(partial(_refused, db, record, report.refused, config, clock))
+    await run(partial(_delivered, db, list(report.accepted), config, clock))
     return True
+
+
+def _refused(db: Database, record: OutboundRecord, refusals: Mapping[str, Refusal],
+             config: Config, clock: Clock) -> None:
+    """Mark the recipients refused for good as failing (gm.service.bounces)."""
+    with db.transaction() as session:
+        bounces.refused(session, record, refusals, config=config, now=clock.now())
+
+
+def _delivered(db: Database, accepted: list[str], config: Config, clock: Clock) -> None:
+    """Clear the failing marks of the recipients the relay accepted, if they have any."""
+    with db.read() as session:  # most sends: one cheap SELECT, no write
+        if not address_failures.any_failing(session, accepted):
+            return
+    with db.transaction() as session:
+        bounces.delivered(session, accepted, config=config, now=clock.now())

@@ -61,6 +61,7 @@ from gm.mail.compose import build_subject, new_message_id
 from gm.mail.source_keys import source_key
 from gm.notation import parse_order
 from gm.play.adjudicate import adjudicate_phase, playing, record_game_changes, submissions
+from gm.play.bouncing import bouncing_lines
 from gm.play.compose_reports import compose_reports
 from gm.play.deadlines import deadline_after, show
 from gm.play.reminders import remind_before
@@ -413,7 +414,8 @@ class GameTick:
         press = self.press
         if press is None:
             press = press_repo.list_press(self.session, self.game.id)
-        reports = compose_reports(done, press, service=self.config.display_name)
+        reports = compose_reports(done, press, service=self.config.display_name,
+                                  bouncing=bouncing_lines(self.session, self.game))
         self.messages.extend(
             outbound_repo.NewMessage(
                 new_message_id(self.config.domain), report.recipients,

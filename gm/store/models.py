@@ -209,6 +209,8 @@ class OutboundMessage(Base):
     body_id: Mapped[int | None] = mapped_column(ForeignKey("outbound_bodies.id"))
     # the sender process holding its claim (gm.store.holders), while it is claimed
     claimed_by: Mapped[str | None] = mapped_column(String(255))
+    # random: the envelope sender is judge+b.<token>@domain, so a bounce names this message
+    bounce_token: Mapped[str | None] = mapped_column(String(32), index=True)
 
     attachments: Mapped[list[OutboundAttachment]] = relationship(
         order_by="OutboundAttachment.position", lazy="selectin", cascade="all, delete-orphan"
@@ -353,6 +355,24 @@ class OrderAhead(Base):
     after_index: Mapped[int] = mapped_column(Integer)  # for a phase after this one
     text: Mapped[str] = mapped_column(Text)
     submitted_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AddressFailure(Base):
+    """An address of a game (a seat's, or the GM's when `power` is None) that the relay
+    refused for good or that bounced: failing `since`, until a delivery to it is accepted."""
+
+    __tablename__ = "address_failures"
+    __table_args__ = (UniqueConstraint("game_id", "address_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    power: Mapped[str | None] = mapped_column(String(40))
+    address: Mapped[str] = mapped_column(String(ADDRESS))
+    address_key: Mapped[str] = mapped_column(String(ADDRESS), index=True)  # lower-cased
+    reason: Mapped[str] = mapped_column(Text)  # the server's words
+    subject: Mapped[str] = mapped_column(Text)  # the message that bounced
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # its Date
+    since: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class InboxRead(Base):

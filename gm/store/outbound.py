@@ -19,6 +19,7 @@ message carrying it goes out (`record_drawn`).
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -63,7 +64,20 @@ def to_record(row: OutboundMessage) -> OutboundRecord:
         sent_at=row.sent_at,
         game_id=row.game_id,
         inbound_id=row.inbound_id,
+        bounce_token=row.bounce_token,
     )
+
+
+def new_bounce_token() -> str:
+    """A random, unguessable token for a message's envelope sender (80 bits, lower-case hex:
+    some relays lower-case the local part)."""
+    return secrets.token_hex(10)
+
+
+def find_by_bounce_token(session: Session, token: str) -> OutboundRecord | None:
+    """The sent message whose envelope sender carries `token`, if any."""
+    row = session.scalar(select(OutboundMessage).where(OutboundMessage.bounce_token == token))
+    return None if row is None else to_record(row)
 
 
 def enqueue_outbound(
@@ -98,6 +112,7 @@ def enqueue_outbound(
         created_at=now,
         game_id=game_id,
         inbound_id=inbound_id,
+        bounce_token=new_bounce_token(),
         attachments=[
             OutboundAttachment(
                 position=i, filename=a.filename, content_type=a.content_type,
@@ -143,7 +158,7 @@ def enqueue_many(session: Session, messages: Sequence[NewMessage], *, now: datet
           "parts": [] if body is not None else _parts_document(m.parts), "body_id": body,
           "status": OutboundStatus.QUEUED, "attempts": 0, "next_attempt_at": now,
           "created_at": now, "game_id": game_id if m.game_id is None else m.game_id,
-          "inbound_id": inbound_id}
+          "inbound_id": inbound_id, "bounce_token": new_bounce_token()}
          for m in messages for body in (bodies.get(tuple(m.parts)),)]).tuples().all())
     with_files = [m for m in messages if m.attachments]
     files = _store_files(session, [a for m in with_files for a in m.attachments])

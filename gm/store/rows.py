@@ -198,6 +198,7 @@ class OutboundRecord:
     sent_at: datetime | None
     game_id: int | None
     inbound_id: int | None
+    bounce_token: str | None = None  # its envelope sender's token (gm.mail.verp)
 
 
 @dataclass(frozen=True)

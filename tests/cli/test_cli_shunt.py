@@ -16,6 +16,7 @@ from gm.store import outbound as outbound_repo
 from gm.store.db import open_database
 from gm.store.passwords import hash_password
 from gm.store.statuses import InboundStatus
+from tests.support.bounce_mail import postfix_bounce
 from tests.support.service_support import GM, START, maildir_config, message
 
 
@@ -108,5 +109,31 @@ def test_held_messages_are_listed_and_replayed_once(migrated_url: str, tmp_path:
         answers = [o for o in outbound if "You have sent more than" not in o.parts[0].text]
         assert sorted(o.inbound_id or 0 for o in answers) == sorted(d.inbound_id for d in done)
         assert len(outbound) == len(answers) + 1
+    finally:
+        db.dispose()
+
+
+def test_a_bouncing_gm_address_is_listed_for_the_operator(migrated_url: str,
+                                                          tmp_path: Path) -> None:
+    config = tmp_path / "gm.toml"
+    config.write_text(f'database_url = "{migrated_url}"\naddress = "judge@example.org"\n'
+                      f'[maildir]\ninbox = "{tmp_path / "in"}"\noutbox = "{tmp_path / "out"}"\n')
+    db = open_database(migrated_url)
+    try:
+        created = ingest(db, message(GM, "CREATE gamma standard gmpass"),
+                         config=maildir_config(tmp_path), clock=FixedClock(START))
+        assert created.outcome is Disposition.ANSWERED
+        with db.read() as s:
+            (reply,) = outbound_repo.list_outbound(s)
+        assert reply.bounce_token is not None
+        bounce = ingest(db, postfix_bounce(reply.bounce_token, GM),
+                        config=maildir_config(tmp_path), clock=FixedClock(START))
+        assert bounce.outcome is Disposition.AUTOMATIC
+        with db.read() as s:  # nobody to tell by mail: the GM is the one who cannot be reached
+            assert len(outbound_repo.list_outbound(s)) == 1
+        listed = _gm(config, "list")
+        assert listed.returncode == 0, listed.stderr
+        assert f"GM BOUNCING\t2026-03-01 12:00 UTC\t{GM}\tGM of gamma" in listed.stdout
+        assert "550 5.1.1 <master@example.org>: Recipient address rejected" in listed.stdout
     finally:
         db.dispose()

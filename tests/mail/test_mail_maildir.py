@@ -127,6 +127,7 @@ async def test_outbox_writes_atomically_and_once(tmp_path: Path) -> None:
     assert stored["Bcc"] is None  # not shown, as an SMTP server would not
     assert sent["Bcc"] is not None  # the caller's message is left alone
     assert stored.get_content() == "Spring 1901 results\n"
+    assert stored["Return-Path"] == "<gm@example.org>"  # the envelope sender: its From
     # sending the same message again (a retry after a crash) writes nothing new
     await sink.send(sent)
     assert os.listdir(outbox / "new") == files
@@ -134,3 +135,15 @@ async def test_outbox_writes_atomically_and_once(tmp_path: Path) -> None:
     os.rename(outbox / "new" / files[0], outbox / "cur" / f"{files[0]}:2,S")
     await sink.send(sent)
     assert os.listdir(outbox / "new") == []
+
+
+async def test_outbox_heads_each_message_with_its_envelope_sender(tmp_path: Path) -> None:
+    outbox = tmp_path / "outbox"
+    sent = compose_message(sender=make_address("gm@example.org"),
+                           to=[make_address("anna@example.org")], subject="Report",
+                           body="text\n", message_id=new_message_id("example.org"))
+    await MaildirSink(outbox).send(sent, envelope_from="gm+b.0123456789@example.org")
+    (name,) = os.listdir(outbox / "new")
+    data = (outbox / "new" / name).read_bytes()
+    assert data.startswith(b"Return-Path: <gm+b.0123456789@example.org>\n")  # as an MDA does
+    assert email.message_from_bytes(data)["From"] == "gm@example.org"

@@ -241,3 +241,13 @@ async def test_a_kept_connection_to_a_stopped_server_fails_then_recovers(
     received = smtp_server.wait_for(2)
     assert [parse(r.data)["Message-ID"] for r in received] == [
         "<before@example.org>", "<after@example.org>"]
+
+
+async def test_each_message_can_have_its_own_envelope_sender(smtp_server: SmtpServer) -> None:
+    sink = SmtpSink(smtp_server.config(), envelope_from="gm@example.org")
+    await sink.send(outgoing(), envelope_from="gm+b.0123456789@example.org")
+    await sink.send(outgoing())
+    first, second = smtp_server.wait_for(2)
+    assert first.mail_from == "gm+b.0123456789@example.org"  # bounces name the message
+    assert second.mail_from == "gm@example.org"  # none given: the sink's
+    assert parse(first.data)["From"] == "Diplomacy judge <gm@example.org>"  # From unchanged

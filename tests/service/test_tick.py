@@ -371,3 +371,24 @@ def test_a_winter_with_only_optional_orders_waits_for_them(database: Database,
         nxt = phases_repo.current_phase(s, game)
         assert nxt is not None and nxt.phase == Phase("Spring", 1903, PhaseType.MOVEMENT)
         assert "Bel" in nxt.state.homes["Paris"]
+
+
+def test_the_gms_report_from_a_tick_names_the_seats_whose_mail_bounces(
+        database: Database, tmp_path: Path) -> None:
+    from gm.store import address_failures
+
+    config = _config(tmp_path)
+    game = new_game(database, "bouncy", opened=T0, deadline=DEADLINE)
+    italy = address("bouncy", "Italy")
+    with database.transaction() as s:
+        address_failures.mark(s, address_failures.Holder(game, "Italy"), italy,
+                              reason="550 5.1.1 User unknown", subject="[bouncy] report",
+                              sent_at=T0, now=T0 + timedelta(hours=2))
+    submit(database, game, spring_orders(), T0 + timedelta(hours=1))
+    assert [name for name, _, _ in tick(database, config=config,
+                                        clock=FixedClock(DEADLINE)).adjudicated] == ["bouncy"]
+    line = (f"GM: mail to Italy ({italy}) bouncing since Mon 2026-03-02 14:00 UTC: 550 5.1.1 "
+            "User unknown. REPLACE the player, or ask them for SET ADDRESS.")
+    reports = {r.recipients[0]: _text(r) for r in _outbox(database)}
+    assert line in " ".join(reports[GM].split())
+    assert all("bouncing" not in text for to, text in reports.items() if to != GM)

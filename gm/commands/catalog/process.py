@@ -31,6 +31,7 @@ def handle(ctx: Context, command: Process) -> None:
     from gm.commands.handlers.context import Notice
     from gm.commands.handlers.gm_control import open_game
     from gm.play.adjudicate import adjudicate_phase, record_adjudication, submissions
+    from gm.play.bouncing import bouncing_lines
     from gm.play.compose_reports import compose_reports
     from gm.store import audit
     from gm.store import powers as powers_repo
@@ -50,7 +51,7 @@ def handle(ctx: Context, command: Process) -> None:
                             submissions(ctx.session, variant, phase), now=ctx.now)
     record_adjudication(ctx.session, done)
     reports = compose_reports(done, press_repo.list_press(ctx.session, game.id),
-                              service=ctx.service)
+                              service=ctx.service, bouncing=bouncing_lines(ctx.session, game))
     this_phase, step = done.name, done.step
     next_phase = variant.format_phase(step.state.phase)
     audit.record_action(ctx.session, actor=ctx.sender, action="process", now=ctx.now,

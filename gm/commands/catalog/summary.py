@@ -1,5 +1,6 @@
 """SUMMARY <game>: a summary of a game: its settings, each power's centres and units, who
-played each power when (gm.play.seating) and the supply centre counts at the end of each year.
+played each power when (gm.play.seating) and the supply centre counts at the end of each year;
+to the GM, the seats whose mail bounces (gm.play.bouncing).
 
 Players' addresses are shown to the GM, and to the game's players unless the game is QUIET
 and not yet revealed (REVEAL, or the game's end); anyone else sees "player 1", "player 2".
@@ -47,7 +48,8 @@ def read_summary(c: list[Token]) -> Draft:
 
 def handle(ctx: Context, command: Summary) -> None:
     from gm.commands.handlers.common import no_game, shown_deadline, variant_of
-    from gm.commands.handlers.records import add_rendered
+    from gm.commands.handlers.records import add_rendered, standing
+    from gm.play.bouncing import bouncing_lines
     from gm.play.picture_choice import chosen, game_default
     from gm.play.render import render
     from gm.play.seating import players_lines
@@ -83,6 +85,7 @@ def handle(ctx: Context, command: Summary) -> None:
     late = settings.late.value.upper() + (f" after {settings.late_after}"
                                           if settings.late_after else "")
     records = phases_repo.history(ctx.session, game.id)
+    bouncing = bouncing_lines(ctx.session, game) if standing(ctx, game) == "gm" else []
     players = players_lines(ctx.session, game, variant, records,
                             addresses=shows_addresses(ctx, game))
     mine = chosen(game, ctx.sender)
@@ -92,7 +95,8 @@ def handle(ctx: Context, command: Summary) -> None:
         phase=None if phase is None else variant.format_phase(phase.phase), deadline=deadline,
         press=settings.press.value.upper(), late=late, powers=powers,
         quiet="QUIET" + (", revealed" if settings.revealed else "") if settings.quiet else None,
-        players=players, years=_centres_by_year(variant, records), pictures=pictures))
+        players=players, years=_centres_by_year(variant, records), pictures=pictures,
+        bouncing=bouncing))
 
 
 def shows_addresses(ctx: Context, game: GameRecord) -> bool:
@@ -139,7 +143,8 @@ COMMAND = CommandSpec(
     SUMMARY <game>             a summary of a game: its settings, the board, who
                                played each power when (addresses to the GM, and to
                                players unless the game is QUIET), the supply
-                               centres at the end of each year, for example:
+                               centres at the end of each year (to the GM also
+                               the seats whose mail bounces), for example:
                                SUMMARY mygame
 """),
     ),
