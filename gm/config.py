@@ -149,6 +149,9 @@ class SmtpConfig:
     ca_file: Path | None = None
     timeout: float = DEFAULT_SMTP_TIMEOUT
     sign_in: SignIn = field(default_factory=SignIn)
+    # each message its own envelope sender (judge+b.<token>@domain), so bounces name it; off
+    # for a relay that accepts no envelope sender but the account's own
+    verp: bool = True
 
 
 @dataclass(frozen=True)
@@ -208,7 +211,7 @@ _SIGN_IN = ("password_command", "auth", "token_command", "token_url", "client_id
 _IMAP = ("host", "port", "security", "user", "password", "password_file", "folder",
          "processed_folder", "ca_file", "idle_timeout", *_SIGN_IN)
 _SMTP = ("host", "port", "security", "user", "password", "password_file", "ca_file", "timeout",
-         *_SIGN_IN)
+         "verp", *_SIGN_IN)
 _MAILDIR = ("inbox", "outbox")
 _LMTP = ("listen", "settle")
 _TABLES: dict[str, tuple[str, ...]] = {"imap": _IMAP, "smtp": _SMTP, "maildir": _MAILDIR,
@@ -296,6 +299,19 @@ def _text(value: Any, origin: str) -> str:
     if any(ord(c) < 32 or ord(c) == 127 for c in value):
         raise ConfigError(f"{origin}: control characters are not allowed")
     return value.strip()
+
+
+def _flag(value: Any, origin: str) -> bool:
+    """true or false (in the environment also 1/0, yes/no, on/off)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("true", "1", "yes", "on"):
+            return True
+        if word in ("false", "0", "no", "off"):
+            return False
+    raise ConfigError(f"{origin}: expected true or false, got {value!r}")
 
 
 def _integer(low: int, high: int) -> Callable[[Any, str], int]:
@@ -542,6 +558,7 @@ def _smtp(s: _Settings) -> SmtpConfig | None:
         ca_file=s.path("smtp.ca_file", Path()) if s.has("smtp.ca_file") else None,
         timeout=s.get("smtp.timeout", _seconds(1, 3600), DEFAULT_SMTP_TIMEOUT),
         sign_in=sign_in,
+        verp=s.get("smtp.verp", _flag, True),
     )
 
 

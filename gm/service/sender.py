@@ -239,7 +239,9 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
     try:
         message = compose(record, config)
         report = await sink.send(
-            message, envelope_from=envelope_sender(config.address, record.bounce_token))
+            message, envelope_from=envelope_sender(
+                config.address,
+                None if config.smtp is not None and not config.smtp.verp else record.bounce_token))
     except (ComposeError, PermanentSendError) as exc:
         log.error("outbound %s given up: %s", record.id, exc)
         await run(partial(_failed, db, record.id, str(exc), None))

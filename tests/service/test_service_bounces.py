@@ -222,3 +222,17 @@ async def test_forged_unmatched_and_delayed_bounces_mark_nothing(
     assert await game.mail(fake) == [Disposition.ANSWERED]
     assert game.failing() == []
     assert [r.rcpt_tos for r in smtp_server.received[sent:]] == [(france,)]
+
+
+async def test_without_verp_every_message_goes_from_the_service_address(
+        database: Database, tmp_path: Path, smtp_server: SmtpServer) -> None:
+    """`[smtp] verp = false`, for a relay that takes no envelope sender but the account's."""
+    import dataclasses
+
+    game = Game(database, tmp_path, smtp_server)
+    assert game.config.smtp is not None
+    game.config = dataclasses.replace(
+        game.config, smtp=dataclasses.replace(game.config.smtp, verp=False))
+    assert await game.mail(message(GM, SETUP)) == [Disposition.ANSWERED]
+    assert smtp_server.received
+    assert {r.mail_from for r in smtp_server.received} == {game.config.address}
