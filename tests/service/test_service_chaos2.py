@@ -104,3 +104,21 @@ async def test_a_chaos2_game_by_email(database: Database, tmp_path: Path) -> Non
         assert "Next phase: Spring 1901, Movement" in text
         assert "Build F StP/nc" in text and "Build A War" in text
         assert "Home Bel" not in text
+
+    # Spring 1901 with its 34 units, processed: each report's HTML part stays under what
+    # Gmail shows whole (it cuts longer HTML with "[Message clipped]"), the whole mail under
+    # 350 kB with the pictures inline
+    deliver(config.maildir.inbox, message(GM, "SIGNON GM kaos gmpass\nPROCESS"))
+    assert await service_pass(database, config, clock) == [Disposition.ANSWERED]
+    outbox = config.maildir.outbox / "new"
+    sizes = {path.name: path.stat().st_size for path in outbox.iterdir()}
+    mail = mail_by_recipient(config.maildir.outbox)
+    spring = [m for p in POWERS for m in mail[_address(p.code)]
+              if str(m["Subject"]) == "[kaos] Spring 1901, Movement: results"]
+    assert len(spring) == 34
+    for report in spring:
+        html = report.get_body(preferencelist=("html",))
+        assert html is not None
+        assert len(html.as_bytes()) < 100_000
+        assert "St Petersburg" in html.get_content()
+    assert max(sizes.values()) < 350 * 1024
