@@ -5,4 +5,5 @@ pytest_plugins: list[str] = [
     "tests.support.fixtures.postgres",
     "tests.support.fixtures.mailservers",
     "tests.support.fixtures.oauth",
+    "tests.support.fixtures.served",
 ]

@@ -6,20 +6,19 @@ comes after it, count too. The arrival is the server's INTERNALDATE."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.policy import default
-from pathlib import Path
 
 import pytest
 
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
-from gm.store.db import Database, open_database
+from gm.store.db import Database
 from gm.store.rows import PhaseRecord
-from tests.service.test_service_faults import SETUP_MAIL, Served
+from tests.service.test_service_faults import SETUP_MAIL
 from tests.support.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer
+from tests.support.fixtures.served import Served
 from tests.support.service_support import GM, PLAYERS, message
 
 SETUP = "\n".join(
@@ -29,25 +28,6 @@ SETUP = "\n".join(
 ORDERS = "SIGNON France omega pwfrance\nA Par - Bur\nA Mar - Spa\nF Bre - MAO"
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])  # the mail path: one store enough
-
-
-@pytest.fixture
-def db(migrated_url: str) -> Iterator[Database]:
-    database = open_database(migrated_url)
-    yield database
-    database.dispose()
-
-
-@pytest.fixture
-def served(migrated_url: str, tmp_path: Path, imap_account: ImapAccount,
-           smtp_server: SmtpServer) -> Iterator[Served]:
-    service = Served(tmp_path, migrated_url, imap_account, smtp_server)
-    try:
-        yield service
-    finally:
-        if service.proc is not None and service.proc.poll() is None:
-            service.proc.kill()
-            service.proc.wait()
 
 
 def phases(db: Database) -> list[PhaseRecord]:
@@ -98,41 +78,42 @@ def start_game(served: Served, dovecot: DovecotServer, account: ImapAccount,
 
 
 def test_orders_waiting_in_imap_while_gm_was_down_count(
-        served: Served, db: Database, dovecot: DovecotServer, imap_account: ImapAccount,
+        served: Served, database: Database, dovecot: DovecotServer, imap_account: ImapAccount,
         smtp_server: SmtpServer) -> None:
     start_game(served, dovecot, imap_account, smtp_server)
     served.stop()
-    deadline = deadline_in(db, 3)
+    deadline = deadline_in(database, 3)
     dovecot.save(imap_account.user, message(PLAYERS["France"], ORDERS,
                                             message_id="<france@example.org>"))
     wait_for(deadline + timedelta(seconds=2))
-    assert not phases(db)[0].adjudicated
+    assert not phases(database)[0].adjudicated
     restarted = time.monotonic()
     served.start()
-    served.wait(lambda: phases(db)[0].adjudicated, "Spring 1901 adjudicated after the restart")
+    served.wait(lambda: phases(database)[0].adjudicated,
+                "Spring 1901 adjudicated after the restart")
     took = time.monotonic() - restarted
     print(f"restart to Spring 1901 adjudicated with the orders: {took:.2f} s")
     served.wait(lambda: answered(smtp_server, "<france@example.org>"), "France's reply")
     served.stop()
     reply = reply_to(smtp_server, "<france@example.org>")
     assert "refused" not in reply and "A Par - Bur" in reply
-    assert france_in_burgundy(db)
+    assert france_in_burgundy(database)
     assert took < 15, took
 
 
 def test_orders_a_second_before_the_deadline_count_though_idle_tells_of_them_after(
-        served: Served, db: Database, dovecot: DovecotServer, imap_account: ImapAccount,
+        served: Served, database: Database, dovecot: DovecotServer, imap_account: ImapAccount,
         smtp_server: SmtpServer) -> None:
     start_game(served, dovecot, imap_account, smtp_server)
-    deadline = deadline_in(db, 4)
+    deadline = deadline_in(database, 4)
     # saved 0.3 s before the deadline: Dovecot tells the IDLE session of it about half a
     # second later, after the deadline, and the service reads it after the deadline
     wait_for(deadline - timedelta(seconds=0.3))
     dovecot.save(imap_account.user, message(PLAYERS["France"], ORDERS,
                                             message_id="<france-last@example.org>"))
-    served.wait(lambda: phases(db)[0].adjudicated, "Spring 1901 adjudicated", timeout=30)
+    served.wait(lambda: phases(database)[0].adjudicated, "Spring 1901 adjudicated", timeout=30)
     served.wait(lambda: answered(smtp_server, "<france-last@example.org>"), "France's reply")
     served.stop()
     reply = reply_to(smtp_server, "<france-last@example.org>")
     assert "refused" not in reply and "A Par - Bur" in reply
-    assert france_in_burgundy(db)
+    assert france_in_burgundy(database)

@@ -7,16 +7,10 @@ Every wait polls a condition (the SMTP server's mail, the database) with a gener
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from email import message_from_bytes
 from email.policy import default
-from pathlib import Path
 
 import pytest
 
@@ -28,9 +22,9 @@ from gm.store import submissions as orders_repo
 from gm.store.db import Database, open_database
 from gm.store.statuses import InboundStatus, OutboundStatus
 from tests.support.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer
-from tests.support.service_support import GM, PLAYERS, SERVICE, SPRING_1901, message
+from tests.support.fixtures.served import Served
+from tests.support.service_support import GM, PLAYERS, SPRING_1901, message
 
-WAIT = 120.0  # the longest any condition may take to come true
 SETUP = "\n".join(
     ["CREATE kappa standard gmpass"]
     + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
@@ -38,82 +32,6 @@ SETUP = "\n".join(
 )
 SETUP_MAIL = 1 + 7 + 8  # the GM's reply; the seven seated players' notices; the start notices
 POWERS = sorted(PLAYERS)
-
-
-def wait_until(condition: Callable[[], bool], what: str, timeout: float = WAIT,
-               proc: subprocess.Popen[bytes] | None = None, log: Path | None = None) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if proc is not None and proc.poll() is not None:
-            text = log.read_text(errors="replace")[-4000:] if log else ""
-            raise AssertionError(f"gm serve exited with {proc.returncode} while waiting for "
-                                 f"{what}:\n{text}")
-        if time.monotonic() > deadline:
-            text = log.read_text(errors="replace")[-4000:] if log else ""
-            raise AssertionError(f"no {what} after {timeout} s\n{text}")
-        time.sleep(0.05)
-
-
-class Served:
-    """`gm serve --config FILE` in its own process, on IMAP and SMTP."""
-
-    def __init__(self, root: Path, url: str, account: ImapAccount, smtp: SmtpServer) -> None:
-        imap = account.config()
-        self.config = root / "gm.toml"
-        self.config.write_text(
-            f'database_url = "{url}"\n'
-            f'address = "{SERVICE}"\n'
-            "poll_interval = 0.2\n"
-            "[imap]\n"
-            f'host = "{imap.host}"\nport = {imap.port}\nsecurity = "plain"\n'
-            f'user = "{imap.user}"\npassword = "{imap.password.reveal()}"\n'
-            "[smtp]\n"
-            f'host = "127.0.0.1"\nport = {smtp.port}\nsecurity = "plain"\ntimeout = 2\n'
-            "[maildir]\n"
-            f'inbox = "{root / "inbox"}"\noutbox = "{root / "outbox"}"\n')
-        self.log = root / "serve.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> subprocess.Popen[bytes]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gm", "serve", "--config", str(self.config)],
-                env=env, stdout=log, stderr=subprocess.STDOUT)
-        return self.proc
-
-    def wait(self, condition: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
-        wait_until(condition, what, timeout, self.proc, self.log)
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(30)
-        self.proc = None
-
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            assert self.proc.wait(60) == 0, self.log.read_text(errors="replace")[-4000:]
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-                self.proc.wait()
-            self.proc = None
-
-
-@pytest.fixture
-def served(migrated_url: str, tmp_path: Path, imap_account: ImapAccount,
-           smtp_server: SmtpServer) -> Iterator[Served]:
-    service = Served(tmp_path, migrated_url, imap_account, smtp_server)
-    try:
-        yield service
-    finally:
-        if service.proc is not None and service.proc.poll() is None:
-            service.proc.kill()
-            service.proc.wait()
 
 
 @pytest.fixture
