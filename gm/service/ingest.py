@@ -132,6 +132,7 @@ def ingest(
     """Process one raw message exactly once (see the module docstring). `arrived_at`: when the
     mail system received it, by the real clock (gm.mail.arrival); orders are in time if it
     arrived before the deadline, however late they are read. Unknown: when it is stored."""
+    arrived = None if arrived_at is None else clock.at(arrived_at)  # by the service's clock
     decoded = decode_message(raw, max_bytes=config.max_message_bytes, size=size,
                              own_addresses=config.address)
     inbound_id: int | None = None
@@ -143,7 +144,7 @@ def ingest(
             limited = bool(config.rate_limit and decoded.sender and not decoded.is_automatic)
             received = _receive(
                 session, raw, decoded, config=config, now=now, mailbox_id=mailbox_id,
-                arrived_at=None if arrived_at is None else clock.at(arrived_at),
+                arrived_at=arrived,
                 processed=True,
                 count_since=now - timedelta(seconds=config.rate_window) if limited else None)
             record, new = received.record, received.new
@@ -207,7 +208,7 @@ def ingest(
         error = f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
         log.exception("message %s could not be processed; shunted", inbound_id)
         return _shunt(db, raw, decoded, error, config=config, clock=clock,
-                      mailbox_id=mailbox_id, arrived_at=arrived_at)
+                      mailbox_id=mailbox_id, arrived_at=arrived)
 
 
 def _hold(session: Session, decoded: DecodedMessage, record: InboundRecord, *,
@@ -248,12 +249,13 @@ def window_words(seconds: float) -> str:
 
 def _shunt(db: Database, raw: bytes, decoded: DecodedMessage, error: str, *, config: Config,
            clock: Clock, mailbox_id: str | None, arrived_at: datetime | None) -> Ingested:
-    """Keep the message as shunted with `error` and queue the apology (one new transaction)."""
+    """Keep the message (`arrived_at` by the service's clock) as shunted with `error` and
+    queue the apology (one new transaction)."""
     with db.transaction() as session:
         now = clock.now()
         record = _receive(session, raw, decoded, config=config, now=now,
                           mailbox_id=mailbox_id,
-                          arrived_at=None if arrived_at is None else clock.at(arrived_at)).record
+                          arrived_at=arrived_at).record
         if record.status is not InboundStatus.NEW:
             return Ingested(record.id, Disposition.DUPLICATE)
         inbound_repo.mark_shunted(session, record.id, error, now=now)

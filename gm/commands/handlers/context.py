@@ -95,7 +95,7 @@ class Context:
     @property
     def arrived(self) -> datetime:
         """When the message arrived: orders count if this is before the deadline."""
-        return self.now if self.arrived_at is None else min(self.arrived_at, self.now)
+        return self.now if self.arrived_at is None else self.arrived_at  # (Clock.at: <= now)
 
     def keep(self, kind: type[_Kept], make: Callable[[Context], _Kept]) -> _Kept:
         """The message's ongoing work of class `kind`, begun now (`make`) if need be."""
