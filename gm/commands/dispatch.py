@@ -1,9 +1,8 @@
 """Run a message's commands in order: each to its handler, errors and the rest into the reply.
 
 Each command's handler is the one its module in gm.commands.catalog names (`HANDLERS`, made
-from the registry there); it imports what its work needs (the store, the shared helpers of
-gm.commands.handlers) when it first runs, so that a `gm ingest` of orders loads neither the
-game-creating nor the adjudicating commands, and the service answers its first message sooner.
+from the registry there). The adjudicating commands load the adjudicator and the reports when
+they first run, so that a `gm ingest` of orders does not.
 Order lines go to order taking (gm.commands.handlers.order_taking), in the block at the end of
 this module.
 """
@@ -15,6 +14,8 @@ from collections.abc import Sequence
 from gm.commands.catalog import HANDLERS, WITHOUT_SIGNON
 from gm.commands.catalog.signoff import SignOff
 from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.order_taking import order_line
+from gm.commands.handlers.unsigned import not_a_command, signon_hint
 from gm.commands.spec import Handler
 from gm.commands.values import Command, CommandError, NotACommand, OrderLine
 from gm.mail.compose import build_subject
@@ -31,8 +32,6 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
         if isinstance(command, SignOff):
             break
         if isinstance(command, NotACommand):
-            from gm.commands.handlers.unsigned import not_a_command
-
             not_a_command(ctx, command, unsigned)
             unsigned += 1
             continue
@@ -55,8 +54,6 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
     if signed_any or ctx.signed is not None:
         ctx.results.withheld = False
     if unsigned and ctx.signed is None and not ctx.refused_signon:
-        from gm.commands.handlers.unsigned import signon_hint
-
         signon_hint(ctx)
     _queue_copies(ctx)
 
@@ -66,13 +63,6 @@ def handler_for(kind: type[Command]) -> Handler | None:
     if kind is OrderLine:
         return _take_order
     return HANDLERS.get(kind)
-
-
-def warm_up() -> None:
-    """Load what the commonest mail (signing on, orders, press) needs ahead of it."""
-    from gm.commands.handlers import order_taking, signon_guard  # noqa: F401
-    from gm.mail import compose  # noqa: F401
-    from gm.store import powers, press  # noqa: F401
 
 
 def _queue_copies(ctx: Context) -> None:
@@ -94,6 +84,4 @@ def _queue_copies(ctx: Context) -> None:
 
 
 def _take_order(ctx: Context, command: OrderLine) -> None:
-    from gm.commands.handlers.order_taking import order_line
-
     order_line(ctx, command)

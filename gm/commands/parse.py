@@ -28,6 +28,7 @@ from gm.commands.catalog.press import OpenPress, PressEnd
 from gm.commands.catalog.signoff import SignOff
 from gm.commands.catalog.signon import SignOn
 from gm.commands.catalog.signon_master import SignOnMaster
+from gm.commands.lark_cache import cached_lark
 from gm.commands.reading import Draft, Invalid, kind_of_phase, quote
 from gm.commands.values import (
     Command,
@@ -42,6 +43,7 @@ from gm.commands.values import (
 from gm.engine.phase import Phase
 from gm.paths import GRAMMARS
 from gm.secret import MASK
+from gm.variants.registry import canonical_name
 
 # Limits. A message over them is refused as a whole (a TooLong value and nothing else); a
 # command or order line over MAX_LINE_CHARS is refused alone. Lines after SIGNOFF do not count.
@@ -355,8 +357,6 @@ def _message_too_long(text: str) -> TooLong:
 def _parser() -> Lark:
     """The command grammar, built once per process (LALR, values built while parsing; the
     built parser is kept between runs by gm.commands.lark_cache)."""
-    from gm.commands.lark_cache import cached_lark
-
     return cached_lark(
         "commands",
         (GRAMMARS / "commands.lark").read_text(encoding="utf-8"),
@@ -394,8 +394,6 @@ def _read_command(clean: str, number: int, keyword: str) -> Command | OpenPress:
 def _create_missing(clean: str, number: int) -> Unreadable | None:
     """`CREATE mygame Standard`: the password is missing (the line ends with a variant's name,
     not a password to mask), or None when the line is something else."""
-    from gm.variants.registry import canonical_name
-
     words = clean.split(" ")[1:]
     if len(words) < 2 or canonical_name(" ".join(words[1:])) is None:
         return None

@@ -469,11 +469,10 @@ def _warm_up() -> None:
     """Load what answering the commonest mail needs (the command grammar; the sign-on, order
     and press handlers), so that the first message after a start does not wait for it."""
     try:
-        from gm.commands.dispatch import warm_up
+        from gm.commands import dispatch  # noqa: F401  (the handlers come with it)
         from gm.commands.parse import parse_message
 
         parse_message("SIGNON France game password")
-        warm_up()
     except Exception:  # the first message meets the same fault, and is shunted with it
         log.exception("loading the command handlers failed")
 

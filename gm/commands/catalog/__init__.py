@@ -5,11 +5,11 @@ A command's module (say `pause.py`) is all there is of the command: its frozen v
 gm.commands.values.Command), and as its `COMMAND` (gm.commands.spec.CommandSpec) its keyword, the
 grammar rule(s) it is read from with the reader turning each rule's parse tree into its value,
 what a player is told when its line cannot be read, its lines in the HELP topics, and its
-handler. The handler imports what
-its work needs (the store, gm.play, the helpers of gm.commands.handlers) when it first runs,
-so that reading a message stays light and a message loads only the work of the commands it
-holds. The helpers several commands share sit in gm.commands.handlers, which never imports a
-command module: the imports go catalog -> handlers -> values, never back.
+handler. A module imports what its work needs at its head; only the adjudicator and the reports
+(gm.play.adjudicate, .reports, .compose_reports) are imported where they are used, because they
+add about 0.1 s to a `gm ingest` of orders (benchmarks/bench_ingest_startup.py). The helpers
+several commands share sit in gm.commands.handlers, which never imports a command module: the
+imports go catalog -> handlers -> values, never back.
 
 To add a command:
 1. write its rule in grammars/commands.lark and add it to the `command` alternatives there;

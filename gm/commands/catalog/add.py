@@ -7,10 +7,18 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_master, refresh, variant_of
+from gm.commands.handlers.context import Notice
+from gm.commands.handlers.seats import new_password, seated_notice
 from gm.commands.reading import Draft, bare_address, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.mail.compose import build_subject
+from gm.play.render import render
 from gm.secret import Secret
+from gm.store import audit, join_requests
+from gm.store import powers as powers_repo
+from gm.store.passwords import hash_password
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -35,15 +43,6 @@ def read_add(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Add) -> None:
-    from gm.commands.handlers.common import as_master, refresh, variant_of
-    from gm.commands.handlers.context import Notice
-    from gm.commands.handlers.seats import new_password, seated_notice
-    from gm.mail.compose import build_subject
-    from gm.play.render import render
-    from gm.store import audit, join_requests
-    from gm.store import powers as powers_repo
-    from gm.store.passwords import hash_password
-
     signed = as_master(ctx, "ADD")
     if signed is None:
         return

@@ -7,9 +7,12 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_master, refresh
+from gm.commands.handlers.gm_settings import store_observers
 from gm.commands.reading import Draft, bare_address
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.observers import observers
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -28,10 +31,6 @@ def read_add_observer(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: AddObserver) -> None:
-    from gm.commands.handlers.common import as_master, refresh
-    from gm.commands.handlers.gm_settings import store_observers
-    from gm.play.observers import observers
-
     signed = as_master(ctx, "ADD OBSERVER")
     if signed is None:
         return

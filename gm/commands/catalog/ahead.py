@@ -12,10 +12,21 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import (
+    as_player,
+    open_phase_of,
+    phase_name,
+    refresh,
+    variant_of,
+)
 from gm.commands.reading import Draft, joined, kind_of_phase
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.phase import PhaseType
+from gm.notation import parse_orders
+from gm.store import orders_ahead as ahead_repo
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -40,18 +51,6 @@ def read_ahead(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Ahead) -> None:
-    from gm.commands.handlers.common import (
-        as_player,
-        open_phase_of,
-        phase_name,
-        refresh,
-        variant_of,
-    )
-    from gm.engine.errors import ErrorKind, OrderError
-    from gm.notation import parse_orders
-    from gm.store import orders_ahead as ahead_repo
-    from gm.store.statuses import GameStatus
-
     signed = as_player(ctx, str(command.line))
     if signed is None or signed.power is None:
         return

@@ -9,9 +9,12 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import did_you_mean, refresh
+from gm.commands.handlers.context import Signed
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.store import powers as powers_repo
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -32,10 +35,6 @@ def read_become(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Become) -> None:
-    from gm.commands.handlers.common import did_you_mean, refresh
-    from gm.commands.handlers.context import Signed
-    from gm.store import powers as powers_repo
-
     signed = ctx.signed
     if signed is None or (signed.power is not None and not signed.master):
         ctx.results.add(f"{command.line}: refused, only the game's GM may do this (SIGNON GM "

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.order_taking import OrderTaking
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Clear
@@ -21,8 +22,6 @@ def read_clear(c: list[Token]) -> Draft:
 
 def handle(ctx: Context, command: Clear) -> None:
     """CLEAR: the power's orders for the phase withdrawn (OrderTaking.clear)."""
-    from gm.commands.handlers.order_taking import OrderTaking
-
     OrderTaking.of(ctx).clear(command)
 
 

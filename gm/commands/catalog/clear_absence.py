@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.absence import save
+from gm.commands.handlers.common import as_player, refresh
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.absences import Absence, absences, with_absences
+from gm.play.zones import zone
+from gm.store import audit
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -25,15 +32,6 @@ def read_clear_absence(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: ClearAbsence) -> None:
-    import dataclasses
-    from datetime import timedelta
-
-    from gm.commands.handlers.absence import save
-    from gm.commands.handlers.common import as_player, refresh
-    from gm.play.absences import Absence, absences, with_absences
-    from gm.play.zones import zone
-    from gm.store import audit
-
     signed = as_player(ctx, "SET NO ABSENCE")
     if signed is None or signed.power is None:
         return

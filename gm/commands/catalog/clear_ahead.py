@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_player
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.store import orders_ahead as ahead_repo
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -25,9 +27,6 @@ def read_clear_ahead(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: ClearAhead) -> None:
-    from gm.commands.handlers.common import as_player
-    from gm.store import orders_ahead as ahead_repo
-
     signed = as_player(ctx, str(command.line))
     if signed is None or signed.power is None:
         return

@@ -7,10 +7,16 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.address import seats_of
+from gm.commands.handlers.context import Notice
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.mail.compose import build_subject
 from gm.secret import Secret
+from gm.store import address_changes, audit
+from gm.store import games as games_repo
+from gm.store.powers import address_key
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -30,13 +36,6 @@ def read_confirm_address(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: ConfirmAddress) -> None:
-    from gm.commands.handlers.address import seats_of
-    from gm.commands.handlers.context import Notice
-    from gm.mail.compose import build_subject
-    from gm.store import address_changes, audit
-    from gm.store import games as games_repo
-    from gm.store.powers import address_key
-
     waiting = address_changes.pending_to(ctx.session, ctx.sender, now=ctx.now)
     change = next((c for c in waiting if c.code == command.code.value), None)
     if change is None:

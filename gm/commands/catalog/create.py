@@ -3,15 +3,27 @@ its gamemaster."""
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lark import Token
 
+from gm.commands.handlers.common import rulebook_refusal, variant_label
+from gm.commands.handlers.context import Signed
 from gm.commands.reading import Draft, game_name, joined, rulebook_year
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
 from gm.secret import Secret
+from gm.store import audit
+from gm.store import games as games_repo
+from gm.store import powers as powers_repo
+from gm.store.errors import GameNameTaken
+from gm.store.passwords import hash_password
+from gm.store.settings import GameSettings
+from gm.variants import UnknownVariant, get_variant, names
+from gm.variants.registry import canonical_name
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -48,18 +60,6 @@ def read_rulebook(c: list[Token]) -> RulebookWord:
 
 
 def handle(ctx: Context, command: Create) -> None:
-    from gm.commands.handlers.common import rulebook_refusal
-    from gm.commands.handlers.context import Signed
-    from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
-    from gm.store import audit
-    from gm.store import games as games_repo
-    from gm.store import powers as powers_repo
-    from gm.store.errors import GameNameTaken
-    from gm.store.passwords import hash_password
-    from gm.store.settings import GameSettings
-    from gm.variants import UnknownVariant, get_variant
-    from gm.variants.registry import canonical_name
-
     if canonical_name(f"{command.variant} {command.password.value}") is not None:
         ctx.results.add(_unknown_variant(command) + ".")  # `CREATE g Deluge II`: no password
         return
@@ -104,12 +104,6 @@ def handle(ctx: Context, command: Create) -> None:
 def _unknown_variant(command: Create) -> str:
     """Why CREATE names no variant: its password is missing (the last word was read as the
     password: `CREATE mygame Deluge II`), or the name is not a variant's (the closest named)."""
-    import difflib
-
-    from gm.commands.handlers.common import variant_label
-    from gm.variants import get_variant, names
-    from gm.variants.registry import canonical_name
-
     whole = f"{command.variant} {command.password.value}"
     if canonical_name(whole) is not None:  # the variant's name is no secret: shown unmasked
         return (f"line {command.line.number}: CREATE {command.game} {whole}: the password is "

@@ -7,9 +7,17 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.context import Notice
+from gm.commands.handlers.seats import new_password, seat
+from gm.commands.handlers.standing_by import offer_line
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.mail.compose import build_subject
+from gm.store import audit
+from gm.store import powers as powers_repo
+from gm.store.passwords import hash_password
+from gm.store.statuses import PowerStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -25,15 +33,6 @@ def read_eject(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Eject) -> None:
-    from gm.commands.handlers.context import Notice
-    from gm.commands.handlers.seats import new_password, seat
-    from gm.commands.handlers.standing_by import offer_line
-    from gm.mail.compose import build_subject
-    from gm.store import audit
-    from gm.store import powers as powers_repo
-    from gm.store.passwords import hash_password
-    from gm.store.statuses import PowerStatus
-
     found = seat(ctx, "EJECT", command.power)
     if found is None:
         return

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.begin import begin
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -26,8 +27,6 @@ def read_force_begin(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: ForceBegin) -> None:
-    from gm.commands.handlers.begin import begin
-
     begin(ctx, "FORCE BEGIN", force=True)
 
 

@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import game_rulebook
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.variants import registry
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -271,6 +273,7 @@ def help_text(topic: str | None = None, extra: Mapping[str, str] | None = None) 
     without regard to case or spaces and listed at the end of the index. An unknown topic gets
     the index, headed by a line saying so.
     """
+    # at run time: the catalog's tables are made from every command module, this one included
     from gm.commands.catalog import HELP_TOPICS as TOPICS
 
     extras = {_key(name): text for name, text in (extra or {}).items()}
@@ -358,7 +361,7 @@ def _shape(line: str) -> tuple[str, str, Callable[[str], bool]]:
 
 def _example(line: str) -> bool:
     """Whether `line` shows a command (kept on its own line)."""
-    from gm.commands.catalog import KEYWORDS
+    from gm.commands.catalog import KEYWORDS  # at run time, as HELP_TOPICS above
 
     words = line.split()
     return bool(words) and words[0] in KEYWORDS
@@ -376,9 +379,6 @@ def read_help(c: list[Token]) -> Draft:
 def handle(ctx: Context, command: Help) -> None:
     """`HELP`, `HELP <topic>`, `HELP <variant>` (any of the variant's names): the variant's
     rules and the rulings this service plays them by; else the reply on the commands."""
-    from gm.commands.handlers.common import game_rulebook
-    from gm.variants import registry
-
     topic = command.topic
     canonical = registry.canonical_name(topic) if topic and topic.strip() else None
     if canonical is not None:

@@ -12,9 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gm.commands.handlers.common import matches_phase, phase_text
+from gm.commands.handlers.records import add_rendered, played_phases, standing
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, PhaseRef
+from gm.play.render import render
+from gm.store import press as press_repo
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -76,10 +80,6 @@ def read_history_last(c: list[Any]) -> Draft:
 
 
 def handle(ctx: Context, command: History) -> None:
-    from gm.commands.handlers.records import add_rendered, played_phases, standing
-    from gm.play.render import render
-    from gm.store import press as press_repo
-
     found = played_phases(ctx, "HISTORY", command.game, "history")
     if found is None:
         return
@@ -118,8 +118,6 @@ def handle(ctx: Context, command: History) -> None:
 def _chosen(ctx: Context, command: History, name: str, variant: Variant,
             records: list[PhaseRecord]) -> list[PhaseRecord] | None:
     """The phases `command` asks for; None after saying why there are none."""
-    from gm.commands.handlers.common import matches_phase, phase_text
-
     if command.last is not None:
         if command.last < 1:
             ctx.results.add(f"HISTORY: {command.line.text!r} asks for no phases; LAST takes a "

@@ -8,10 +8,19 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import no_game, variant_of
+from gm.commands.handlers.context import Notice
+from gm.commands.handlers.join_prefer import open_seats
 from gm.commands.reading import Draft, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.mail.compose import build_subject
+from gm.play.render import render
 from gm.secret import Secret
+from gm.store import games as games_repo
+from gm.store import powers as powers_repo
+from gm.store.passwords import hash_password
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -42,15 +51,6 @@ def read_join(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Join) -> None:
-    from gm.commands.handlers.common import no_game, variant_of
-    from gm.commands.handlers.context import Notice
-    from gm.mail.compose import build_subject
-    from gm.play.render import render
-    from gm.store import games as games_repo
-    from gm.store import powers as powers_repo
-    from gm.store.passwords import hash_password
-    from gm.store.statuses import GameStatus
-
     game = games_repo.find_game(ctx.session, command.game)
     if game is None:
         ctx.results.add(f"JOIN: {no_game(ctx, command.game)}")
@@ -75,7 +75,6 @@ def handle(ctx: Context, command: Join) -> None:
     if not free:
         ctx.results.add(f"JOIN: every power in {game.name} is taken.")
         return
-    from gm.commands.handlers.join_prefer import open_seats
 
     if open_seats(ctx, game) <= 0:  # the free powers are promised (JOIN ... PREFER)
         ctx.results.add(f"JOIN: every power in {game.name} is taken or promised to players "

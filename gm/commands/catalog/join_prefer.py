@@ -6,10 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gm.commands.handlers.common import no_game, variant_of
+from gm.commands.handlers.join_prefer import open_seats
+from gm.commands.handlers.notices import tell
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.secret import Secret
+from gm.store import games as games_repo
+from gm.store import join_requests as requests_repo
+from gm.store import powers as powers_repo
+from gm.store.passwords import hash_password
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -32,15 +40,6 @@ def read_join_prefer(c: list[Any]) -> Draft:
 
 
 def handle(ctx: Context, command: JoinPrefer) -> None:
-    from gm.commands.handlers.common import no_game, variant_of
-    from gm.commands.handlers.join_prefer import open_seats
-    from gm.commands.handlers.notices import tell
-    from gm.store import games as games_repo
-    from gm.store import join_requests as requests_repo
-    from gm.store import powers as powers_repo
-    from gm.store.passwords import hash_password
-    from gm.store.statuses import GameStatus
-
     game = games_repo.find_game(ctx.session, command.game)
     if game is None:
         ctx.results.add(f"JOIN: {no_game(ctx, command.game)}")

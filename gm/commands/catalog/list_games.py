@@ -7,9 +7,14 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import no_game, variant_label, variant_of
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.store import games as games_repo
+from gm.store import phases as phases_repo
+from gm.store import powers as powers_repo
+from gm.variants import UnknownVariant
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -28,12 +33,6 @@ def read_list_games(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: ListGames) -> None:
-    from gm.commands.handlers.common import no_game, variant_label, variant_of
-    from gm.store import games as games_repo
-    from gm.store import phases as phases_repo
-    from gm.store import powers as powers_repo
-    from gm.variants import UnknownVariant
-
     if command.game is None:
         games = games_repo.list_games(ctx.session)
         if not games:

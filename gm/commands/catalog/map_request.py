@@ -11,9 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gm.commands.handlers.common import matches_phase, phase_text
+from gm.commands.handlers.records import played_phases
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, PhaseRef
+from gm.store.rows import PhaseRecord
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -34,10 +37,8 @@ def read_map(c: list[Any]) -> Draft:
 
 
 def handle(ctx: Context, command: MapRequest) -> None:
-    from gm.commands.handlers.common import matches_phase, phase_text
-    from gm.commands.handlers.records import played_phases
+    # not at the head: the reports and pictures cost an order's `gm ingest` ~0.1 s
     from gm.play.reports import board_pictures
-    from gm.store.rows import PhaseRecord
 
     played = played_phases(ctx, "MAP", command.game, "board")
     if played is None:

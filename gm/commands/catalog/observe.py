@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import no_game
+from gm.commands.handlers.gm_settings import MAX_OBSERVERS
+from gm.commands.handlers.notices import tell
+from gm.commands.handlers.observing import OPEN_KEY
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.observers import observers
+from gm.store import audit
+from gm.store import games as games_repo
+from gm.store.settings import OBSERVERS_KEY
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -30,13 +40,6 @@ def read_observe(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Observe) -> None:
-    from gm.commands.handlers.common import no_game
-    from gm.commands.handlers.gm_settings import MAX_OBSERVERS
-    from gm.commands.handlers.notices import tell
-    from gm.play.observers import observers
-    from gm.store import games as games_repo
-    from gm.store.statuses import GameStatus
-
     game = games_repo.find_game(ctx.session, command.game)
     if game is None:
         ctx.results.add(f"OBSERVE: {no_game(ctx, command.game)}")
@@ -79,12 +82,6 @@ def handle(ctx: Context, command: Observe) -> None:
 
 
 def _store(ctx: Context, game: GameRecord, addresses: list[str], action: str) -> None:
-    import dataclasses
-
-    from gm.store import audit
-    from gm.store import games as games_repo
-    from gm.store.settings import OBSERVERS_KEY
-
     settings = game.settings
     extra = {**settings.extra, OBSERVERS_KEY: addresses}
     games_repo.set_game_settings(ctx.session, game.id, dataclasses.replace(settings, extra=extra),
@@ -96,8 +93,6 @@ def _store(ctx: Context, game: GameRecord, addresses: list[str], action: str) ->
 
 def observing_allowed(game: GameRecord) -> bool:
     """Whether anyone may OBSERVE the game (SET OBSERVE; allowed unless the GM forbade it)."""
-    from gm.commands.handlers.observing import OPEN_KEY
-
     return game.settings.extra.get(OPEN_KEY, True) is not False
 
 

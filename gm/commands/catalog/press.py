@@ -20,10 +20,20 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lark import Token
 
+from gm.commands.handlers.common import open_phase_of, refresh, variant_of
+from gm.commands.handlers.context import Notice
+from gm.commands.handlers.press_settings import fake_allowed, partial_allowed
 from gm.commands.reading import Draft, Invalid, quote
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, Line, Unreadable
+from gm.engine.errors import OrderError
+from gm.mail.compose import build_subject
+from gm.notation import parse_order
+from gm.play.render import render
 from gm.policies import PressPolicy
+from gm.store import powers as powers_repo
+from gm.store import press as press_repo
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -220,8 +230,6 @@ def read_endpress(c: list[Token]) -> Draft:
 def handle(ctx: Context, command: Press) -> None:
     """Send the press (or say why not); of a press that had no ENDPRESS, say where it ended
     and quote the lines in it that read as orders."""
-    from gm.commands.handlers.common import variant_of
-
     sent = _send(ctx, command)
     if command.ending is not PressEnd.ENDPRESS and ctx.signed is not None:
         orders = _order_like(variant_of(ctx.signed.game), command.body)
@@ -230,15 +238,6 @@ def handle(ctx: Context, command: Press) -> None:
 
 def _send(ctx: Context, command: Press) -> bool:
     """Send the press; whether it was sent (else the reply says why not)."""
-    from gm.commands.handlers.common import open_phase_of, refresh, variant_of
-    from gm.commands.handlers.context import Notice
-    from gm.commands.handlers.press_settings import fake_allowed, partial_allowed
-    from gm.mail.compose import build_subject
-    from gm.play.render import render
-    from gm.store import powers as powers_repo
-    from gm.store import press as press_repo
-    from gm.store.statuses import GameStatus
-
     what = str(command.line)
     signed = ctx.signed
     if signed is None:
@@ -387,9 +386,6 @@ def _fake_of(variant: Variant, command: Press) -> _Shown | str:
 
 def _order_like(variant: Variant, body: str) -> list[str]:
     """The lines of a press text that read as orders on the game's map."""
-    from gm.engine.errors import OrderError
-    from gm.notation import parse_order
-
     found = []
     for raw in body.splitlines():
         text = " ".join(raw.split())

@@ -7,9 +7,16 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import variant_of
+from gm.commands.handlers.gm_control import open_game
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.engine.game import advance
+from gm.engine.phase import PhaseType
+from gm.play.render import render
+from gm.store import submissions as orders_repo
+from gm.store.rows import StoredResult
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -29,10 +36,6 @@ def read_preview(c: list[Token]) -> Draft:
 
 def handle(ctx: Context, command: Preview) -> None:
     """What processing now would give, in the GM's reply only; nothing is stored."""
-    from gm.commands.handlers.common import variant_of
-    from gm.commands.handlers.gm_control import open_game
-    from gm.play.render import render
-
     what = command.line.text.split(" ", 1)[0].upper() or "PREVIEW"
     if ctx.signed is not None and ctx.signed.power is not None:
         ctx.results.add(f"{what}: refused, only the game's GM may do this (it shows what"
@@ -59,9 +62,6 @@ def handle(ctx: Context, command: Preview) -> None:
 def _unordered_powers(ctx: Context, phase: PhaseRecord) -> list[str]:
     """Powers with units to order (movement) or to retreat (retreats) and no orders yet
     (adjustments: none listed; a power that does not build waives its builds)."""
-    from gm.engine.phase import PhaseType
-    from gm.store import submissions as orders_repo
-
     ordered = set(orders_repo.latest_valid_orders(ctx.session, phase.id))
     state = phase.state
     if phase.phase.type is PhaseType.MOVEMENT:
@@ -75,15 +75,13 @@ def _unordered_powers(ctx: Context, phase: PhaseRecord) -> list[str]:
 
 def _adjudicate(ctx: Context, variant: Variant, phase: PhaseRecord) -> GameStep:
     """What the phase's current orders give (nothing is stored)."""
-    from gm.engine.game import advance
+    # not at the head: the adjudicator costs an order's `gm ingest` ~0.1 s (bench_ingest_startup)
     from gm.play.adjudicate import submissions
 
     return advance(variant, phase.state, submissions(ctx.session, variant, phase))
 
 
 def _by_power(step: GameStep) -> list[tuple[str, list[StoredResult]]]:
-    from gm.store.rows import StoredResult
-
     by_power: dict[str, list[StoredResult]] = {}
     for result in step.results:
         by_power.setdefault(result.power, []).append(StoredResult.of(result))

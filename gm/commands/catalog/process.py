@@ -5,9 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gm.commands.handlers.common import matches_phase, phase_text, variant_of
+from gm.commands.handlers.context import Notice
+from gm.commands.handlers.gm_control import open_game
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, PhaseRef
+from gm.play.bouncing import bouncing_lines
+from gm.store import audit
+from gm.store import powers as powers_repo
+from gm.store import press as press_repo
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -27,15 +34,10 @@ def read_process(c: list[PhaseRef]) -> Draft:
 
 
 def handle(ctx: Context, command: Process) -> None:
-    from gm.commands.handlers.common import matches_phase, phase_text, variant_of
-    from gm.commands.handlers.context import Notice
-    from gm.commands.handlers.gm_control import open_game
+    # not at the head: adjudicating and the reports cost an order's `gm ingest` ~0.1 s
+    # (benchmarks/bench_ingest_startup.py)
     from gm.play.adjudicate import adjudicate_phase, record_adjudication, submissions
-    from gm.play.bouncing import bouncing_lines
     from gm.play.compose_reports import compose_reports
-    from gm.store import audit
-    from gm.store import powers as powers_repo
-    from gm.store import press as press_repo
 
     found = open_game(ctx, "PROCESS", "process", lock=True)
     if found is None:
@@ -61,7 +63,7 @@ def handle(ctx: Context, command: Process) -> None:
         ctx.results.mail.append(Notice(report.recipients, report.subject, report.text, game.id,
                                        html=report.html, attachments=report.attachments))
     if done.next_phase is not None:  # orders sent ahead for the phase opened now
-        from gm.play.orders_ahead import apply_opened
+        from gm.play.orders_ahead import apply_opened  # loads the adjudicator: as above
 
         for sent in apply_opened(ctx.session, [game.id], now=ctx.now, service=ctx.service):
             ctx.results.mail.append(Notice(sent.recipients, sent.subject, sent.body, game.id))

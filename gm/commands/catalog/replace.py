@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.seats import replace_player
 from gm.commands.reading import Draft, bare_address, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -35,8 +36,6 @@ def read_replace(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Replace) -> None:
-    from gm.commands.handlers.seats import replace_player
-
     replace_player(ctx, command.power, command.address, command.password)
 
 

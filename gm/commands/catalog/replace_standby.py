@@ -7,9 +7,15 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_master, refresh
+from gm.commands.handlers.seats import replace_player
+from gm.commands.handlers.standing_by import standing_by
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.store import audit
+from gm.store import powers as powers_repo
+from gm.store import standby as standby_repo
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -28,13 +34,6 @@ def read_replace_standby(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: ReplaceFromStandby) -> None:
-    from gm.commands.handlers.common import as_master, refresh
-    from gm.commands.handlers.seats import replace_player
-    from gm.commands.handlers.standing_by import standing_by
-    from gm.store import audit
-    from gm.store import powers as powers_repo
-    from gm.store import standby as standby_repo
-
     signed = as_master(ctx, "REPLACE")
     if signed is None:
         return

@@ -7,9 +7,13 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_player
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.store import audit
+from gm.store import powers as powers_repo
+from gm.store.statuses import GameStatus, PowerStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -25,11 +29,6 @@ def read_resign(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Resign) -> None:
-    from gm.commands.handlers.common import as_player
-    from gm.store import audit
-    from gm.store import powers as powers_repo
-    from gm.store.statuses import GameStatus, PowerStatus
-
     what = command.line.text.split(" ", 1)[0].upper() or "RESIGN"
     signed = as_player(ctx, what)
     if signed is None or signed.power is None:

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import open_phase_of, shown_deadline, variant_of
+from gm.commands.handlers.gm_control import set_status
+from gm.commands.handlers.notices import tell_game
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.render import render
+from gm.store import audit
+from gm.store import phases as phases_repo
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -28,12 +36,6 @@ def read_resume(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Resume) -> None:
-    from gm.commands.handlers.common import open_phase_of, shown_deadline, variant_of
-    from gm.commands.handlers.gm_control import set_status
-    from gm.commands.handlers.notices import tell_game
-    from gm.play.render import render
-    from gm.store.statuses import GameStatus
-
     game = set_status(ctx, "RESUME", (GameStatus.PAUSED,), GameStatus.ACTIVE)
     if game is None:
         return
@@ -50,11 +52,6 @@ def handle(ctx: Context, command: Resume) -> None:
 def _deadline_after_pause(ctx: Context, game: GameRecord, phase: PhaseRecord) -> datetime | None:
     """The open phase's deadline moved on by the time the game was paused (the time left at
     PAUSE is given back), and stored."""
-    from datetime import timedelta
-
-    from gm.store import audit
-    from gm.store import phases as phases_repo
-
     if phase.deadline_at is None:
         return None
     paused = audit.audit_log(ctx.session, game_id=game.id, action="pause")

@@ -12,9 +12,15 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_master, refresh, variant_of
+from gm.commands.handlers.gm_settings import change
+from gm.commands.handlers.notices import tell_game
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.render import render
+from gm.play.seating import players_lines
+from gm.store import phases as phases_repo
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -30,13 +36,6 @@ def read_reveal(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Reveal) -> None:
-    from gm.commands.handlers.common import as_master, refresh, variant_of
-    from gm.commands.handlers.gm_settings import change
-    from gm.commands.handlers.notices import tell_game
-    from gm.play.render import render
-    from gm.play.seating import players_lines
-    from gm.store import phases as phases_repo
-
     signed = as_master(ctx, "REVEAL")
     if signed is None:
         return

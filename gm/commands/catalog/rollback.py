@@ -5,9 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gm.commands.handlers.common import (
+    as_master,
+    deadline_for,
+    matches_phase,
+    phase_text,
+    refresh,
+    shown_deadline,
+    variant_of,
+)
+from gm.commands.handlers.notices import tell_game
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, PhaseRef
+from gm.play.render import render
+from gm.store import games as games_repo
+from gm.store import phases as phases_repo
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -28,21 +42,6 @@ def read_rollback(c: list[PhaseRef]) -> Draft:
 def handle(ctx: Context, command: Rollback) -> None:
     """Reopen an earlier phase: later phases and their orders go (kept in the audit log); the
     phase's own orders stand; every player and the GM are told."""
-    from gm.commands.handlers.common import (
-        as_master,
-        deadline_for,
-        matches_phase,
-        phase_text,
-        refresh,
-        shown_deadline,
-        variant_of,
-    )
-    from gm.commands.handlers.notices import tell_game
-    from gm.play.render import render
-    from gm.store import games as games_repo
-    from gm.store import phases as phases_repo
-    from gm.store.statuses import GameStatus
-
     signed = as_master(ctx, "ROLLBACK")
     if signed is None:
         return

@@ -8,9 +8,23 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.absence import days, save
+from gm.commands.handlers.common import (
+    as_player,
+    phase_name,
+    refresh,
+    shown_deadline,
+    variant_of,
+)
+from gm.commands.handlers.notices import tell_game
 from gm.commands.reading import Draft, Invalid, day
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.absences import Absence, absences, limit, past_absences, with_absences
+from gm.play.zones import zone
+from gm.store import audit
+from gm.store import phases as phases_repo
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -34,21 +48,6 @@ def read_set_absence(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetAbsence) -> None:
-    from gm.commands.handlers.absence import days, save
-    from gm.commands.handlers.common import (
-        as_player,
-        phase_name,
-        refresh,
-        shown_deadline,
-        variant_of,
-    )
-    from gm.commands.handlers.notices import tell_game
-    from gm.play.absences import Absence, absences, limit, past_absences, with_absences
-    from gm.play.zones import zone
-    from gm.store import audit
-    from gm.store import phases as phases_repo
-    from gm.store.statuses import GameStatus
-
     signed = as_player(ctx, "SET ABSENCE")
     if signed is None or signed.power is None:
         return

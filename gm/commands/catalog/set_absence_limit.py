@@ -7,9 +7,13 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.absence import days, save
+from gm.commands.handlers.common import as_master, refresh
 from gm.commands.reading import Draft, Invalid
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.absences import LIMIT_KEY
+from gm.store import audit
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -35,11 +39,6 @@ def read_set_absence_limit(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetAbsenceLimit) -> None:
-    from gm.commands.handlers.absence import days, save
-    from gm.commands.handlers.common import as_master, refresh
-    from gm.play.absences import LIMIT_KEY
-    from gm.store import audit
-
     signed = as_master(ctx, "SET ABSENCE LIMIT")
     if signed is None:
         return

@@ -7,9 +7,17 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.address import seats_of
+from gm.commands.handlers.context import Notice
+from gm.commands.handlers.seats import new_password
 from gm.commands.reading import Draft, bare_address
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.mail.compose import build_subject
+from gm.store import address_changes, audit
+from gm.store import games as games_repo
+from gm.store import powers as powers_repo
+from gm.store.powers import address_key
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -28,15 +36,6 @@ def read_set_address(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetAddress) -> None:
-    from gm.commands.handlers.address import seats_of
-    from gm.commands.handlers.context import Notice
-    from gm.commands.handlers.seats import new_password
-    from gm.mail.compose import build_subject
-    from gm.store import address_changes, audit
-    from gm.store import games as games_repo
-    from gm.store import powers as powers_repo
-    from gm.store.powers import address_key
-
     signed = ctx.signed
     if signed is None:
         ctx.results.add("SET ADDRESS: refused, sign on first (SIGNON <power> <game> <password>,"

@@ -9,9 +9,13 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_player, did_you_mean, refresh
+from gm.commands.handlers.draws import keep_vote, settle_concession, survivors
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.store import powers as powers_repo
+from gm.store.settings import CONCESSIONS_KEY
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -34,11 +38,6 @@ def read_set_no_concede(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetConcede) -> None:
-    from gm.commands.handlers.common import as_player, did_you_mean, refresh
-    from gm.commands.handlers.draws import keep_vote, settle_concession, survivors
-    from gm.store import powers as powers_repo
-    from gm.store.settings import CONCESSIONS_KEY
-
     signed = as_player(ctx, "SET CONCEDE")
     if signed is None or signed.power is None:
         return

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import time, timedelta
 from typing import TYPE_CHECKING, Any
 
+from gm.commands.handlers.common import as_master, refresh
+from gm.commands.handlers.gm_settings import change, duration_text, game_name
 from gm.commands.reading import Draft, Invalid, kind_of_phase, time_of_day
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.usage import DURATIONS
@@ -41,9 +43,6 @@ def read_set_deadline(c: list[Any]) -> Draft:
 
 
 def handle(ctx: Context, command: SetDeadline) -> None:
-    from gm.commands.handlers.common import as_master, refresh
-    from gm.commands.handlers.gm_settings import change, game_name
-
     signed = as_master(ctx, "SET DEADLINE")
     if signed is None:
         return
@@ -64,8 +63,6 @@ def handle(ctx: Context, command: SetDeadline) -> None:
 
 
 def deadline_text(rule: Deadline, zone: str) -> str:
-    from gm.commands.handlers.gm_settings import duration_text
-
     if isinstance(rule, time):
         return f"at {rule:%H:%M} ({zone})"
     return f"{duration_text(rule)} after the phase opens"

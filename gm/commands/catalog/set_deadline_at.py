@@ -8,12 +8,20 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 from lark import Token
 
+from gm.commands.handlers.common import shown_deadline, variant_of
+from gm.commands.handlers.gm_control import open_game
+from gm.commands.handlers.notices import tell_game
 from gm.commands.reading import Draft, Invalid, day, quote, time_of_day
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.render import render
+from gm.store import audit
+from gm.store import phases as phases_repo
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -53,16 +61,6 @@ def read_set_deadline_words(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetDeadlineAt) -> None:
-    from zoneinfo import ZoneInfo
-
-    from gm.commands.handlers.common import shown_deadline, variant_of
-    from gm.commands.handlers.gm_control import open_game
-    from gm.commands.handlers.notices import tell_game
-    from gm.play.render import render
-    from gm.store import audit
-    from gm.store import phases as phases_repo
-    from gm.store.statuses import GameStatus
-
     found = open_game(ctx, "SET DEADLINE", "move the deadline of", lock=True)
     if found is None:
         return

@@ -8,9 +8,13 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_player, did_you_mean, refresh
+from gm.commands.handlers.draws import keep_vote, settle_draw, survivors
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.store import powers as powers_repo
+from gm.store.settings import DRAW_SETS_KEY
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -39,11 +43,6 @@ def read_set_no_draw(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetDraw) -> None:
-    from gm.commands.handlers.common import as_player, did_you_mean, refresh
-    from gm.commands.handlers.draws import keep_vote, settle_draw, survivors
-    from gm.store import powers as powers_repo
-    from gm.store.settings import DRAW_SETS_KEY
-
     signed = as_player(ctx, "SET DRAW")
     if signed is None or signed.power is None:
         return

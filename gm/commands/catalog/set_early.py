@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.gm_settings import change, game_name
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -28,8 +29,6 @@ def read_set_early(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetEarly) -> None:
-    from gm.commands.handlers.gm_settings import change, game_name
-
     if change(ctx, "SET EARLY", {"early": command.early}, early=command.early) is not None:
         ctx.results.add(f"Early processing in {game_name(ctx)}: "
                         + ("ON (as soon as every power has ordered)." if command.early

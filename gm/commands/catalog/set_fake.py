@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.gm_settings import change_extra, game_name
+from gm.commands.handlers.press_settings import FAKE_KEY
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -36,9 +38,6 @@ def read_set_no_fake(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetFake) -> None:
-    from gm.commands.handlers.gm_settings import change_extra, game_name
-    from gm.commands.handlers.press_settings import FAKE_KEY
-
     what = "SET FAKE" if command.allowed else "SET NO FAKE"
     if change_extra(ctx, what, FAKE_KEY, command.allowed,
                     {"fake": command.allowed}) is not None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from gm.commands.handlers.gm_settings import change, duration_text, game_name
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.usage import DURATIONS
@@ -26,8 +27,6 @@ def read_set_grace(c: list[timedelta]) -> Draft:
 
 
 def handle(ctx: Context, command: SetGrace) -> None:
-    from gm.commands.handlers.gm_settings import change, duration_text, game_name
-
     if change(ctx, "SET GRACE", {"seconds": int(command.grace.total_seconds())},
                grace=command.grace) is not None:
         ctx.results.add(f"Grace period in {game_name(ctx)}: {duration_text(command.grace)}.")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.gm_settings import change, game_name
 from gm.commands.reading import Draft, Invalid
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -41,8 +42,6 @@ def read_set_late_disorder(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetLate) -> None:
-    from gm.commands.handlers.gm_settings import change, game_name
-
     after = command.after if command.policy is LatePolicy.DISORDER else 0
     if change(ctx, "SET LATE", {"late": command.policy.value, "after": after},
                late=command.policy, late_after=after) is None:

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.gm_settings import change_extra, game_name
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.store.settings import MANUAL_KEY
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -32,9 +34,6 @@ def read_set_no_manual(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetManual) -> None:
-    from gm.commands.handlers.gm_settings import change_extra, game_name
-    from gm.store.settings import MANUAL_KEY
-
     what = "SET MANUAL PROCESS" if command.manual else "SET NO MANUAL PROCESS"
     if change_extra(ctx, what, MANUAL_KEY, True if command.manual else None,
                     {"manual": command.manual}) is None:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_master, refresh
+from gm.commands.handlers.observing import OPEN_KEY
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.store import audit
+from gm.store import games as games_repo
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -28,14 +34,6 @@ def read_set_observe(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetObserve) -> None:
-    import dataclasses
-
-    from gm.commands.handlers.common import as_master, refresh
-    from gm.commands.handlers.observing import OPEN_KEY
-    from gm.store import audit
-    from gm.store import games as games_repo
-    from gm.store.statuses import GameStatus
-
     signed = as_master(ctx, "SET OBSERVE")
     if signed is None:
         return

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_master
+from gm.commands.handlers.gm_settings import store_observers
 from gm.commands.reading import Draft, bare_address
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -29,9 +31,6 @@ def read_set_observers(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetObservers) -> None:
-    from gm.commands.handlers.common import as_master
-    from gm.commands.handlers.gm_settings import store_observers
-
     if as_master(ctx, "SET OBSERVERS") is not None:
         store_observers(ctx, "SET OBSERVERS", list(command.addresses))
 

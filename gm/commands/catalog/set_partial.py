@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.gm_settings import change_extra, game_name
+from gm.commands.handlers.press_settings import PARTIAL_KEY
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -35,9 +37,6 @@ def read_set_no_partial(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetPartial) -> None:
-    from gm.commands.handlers.gm_settings import change_extra, game_name
-    from gm.commands.handlers.press_settings import PARTIAL_KEY
-
     what = "SET PARTIAL" if command.allowed else "SET NO PARTIAL"
     if change_extra(ctx, what, PARTIAL_KEY, command.allowed,
                     {"partial": command.allowed}) is not None:

@@ -7,10 +7,14 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_player
+from gm.commands.handlers.signon_guard import unlock as unlock_signons
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.secret import Secret
+from gm.store import powers as powers_repo
+from gm.store.passwords import hash_password
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -28,11 +32,6 @@ def read_set_password(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetPassword) -> None:
-    from gm.commands.handlers.common import as_player
-    from gm.commands.handlers.signon_guard import unlock as unlock_signons
-    from gm.store import powers as powers_repo
-    from gm.store.passwords import hash_password
-
     signed = as_player(ctx, "SET PASSWORD")
     if signed is None or signed.power is None:
         return

@@ -9,14 +9,22 @@ choices in the game's settings document.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from lark import Token
 
+from gm.commands.handlers.common import refresh
+from gm.commands.handlers.gm_settings import change, game_name
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.observers import observers
+from gm.play.picture_choice import with_choice
+from gm.store import audit
+from gm.store import games as games_repo
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -49,10 +57,6 @@ def read_set_pictures_default(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetPictures) -> None:
-    from gm.commands.handlers.common import refresh
-    from gm.commands.handlers.gm_settings import change, game_name
-    from gm.play.picture_choice import with_choice
-
     mode = cast("Mode", command.mode)
     what = f"SET PICTURES {'DEFAULT ' if command.default else ''}{mode.upper()}"
     if command.default:
@@ -70,11 +74,6 @@ def handle(ctx: Context, command: SetPictures) -> None:
 def _reader_game(ctx: Context, what: str) -> GameRecord | None:
     """The game whose reports the sender chooses for: the signed-on one, or the one an
     OBSERVE line before named if the sender observes it; None after saying why not."""
-    from gm.commands.handlers.common import refresh
-    from gm.play.observers import observers
-    from gm.store import games as games_repo
-    from gm.store.statuses import GameStatus
-
     game: GameRecord | None
     if ctx.signed is not None:
         game = refresh(ctx, ctx.signed.game)
@@ -93,12 +92,6 @@ def _reader_game(ctx: Context, what: str) -> GameRecord | None:
 
 
 def _store(ctx: Context, game: GameRecord, mode: Mode, what: str) -> None:
-    import dataclasses
-
-    from gm.play.picture_choice import with_choice
-    from gm.store import audit
-    from gm.store import games as games_repo
-
     settings = dataclasses.replace(game.settings, extra=with_choice(game, ctx.sender, mode))
     stored = games_repo.set_game_settings(ctx.session, game.id, settings, now=ctx.now)
     if ctx.signed is not None:

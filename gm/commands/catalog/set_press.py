@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.gm_settings import change, game_name
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -36,8 +37,6 @@ def read_set_press(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetPress) -> None:
-    from gm.commands.handlers.gm_settings import change, game_name
-
     if change(ctx, "SET PRESS", {"press": command.policy.value},
                press=command.policy) is not None:
         ctx.results.add(f"Press in {game_name(ctx)}: {command.policy.value.upper()} "

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.gm_settings import change, game_name
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -37,8 +38,6 @@ def read_set_no_quiet(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetQuiet) -> None:
-    from gm.commands.handlers.gm_settings import change, game_name
-
     what = "SET QUIET" if command.quiet else "SET NO QUIET"
     # quiet anew after a REVEAL: hidden again
     changes = {"quiet": True, "revealed": False} if command.quiet else {"quiet": False}

@@ -6,10 +6,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from gm.commands.handlers.common import as_master, refresh
+from gm.commands.handlers.gm_settings import change, duration_text, game_name
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.usage import DURATIONS
 from gm.commands.values import Command
+from gm.play.reminders import DEFAULT_REMIND, REMIND_KEY
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -34,10 +37,6 @@ def read_set_remind(c: list[Any]) -> Draft:
 
 
 def handle(ctx: Context, command: SetRemind) -> None:
-    from gm.commands.handlers.common import as_master, refresh
-    from gm.commands.handlers.gm_settings import change, duration_text, game_name
-    from gm.play.reminders import DEFAULT_REMIND, REMIND_KEY
-
     before = DEFAULT_REMIND if command.before is None else command.before
     signed = as_master(ctx, "SET REMIND")
     if signed is None:

@@ -7,9 +7,13 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_master, refresh, rulebook_refusal, variant_of
+from gm.commands.handlers.gm_settings import change, game_name
 from gm.commands.reading import Draft, rulebook_year
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.engine.rulebook import RULEBOOK_KEY
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -29,11 +33,6 @@ def read_set_rulebook(c: list[Token]) -> Draft:
 
 def handle(ctx: Context, command: SetRulebook) -> None:
     """The rulebook is part of the rules the players sign up for: chosen before START."""
-    from gm.commands.handlers.common import as_master, refresh, rulebook_refusal, variant_of
-    from gm.commands.handlers.gm_settings import change, game_name
-    from gm.engine.rulebook import RULEBOOK_KEY
-    from gm.store.statuses import GameStatus
-
     signed = as_master(ctx, "SET RULEBOOK")
     if signed is None:
         return

@@ -9,10 +9,14 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_master, refresh
+from gm.commands.handlers.gm_settings import change, game_name
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.secret import Secret
+from gm.store.passwords import hash_password
+from gm.store.settings import TAKEOVER_KEY
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -36,11 +40,6 @@ def read_set_no_takeover(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetTakeover) -> None:
-    from gm.commands.handlers.common import as_master, refresh
-    from gm.commands.handlers.gm_settings import change, game_name
-    from gm.store.passwords import hash_password
-    from gm.store.settings import TAKEOVER_KEY
-
     what = "SET TAKEOVER" if command.password is not None else "SET NO TAKEOVER"
     signed = as_master(ctx, what)
     if signed is None:

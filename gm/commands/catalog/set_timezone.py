@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lark import Token
 
+from gm.commands.handlers.common import as_master
+from gm.commands.handlers.gm_settings import change, game_name
 from gm.commands.reading import Draft, zone_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -28,11 +31,6 @@ def read_set_timezone(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetTimezone) -> None:
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    from gm.commands.handlers.common import as_master
-    from gm.commands.handlers.gm_settings import change, game_name
-
     if as_master(ctx, "SET TIMEZONE") is None:
         return
     try:

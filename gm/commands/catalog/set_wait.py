@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_player
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.store import powers as powers_repo
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -32,9 +34,6 @@ def read_set_no_wait(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetWait) -> None:
-    from gm.commands.handlers.common import as_player
-    from gm.store import powers as powers_repo
-
     signed = as_player(ctx, "SET WAIT")
     if signed is None or signed.power is None:
         return

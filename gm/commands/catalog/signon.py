@@ -10,10 +10,21 @@ from lark import Token
 
 from gm.commands.catalog.join import Join
 from gm.commands.catalog.signon_master import SignOnMaster
+from gm.commands.handlers.common import did_you_mean, no_game, variant_of
+from gm.commands.handlers.context import Notice, Signed
+from gm.commands.handlers.signon import refuse
+from gm.commands.handlers.signon_guard import refusal, refused, wrong_password
+from gm.commands.handlers.takeovers import takeover_hint
 from gm.commands.reading import Draft, Invalid, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.mail.compose import build_subject
+from gm.play.render import render
 from gm.secret import Secret
+from gm.store import games as games_repo
+from gm.store import powers as powers_repo
+from gm.store.passwords import verify_password
+from gm.store.statuses import PowerStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -63,17 +74,6 @@ def read_signon_by_code(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SignOn) -> None:
-    from gm.commands.handlers.common import did_you_mean, no_game, variant_of
-    from gm.commands.handlers.context import Notice, Signed
-    from gm.commands.handlers.signon import refuse
-    from gm.commands.handlers.signon_guard import refusal, refused, wrong_password
-    from gm.mail.compose import build_subject
-    from gm.play.render import render
-    from gm.store import games as games_repo
-    from gm.store import powers as powers_repo
-    from gm.store.passwords import verify_password
-    from gm.store.statuses import PowerStatus
-
     game = games_repo.find_game(ctx.session, command.game)
     if game is None:
         refuse(ctx, "T" + no_game(ctx, command.game)[1:])
@@ -91,8 +91,6 @@ def handle(ctx: Context, command: SignOn) -> None:
         refused(ctx, why)
         return
     if record is None or not verify_password(command.password.value, record.password_hash):
-        from gm.commands.handlers.takeovers import takeover_hint
-
         hint = takeover_hint(game, record, command.password.value)
         if hint is not None:  # njudge's SIGNON to a vacant power with the game's password
             refuse(ctx, hint)

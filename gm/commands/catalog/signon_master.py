@@ -7,10 +7,16 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import no_game
+from gm.commands.handlers.context import Signed
+from gm.commands.handlers.signon import refuse
+from gm.commands.handlers.signon_guard import GM_KEY, refusal, refused, wrong_password
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec
 from gm.commands.values import Command
 from gm.secret import Secret
+from gm.store import games as games_repo
+from gm.store.passwords import verify_password
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -31,13 +37,6 @@ def read_signon_master(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SignOnMaster) -> None:
-    from gm.commands.handlers.common import no_game
-    from gm.commands.handlers.context import Signed
-    from gm.commands.handlers.signon import refuse
-    from gm.commands.handlers.signon_guard import GM_KEY, refusal, refused, wrong_password
-    from gm.store import games as games_repo
-    from gm.store.passwords import verify_password
-
     game = games_repo.find_game(ctx.session, command.game)
     if game is None:
         refuse(ctx, "T" + no_game(ctx, command.game)[1:])

@@ -13,9 +13,15 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import no_game
+from gm.commands.handlers.notices import tell
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.store import games as games_repo
+from gm.store import powers as powers_repo
+from gm.store import standby as standby_repo
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -38,13 +44,6 @@ def read_standby(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Standby) -> None:
-    from gm.commands.handlers.common import no_game
-    from gm.commands.handlers.notices import tell
-    from gm.store import games as games_repo
-    from gm.store import powers as powers_repo
-    from gm.store import standby as standby_repo
-    from gm.store.statuses import GameStatus
-
     if command.game is None:
         if command.off:
             count = standby_repo.withdraw_all(ctx.session, ctx.sender)

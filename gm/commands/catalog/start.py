@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.begin import begin
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -25,8 +26,6 @@ def read_start_game(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Start) -> None:
-    from gm.commands.handlers.begin import begin
-
     begin(ctx, "START", force=False)
 
 

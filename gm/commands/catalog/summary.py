@@ -13,9 +13,20 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import no_game, shown_deadline, variant_of
+from gm.commands.handlers.records import add_rendered, standing
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.engine.phase import PhaseType
+from gm.play.bouncing import bouncing_lines
+from gm.play.picture_choice import chosen, game_default
+from gm.play.render import render
+from gm.play.seating import addresses_hidden, players_lines
+from gm.store import games as games_repo
+from gm.store import phases as phases_repo
+from gm.store import powers as powers_repo
+from gm.store.statuses import GameStatus, PowerStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -47,17 +58,6 @@ def read_summary(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Summary) -> None:
-    from gm.commands.handlers.common import no_game, shown_deadline, variant_of
-    from gm.commands.handlers.records import add_rendered, standing
-    from gm.play.bouncing import bouncing_lines
-    from gm.play.picture_choice import chosen, game_default
-    from gm.play.render import render
-    from gm.play.seating import players_lines
-    from gm.store import games as games_repo
-    from gm.store import phases as phases_repo
-    from gm.store import powers as powers_repo
-    from gm.store.statuses import GameStatus, PowerStatus
-
     game = games_repo.find_game(ctx.session, command.game)
     if game is None:
         ctx.results.add(f"SUMMARY: {no_game(ctx, command.game)}")
@@ -102,9 +102,6 @@ def handle(ctx: Context, command: Summary) -> None:
 def shows_addresses(ctx: Context, game: GameRecord) -> bool:
     """Whether the sender may see `game`'s players' addresses: the GM always; a player of the
     game unless they are hidden (gm.play.seating.addresses_hidden); no one else."""
-    from gm.commands.handlers.records import standing
-    from gm.play.seating import addresses_hidden
-
     who = standing(ctx, game)
     return who == "gm" or (who == "player" and not addresses_hidden(game))
 
@@ -112,8 +109,6 @@ def shows_addresses(ctx: Context, game: GameRecord) -> bool:
 def _centres_by_year(variant: Variant, records: list[PhaseRecord]) -> list[_YearView]:
     """The supply centre counts at the start and at the end of each year the game has finished
     (the position of that year's adjustment phase, or else of the next year's first phase)."""
-    from gm.engine.phase import PhaseType
-
     def counts(record: PhaseRecord) -> str:
         return ", ".join(f"{name} {len(record.state.centres_of(name))}"
                          for name in variant.power_names)

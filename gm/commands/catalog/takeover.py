@@ -11,10 +11,22 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import no_game
+from gm.commands.handlers.context import Signed
+from gm.commands.handlers.notices import tell
+from gm.commands.handlers.signon import refuse
+from gm.commands.handlers.signon_guard import record_failure, refusal
+from gm.commands.handlers.takeovers import vacant
 from gm.commands.reading import Draft, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.secret import Secret
+from gm.store import audit
+from gm.store import games as games_repo
+from gm.store import powers as powers_repo
+from gm.store.passwords import hash_password, verify_password
+from gm.store.settings import TAKEOVER_KEY
+from gm.store.statuses import GameStatus, PowerStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -41,19 +53,6 @@ def read_takeover(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Takeover) -> None:
-    from gm.commands.handlers.common import no_game
-    from gm.commands.handlers.context import Signed
-    from gm.commands.handlers.notices import tell
-    from gm.commands.handlers.signon import refuse
-    from gm.commands.handlers.signon_guard import record_failure, refusal
-    from gm.commands.handlers.takeovers import vacant
-    from gm.store import audit
-    from gm.store import games as games_repo
-    from gm.store import powers as powers_repo
-    from gm.store.passwords import hash_password, verify_password
-    from gm.store.settings import TAKEOVER_KEY
-    from gm.store.statuses import GameStatus, PowerStatus
-
     game = games_repo.find_game(ctx.session, command.game)
     if game is None:
         refuse(ctx, f"TAKEOVER: {no_game(ctx, command.game)}")

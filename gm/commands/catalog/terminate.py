@@ -7,9 +7,13 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.gm_control import set_status
+from gm.commands.handlers.notices import tell_game
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.render import render
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -25,11 +29,6 @@ def read_terminate(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Terminate) -> None:
-    from gm.commands.handlers.gm_control import set_status
-    from gm.commands.handlers.notices import tell_game
-    from gm.play.render import render
-    from gm.store.statuses import GameStatus
-
     game = set_status(ctx, "TERMINATE",
                        (GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED),
                        GameStatus.FINISHED)

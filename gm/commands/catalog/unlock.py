@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_master, refresh, variant_of
+from gm.commands.handlers.signon_guard import ALL_KEY, GM_KEY
+from gm.commands.handlers.signon_guard import unlock as unlock_signons
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -29,10 +32,6 @@ def read_unlock(c: list[Token]) -> Draft:
 
 def handle(ctx: Context, command: Unlock) -> None:
     """UNLOCK <power> | GM | ALL: forget the wrong passwords counted against sign-ons."""
-    from gm.commands.handlers.common import as_master, refresh, variant_of
-    from gm.commands.handlers.signon_guard import ALL_KEY, GM_KEY
-    from gm.commands.handlers.signon_guard import unlock as unlock_signons
-
     signed = as_master(ctx, "UNLOCK")
     if signed is None:
         return

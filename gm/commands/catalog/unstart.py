@@ -8,9 +8,15 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.common import as_master, refresh
+from gm.commands.handlers.notices import tell_game
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.store import games as games_repo
+from gm.store import phases as phases_repo
+from gm.store import powers as powers_repo
+from gm.store.statuses import GameStatus, PowerStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -26,13 +32,6 @@ def read_unstart(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Unstart) -> None:
-    from gm.commands.handlers.common import as_master, refresh
-    from gm.commands.handlers.notices import tell_game
-    from gm.store import games as games_repo
-    from gm.store import phases as phases_repo
-    from gm.store import powers as powers_repo
-    from gm.store.statuses import GameStatus, PowerStatus
-
     signed = as_master(ctx, "UNSTART")
     if signed is None:
         return

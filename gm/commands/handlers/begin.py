@@ -3,30 +3,34 @@ put in civil disorder (FORCE BEGIN), and the game-start notice to every player a
 
 from __future__ import annotations
 
-from gm.commands.handlers.context import Context
+from gm.commands.handlers.common import (
+    as_master,
+    deadline_for,
+    game_rulebook,
+    refresh,
+    shown_deadline,
+    variant_of,
+)
+from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.join_prefer import seat_by_preference
+from gm.engine.game import orders_needed, start_state
+from gm.engine.phase import PhaseType
+from gm.engine.rulebook import with_rulebook
 from gm.engine.state import GameState
+from gm.mail.compose import build_subject
+from gm.play.observers import observers
+from gm.play.render import render
+from gm.store import audit
+from gm.store import games as games_repo
+from gm.store import phases as phases_repo
+from gm.store import powers as powers_repo
 from gm.store.rows import GameRecord
+from gm.store.statuses import GameStatus, PowerStatus
 from gm.variants import Variant
 
 
 def begin(ctx: Context, what: str, *, force: bool) -> None:
     """START, or with `force` FORCE BEGIN: the powers nobody plays start in civil disorder."""
-    from gm.commands.handlers.common import (
-        as_master,
-        deadline_for,
-        game_rulebook,
-        refresh,
-        shown_deadline,
-        variant_of,
-    )
-    from gm.engine.game import start_state
-    from gm.engine.rulebook import with_rulebook
-    from gm.store import audit
-    from gm.store import games as games_repo
-    from gm.store import phases as phases_repo
-    from gm.store import powers as powers_repo
-    from gm.store.statuses import GameStatus, PowerStatus
-
     signed = as_master(ctx, what)
     if signed is None:
         return
@@ -34,7 +38,6 @@ def begin(ctx: Context, what: str, *, force: bool) -> None:
     if game.status is not GameStatus.FORMING:
         ctx.results.add(f"{what}: {game.name} is {game.status.value}, not forming.")
         return
-    from gm.commands.handlers.join_prefer import seat_by_preference
 
     if not seat_by_preference(ctx, game, force=force):
         return
@@ -72,15 +75,8 @@ def _tell_start(ctx: Context, game: GameRecord, variant: Variant, state: GameSta
     """The game-start notice: one message to each player (their power, its starting position
     or the builds it opens with (Deluge II, Chaos II: Winter 1900), its one-character code)
     and one to the GM."""
-    from gm.commands.handlers.context import Notice
-    from gm.engine.game import orders_needed
-    from gm.engine.phase import PhaseType
-    from gm.mail.compose import build_subject
-    from gm.play.observers import observers
-    from gm.play.render import render
+    # not at the head: the reports and pictures cost an order's `gm ingest` ~0.1 s
     from gm.play.reports import board_pictures
-    from gm.store import games as games_repo
-    from gm.store import powers as powers_repo
 
     phase = variant.format_phase(state.phase)
     subject = build_subject("the game has started", game=game.name, phase=phase)

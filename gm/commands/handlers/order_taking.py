@@ -30,6 +30,7 @@ from gm.commands.handlers.common import (
     variant_of,
 )
 from gm.commands.handlers.context import Context, Signed
+from gm.commands.handlers.notices import tell
 from gm.commands.handlers.order_arrival import arrived_too_early
 from gm.commands.handlers.order_wording import (
     after_deadline,
@@ -66,6 +67,7 @@ from gm.engine.phase import PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.units import UnitType
 from gm.notation import parse_order, parse_orders
+from gm.store import powers as powers_repo
 from gm.store import submissions as orders_repo
 from gm.store.rows import GameRecord, PhaseRecord
 from gm.store.rows import OrderLine as StoredLine
@@ -370,6 +372,7 @@ class OrderTaking:
         adjudicated with them, every other unit holding, and the order's result read."""
         assert view.phase is not None and signed.power is not None
         if isinstance(order, Exchange):  # judged after the moves: all but that is known now
+            # only Abstraction2's exchanges need it; a standard game's ingest skips its map
             from gm.variants.abstraction2 import exchange_problem_now
 
             return exchange_problem_now(view.variant, view.phase.state, signed.power, order)
@@ -433,9 +436,6 @@ class OrderTaking:
     def _tell_player(self, signed: Signed, view: OrderView, orders: list[AnyOrder]) -> None:
         """The GM standing in for a power (BECOME) stored its orders: its player is told,
         with the orders that now stand."""
-        from gm.commands.handlers.notices import tell
-        from gm.store import powers as powers_repo
-
         assert signed.power is not None and view.phase is not None
         power = powers_repo.get_power(self.ctx.session, view.game.id, signed.power)
         name = view.variant.format_phase(view.phase.phase)

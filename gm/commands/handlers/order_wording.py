@@ -5,6 +5,8 @@ takes, the column in the line as sent, the word meant), and the notes on orders 
 
 from __future__ import annotations
 
+import difflib  # only for a line that is not an order
+
 from gm.commands.values import OrderLine
 from gm.engine.errors import ErrorCode, OrderError
 from gm.engine.map import GameMap
@@ -114,8 +116,6 @@ def _column(sent: str, pos: int) -> int:
 def _meant(written: str) -> str:
     """` (did you mean 'Build'?)` for a line opening with a misspelt opening word, or "". The
     word is taken as the reply quotes it: a line of one word with its closing quote and stop."""
-    import difflib  # only for a line that is not an order
-
     first = f'{written}".'.split()[0]
     close = difflib.get_close_matches(first.casefold(), _OPENING_WORDS, n=1, cutoff=0.75)
     return f" (did you mean '{close[0].capitalize()}'?)" if close else ""
