@@ -17,13 +17,16 @@ from pathlib import Path
 
 import pytest
 
+from gm.store import address_failures
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
+from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
 from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.rows import PhaseRecord
-from tests.support.fixtures.postfix import PostfixServer
+from gm.store.statuses import OutboundStatus
+from tests.support.fixtures.postfix import MISSING, PostfixServer
 from tests.support.fixtures.served import Served, wait_until
 from tests.support.service_support import GM, PLAYERS, SERVICE, SPRING_1901, message
 
@@ -82,6 +85,21 @@ def phases(db: Database) -> list[PhaseRecord]:
     with db.read() as s:
         game = games_repo.find_game(s, "omega")
         return [] if game is None else phases_repo.history(s, game.id)
+
+
+def _bounces(db: Database) -> int:
+    """The bounces (from MAILER-DAEMON) gm has stored."""
+    with db.read() as s:
+        return sum(r.sender.lower().startswith("mailer-daemon@")
+                   for r in inbound_repo.list_inbound(s, limit=1000))
+
+
+def settled(db: Database, postfix: PostfixServer) -> bool:
+    """Everything gm queued was sent and Postfix has delivered it."""
+    with db.read() as s:
+        queued = [o for o in outbound_repo.list_outbound(s, limit=10_000)
+                  if o.status is not OutboundStatus.SENT]
+    return not queued and postfix.queued() == 0
 
 
 def set_up(served: Served, postfix: PostfixServer, italy: str = PLAYERS["Italy"]) -> None:
@@ -177,3 +195,41 @@ def test_orders_sent_while_gm_is_stopped_wait_in_postfix_and_are_each_answered_o
     print(f"outage through Postfix: {OUTAGE_MAILS} mails in, {once} answered once, {lost} "
           f"lost, {seconds:.1f} s from the restart to all answered")
 
+
+
+def test_postfix_s_own_bounce_marks_the_player_failing_and_tells_the_gm(
+        gm_behind_postfix: Served, postfix: PostfixServer, database: Database) -> None:
+    """Italy's address is a user Postfix does not have: Postfix accepts gm's mail for it,
+    its virtual agent refuses it, and Postfix's bounce (RFC 3464, to the VERP envelope
+    sender) comes back to gm over LMTP."""
+    served = gm_behind_postfix
+    served.start(*TICK)
+    set_up(served, postfix, italy=MISSING)
+    served.wait(lambda: bool(with_subject(postfix, GM, "mail to Italy bounces")),
+                "the GM's notice of the bounce")
+    # gm sent Italy two messages (the start, "you play Italy"); Postfix accepted and bounced
+    # both: one mark, one notice, whichever order the bounces and the acceptances came in
+    served.wait(lambda: _bounces(database) == 2 and settled(database, postfix),
+                "both bounces handled and gm's mail delivered")
+    (notice,) = with_subject(postfix, GM, "mail to Italy bounces")
+    assert with_subject(postfix, GM, "is delivered again") == []  # Postfix's acceptance: no proof
+    words = text(notice)
+    assert f"{MISSING} cannot be reached" in words
+    assert f'The mail server said: unknown user: "{MISSING}"' in words
+    assert "REPLACE omega Italy" in words
+    with database.read() as s:
+        game = games_repo.find_game(s, "omega")
+        assert game is not None
+        (failure,) = address_failures.failing_in_game(s, game.id)
+        bounces = [r for r in inbound_repo.list_inbound(s, limit=100)
+                   if r.sender.lower().startswith("mailer-daemon@")]
+    assert (failure.power, failure.address) == ("Italy", MISSING)
+    assert "unknown user" in failure.reason
+    for bounce in bounces:  # stored, read as Postfix's report, never answered
+        assert b"X-Postfix-Queue-ID" in bounce.raw and b"Final-Recipient: rfc822; " in bounce.raw
+    postfix.submit(GM, [SERVICE], message(GM, "SIGNON GM omega gmpass\nSUMMARY omega",
+                                          message_id="<summary@x.org>"))
+    served.wait(lambda: bool(replies_to(postfix, GM, "<summary@x.org>")), "the SUMMARY")
+    (summary,) = replies_to(postfix, GM, "<summary@x.org>")
+    assert f"mail to Italy ({MISSING}) bouncing since" in text(summary)
+    assert "to=<mailer-daemon" not in postfix.log_text(10**7).lower()  # gm never answers it
