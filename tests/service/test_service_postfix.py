@@ -10,6 +10,7 @@ each answered once after the restart; Postfix's own bounce marks the player fail
 from __future__ import annotations
 
 import re
+import socket
 import time
 from collections.abc import Iterator
 from email.message import Message
@@ -27,7 +28,7 @@ from gm.store.db import Database
 from gm.store.rows import PhaseRecord
 from gm.store.statuses import OutboundStatus
 from tests.support.fixtures.postfix import MISSING, PostfixServer
-from tests.support.fixtures.served import Served, wait_until
+from tests.support.fixtures.served import WAIT, Served, wait_until
 from tests.support.service_support import GM, PLAYERS, SERVICE, SPRING_1901, message
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])  # the mail path: one store enough
@@ -151,10 +152,31 @@ OUTAGE_MAILS = 50
 OUTAGE_POWERS = [p for p in PLAYERS if p != "Russia"]  # one power silent: no early processing
 
 
+def ready(notify: socket.socket, port: int) -> None:
+    """Wait for `gm serve`'s READY=1 (as systemd does for Type=notify); it listens by then."""
+    notify.settimeout(WAIT)
+    assert notify.recv(4096).startswith(b"READY=1")
+    with socket.create_connection(("127.0.0.1", port), 1):
+        pass
+
+
+@pytest.fixture
+def notify(tmp_path: Path) -> Iterator[socket.socket]:
+    """The socket systemd gives a Type=notify service (NOTIFY_SOCKET)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(str(tmp_path / "notify"))
+        yield sock
+
+
 def test_orders_sent_while_gm_is_stopped_wait_in_postfix_and_are_each_answered_once(
-        gm_behind_postfix: Served, postfix: PostfixServer, database: Database) -> None:
+        gm_behind_postfix: Served, postfix: PostfixServer, database: Database,
+        notify: socket.socket) -> None:
+    """The unit's order: gm started (Type=notify), ready once it listens, then ExecStartPost's
+    `postqueue -f` has Postfix hand over what it kept."""
     served = gm_behind_postfix
-    served.start(*TICK)
+    systemd = {"NOTIFY_SOCKET": str(notify.getsockname())}
+    served.start(*TICK, env=systemd)
+    ready(notify, postfix.lmtp_port)
     set_up(served, postfix)
     served.stop()  # as systemctl stop gm
     sent = []
@@ -169,8 +191,10 @@ def test_orders_sent_while_gm_is_stopped_wait_in_postfix_and_are_each_answered_o
     assert refused in postfix.log_text(10**7)
 
     restarted = time.monotonic()
-    served.start(*TICK)
-    postfix.flush()  # the unit's ExecStartPost=postqueue -f, while gm may still be starting
+    served.start(*TICK, env=systemd)
+    ready(notify, postfix.lmtp_port)
+    postfix.flush()  # the unit's ExecStartPost=postqueue -f
+    listening = time.monotonic() - restarted
 
     def answered() -> int:
         return sum(bool(replies_to(postfix, PLAYERS[p], origin)) for p, origin in sent)
@@ -193,8 +217,7 @@ def test_orders_sent_while_gm_is_stopped_wait_in_postfix_and_are_each_answered_o
     lost = OUTAGE_MAILS - len({o.inbound_id for o in stored})
     assert lost == 0 and postfix.queued() == 0
     print(f"outage through Postfix: {OUTAGE_MAILS} mails in, {once} answered once, {lost} "
-          f"lost, {seconds:.1f} s from the restart to all answered")
-
+          f"lost, {seconds:.1f} s from the restart to all answered ({listening:.1f} s to READY)")
 
 
 def test_postfix_s_own_bounce_marks_the_player_failing_and_tells_the_gm(
