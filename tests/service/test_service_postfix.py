@@ -13,6 +13,7 @@ import re
 import socket
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from email.message import Message
 from pathlib import Path
 
@@ -88,7 +89,7 @@ def phases(db: Database) -> list[PhaseRecord]:
         return [] if game is None else phases_repo.history(s, game.id)
 
 
-def _bounces(db: Database) -> int:
+def bounces_stored(db: Database) -> int:
     """The bounces (from MAILER-DAEMON) gm has stored."""
     with db.read() as s:
         return sum(r.sender.lower().startswith("mailer-daemon@")
@@ -179,6 +180,7 @@ def test_orders_sent_while_gm_is_stopped_wait_in_postfix_and_are_each_answered_o
     ready(notify, postfix.lmtp_port)
     set_up(served, postfix)
     served.stop()  # as systemctl stop gm
+    submitted = datetime.now(UTC).replace(microsecond=0)
     sent = []
     for number in range(OUTAGE_MAILS):
         power = OUTAGE_POWERS[number % len(OUTAGE_POWERS)]
@@ -190,7 +192,7 @@ def test_orders_sent_while_gm_is_stopped_wait_in_postfix_and_are_each_answered_o
     refused = f"connect to 127.0.0.1[127.0.0.1]:{postfix.lmtp_port}: Connection refused"
     assert refused in postfix.log_text(10**7)
 
-    restarted = time.monotonic()
+    restarted, restarted_at = time.monotonic(), datetime.now(UTC)
     served.start(*TICK, env=systemd)
     ready(notify, postfix.lmtp_port)
     postfix.flush()  # the unit's ExecStartPost=postqueue -f
@@ -214,6 +216,10 @@ def test_orders_sent_while_gm_is_stopped_wait_in_postfix_and_are_each_answered_o
         inbound = inbound_repo.list_inbound(s, limit=1000)
     assert len(stored) == OUTAGE_MAILS and all(o.valid for o in stored)
     assert len(inbound) == OUTAGE_MAILS + 1  # and the GM's set-up
+    # each arrived when Postfix received it (its Received line), not when it was handed over
+    for record in inbound[:OUTAGE_MAILS]:
+        assert record.arrived_at is not None
+        assert submitted <= record.arrived_at <= restarted_at, record.arrived_at
     lost = OUTAGE_MAILS - len({o.inbound_id for o in stored})
     assert lost == 0 and postfix.queued() == 0
     print(f"outage through Postfix: {OUTAGE_MAILS} mails in, {once} answered once, {lost} "
@@ -232,7 +238,7 @@ def test_postfix_s_own_bounce_marks_the_player_failing_and_tells_the_gm(
                 "the GM's notice of the bounce")
     # gm sent Italy two messages (the start, "you play Italy"); Postfix accepted and bounced
     # both: one mark, one notice, whichever order the bounces and the acceptances came in
-    served.wait(lambda: _bounces(database) == 2 and settled(database, postfix),
+    served.wait(lambda: bounces_stored(database) == 2 and settled(database, postfix),
                 "both bounces handled and gm's mail delivered")
     (notice,) = with_subject(postfix, GM, "mail to Italy bounces")
     assert with_subject(postfix, GM, "is delivered again") == []  # Postfix's acceptance: no proof
