@@ -6,4 +6,5 @@ pytest_plugins: list[str] = [
     "tests.support.fixtures.mailservers",
     "tests.support.fixtures.oauth",
     "tests.support.fixtures.served",
+    "tests.support.fixtures.postfix",
 ]

@@ -1,5 +1,5 @@
 """Addresses that bounce: marked failing when the relay refuses a recipient for good (5xx) or
-a bounce comes back for a message gm sent, and cleared when a delivery to them is accepted.
+a bounce comes back for a message gm sent, and cleared once mail to them gets through.
 
 A bounce is matched to the message it reports by the token of its envelope sender
 (gm.mail.verp), and to the recipient by its report (gm.mail.bounces): only a permanent failure
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import Message
 
 from sqlalchemy.orm import Session
@@ -32,6 +32,10 @@ from gm.store.address_failures import FailureRecord
 from gm.store.rows import BodyPart, OutboundRecord
 
 log = logging.getLogger(__name__)
+
+# how long a message accepted for a failing address must go without bouncing for the mark to
+# clear (a relay that queues bounces an unknown user within seconds, a remote one in minutes)
+QUIET = timedelta(hours=1)
 
 
 def refused(session: Session, record: OutboundRecord, refusals: Mapping[str, Refusal], *,
@@ -103,10 +107,21 @@ def mark_failing(session: Session, record: OutboundRecord, address: str, reason:
 
 def delivered(session: Session, addresses: list[str], *, config: Config,
               now: datetime) -> None:
-    """Clear the marks of `addresses` (the relay accepted a delivery to them) and tell the
-    GMs."""
-    for failure in address_failures.clear(session, addresses):
-        _tell_cleared(session, failure, config=config, now=now)
+    """The relay accepted a delivery to `addresses`: clear the marks of those whose mail gets
+    through, and tell the GMs. Without VERP (bounces cannot be matched) the acceptance is all
+    gm learns: it clears. With VERP a relay that queues (a local Postfix) accepts mail for a
+    dead address too and bounces it later, so an acceptance proves nothing at once: a mark
+    clears when a message accepted for the address, made after the last one that failed, has
+    gone QUIET without bouncing."""
+    if config.smtp is not None and not config.smtp.verp:
+        for failure in address_failures.clear(session, addresses):
+            _tell_cleared(session, failure, config=config, now=now)
+        return
+    for failure in address_failures.marks_of(session, addresses):
+        if outbound_repo.accepted_for(session, failure.address, created_after=failure.sent_at,
+                                      sent_before=now - QUIET):
+            address_failures.clear_mark(session, failure)
+            _tell_cleared(session, failure, config=config, now=now)
 
 
 def _tell_cleared(session: Session, failure: FailureRecord, *, config: Config,

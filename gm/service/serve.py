@@ -21,7 +21,8 @@ stops (what was read and not ingested is offered again next time). Other process
 mail (`gm tick` from cron, `gm ingest`) wake its sender through a socket
 (gm.service.sender_wake). While it runs it also ticks
 (gm.service.tick) every `tick_every` seconds, so the games' deadlines are kept without cron; a
-`gm tick` from cron beside it is harmless.
+`gm tick` from cron beside it is harmless. Run by systemd with `Type=notify`, it says it is
+ready once its LMTP listener listens (gm.service.ready).
 
 After each whole pass over its source, once every message that pass offered is handled, the
 service records how far the source has been read (gm.store.inbox_reads: every message that
@@ -46,10 +47,13 @@ from typing import TYPE_CHECKING, TypeVar
 
 from gm.config import Config
 from gm.mail.connect import make_sink, make_source
+from gm.mail.errors import MailError
+from gm.mail.lmtp import LmtpSource
 from gm.mail.transport import InboundMail, MailSink, PolledSource
 from gm.service import check_ahead
 from gm.service.clock import Clock
 from gm.service.ingest import Ingested, ingest
+from gm.service.ready import notify_ready
 from gm.service.sender import drain_outbox
 from gm.service.sender_wake import WakeListener
 from gm.service.worker_handle import WorkerHandle
@@ -229,6 +233,16 @@ class Service:
             await self.sink.close()
             self._db_thread.shutdown()
 
+    async def _ready(self) -> None:
+        """Tell systemd the service is ready (gm.service.ready): with LMTP once it listens (it
+        cannot: the reader meets the error again, logs it and retries)."""
+        if isinstance(self.source, LmtpSource):
+            try:
+                await self.source.start()
+            except MailError:
+                return
+        notify_ready()
+
     def _send_queued(self) -> None:
         """Replies were committed: nudge the sender worker, or wake the sender task."""
         if self._worker is None or not self._worker.nudge():
@@ -246,6 +260,7 @@ class Service:
         # other processes (gm tick from cron, gm ingest) wake the sender when they queue mail
         wakes = WakeListener(self.config, self._send_queued)
         await wakes.start()
+        await self._ready()
         # first in the database thread, while the source logs in: the first message's ingest
         # then finds its grammar and handlers loaded
         warming = asyncio.ensure_future(self._in_db(_warm_up))

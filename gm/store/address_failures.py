@@ -1,8 +1,8 @@
 """Addresses that fail: a seat's (or a game's GM's, `power` None) address the relay refused for
 good or that bounced, kept per game (one mark per address and game) from the first failure
-(`since`) until a delivery to it is accepted (`clear`). A seat whose address changed (SET
-ADDRESS, REPLACE) no longer shows the old address's mark (`failing_in_game` names only
-addresses the seat or GM still has)."""
+(`since`) until mail to it gets through (`clear`, `clear_mark`: gm.service.bounces decides
+when). A seat whose address changed (SET ADDRESS, REPLACE) no longer shows the old address's
+mark (`failing_in_game` names only addresses the seat or GM still has)."""
 
 from __future__ import annotations
 
@@ -58,11 +58,14 @@ def holders(session: Session, address: str) -> list[Holder]:
 def mark(session: Session, holder: Holder, address: str, *, reason: str, subject: str,
          sent_at: datetime | None, now: datetime) -> FailureRecord | None:
     """Mark `address` failing for `holder`; the new mark, or None when it was marked already
-    (the first failure's time and reason are kept)."""
+    (the first failure's time and reason are kept; the message that failed becomes the
+    latest one, `sent_at` and `subject`)."""
     key = address_key(address)
     existing = session.scalar(select(AddressFailure).where(
         AddressFailure.game_id == holder.game_id, AddressFailure.address_key == key))
     if existing is not None:
+        if sent_at is not None and (existing.sent_at is None or sent_at > existing.sent_at):
+            existing.sent_at, existing.subject = sent_at, subject
         return None
     row = AddressFailure(game_id=holder.game_id, power=holder.power, address=address,
                          address_key=key, reason=reason, subject=subject, sent_at=sent_at,
@@ -84,6 +87,23 @@ def clear(session: Session, addresses: list[str]) -> list[FailureRecord]:
     cleared = [_record(r) for r in rows]
     session.execute(delete(AddressFailure).where(AddressFailure.id.in_([r.id for r in rows])))
     return cleared
+
+
+def marks_of(session: Session, addresses: list[str]) -> list[FailureRecord]:
+    """The marks of `addresses`, in every game."""
+    keys = {address_key(a) for a in addresses}
+    if not keys:
+        return []
+    return [_record(r) for r in session.scalars(
+        select(AddressFailure).where(AddressFailure.address_key.in_(keys))
+        .order_by(AddressFailure.id))]
+
+
+def clear_mark(session: Session, failure: FailureRecord) -> None:
+    """Remove one game's mark of an address."""
+    session.execute(delete(AddressFailure).where(
+        AddressFailure.game_id == failure.game_id,
+        AddressFailure.address_key == address_key(failure.address)))
 
 
 def any_failing(session: Session, addresses: list[str]) -> bool:

@@ -273,6 +273,21 @@ def list_outbound(
     return [to_record(r) for r in session.scalars(stmt)]
 
 
+def accepted_for(session: Session, address: str, *, created_after: datetime | None,
+                 sent_before: datetime) -> bool:
+    """Whether a message to `address` created after `created_after` (None: any) was accepted by
+    the relay before `sent_before`."""
+    stmt = (select(OutboundMessage.recipients)
+            .where(OutboundMessage.status == OutboundStatus.SENT,
+                   OutboundMessage.sent_at < sent_before)
+            .order_by(OutboundMessage.id.desc()))
+    if created_after is not None:
+        stmt = stmt.where(OutboundMessage.created_at > created_after)
+    key = address.strip().lower()
+    return any(key in {r.strip().lower() for r in recipients}
+               for recipients in session.scalars(stmt))
+
+
 def replies_to(session: Session, sender: str, *, since: datetime,
                limit: int = 3) -> list[OutboundRecord]:
     """The mail queued at or after `since` in answer to messages from `sender` (an inbound

@@ -196,6 +196,8 @@ def test_systemd_unit_parses_and_runs_gm_serve() -> None:
     assert flags and set(flags) <= _options(["serve"])
     assert words[words.index("--config") + 1] == "/etc/gm/gm.toml"
     assert service["Restart"] == "on-failure"
+    # gm serve tells systemd when it is ready (gm.service.ready), then ExecStartPost runs
+    assert service["Type"] == "notify" and service["NotifyAccess"] == "main"
     assert service["KillSignal"] == "SIGTERM"
     assert service["User"] and service["User"] != "root"
     assert service["NoNewPrivileges"] == "yes"

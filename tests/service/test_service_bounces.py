@@ -1,10 +1,12 @@
 """Bouncing addresses through the real service: a recipient the SMTP server (aiosmtpd) refuses
 with 550, and bounces delivered to the inbox as Postfix and qmail write them, mark the seat
 failing and tell the GM once; a forged or unmatched bounce and temporary failures mark
-nothing; the next accepted delivery clears the mark."""
+nothing; mail accepted for the address that goes an hour without bouncing clears the mark, and
+a bounce of it keeps the mark without a second notice."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from email import message_from_bytes
 from email.message import Message
 from email.policy import default
@@ -12,6 +14,7 @@ from pathlib import Path
 
 from gm.config import Config
 from gm.mail.connect import make_sink, make_source
+from gm.service.bounces import QUIET
 from gm.service.clock import FixedClock
 from gm.service.ingest import Disposition
 from gm.service.serve import Service
@@ -120,8 +123,16 @@ async def test_a_recipient_refused_with_550_marks_the_seat_until_mail_gets_throu
     assert await game.mail(_orders("Italy")) == [Disposition.ANSWERED]
     assert len(game.gm_notices("mail to Italy bounces")) == 1 and len(game.failing()) == 1
 
-    # the address takes mail again: the mark clears, the GM is told
+    # the address takes mail again: accepted, but a relay that queues may still bounce it,
+    # so the mark stays until mail accepted for it has gone an hour without bouncing
     del smtp_server.handler.rcpt_replies[ITALY]
+    game.clock.advance(timedelta(minutes=1))
+    assert await game.mail(_orders("Italy")) == [Disposition.ANSWERED]
+    assert len(game.failing()) == 1 and game.gm_notices("is delivered again") == []
+    game.clock.advance(QUIET - timedelta(minutes=1))  # not quite an hour yet
+    assert await game.mail(_orders("Italy")) == [Disposition.ANSWERED]
+    assert len(game.failing()) == 1
+    game.clock.advance(timedelta(minutes=2))  # the first accepted one went an hour quiet
     assert await game.mail(_orders("Italy")) == [Disposition.ANSWERED]
     assert game.failing() == []
     (cleared,) = game.gm_notices("mail to Italy is delivered again")
@@ -165,10 +176,10 @@ async def test_a_postfix_bounce_marks_the_seat_and_the_gms_report_says_so(
     assert len(smtp_server.received) == sent + 1
 
     # the phase is processed: the GM's copy names the bouncing seat; the players' do not
-    # (Italy sends nothing: the reply would be mail accepted for it, which clears the mark)
     for power in PLAYERS:
         if power != "Italy":
             await game.mail(_orders(power))
+    game.clock.advance(timedelta(minutes=1))
     await game.mail(message(GM, "SIGNON GM gamma gmpass\nPROCESS"))
     (gm_report,) = [m for m in game.to(GM) if str(m["Subject"]).endswith("results")]
     words = " ".join(text_of(gm_report).split())
@@ -181,7 +192,21 @@ async def test_a_postfix_bounce_marks_the_seat_and_the_gms_report_says_so(
     (france_report,) = [m for m in game.to(PLAYERS["France"])
                         if str(m["Subject"]).endswith("results")]
     assert "bouncing" not in text_of(france_report)
-    # Italy's report was accepted: the mark is cleared
+    # Italy's report was accepted, which proves nothing yet (it may bounce too): still marked
+    assert len(game.failing()) == 1 and game.gm_notices("is delivered again") == []
+    # and it bounces (the relay queued it): still one mark, no second notice
+    (report,) = [o for o in game.sent_to(ITALY) if dict(o.headers)["Subject"].endswith("results")]
+    assert report.bounce_token is not None
+    assert await game.mail(postfix_bounce(report.bounce_token, ITALY)) == [
+        Disposition.AUTOMATIC]
+    assert len(game.failing()) == 1 and len(game.gm_notices("mail to Italy bounces")) == 1
+    # an hour on, mail accepted for Italy clears nothing: the last one accepted bounced
+    game.clock.advance(QUIET + timedelta(minutes=1))
+    assert await game.mail(_orders("Italy")) == [Disposition.ANSWERED]
+    assert len(game.failing()) == 1
+    # that reply goes an hour without bouncing: the next acceptance clears the mark
+    game.clock.advance(QUIET + timedelta(minutes=1))
+    assert await game.mail(_orders("Italy")) == [Disposition.ANSWERED]
     assert game.failing() == [] and len(game.gm_notices("is delivered again")) == 1
 
 

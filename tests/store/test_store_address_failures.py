@@ -4,7 +4,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from gm.store import address_failures, games, powers
 from gm.store import outbound as outbound_repo
@@ -92,3 +92,51 @@ def test_each_queued_message_gets_its_own_token(database: Database) -> None:
         found = outbound_repo.find_by_bounce_token(s, one.bounce_token)
         assert found is not None and found.message_id == "<1@example.org>"
         assert outbound_repo.find_by_bounce_token(s, "0" * 20) is None
+
+
+def test_a_later_failure_becomes_the_marks_last_message_and_one_mark_clears_alone(
+        database: Database) -> None:
+    first, second = _game(database, "one"), _game(database, "two")
+    later = T0 + timedelta(minutes=5)
+    with database.transaction() as s:
+        for game in (first, second):
+            address_failures.mark(s, Holder(game, "Italy"), ANNA, reason="550 no such user",
+                                  subject="[x] start", sent_at=T0, now=T0)
+        # a later message bounces too: the mark names it; its first reason and time stay
+        assert address_failures.mark(s, Holder(first, "Italy"), ANNA, reason="other",
+                                     subject="[one] report", sent_at=later,
+                                     now=later) is None
+        # an older one's late bounce changes nothing
+        address_failures.mark(s, Holder(first, "Italy"), ANNA, reason="other",
+                              subject="[one] old", sent_at=T0 - timedelta(hours=1), now=later)
+    with database.read() as s:
+        marks = address_failures.marks_of(s, ["ANNA@example.org"])
+        assert [(m.game_id, m.subject, m.sent_at, m.reason, m.since) for m in marks] == [
+            (first, "[one] report", later, "550 no such user", T0),
+            (second, "[x] start", T0, "550 no such user", T0)]
+    with database.transaction() as s:
+        address_failures.clear_mark(s, marks[0])
+    with database.read() as s:
+        assert [m.game_id for m in address_failures.marks_of(s, [ANNA])] == [second]
+
+
+def test_mail_accepted_for_an_address_is_found_by_when_it_was_made_and_sent(
+        database: Database) -> None:
+    with database.transaction() as s:
+        queued, _ = outbound_repo.enqueue_outbound(
+            s, message_id="<1@example.org>", recipients=["bob@example.org", ANNA],
+            headers=[("Subject", "a")], parts=[BodyPart("text/plain", "a")], now=T0)
+        outbound_repo.mark_sent(s, queued.id, now=T0 + timedelta(minutes=1))
+        outbound_repo.enqueue_outbound(  # queued, never sent: not accepted
+            s, message_id="<2@example.org>", recipients=["carla@example.org"],
+            headers=[("Subject", "b")], parts=[BodyPart("text/plain", "b")], now=T0)
+    with database.read() as s:
+        def found(address: str, after: datetime | None, before: datetime) -> bool:
+            return outbound_repo.accepted_for(s, address, created_after=after,
+                                              sent_before=before)
+        end = T0 + timedelta(hours=1)
+        assert found("anna@EXAMPLE.org", None, end)
+        assert found(ANNA, T0 - timedelta(seconds=1), end)
+        assert not found(ANNA, T0, end)  # made no later than the failed one
+        assert not found(ANNA, None, T0 + timedelta(minutes=1))  # sent too recently
+        assert not found("carla@example.org", None, end)
