@@ -14,7 +14,7 @@ from gm.commands.values import Command
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
     from gm.engine.game import GameStep
-    from gm.store.rows import PhaseRecord, StoredResult
+    from gm.store.rows import GameRecord, PhaseRecord, StoredResult
     from gm.variants import Variant
 
 
@@ -54,6 +54,22 @@ def handle(ctx: Context, command: Preview) -> None:
     ctx.results.blank()
     ctx.results.add(*text.rstrip("\n").splitlines())
     ctx.results.blank()
+    _picture(ctx, variant, game, phase, step)
+
+
+def _picture(ctx: Context, variant: Variant, game: GameRecord, phase: PhaseRecord,
+             step: GameStep) -> None:
+    """Every power's orders as they stand drawn on the board with the outcomes processing now
+    would give, in the reply's HTML part as the GM chose (SET PICTURES)."""
+    from gm.play.order_pictures import preview_picture, reply_picture
+    from gm.play.picture_choice import mode_for
+
+    mode = mode_for(game, ctx.sender)
+    first = step.reports[0] if step.reports else None
+    if mode == "none" or first is None or not first.played:
+        return
+    picture = preview_picture(variant, phase.state, game.name, first.results)
+    ctx.results.show(reply_picture(picture, mode))
 
 
 def _unordered_powers(ctx: Context, phase: PhaseRecord) -> list[str]:

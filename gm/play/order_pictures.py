@@ -1,0 +1,76 @@
+"""The pictures of orders not yet adjudicated: what the acknowledgement of a player's orders
+(and ORDERS) shows, one power's orders as they stand on the board now, and what the GM's
+PREVIEW shows, every power's orders with the outcomes processing now would give.
+
+A power's picture draws only its own orders: those that stand (in the power's colour, the
+legend reading "ordered"), those of the message that were refused on arrival (grey, as void
+orders are in the reports) and a "no order" mark on each of its units still without an order.
+Nothing of another power's orders is drawn. The PNG is drawn by the sender, as a report's is
+(gm.play.reports.undrawn_png), and the reader's SET PICTURES choice decides what goes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gm.engine.orders import AnyOrder
+from gm.engine.results import OrderResult, Outcome
+from gm.engine.state import GameState
+from gm.engine.units import Unit
+from gm.engine.variant import Variant
+from gm.mail.compose import inline_content_id
+from gm.pictures.render import Picture, file_stem
+from gm.pictures.svg import render_map_svg
+from gm.play.picture_choice import Mode
+from gm.play.reports import undrawn_png
+from gm.store.rows import Attachment
+
+
+@dataclass(frozen=True)
+class ReplyPicture:
+    """A picture a reply shows in its HTML part: its caption, the PNG (by `content_id`) and,
+    for a reader who chose SET PICTURES ALL, the SVG attached to zoom."""
+
+    caption: str
+    attachments: tuple[Attachment, ...]  # the PNG first
+
+    @property
+    def content_id(self) -> str:
+        return inline_content_id(self.attachments[0].filename)
+
+
+def power_orders_picture(variant: Variant, state: GameState, game: str, power: str,
+                         orders: Sequence[AnyOrder], *, refused: Sequence[AnyOrder] = (),
+                         unordered: Sequence[Unit] = ()) -> Picture:
+    """`power`'s `orders` as they stand on `state` (the open phase's board), the `refused`
+    ones of the message grey, its `unordered` units marked "no order"."""
+    phase = variant.format_phase(state.phase)
+    results = [OrderResult(power, o, str(o), Outcome.SUCCEEDS) for o in orders]
+    results += [OrderResult(power, o, str(o), Outcome.ILLEGAL, "refused on arrival")
+                for o in refused]
+    caption = f"{game}: {phase}, the orders of {power} as they stand"
+    svg = render_map_svg(variant, state, caption, results=results, standing=True,
+                         unordered=unordered)
+    return Picture(file_stem(game, phase, power, "orders"), caption, svg)
+
+
+def preview_picture(variant: Variant, state: GameState, game: str,
+                    results: Sequence[OrderResult]) -> Picture:
+    """Every power's orders on `state` with the outcomes processing now would give (PREVIEW,
+    the GM's)."""
+    phase = variant.format_phase(state.phase)
+    caption = f"{game}: {phase}, every power's orders (preview)"
+    svg = render_map_svg(variant, state, caption, results=results)
+    return Picture(file_stem(game, phase, "preview"), caption, svg)
+
+
+def reply_picture(picture: Picture, mode: Mode) -> ReplyPicture | None:
+    """What a reply carries of `picture` for a reader who chose `mode`: the PNG (drawn when
+    sent), the SVG too for ALL, nothing for NONE."""
+    if mode == "none":
+        return None
+    svg = picture.svg.encode("utf-8")
+    png = undrawn_png(f"{picture.stem}.png", svg)
+    extra = (Attachment(f"{picture.stem}.svg", "image/svg+xml", svg),) if mode == "all" else ()
+    return ReplyPicture(picture.caption, (png, *extra))
