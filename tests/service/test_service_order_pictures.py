@@ -137,6 +137,13 @@ async def test_movement_orders_are_drawn_and_no_other_powers(database: Database,
     for german in ("Mun - Bur", "Ber - Kie", "Kie - Den"):
         assert german not in text
     assert "alpha: Spring 1901, Movement, the orders of France as they stand" in text
+    # a support of France's own unit that its order does not match is void already, whatever
+    # the others order: drawn grey
+    reply = await board.orders("France", "F Bre S A Par - Pic")
+    svg = _picture(reply, "alpha-spring-1901-movement-france-orders")
+    assert sorted(_marks(svg)) == [("move-ok", "A Par - Bur"),
+                                   ("move-void", "F Bre S A Par - Pic"),
+                                   ("support-ok", "A Mar S A Par - Bur")]
     # Germany's own acknowledgement shows Germany's, and nothing of France's
     reply = await board.orders("Germany", "A Mun H")
     svg = _picture(reply, "alpha-spring-1901-movement-germany-orders")
