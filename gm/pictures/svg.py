@@ -484,6 +484,7 @@ class _Orders:
         self.out: list[str] = []
         self.under: list[str] = []  # drawn below the units: a hold's ring (the code stays whole)
         self.moves: dict[str, str] = {}  # province a unit moves from -> to
+        self.waiting: dict[str, Point] = {}  # province -> where its dislodged unit is drawn
 
     def gap(self, province: str, a: Point, b: Point, least: float) -> float:
         """An arrow's gap at `province`'s unit (at `a`, the arrow going towards `b`): `least`,
@@ -569,10 +570,13 @@ class _Orders:
         if isinstance(o, Move | Retreat | Disembark):
             kind = "retreat" if isinstance(o, Retreat) else "move"
             mark = self.mark("move-void" if state == "void" else f"{kind}-{state}")
-            a, b = self.at(o.unit.location), self.at(o.dest)
+            # a retreat leaves the dislodged unit where it waits beside its province
+            waiting = self.waiting.get(o.unit.province) if isinstance(o, Retreat) else None
+            a, b = waiting or self.at(o.unit.location), self.at(o.dest)
             self.out.append(_arrow(a, b, colour, mark, dash="" if state == "ok" else "8 4",
                                    cross=state == "failed", title=str(o),
-                                   start_gap=self.gap(o.unit.province, a, b, 12.0),
+                                   start_gap=13.0 if waiting else
+                                   self.gap(o.unit.province, a, b, 12.0),
                                    end_gap=self.gap(o.dest.province, b, a, 12.0)))
         elif isinstance(o, Embark):
             mark = self.mark("move-void" if state == "void" else f"move-{state}")
@@ -758,9 +762,10 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
         units.append(_unit(d.unit, colours.get(d.unit.power, "#777777"), x, y, True,
                            codes.get(d.unit.power, "")))
     orders = _Orders(static, gmap, colours, codes, state.units)
+    orders.waiting = {d.unit.location.province: static.dislodged_at.get(
+        d.unit.location.province, (0.0, 0.0)) for d in state.dislodged}
     orders.draw(results)
-    waiting = {d.unit: static.dislodged_at.get(d.unit.location.province, (0.0, 0.0))
-               for d in state.dislodged}
+    waiting = {d.unit: orders.waiting[d.unit.location.province] for d in state.dislodged}
     orders.draw_unordered((u, waiting.get(u) or static.unit_at.get(u.location.province,
                                                                      (0.0, 0.0)))
                           for u in unordered)

@@ -161,17 +161,16 @@ async def test_retreats_and_builds_are_drawn(database: Database, tmp_path: Path)
     await board.orders("Germany", "A Bur H")
     await board.orders("France", "A Mar - Bur", "A Gas S A Mar - Bur", "F MAO - Por")
     await board.process()
-    # Fall 1901, Retreats: Germany's army dislodged from Burgundy
+    # Fall 1901, Retreats: Germany's army dislodged from Burgundy; a CLEAR draws it without
+    # an order, where it waits
+    reply = await board.orders("Germany", "CLEAR")
+    assert _marks(_picture(reply, "beta-fall-1901-retreat-germany-orders")) == [
+        ("no-order", "A Bur: no order")]
     reply = await board.orders("Germany", "A Bur - Mar", "A Bur R Ruh")
     assert '"A Bur - Mar": refused' in _text(reply)
     svg = _picture(reply, "beta-fall-1901-retreat-germany-orders")
     assert sorted(_marks(svg)) == [("move-void", "A Bur R Mar"), ("retreat-ok", "A Bur R Ruh")]
     assert _legend(svg)["retreat-ok"] == "retreat ordered"
-    # a CLEAR draws the unit without an order again, where it waits
-    reply = await board.orders("Germany", "CLEAR")
-    assert _marks(_picture(reply, "beta-fall-1901-retreat-germany-orders")) == [
-        ("no-order", "A Bur: no order")]
-    await board.orders("Germany", "A Bur R Ruh")
     await board.process()
     # Winter 1901: France took Portugal, one build; a build outside its home centres refused
     reply = await board.orders("France", "Build A Bur", "Build A Par")
