@@ -222,8 +222,8 @@ async def test_orders_asks_again_and_preview_draws_every_power(database: Databas
     reply = await board.send(PLAYERS["Austria"], "ORDERS")
     assert "ORDERS: refused, sign on to a power first" in _text(reply)
     help_text = _text(await board.send(PLAYERS["Austria"], "HELP ORDERS"))
-    assert "ORDERS                     your orders for the current phase as they stand" in \
-        help_text
+    assert "ORDERS                     list your orders for the current phase and draw\n" \
+        in help_text
     # the GM sees all: both moves to Galicia, bounced, as processing now would give
     reply = await board.send(GM, "SIGNON GM delta gmpass\nPREVIEW")
     svg = _picture(reply, "delta-spring-1901-movement-preview")

@@ -36,8 +36,8 @@ COMMAND = CommandSpec(
     },
     help=(
         HelpLines("ORDERS", 25, """\
-    ORDERS                     your orders for the current phase as they stand, listed
-                               and drawn on the map (as the reply to orders shows them)
+    ORDERS                     list your orders for the current phase and draw
+                               them on the map (nothing is changed)
 """),
     ),
 )
