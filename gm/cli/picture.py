@@ -34,6 +34,7 @@ def _key(text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from gm.cli.service_setup import open_service
+    from gm.pictures.png import svg_to_png
     from gm.pictures.render import phase_pictures
     from gm.store import games as games_repo
     from gm.store import phases as phases_repo
@@ -70,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     args.output.mkdir(parents=True, exist_ok=True)
     for picture in phase_pictures(variant, game.name, history, index):
-        for suffix, data in ((".png", picture.png), (".svg", picture.svg.encode("utf-8"))):
+        files = ((".png", svg_to_png(picture.svg)), (".svg", picture.svg.encode("utf-8")))
+        for suffix, data in files:
             path = args.output / f"{picture.stem}{suffix}"
             path.write_bytes(data)
             print(path)

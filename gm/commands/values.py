@@ -102,6 +102,12 @@ class OrderLine(Command):
 
 
 @dataclass(frozen=True)
+class ListOrders(Command):
+    """`ORDERS`: the power's orders as they stand, in words and drawn on the board (order
+    taking lists them; nothing is changed)."""
+
+
+@dataclass(frozen=True)
 class Clear(Command):
     """`CLEAR`: remove the power's orders for the current phase (shared with order taking, for
     which a CLEAR is part of a run of order lines)."""

@@ -1,7 +1,3 @@
 """Map pictures: the board drawn from the map data's border rings (geometry), the position and
-the orders on it as SVG (svg), and PNG for mail clients that show no SVG (png)."""
-
-from gm.pictures.render import picture_pair, render_phase_png, render_phase_svg
-from gm.pictures.svg import render_map_svg
-
-__all__ = ["picture_pair", "render_map_svg", "render_phase_png", "render_phase_svg"]
+the orders on it as SVG (svg), a picture as a file (files), a phase's pictures (render), and
+PNG for mail clients that show no SVG (png, which loads the painter: import it only to draw)."""

@@ -9,38 +9,17 @@ of a report, so they are made once per game and phase.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from gm.engine.errors import OrderError
 from gm.engine.results import OrderResult
 from gm.engine.state import GameState
 from gm.engine.variant import Variant
 from gm.notation import parse_order
+from gm.pictures.files import Picture, file_stem
 from gm.pictures.png import svg_to_png
 from gm.pictures.svg import render_map_svg
 from gm.store.rows import PhaseRecord, StoredResult
-
-
-@dataclass(frozen=True)
-class Picture:
-    """One picture: a file name without extension, its caption, its SVG (and `png`)."""
-
-    stem: str
-    caption: str
-    svg: str
-
-    @property
-    def png(self) -> bytes:
-        """The picture as PNG, drawn when asked for (reports queue the SVG and leave the
-        drawing to the sender: gm.service.sender.draw_pictures)."""
-        return svg_to_png(self.svg)
-
-
-def file_stem(*words: str) -> str:
-    """`demo-spring-1901-movement`: a file name (without extension) made of `words`."""
-    return re.sub(r"[^a-z0-9]+", "-", " ".join(words).lower()).strip("-") or "map"
 
 
 def render_phase_svg(variant: Variant, state: GameState, title: str, *,

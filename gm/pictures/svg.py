@@ -107,7 +107,21 @@ _LEGEND_WORDS = {
     "opened-border": "border opened again",
     "passage": "passage (Rule 4: a border of no length)",
     "frozen": "frozen region (this month)",
+    "no-order": "unit without an order yet",
 }
+
+# the legend of orders as they stand (an acknowledgement's picture): not yet adjudicated
+_STANDING_WORDS = {
+    "move-ok": "move ordered",
+    "move-void": "order void or refused (illegal)",
+    "retreat-ok": "retreat ordered",
+    "support-ok": "support ordered",
+    "convoy-ok": "convoy ordered",
+    "build": "build ordered",
+    "remove": "removal or disband ordered",
+    "transform": "transform ordered (army <-> fleet)",
+}
+NO_ORDER = "#e65100"
 
 
 @cache
@@ -470,6 +484,7 @@ class _Orders:
         self.out: list[str] = []
         self.under: list[str] = []  # drawn below the units: a hold's ring (the code stays whole)
         self.moves: dict[str, str] = {}  # province a unit moves from -> to
+        self.waiting: dict[str, Point] = {}  # province -> where its dislodged unit is drawn
 
     def gap(self, province: str, a: Point, b: Point, least: float) -> float:
         """An arrow's gap at `province`'s unit (at `a`, the arrow going towards `b`): `least`,
@@ -555,10 +570,13 @@ class _Orders:
         if isinstance(o, Move | Retreat | Disembark):
             kind = "retreat" if isinstance(o, Retreat) else "move"
             mark = self.mark("move-void" if state == "void" else f"{kind}-{state}")
-            a, b = self.at(o.unit.location), self.at(o.dest)
+            # a retreat leaves the dislodged unit where it waits beside its province
+            waiting = self.waiting.get(o.unit.province) if isinstance(o, Retreat) else None
+            a, b = waiting or self.at(o.unit.location), self.at(o.dest)
             self.out.append(_arrow(a, b, colour, mark, dash="" if state == "ok" else "8 4",
                                    cross=state == "failed", title=str(o),
-                                   start_gap=self.gap(o.unit.province, a, b, 12.0),
+                                   start_gap=13.0 if waiting else
+                                   self.gap(o.unit.province, a, b, 12.0),
                                    end_gap=self.gap(o.dest.province, b, a, 12.0)))
         elif isinstance(o, Embark):
             mark = self.mark("move-void" if state == "void" else f"move-{state}")
@@ -583,26 +601,47 @@ class _Orders:
                 f'fill="{"#2e7d32" if ok else VOID}">+</text></g>')
         elif isinstance(o, Remove | Disband):
             x, y = self.at(o.unit.location)
-            self.out.append(f'<g data-mark="{self.mark("remove")}"><title>{escape(str(o))}'
-                            f'</title>{_cross(x, y, 12.0)}</g>')
+            cross = _cross(x, y, 12.0) if state != "void" else _cross(x, y, 12.0).replace(
+                f'stroke="{FAILED}"', f'stroke="{VOID}"')
+            mark = self.mark("remove" if state != "void" else "move-void")
+            self.out.append(f'<g data-mark="{mark}"><title>{escape(str(o))}</title>{cross}</g>')
         elif isinstance(o, Transform):
             x, y = self.at(o.unit.location)
-            self.out.append(f'<g data-mark="{self.mark("transform")}"><circle cx="{_n(x)}" '
-                            f'cy="{_n(y)}" r="15" fill="none" stroke="#6a1b9a" '
+            void = state == "void"
+            self.out.append(f'<g data-mark="{self.mark("move-void" if void else "transform")}">'
+                            f'<title>{escape(str(o))}</title><circle cx="{_n(x)}" '
+                            f'cy="{_n(y)}" r="15" fill="none" '
+                            f'stroke="{VOID if void else "#6a1b9a"}" '
                             f'stroke-width="2" stroke-dasharray="3 2"/></g>')
         elif isinstance(o, GeoEvent | SupportEvent):
             event = o.event if isinstance(o, SupportEvent) else o
             target = event.target
             x, y = self.at(target.province)
-            parts = [f'<g data-mark="{self.mark("geo")}"><title>{escape(str(o))}</title>']
+            void = state == "void"
+            brown = VOID if void else "#8d5524"
+            parts = [f'<g data-mark="{self.mark("move-void" if void else "geo")}"><title>'
+                     f'{escape(str(o))}</title>']
             if target.other is not None:
                 x2, y2 = self.at(target.other)
                 parts.append(f'<line x1="{_n(x)}" y1="{_n(y)}" x2="{_n(x2)}" y2="{_n(y2)}" '
-                             f'stroke="#8d5524" stroke-width="3" stroke-dasharray="2 3"/>')
+                             f'stroke="{brown}" stroke-width="3" stroke-dasharray="2 3"/>')
             parts.append(f'<rect x="{_n(x - 14)}" y="{_n(y - 14)}" width="28" height="28" '
-                         f'fill="none" stroke="#8d5524" stroke-width="2.5" '
+                         f'fill="none" stroke="{brown}" stroke-width="2.5" '
                          f'transform="rotate(45 {_n(x)} {_n(y)})"/></g>')
             self.out.append("".join(parts))
+
+
+    def draw_unordered(self, units: Iterable[tuple[Unit, Point]]) -> None:
+        """A ring and a question mark on each unit (at its point) still without an order."""
+        for unit, (x, y) in units:
+            self.out.append(
+                f'<g data-mark="{self.mark("no-order")}" data-province='
+                f'{quoteattr(unit.location.province)}><title>{escape(str(unit))}: no order'
+                f'</title><circle cx="{_n(x)}" cy="{_n(y)}" r="15" fill="none" '
+                f'stroke="{NO_ORDER}" stroke-width="2.5" stroke-dasharray="4 3"/>'
+                f'<text x="{_n(x + 14)}" y="{_n(y - 8)}" font-size="15" font-weight="bold" '
+                f'fill="{NO_ORDER}" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">?'
+                f'</text></g>')
 
 
 def _frozen(variant: Variant, state: GameState) -> frozenset[str]:
@@ -624,11 +663,14 @@ def _stretch_mid(b: Board, a: str, c: str) -> Point | None:
 
 def render_map_svg(variant: Variant, state: GameState, title: str, *,
                    results: Sequence[OrderResult] = (),
-                   previous: GameState | None = None) -> str:
+                   previous: GameState | None = None, standing: bool = False,
+                   unordered: Sequence[Unit] = ()) -> str:
     """The picture of `state` on `variant`'s map, headed by `title` (game and phase).
     `results`: the orders given in `state` with their outcomes, drawn on it (the orders
     picture). `previous`: the position before the phase, to mark what it changed (the
-    position picture)."""
+    position picture). `standing`: the results are orders as they stand, not adjudicated
+    (an acknowledgement's picture: accepted orders read "ordered", refused ones void), and
+    the `unordered` units (a unit dislodged in `state` where it waits) are marked "no order"."""
     static = _static(variant.name)
     b = static.board
     gmap = variant.map_for(state)
@@ -720,14 +762,21 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
         units.append(_unit(d.unit, colours.get(d.unit.power, "#777777"), x, y, True,
                            codes.get(d.unit.power, "")))
     orders = _Orders(static, gmap, colours, codes, state.units)
+    orders.waiting = {d.unit.location.province: static.dislodged_at.get(
+        d.unit.location.province, (0.0, 0.0)) for d in state.dislodged}
     orders.draw(results)
+    waiting = {d.unit: orders.waiting[d.unit.location.province] for d in state.dislodged}
+    orders.draw_unordered((u, waiting.get(u) or static.unit_at.get(u.location.province,
+                                                                     (0.0, 0.0)))
+                          for u in unordered)
     used |= orders.used
     labels = [f'<g class="labels"{_LABEL_STYLE}>',
               *(_label(static, abbr, abbr in water) for abbr in static.order), "</g>"]
     units.append("</g>")
 
     legend, legend_height = _legend(variant, powers, colours, codes, state, used, b.height + 8,
-                                    b.width)
+                                    b.width, _LEGEND_WORDS | _STANDING_WORDS if standing
+                                    else _LEGEND_WORDS)
     height = b.height + 8 + legend_height + 30
     head = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{b.width:.0f}" '
@@ -744,7 +793,7 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
 
 def _legend(variant: Variant, powers: tuple[str, ...], colours: dict[str, str],
             codes: dict[str, str], state: GameState, used: set[str], top: float,
-            width: float) -> tuple[list[str], float]:
+            width: float, words: dict[str, str]) -> tuple[list[str], float]:
     """Each power's colour, code and centre count; the terrain fills; each mark used."""
     rows = []
     counts = Counter(state.owners.values())  # each power's centres
@@ -766,12 +815,12 @@ def _legend(variant: Variant, powers: tuple[str, ...], colours: dict[str, str],
         rows.append(f'<rect x="{x}" y="{y}" width="14" height="14" fill="{fill}" stroke="#555"/>'
                     f'<text x="{x + 20}" y="{y + 12}" font-size="12">{word}</text>')
     y += 22
-    marks = [m for m in _LEGEND_WORDS if m in used]
+    marks = [m for m in words if m in used]
     per_row = max(1, int(width // 280))
     for i, mark in enumerate(marks):
         x, my = 10 + 280 * (i % per_row), y + 20 * (i // per_row)
         rows.append(f'<g data-legend="{mark}">{_key(mark, x, my)}<text x="{x + 44}" '
-                    f'y="{my + 12}" font-size="12">{escape(_LEGEND_WORDS[mark])}</text></g>')
+                    f'y="{my + 12}" font-size="12">{escape(words[mark])}</text></g>')
     y += 20 * ((len(marks) + per_row - 1) // per_row)
     return rows, y - top
 
@@ -824,6 +873,9 @@ def _key(mark: str, x: float, y: float) -> str:
     if mark == "opened-border":
         return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="#fff" stroke="#2e7d32" ' \
                f'stroke-width="2.5"/>'
+    if mark == "no-order":
+        return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="none" stroke="{NO_ORDER}" ' \
+               f'stroke-width="2.5" stroke-dasharray="4 3"/>'
     if mark == "passage":
         return f'<line x1="{x}" y1="{y + 7}" x2="{x + 36}" y2="{y + 7}" stroke="#0d47a1" ' \
                f'stroke-width="2.5" stroke-dasharray="1 5" stroke-linecap="round"/>'

@@ -29,7 +29,9 @@ from gm.engine.rulebook import rulebook_of
 from gm.engine.state import GameState
 from gm.engine.variant import Variant
 from gm.mail.compose import build_subject, inline_content_id
-from gm.pictures import picture_pair, render_map_svg
+from gm.pictures.files import undrawn_png
+from gm.pictures.render import picture_pair
+from gm.pictures.svg import render_map_svg
 from gm.play.coming import ComingEvent, coming_events
 from gm.play.deadlines import show
 from gm.play.picture_choice import Mode
@@ -284,13 +286,6 @@ def board_pictures(variant: Variant, state: GameState, game: str,
     name = picture_name(game, phase)
     return (undrawn_png(name.removesuffix(".svg") + ".png", svg),
             Attachment(name, "image/svg+xml", svg))
-
-
-def undrawn_png(filename: str, svg: bytes) -> Attachment:
-    """The PNG attachment of the picture `svg`, queued undrawn: the sender draws it once for
-    every message carrying it (gm.service.sender.draw_pictures), outside the transaction that
-    queued it."""
-    return Attachment(filename, "image/png", b"", svg)
 
 
 def report_pictures(

@@ -108,6 +108,16 @@ def _reply_headers(decoded: DecodedMessage, subject: str) -> list[tuple[str, str
 _RE = re.compile(r"^(?:\s*re\s*:\s*)+", re.IGNORECASE)
 
 
+def _html_part(ctx: Context, config: Config) -> list[BodyPart]:
+    """The reply's HTML alternative when it shows pictures (an acknowledgement of orders: the
+    power's orders drawn on the board), else none: most replies are plain text only."""
+    if not ctx.results.pictures:
+        return []
+    return [BodyPart("text/html", render(
+        "reply/ack.html.j2", lines=ctx.results.lines, service=config.display_name,
+        pictures=[(p.content_id, p.caption) for p in ctx.results.pictures.values()]))]
+
+
 def _reply_subject(decoded: DecodedMessage, game: str | None) -> str:
     """`[game] Re: <their subject>`: the game's tag once (a subject that carries it already,
     as a reply to a report does, loses it), one `Re:`."""
@@ -185,7 +195,9 @@ def ingest(
             reply = [] if message_id is None else [outbound_repo.NewMessage(
                 message_id=message_id, recipients=[decoded.sender],
                 headers=_reply_headers(decoded, _reply_subject(decoded, ctx.results.game)),
-                parts=[BodyPart("text/plain", body)], attachments=ctx.results.attachments)]
+                parts=[BodyPart("text/plain", body), *_html_part(ctx, config)],
+                attachments=[*ctx.results.attachments,
+                             *(a for p in ctx.results.pictures.values() for a in p.attachments)])]
             # the reply first, then the notices (one INSERT; their Message-IDs are new)
             outbound_repo.enqueue_many(session, [
                 *reply,

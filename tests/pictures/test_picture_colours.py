@@ -11,9 +11,9 @@ import math
 import pytest
 
 from gm.engine.geo import Terrain
-from gm.pictures import render_map_svg
 from gm.pictures.colours import BACKGROUND, MIN_DISTANCE, TERRAIN_COLOURS, distance, lab
 from gm.pictures.png import MAX_WIDTH, svg_to_png
+from gm.pictures.svg import render_map_svg
 from gm.variants import get_variant
 from gm.variants.registry import names
 from tests.support.picture_reader import SVG, inside, read

@@ -13,7 +13,7 @@ import pytest
 
 from gm.engine.geo import Terrain
 from gm.engine.state import GameState
-from gm.pictures import render_map_svg
+from gm.pictures.svg import render_map_svg
 from gm.variants import get_variant
 from gm.variants.registry import names
 from tests.support.picture_reader import SVG, area, crossings, inside, read

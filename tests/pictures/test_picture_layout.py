@@ -24,7 +24,7 @@ from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import Variant
 from gm.notation import parse_order
-from gm.pictures import render_map_svg
+from gm.pictures.svg import render_map_svg
 from gm.variants import get_variant
 from gm.variants.registry import names
 from tests.support.picture_reader import SVG, area, read, styles

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from gm.engine.game import advance
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.units import UnitType
-from gm.pictures import render_map_svg
+from gm.pictures.svg import render_map_svg
 from gm.variants import get_variant
 from tests.support.picture_reader import SVG
 from tests.support.positions import burgundy_dislodged, submitted, unit

@@ -113,7 +113,7 @@ def test_without_skia_the_pictures_are_drawn_by_resvg_and_the_log_says_why() -> 
         "logging.basicConfig(level=logging.WARNING)\n"
         "sys.modules['skia'] = None  # as if it could not be loaded\n"
         "from gm.pictures.png import default_renderer, svg_to_png\n"
-        "from gm.pictures import render_map_svg\n"
+        "from gm.pictures.svg import render_map_svg\n"
         "from gm.variants import get_variant\n"
         "v = get_variant('standard')\n"
         "png = svg_to_png(render_map_svg(v, v.start_state(), 'start'))\n"

@@ -11,7 +11,7 @@ import pytest
 from gm.engine.geo import Location, Terrain
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
-from gm.pictures import render_map_svg
+from gm.pictures.svg import render_map_svg
 from gm.variants import get_variant
 from gm.variants.registry import names
 

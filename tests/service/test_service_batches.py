@@ -106,7 +106,8 @@ async def test_a_failing_message_in_the_middle_of_a_fetch_batch(
     # the orders around the failing message were stored and acknowledged
     acknowledged = [m for m in (message_from_bytes(r.data, policy=default)
                                 for r in smtp_server.received)
-                    if "Units without orders: none." in m.get_body().get_content()]
+                    if "Units without orders: none." in m.get_body(
+                        preferencelist=("plain",)).get_content()]
     assert len(acknowledged) == 4
 
 

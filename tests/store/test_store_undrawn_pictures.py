@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy import func, select
 
 from gm.mail.connect import make_sink
-from gm.play.reports import undrawn_png
+from gm.pictures.files import undrawn_png
 from gm.service.clock import FixedClock
 from gm.service.sender import drain_outbox
 from gm.store import migrate

@@ -14,6 +14,8 @@ from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.engine.game import advance
 from gm.engine.phase import PhaseType
+from gm.play.order_pictures import preview_picture, reply_picture
+from gm.play.picture_choice import mode_for
 from gm.play.render import render
 from gm.store import submissions as orders_repo
 from gm.store.rows import StoredResult
@@ -21,7 +23,7 @@ from gm.store.rows import StoredResult
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
     from gm.engine.game import GameStep
-    from gm.store.rows import PhaseRecord, StoredResult
+    from gm.store.rows import GameRecord, PhaseRecord, StoredResult
     from gm.variants import Variant
 
 
@@ -57,6 +59,19 @@ def handle(ctx: Context, command: Preview) -> None:
     ctx.results.blank()
     ctx.results.add(*text.rstrip("\n").splitlines())
     ctx.results.blank()
+    _picture(ctx, variant, game, phase, step)
+
+
+def _picture(ctx: Context, variant: Variant, game: GameRecord, phase: PhaseRecord,
+             step: GameStep) -> None:
+    """Every power's orders as they stand drawn on the board with the outcomes processing now
+    would give, in the reply's HTML part as the GM chose (SET PICTURES)."""
+    mode = mode_for(game, ctx.sender)
+    first = step.reports[0] if step.reports else None
+    if mode == "none" or first is None or not first.played:
+        return
+    picture = preview_picture(variant, phase.state, game.name, first.results)
+    ctx.results.show(reply_picture(picture, mode))
 
 
 def _unordered_powers(ctx: Context, phase: PhaseRecord) -> list[str]:

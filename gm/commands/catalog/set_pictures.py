@@ -123,6 +123,8 @@ COMMAND = CommandSpec(
                                after OBSERVE <game> for an observer
     SET PICTURES ALL           the same, and the pictures as SVG files to zoom
     SET PICTURES NONE          no pictures in your reports (MAP sends them)
+                               The reply to your orders draws them on the map
+                               by the same choice.
 """),
         HelpLines("DEADLINES", 115, """\
     SET PICTURES DEFAULT INLINE|ALL|NONE

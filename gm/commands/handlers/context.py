@@ -7,12 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from sqlalchemy.orm import Session
 
 from gm.commands.values import Command
 from gm.store.rows import Attachment, GameRecord
+
+if TYPE_CHECKING:
+    from gm.play.order_pictures import ReplyPicture
 
 
 @dataclass(frozen=True)
@@ -37,12 +40,21 @@ class Results:
     game: str | None = None  # the game the reply is about, for its subject
     copies: list[str] = field(default_factory=list)  # addresses that get a copy of the reply
     attachments: list[Attachment] = field(default_factory=list)  # files the reply carries (MAP)
+    # pictures the reply's HTML part shows, by file name: a later one of the same name (the
+    # orders of the same power and phase, acknowledged again) replaces the earlier
+    pictures: dict[str, ReplyPicture] = field(default_factory=dict)
     # no reply is sent (its notices are): wrong passwords from an address past the replies
     # allowed it (gm.commands.handlers.signon_guard); a sign-on that succeeds lifts it
     withheld: bool = False
 
     def add(self, *lines: str) -> None:
         self.lines.extend(lines)
+
+    def show(self, picture: ReplyPicture | None) -> None:
+        """Show `picture` in the reply's HTML part (None: nothing, the reader chose NONE)."""
+        if picture is not None:
+            self.pictures.pop(picture.attachments[0].filename, None)
+            self.pictures[picture.attachments[0].filename] = picture
 
     def blank(self) -> None:
         if self.lines and self.lines[-1] != "":

@@ -40,7 +40,7 @@ from gm.commands.handlers.order_wording import (
     type_note,
     unreadable,
 )
-from gm.commands.values import Clear, Command, CommandError, OrderLine
+from gm.commands.values import Clear, Command, CommandError, ListOrders, OrderLine
 from gm.engine.errors import OrderError
 from gm.engine.game import Needed, build_sites, orders_needed, phase_results
 from gm.engine.map import GameMap
@@ -65,8 +65,10 @@ from gm.engine.orders import (
 )
 from gm.engine.phase import PhaseType
 from gm.engine.results import Outcome, Submitted
-from gm.engine.units import UnitType
+from gm.engine.units import Unit, UnitType
 from gm.notation import parse_order, parse_orders
+from gm.play.order_pictures import power_orders_picture, reply_picture
+from gm.play.picture_choice import mode_for
 from gm.store import powers as powers_repo
 from gm.store import submissions as orders_repo
 from gm.store.rows import GameRecord, PhaseRecord
@@ -196,6 +198,8 @@ class OrderTaking:
         # order lines were read for the open phase in the run: the reply shows the power's
         # orders at its end, even when every line was refused
         self._ordered = False
+        # orders read in the run but refused: drawn void on the acknowledgement's picture
+        self._refused: list[AnyOrder] = []
 
     @staticmethod
     def of(ctx: Context) -> OrderTaking:
@@ -268,6 +272,7 @@ class OrderTaking:
                 why = self._verdict(signed, view, order)
             if why is not None:
                 ctx.results.add(f"  {at}{shown}: refused, {why}.")
+                self._refused.append(order)
                 if n == 0:
                     head = order
                 continue
@@ -284,11 +289,13 @@ class OrderTaking:
         if view is None or view.phase is None:
             return
         self._pending.clear()
+        self._refused.clear()
         orders_repo.submit_orders(ctx.session, view.phase.id, signed.power, [], now=ctx.now,
                                   inbound_id=ctx.inbound_id, game_id=view.game.id)
         self._stored[view.phase.id, signed.power] = {}
         ctx.results.add("Your orders for this phase are cleared.")
         self._summary(signed, view, [])
+        self._picture(signed, view, [])
         if signed.master:
             self._tell_player(signed, view, [])
 
@@ -400,6 +407,7 @@ class OrderTaking:
             self._stored.clear()
             self._pending = []
             self._ordered = False
+            self._refused = []
 
     def _store(self) -> None:
         ctx = self.ctx
@@ -411,6 +419,7 @@ class OrderTaking:
         if phase is None:
             return
         if not self._pending:  # every line refused: the orders that stand, as after any orders
+            # (no picture: the message changed nothing, and the reply is about its errors)
             self._summary(signed, view, [o for _, o in
                                          self._stored_orders(view, signed.power).values()])
             return
@@ -430,6 +439,7 @@ class OrderTaking:
         orders_repo.submit_orders(ctx.session, phase.id, signed.power, lines, now=ctx.now,
                                   inbound_id=ctx.inbound_id, game_id=view.game.id)
         self._summary(signed, view, [order for _, order in merged.values()])
+        self._picture(signed, view, [order for _, order in merged.values()], self._refused)
         if signed.master:
             self._tell_player(signed, view, [order for _, order in merged.values()])
 
@@ -461,6 +471,44 @@ class OrderTaking:
                 self.ctx.results.add(f"Only {allowed} {word}{'s' if allowed != 1 else ''} "
                                      f"allowed: dropped the earlier {', '.join(dropped)}.")
 
+    def listing(self, command: ListOrders) -> None:
+        """ORDERS: the power's orders as they stand, in words and drawn, nothing changed."""
+        ctx = self.ctx
+        what = command.line.text.strip() or "ORDERS"
+        if ctx.signed is not None and ctx.signed.power is None:
+            ctx.results.add(f"{what}: refused, ORDERS lists a power's orders: as the GM, "
+                            "PREVIEW shows every power's orders and what processing now would "
+                            "give (BECOME <power> to act for one).")
+            return
+        signed = as_player(ctx, what)
+        if signed is None or signed.power is None:
+            return
+        view = self._view(signed)
+        if view.game.status is not GameStatus.ACTIVE or view.phase is None:
+            ctx.results.add(f"{what}: refused, {view.game.name} has no phase open for orders.")
+            return
+        orders = [o for _, o in self._stored_orders(view, signed.power).values()]
+        self._summary(signed, view, orders)
+        self._picture(signed, view, orders)
+
+    def _picture(self, signed: Signed, view: OrderView, orders: list[AnyOrder],
+                 refused: list[AnyOrder] | None = None) -> None:
+        """The power's orders as they stand drawn on the board, for the reply's HTML part as
+        the reader chose (SET PICTURES): its units still without orders marked, the orders of
+        the message that were refused drawn void (those read: an unreadable line draws
+        nothing)."""
+        assert signed.power is not None and view.phase is not None
+        mode = mode_for(view.game, self.ctx.sender)
+        if mode == "none":
+            return
+        needed = view.needed.get(signed.power)
+        picture = power_orders_picture(
+            view.variant, view.phase.state, view.game.name, signed.power, orders,
+            refused=list(refused or ()),
+            unordered=() if needed is None or view.phase.phase.type is PhaseType.ADJUSTMENT
+            else _unordered(needed, orders))
+        self.ctx.results.show(reply_picture(picture, mode))
+
     def _summary(self, signed: Signed, view: OrderView, orders: list[AnyOrder]) -> None:
         assert signed.power is not None and view.phase is not None
         results = self.ctx.results
@@ -481,10 +529,16 @@ class OrderTaking:
                 results.add(f"Removals ordered: {min(given, needed.removals)} of "
                             f"{needed.removals}.")
             return
-        ordered = {o.unit.province for o in orders if isinstance(o, Order)}
-        without = [str(u) for u in needed.units if u.location.province not in ordered]
+        without = [str(u) for u in _unordered(needed, orders)]
         results.add("Units without orders: " + (", ".join(without) if without else "none")
                     + ".")
+
+
+def _unordered(needed: Needed, orders: list[AnyOrder]) -> list[Unit]:
+    """The units among those `needed` (movement: all; retreats: the dislodged) that none of
+    `orders` orders."""
+    ordered = {o.unit.province for o in orders if isinstance(o, Order)}
+    return [u for u in needed.units if u.location.province not in ordered]
 
 
 def _chained(head: AnyOrder, order: AnyOrder) -> bool:
