@@ -563,3 +563,31 @@ def _apply_events(variant: Variant, state: GameState, due: Sequence[ScheduledEve
             state = step.state
             events += step.events
     return HookStep(state, events=tuple(events))
+
+
+def position_problems(variant: Variant, state: GameState) -> list[str]:
+    """Why a game's position does not fit `variant` (a variant file changed under the game):
+    a power, a province, a unit's place, an owned or home centre the variant no longer has.
+    Empty if it fits."""
+    gmap = variant.map
+    powers = set(variant.power_names)
+    problems: list[str] = []
+    gone = sorted({p for p in (*state.terrain, *state.owners, *(h for hs in state.homes.values()
+                                                               for h in hs))
+                   if p not in gmap.provinces})
+    if gone:
+        problems.append(f"the map has no province {', '.join(gone)} any more")
+    here = variant.map_for(state) if not gone else gmap
+    units = [*state.units, *(d.unit for d in state.dislodged)]
+    for unit in units:
+        if unit.power not in powers:
+            problems.append(f"{unit} belongs to {unit.power}, a power the variant no longer has")
+        elif unit.province not in gmap.provinces:
+            problems.append(f"{unit} ({unit.power}) stands in {unit.province}, which the map no "
+                            "longer has")
+        elif not here.can_occupy(unit.type, unit.location):
+            problems.append(f"{unit} ({unit.power}) can no longer stand at {unit.location}")
+    owners = sorted({o for o in (*state.owners.values(), *state.homes) if o not in powers})
+    if owners:
+        problems.append(f"the variant has no power {', '.join(owners)} any more")
+    return problems

@@ -8,9 +8,12 @@ gives its text. A broken file in the same folder does not stop the service."""
 from __future__ import annotations
 
 import dataclasses
+import logging
+import re
 import shutil
 from collections import defaultdict
 from collections.abc import Iterator
+from datetime import timedelta
 from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
@@ -19,12 +22,17 @@ import pytest
 
 from gm.config import Config
 from gm.engine.state import GameState
+from gm.mail.connect import make_sink
 from gm.service.clock import FixedClock
 from gm.service.ingest import Disposition
+from gm.service.sender import drain_outbox
 from gm.service.serve import Service
+from gm.service.tick import tick
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.db import Database
+from gm.store.rows import GameRecord
+from gm.store.statuses import GameStatus
 from gm.variants import registry
 from tests.support.service_support import GM, START, deliver, maildir_config, message, text_of
 
@@ -55,6 +63,11 @@ class Table:
 
     async def run(self) -> list[Disposition]:
         return [r.outcome for r in await Service(self.db, self.config, clock=self.clock).once()]
+
+    async def send(self, clock: FixedClock) -> None:
+        """Send the mail queued outside the service (by `gm tick` at `clock`'s time), as
+        `gm tick --send` does."""
+        await drain_outbox(self.db, make_sink(self.config), config=self.config, clock=clock)
 
     async def gm(self, body: str) -> None:
         deliver(self.config.maildir.inbox, message(GM, body))
@@ -169,3 +182,90 @@ async def test_help_knows_the_loaded_variant(database: Database, tmp_path: Path)
     assert await table.run() == [Disposition.ANSWERED]
     [reply] = table.new_mail()[GM]
     assert "Isthmia: three powers round two sounds joined by a passage" in reply, reply
+
+
+async def test_a_game_is_paused_when_its_variant_file_no_longer_fits(
+        database: Database, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The game records its file's hash; a change that fits is recorded and play goes on; a
+    change that removes a province under a unit pauses the game at the next tick, the GM and
+    the operator are told, PROCESS refuses, and nothing of the game is lost; with the file put
+    back, RESUME goes on; a file removed pauses the game too."""
+    folder = _folder(tmp_path)
+    table = Table(database, tmp_path, "isles", folder)
+    table.config = dataclasses.replace(table.config, operator="operator@example.org")
+    await table.gm("\n".join(
+        ["CREATE isles isthmia gmpass"]
+        + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
+        + ["START"]))
+    original = (folder / "isthmia.map").read_text()
+    found = registry.file_of("isthmia")
+    assert found is not None
+    assert _game(database).variant_digest == found[1]
+    await table.orders({"Eastria": ["A Kar - Fel", "A Eas - Hol"]})
+    await table.process()
+    await table.orders({"Eastria": ["A Fel H", "A Hol - Ist"]})  # stored for Fall 1901
+    before = table.state()
+    later = FixedClock(START + timedelta(minutes=1))  # before the Fall deadline
+
+    # a change that fits: recorded, the game goes on
+    (folder / "isthmia.toml").write_text(
+        (folder / "isthmia.toml").read_text().replace('title = "Isthmia"', 'title = "Isthmia!"'))
+    registry.load_directory(folder)
+    summary = tick(database, config=table.config, clock=later)
+    assert summary.notices == 0
+    game = _game(database)
+    assert game.status is GameStatus.ACTIVE
+    assert game.variant_digest == (registry.file_of("isthmia") or (None, ""))[1] != found[1]
+
+    # Fellhaven renamed Fenhaven: the map has no Fel, where an Eastrian army stands
+    (folder / "isthmia.map").write_text(re.sub(r"\bFel\b", "Fen", original))
+    registry.load_directory(folder)
+    table.new_mail()
+    with caplog.at_level(logging.WARNING):
+        summary = tick(database, config=table.config, clock=later)
+    assert summary.notices == 1 and summary.adjudicated == []
+    assert _game(database).status is GameStatus.PAUSED
+    await table.send(later)  # what the tick queued
+    why = "A Fel (Eastria) stands in Fel, which the map no longer has"
+    assert f"game isles paused: its variant isthmia changed: {why}" in caplog.text
+    mail = table.new_mail()
+    for address in (GM, "operator@example.org"):
+        [notice] = mail[address]
+        assert "Subject: [isles]: paused: its variant file changed" in notice, notice
+        assert "isles is paused: its variant, isthmia, is not the one it started with." in notice
+        assert f"- {why}" in notice, notice
+        assert "Nothing of the game is lost" in notice
+    assert table.state() == before  # the position, as it was
+    await table.gm("SIGNON GM isles gmpass\nPROCESS")
+    [reply] = table.new_mail()[GM]
+    assert ("PROCESS: refused, the variant of isles is not the one it started with: "
+            f"{why}. Nothing was processed") in reply, reply
+    assert table.state() == before
+
+    # the file put back: RESUME, and the stored Fall orders are adjudicated at the deadline
+    (folder / "isthmia.map").write_text(original)
+    await table.gm("SIGNON GM isles gmpass\nRESUME")
+    assert _game(database).status is GameStatus.ACTIVE
+    summary = tick(database, config=table.config, clock=FixedClock(START + timedelta(days=30)),
+                   wait_for_mail=False)
+    assert [a[1] for a in summary.adjudicated] == ["Fall 1901, Movement"], summary
+    assert str(table.state().unit_in("Ist")) == "A Ist"
+
+    # the file removed: paused, and told so
+    (folder / "isthmia.toml").unlink()
+    registry.load_directory(folder)
+    table.new_mail()
+    gone = FixedClock(START + timedelta(days=31))
+    summary = tick(database, config=table.config, clock=gone)
+    assert _game(database).status is GameStatus.PAUSED
+    await table.send(gone)
+    [notice] = [t for t in table.new_mail()[GM] if "paused: its variant file changed" in t]
+    assert "- the variant isthmia is not loaded any more: its file is gone from variants_dir" \
+        in notice, notice
+
+
+def _game(database: Database) -> GameRecord:
+    with database.read() as s:
+        game = games_repo.find_game(s, "isles")
+        assert game is not None
+        return game

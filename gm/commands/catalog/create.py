@@ -58,7 +58,7 @@ def handle(ctx: Context, command: Create) -> None:
     from gm.store.passwords import hash_password
     from gm.store.settings import GameSettings
     from gm.variants import UnknownVariant, get_variant
-    from gm.variants.registry import canonical_name
+    from gm.variants.registry import canonical_name, file_of
 
     if canonical_name(f"{command.variant} {command.password.value}") is not None:
         ctx.results.add(_unknown_variant(command) + ".")  # `CREATE g Deluge II`: no password
@@ -80,7 +80,7 @@ def handle(ctx: Context, command: Create) -> None:
         game = games_repo.create_game(
             ctx.session, name=command.game, variant=variant.name, gm_address=ctx.sender,
             gm_password_hash=hash_password(command.password.value), now=ctx.now,
-            settings=settings)
+            settings=settings, variant_digest=(file_of(variant.name) or (None, None))[1])
     except GameNameTaken:
         ctx.results.add(f"CREATE: a game called {command.game!r} exists already; "
                         "choose another name.")
