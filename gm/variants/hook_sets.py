@@ -12,7 +12,7 @@ import importlib
 from dataclasses import dataclass
 from functools import cache
 
-from gm.engine.variant import Hooks
+from gm.engine.variant import Hooks, Variant
 
 # The built-in variants whose rules are hook sets, by name (each module's NAME).
 _BUILT_IN = ("standard", "deluge2", "sahara", "abstraction2", "chaos2", "geophysical")
@@ -32,10 +32,20 @@ def hook_set_names() -> tuple[str, ...]:
 
 
 @cache
+def built_in(name: str) -> Variant:
+    """The built-in variant `name` (one of `hook_set_names()`), whose parts a file may use."""
+    if name not in _BUILT_IN:
+        raise LookupError(f"no built-in variant {name!r}")
+    # a fixed module of this package, never one named by a file
+    variant: Variant = importlib.import_module(f"gm.variants.{name}").build()
+    return variant
+
+
 def hook_set(name: str) -> HookSet | None:
     """The hook set called `name` (exactly), or None."""
     if name not in _BUILT_IN:
         return None
-    # a fixed module of this package, never one named by a file
-    variant = importlib.import_module(f"gm.variants.{name}").build()
+    if name == "standard":
+        return HookSet(Hooks())  # the standard game has no hooks
+    variant = built_in(name)
     return HookSet(variant.hooks, variant.order_kinds)

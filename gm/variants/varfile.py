@@ -39,12 +39,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gm.engine.army_fleet import (
-    af_before_phase,
-    resolve_adjustments_af,
-    resolve_movement_af,
-    resolve_retreats_af,
-)
 from gm.engine.calendar import Calendar, standard_calendar
 from gm.engine.geo import Location
 from gm.engine.map import GameMap
@@ -60,10 +54,11 @@ from gm.engine.variant import (
     Variant,
     homes_from_map,
 )
-from gm.variants import deluge2, sahara
-from gm.variants.abstraction2 import calendar as months_calendar
-from gm.variants.hook_sets import hook_set, hook_set_names
+from gm.paths import VARIANT_DATA
+from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
+from gm.variants.hook_sets import built_in, hook_set, hook_set_names
 from gm.variants.mapdata import MapData, MapDataError, parse_map
+from gm.variants.maps import map_data, ring_map
 from gm.variants.terrain_schedule import build_anywhere
 
 MAX_BYTES = 1_000_000  # a variant file (and its map file) may be at most this long
@@ -72,7 +67,14 @@ _KEYS = ("name", "title", "aliases", "map", "calendar", "start", "victory", "hoo
 _POWER_KEYS = ("name", "adjective", "code", "units", "homes")
 _EVENT_KEYS = ("when", "kind", "provinces")
 _NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
-_CALENDARS = {"standard": standard_calendar, "months": months_calendar}
+
+
+def _months() -> Calendar:
+    """Abstraction2's calendar: a move a month from July 1914."""
+    return built_in("abstraction2").calendar
+
+
+_CALENDARS = {"standard": standard_calendar, "months": _months}
 # event kind in the file -> (hook that plays it, its kind there)
 _EVENT_KINDS = {
     "submerge": ("deluge2", "submerge"),
@@ -250,7 +252,9 @@ class _Reader:
         hooks, kinds = self.hooks()
         if data is None or calendar is None:
             return None, None
-        gmap = data.game_map()
+        # a built-in map: the one GameMap the other variants on it share
+        source = Path(data.source)
+        gmap = ring_map(source.stem) if source.parent == VARIANT_DATA else data.game_map()
         homes = self.homes(gmap, powers)
         units = self.units(gmap, powers)
         start = self.start(calendar)
@@ -264,6 +268,8 @@ class _Reader:
         if events:
             hooks = replace(hooks, apply_scheduled=_apply_events)
         help_text = self.text("help", "") or ""
+        if OrderKind.ARMY_FLEET in kinds and AF_HELP not in help_text:
+            help_text = f"{help_text}\n\n{AF_HELP}".strip()
         if self.problems or name is None or start is None:
             return None, data
         variant = Variant(
@@ -314,6 +320,8 @@ class _Reader:
             offset = line if tail in ('"""', "'''") else line - 1
             source, text = self.source, value
         try:
+            if beside is not None and beside.parent == VARIANT_DATA:
+                return map_data(beside.stem)  # a built-in map: read once, shared
             return parse_map(text, source)
         except MapDataError as exc:
             for number, message in ((exc.line, exc.message), *exc.others):
@@ -384,6 +392,13 @@ class _Reader:
             self.problem(self.at.key("army_fleet"), f"army_fleet must be true or false, not "
                          f"{army_fleet!r}")
         elif army_fleet:
+            from gm.engine.army_fleet import (
+                af_before_phase,
+                resolve_adjustments_af,
+                resolve_movement_af,
+                resolve_retreats_af,
+            )
+
             kinds = kinds | {OrderKind.ARMY_FLEET}
             hooks = replace(hooks, before_phase=hooks.before_phase or af_before_phase,
                             resolve_movement=hooks.resolve_movement or resolve_movement_af,
@@ -555,10 +570,11 @@ def _apply_events(variant: Variant, state: GameState, due: Sequence[ScheduledEve
     """A variant file's terrain events: submergences, spaces opening and new centres as Deluge
     II plays them, then seas drying, spaces closing and lost centres as Sahara does."""
     events: list[str] = []
-    for name, play in (("deluge2", deluge2.apply_tables), ("sahara", sahara.apply_tables)):
+    for name in ("deluge2", "sahara"):
+        play = built_in(name).hooks.apply_scheduled
         mine = [ScheduledEvent(e.season, e.year, _EVENT_KINDS[e.kind][1], e.provinces)
                 for e in due if _EVENT_KINDS[e.kind][0] == name]
-        if mine:
+        if mine and play is not None:
             step = play(variant, state, mine)
             state = step.state
             events += step.events
