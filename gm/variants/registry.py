@@ -79,16 +79,6 @@ def names() -> tuple[str, ...]:
     return (*_modules(), *_loaded)
 
 
-def built_in_names() -> tuple[str, ...]:
-    """The canonical names of the built-in variants."""
-    return tuple(_modules())
-
-
-def is_loaded(name: str) -> bool:
-    """Whether the variant of this canonical name was loaded from a file."""
-    return name in _loaded
-
-
 def file_of(name: str) -> tuple[Path, str] | None:
     """The file a loaded variant was read from and its hash when read; None for built-ins."""
     if name not in _loaded:

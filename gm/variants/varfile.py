@@ -151,7 +151,7 @@ def file_digest(path: Path) -> str:
     h = hashlib.sha256(path.read_bytes())
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
         return h.hexdigest()
     beside = _map_file(path, table.get("map"))
     if beside is not None and beside.is_file():
@@ -184,6 +184,9 @@ def read_variant(path: Path) -> VariantFile:
         raise VariantFileErrors([Problem(source, 1, "the file is not UTF-8 text")]) from None
     try:
         table = tomllib.loads(text)
+    except RecursionError:
+        raise VariantFileErrors([Problem(source, 1, "values are nested too deeply; a variant "
+                                         "file needs lists of strings and tables only")]) from None
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"line (\d+)", str(exc))
         raise VariantFileErrors([Problem(

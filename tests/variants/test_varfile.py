@@ -185,6 +185,10 @@ def test_bad_toml_and_a_huge_file_are_refused(tmp_path: Path) -> None:
     huge.write_text("# " + "x" * MAX_BYTES)
     assert _errors(huge) == [f"{huge}:1: the file is {MAX_BYTES + 2} bytes long; a variant "
                              f"file may have at most {MAX_BYTES}"]
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    assert _errors(deep) == [f"{deep}:1: values are nested too deeply; a variant file needs "
+                             "lists of strings and tables only"]
     binary = tmp_path / "binary.toml"
     binary.write_bytes(b"\xff\xfe\x00name")
     assert _errors(binary) == [f"{binary}:1: the file is not UTF-8 text"]
