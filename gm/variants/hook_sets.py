@@ -12,7 +12,7 @@ import importlib
 from dataclasses import dataclass
 from functools import cache
 
-from gm.engine.variant import Hooks, Variant
+from gm.engine.variant import Hooks, ScheduledEvent, Variant
 
 # The built-in variants whose rules are hook sets, by name (each module's NAME).
 _BUILT_IN = ("standard", "deluge2", "sahara", "abstraction2", "chaos2", "geophysical")
@@ -20,10 +20,14 @@ _BUILT_IN = ("standard", "deluge2", "sahara", "abstraction2", "chaos2", "geophys
 
 @dataclass(frozen=True)
 class HookSet:
-    """Hooks and the orders of its own a variant needs for them (OrderKind values)."""
+    """Hooks and the orders of its own a variant needs for them (OrderKind values), with the
+    dated changes its hooks play (`scheduled`, e.g. Deluge II's tables) and the rules text for
+    HELP (`help`), when the set has them."""
 
     hooks: Hooks
     order_kinds: frozenset[str] = frozenset()
+    scheduled: tuple[ScheduledEvent, ...] = ()
+    help: str = ""
 
 
 def hook_set_names() -> tuple[str, ...]:
@@ -41,11 +45,19 @@ def built_in(name: str) -> Variant:
     return variant
 
 
+@cache
 def hook_set(name: str) -> HookSet | None:
-    """The hook set called `name` (exactly), or None."""
+    """The hook set called `name` (exactly), or None. A variant module declared by a file
+    gives its set by `rules()` (its file names it: building the variant would ask for it
+    again); for the others it is taken from the built variant."""
     if name not in _BUILT_IN:
         return None
     if name == "standard":
         return HookSet(Hooks())  # the standard game has no hooks
+    module = importlib.import_module(f"gm.variants.{name}")  # fixed names only
+    rules = getattr(module, "rules", None)
+    if rules is not None:
+        found: HookSet = rules()
+        return found
     variant = built_in(name)
-    return HookSet(variant.hooks, variant.order_kinds)
+    return HookSet(variant.hooks, variant.order_kinds, variant.scheduled, variant.help)

@@ -56,7 +56,7 @@ from gm.engine.variant import (
 )
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
-from gm.variants.hook_sets import built_in, hook_set, hook_set_names
+from gm.variants.hook_sets import HookSet, built_in, hook_set, hook_set_names
 from gm.variants.mapdata import MapData, MapDataError, parse_map
 from gm.variants.maps import map_data, ring_map
 from gm.variants.terrain_schedule import build_anywhere
@@ -252,7 +252,7 @@ class _Reader:
         data = self.map_data()
         powers = self.powers()
         calendar = self.calendar()
-        hooks, kinds = self.hooks()
+        hooks, kinds, rules = self.hooks()
         if data is None or calendar is None:
             return None, None
         # a built-in map: the one GameMap the other variants on it share
@@ -268,10 +268,15 @@ class _Reader:
                          f"solo, from 1 to {len(gmap.centres)} (or 0: none), not {victory!r}")
             victory = 0
         events = self.events(gmap, calendar)
-        if events:
+        if events and rules.hooks.apply_scheduled is not None:
+            self.problem(self.at.section("events", 0), "the hook set plays its own dated "
+                         "changes: give events only with hooks that have none (e.g. "
+                         "hooks = \"standard\")")
+        elif events:
             hooks = replace(hooks, apply_scheduled=_apply_events)
-        help_text = self.text("help", "") or ""
-        if OrderKind.ARMY_FLEET in kinds and AF_HELP not in help_text:
+        events = events or rules.scheduled
+        help_text = self.text("help", "") or rules.help
+        if OrderKind.ARMY_FLEET in kinds and AF_HELP.rstrip() not in help_text:
             help_text = f"{help_text}\n\n{AF_HELP}".strip()
         if self.problems or name is None or start is None:
             return None, data
@@ -375,13 +380,13 @@ class _Reader:
             return None
         return make()
 
-    def hooks(self) -> tuple[Hooks, frozenset[str]]:
+    def hooks(self) -> tuple[Hooks, frozenset[str], HookSet]:
         name = self.text("hooks", "standard") or "standard"
         found = hook_set(name)
         if found is None:
             self.problem(self.at.key("hooks"), f"no hook set is called {name!r}; a file may "
                          f"name only these: {', '.join(hook_set_names())}")
-            return Hooks(), frozenset()
+            return Hooks(), frozenset(), HookSet(Hooks())
         hooks, kinds = found.hooks, found.order_kinds
         builds = self.text("builds", "home")
         if builds == "any":
@@ -408,7 +413,7 @@ class _Reader:
                             resolve_retreats=hooks.resolve_retreats or resolve_retreats_af,
                             resolve_adjustments=hooks.resolve_adjustments
                             or resolve_adjustments_af)
-        return hooks, kinds
+        return hooks, kinds, found
 
     def province(self, gmap: GameMap, name: str, line: int, what: str) -> str | None:
         found = gmap.lookup(name)
@@ -574,7 +579,8 @@ def _apply_events(variant: Variant, state: GameState, due: Sequence[ScheduledEve
     II plays them, then seas drying, spaces closing and lost centres as Sahara does."""
     events: list[str] = []
     for name in ("deluge2", "sahara"):
-        play = built_in(name).hooks.apply_scheduled
+        found = hook_set(name)
+        play = found.hooks.apply_scheduled if found is not None else None
         mine = [ScheduledEvent(e.season, e.year, _EVENT_KINDS[e.kind][1], e.provinces)
                 for e in due if _EVENT_KINDS[e.kind][0] == name]
         if mine and play is not None:

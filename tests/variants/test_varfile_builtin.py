@@ -1,19 +1,23 @@
-"""The built-in standard game is declared as a variant file (gm/variants/data/standard.toml)
-and built through the same loader as any other file: the rulebook's 1901 position, its powers,
-homes and 18-centre solo, on the one standard map the other variants share (the scenario files
-and golden mails, run by their own tests, are unchanged by it). A variant file's terrain events
-are played as Deluge II and Sahara play them."""
+"""The built-in standard game and Deluge II are declared as variant files
+(gm/variants/data/standard.toml, deluge2.toml) and built through the same loader as any other
+file: the rulebook's 1901 position, its powers, homes and 18-centre solo, on the one standard
+map the other variants share; Deluge II's rules are the hook set its file names (the scenario
+files and golden mails, run by their own tests, are unchanged by it). A variant file's terrain
+events are played as Deluge II and Sahara play them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from gm.engine.geo import Terrain
-from gm.engine.variant import Hooks
-from gm.variants import get_variant
+from gm.engine.variant import Hooks, OrderKind
+from gm.paths import VARIANT_DATA
+from gm.variants import deluge2, get_variant
 from gm.variants.maps import standard_map
 from gm.variants.standard import FILE
-from gm.variants.varfile import read_variant
+from gm.variants.varfile import VariantFileErrors, read_variant
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -64,3 +68,32 @@ provinces = ["Rid"]
     assert after.terrain["Dun"] is Terrain.SEA
     assert "Dun" not in after.centres and "Rid" not in after.centres
     assert len(step.events) == 2, step.events
+
+
+def test_deluge_ii_is_its_file_and_its_rules_the_hook_set_it_names() -> None:
+    v = get_variant("Deluge II")
+    rules = deluge2.rules()
+    assert read_variant(VARIANT_DATA / "deluge2.toml").variant.help == v.help == rules.help
+    assert v.map is standard_map() and v.start_units == ()
+    assert (str(v.start_phase), v.solo_centres) == ("Winter 1900, Adjustment", None)
+    assert v.scheduled == rules.scheduled == deluge2.tables().events
+    assert v.order_kinds == {OrderKind.TRANSFORM, OrderKind.ARMY_FLEET}
+    for name in ("before_phase", "resolve_movement", "resolve_retreats", "resolve_adjustments",
+                 "end_of_phase", "apply_scheduled", "build_sites", "victory"):
+        assert getattr(v.hooks, name) is getattr(rules.hooks, name), name
+    assert v.powers == get_variant("standard").powers
+    assert v.homes == get_variant("standard").homes
+
+
+def test_events_and_a_hook_set_with_its_own_schedule_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "isthmia.map").write_text((DATA / "isthmia.map").read_text())
+    path = tmp_path / "isthmia.toml"
+    path.write_text((DATA / "isthmia.toml").read_text().replace(
+        "victory = 6", 'victory = 6\nhooks = "deluge2"\n\n[[events]]\nwhen = "W1901"\n'
+        'kind = "submerge"\nprovinces = ["Dun"]\n'))
+    with pytest.raises(VariantFileErrors) as caught:
+        read_variant(path)
+    line = path.read_text().splitlines().index("[[events]]") + 1
+    assert [str(p) for p in caught.value.problems] == [
+        f"{path}:{line}: the hook set plays its own dated changes: give events only with hooks "
+        'that have none (e.g. hooks = "standard")']
