@@ -3,14 +3,18 @@ configuration's `variants_dir` names) is created by its alias and played by emai
 through the real Maildir source and sink, service, store and adjudicator: the split coast
 (`F Cap - Ist` must name its coast), the passage (NSO-SSO), a centre taken, Winter builds and
 a removal; the reports carry the board drawn from the file's rings; HELP lists the variant and
-gives its text. A broken file in the same folder does not stop the service."""
+gives its text. A broken file in the same folder does not stop the service. A changed file that
+no longer fits a game pauses it; orders sent while the file is gone are kept and replayed."""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import re
 import shutil
+import subprocess
+import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from datetime import timedelta
@@ -30,6 +34,7 @@ from gm.service.serve import Service
 from gm.service.tick import tick
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
+from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.rows import GameRecord
 from gm.store.statuses import GameStatus
@@ -269,3 +274,41 @@ def _game(database: Database) -> GameRecord:
         game = games_repo.find_game(s, "isles")
         assert game is not None
         return game
+
+
+async def test_orders_for_a_game_whose_variant_file_is_gone_are_kept_and_replayed(
+        database: Database, tmp_path: Path) -> None:
+    """Orders sent while the variant's file is gone are kept (shunted, the sender and the GM
+    told), and `gm shunt replay`, which loads variants_dir, takes them once the file is back."""
+    folder = _folder(tmp_path)
+    table = Table(database, tmp_path, "isles", folder)
+    await table.gm("\n".join(
+        ["CREATE isles isthmia gmpass"]
+        + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
+        + ["START"]))
+    kept = (folder / "isthmia.toml").read_text()
+    (folder / "isthmia.toml").unlink()
+    table.new_mail()
+    deliver(table.config.maildir.inbox, message(
+        PLAYERS["Norland"], "SIGNON Norland isles pwnorland\nF Cap - NSO", subject="orders"))
+    assert await table.run() == [Disposition.SHUNTED]
+    [told] = table.new_mail()[PLAYERS["Norland"]]
+    assert "Your message was kept" in told, told
+
+    (folder / "isthmia.toml").write_text(kept)
+    config = tmp_path / "gm.toml"
+    config.write_text(f'database_url = "{database.url}"\naddress = "judge@example.org"\n'
+                      f'variants_dir = "{folder}"\n[maildir]\ninbox = "{tmp_path / "inbox"}"\n'
+                      f'outbox = "{tmp_path / "outbox"}"\n')
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    done = subprocess.run([sys.executable, "-m", "gm", "shunt", "replay", "--all", "--config",
+                           str(config)], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.endswith(": answered\n"), done.stdout
+    with database.read() as s:
+        game = games_repo.find_game(s, "isles")
+        assert game is not None
+        phase = phases_repo.current_phase(s, game.id)
+        assert phase is not None
+        stored = orders_repo.latest_valid_orders(s, phase.id)
+    assert [line.canonical for line in stored["Norland"].lines] == ["F Cap - NSO"]
