@@ -55,6 +55,8 @@ def test_check_prints_the_summary_and_draws_the_board(tmp_path: Path) -> None:
     assert drawn.passages == {("NSO", "SSO")}
     expected = {(a, b) for a, near in gmap.borders.items() for b in near if a < b}
     assert drawn.borders() == expected
+    # the legend names a passage in general words, not one variant's rule
+    assert "passage (a border of no length)" in svg_path.read_text()
 
 
 def test_check_reports_every_error_with_its_line(tmp_path: Path) -> None:
