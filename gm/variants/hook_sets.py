@@ -12,6 +12,7 @@ import importlib
 from dataclasses import dataclass
 from functools import cache
 
+from gm.engine.calendar import Calendar
 from gm.engine.variant import Hooks, ScheduledEvent, Variant
 
 # The built-in variants whose rules are hook sets, by name (each module's NAME).
@@ -43,6 +44,13 @@ def built_in(name: str) -> Variant:
     # a fixed module of this package, never one named by a file
     variant: Variant = importlib.import_module(f"gm.variants.{name}").build()
     return variant
+
+
+def months_calendar() -> Calendar:
+    """Abstraction2's calendar, a move a month from July 1914 (a file's `calendar = "months"`),
+    without building that variant (its own file asks for this calendar)."""
+    calendar: Calendar = importlib.import_module("gm.variants.abstraction2").calendar()
+    return calendar
 
 
 @cache

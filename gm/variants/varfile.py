@@ -56,7 +56,7 @@ from gm.engine.variant import (
 )
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
-from gm.variants.hook_sets import HookSet, built_in, hook_set, hook_set_names
+from gm.variants.hook_sets import HookSet, hook_set, hook_set_names, months_calendar
 from gm.variants.mapdata import MapData, MapDataError, parse_map
 from gm.variants.maps import map_data, ring_map
 from gm.variants.terrain_schedule import build_anywhere
@@ -69,12 +69,7 @@ _EVENT_KEYS = ("when", "kind", "provinces")
 _NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 
 
-def _months() -> Calendar:
-    """Abstraction2's calendar: a move a month from July 1914."""
-    return built_in("abstraction2").calendar
-
-
-_CALENDARS = {"standard": standard_calendar, "months": _months}
+_CALENDARS = {"standard": standard_calendar, "months": months_calendar}
 # event kind in the file -> (hook that plays it, its kind there)
 _EVENT_KINDS = {
     "submerge": ("deluge2", "submerge"),

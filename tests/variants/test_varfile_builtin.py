@@ -1,9 +1,10 @@
-"""The built-in standard game and Deluge II are declared as variant files
-(gm/variants/data/standard.toml, deluge2.toml) and built through the same loader as any other
-file: the rulebook's 1901 position, its powers, homes and 18-centre solo, on the one standard
-map the other variants share; Deluge II's rules are the hook set its file names (the scenario
-files and golden mails, run by their own tests, are unchanged by it). A variant file's terrain
-events are played as Deluge II and Sahara play them."""
+"""The built-in standard game, Deluge II and Abstraction2 are declared as variant files
+(gm/variants/data/standard.toml, deluge2.toml, abstraction2.toml) and built through the same
+loader as any other file: the rulebook's 1901 position, its powers, homes and 18-centre solo,
+on the one standard map the other variants share; Deluge II's and Abstraction2's rules are the
+hook sets their files name (the scenario files and golden mails, run by their own tests, are
+unchanged by it). A variant file's terrain events are played as Deluge II and Sahara play
+them."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import pytest
 from gm.engine.geo import Terrain
 from gm.engine.variant import Hooks, OrderKind
 from gm.paths import VARIANT_DATA
-from gm.variants import deluge2, get_variant
-from gm.variants.maps import standard_map
+from gm.variants import abstraction2, deluge2, get_variant
+from gm.variants.maps import ring_map, standard_map
 from gm.variants.standard import FILE
 from gm.variants.varfile import VariantFileErrors, read_variant
 
@@ -97,3 +98,20 @@ def test_events_and_a_hook_set_with_its_own_schedule_are_refused(tmp_path: Path)
     assert [str(p) for p in caught.value.problems] == [
         f"{path}:{line}: the hook set plays its own dated changes: give events only with hooks "
         'that have none (e.g. hooks = "standard")']
+
+
+def test_abstraction2_is_its_file_and_its_rules_the_hook_set_it_names() -> None:
+    v = get_variant("Abstraction II")
+    rules = abstraction2.rules()
+    assert v.map is ring_map("abstraction2") and ("CMS", "TYS") in read_variant(
+        VARIANT_DATA / "abstraction2.toml").passages
+    assert v.calendar == abstraction2.calendar()
+    assert (str(v.start_phase), v.solo_centres) == ("July 1914, Movement", 23)
+    assert v.order_kinds == {OrderKind.ARMY_FLEET, OrderKind.EXCHANGE}
+    assert v.help == rules.help and v.help.count("A/F") == rules.help.count("A/F")
+    for name in ("before_phase", "resolve_movement", "resolve_retreats", "resolve_adjustments",
+                 "after_movement", "victory"):
+        assert getattr(v.hooks, name) is getattr(rules.hooks, name), name
+    russia = sorted(str(u.location) for u in v.start_units if u.power == "Russia")
+    assert russia == ["Arc", "Mos", "Ode", "StP", "War"]
+    assert [u.power for u in v.start_units if str(u.location) == "Tyr"] == ["Austria"]
