@@ -71,7 +71,8 @@ def summary(read: VariantFile) -> str:
     land = sorted(p for p in gmap.provinces if gmap.is_land(p))
     water = sorted(p for p in gmap.provinces if gmap.is_water(p))
     other = sorted(p for p in gmap.provinces if not gmap.is_passable(p))
-    borders = {tuple(sorted((a, b))) for a, near in gmap.borders.items() for b in near}
+    borders = {tuple(sorted((a, b))) for a, near in gmap.borders.items() for b in near
+               } - set(read.passages)
     lines = [
         f"{read.path}: variant {v.name} ({v.title}), good",
         f"aliases: {', '.join(v.aliases) or 'none'}",
@@ -80,7 +81,7 @@ def summary(read: VariantFile) -> str:
         f"centres: {len(gmap.centres)}: {', '.join(sorted(gmap.centres))}",
         "split coasts: " + (", ".join(f"{p} ({'/'.join(c)})" for p, c in
                                        sorted(gmap.coasts.items())) or "none"),
-        f"borders: {len(borders)}",
+        f"borders: {len(borders)} (passages not counted)",
         "passages: " + (", ".join(f"{a}-{b}" for a, b in read.passages) or "none"),
         f"powers: {len(v.powers)}",
     ]

@@ -34,7 +34,7 @@ def test_check_prints_the_summary_and_draws_the_board(tmp_path: Path) -> None:
         "provinces: 20 (12 land, 8 water, 0 impassable)",
         "centres: 11: Bay, Cap, Dun, Eas, Fel, Hol, Ist, Kar, Nor, Rid, Sun",
         "split coasts: Ist (nc/sc)",
-        "borders: 44",
+        "borders: 43 (passages not counted)",
         "passages: NSO-SSO",
         "powers: 3",
         "  Norland (Norlandish, N): homes Cap, Nor; units A Nor, F Cap",
