@@ -495,9 +495,10 @@ class _Reader:
     def start(self, calendar: Calendar) -> Phase | None:
         value = self.text("start")
         if value is None:
+            if self.table.get("calendar") == "months":
+                return Phase("July", 1914, PhaseType.MOVEMENT)  # as Abstraction2 starts
             first = calendar.seasons[0]
-            year = 1914 if self.table.get("calendar") == "months" else 1901
-            return Phase(first.name, year, first.phases[0])
+            return Phase(first.name, 1901, first.phases[0])
         phase = calendar.parse(value)
         if phase is None:
             found = re.match(r"^\s*(.+?)\s+(\d{3,4})\s*$", value)

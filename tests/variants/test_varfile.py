@@ -207,3 +207,11 @@ def test_events_are_read_and_checked(tmp_path: Path) -> None:
     assert _errors(bad) == [
         f"{bad}:{_line(bad, 'X1901')}: when must be a season's letter and a year, e.g. when = "
         "\"W1901\" (Winter 1901), not 'X1901'"]
+
+
+def test_the_months_calendar_starts_in_july_1914_unless_told(tmp_path: Path) -> None:
+    path = _copy(tmp_path, edit_toml=('calendar = "standard"\nstart = "Spring 1901"\n',
+                                      'calendar = "months"\n'))
+    v = read_variant(path).variant
+    assert str(v.start_phase) == "July 1914, Movement"
+    assert str(v.calendar.next(v.calendar.next(v.start_phase))) == "August 1914, Movement"
