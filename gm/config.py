@@ -10,6 +10,8 @@
     rate_limit = 2000                                 # GM_RATE_LIMIT: per sender and window;
                                                       # more are held, not answered (0: no limit)
     rate_window = 3600                                # GM_RATE_WINDOW (seconds)
+    variants_dir = "variants"                         # GM_VARIANTS_DIR: variant files (*.toml)
+                                                      # loaded at start (docs/variant-files.md)
 
     [imap]        # GM_IMAP_HOST, _PORT, _SECURITY, _USER, _PASSWORD (or _PASSWORD_FILE,
                   # _PASSWORD_COMMAND), _FOLDER, _PROCESSED_FOLDER, _CA_FILE, _IDLE_TIMEOUT,
@@ -189,6 +191,7 @@ class Config:
     operator: str | None = None  # the operator's address: told when a message is shunted
     rate_limit: int = DEFAULT_RATE_LIMIT  # messages per sender per rate_window; 0: no limit
     rate_window: float = DEFAULT_RATE_WINDOW  # seconds
+    variants_dir: Path | None = None  # a folder of variant files, loaded at start
 
     @property
     def domain(self) -> str:
@@ -205,7 +208,7 @@ class Config:
 
 # Keys each table accepts, and the environment variable of each.
 _TOP = ("database_url", "data_dir", "address", "display_name", "max_message_bytes",
-        "poll_interval", "operator", "rate_limit", "rate_window")
+        "poll_interval", "operator", "rate_limit", "rate_window", "variants_dir")
 _SIGN_IN = ("password_command", "auth", "token_command", "token_url", "client_id",
             "client_secret", "client_secret_command", "client_secret_file", "refresh_token_file")
 _IMAP = ("host", "port", "security", "user", "password", "password_file", "folder",
@@ -622,4 +625,5 @@ def load_config(path: Path | None, env: Mapping[str, str]) -> Config:
         operator=s.get("operator", _optional_address, None),
         rate_limit=s.get("rate_limit", _integer(0, 2**31), DEFAULT_RATE_LIMIT),
         rate_window=s.get("rate_window", _seconds(1, 7 * 86400), DEFAULT_RATE_WINDOW),
+        variants_dir=s.path("variants_dir", Path()) if s.has("variants_dir") else None,
     )

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gc
+import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from gm.scenario.format import Case, ScenarioSyntaxError, read_file
@@ -31,6 +33,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "-k", metavar="PATTERN", dest="pattern", help="run only cases whose name contains PATTERN"
     )
+    p.add_argument(
+        "--variants", type=Path, metavar="DIR",
+        help="a folder of variant files whose variants cases may name (default: "
+             "$GM_VARIANTS_DIR, if set)")
     p.set_defaults(func=main)
 
 
@@ -49,6 +55,12 @@ def main(args: argparse.Namespace) -> int:
 
 def _main(args: argparse.Namespace) -> int:
     out: TextIO = sys.stdout
+    folder = getattr(args, "variants", None) or os.environ.get("GM_VARIANTS_DIR")
+    if folder:
+        from gm.variants.registry import load_directory
+
+        for path, why in load_directory(Path(folder)).refused:
+            print(f"error: variant file {path} is not loaded:\n{why}", file=sys.stderr)
     cases: list[Case] = []
     unreadable = False
     for path in args.files:

@@ -45,6 +45,10 @@ def _open(args: argparse.Namespace) -> tuple[Config, Database]:
     from gm.store.db import open_database, resolve_url
 
     config = load_config(args.config, os.environ)
+    if config.variants_dir is not None:  # a replayed message may be about a file's variant
+        from gm.variants.registry import load_directory
+
+        load_directory(config.variants_dir)
     return config, open_database(resolve_url(config.database_url, config.data_dir))
 
 

@@ -105,7 +105,7 @@ _LEGEND_WORDS = {
     "new-centre": "new supply centre",
     "cut-border": "border cut (no crossing)",
     "opened-border": "border opened again",
-    "passage": "passage (Rule 4: a border of no length)",
+    "passage": "passage (a border of no length)",
     "frozen": "frozen region (this month)",
     "no-order": "unit without an order yet",
 }

@@ -60,6 +60,7 @@ from gm.service.worker_handle import WorkerHandle
 from gm.store.db import Database
 from gm.store.inbox_reads import record_read
 from gm.store.phases import next_deadline
+from gm.variants.registry import load_directory
 
 if TYPE_CHECKING:
     from gm.service.tick import TickSummary
@@ -155,6 +156,8 @@ class Service:
         self.db = db
         self.tick_every = tick_every
         self.config = config
+        if config.variants_dir is not None:
+            load_directory(config.variants_dir)  # a file that fails is logged and skipped
         self.clock = clock
         self.source = source or make_source(config)
         self.sink = sink or make_sink(config, keep_open=True)

@@ -67,6 +67,7 @@ from gm.play.deadlines import deadline_after, show
 from gm.play.reminders import remind_before
 from gm.play.render import render
 from gm.play.reports import choosers, has_choice, needed_in
+from gm.play.variant_watch import paused_for_its_variant
 from gm.policies import LatePolicy
 from gm.service.clock import Clock
 from gm.store import audit
@@ -556,6 +557,10 @@ def tick_game(session: Session, game_id: int, *, now: datetime, config: Config,
     else:
         return  # deleted since the tick listed it
     if game.status is not GameStatus.ACTIVE:
+        return
+    if paused_for_its_variant(session, game, now=now, service=config.display_name,
+                              domain=config.domain, operator=config.operator):
+        summary.notices += 1
         return
     GameTick(session, game, now=now, config=config, summary=summary, batch=batch,
              inbox=inbox).run()

@@ -38,6 +38,7 @@ def to_record(row: Game | Any) -> GameRecord:
         gm_password_hash=row.gm_password_hash,
         created_at=row.created_at,
         updated_at=row.updated_at,
+        variant_digest=row.variant_digest,
     )
 
 
@@ -51,8 +52,10 @@ def create_game(
     now: datetime,
     settings: GameSettings | None = None,
     status: GameStatus = GameStatus.FORMING,
+    variant_digest: str | None = None,
 ) -> GameRecord:
-    """A new game; GameNameTaken if the name is in use in any letter case."""
+    """A new game; GameNameTaken if the name is in use in any letter case. `variant_digest`:
+    the hash of the variant's file, for a variant read from one."""
     key = name_key(name)
     if session.scalar(select(Game.id).where(Game.name_key == key)) is not None:
         raise GameNameTaken(name)
@@ -60,6 +63,7 @@ def create_game(
         name=name.strip(),
         name_key=key,
         variant=variant,
+        variant_digest=variant_digest,
         status=status,
         settings=(settings or GameSettings()).to_json(),
         gm_address=gm_address,
@@ -113,6 +117,16 @@ def set_game_status(
 ) -> GameRecord:
     row = _row(session, game_id)
     row.status = status
+    row.updated_at = now
+    session.flush()
+    return to_record(row)
+
+
+def set_variant_digest(session: Session, game_id: int, digest: str | None, *,
+                       now: datetime) -> GameRecord:
+    """Record the hash of the variant file the game now plays by."""
+    row = _row(session, game_id)
+    row.variant_digest = digest
     row.updated_at = now
     session.flush()
     return to_record(row)

@@ -64,6 +64,7 @@ class Game(Base):
     name: Mapped[str] = mapped_column(String(64))
     name_key: Mapped[str] = mapped_column(String(64), unique=True)  # casefolded name
     variant: Mapped[str] = mapped_column(String(40))
+    variant_digest: Mapped[str | None] = mapped_column(String(64))  # a variant file's hash
     status: Mapped[GameStatus] = mapped_column(_enum(GameStatus, "game_status"))
     settings: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
     gm_address: Mapped[str] = mapped_column(String(ADDRESS))

@@ -24,6 +24,7 @@ class GameRecord:
     gm_password_hash: str
     created_at: datetime
     updated_at: datetime
+    variant_digest: str | None = None  # the hash of the variant's file (None: built-in)
 
 
 @dataclass(frozen=True)

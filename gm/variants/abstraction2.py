@@ -19,7 +19,9 @@ Rules (rules/abstraction2.txt) and rulings (RULINGS.md, "Abstraction2") as this 
   the movement phase in which both powers order matching lists (`exchanges`);
 - rule 7: 23 centres at an ownership update win at once; otherwise after the December 1918
   adjustments the power(s) with the most units win (`victory`).
-The module keeps no variant state in GameState.extra.
+The module keeps no variant state in GameState.extra. The variant is declared by its file,
+gm/variants/data/abstraction2.toml (gm.variants.varfile), which names these rules as the hook
+set `abstraction2` (`rules()`).
 """
 
 from __future__ import annotations
@@ -41,11 +43,11 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
-from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, Verdict, homes_from_map
+from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, Verdict
 from gm.engine.victory import centre_counts
+from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
-from gm.variants.maps import ring_map
-from gm.variants.standard import POWERS, start_units
+from gm.variants.hook_sets import HookSet
 
 NAME = "abstraction2"
 ALIASES = ("Abstraction2", "Abstraction II", "Abstraction 2", "abstraction", "Abstraction-II")
@@ -63,17 +65,6 @@ _MONTHS = (
     ("December", _A),
 )
 _UPDATES = frozenset({"February", "May", "August", "November"})  # RULINGS: before adjustments
-
-# Rule 1: the starting units (canonical abbreviations of the map file).
-_START = {
-    "Austria": ("A Tyr", "A Pec", "A Vie", "F Zar"),
-    "England": ("F Edi", "F Lon", "A Lvp", "F Ply"),
-    "France": ("F Bre", "F Mar", "A Lyo", "A Par"),
-    "Germany": ("A Ber", "A Dre", "F Kie", "A Mun"),
-    "Italy": ("F Nap", "A Rom", "F Sic", "A Ven"),
-    "Russia": ("A Arc", "A Mos", "F Ode", "F StP", "A War"),
-    "Turkey": ("A Con", "F Dam", "F Sin", "A Smy"),
-}
 
 
 def calendar() -> Calendar:
@@ -415,20 +406,10 @@ precise), except:
 """
 
 
-def build() -> Variant:
-    gmap = ring_map("abstraction2")
-    return Variant(
-        name=NAME,
-        title="Abstraction2",
-        aliases=ALIASES,
-        map=gmap,
-        calendar=calendar(),
-        powers=POWERS,
-        start_phase=Phase("July", 1914, _M),
-        start_units=start_units(_START),
-        homes=homes_from_map(gmap, POWERS),
-        solo_centres=SOLO,
-        order_kinds=frozenset({OrderKind.ARMY_FLEET, OrderKind.EXCHANGE}),
+def rules() -> HookSet:
+    """Abstraction2's special rules, the hook set its file (abstraction2.toml) names: rule 3
+    A/F, rule 5 frozen regions, rule 6 exchanges, rule 7 victory, with the rules text."""
+    return HookSet(
         hooks=Hooks(
             before_phase=before_phase,
             resolve_movement=resolve_frozen_movement,
@@ -437,8 +418,16 @@ def build() -> Variant:
             after_movement=exchanges,
             victory=victory,
         ),
+        order_kinds=frozenset({OrderKind.ARMY_FLEET, OrderKind.EXCHANGE}),
         help=HELP + AF_HELP,
     )
 
 
-__all__ = ["build", "calendar", "exchanges", "frozen_rules", "resolve_frozen_movement"]
+def build() -> Variant:
+    """The variant its file declares (gm/variants/data/abstraction2.toml)."""
+    from gm.variants.varfile import read_variant
+
+    return read_variant(VARIANT_DATA / "abstraction2.toml").variant
+
+
+__all__ = ["build", "calendar", "exchanges", "frozen_rules", "resolve_frozen_movement", "rules"]

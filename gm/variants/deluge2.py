@@ -16,6 +16,8 @@ Rules (rules/deluge2.txt) and rulings (RULINGS.md, "Deluge II") as this module p
 - rule 9 and RULINGS: the game ends after the W1908 adjustments, or earlier when only one power
   has units; the sole power with units wins, otherwise nobody. No 18-centre solo.
 The tables are data: gm/variants/data/deluge2.tables (format in gm.variants.terrain_schedule).
+The variant itself is declared by its file, gm/variants/data/deluge2.toml (gm.variants.varfile),
+which names these rules as the hook set `deluge2` (`rules()`).
 """
 
 from __future__ import annotations
@@ -45,10 +47,10 @@ from gm.engine.variant import (
     ScheduledEvent,
     Variant,
     Verdict,
-    homes_from_map,
 )
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
+from gm.variants.hook_sets import HookSet
 from gm.variants.maps import standard_map
 from gm.variants.standard import POWERS
 from gm.variants.terrain_schedule import (
@@ -396,21 +398,11 @@ def _help() -> str:
     return "\n".join(lines)
 
 
-def build() -> Variant:
-    gmap = standard_map()
-    return Variant(
-        name=NAME,
-        title="Deluge II",
-        aliases=ALIASES,
-        map=gmap,
-        calendar=standard_calendar(),
-        powers=POWERS,
-        start_phase=Phase("Winter", 1900, PhaseType.ADJUSTMENT),
-        start_units=(),
-        homes=homes_from_map(gmap, POWERS),
-        solo_centres=None,
-        scheduled=tables().events,
-        order_kinds=frozenset({OrderKind.TRANSFORM, OrderKind.ARMY_FLEET}),
+@cache
+def rules() -> HookSet:
+    """Deluge II's special rules, the hook set its file (deluge2.toml) names: rule 2
+    transforms, rules 3-6 (the tables), rule 7 builds, rule 8 A/F, rule 9 victory."""
+    return HookSet(
         hooks=Hooks(
             before_phase=before_phase,  # rule 5 step 2; rule 8: boarding before movement
             resolve_movement=with_transforms(resolve_movement_af),
@@ -421,5 +413,14 @@ def build() -> Variant:
             build_sites=build_anywhere,
             victory=survivor,
         ),
+        order_kinds=frozenset({OrderKind.TRANSFORM, OrderKind.ARMY_FLEET}),
+        scheduled=tables().events,
         help=_help(),
     )
+
+
+def build() -> Variant:
+    """The variant its file declares (gm/variants/data/deluge2.toml)."""
+    from gm.variants.varfile import read_variant
+
+    return read_variant(VARIANT_DATA / "deluge2.toml").variant

@@ -56,11 +56,13 @@ _WORD = re.compile(r'"([^"\\]*)"|([^\s"\'\\]+)')
 class MapDataError(ValueError):
     """A problem in a map data file, with the file and line it is on."""
 
-    def __init__(self, source: str, line: int, message: str) -> None:
+    def __init__(self, source: str, line: int, message: str,
+                 others: tuple[tuple[int, str], ...] = ()) -> None:
         super().__init__(f"{source}:{line}: {message}")
         self.source = source
         self.line = line
         self.message = message
+        self.others = others  # further problems found with this one: (line, message)
 
 
 @dataclass(frozen=True)
@@ -403,7 +405,10 @@ class _Reader:
             # report a problem of the ring blamed most often: usually the one to fix
             blamed = Counter(problem.province for problem in problems)
             worst = max(problems, key=lambda problem: blamed[problem.province])
-            raise self.error(data.ring_lines[worst.province], worst.message)
+            others = tuple((data.ring_lines[p.province], p.message)
+                           for p in problems if p is not worst)
+            raise MapDataError(self.source, data.ring_lines[worst.province], worst.message,
+                               others)
         return data
 
 

@@ -2,13 +2,18 @@
 `chaos2`, `geophysical`, and their other aliases.
 
 Each variant module defines `NAME`, `ALIASES` and `build() -> Variant`; the map is only built
-when the variant is first asked for.
+when the variant is first asked for. Variants read from files (gm.variants.varfile) are added
+with `load_directory` (the configuration's `variants_dir`, when the service starts) and are
+found by name and alias after the built-in ones.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
+from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from types import ModuleType
 
 from gm.engine.variant import Variant
@@ -21,6 +26,22 @@ _MODULES = (
     "gm.variants.chaos2",
     "gm.variants.geophysical",
 )
+
+
+log = logging.getLogger(__name__)
+
+# Variants read from files, by canonical name (after the built-in ones), with their file's hash.
+_loaded: dict[str, Variant] = {}
+_digests: dict[str, str] = {}
+_paths: dict[str, Path] = {}
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What `load_directory` did: the variants it loaded and the files it refused, why."""
+
+    names: tuple[str, ...]
+    refused: tuple[tuple[Path, str], ...]
 
 
 class UnknownVariant(LookupError):
@@ -54,8 +75,80 @@ def _named(key: str) -> ModuleType | None:
 
 
 def names() -> tuple[str, ...]:
-    """The canonical names of all variants."""
-    return tuple(_modules())
+    """The canonical names of all variants: the built-in ones, then those loaded from files."""
+    return (*_modules(), *_loaded)
+
+
+def file_of(name: str) -> tuple[Path, str] | None:
+    """The file a loaded variant was read from and its hash when read; None for built-ins."""
+    if name not in _loaded:
+        return None
+    return _paths[name], _digests[name]
+
+
+def load_directory(folder: Path) -> Loaded:
+    """Read every `*.toml` variant file in `folder` and add the good ones; a file that fails to
+    load is logged and skipped, and the others still load. A file unchanged since it was read
+    is kept as read; files changed or gone are read again or dropped."""
+    from gm.variants.varfile import VariantFileErrors, file_digest, read_variant
+
+    loaded: list[str] = []
+    refused: list[tuple[Path, str]] = []
+    try:
+        files = sorted(folder.glob("*.toml"))
+    except OSError as exc:
+        log.error("variants_dir %s cannot be read: %s", folder, exc)
+        files = []
+    before = {p: n for n, p in _paths.items() if p.parent == folder}
+    for path, name in before.items():
+        try:
+            same = path in files and file_digest(path) == _digests[name]
+        except OSError:
+            same = False
+        if not same:
+            _forget(name)
+    for path in files:
+        if path in before and before[path] in _loaded:
+            loaded.append(before[path])  # unchanged since it was read
+            continue
+        try:
+            read = read_variant(path)
+        except VariantFileErrors as exc:
+            refused.append((path, str(exc)))
+            log.error("variant file %s is not loaded:\n%s", path, exc)
+            continue
+        except Exception as exc:  # a file must never take the service down
+            refused.append((path, f"{path}:1: cannot be loaded: {exc!r}"))
+            log.exception("variant file %s is not loaded", path)
+            continue
+        why = register(read.variant, path, read.digest)
+        if why is not None:
+            refused.append((path, f"{path}:1: {why}"))
+            log.error("variant file %s is not loaded: %s", path, why)
+            continue
+        loaded.append(read.variant.name)
+        log.info("variant %s loaded from %s", read.variant.name, path)
+    return Loaded(tuple(loaded), tuple(refused))
+
+
+def register(variant: Variant, path: Path, digest: str) -> str | None:
+    """Add a variant read from a file; why not (a name or alias taken), or None."""
+    taken = [n for n in (variant.name, *variant.aliases)
+             if (c := canonical_name(n)) is not None and c != variant.name]
+    if variant.name in _modules() or (variant.name in _loaded and _paths[variant.name] != path):
+        taken.insert(0, variant.name)
+    if taken:
+        return (f"the name or alias {taken[0]!r} is taken by another variant; give the file's "
+                "variant names of its own")
+    _loaded[variant.name] = variant
+    _paths[variant.name] = path
+    _digests[variant.name] = digest
+    return None
+
+
+def _forget(name: str) -> None:
+    for table in (_loaded, _paths, _digests):
+        table.pop(name, None)
 
 
 def canonical_name(name: str) -> str | None:
@@ -66,6 +159,9 @@ def canonical_name(name: str) -> str | None:
     for canonical, module in _modules().items():
         if key == canonical or key in (_key(a) for a in module.ALIASES):
             return canonical
+    for canonical, variant in _loaded.items():
+        if key == _key(canonical) or key in (_key(a) for a in variant.aliases):
+            return canonical
     return None
 
 
@@ -74,6 +170,8 @@ def get_variant(name: str) -> Variant:
     canonical = canonical_name(name)
     if canonical is None:
         raise UnknownVariant(name)
+    if canonical in _loaded:
+        return _loaded[canonical]
     return _build(canonical)
 
 
@@ -81,3 +179,9 @@ def get_variant(name: str) -> Variant:
 def _build(canonical: str) -> Variant:
     variant: Variant = (_named(canonical) or _modules()[canonical]).build()
     return variant
+
+
+def forget_loaded() -> None:
+    """Drop every variant loaded from a file (the built-in ones stay)."""
+    for name in list(_loaded):
+        _forget(name)

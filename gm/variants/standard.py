@@ -1,37 +1,25 @@
-"""The standard game: the 1901 map, seven powers, Spring/Fall/Winter, 18-centre solo."""
+"""The standard game: the 1901 map, seven powers, Spring/Fall/Winter, 18-centre solo, declared
+as a variant file (gm/variants/data/standard.toml, read by gm.variants.varfile) like any other.
+
+`ALIASES` and `POWERS` are read from the same file when this module is imported (the registry
+and the variants on the standard board need them before any variant is built).
+"""
 
 from __future__ import annotations
 
-from gm.engine.calendar import standard_calendar
+import tomllib
+
 from gm.engine.geo import Location
-from gm.engine.phase import Phase, PhaseType
 from gm.engine.units import Unit, UnitType
-from gm.engine.variant import Power, Variant, homes_from_map
-from gm.variants.maps import standard_map
+from gm.engine.variant import Power, Variant
+from gm.paths import VARIANT_DATA
+
+FILE = VARIANT_DATA / "standard.toml"
+_DECLARED = tomllib.loads(FILE.read_text(encoding="utf-8"))
 
 NAME = "standard"
-ALIASES = ("classic", "classical", "diplomacy", "standard diplomacy", "classic diplomacy", "std")
-
-POWERS = (
-    Power("Austria", "Austrian", "A"),
-    Power("England", "English", "E"),
-    Power("France", "French", "F"),
-    Power("Germany", "German", "G"),
-    Power("Italy", "Italian", "I"),
-    Power("Russia", "Russian", "R"),
-    Power("Turkey", "Turkish", "T"),
-)
-
-# The 1901 starting position (rulebook).
-_START = {
-    "Austria": ("A Bud", "A Vie", "F Tri"),
-    "England": ("F Edi", "F Lon", "A Lvp"),
-    "France": ("F Bre", "A Mar", "A Par"),
-    "Germany": ("F Kie", "A Ber", "A Mun"),
-    "Italy": ("F Nap", "A Rom", "A Ven"),
-    "Russia": ("A War", "A Mos", "F Sev", "F StP/sc"),
-    "Turkey": ("F Ank", "A Con", "A Smy"),
-}
+ALIASES: tuple[str, ...] = tuple(_DECLARED["aliases"])
+POWERS = tuple(Power(p["name"], p["adjective"], p["code"]) for p in _DECLARED["powers"])
 
 
 def start_units(spec: dict[str, tuple[str, ...]]) -> tuple[Unit, ...]:
@@ -45,15 +33,6 @@ def start_units(spec: dict[str, tuple[str, ...]]) -> tuple[Unit, ...]:
 
 
 def build() -> Variant:
-    gmap = standard_map()
-    return Variant(
-        name=NAME,
-        title="Standard",
-        aliases=ALIASES,
-        map=gmap,
-        calendar=standard_calendar(),
-        powers=POWERS,
-        start_phase=Phase("Spring", 1901, PhaseType.MOVEMENT),
-        start_units=start_units(_START),
-        homes=homes_from_map(gmap, POWERS),
-    )
+    from gm.variants.varfile import read_variant
+
+    return read_variant(FILE).variant

@@ -23,7 +23,7 @@ from gm.store.errors import GameNameTaken
 from gm.store.passwords import hash_password
 from gm.store.settings import GameSettings
 from gm.variants import UnknownVariant, get_variant, names
-from gm.variants.registry import canonical_name
+from gm.variants.registry import canonical_name, file_of
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -80,7 +80,7 @@ def handle(ctx: Context, command: Create) -> None:
         game = games_repo.create_game(
             ctx.session, name=command.game, variant=variant.name, gm_address=ctx.sender,
             gm_password_hash=hash_password(command.password.value), now=ctx.now,
-            settings=settings)
+            settings=settings, variant_digest=(file_of(variant.name) or (None, None))[1])
     except GameNameTaken:
         ctx.results.add(f"CREATE: a game called {command.game!r} exists already; "
                         "choose another name.")

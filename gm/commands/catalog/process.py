@@ -12,6 +12,7 @@ from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, PhaseRef
 from gm.play.bouncing import bouncing_lines
+from gm.play.variant_watch import variant_problems
 from gm.store import audit
 from gm.store import powers as powers_repo
 from gm.store import press as press_repo
@@ -43,6 +44,12 @@ def handle(ctx: Context, command: Process) -> None:
     if found is None:
         return
     game, phase = found
+    problems, _digest = variant_problems(ctx.session, game, now=ctx.now)
+    if problems:
+        ctx.results.add(f"PROCESS: refused, the variant of {game.name} is not the one it "
+                        f"started with: {'; '.join(problems)}. Nothing was processed; put the "
+                        "variant's file back as it was, or fix it so the position fits.")
+        return
     variant = variant_of(game)
     if command.phase is not None and not matches_phase(variant, phase, command.phase):
         ctx.results.add(f"PROCESS {phase_text(variant, command.phase)}: refused, the current"

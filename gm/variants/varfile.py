@@ -1,0 +1,614 @@
+"""Variant files: a whole variant in one TOML file (docs/variant-files.md describes the format).
+
+    name = "isthmia"                  # the canonical name (letters, digits, -)
+    title = "Isthmia"
+    aliases = ["Isthmus Diplomacy"]
+    map = "isthmia.map"               # a .map file beside this one, or the map inline:
+                                      # map = \"\"\" ...the .map syntax... \"\"\"
+    calendar = "standard"             # or "months" (Abstraction2's: July 1914, August, ...)
+    start = "Spring 1901"             # the first phase (default: the calendar's first move)
+    victory = 6                       # centres for a solo; 0: no centre solo
+    hooks = "standard"                # a registered hook set (gm.variants.hook_sets)
+    builds = "home"                   # or "any": build in any owned centre
+    army_fleet = false                # the A/F rules (Abstraction2 rule 3, Deluge II rule 8)
+
+    [[powers]]
+    name = "Norland"
+    adjective = "Norlandish"
+    code = "N"
+    units = ["A Nor", "F Cap"]
+    homes = ["Nor", "Cap"]            # default: the map's `home Norland` marks
+
+    [[events]]                        # terrain events at the end of a season
+    when = "W1901"
+    kind = "submerge"                 # submerge, dry, new centre, lose centre, impassable,
+    provinces = ["Fel"]               # passable
+
+The map is read by gm.variants.mapdata (no second map reader). Every problem found is a
+VariantFileError with the file, the line and what to write instead; `read_variant` collects
+as many as it can before giving up (`VariantFileErrors`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from gm.engine.calendar import Calendar, standard_calendar
+from gm.engine.geo import Location
+from gm.engine.map import GameMap
+from gm.engine.phase import Phase, PhaseType
+from gm.engine.state import GameState
+from gm.engine.units import Unit, UnitType
+from gm.engine.variant import (
+    Hooks,
+    HookStep,
+    OrderKind,
+    Power,
+    ScheduledEvent,
+    Variant,
+    homes_from_map,
+)
+from gm.paths import VARIANT_DATA
+from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
+from gm.variants.hook_sets import HookSet, hook_set, hook_set_names, months_calendar
+from gm.variants.mapdata import MapData, MapDataError, parse_map
+from gm.variants.maps import map_data, ring_map
+from gm.variants.terrain_schedule import build_anywhere
+
+MAX_BYTES = 1_000_000  # a variant file (and its map file) may be at most this long
+_KEYS = ("name", "title", "aliases", "map", "calendar", "start", "victory", "hooks", "builds",
+         "army_fleet", "powers", "events", "help")
+_POWER_KEYS = ("name", "adjective", "code", "units", "homes")
+_EVENT_KEYS = ("when", "kind", "provinces")
+_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
+
+
+_CALENDARS = {"standard": standard_calendar, "months": months_calendar}
+# event kind in the file -> (hook that plays it, its kind there)
+_EVENT_KINDS = {
+    "submerge": ("deluge2", "submerge"),
+    "passable": ("deluge2", "passable"),
+    "new centre": ("deluge2", "centre"),
+    "dry": ("sahara", "land"),
+    "lose centre": ("sahara", "lose"),
+    "impassable": ("sahara", "impassable"),
+}
+_WHEN = re.compile(r"^([A-Za-z]+)\s*(\d{2}|\d{4})$")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One error: where (file and line) and what is wrong, with what to write instead."""
+
+    source: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}: {self.message}"
+
+
+class VariantFileErrors(ValueError):
+    """A variant file that cannot be played: every problem found, in line order."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = tuple(sorted(problems, key=lambda p: (p.source, p.line)))
+        super().__init__("\n".join(map(str, self.problems)))
+
+
+@dataclass(frozen=True)
+class VariantFile:
+    """A variant read from a file: the Variant, its map data, and the hash of its text (the
+    file and its map file) that a game records."""
+
+    variant: Variant
+    data: MapData
+    path: Path
+    digest: str
+    passages: tuple[tuple[str, str], ...] = field(default=())
+
+
+class _Lines:
+    """Finds the line of a key or a value in the TOML text, for error messages."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+
+    def section(self, header: str, index: int) -> int:
+        """The line of the `index`-th `[[header]]` (0-based); 1 if not found."""
+        found = [n for n, line in enumerate(self.lines, 1) if line.strip() == f"[[{header}]]"]
+        return found[index] if index < len(found) else 1
+
+    def key(self, key: str, start: int = 1) -> int:
+        """The line where `key = ...` is written at or after line `start`."""
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        for n in range(start, len(self.lines) + 1):
+            if pattern.match(self.lines[n - 1]):
+                return n
+        return start
+
+    def value(self, text: str, start: int = 1) -> int:
+        """The line where the string `text` is written (quoted) at or after line `start`."""
+        for n in range(start, len(self.lines) + 1):
+            if f'"{text}"' in self.lines[n - 1] or f"'{text}'" in self.lines[n - 1]:
+                return n
+        return start
+
+
+def file_digest(path: Path) -> str:
+    """The hash a game records of its variant file: sha256 of the file and its map file."""
+    h = hashlib.sha256(path.read_bytes())
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
+        return h.hexdigest()
+    beside = _map_file(path, table.get("map"))
+    if beside is not None and beside.is_file():
+        h.update(beside.read_bytes())
+    return h.hexdigest()
+
+
+def _map_file(path: Path, value: object) -> Path | None:
+    """The map file a `map = "x.map"` names beside `path`; None for an inline map."""
+    if not isinstance(value, str) or "\n" in value or not value.endswith(".map"):
+        return None
+    return path.parent / value
+
+
+def read_variant(path: Path) -> VariantFile:
+    """Read, check and build the variant of the file at `path`; VariantFileErrors if it has
+    any problem (never another exception for a bad file)."""
+    source = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise VariantFileErrors([Problem(source, 1, f"the file is {size} bytes long; a "
+                                             f"variant file may have at most {MAX_BYTES}")])
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
+    except OSError as exc:
+        raise VariantFileErrors(
+            [Problem(source, 1, f"cannot read the file: {exc.strerror}")]) from None
+    except UnicodeDecodeError:
+        raise VariantFileErrors([Problem(source, 1, "the file is not UTF-8 text")]) from None
+    try:
+        table = tomllib.loads(text)
+    except RecursionError:
+        raise VariantFileErrors([Problem(source, 1, "values are nested too deeply; a variant "
+                                         "file needs lists of strings and tables only")]) from None
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"line (\d+)", str(exc))
+        raise VariantFileErrors([Problem(
+            source, int(found[1]) if found else 1,
+            f"not valid TOML ({exc}); write `key = value` lines, strings in quotes, "
+            "lists in [ ]")]) from None
+    reader = _Reader(path, text, table)
+    variant, data = reader.build()
+    if reader.problems or variant is None or data is None:
+        raise VariantFileErrors(reader.problems)
+    return VariantFile(variant, data, path, file_digest(path),
+                       tuple(sorted(data.passages)))
+
+
+class _Reader:
+    """Builds a Variant from a parsed TOML table, collecting problems."""
+
+    def __init__(self, path: Path, text: str, table: dict[str, Any]) -> None:
+        self.path = path
+        self.source = str(path)
+        self.at = _Lines(text)
+        self.table = table
+        self.problems: list[Problem] = []
+
+    def problem(self, line: int, message: str, source: str | None = None) -> None:
+        self.problems.append(Problem(source or self.source, line, message))
+
+    # -- typed values --------------------------------------------------------------------------
+    def text(self, key: str, default: str | None = None, *, table: dict[str, Any] | None = None,
+             line: int = 1) -> str | None:
+        where = self.table if table is None else table
+        value = where.get(key, default)
+        if value is not None and not isinstance(value, str):
+            self.problem(self.at.key(key, line),
+                         f"{key} must be a string in quotes, not {value!r}")
+            return default
+        return value
+
+    def strings(self, key: str, *, table: dict[str, Any] | None = None,
+                line: int = 1) -> list[str] | None:
+        where = self.table if table is None else table
+        value = where.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.problem(self.at.key(key, line),
+                         f'{key} must be a list of strings, e.g. {key} = ["A", "B"]')
+            return None
+        return value
+
+    # -- the whole file ------------------------------------------------------------------------
+    def build(self) -> tuple[Variant | None, MapData | None]:
+        for key in self.table:
+            if key not in _KEYS:
+                self.problem(self.at.key(key), f"unknown key {key!r}; the keys are: "
+                             f"{', '.join(_KEYS)}")
+        name = self.text("name")
+        if name is None or not _NAME.match(name):
+            self.problem(self.at.key("name"), f"name must be given, lower case letters, digits "
+                         f"and -, starting with a letter (e.g. name = \"isthmia\"), not {name!r}")
+        title = self.text("title") or (name or "").title()
+        aliases = self.strings("aliases") or []
+        data = self.map_data()
+        powers = self.powers()
+        calendar = self.calendar()
+        hooks, kinds, rules = self.hooks()
+        if data is None or calendar is None:
+            return None, None
+        # a built-in map: the one GameMap the other variants on it share
+        source = Path(data.source)
+        gmap = ring_map(source.stem) if source.parent == VARIANT_DATA else data.game_map()
+        homes = self.homes(gmap, powers)
+        units = self.units(gmap, powers)
+        start = self.start(calendar)
+        victory = self.table.get("victory", 18)
+        if not isinstance(victory, int) or isinstance(victory, bool) or not (
+                0 <= victory <= len(gmap.centres)):
+            self.problem(self.at.key("victory"), f"victory must be the number of centres for a "
+                         f"solo, from 1 to {len(gmap.centres)} (or 0: none), not {victory!r}")
+            victory = 0
+        events = self.events(gmap, calendar)
+        if events and rules.hooks.apply_scheduled is not None:
+            self.problem(self.at.section("events", 0), "the hook set plays its own dated "
+                         "changes: give events only with hooks that have none (e.g. "
+                         "hooks = \"standard\")")
+        elif events:
+            hooks = replace(hooks, apply_scheduled=_apply_events)
+        events = events or rules.scheduled
+        help_text = self.text("help", "") or rules.help
+        if OrderKind.ARMY_FLEET in kinds and AF_HELP.rstrip() not in help_text:
+            help_text = f"{help_text}\n\n{AF_HELP}".strip()
+        if self.problems or name is None or start is None:
+            return None, data
+        variant = Variant(
+            name=name,
+            title=title,
+            aliases=tuple(aliases),
+            map=gmap,
+            calendar=calendar,
+            powers=tuple(p for p, _, _ in powers),
+            start_phase=start,
+            start_units=units,
+            homes=homes,
+            solo_centres=victory or None,
+            scheduled=events,
+            order_kinds=kinds,
+            hooks=hooks,
+            help=help_text,
+        )
+        return variant, data
+
+    def map_data(self) -> MapData | None:
+        value = self.table.get("map")
+        line = self.at.key("map")
+        if not isinstance(value, str) or not value.strip():
+            self.problem(line, 'map must name a .map file beside this one (map = "x.map") or '
+                         'hold the map inline (map = """ ... """)')
+            return None
+        beside = _map_file(self.path, value)
+        if beside is not None:
+            if "/" in value or "\\" in value or value.startswith("."):
+                self.problem(line, f"the map file must lie beside the variant file: write its "
+                             f"name alone (map = \"{Path(value).name}\"), not {value!r}")
+                return None
+            source, offset = str(beside), 0
+            try:
+                if beside.stat().st_size > MAX_BYTES:
+                    self.problem(line, f"{value} is longer than {MAX_BYTES} bytes")
+                    return None
+                text = beside.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                self.problem(line, f"cannot read the map file {value}: {exc}")
+                return None
+        else:
+            # TOML drops a newline right after the opening quotes: the map's first line is the
+            # next line of the file.
+            opening = self.at.lines[line - 1] if line <= len(self.at.lines) else ""
+            tail = opening.split("=", 1)[-1].strip()
+            offset = line if tail in ('"""', "'''") else line - 1
+            source, text = self.source, value
+        try:
+            if beside is not None and beside.parent == VARIANT_DATA:
+                return map_data(beside.stem)  # a built-in map: read once, shared
+            return parse_map(text, source)
+        except MapDataError as exc:
+            for number, message in ((exc.line, exc.message), *exc.others):
+                self.problem(number + offset, _with_hint(message), source)
+            return None
+
+    def powers(self) -> list[tuple[Power, int, dict[str, Any]]]:
+        value = self.table.get("powers")
+        if not isinstance(value, list) or not value or not all(isinstance(v, dict)
+                                                               for v in value):
+            self.problem(self.at.key("powers"), "the file needs its powers, each a [[powers]] "
+                         "table with name, adjective and code")
+            return []
+        out: list[tuple[Power, int, dict[str, Any]]] = []
+        codes: dict[str, str] = {}
+        names: set[str] = set()
+        for i, entry in enumerate(value):
+            line = self.at.section("powers", i)
+            for key in entry:
+                if key not in _POWER_KEYS:
+                    self.problem(self.at.key(key, line), f"unknown key {key!r} in a power; the "
+                                 f"keys are: {', '.join(_POWER_KEYS)}")
+            pname = self.text("name", table=entry, line=line)
+            if not pname:
+                self.problem(line, 'a power needs a name: name = "Norland"')
+                continue
+            adjective = self.text("adjective", pname, table=entry, line=line) or pname
+            code = self.text("code", pname[0], table=entry, line=line) or pname[0]
+            if len(code) != 1 or not code.isalnum():
+                self.problem(self.at.key("code", line), f"the code of {pname} must be one "
+                             f'letter or digit, e.g. code = "{pname[0]}", not {code!r}')
+            elif code.upper() in codes:
+                self.problem(self.at.key("code", line), f"{pname} and {codes[code.upper()]} "
+                             f"have the same code {code!r}: give each power its own")
+            codes.setdefault(code.upper(), pname)
+            if pname.lower() in names:
+                self.problem(line, f"two powers are called {pname}")
+            names.add(pname.lower())
+            out.append((Power(pname, adjective, code.upper()), line, entry))
+        return out
+
+    def calendar(self) -> Calendar | None:
+        value = self.table.get("calendar", "standard")
+        make = _CALENDARS.get(value) if isinstance(value, str) else None
+        if make is None:
+            self.problem(self.at.key("calendar"), f"calendar must be one of "
+                         f"{', '.join(map(repr, _CALENDARS))}, not {value!r}")
+            return None
+        return make()
+
+    def hooks(self) -> tuple[Hooks, frozenset[str], HookSet]:
+        name = self.text("hooks", "standard") or "standard"
+        found = hook_set(name)
+        if found is None:
+            self.problem(self.at.key("hooks"), f"no hook set is called {name!r}; a file may "
+                         f"name only these: {', '.join(hook_set_names())}")
+            return Hooks(), frozenset(), HookSet(Hooks())
+        hooks, kinds = found.hooks, found.order_kinds
+        builds = self.text("builds", "home")
+        if builds == "any":
+            hooks = replace(hooks, build_sites=build_anywhere)
+        elif builds != "home":
+            self.problem(self.at.key("builds"), f'builds must be "home" (owned home centres) '
+                         f'or "any" (any owned centre), not {builds!r}; designated homes as in '
+                         'Chaos II: hooks = "chaos2"')
+        army_fleet = self.table.get("army_fleet", False)
+        if not isinstance(army_fleet, bool):
+            self.problem(self.at.key("army_fleet"), f"army_fleet must be true or false, not "
+                         f"{army_fleet!r}")
+        elif army_fleet:
+            from gm.engine.army_fleet import (
+                af_before_phase,
+                resolve_adjustments_af,
+                resolve_movement_af,
+                resolve_retreats_af,
+            )
+
+            kinds = kinds | {OrderKind.ARMY_FLEET}
+            hooks = replace(hooks, before_phase=hooks.before_phase or af_before_phase,
+                            resolve_movement=hooks.resolve_movement or resolve_movement_af,
+                            resolve_retreats=hooks.resolve_retreats or resolve_retreats_af,
+                            resolve_adjustments=hooks.resolve_adjustments
+                            or resolve_adjustments_af)
+        return hooks, kinds, found
+
+    def province(self, gmap: GameMap, name: str, line: int, what: str) -> str | None:
+        found = gmap.lookup(name)
+        if found is None:
+            self.problem(line, f"{what}: there is no province {name!r} on the map; write one of "
+                         f"its abbreviations ({', '.join(sorted(gmap.provinces)[:8])}, ...)")
+        return found
+
+    def homes(self, gmap: GameMap, powers: list[tuple[Power, int, dict[str, Any]]]
+              ) -> dict[str, tuple[str, ...]]:
+        try:
+            homes = homes_from_map(gmap, [p for p, _, _ in powers])
+        except ValueError as exc:
+            self.problem(self.at.key("map"), f"{exc}: name one of the powers in `home`")
+            homes = {p.name: () for p, _, _ in powers}
+        for power, line, entry in powers:
+            given = self.strings("homes", table=entry, line=line)
+            if given is None:
+                continue
+            where = self.at.key("homes", line)
+            listed = []
+            for name in given:
+                prov = self.province(gmap, name, where, f"the homes of {power.name}")
+                if prov is None:
+                    continue
+                if prov not in gmap.centres:
+                    self.problem(where, f"{prov}, a home centre of {power.name}, is no supply "
+                                 f"centre: mark it `centre` in the map, or leave it out of homes")
+                    continue
+                listed.append(prov)
+            homes[power.name] = tuple(sorted(listed))
+        return homes
+
+    def units(self, gmap: GameMap, powers: list[tuple[Power, int, dict[str, Any]]]
+              ) -> tuple[Unit, ...]:
+        units: list[Unit] = []
+        taken: dict[str, str] = {}
+        for power, line, entry in powers:
+            for item in self.strings("units", table=entry, line=line) or []:
+                where = self.at.value(item, line)
+                unit = self.unit(gmap, power.name, item, where)
+                if unit is None:
+                    continue
+                if unit.province in taken:
+                    self.problem(where, f"{item!r}: {unit.province} already holds a unit of "
+                                 f"{taken[unit.province]}; one unit per province")
+                    continue
+                taken[unit.province] = power.name
+                units.append(unit)
+        return tuple(sorted(units))
+
+    def unit(self, gmap: GameMap, power: str, item: str, line: int) -> Unit | None:
+        kind, _, where = item.strip().partition(" ")
+        if kind.upper() not in ("A", "F") or not where.strip():
+            self.problem(line, f"cannot read the unit {item!r} of {power}: write \"A Nor\" "
+                         f'(an army) or "F Cap" (a fleet), "F Ist/nc" on a split coast')
+            return None
+        prov_name, _, coast = where.strip().partition("/")
+        prov = self.province(gmap, prov_name, line, f"the unit {item!r} of {power}")
+        if prov is None:
+            return None
+        utype = UnitType(kind.upper())
+        loc = Location(prov, coast.lower() or None)
+        if not gmap.is_passable(prov):
+            self.problem(line, f"{item!r}: {prov} is {gmap.terrain_of(prov).value}: no unit can "
+                         f"stand there; put the unit on land or sea")
+        elif utype is UnitType.FLEET and gmap.is_split(prov) and loc.coast is None:
+            options = " or ".join(f"F {prov}/{c}" for c in gmap.coasts[prov])
+            self.problem(line, f"{item!r}: {prov} has several coasts: write {options}")
+        elif utype is UnitType.FLEET and not gmap.fleet_locations(prov):
+            self.problem(line, f"{item!r}: a fleet inland; {prov} has no coast: make it an "
+                         f"army (A {prov}) or put the fleet on a coast or at sea")
+        elif utype is UnitType.ARMY and gmap.is_water(prov):
+            self.problem(line, f"{item!r}: an army at sea; make it a fleet (F {prov}) or put "
+                         "the army on land")
+        elif not gmap.can_occupy(utype, loc):
+            coasts = ", ".join(str(x) for x in gmap.fleet_locations(prov)) or "none"
+            self.problem(line, f"{item!r}: there is no such place for the unit (the coasts of "
+                         f"{prov}: {coasts})")
+        else:
+            return Unit(power, utype, loc)
+        return None
+
+    def start(self, calendar: Calendar) -> Phase | None:
+        value = self.text("start")
+        if value is None:
+            if self.table.get("calendar") == "months":
+                return Phase("July", 1914, PhaseType.MOVEMENT)  # as Abstraction2 starts
+            first = calendar.seasons[0]
+            return Phase(first.name, 1901, first.phases[0])
+        phase = calendar.parse(value)
+        if phase is None:
+            found = re.match(r"^\s*(.+?)\s+(\d{3,4})\s*$", value)
+            season = calendar.season(found[1]) if found else None
+            if found and season is not None:
+                phase = Phase(season.name, int(found[2]), season.phases[0])
+        if phase is None or phase.type is PhaseType.RETREAT:
+            self.problem(self.at.key("start"), f"start must be a season and a year of the "
+                         f"calendar, e.g. start = \"{calendar.seasons[0].name} 1901\", "
+                         f"not {value!r}")
+            return None
+        return phase
+
+    def events(self, gmap: GameMap, calendar: Calendar) -> tuple[ScheduledEvent, ...]:
+        value = self.table.get("events", [])
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            self.problem(self.at.key("events"), "events must be [[events]] tables with "
+                         "when, kind and provinces")
+            return ()
+        out: list[ScheduledEvent] = []
+        for i, entry in enumerate(value):
+            line = self.at.section("events", i)
+            for key in entry:
+                if key not in _EVENT_KEYS:
+                    self.problem(self.at.key(key, line), f"unknown key {key!r} in an event; "
+                                 f"the keys are: {', '.join(_EVENT_KEYS)}")
+            when = self.text("when", "", table=entry, line=line) or ""
+            found = _WHEN.match(when.strip())
+            season = _season(calendar, found[1]) if found else None
+            if found is None or season is None:
+                self.problem(self.at.key("when", line), f"when must be a season's letter and "
+                             f'a year, e.g. when = "W1901" (Winter 1901), not {when!r}')
+                continue
+            year = int(found[2]) + (1900 if len(found[2]) == 2 else 0)
+            kind = self.text("kind", "", table=entry, line=line) or ""
+            if kind not in _EVENT_KINDS:
+                self.problem(self.at.key("kind", line), f"unknown event kind {kind!r}; the "
+                             f"kinds are: {', '.join(_EVENT_KINDS)}")
+                continue
+            provinces = []
+            for name in self.strings("provinces", table=entry, line=line) or []:
+                prov = self.province(gmap, name, self.at.key("provinces", line), "an event")
+                if prov is not None:
+                    provinces.append(prov)
+            if provinces:
+                out.append(ScheduledEvent(season, year, kind, tuple(provinces)))
+        return tuple(out)
+
+
+def _season(calendar: Calendar, letter: str) -> str | None:
+    for s in calendar.seasons:
+        if letter.lower() in (s.short_code.lower(), *(n.lower() for n in s.names())):
+            return s.name
+    initials = [s for s in calendar.seasons if any(n[0].lower() == letter.lower()
+                                                    for n in s.names())]
+    return initials[0].name if len(initials) == 1 else None
+
+
+def _with_hint(message: str) -> str:
+    """A ring error with what to write instead: two provinces that meet only at a point where
+    four meet cannot be drawn as ring neighbours; they are a passage."""
+    found = re.match(r"asymmetric border: (\S+) lists (\S+), but the ring of \S+ lacks", message)
+    if found:
+        p, q = found[1], found[2]
+        return (f"{message}: add {p} to the ring of {q} where they meet, or, if {p} and {q} "
+                f"meet only at a point (a border that cannot be drawn), take {q} out of the "
+                f"ring of {p} and declare the border a passage: `passage {p} {q}`")
+    return message
+
+
+def _apply_events(variant: Variant, state: GameState, due: Sequence[ScheduledEvent]
+                  ) -> HookStep:
+    """A variant file's terrain events: submergences, spaces opening and new centres as Deluge
+    II plays them, then seas drying, spaces closing and lost centres as Sahara does."""
+    events: list[str] = []
+    for name in ("deluge2", "sahara"):
+        found = hook_set(name)
+        play = found.hooks.apply_scheduled if found is not None else None
+        mine = [ScheduledEvent(e.season, e.year, _EVENT_KINDS[e.kind][1], e.provinces)
+                for e in due if _EVENT_KINDS[e.kind][0] == name]
+        if mine and play is not None:
+            step = play(variant, state, mine)
+            state = step.state
+            events += step.events
+    return HookStep(state, events=tuple(events))
+
+
+def position_problems(variant: Variant, state: GameState) -> list[str]:
+    """Why a game's position does not fit `variant` (a variant file changed under the game):
+    a power, a province, a unit's place, an owned or home centre the variant no longer has.
+    Empty if it fits."""
+    gmap = variant.map
+    powers = set(variant.power_names)
+    problems: list[str] = []
+    gone = sorted({p for p in (*state.terrain, *state.owners, *(h for hs in state.homes.values()
+                                                               for h in hs))
+                   if p not in gmap.provinces})
+    if gone:
+        problems.append(f"the map has no province {', '.join(gone)} any more")
+    here = variant.map_for(state) if not gone else gmap
+    units = [*state.units, *(d.unit for d in state.dislodged)]
+    for unit in units:
+        if unit.power not in powers:
+            problems.append(f"{unit} belongs to {unit.power}, a power the variant no longer has")
+        elif unit.province not in gmap.provinces:
+            problems.append(f"{unit} ({unit.power}) stands in {unit.province}, which the map no "
+                            "longer has")
+        elif not here.can_occupy(unit.type, unit.location):
+            problems.append(f"{unit} ({unit.power}) can no longer stand at {unit.location}")
+    owners = sorted({o for o in (*state.owners.values(), *state.homes) if o not in powers})
+    if owners:
+        problems.append(f"the variant has no power {', '.join(owners)} any more")
+    return problems

@@ -1,0 +1,217 @@
+"""Variant files (gm.variants.varfile): the test variant Isthmia (tests/variants/data, a map of
+twenty provinces with a passage and a split coast) reads into a playable Variant; each kind of
+error is reported with its file, its line and what to write instead, several at once; hostile
+files (bad TOML, huge, wrong types, a hook set that does not exist, a map outside the folder)
+are refused with a message, never an exception of another kind."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gm.engine.geo import Location
+from gm.engine.units import UnitType
+from gm.variants.varfile import MAX_BYTES, VariantFileErrors, read_variant
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _copy(tmp_path: Path, toml: str | None = None, map_text: str | None = None,
+          edit_toml: tuple[str, str] | None = None,
+          edit_map: tuple[str, str] | None = None) -> Path:
+    """Isthmia's files in tmp_path, changed as asked; the path of the variant file."""
+    text = toml if toml is not None else (DATA / "isthmia.toml").read_text()
+    data = map_text if map_text is not None else (DATA / "isthmia.map").read_text()
+    if edit_toml is not None:
+        assert edit_toml[0] in text, edit_toml
+        text = text.replace(*edit_toml, 1)
+    if edit_map is not None:
+        assert edit_map[0] in data, edit_map
+        data = data.replace(*edit_map, 1)
+    (tmp_path / "isthmia.map").write_text(data)
+    path = tmp_path / "isthmia.toml"
+    path.write_text(text)
+    return path
+
+
+def _errors(path: Path) -> list[str]:
+    with pytest.raises(VariantFileErrors) as caught:
+        read_variant(path)
+    return [str(p) for p in caught.value.problems]
+
+
+def _line(path: Path, needle: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
+
+
+def test_isthmia_reads_into_a_playable_variant() -> None:
+    read = read_variant(DATA / "isthmia.toml")
+    v = read.variant
+    assert (v.name, v.title, v.aliases) == ("isthmia", "Isthmia",
+                                            ("Isthmus Diplomacy", "isthmus"))
+    assert len(v.map.provinces) == 20 and len(v.map.centres) == 11
+    assert [(p.name, p.adjective, p.letter) for p in v.powers] == [
+        ("Norland", "Norlandish", "N"), ("Eastria", "Eastrian", "E"),
+        ("Southia", "Southian", "S")]
+    assert v.homes == {"Norland": ("Cap", "Nor"), "Eastria": ("Eas", "Kar"),
+                       "Southia": ("Bay", "Sun")}
+    assert sorted(f"{u.type.value} {u.location}" for u in v.start_units) == [
+        "A Bay", "A Eas", "A Kar", "A Nor", "F Cap", "F Sun"]
+    assert v.solo_centres == 6 and str(v.start_phase) == "Spring 1901, Movement"
+    # the split coast and the passage, derived from the rings
+    assert v.map.coasts["Ist"] == ("nc", "sc")
+    assert read.passages == (("NSO", "SSO"),)
+    assert v.map.fleet_can_move(Location("NSO"), Location("SSO"))
+    assert v.map.fleet_can_move(Location("NSO"), Location("Ist", "nc"))
+    assert not v.map.fleet_can_move(Location("NSO"), Location("Ist", "sc"))
+    assert v.map.can_occupy(UnitType.FLEET, Location("Ist", "sc"))
+    assert len(read.digest) == 64
+
+
+def test_a_ring_that_disagrees_with_a_neighbour_s(tmp_path: Path) -> None:
+    path = _copy(tmp_path, edit_map=("ring WBY NSO Ist SSO GUL WOC",
+                                     "ring WBY Ist NSO SSO GUL WOC"))
+    errors = _errors(path)
+    line = _line(tmp_path / "isthmia.map", "ring WBY Ist NSO")
+    assert any(e.startswith(f"{tmp_path / 'isthmia.map'}:{line}: the ring of Cap does not close "
+                            "where") and "so the ring of Cap needs" in e for e in errors), errors
+    assert len(errors) > 1  # every problem, not the first only
+
+
+def test_a_province_without_a_position(tmp_path: Path) -> None:
+    path = _copy(tmp_path, edit_map=('"Nordmark" at 150,110', '"Nordmark"'))
+    line = _line(tmp_path / "isthmia.map", '"Nordmark"')
+    assert _errors(path) == [
+        f"{tmp_path / 'isthmia.map'}:{line}: province Nor needs its position: at X,Y"]
+
+
+def test_a_unit_on_an_impassable_space_and_a_fleet_inland(tmp_path: Path) -> None:
+    path = _copy(tmp_path, edit_map=('Fel land "Fellhaven"', 'Fel impassable "Fellhaven"'),
+                 edit_toml=('units = ["A Kar", "A Eas"]', 'units = ["A Fel", "F Kar"]'))
+    line = _line(path, '"A Fel"')
+    assert _errors(path) == [
+        f"{path}:{line}: 'A Fel': Fel is impassable: no unit can stand there; put the unit on "
+        "land or sea",
+        f"{path}:{line}: 'F Kar': a fleet inland; Kar has no coast: make it an army (A Kar) or "
+        "put the fleet on a coast or at sea",
+    ]
+
+
+def test_a_fleet_on_a_split_coast_must_name_its_coast(tmp_path: Path) -> None:
+    path = _copy(tmp_path, edit_toml=('units = ["A Kar", "A Eas"]', 'units = ["F Ist", "A Kar"]'))
+    assert _errors(path) == [
+        f"{path}:{_line(path, 'F Ist')}: 'F Ist': Ist has several coasts: write F Ist/nc or "
+        "F Ist/sc"]
+
+
+def test_a_home_centre_that_is_no_centre(tmp_path: Path) -> None:
+    path = _copy(tmp_path, edit_toml=('units = ["A Nor", "F Cap"]',
+                                      'units = ["A Nor", "F Cap"]\nhomes = ["Nor", "Ash"]'))
+    assert _errors(path) == [
+        f"{path}:{_line(path, 'homes =')}: Ash, a home centre of Norland, is no supply centre: "
+        "mark it `centre` in the map, or leave it out of homes"]
+
+
+def test_two_powers_with_one_code_and_every_error_at_once(tmp_path: Path) -> None:
+    path = _copy(tmp_path, edit_toml=('code = "E"', 'code = "n"'))
+    text = path.read_text().replace('units = ["A Kar", "A Eas"]', 'units = ["A Kar", "F Eas"]')
+    path.write_text(text)
+    code_line = _line(path, 'code = "n"')
+    assert _errors(path) == [
+        f"{path}:{code_line}: Eastria and Norland have the same code 'n': give each power "
+        "its own",
+        f"{path}:{_line(path, 'F Eas')}: 'F Eas': a fleet inland; Eas has no coast: make it "
+        "an army (A Eas) or put the fleet on a coast or at sea",
+    ]
+
+
+def test_a_border_that_cannot_be_drawn_must_be_a_passage(tmp_path: Path) -> None:
+    path = _copy(tmp_path, edit_map=("passage NSO SSO\n", ""))
+    text = (tmp_path / "isthmia.map").read_text().replace(
+        "ring ~N Fel Ist Cap WBY", "ring ~N Fel Ist SSO Cap WBY")
+    (tmp_path / "isthmia.map").write_text(text)
+    line = _line(tmp_path / "isthmia.map", "ring ~N Fel Ist SSO")
+    errors = _errors(path)
+    assert f"{tmp_path / 'isthmia.map'}:{line}: asymmetric border: NSO lists SSO, but the ring " \
+        "of SSO lacks NSO: add NSO to the ring of SSO where they meet, or, if NSO and SSO " \
+        "meet only at a point (a border that cannot be drawn), take SSO out of the ring of " \
+        "NSO and declare the border a passage: `passage NSO SSO`" in errors, errors
+
+
+def test_an_inline_map_reports_lines_of_the_variant_file(tmp_path: Path) -> None:
+    map_text = (DATA / "isthmia.map").read_text().replace('"Karst" at 950,110', '"Karst"')
+    toml = (DATA / "isthmia.toml").read_text().replace(
+        'map = "isthmia.map"', f'map = """\n{map_text}"""')
+    path = tmp_path / "inline.toml"
+    path.write_text(toml)
+    assert _errors(path) == [
+        f"{path}:{_line(path, 'Karst')}: province Kar needs its position: at X,Y"]
+
+
+@pytest.mark.parametrize(("edit", "expected"), [
+    (('victory = 6', 'victory = "six"'),
+     "victory must be the number of centres for a solo, from 1 to 11 (or 0: none), not 'six'"),
+    (('calendar = "standard"', 'calendar = "lunar"'),
+     "calendar must be one of 'standard', 'months', not 'lunar'"),
+    (('victory = 6', 'victory = 6\nhooks = "os"'),
+     "no hook set is called 'os'; a file may name only these: standard, deluge2, sahara, "
+     "abstraction2, chaos2, geophysical"),
+    (('map = "isthmia.map"', 'map = "../isthmia.map"'),
+     "the map file must lie beside the variant file: write its name alone "
+     "(map = \"isthmia.map\"), not '../isthmia.map'"),
+    (('victory = 6', 'victory = 6\nbuilds = "capital"'),
+     'builds must be "home" (owned home centres) or "any" (any owned centre), not '
+     "'capital'; designated homes as in Chaos II: hooks = \"chaos2\""),
+    (('aliases = [', 'alias = ['),
+     "unknown key 'alias'; the keys are: name, title, aliases, map, calendar, start, victory, "
+     "hooks, builds, army_fleet, powers, events, help"),
+    (('name = "Norland"', 'name = 7'), "name must be a string in quotes, not 7"),
+])
+def test_wrong_values_are_refused_with_what_to_write(
+        tmp_path: Path, edit: tuple[str, str], expected: str) -> None:
+    path = _copy(tmp_path, edit_toml=edit)
+    line = _line(path, edit[1].splitlines()[-1])
+    errors = _errors(path)
+    assert f"{path}:{line}: {expected}" in errors, errors
+
+
+def test_bad_toml_and_a_huge_file_are_refused(tmp_path: Path) -> None:
+    path = _copy(tmp_path, edit_toml=('victory = 6', 'victory = = 6'))
+    [error] = _errors(path)
+    assert error.startswith(f"{path}:{_line(path, 'victory = = 6')}: not valid TOML")
+    huge = tmp_path / "huge.toml"
+    huge.write_text("# " + "x" * MAX_BYTES)
+    assert _errors(huge) == [f"{huge}:1: the file is {MAX_BYTES + 2} bytes long; a variant "
+                             f"file may have at most {MAX_BYTES}"]
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    assert _errors(deep) == [f"{deep}:1: values are nested too deeply; a variant file needs "
+                             "lists of strings and tables only"]
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00name")
+    assert _errors(binary) == [f"{binary}:1: the file is not UTF-8 text"]
+
+
+def test_events_are_read_and_checked(tmp_path: Path) -> None:
+    good = _copy(tmp_path, edit_toml=('victory = 6', 'victory = 6\n\n[[events]]\nwhen = "W1901"'
+                                      '\nkind = "submerge"\nprovinces = ["Dunmoor"]\n'))
+    [event] = read_variant(good).variant.scheduled
+    assert (event.season, event.year, event.kind, event.provinces) == (
+        "Winter", 1901, "submerge", ("Dun",))
+    shutil.rmtree(tmp_path)
+    tmp_path.mkdir()
+    bad = _copy(tmp_path, edit_toml=('victory = 6', 'victory = 6\n\n[[events]]\nwhen = "X1901"'
+                                     '\nkind = "flood"\nprovinces = ["Atlantis"]\n'))
+    assert _errors(bad) == [
+        f"{bad}:{_line(bad, 'X1901')}: when must be a season's letter and a year, e.g. when = "
+        "\"W1901\" (Winter 1901), not 'X1901'"]
+
+
+def test_the_months_calendar_starts_in_july_1914_unless_told(tmp_path: Path) -> None:
+    path = _copy(tmp_path, edit_toml=('calendar = "standard"\nstart = "Spring 1901"\n',
+                                      'calendar = "months"\n'))
+    v = read_variant(path).variant
+    assert str(v.start_phase) == "July 1914, Movement"
+    assert str(v.calendar.next(v.calendar.next(v.start_phase))) == "August 1914, Movement"
