@@ -1,4 +1,10 @@
-"""Shared pytest configuration. Server fixtures live in tests/support/fixtures/ as plugins."""
+"""Shared pytest configuration. Server fixtures live in tests/support/fixtures/ as plugins.
+
+Tests marked `slow` (each takes tens of seconds: a wheel build, the 10,000-message fuzzer) run
+first: spread over the workers of a parallel run (tests/run, pytest-xdist) from the start, they
+do not leave one worker busy long after the others are done."""
+
+import pytest
 
 pytest_plugins: list[str] = [
     # "tests.support.fixtures.<module>" entries are added here as fixture modules land.
@@ -8,3 +14,11 @@ pytest_plugins: list[str] = [
     "tests.support.fixtures.served",
     "tests.support.fixtures.postfix",
 ]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes tens of seconds; run first")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow first

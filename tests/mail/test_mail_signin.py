@@ -239,6 +239,7 @@ async def test_a_failing_password_command_is_reported_without_its_output(
     await source.close()
 
 
+@pytest.mark.slow
 async def test_a_token_refused_again_and_again_is_logged_once(
         dovecot_oauth: DovecotServer, oauth_account: ImapAccount, oauth: OAuthProvider,
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

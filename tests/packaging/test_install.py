@@ -18,6 +18,8 @@ import pytest
 from gm.store import revisions
 from tests.packaging.test_compiled import compiled_paths
 
+pytestmark = pytest.mark.slow  # a wheel build and a virtualenv each
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SKIP = shutil.ignore_patterns(".venv", "build", "dist", "var", "__pycache__", "*.egg-info", ".git",
                               "*.so", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis")

@@ -85,6 +85,7 @@ def all_sent(db: Database) -> bool:
         return not outbound_repo.list_outbound(s, status=OutboundStatus.QUEUED, limit=1)
 
 
+@pytest.mark.slow
 def test_sigkill_in_the_middle_of_200_orders(
         served: Served, db: Database, dovecot: DovecotServer, imap_account: ImapAccount,
         smtp_server: SmtpServer) -> None:
@@ -138,6 +139,7 @@ def test_sigkill_in_the_middle_of_200_orders(
     assert len(flags) == 201 and all("$GmDone" in f for f in flags.values())
 
 
+@pytest.mark.slow  # the first retry comes 30 s after the failed attempt
 @pytest.mark.parametrize("backend", ["sqlite"])  # transport faults: one store is enough
 def test_replies_wait_for_the_smtp_server(
         served: Served, db: Database, dovecot: DovecotServer, imap_account: ImapAccount,

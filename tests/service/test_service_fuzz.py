@@ -47,6 +47,7 @@ def _check_outcome(raw: bytes, outcome: Disposition, config: Config) -> None:
                            Disposition.UNANSWERED), raw[:300]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite"])
 def test_ten_thousand_random_messages(database: Database, tmp_path: Path) -> None:
     config, clock = maildir_config(tmp_path), FixedClock(START)
