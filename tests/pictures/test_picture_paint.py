@@ -56,6 +56,7 @@ def test_skia_draws_what_an_svg_renderer_draws(picture: str) -> None:
     assert count <= 8, f"{count} pixels differ from resvg's picture, first at {where}"
 
 
+@pytest.mark.slow  # draws and compares many pictures
 def test_the_comparison_sees_a_missing_letter_a_missing_centre_and_a_wrong_colour() -> None:
     """The check above can fail: a picture with one unit's letter gone, one centre gone or one
     province's colour changed differs from the true picture in many pixels."""

@@ -169,6 +169,7 @@ def notify(tmp_path: Path) -> Iterator[socket.socket]:
         yield sock
 
 
+@pytest.mark.slow  # 50 orders queued by Postfix, then handed over
 def test_orders_sent_while_gm_is_stopped_wait_in_postfix_and_are_each_answered_once(
         gm_behind_postfix: Served, postfix: PostfixServer, database: Database,
         notify: socket.socket) -> None:

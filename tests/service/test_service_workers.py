@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo
@@ -48,6 +50,7 @@ def _ingest_together(config: Path, raw: bytes, workers: int = 2) -> None:
         assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else b""
 
 
+@pytest.mark.slow  # two gm processes over the same work, a minute or more
 def test_two_processes_share_the_work_once(migrated_url: str, tmp_path: Path) -> None:
     config = _config(tmp_path, migrated_url)
     setup = "\n".join(
