@@ -18,7 +18,6 @@ GM_BUILD_JOBS sets how many C files the compiler builds at once (default: one pe
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -81,6 +80,12 @@ class CompilingBuildExt(build_ext):
             self.distribution.ext_modules = []
             remove_stale_extensions()
         elif self.distribution.ext_modules and not pure():
+            broken = c_compiler_problem()
+            if broken is not None:  # found before mypyc spends a minute translating
+                self.distribution.ext_modules = []
+                plain(f"the C compiler failed ({broken})")
+                super().finalize_options()
+                return
             try:
                 self.distribution.ext_modules = mypyc_extensions()
             except (Exception, SystemExit) as e:  # mypyc missing, or its type check failed
@@ -127,6 +132,27 @@ def plain(why: str) -> None:
     behaves the same, adjudicating some 1.4 times slower)."""
     print(f"warning: gm's engine is installed as plain Python, not compiled: {why}. "
           "GM_PURE=1 skips the attempt.", file=sys.stderr)
+
+
+def c_compiler_problem() -> str | None:
+    """Why the C compiler cannot build an extension module (a file including Python.h), or
+    None when it can."""
+    import sysconfig
+    from distutils.ccompiler import new_compiler
+    from distutils.errors import DistutilsError
+    from distutils.sysconfig import customize_compiler
+
+    compiler = new_compiler()
+    customize_compiler(compiler)
+    with tempfile.TemporaryDirectory(prefix="gm-cc-") as folder:
+        probe = Path(folder) / "probe.c"
+        probe.write_text("#include <Python.h>\nint gm_probe(void) { return 0; }\n")
+        try:
+            compiler.compile([str(probe)], output_dir=folder,
+                             include_dirs=[sysconfig.get_paths()["include"]])
+        except (DistutilsError, CCompilerError, OSError) as e:
+            return str(e) or type(e).__name__
+    return None
 
 
 def pure() -> bool:
