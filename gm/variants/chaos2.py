@@ -1,7 +1,8 @@
 """Chaos II (Michel Feron): 34 one-centre powers on the standard map.
 
 Each power is named after its starting centre and has a one-character code (the powers are
-read from gm/variants/data/chaos2.powers). The game starts with Winter 1900 builds (rule 3).
+declared with the variant in gm/variants/data/chaos2.toml, read by gm.variants.varfile; the
+hook set `chaos2` below is its rules). The game starts with Winter 1900 builds (rule 3).
 Powers designate conquered centres as homes (rules 4, 5, 7) and may win by a declared alliance
 (rule 6) as rules/RULINGS.md "Chaos II" reads them; the standard 18-centre solo also applies.
 
@@ -24,23 +25,24 @@ GameState.homes; builds are made in the vacant owned ones (the standard build si
 
 from __future__ import annotations
 
+import tomllib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
 
-from gm.engine.calendar import standard_calendar
 from gm.engine.game import alive_powers
 from gm.engine.orders import Alliance, DesignateHome
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
-from gm.engine.variant import Hooks, HookStep, OrderKind, Power, Variant, Verdict
+from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, Verdict
 from gm.engine.victory import centre_victory
 from gm.paths import VARIANT_DATA
-from gm.variants.maps import standard_map
+from gm.variants.hook_sets import HookSet
 
+FILE = VARIANT_DATA / "chaos2.toml"
 NAME = "chaos2"
 ALIASES = ("Chaos II", "chaos", "Chaos 2")
 
@@ -58,7 +60,7 @@ ALLIANCE = "alliance"
 # -- the powers --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ChaosPower:
-    """One line of the powers file: code, starting centre, name."""
+    """One power of the file: code, starting centre (its home), name."""
 
     code: str
     centre: str
@@ -67,18 +69,9 @@ class ChaosPower:
 
 @cache
 def chaos_powers() -> tuple[ChaosPower, ...]:
-    """The 34 powers as gm/variants/data/chaos2.powers lists them."""
-    path = VARIANT_DATA / "chaos2.powers"
-    found = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        words = line.split(None, 2)
-        if len(words) != 3 or len(words[0]) != 1:
-            raise ValueError(f"{path}:{number}: expected `code centre name`, found {line!r}")
-        found.append(ChaosPower(words[0], words[1], " ".join(words[2].split())))
-    return tuple(found)
+    """The 34 powers as gm/variants/data/chaos2.toml lists them (its home is its centre)."""
+    declared = tomllib.loads(FILE.read_text(encoding="utf-8"))
+    return tuple(ChaosPower(p["code"], p["homes"][0], p["name"]) for p in declared["powers"])
 
 
 @cache
@@ -498,20 +491,11 @@ Powers and codes
 """
 
 
-def build() -> Variant:
-    gmap = standard_map()
-    powers = tuple(Power(p.name, p.name, p.code) for p in chaos_powers())
-    return Variant(
-        name=NAME,
-        title="Chaos II",
-        aliases=ALIASES,
-        map=gmap,
-        calendar=standard_calendar(),
-        powers=powers,
-        start_phase=Phase("Winter", 1900, PhaseType.ADJUSTMENT),
-        homes={p.name: (p.centre,) for p in chaos_powers()},
-        solo_centres=SOLO,
-        order_kinds=frozenset({OrderKind.HOME, OrderKind.ALLIANCE}),
+@cache
+def rules() -> HookSet:
+    """Chaos II's special rules, the hook set its file (chaos2.toml) names: rule 4's designated
+    homes, rule 6's alliance victory."""
+    return HookSet(
         hooks=Hooks(
             before_phase=_before_phase,
             end_of_phase=_end_of_phase,
@@ -519,5 +503,13 @@ def build() -> Variant:
             optional_orders=_optional_orders,
             victory=_victory,
         ),
+        order_kinds=frozenset({OrderKind.HOME, OrderKind.ALLIANCE}),
         help=_help(),
     )
+
+
+def build() -> Variant:
+    """The variant its file declares (gm/variants/data/chaos2.toml)."""
+    from gm.variants.varfile import read_variant
+
+    return read_variant(FILE).variant

@@ -11,6 +11,9 @@
     hooks = "standard"                # a registered hook set (gm.variants.hook_sets)
     builds = "home"                   # or "any": build in any owned centre
     army_fleet = false                # the A/F rules (Abstraction2 rule 3, Deluge II rule 8)
+    canals = ["Cap"]                  # one coast however its water lies (Sahara's dried seas)
+    terrain = { Fel = "mountain" }    # the first position's terrain where it is not the map's
+    season_names = { from = 1905, Spring = "Early Summer" }   # renamed from a year on
 
     [[powers]]
     name = "Norland"
@@ -34,14 +37,15 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from gm.engine.calendar import Calendar, standard_calendar
-from gm.engine.geo import Location
-from gm.engine.map import GameMap
+from gm.engine.frozen import replace as frozen_replace
+from gm.engine.geo import Location, Terrain
+from gm.engine.map import GameMap, Overlay
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
@@ -57,13 +61,13 @@ from gm.engine.variant import (
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
 from gm.variants.hook_sets import HookSet, hook_set, hook_set_names, months_calendar
-from gm.variants.mapdata import MapData, MapDataError, parse_map
+from gm.variants.mapdata import MapData, MapDataError, normalise, parse_map
 from gm.variants.maps import map_data, ring_map
 from gm.variants.terrain_schedule import build_anywhere
 
 MAX_BYTES = 1_000_000  # a variant file (and its map file) may be at most this long
-_KEYS = ("name", "title", "aliases", "map", "calendar", "start", "victory", "hooks", "builds",
-         "army_fleet", "powers", "events", "help")
+_KEYS = ("name", "title", "aliases", "map", "calendar", "season_names", "start", "victory",
+         "hooks", "builds", "army_fleet", "canals", "terrain", "powers", "events", "help")
 _POWER_KEYS = ("name", "adjective", "code", "units", "homes")
 _EVENT_KEYS = ("when", "kind", "provinces")
 _NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
@@ -80,6 +84,17 @@ _EVENT_KINDS = {
     "impassable": ("sahara", "impassable"),
 }
 _WHEN = re.compile(r"^([A-Za-z]+)\s*(\d{2}|\d{4})$")
+
+
+@dataclass(frozen=True, eq=False)
+class StartTerrainVariant(Variant):
+    """A variant whose first position has other terrain than its map file (a file's `terrain`,
+    e.g. Geophysical's Switzerland a mountain, Iceland land and the Caspian a lake)."""
+
+    start_terrain: Mapping[str, Terrain] = field(default_factory=dict)
+
+    def start_state(self) -> GameState:
+        return super().start_state().evolve(terrain=dict(self.start_terrain))
 
 
 @dataclass(frozen=True)
@@ -250,9 +265,14 @@ class _Reader:
         hooks, kinds, rules = self.hooks()
         if data is None or calendar is None:
             return None, None
+        data = self.canals(data)
         # a built-in map: the one GameMap the other variants on it share
         source = Path(data.source)
-        gmap = ring_map(source.stem) if source.parent == VARIANT_DATA else data.game_map()
+        shared = source.parent == VARIANT_DATA and not data.canals - map_data(source.stem).canals
+        gmap = ring_map(source.stem) if shared else data.game_map()
+        terrain = self.terrain(gmap)
+        if terrain:
+            gmap = gmap.with_overlay(Overlay(terrain=terrain))
         homes = self.homes(gmap, powers)
         units = self.units(gmap, powers)
         start = self.start(calendar)
@@ -275,7 +295,10 @@ class _Reader:
             help_text = f"{help_text}\n\n{AF_HELP}".strip()
         if self.problems or name is None or start is None:
             return None, data
-        variant = Variant(
+        made = StartTerrainVariant if terrain else Variant
+        extra: dict[str, Any] = {"start_terrain": terrain} if terrain else {}
+        variant = made(
+            **extra,
             name=name,
             title=title,
             aliases=tuple(aliases),
@@ -373,7 +396,88 @@ class _Reader:
             self.problem(self.at.key("calendar"), f"calendar must be one of "
                          f"{', '.join(map(repr, _CALENDARS))}, not {value!r}")
             return None
-        return make()
+        return self.season_names(make())
+
+    def season_names(self, calendar: Calendar) -> Calendar:
+        """The calendar with its seasons renamed from a year on (`[season_names]`, Sahara's
+        rule 6: `from = 1905`, `Spring = "Early Summer"`, ...)."""
+        value = self.table.get("season_names")
+        if value is None:
+            return calendar
+        line = self.at.key("season_names")
+        if line == 1:
+            line = next((n for n, text in enumerate(self.at.lines, 1)
+                         if text.strip() == "[season_names]"), 1)
+        seasons = [s.name for s in calendar.seasons]
+        example = (f'[season_names] with the year they apply from and a new name for any of '
+                   f'the seasons {", ".join(seasons)}: from = 1905, '
+                   f'{seasons[0]} = "Early Summer"')
+        if not isinstance(value, dict):
+            self.problem(line, f"season_names must be a table: {example}")
+            return calendar
+        since = value.get("from")
+        if not isinstance(since, int) or isinstance(since, bool) or not 1 <= since <= 9999:
+            self.problem(self.at.key("from", line), f"season_names needs the year the names "
+                         f"apply from, e.g. from = 1905, not {since!r}")
+            return calendar
+        names: dict[str, str] = {}
+        for key, new in value.items():
+            if key == "from":
+                continue
+            season = calendar.season(key)
+            if season is None or not isinstance(new, str) or not new.strip():
+                self.problem(self.at.key(key, line), f"season_names: {key} = {new!r} cannot be "
+                             f"read; write {example}")
+                continue
+            names[season.name] = " ".join(new.split())
+        return Calendar(tuple(
+            replace(s, renamed=((since, names[s.name]),)) if s.name in names else s
+            for s in calendar.seasons))
+
+    def canals(self, data: MapData) -> MapData:
+        """The map data with the file's `canals`: provinces that have one coast however their
+        water lies (Sahara's seas once they dry up), as the map format's `canal` mark."""
+        given = self.strings("canals")
+        if not given:
+            return data
+        line = self.at.key("canals")
+        found = set()
+        for name in given:
+            prov = name if name in data.provinces else data.names.get(normalise(name))
+            if prov is None:
+                self.problem(line, f"canals: there is no province {name!r} on the map; write "
+                             f"one of its abbreviations ({', '.join(sorted(data.provinces)[:8])}"
+                             ", ...)")
+                continue
+            found.add(prov)
+        return frozen_replace(data, canals=set(data.canals) | found)
+
+    def terrain(self, gmap: GameMap) -> dict[str, Terrain]:
+        """The first position's terrain where it differs from the map (`[terrain]`,
+        Geophysical's `Swi = "mountain"`)."""
+        value = self.table.get("terrain")
+        if value is None:
+            return {}
+        line = self.at.key("terrain")
+        if line == 1:
+            line = next((n for n, text in enumerate(self.at.lines, 1)
+                         if text.strip() == "[terrain]"), 1)
+        kinds = ", ".join(t.value for t in Terrain)
+        if not isinstance(value, dict):
+            self.problem(line, f'terrain must be a table of provinces and terrains, e.g. '
+                         f'terrain = {{ Swi = "mountain" }} (terrains: {kinds})')
+            return {}
+        out: dict[str, Terrain] = {}
+        for name, kind in value.items():
+            where = self.at.key(name, line)
+            prov = self.province(gmap, name, where, "terrain")
+            if prov is None:
+                continue
+            if kind not in {t.value for t in Terrain}:
+                self.problem(where, f"terrain: {name} = {kind!r}: the terrains are {kinds}")
+                continue
+            out[prov] = Terrain(kind)
+        return out
 
     def hooks(self) -> tuple[Hooks, frozenset[str], HookSet]:
         name = self.text("hooks", "standard") or "standard"
@@ -422,7 +526,10 @@ class _Reader:
         try:
             homes = homes_from_map(gmap, [p for p, _, _ in powers])
         except ValueError as exc:
-            self.problem(self.at.key("map"), f"{exc}: name one of the powers in `home`")
+            # the map's `home` marks are for other powers: fine if every power names its homes
+            if not powers or any("homes" not in entry for _, _, entry in powers):
+                self.problem(self.at.key("map"), f"{exc}: name one of the powers in `home`, "
+                             "or give every power its homes")
             homes = {p.name: () for p, _, _ in powers}
         for power, line, entry in powers:
             given = self.strings("homes", table=entry, line=line)

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from gm.engine.geo import Location
+from gm.engine.geo import Location, Terrain
+from gm.engine.phase import Phase, PhaseType
 from gm.engine.units import UnitType
-from gm.variants.varfile import MAX_BYTES, VariantFileErrors, read_variant
+from gm.variants.varfile import MAX_BYTES, StartTerrainVariant, VariantFileErrors, read_variant
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -165,8 +166,25 @@ def test_an_inline_map_reports_lines_of_the_variant_file(tmp_path: Path) -> None
      'builds must be "home" (owned home centres) or "any" (any owned centre), not '
      "'capital'; designated homes as in Chaos II: hooks = \"chaos2\""),
     (('aliases = [', 'alias = ['),
-     "unknown key 'alias'; the keys are: name, title, aliases, map, calendar, start, victory, "
-     "hooks, builds, army_fleet, powers, events, help"),
+     "unknown key 'alias'; the keys are: name, title, aliases, map, calendar, season_names, "
+     "start, victory, hooks, builds, army_fleet, canals, terrain, powers, events, help"),
+    (('victory = 6', 'victory = 6\nterrain = { Kar = "volcano" }'),
+     "terrain: Kar = 'volcano': the terrains are land, sea, lake, mountain, impassable"),
+    (('victory = 6', 'victory = 6\nterrain = { Atlantis = "sea" }'),
+     "terrain: there is no province 'Atlantis' on the map; write one of its abbreviations "
+     "(Ash, Bay, Cap, DEE, Dun, Eas, Fel, GUL, ...)"),
+    (('victory = 6', 'victory = 6\nterrain = "flooded"'),
+     'terrain must be a table of provinces and terrains, e.g. terrain = { Swi = "mountain" } '
+     "(terrains: land, sea, lake, mountain, impassable)"),
+    (('victory = 6', 'victory = 6\ncanals = ["Atlantis"]'),
+     "canals: there is no province 'Atlantis' on the map; write one of its abbreviations "
+     "(Ash, Bay, Cap, DEE, Dun, Eas, Fel, GUL, ...)"),
+    (('victory = 6', 'victory = 6\nseason_names = { Spring = "Early Summer" }'),
+     "season_names needs the year the names apply from, e.g. from = 1905, not None"),
+    (('victory = 6', 'victory = 6\nseason_names = { from = 1905, Monsoon = "Rains" }'),
+     "season_names: Monsoon = 'Rains' cannot be read; write [season_names] with the year they "
+     "apply from and a new name for any of the seasons Spring, Fall, Winter: from = 1905, "
+     'Spring = "Early Summer"'),
     (('name = "Norland"', 'name = 7'), "name must be a string in quotes, not 7"),
 ])
 def test_wrong_values_are_refused_with_what_to_write(
@@ -215,3 +233,20 @@ def test_the_months_calendar_starts_in_july_1914_unless_told(tmp_path: Path) -> 
     v = read_variant(path).variant
     assert str(v.start_phase) == "July 1914, Movement"
     assert str(v.calendar.next(v.calendar.next(v.start_phase))) == "August 1914, Movement"
+
+
+def test_season_names_canals_and_start_terrain_are_read(tmp_path: Path) -> None:
+    plain = read_variant(_copy(tmp_path)).variant
+    path = _copy(tmp_path, edit_toml=('victory = 6', 'victory = 6\ncanals = ["Isthmus"]\n'
+                                      'terrain = { Fellhaven = "mountain", Hol = "sea" }\n'
+                                      'season_names = { from = 1903, Winter = "Long Night" }'))
+    v = read_variant(path).variant
+    assert isinstance(v, StartTerrainVariant) and not isinstance(plain, StartTerrainVariant)
+    assert plain.map.is_split("Ist") and not v.map.is_split("Ist")
+    assert v.start_terrain == {"Fel": Terrain.MOUNTAIN, "Hol": Terrain.SEA}
+    assert v.start_state().terrain == v.start_terrain and plain.start_state().terrain == {}
+    assert not v.map.is_passable("Fel") and v.map.is_water("Hol")
+    assert v.map_for(v.start_state()).terrain == v.map.terrain
+    assert v.format_phase(Phase("Winter", 1903, PhaseType.ADJUSTMENT)).startswith("Long Night")
+    assert v.format_phase(Phase("Winter", 1902, PhaseType.ADJUSTMENT)).startswith("Winter")
+    assert v.parse_phase("Long Night 1904") == Phase("Winter", 1904, PhaseType.ADJUSTMENT)
