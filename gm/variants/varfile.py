@@ -11,6 +11,7 @@
     hooks = "standard"                # a registered hook set (gm.variants.hook_sets)
     builds = "home"                   # or "any": build in any owned centre
     army_fleet = false                # the A/F rules (Abstraction2 rule 3, Deluge II rule 8)
+    transforms = false                # armies on a coast may become fleets (Deluge II rule 2)
     canals = ["Cap"]                  # one coast however its water lies (Sahara's dried seas)
     terrain = { Fel = "mountain" }    # the first position's terrain where it is not the map's
     season_names = { from = 1905, Spring = "Early Summer" }   # renamed from a year on
@@ -64,10 +65,13 @@ from gm.variants.hook_sets import HookSet, hook_set, hook_set_names, months_cale
 from gm.variants.mapdata import MapData, MapDataError, normalise, parse_map
 from gm.variants.maps import map_data, ring_map
 from gm.variants.terrain_schedule import build_anywhere
+from gm.variants.transforms import HELP_TEXT as TRANSFORM_HELP
+from gm.variants.transforms import with_transforms
 
 MAX_BYTES = 1_000_000  # a variant file (and its map file) may be at most this long
 _KEYS = ("name", "title", "aliases", "map", "calendar", "season_names", "start", "victory",
-         "hooks", "builds", "army_fleet", "canals", "terrain", "powers", "events", "help")
+         "hooks", "builds", "army_fleet", "transforms", "canals", "terrain", "powers", "events",
+         "help")
 _POWER_KEYS = ("name", "adjective", "code", "units", "homes")
 _EVENT_KEYS = ("when", "kind", "provinces")
 _NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
@@ -291,6 +295,8 @@ class _Reader:
             hooks = replace(hooks, apply_scheduled=_apply_events)
         events = events or rules.scheduled
         help_text = self.text("help", "") or rules.help
+        if OrderKind.TRANSFORM in kinds and "transforms" not in help_text:
+            help_text = f"{help_text}\n\n{TRANSFORM_HELP}".strip()
         if OrderKind.ARMY_FLEET in kinds and AF_HELP.rstrip() not in help_text:
             help_text = f"{help_text}\n\n{AF_HELP}".strip()
         if self.problems or name is None or start is None:
@@ -512,6 +518,17 @@ class _Reader:
                             resolve_retreats=hooks.resolve_retreats or resolve_retreats_af,
                             resolve_adjustments=hooks.resolve_adjustments
                             or resolve_adjustments_af)
+        transforms = self.table.get("transforms", False)
+        if not isinstance(transforms, bool):
+            self.problem(self.at.key("transforms"), f"transforms must be true (armies on a "
+                         f"coast may become fleets, Deluge II rule 2) or false, not "
+                         f"{transforms!r}")
+        elif transforms:
+            from gm.engine.movement import resolve_movement
+
+            kinds = kinds | {OrderKind.TRANSFORM}
+            hooks = replace(hooks, resolve_movement=with_transforms(
+                hooks.resolve_movement or resolve_movement))
         return hooks, kinds, found
 
     def province(self, gmap: GameMap, name: str, line: int, what: str) -> str | None:

@@ -11,9 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from gm.engine.game import advance
 from gm.engine.geo import Location, Terrain
+from gm.engine.orders import Transform, UnitSpec
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.units import UnitType
+from gm.engine.results import Outcome, Submitted
+from gm.engine.units import Unit, UnitType
+from gm.engine.variant import OrderKind
 from gm.variants.varfile import MAX_BYTES, StartTerrainVariant, VariantFileErrors, read_variant
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -167,7 +171,11 @@ def test_an_inline_map_reports_lines_of_the_variant_file(tmp_path: Path) -> None
      "'capital'; designated homes as in Chaos II: hooks = \"chaos2\""),
     (('aliases = [', 'alias = ['),
      "unknown key 'alias'; the keys are: name, title, aliases, map, calendar, season_names, "
-     "start, victory, hooks, builds, army_fleet, canals, terrain, powers, events, help"),
+     "start, victory, hooks, builds, army_fleet, transforms, canals, terrain, powers, events, "
+     "help"),
+    (('victory = 6', 'victory = 6\ntransforms = "yes"'),
+     "transforms must be true (armies on a coast may become fleets, Deluge II rule 2) or "
+     "false, not 'yes'"),
     (('victory = 6', 'victory = 6\nterrain = { Kar = "volcano" }'),
      "terrain: Kar = 'volcano': the terrains are land, sea, lake, mountain, impassable"),
     (('victory = 6', 'victory = 6\nterrain = { Atlantis = "sea" }'),
@@ -250,3 +258,16 @@ def test_season_names_canals_and_start_terrain_are_read(tmp_path: Path) -> None:
     assert v.format_phase(Phase("Winter", 1903, PhaseType.ADJUSTMENT)).startswith("Long Night")
     assert v.format_phase(Phase("Winter", 1902, PhaseType.ADJUSTMENT)).startswith("Winter")
     assert v.parse_phase("Long Night 1904") == Phase("Winter", 1904, PhaseType.ADJUSTMENT)
+
+
+def test_transforms_are_chosen_by_the_file(tmp_path: Path) -> None:
+    plain = read_variant(_copy(tmp_path)).variant
+    v = read_variant(_copy(tmp_path, edit_toml=('victory = 6',
+                                                'victory = 6\ntransforms = true'))).variant
+    assert OrderKind.TRANSFORM in v.order_kinds and OrderKind.TRANSFORM not in plain.order_kinds
+    assert "`A Bre transforms`" in v.help and "transforms" not in plain.help
+    order = Transform(UnitSpec(UnitType.ARMY, Location("Bay")))
+    step = advance(v, v.start_state(), [Submitted("Southia", "A Bay transforms", order)])
+    (result,) = [r for r in step.results if r.order == order]
+    assert result.outcome is Outcome.SUCCEEDS and result.reason == "becomes F Bay"
+    assert Unit("Southia", UnitType.FLEET, Location("Bay")) in step.state.units

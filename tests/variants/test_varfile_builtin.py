@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from gm.engine.army_fleet import resolve_movement_af
 from gm.engine.geo import Terrain
 from gm.engine.variant import Hooks, OrderKind
 from gm.paths import VARIANT_DATA
@@ -79,9 +80,13 @@ def test_deluge_ii_is_its_file_and_its_rules_the_hook_set_it_names() -> None:
     assert (str(v.start_phase), v.solo_centres) == ("Winter 1900, Adjustment", None)
     assert v.scheduled == rules.scheduled == deluge2.tables().events
     assert v.order_kinds == {OrderKind.TRANSFORM, OrderKind.ARMY_FLEET}
-    for name in ("before_phase", "resolve_movement", "resolve_retreats", "resolve_adjustments",
+    for name in ("before_phase", "resolve_retreats", "resolve_adjustments",
                  "end_of_phase", "apply_scheduled", "build_sites", "victory"):
         assert getattr(v.hooks, name) is getattr(rules.hooks, name), name
+    # rule 2 is the file's `transforms = true`: the set's A/F movement, with transforms
+    assert rules.hooks.resolve_movement is resolve_movement_af
+    assert v.hooks.resolve_movement is not resolve_movement_af
+    assert OrderKind.TRANSFORM not in rules.order_kinds
     assert v.powers == get_variant("standard").powers
     assert v.homes == get_variant("standard").homes
 
