@@ -12,6 +12,7 @@
     builds = "home"                   # or "any": build in any owned centre
     army_fleet = false                # the A/F rules (Abstraction2 rule 3, Deluge II rule 8)
     transforms = false                # armies on a coast may become fleets (Deluge II rule 2)
+    frozen = { months = ["January"], provinces = ["Nor"], armies = ["Nor"] }  # Abstraction2 r. 5
     canals = ["Cap"]                  # one coast however its water lies (Sahara's dried seas)
     terrain = { Fel = "mountain" }    # the first position's terrain where it is not the map's
     season_names = { from = 1905, Spring = "Early Summer" }   # renamed from a year on
@@ -61,6 +62,7 @@ from gm.engine.variant import (
 )
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
+from gm.variants.frozen import FrozenRegions, frozen_regions
 from gm.variants.hook_sets import HookSet, hook_set, hook_set_names, months_calendar
 from gm.variants.mapdata import MapData, MapDataError, normalise, parse_map
 from gm.variants.maps import map_data, ring_map
@@ -70,8 +72,8 @@ from gm.variants.transforms import with_transforms
 
 MAX_BYTES = 1_000_000  # a variant file (and its map file) may be at most this long
 _KEYS = ("name", "title", "aliases", "map", "calendar", "season_names", "start", "victory",
-         "hooks", "builds", "army_fleet", "transforms", "canals", "terrain", "powers", "events",
-         "help")
+         "hooks", "builds", "army_fleet", "transforms", "frozen", "canals", "terrain", "powers",
+         "events", "help")
 _POWER_KEYS = ("name", "adjective", "code", "units", "homes")
 _EVENT_KEYS = ("when", "kind", "provinces")
 _NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
@@ -224,6 +226,7 @@ class _Reader:
         self.at = _Lines(text)
         self.table = table
         self.problems: list[Problem] = []
+        self.regions: FrozenRegions | None = None
 
     def problem(self, line: int, message: str, source: str | None = None) -> None:
         self.problems.append(Problem(source or self.source, line, message))
@@ -279,6 +282,7 @@ class _Reader:
             gmap = gmap.with_overlay(Overlay(terrain=terrain))
         homes = self.homes(gmap, powers)
         units = self.units(gmap, powers)
+        hooks, kinds = self.movement(hooks, kinds, calendar, gmap)
         start = self.start(calendar)
         victory = self.table.get("victory", 18)
         if not isinstance(victory, int) or isinstance(victory, bool) or not (
@@ -295,6 +299,8 @@ class _Reader:
             hooks = replace(hooks, apply_scheduled=_apply_events)
         events = events or rules.scheduled
         help_text = self.text("help", "") or rules.help
+        if self.regions is not None and "frozen" not in help_text.lower():
+            help_text = f"{help_text}\n\n{self.regions.help()}".strip()
         if OrderKind.TRANSFORM in kinds and "transforms" not in help_text:
             help_text = f"{help_text}\n\n{TRANSFORM_HELP}".strip()
         if OrderKind.ARMY_FLEET in kinds and AF_HELP.rstrip() not in help_text:
@@ -518,6 +524,20 @@ class _Reader:
                             resolve_retreats=hooks.resolve_retreats or resolve_retreats_af,
                             resolve_adjustments=hooks.resolve_adjustments
                             or resolve_adjustments_af)
+        return hooks, kinds, found
+
+    def movement(self, hooks: Hooks, kinds: frozenset[str], calendar: Calendar,
+                 gmap: GameMap) -> tuple[Hooks, frozenset[str]]:
+        """The movement resolver the file's options ask for: frozen regions, transforms."""
+        frozen = self.regions = self.frozen(calendar, gmap)
+        if frozen is not None:
+            from gm.engine.army_fleet import resolve_movement_af
+
+            if hooks.resolve_movement not in (None, resolve_movement_af):
+                self.problem(self.at.key("hooks"), "the hook set plays its own moves: give "
+                             "[frozen] only with hooks that do not (e.g. hooks = \"standard\")")
+            else:
+                hooks = replace(hooks, resolve_movement=frozen.resolve_movement)
         transforms = self.table.get("transforms", False)
         if not isinstance(transforms, bool):
             self.problem(self.at.key("transforms"), f"transforms must be true (armies on a "
@@ -529,7 +549,55 @@ class _Reader:
             kinds = kinds | {OrderKind.TRANSFORM}
             hooks = replace(hooks, resolve_movement=with_transforms(
                 hooks.resolve_movement or resolve_movement))
-        return hooks, kinds, found
+        return hooks, kinds
+
+    def frozen(self, calendar: Calendar, gmap: GameMap) -> FrozenRegions | None:
+        """The file's `[frozen]` regions (Abstraction2 rule 5), checked; None if it has none."""
+        value = self.table.get("frozen")
+        if value is None:
+            return None
+        line = self._table_line("frozen")
+        example = ('[frozen] with months = ["January"], provinces = ["BAR", "Lap"] and, if '
+                   'armies there cannot be dislodged nor leave by sea, armies = ["Lap"]')
+        if not isinstance(value, dict):
+            self.problem(line, f"frozen must be a table: {example}")
+            return None
+        for key in value:
+            if key not in ("months", "provinces", "armies"):
+                self.problem(self.at.key(key, line), f"unknown key {key!r} in frozen; write "
+                             f"{example}")
+        months = []
+        for name in self.strings("months", table=value, line=line) or []:
+            season = calendar.season(name)
+            if season is None or PhaseType.MOVEMENT not in season.phases:
+                moves = ", ".join(s.name for s in calendar.seasons
+                                  if PhaseType.MOVEMENT in s.phases)
+                self.problem(self.at.key("months", line), f"frozen: {name!r} is not a season "
+                             f"of the calendar with moves; the seasons are {moves}")
+                continue
+            months.append(season.name)
+        places: dict[str, list[str]] = {"provinces": [], "armies": []}
+        for key, found in places.items():
+            for name in self.strings(key, table=value, line=line) or []:
+                prov = self.province(gmap, name, self.at.key(key, line), f"frozen {key}")
+                if prov is not None:
+                    found.append(prov)
+        if not months or not places["provinces"]:
+            self.problem(line, f"frozen needs its months and provinces: {example}")
+            return None
+        outside = sorted(set(places["armies"]) - set(places["provinces"]))
+        if outside:
+            self.problem(self.at.key("armies", line), f"frozen armies: {', '.join(outside)} "
+                         "must also be among the frozen provinces")
+        return frozen_regions({"months": months, **places})
+
+    def _table_line(self, key: str) -> int:
+        """The line of `key = ...` or of its `[key]` header."""
+        found = self.at.key(key)
+        if found == 1:
+            found = next((n for n, text in enumerate(self.at.lines, 1)
+                          if text.strip() == f"[{key}]"), 1)
+        return found
 
     def province(self, gmap: GameMap, name: str, line: int, what: str) -> str | None:
         found = gmap.lookup(name)

@@ -13,9 +13,10 @@ import pytest
 
 from gm.engine.game import advance
 from gm.engine.geo import Location, Terrain
-from gm.engine.orders import Transform, UnitSpec
+from gm.engine.orders import Move, Transform, UnitSpec
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, Submitted
+from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import OrderKind
 from gm.variants.varfile import MAX_BYTES, StartTerrainVariant, VariantFileErrors, read_variant
@@ -171,8 +172,20 @@ def test_an_inline_map_reports_lines_of_the_variant_file(tmp_path: Path) -> None
      "'capital'; designated homes as in Chaos II: hooks = \"chaos2\""),
     (('aliases = [', 'alias = ['),
      "unknown key 'alias'; the keys are: name, title, aliases, map, calendar, season_names, "
-     "start, victory, hooks, builds, army_fleet, transforms, canals, terrain, powers, events, "
-     "help"),
+     "start, victory, hooks, builds, army_fleet, transforms, frozen, canals, terrain, "
+     "powers, events, help"),
+    (('victory = 6', 'victory = 6\nfrozen = { months = ["Monsoon"], provinces = ["SSO"] }'),
+     "frozen: 'Monsoon' is not a season of the calendar with moves; the seasons are Spring, "
+     "Fall"),
+    (('victory = 6', 'victory = 6\nfrozen = { months = ["Spring"], provinces = ["Atlantis"] }'),
+     "frozen provinces: there is no province 'Atlantis' on the map; write one of its "
+     "abbreviations (Ash, Bay, Cap, DEE, Dun, Eas, Fel, GUL, ...)"),
+    (('victory = 6', 'victory = 6\nfrozen = { months = ["Spring"], provinces = ["SSO"], '
+      'armies = ["Bay"] }'),
+     "frozen armies: Bay must also be among the frozen provinces"),
+    (('victory = 6', 'victory = 6\nfrozen = ["SSO"]'),
+     'frozen must be a table: [frozen] with months = ["January"], provinces = ["BAR", "Lap"] '
+     'and, if armies there cannot be dislodged nor leave by sea, armies = ["Lap"]'),
     (('victory = 6', 'victory = 6\ntransforms = "yes"'),
      "transforms must be true (armies on a coast may become fleets, Deluge II rule 2) or "
      "false, not 'yes'"),
@@ -271,3 +284,23 @@ def test_transforms_are_chosen_by_the_file(tmp_path: Path) -> None:
     (result,) = [r for r in step.results if r.order == order]
     assert result.outcome is Outcome.SUCCEEDS and result.reason == "becomes F Bay"
     assert Unit("Southia", UnitType.FLEET, Location("Bay")) in step.state.units
+
+
+def test_frozen_regions_are_chosen_by_the_file(tmp_path: Path) -> None:
+    v = read_variant(_copy(tmp_path, edit_toml=(
+        'victory = 6', 'victory = 6\nfrozen = { months = ["Spring"], provinces = ["South Sound"] }'
+    ))).variant
+    assert "Frozen regions: in the movement phases of Spring" in v.help
+    fleet = Unit("Southia", UnitType.FLEET, Location("SSO"))
+    move = Move(UnitSpec(UnitType.FLEET, Location("SSO")), Location("GUL"))
+    for season, moved in (("Spring", False), ("Fall", True)):
+        state = GameState("isthmia", Phase(season, 1901, PhaseType.MOVEMENT), units=(fleet,))
+        step = advance(v, state, [Submitted("Southia", "F SSO - GUL", move)])
+        (result,) = [r for r in step.results if r.power == "Southia"]
+        assert (result.outcome is Outcome.SUCCEEDS) is moved, (season, result)
+        assert fleet.moved_to(Location("GUL") if moved else fleet.location) in step.state.units
+    own = _copy(tmp_path, edit_toml=('victory = 6', 'victory = 6\nhooks = "sahara"\nfrozen = '
+                                     '{ months = ["Spring"], provinces = ["SSO"] }'))
+    assert _errors(own) == [
+        f"{own}:{_line(own, 'hooks = ')}: the hook set plays its own moves: give [frozen] only "
+        'with hooks that do not (e.g. hooks = "standard")']
