@@ -15,6 +15,7 @@
     frozen = { months = ["January"], provinces = ["Nor"], armies = ["Nor"] }  # Abstraction2 r. 5
     canals = ["Cap"]                  # one coast however its water lies (Sahara's dried seas)
     terrain = { Fel = "mountain" }    # the first position's terrain where it is not the map's
+    ice = ["NSO"]                     # iced at the start (armies cross, fleets may not enter)
     season_names = { from = 1905, Spring = "Early Summer" }   # renamed from a year on
 
     [[powers]]
@@ -72,8 +73,8 @@ from gm.variants.transforms import with_transforms
 
 MAX_BYTES = 1_000_000  # a variant file (and its map file) may be at most this long
 _KEYS = ("name", "title", "aliases", "map", "calendar", "season_names", "start", "victory",
-         "hooks", "builds", "army_fleet", "transforms", "frozen", "canals", "terrain", "powers",
-         "events", "help")
+         "hooks", "builds", "army_fleet", "transforms", "frozen", "canals", "terrain", "ice",
+         "powers", "events", "help")
 _POWER_KEYS = ("name", "adjective", "code", "units", "homes")
 _EVENT_KEYS = ("when", "kind", "provinces")
 _NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
@@ -95,12 +96,15 @@ _WHEN = re.compile(r"^([A-Za-z]+)\s*(\d{2}|\d{4})$")
 @dataclass(frozen=True, eq=False)
 class StartTerrainVariant(Variant):
     """A variant whose first position has other terrain than its map file (a file's `terrain`,
-    e.g. Geophysical's Switzerland a mountain, Iceland land and the Caspian a lake)."""
+    e.g. Geophysical's Switzerland a mountain, Iceland land and the Caspian a lake) or ice (a
+    file's `ice`)."""
 
     start_terrain: Mapping[str, Terrain] = field(default_factory=dict)
+    start_iced: frozenset[str] = frozenset()
 
     def start_state(self) -> GameState:
-        return super().start_state().evolve(terrain=dict(self.start_terrain))
+        return super().start_state().evolve(terrain=dict(self.start_terrain),
+                                            iced=self.start_iced)
 
 
 @dataclass(frozen=True)
@@ -278,8 +282,9 @@ class _Reader:
         shared = source.parent == VARIANT_DATA and not data.canals - map_data(source.stem).canals
         gmap = ring_map(source.stem) if shared else data.game_map()
         terrain = self.terrain(gmap)
-        if terrain:
-            gmap = gmap.with_overlay(Overlay(terrain=terrain))
+        iced = self.ice(gmap, terrain)
+        if terrain or iced:
+            gmap = gmap.with_overlay(Overlay(terrain=terrain, iced=iced))
         homes = self.homes(gmap, powers)
         units = self.units(gmap, powers)
         hooks, kinds = self.movement(hooks, kinds, calendar, gmap)
@@ -307,8 +312,9 @@ class _Reader:
             help_text = f"{help_text}\n\n{AF_HELP}".strip()
         if self.problems or name is None or start is None:
             return None, data
-        made = StartTerrainVariant if terrain else Variant
-        extra: dict[str, Any] = {"start_terrain": terrain} if terrain else {}
+        made = StartTerrainVariant if terrain or iced else Variant
+        extra: dict[str, Any] = {"start_terrain": terrain, "start_iced": iced} if (
+            terrain or iced) else {}
         variant = made(
             **extra,
             name=name,
@@ -409,6 +415,25 @@ class _Reader:
                          f"{', '.join(map(repr, _CALENDARS))}, not {value!r}")
             return None
         return self.season_names(make())
+
+    def ice(self, gmap: GameMap, terrain: Mapping[str, Terrain]) -> frozenset[str]:
+        """The provinces iced at the start (`ice`): armies may stand on iced water, fleets may
+        not enter ice (Geophysical rule 8)."""
+        given = self.strings("ice")
+        if not given:
+            return frozenset()
+        line = self.at.key("ice")
+        found = set()
+        for name in given:
+            prov = self.province(gmap, name, line, "ice")
+            if prov is None:
+                continue
+            if not terrain.get(prov, gmap.terrain[prov]).is_passable:
+                self.problem(line, f"ice: {prov} is {terrain.get(prov, gmap.terrain[prov])}: "
+                             "ice lies on land or water; leave it out of ice")
+                continue
+            found.add(prov)
+        return frozenset(found)
 
     def season_names(self, calendar: Calendar) -> Calendar:
         """The calendar with its seasons renamed from a year on (`[season_names]`, Sahara's

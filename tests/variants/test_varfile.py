@@ -172,8 +172,13 @@ def test_an_inline_map_reports_lines_of_the_variant_file(tmp_path: Path) -> None
      "'capital'; designated homes as in Chaos II: hooks = \"chaos2\""),
     (('aliases = [', 'alias = ['),
      "unknown key 'alias'; the keys are: name, title, aliases, map, calendar, season_names, "
-     "start, victory, hooks, builds, army_fleet, transforms, frozen, canals, terrain, "
+     "start, victory, hooks, builds, army_fleet, transforms, frozen, canals, terrain, ice, "
      "powers, events, help"),
+    (('victory = 6', 'victory = 6\nice = ["Atlantis"]'),
+     "ice: there is no province 'Atlantis' on the map; write one of its abbreviations "
+     "(Ash, Bay, Cap, DEE, Dun, Eas, Fel, GUL, ...)"),
+    (('victory = 6', 'victory = 6\nterrain = { Fel = "mountain" }\nice = ["Fel"]'),
+     "ice: Fel is mountain: ice lies on land or water; leave it out of ice"),
     (('victory = 6', 'victory = 6\nfrozen = { months = ["Monsoon"], provinces = ["SSO"] }'),
      "frozen: 'Monsoon' is not a season of the calendar with moves; the seasons are Spring, "
      "Fall"),
@@ -304,3 +309,17 @@ def test_frozen_regions_are_chosen_by_the_file(tmp_path: Path) -> None:
     assert _errors(own) == [
         f"{own}:{_line(own, 'hooks = ')}: the hook set plays its own moves: give [frozen] only "
         'with hooks that do not (e.g. hooks = "standard")']
+
+
+def test_ice_at_the_start_is_read(tmp_path: Path) -> None:
+    """Iced water: armies cross it, fleets may not enter (the engine's ice, Geophysical 8)."""
+    v = read_variant(_copy(tmp_path, edit_toml=('victory = 6', 'victory = 6\nice = ["North Sound"]'
+                                                ))).variant
+    assert isinstance(v, StartTerrainVariant) and v.start_iced == {"NSO"}
+    assert v.start_state().iced == {"NSO"} and v.map.iced == {"NSO"}
+    assert v.map.can_occupy(UnitType.ARMY, Location("NSO"))
+    assert not v.map.fleet_can_move(Location("WBY"), Location("NSO"))  # fleets may not enter
+    assert v.map.army_can_move("Cap", "NSO") and v.map.army_can_move("NSO", "Fel")
+    plain = read_variant(_copy(tmp_path)).variant
+    assert plain.map.fleet_can_move(Location("WBY"), Location("NSO"))
+    assert not plain.map.army_can_move("Cap", "NSO")
