@@ -9,7 +9,7 @@
     start = "Spring 1901"             # the first phase (default: the calendar's first move)
     victory = 6                       # centres for a solo; 0: no centre solo
     hooks = "standard"                # a registered hook set (gm.variants.hook_sets)
-    builds = "home"                   # or "any": build in any owned centre
+    builds = "home"                   # or "any": build in any owned centre; or "designated"
     army_fleet = false                # the A/F rules (Abstraction2 rule 3, Deluge II rule 8)
     transforms = false                # armies on a coast may become fleets (Deluge II rule 2)
     frozen = { months = ["January"], provinces = ["Nor"], armies = ["Nor"] }  # Abstraction2 r. 5
@@ -63,6 +63,7 @@ from gm.engine.variant import (
 )
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
+from gm.variants.designated import with_designated_homes
 from gm.variants.frozen import FrozenRegions, frozen_regions
 from gm.variants.hook_sets import HookSet, hook_set, hook_set_names, months_calendar
 from gm.variants.mapdata import MapData, MapDataError, normalise, parse_map
@@ -527,10 +528,13 @@ class _Reader:
         builds = self.text("builds", "home")
         if builds == "any":
             hooks = replace(hooks, build_sites=build_anywhere)
+        elif builds == "designated":
+            hooks = with_designated_homes(hooks)
+            kinds = kinds | {OrderKind.HOME}
         elif builds != "home":
-            self.problem(self.at.key("builds"), f'builds must be "home" (owned home centres) '
-                         f'or "any" (any owned centre), not {builds!r}; designated homes as in '
-                         'Chaos II: hooks = "chaos2"')
+            self.problem(self.at.key("builds"), f'builds must be "home" (owned home centres), '
+                         f'"any" (any owned centre) or "designated" (owned homes, and centres '
+                         f'designated as homes as in Chaos II), not {builds!r}')
         army_fleet = self.table.get("army_fleet", False)
         if not isinstance(army_fleet, bool):
             self.problem(self.at.key("army_fleet"), f"army_fleet must be true or false, not "

@@ -13,7 +13,7 @@ import pytest
 
 from gm.engine.game import advance
 from gm.engine.geo import Location, Terrain
-from gm.engine.orders import Move, Transform, UnitSpec
+from gm.engine.orders import DesignateHome, Move, Transform, UnitSpec
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
@@ -168,8 +168,8 @@ def test_an_inline_map_reports_lines_of_the_variant_file(tmp_path: Path) -> None
      "the map file must lie beside the variant file: write its name alone "
      "(map = \"isthmia.map\"), not '../isthmia.map'"),
     (('victory = 6', 'victory = 6\nbuilds = "capital"'),
-     'builds must be "home" (owned home centres) or "any" (any owned centre), not '
-     "'capital'; designated homes as in Chaos II: hooks = \"chaos2\""),
+     'builds must be "home" (owned home centres), "any" (any owned centre) or "designated" '
+     "(owned homes, and centres designated as homes as in Chaos II), not 'capital'"),
     (('aliases = [', 'alias = ['),
      "unknown key 'alias'; the keys are: name, title, aliases, map, calendar, season_names, "
      "start, victory, hooks, builds, army_fleet, transforms, frozen, canals, terrain, ice, "
@@ -323,3 +323,28 @@ def test_ice_at_the_start_is_read(tmp_path: Path) -> None:
     plain = read_variant(_copy(tmp_path)).variant
     assert plain.map.fleet_can_move(Location("WBY"), Location("NSO"))
     assert not plain.map.army_can_move("Cap", "NSO")
+
+
+def test_designated_homes_are_chosen_by_the_file(tmp_path: Path) -> None:
+    v = read_variant(_copy(tmp_path, edit_toml=('victory = 6',
+                                                'victory = 6\nbuilds = "designated"'))).variant
+    assert OrderKind.HOME in v.order_kinds and v.hooks.victory is None
+    units = (Unit("Norland", UnitType.ARMY, Location("Nor")),)
+    owners = {"Nor": "Norland", "Cap": "Norland", "Fel": "Norland"}
+    state = GameState("isthmia", Phase("Winter", 1901, PhaseType.ADJUSTMENT), units=units,
+                      owners=owners, homes={"Norland": ("Cap", "Nor")},
+                      extra={"winter-owner Fel": "Norland"})
+    assert v.hooks.optional_orders is not None
+    assert v.hooks.optional_orders(v, state) == {"Norland": ("Home Fel",)}
+    home = DesignateHome("Fel")
+    step = advance(v, state, [Submitted("Norland", "Home Fel", home)])
+    (result,) = [r for r in step.results if r.order == home]
+    assert result.outcome is Outcome.SUCCEEDS, result
+    assert result.reason == "Fel becomes a home centre of Norland (1 designation left)"
+    assert step.state.homes["Norland"] == ("Cap", "Fel", "Nor")
+    spring = GameState("isthmia", Phase("Spring", 1902, PhaseType.MOVEMENT), units=units,
+                       owners=owners, homes={"Norland": ("Cap", "Nor")})
+    step = advance(v, spring, [Submitted("Norland", "Home Fel", home)])
+    (result,) = [r for r in step.results if r.order == home]
+    assert (result.outcome, result.reason) == (
+        Outcome.ILLEGAL, "void: home designations are made in a Winter (Chaos II rule 4)")
