@@ -13,8 +13,9 @@ Rules (rules/abstraction2.txt) and rulings (RULINGS.md, "Abstraction2") as this 
 - rule 4: direct passages are map data (the rings and `passage` lines of the map file);
 - rule 5: in the movement phases of January, February and April the fleets in ARO, BAR, Arc,
   Lap and Ice may only hold and cannot be dislodged; armies in Lap and Arc cannot be dislodged
-  and may leave only overland (`frozen_rules`); Arc is a coastal home centre, so Russia may
-  build an army or a fleet there (in March as in every adjustment month);
+  and may leave only overland (`frozen_rules`: the file's `[frozen]`, gm.variants.frozen); Arc
+  is a coastal home centre, so Russia may build an army or a fleet there (in March as in every
+  adjustment month);
 - rule 6: `Exchange Bel Den for Hol Kie with Germany` (kind "exchange"), applied at the end of
   the movement phase in which both powers order matching lists (`exchanges`);
 - rule 7: 23 centres at an ownership update win at once; otherwise after the December 1918
@@ -26,27 +27,25 @@ set `abstraction2` (`rules()`).
 
 from __future__ import annotations
 
+import tomllib
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from gm.engine.army_fleet import (
     resolve_adjustments_af,
-    resolve_movement_af,
     resolve_retreats_af,
     unit_count,
 )
 from gm.engine.calendar import Calendar, Season
-from gm.engine.map import GameMap
-from gm.engine.orders import Convoy, Embark, Exchange, Hold, Move
+from gm.engine.orders import Exchange
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
+from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
-from gm.engine.units import Unit, UnitType
 from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, Verdict
 from gm.engine.victory import centre_counts
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
+from gm.variants.frozen import FrozenRules, frozen_regions
 from gm.variants.hook_sets import HookSet
 
 NAME = "abstraction2"
@@ -54,9 +53,13 @@ ALIASES = ("Abstraction2", "Abstraction II", "Abstraction 2", "abstraction", "Ab
 
 SOLO = 23  # rule 7
 LAST_YEAR = 1918  # rule 2: the game ends after the December 1918 adjustments
-FROZEN_MONTHS = frozenset({"January", "February", "April"})  # rule 5, RULINGS
-FROZEN = frozenset({"ARO", "BAR", "Arc", "Lap", "Ice"})  # rule 5
-FROZEN_ARMIES = frozenset({"Lap", "Arc"})  # rule 5: armies there cannot be dislodged
+# Rule 5 and RULINGS, as the file's [frozen] declares them: in January, February and April the
+# fleets in ARO, BAR, Arc, Lap and Ice only hold; armies in Lap and Arc cannot be dislodged.
+REGIONS = frozen_regions(tomllib.loads(
+    (VARIANT_DATA / "abstraction2.toml").read_text(encoding="utf-8"))["frozen"])
+FROZEN_MONTHS = REGIONS.months
+FROZEN = REGIONS.provinces
+FROZEN_ARMIES = REGIONS.armies
 
 _M, _R, _A = PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT
 _MONTHS = (
@@ -87,102 +90,12 @@ def calendar() -> Calendar:
 def is_frozen(phase: Phase) -> bool:
     """Are the northern spaces frozen in this phase (the movement phases of January, February
     and April, and the retreats after them)?"""
-    return phase.season in FROZEN_MONTHS and phase.type is not _A
-
-
-@dataclass(frozen=True)
-class FrozenRules:
-    """What rule 5 changes in one movement phase: units that may only hold, provinces whose
-    units cannot be dislodged, armies that may not leave by convoy."""
-
-    hold_only: frozenset[str]
-    undislodgeable: frozenset[str]
-    no_convoy_from: frozenset[str]
+    return REGIONS.is_frozen(phase)
 
 
 def frozen_rules(state: GameState) -> FrozenRules:
-    """Rule 5 for the position: fleets (and A/Fs) in frozen spaces must stand and cannot be
-    dislodged; armies in frozen Lapland or Archangel cannot be dislodged and may not leave by
-    convoy. Nothing outside the frozen months."""
-    if not is_frozen(state.phase):
-        return FrozenRules(frozenset(), frozenset(), frozenset())
-    fleets = frozenset(
-        u.province for u in state.units if u.province in FROZEN and u.type is not UnitType.ARMY
-    )
-    armies = frozenset(
-        u.province
-        for u in state.units
-        if u.province in FROZEN_ARMIES and u.type is UnitType.ARMY
-    )
-    return FrozenRules(fleets, fleets | armies, armies)
-
-
-def _convoy_from_frozen(gmap: GameMap, order: object, armies: frozenset[str]) -> str | None:
-    """The frozen province an order would carry an army out of by sea (a convoy or Fast
-    Ferry, or boarding a fleet), if it does."""
-    if isinstance(order, Convoy) and order.target.province in armies:
-        return order.target.province
-    if isinstance(order, Embark) and order.unit.province in armies:
-        return order.unit.province
-    if isinstance(order, Move) and order.unit.province in armies:
-        src = order.unit.province
-        if order.via_convoy or order.dest.province not in gmap.army_adj.get(src, frozenset()):
-            return src
-    return None
-
-
-def resolve_frozen_movement(
-    gmap: GameMap, state: GameState, submitted: Sequence[Submitted]
-) -> PhaseOutcome:
-    """The A/F movement resolver (rule 3, gm.engine.army_fleet) with rule 5 applied.
-
-    Convoys, Fast Ferries and boardings out of frozen Lapland or Archangel are void before
-    adjudication; the unit ordered so holds and its result says why (one result per order, as
-    the resolver gives)."""
-    rules = frozen_rules(state)
-    if not rules.hold_only and not rules.undislodgeable:
-        return resolve_movement_af(gmap, state, submitted)
-    kept: list[Submitted] = []
-    void: list[tuple[Submitted, str, Unit]] = []
-    for sub in submitted:
-        where = _convoy_from_frozen(gmap, sub.order, rules.no_convoy_from)
-        order = sub.order
-        unit: Unit | None = None
-        if isinstance(order, Move | Convoy | Embark):
-            unit = state.unit_in(order.unit.province)
-        if where is not None and unit is not None and unit.power == sub.power:
-            void.append((sub, where, unit))
-        else:
-            kept.append(sub)
-    outcome = resolve_movement_af(
-        gmap, state, kept, undislodgeable=rules.undislodgeable, hold_only=rules.hold_only
-    )
-    if not void:
-        return outcome
-    # The resolver gave each unit whose only order was voided here a "no order: holds"
-    # result; the voided order's own result takes its place.
-    replaced = {(unit.power, unit.province) for _, _, unit in void}
-    final = [
-        r
-        for r in outcome.results
-        if not (
-            isinstance(r.order, Hold)
-            and r.reason.startswith("no order")
-            and (r.power, r.order.unit.province) in replaced
-        )
-    ]
-    for sub, where, unit in void:
-        final.append(
-            OrderResult(
-                sub.power,
-                sub.order,
-                sub.text,
-                Outcome.ILLEGAL,
-                f"{where} is frozen: an army there may leave only overland, not by convoy "
-                f"(rule 5); {unit} holds",
-            )
-        )
-    return PhaseOutcome(outcome.state, tuple(final), outcome.events)
+    """Rule 5 for the position (gm.variants.frozen, as the file's `[frozen]` declares it)."""
+    return REGIONS.rules(state)
 
 
 # -- rule 6: exchange of centres ---------------------------------------------------------------
@@ -408,11 +321,11 @@ precise), except:
 
 def rules() -> HookSet:
     """Abstraction2's special rules, the hook set its file (abstraction2.toml) names: rule 3
-    A/F, rule 5 frozen regions, rule 6 exchanges, rule 7 victory, with the rules text."""
+    A/F, rule 6 exchanges, rule 7 victory, with the rules text; rule 5's frozen regions are
+    the file's `[frozen]`."""
     return HookSet(
         hooks=Hooks(
             before_phase=before_phase,
-            resolve_movement=resolve_frozen_movement,
             resolve_retreats=resolve_retreats_af,
             resolve_adjustments=resolve_adjustments_af,
             after_movement=exchanges,
@@ -430,4 +343,4 @@ def build() -> Variant:
     return read_variant(VARIANT_DATA / "abstraction2.toml").variant
 
 
-__all__ = ["build", "calendar", "exchanges", "frozen_rules", "resolve_frozen_movement", "rules"]
+__all__ = ["build", "calendar", "exchanges", "frozen_rules", "rules"]

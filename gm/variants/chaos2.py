@@ -1,9 +1,11 @@
 """Chaos II (Michel Feron): 34 one-centre powers on the standard map.
 
 Each power is named after its starting centre and has a one-character code (the powers are
-read from gm/variants/data/chaos2.powers). The game starts with Winter 1900 builds (rule 3).
-Powers designate conquered centres as homes (rules 4, 5, 7) and may win by a declared alliance
-(rule 6) as rules/RULINGS.md "Chaos II" reads them; the standard 18-centre solo also applies.
+declared with the variant in gm/variants/data/chaos2.toml, read by gm.variants.varfile; the
+hook set `chaos2` below is its rules). The game starts with Winter 1900 builds (rule 3).
+Powers designate conquered centres as homes (rules 4, 5, 7: gm.variants.designated, the file's
+`builds = "designated"`) and may win by a declared alliance (rule 6) as rules/RULINGS.md
+"Chaos II" reads them; the standard 18-centre solo also applies.
 
 Variant state in GameState.extra (the keys PRESTATE_STATE / POSTSTATE_STATE use):
 
@@ -24,41 +26,41 @@ GameState.homes; builds are made in the vacant owned ones (the standard build si
 
 from __future__ import annotations
 
+import tomllib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
 
-from gm.engine.calendar import standard_calendar
 from gm.engine.game import alive_powers
-from gm.engine.orders import Alliance, DesignateHome
+from gm.engine.orders import Alliance
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
-from gm.engine.variant import Hooks, HookStep, OrderKind, Power, Variant, Verdict
+from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, Verdict
 from gm.engine.victory import centre_victory
 from gm.paths import VARIANT_DATA
-from gm.variants.maps import standard_map
+from gm.variants.designated import (
+    ALLIANCE,
+    adjusts,
+    canonical_state,
+)
+from gm.variants.hook_sets import HookSet
 
+FILE = VARIANT_DATA / "chaos2.toml"
 NAME = "chaos2"
 ALIASES = ("Chaos II", "chaos", "Chaos 2")
 
 SOLO = 18
 ALLIANCE_CENTRES = 18  # rule 6: "own more than 17 centers"
-DESIGNATIONS = 2  # rule 4: "two conquered supply centers"
 
-WINTER_OWNER = "winter-owner "
-DESIGNATED = "designated "
-LOST = "lost "
-NEW_HOMES = "new-homes "
-ALLIANCE = "alliance"
 
 
 # -- the powers --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ChaosPower:
-    """One line of the powers file: code, starting centre, name."""
+    """One power of the file: code, starting centre (its home), name."""
 
     code: str
     centre: str
@@ -67,18 +69,9 @@ class ChaosPower:
 
 @cache
 def chaos_powers() -> tuple[ChaosPower, ...]:
-    """The 34 powers as gm/variants/data/chaos2.powers lists them."""
-    path = VARIANT_DATA / "chaos2.powers"
-    found = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        words = line.split(None, 2)
-        if len(words) != 3 or len(words[0]) != 1:
-            raise ValueError(f"{path}:{number}: expected `code centre name`, found {line!r}")
-        found.append(ChaosPower(words[0], words[1], " ".join(words[2].split())))
-    return tuple(found)
+    """The 34 powers as gm/variants/data/chaos2.toml lists them (its home is its centre)."""
+    declared = tomllib.loads(FILE.read_text(encoding="utf-8"))
+    return tuple(ChaosPower(p["code"], p["homes"][0], p["name"]) for p in declared["powers"])
 
 
 @cache
@@ -88,131 +81,25 @@ def starting_centres() -> Mapping[str, str]:
 
 
 # -- state helpers -----------------------------------------------------------------------------
-def _words(state: GameState, key: str) -> list[str]:
-    return state.extra.get(key, "").split()
-
-
-def _set_words(extra: dict[str, str], key: str, words: Sequence[str]) -> None:
-    if words:
-        extra[key] = " ".join(words)
-    else:
-        extra.pop(key, None)
-
-
-def canonical_state(variant: Variant, state: GameState) -> GameState:
-    """The state with its Chaos II keys written canonically (a scenario's PRESTATE_STATE may
-    write `winter-owner bel: V` for `winter-owner Bel: Paris`); other keys are kept."""
-    gmap = variant.map
-
-    def centre(word: str) -> str:
-        return gmap.lookup(word) or word
-
-    def power(word: str) -> str:
-        found = variant.power(word)
-        return found.name if found is not None else word
-
-    extra: dict[str, str] = {}
-    for key, value in state.extra.items():
-        words = key.split(None, 1)
-        kind = words[0].lower() + " " if len(words) == 2 else key
-        if kind == WINTER_OWNER:
-            extra[WINTER_OWNER + centre(words[1])] = power(value)
-        elif kind in (DESIGNATED, LOST, NEW_HOMES):
-            extra[kind + power(words[1])] = " ".join(centre(w) for w in value.split())
-        elif key.strip().lower() == ALLIANCE:
-            extra[ALLIANCE] = ", ".join(power(w.strip()) for w in value.split(","))
-        else:
-            extra[key] = value
-    return state if extra == dict(state.extra) else state.evolve(extra=extra)
-
-
-def _start_of(power: str) -> str | None:
-    return starting_centres().get(power)
-
-
-def _may_designate(state: GameState, power: str, centre: str, centres: frozenset[str]) -> str:
-    """Why `power` may not make `centre` a home now ("" if it may), RULINGS "Chaos II"."""
-    if centre not in centres:
-        return f"void: {centre} is not a supply centre"
-    if centre in state.homes.get(power, ()) or centre in _words(state, NEW_HOMES + power):
-        return f"void: {centre} is already a home centre of {power}"
-    if state.owners.get(centre) != power:
-        return f"void: {power} does not own {centre}"
-    if state.extra.get(WINTER_OWNER + centre) != power:
-        return (f"void: {power} did not own {centre} at the end of the previous Winter "
-                "(Chaos II rule 4: two consecutive Winters)")
-    if centre in _words(state, LOST + power):
-        return (f"void: {centre} lost its home status since the last Winter; it must be owned "
-                "during two new Winters (Chaos II rule 5)")
-    free = centre == _start_of(power) or centre in _words(state, DESIGNATED + power)
-    if not free and len(_words(state, DESIGNATED + power)) >= DESIGNATIONS:
-        return (f"void: {power} has used both of its home designations "
-                "(Chaos II rules 4 and 5: a lost one is not refunded)")
-    return ""
-
-
-def _designation_possible(state: GameState, power: str, centres: frozenset[str]) -> bool:
-    return any(
-        not _may_designate(state, power, c, centres) for c in state.centres_of(power)
-    )
-
-
 # -- hooks -------------------------------------------------------------------------------------
 def _before_phase(
     variant: Variant, state: GameState, submitted: Sequence[Submitted]
 ) -> tuple[HookStep, Sequence[Submitted]]:
-    """Take the Home and Alliance orders out: carried out in a Winter, void otherwise."""
+    """Take the Alliance orders out: carried out in a Winter, void otherwise (the Home orders
+    are the designated homes' own, gm.variants.designated)."""
     state = canonical_state(variant, state)
-    own = [s for s in submitted if isinstance(s.order, DesignateHome | Alliance)]
+    own = [s for s in submitted if isinstance(s.order, Alliance)]
     if not own:
         return HookStep(state), submitted
-    rest = [s for s in submitted if not isinstance(s.order, DesignateHome | Alliance)]
+    rest = [s for s in submitted if not isinstance(s.order, Alliance)]
     if state.phase.type is not PhaseType.ADJUSTMENT:
         results = tuple(
             OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL,
-                        "void: home designations and alliance declarations are made in a "
-                        "Winter (Chaos II rules 4 and 6)")
+                        "void: alliance declarations are made in a Winter (Chaos II rule 6)")
             for s in own
         )
         return HookStep(state, results), rest
-    homes = [s for s in own if isinstance(s.order, DesignateHome)]
-    alliances = [s for s in own if isinstance(s.order, Alliance)]
-    step = _designate(variant, state, homes)
-    step2 = _declare(variant, step.state, alliances)
-    return (
-        HookStep(step2.state, step.results + step2.results, step.events + step2.events),
-        rest,
-    )
-
-
-def _designate(variant: Variant, state: GameState, orders: Sequence[Submitted]) -> HookStep:
-    """Rules 4, 5 and 7: each Home order in the order given."""
-    centres = variant.map_for(state).centres
-    results, events = [], []
-    for sub in orders:
-        assert isinstance(sub.order, DesignateHome)
-        power, centre = sub.power, sub.order.province
-        why = _may_designate(state, power, centre, centres)
-        if why:
-            results.append(OrderResult(power, sub.order, sub.text, Outcome.ILLEGAL, why))
-            continue
-        extra = dict(state.extra)
-        used = _words(state, DESIGNATED + power)
-        if centre == _start_of(power):
-            reason = f"{centre}, the starting centre of {power}, is a home centre again"
-        elif centre in used:
-            reason = f"{centre} is a home centre of {power} again (no designation used)"
-        else:
-            used.append(centre)
-            _set_words(extra, DESIGNATED + power, used)
-            left = DESIGNATIONS - len(used)
-            reason = (f"{centre} becomes a home centre of {power} "
-                      f"({left} designation{'s' if left != 1 else ''} left)")
-        _set_words(extra, NEW_HOMES + power, [*_words(state, NEW_HOMES + power), centre])
-        state = state.evolve(extra=extra)
-        results.append(OrderResult(power, sub.order, sub.text, Outcome.SUCCEEDS, reason))
-        events.append(f"{centre} becomes a home centre of {power} after this Winter's builds.")
-    return HookStep(state, tuple(results), tuple(events))
+    return _declare(variant, state, own), rest
 
 
 def _declare(variant: Variant, state: GameState, orders: Sequence[Submitted]) -> HookStep:
@@ -321,107 +208,32 @@ def _names(powers: Sequence[str]) -> str:
     return ", ".join(powers[:-1]) + " and " + powers[-1]
 
 
-def _end_of_phase(variant: Variant, state: GameState, phase: Phase) -> HookStep:
-    """After a Winter: the Winter's designations become homes, the owners are recorded and the
-    `lost` marks cleared (rule 4). After moves and retreats: homes occupied by a foreign unit
-    lose their status (rules 5 and 7)."""
-    state = canonical_state(variant, state)
-    if phase.type is PhaseType.ADJUSTMENT:
-        homes = dict(state.homes)
-        for key, value in state.extra.items():
-            if key.startswith(NEW_HOMES):
-                power = key[len(NEW_HOMES):]
-                homes[power] = tuple(sorted({*homes.get(power, ()), *value.split()}))
-        extra = {k: v for k, v in state.extra.items()
-                 if not k.startswith((WINTER_OWNER, LOST, NEW_HOMES))}
-        centres = variant.map_for(state).centres
-        for centre, power in state.owners.items():
-            if centre in centres:
-                extra[WINTER_OWNER + centre] = power
-        return HookStep(state.evolve(homes=homes, extra=extra))
-    return _lose_homes(variant, state, phase)
-
-
-def _lose_homes(variant: Variant, state: GameState, phase: Phase) -> HookStep:
-    """Rule 5: a designated home occupied by a foreign unit loses its status at the end of any
-    movement phase (or of its retreats); rule 7: the starting centre only in Autumn."""
-    home_of: dict[str, list[str]] = {}
-    for power, centres in state.homes.items():
-        for centre in centres:
-            home_of.setdefault(centre, []).append(power)
-    occupied = [u for u in state.units if u.location.province in home_of]
-    if not occupied:
-        return HookStep(state)
-    autumn = variant.calendar.season_of(phase).updates_ownership
-    lost: list[tuple[str, str, str]] = []
-    for unit in occupied:
-        for owner in home_of[unit.province]:
-            if owner == unit.power or (unit.province == _start_of(owner) and not autumn):
-                continue
-            lost.append((owner, unit.province, unit.power))
-    if not lost:
-        return HookStep(state)
-    homes = dict(state.homes)
-    extra = dict(state.extra)
-    events = []
-    for owner, centre, by in sorted(lost):
-        homes[owner] = tuple(c for c in homes[owner] if c != centre)
-        marks = extra.get(LOST + owner, "").split()
-        _set_words(extra, LOST + owner, sorted({*marks, centre}))
-        events.append(f"{centre} is no longer a home centre of {owner}: a unit of {by} "
-                      "occupies it (Chaos II rule " + ("7)." if centre == _start_of(owner)
-                                                        else "5)."))
-    return HookStep(state.evolve(homes=homes, extra=extra), events=tuple(events))
-
-
-def _adjustment_needed(variant: Variant, state: GameState) -> bool:
-    """A Winter is played if a power builds or removes, could designate a home (rule 4), or a
-    set of at most a third of the powers left owns 18 centres (rule 6)."""
-    state = canonical_state(variant, state)
+def _alliance_possible(variant: Variant, state: GameState) -> bool:
+    """Could a set of at most a third of the powers left own 18 centres (rule 6)?"""
     centres = variant.map_for(state).centres
-    if _adjusts(state, centres):
-        return True
-    if any(_designation_possible(state, p, centres) for p in variant.power_names):
-        return True
     alive = alive_powers(state)
     counts = Counter(p for c, p in state.owners.items() if c in centres)
     strongest = sorted(counts.values(), reverse=True)[: len(alive) // 3]
     return len(strongest) >= 2 and sum(strongest) >= ALLIANCE_CENTRES
 
 
+def _adjustment_needed(variant: Variant, state: GameState) -> bool:
+    """A Winter is played if a power builds or removes, or a set of at most a third of the
+    powers left owns 18 centres (rule 6); the designated homes add theirs (rule 4)."""
+    state = canonical_state(variant, state)
+    return adjusts(state, variant.map_for(state).centres) or _alliance_possible(variant, state)
+
+
 def _optional_orders(variant: Variant, state: GameState) -> dict[str, tuple[str, ...]]:
-    """In a Winter: the designations each power may make (rule 4) and, when a third of the
-    powers left could own 18 centres, the alliance declaration (rule 6)."""
+    """In a Winter, when a third of the powers left could own 18 centres, the alliance
+    declaration (rule 6); the designations are offered by the designated homes (rule 4)."""
     if state.phase.type is not PhaseType.ADJUSTMENT:
         return {}
     state = canonical_state(variant, state)
-    centres = variant.map_for(state).centres
+    if not _alliance_possible(variant, state):
+        return {}
     alive = alive_powers(state)
-    counts = Counter(p for c, p in state.owners.items() if c in centres)
-    strongest = sorted(counts.values(), reverse=True)[: len(alive) // 3]
-    alliance = len(strongest) >= 2 and sum(strongest) >= ALLIANCE_CENTRES
-    may: dict[str, tuple[str, ...]] = {}
-    for power in variant.power_names:
-        homes = tuple(f"Home {c}" for c in state.centres_of(power)
-                      if not _may_designate(state, power, c, centres))
-        declare = ("Alliance <the other members>",) if alliance and power in alive else ()
-        if homes or declare:
-            may[power] = homes + declare
-    return may
-
-
-def _adjusts(state: GameState, centres: frozenset[str]) -> bool:
-    """Does a power remove, or build with a vacant owned home to build in? (The standard test,
-    gm.engine.game.orders_needed, counted once for all powers.)"""
-    owned = Counter(p for c, p in state.owners.items() if c in centres)
-    units = Counter(u.power for u in state.units)
-    if any(units[p] > owned[p] for p in units):
-        return True
-    occupied = {u.location.province for u in state.units}
-    return any(
-        any(c not in occupied and state.owners.get(c) == p for c in state.homes.get(p, ()))
-        for p, n in owned.items() if n > units[p]
-    )
+    return {p: ("Alliance <the other members>",) for p in variant.power_names if p in alive}
 
 
 def _victory(variant: Variant, state: GameState, phase: Phase, updated: bool) -> Verdict | None:
@@ -498,26 +310,25 @@ Powers and codes
 """
 
 
-def build() -> Variant:
-    gmap = standard_map()
-    powers = tuple(Power(p.name, p.name, p.code) for p in chaos_powers())
-    return Variant(
-        name=NAME,
-        title="Chaos II",
-        aliases=ALIASES,
-        map=gmap,
-        calendar=standard_calendar(),
-        powers=powers,
-        start_phase=Phase("Winter", 1900, PhaseType.ADJUSTMENT),
-        homes={p.name: (p.centre,) for p in chaos_powers()},
-        solo_centres=SOLO,
-        order_kinds=frozenset({OrderKind.HOME, OrderKind.ALLIANCE}),
+@cache
+def rules() -> HookSet:
+    """Chaos II's special rules, the hook set its file (chaos2.toml) names: rule 6's alliance
+    victory; the designated homes of rules 4, 5 and 7 are the file's `builds = "designated"`
+    (gm.variants.designated)."""
+    return HookSet(
         hooks=Hooks(
             before_phase=_before_phase,
-            end_of_phase=_end_of_phase,
             adjustment_needed=_adjustment_needed,
             optional_orders=_optional_orders,
             victory=_victory,
         ),
+        order_kinds=frozenset({OrderKind.ALLIANCE}),
         help=_help(),
     )
+
+
+def build() -> Variant:
+    """The variant its file declares (gm/variants/data/chaos2.toml)."""
+    from gm.variants.varfile import read_variant
+
+    return read_variant(FILE).variant

@@ -3,7 +3,8 @@
 Rules (rules/deluge2.txt) and rulings (RULINGS.md, "Deluge II") as this module plays them:
 - rule 1: the game starts in Winter 1900 with builds in every home centre, no units on the board;
 - rule 2: `A Bre transforms` (kind "transform"): the army holds (it may be supported to hold) and,
-  unless dislodged, becomes a fleet at the end of the movement phase (`_resolve_movement`);
+  unless dislodged, becomes a fleet at the end of the movement phase (gm.variants.transforms,
+  the file's `transforms = true`);
 - rules 3 and 4, Table 1: after each Winter's adjustments provinces become sea (terrain overlay);
   armies there drown, fleets stay at sea, centres there are destroyed (centres overlay);
 - rule 5, Table 2: then new centres appear, controlled by (1) the unit there, (2) the last power
@@ -22,7 +23,7 @@ which names these rules as the hook set `deluge2` (`rules()`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 
 from gm.engine.army_fleet import (
@@ -32,12 +33,9 @@ from gm.engine.army_fleet import (
     resolve_retreats_af,
 )
 from gm.engine.calendar import standard_calendar
-from gm.engine.geo import Location, Terrain
-from gm.engine.legality import spec_of
-from gm.engine.map import GameMap
-from gm.engine.orders import Hold, Transform
+from gm.engine.geo import Terrain
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
+from gm.engine.results import Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import (
@@ -74,8 +72,6 @@ KINDS = {"submerge": "sea", "centre": "centre", "passable": "open"}
 LAST_UNIT = "last-unit "  # GameState.extra key prefix: `last-unit Wal: England` (rule 5 step 2)
 LAST_WINTER = 1908  # rule 9: the winner is the survivor after W 1908
 
-Resolver = Callable[[GameMap, GameState, Sequence[Submitted]], PhaseOutcome]
-
 
 @cache
 def tables() -> Tables:
@@ -87,97 +83,6 @@ def tables() -> Tables:
         KINDS,
         tuple(p.name for p in POWERS),
     )
-
-
-# -- rule 2: transform -------------------------------------------------------------------------
-def check_transform(gmap: GameMap, state: GameState, power: str, order: Transform) -> (
-    Location | str
-):
-    """Where the fleet will stand if the transform succeeds, or why the order is illegal
-    (rule 2: an army of the power, in a coastal province; a split coast must be named)."""
-    prov = order.unit.province
-    unit = state.unit_in(prov)
-    if unit is None or unit.power != power:
-        return f"{power} has no unit in {prov}"
-    if unit.type is not UnitType.ARMY:
-        return f"only an army can transform into a fleet; {unit} is not an army"
-    places = gmap.fleet_locations(prov)
-    if not places or not gmap.is_land(prov):
-        return f"{prov} is not a coastal province: an army there cannot become a fleet"
-    if len(places) == 1:
-        return places[0]
-    listed = " or ".join(str(p) for p in places)
-    if order.coast is None or order.coast.coast is None:
-        return f"{prov} has more than one coast: say which ({listed})"
-    wanted = Location(prov, order.coast.coast)
-    if order.coast.province != prov or wanted not in places:
-        return f"{order.coast} is not a coast of {prov}: say {listed}"
-    return wanted
-
-
-def with_transforms(base: Resolver) -> Resolver:
-    """A movement resolver that also plays rule 2: each legal transform is given to `base` as a
-    hold with the player's text; its result is reported as the transform; an army that held
-    without being dislodged becomes a fleet where it stands. An illegal transform's result says
-    what became of the army (it holds), as an illegal standard order's does."""
-
-    def resolve(gmap: GameMap, state: GameState, submitted: Sequence[Submitted]) -> PhaseOutcome:
-        passed: list[Submitted] = []
-        illegal: dict[tuple[str, str], OrderResult] = {}  # (power, province) -> last one
-        void: list[OrderResult] = []
-        wanted: dict[tuple[str, str], tuple[Transform, Location]] = {}
-        for sub in submitted:
-            order = sub.order
-            if not isinstance(order, Transform):
-                passed.append(sub)
-                continue
-            found = check_transform(gmap, state, sub.power, order)
-            if isinstance(found, str):
-                key = (sub.power, order.unit.province)
-                if key in illegal:
-                    void.append(illegal[key])
-                illegal[key] = OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL, found)
-                continue
-            unit = state.unit_in(order.unit.province)
-            assert unit is not None
-            passed.append(Submitted(sub.power, sub.text, Hold(spec_of(unit))))
-            wanted[(sub.power, sub.text)] = (Transform(spec_of(unit), order.coast), found)
-        outcome = base(gmap, state, passed)
-        if not wanted and not illegal:
-            return outcome
-        results: list[OrderResult] = []
-        units = list(outcome.state.units)
-        events: list[str] = []
-        for r in outcome.results:
-            if isinstance(r.order, Hold) and r.reason.startswith("no order: "):
-                bad = illegal.get((r.power, r.order.unit.province))
-                if bad is not None:  # the army of an illegal transform held
-                    fate = r.reason.removeprefix("no order: ")
-                    illegal[(r.power, r.order.unit.province)] = OrderResult(
-                        bad.power, bad.order, bad.text, Outcome.ILLEGAL,
-                        f"{bad.reason}; {r.order.unit} {fate}", r.dislodged_by)
-                    continue
-            key = (r.power, r.text)
-            if key not in wanted or not isinstance(r.order, Hold):
-                results.append(r)
-                continue
-            order, place = wanted.pop(key)
-            army = Unit(r.power, UnitType.ARMY, Location(place.province))
-            if r.outcome is Outcome.SUCCEEDS and army in units:
-                fleet = Unit(r.power, UnitType.FLEET, place)
-                units[units.index(army)] = fleet
-                events.append(f"{unit_text(army)} becomes a fleet: {fleet}.")
-                results.append(OrderResult(r.power, order, r.text, Outcome.SUCCEEDS,
-                                           f"becomes {fleet}"))
-            else:
-                outcome_word = Outcome.FAILS if r.outcome is Outcome.SUCCEEDS else r.outcome
-                results.append(OrderResult(r.power, order, r.text, outcome_word,
-                                           r.reason or "dislodged", r.dislodged_by, r.details))
-        state_after = outcome.state.evolve(units=tuple(units))
-        return PhaseOutcome(state_after, (*void, *illegal.values(), *results),
-                            outcome.events + tuple(events))
-
-    return resolve
 
 
 # -- rules 3-6: the tables ---------------------------------------------------------------------
@@ -400,12 +305,13 @@ def _help() -> str:
 
 @cache
 def rules() -> HookSet:
-    """Deluge II's special rules, the hook set its file (deluge2.toml) names: rule 2
-    transforms, rules 3-6 (the tables), rule 7 builds, rule 8 A/F, rule 9 victory."""
+    """Deluge II's special rules, the hook set its file (deluge2.toml) names: rules 3-6 (the
+    tables), rule 7 builds, rule 8 A/F, rule 9 victory; rule 2's transforms are the file's
+    `transforms = true`."""
     return HookSet(
         hooks=Hooks(
             before_phase=before_phase,  # rule 5 step 2; rule 8: boarding before movement
-            resolve_movement=with_transforms(resolve_movement_af),
+            resolve_movement=resolve_movement_af,  # rule 2: the file's transforms
             resolve_retreats=resolve_retreats_af,
             resolve_adjustments=resolve_adjustments_af,  # rule 8: an A/F is two units
             end_of_phase=track_last_units,
@@ -413,7 +319,7 @@ def rules() -> HookSet:
             build_sites=build_anywhere,
             victory=survivor,
         ),
-        order_kinds=frozenset({OrderKind.TRANSFORM, OrderKind.ARMY_FLEET}),
+        order_kinds=frozenset({OrderKind.ARMY_FLEET}),
         scheduled=tables().events,
         help=_help(),
     )

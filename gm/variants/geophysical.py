@@ -9,16 +9,16 @@ coastal land and the Caspian a lake (RULINGS: Geophysical); standard 18-centre s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
-from gm.engine.calendar import standard_calendar
-from gm.engine.geo import Terrain
-from gm.engine.map import GameMap, Overlay
+from gm.engine.map import GameMap
 from gm.engine.movement import resolve_movement
 from gm.engine.orders import Move
-from gm.engine.phase import Phase, PhaseType
+from gm.engine.phase import PhaseType
 from gm.engine.results import Outcome, PhaseOutcome, Submitted
 from gm.engine.state import GameState
-from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, homes_from_map
+from gm.engine.variant import Hooks, HookStep, OrderKind, Variant
+from gm.paths import VARIANT_DATA
 from gm.variants.geo_events import (
     ICE_KEY,
     display_location,
@@ -28,28 +28,12 @@ from gm.variants.geo_events import (
     events_before_movement,
     refuse_outside_movement,
 )
-from gm.variants.maps import standard_map
-from gm.variants.standard import POWERS, start_units
+from gm.variants.hook_sets import HookSet
 
 NAME = "geophysical"
 ALIASES = ("Geophysical Diplomacy", "geo", "geophysics")
 
 __all__ = ["ALIASES", "NAME", "build", "display_location", "display_name", "display_unit"]
-
-# Rule 5 and 9 (RULINGS: Geophysical): the extra spaces as the game starts.
-START_TERRAIN = {"Swi": Terrain.MOUNTAIN, "Ice": Terrain.LAND, "CAS": Terrain.LAKE}
-
-# The standard 1901 position; with the Caspian a lake, Sevastopol has two coasts and its fleet
-# stands on the Black Sea one (Sev/sc).
-_START = {
-    "Austria": ("A Bud", "A Vie", "F Tri"),
-    "England": ("F Edi", "F Lon", "A Lvp"),
-    "France": ("F Bre", "A Mar", "A Par"),
-    "Germany": ("F Kie", "A Ber", "A Mun"),
-    "Italy": ("F Nap", "A Rom", "A Ven"),
-    "Russia": ("A War", "A Mos", "F Sev/sc", "F StP/sc"),
-    "Turkey": ("F Ank", "A Con", "A Smy"),
-}
 
 HELP = """\
 Geophysical Diplomacy (Jeremy Maiden): the standard game, and the players reshape the map.
@@ -130,13 +114,6 @@ Rulings (binding for this game)
 """
 
 
-class GeophysicalVariant(Variant):
-    """A Variant whose start position has the extra spaces opened (START_TERRAIN)."""
-
-    def start_state(self) -> GameState:
-        return super().start_state().evolve(terrain=dict(START_TERRAIN))
-
-
 def _before_phase(
     variant: Variant, state: GameState, submitted: Sequence[Submitted]
 ) -> tuple[HookStep, Sequence[Submitted]]:
@@ -170,21 +147,21 @@ def _display_names(gmap: GameMap, text: str) -> str:
     return display_text(text, gmap)
 
 
-def build() -> Variant:
-    base = standard_map()
-    gmap = base.with_overlay(Overlay(terrain=START_TERRAIN))
-    return GeophysicalVariant(
-        name=NAME,
-        title="Geophysical Diplomacy",
-        aliases=ALIASES,
-        map=gmap,
-        calendar=standard_calendar(),
-        powers=POWERS,
-        start_phase=Phase("Spring", 1901, PhaseType.MOVEMENT),
-        start_units=start_units(_START),
-        homes=homes_from_map(gmap, POWERS),
-        order_kinds=frozenset({OrderKind.GEO}),
+@cache
+def rules() -> HookSet:
+    """Geophysical's special rules, the hook set its file (geophysical.toml) names: the
+    terrain orders before movement, ice counters, rule 9's place names in reports."""
+    return HookSet(
         hooks=Hooks(before_phase=_before_phase, resolve_movement=_resolve_movement,
                     display_names=_display_names),
+        order_kinds=frozenset({OrderKind.GEO}),
         help=HELP,
     )
+
+
+def build() -> Variant:
+    """The variant its file declares (gm/variants/data/geophysical.toml): the start terrain
+    is its `[terrain]`."""
+    from gm.variants.varfile import read_variant
+
+    return read_variant(VARIANT_DATA / "geophysical.toml").variant

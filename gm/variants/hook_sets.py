@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from gm.engine.calendar import Calendar
-from gm.engine.variant import Hooks, ScheduledEvent, Variant
+from gm.engine.variant import Hooks, ScheduledEvent
 
 # The built-in variants whose rules are hook sets, by name (each module's NAME).
 _BUILT_IN = ("standard", "deluge2", "sahara", "abstraction2", "chaos2", "geophysical")
@@ -36,16 +36,6 @@ def hook_set_names() -> tuple[str, ...]:
     return _BUILT_IN
 
 
-@cache
-def built_in(name: str) -> Variant:
-    """The built-in variant `name` (one of `hook_set_names()`), whose parts a file may use."""
-    if name not in _BUILT_IN:
-        raise LookupError(f"no built-in variant {name!r}")
-    # a fixed module of this package, never one named by a file
-    variant: Variant = importlib.import_module(f"gm.variants.{name}").build()
-    return variant
-
-
 def months_calendar() -> Calendar:
     """Abstraction2's calendar, a move a month from July 1914 (a file's `calendar = "months"`),
     without building that variant (its own file asks for this calendar)."""
@@ -55,17 +45,12 @@ def months_calendar() -> Calendar:
 
 @cache
 def hook_set(name: str) -> HookSet | None:
-    """The hook set called `name` (exactly), or None. A variant module declared by a file
-    gives its set by `rules()` (its file names it: building the variant would ask for it
-    again); for the others it is taken from the built variant."""
+    """The hook set called `name` (exactly), or None: the `rules()` of the variant module of
+    that name (each built-in variant is declared by a file that names its set)."""
     if name not in _BUILT_IN:
         return None
     if name == "standard":
         return HookSet(Hooks())  # the standard game has no hooks
     module = importlib.import_module(f"gm.variants.{name}")  # fixed names only
-    rules = getattr(module, "rules", None)
-    if rules is not None:
-        found: HookSet = rules()
-        return found
-    variant = built_in(name)
-    return HookSet(variant.hooks, variant.order_kinds, variant.scheduled, variant.help)
+    found: HookSet = module.rules()
+    return found

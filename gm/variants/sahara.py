@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from functools import cache
 
 from gm.engine.calendar import Calendar, Season
-from gm.engine.frozen import replace
 from gm.engine.geo import Location, Terrain
 from gm.engine.map import GameMap
 from gm.engine.movement import resolve_movement
@@ -43,12 +42,10 @@ from gm.engine.variant import (
     ScheduledEvent,
     Variant,
     Verdict,
-    homes_from_map,
 )
 from gm.paths import VARIANT_DATA
-from gm.variants.maps import map_data, standard_map
-from gm.variants.standard import POWERS
-from gm.variants.standard import build as build_standard
+from gm.variants.hook_sets import HookSet
+from gm.variants.maps import standard_map
 from gm.variants.terrain_schedule import (
     Tables,
     build_anywhere,
@@ -95,16 +92,6 @@ def sahara_calendar() -> Calendar:
 def tables() -> Tables:
     """Rules 2, 3 and 5, read from sahara.tables."""
     return load_tables(VARIANT_DATA / "sahara.tables", standard_map(), sahara_calendar(), KINDS)
-
-
-@cache
-def sahara_map() -> GameMap:
-    """The standard board on which every sea that dries up (rule 2) has one coast once it is
-    land, however the water left around it lies (the map's `canal` reading): a fleet left there
-    stays `F ION`, as rule 2's "no change results" says, and sails to any water next to it."""
-    data = map_data("standard")
-    dried = {p for e in tables().events if e.kind == "land" for p in e.provinces}
-    return replace(data, canals=set(data.canals) | dried).game_map()
 
 
 # -- rule 2: "no change" orders ----------------------------------------------------------------
@@ -357,21 +344,11 @@ def _help() -> str:
     return "\n".join(lines)
 
 
-def build() -> Variant:
-    gmap = sahara_map()
-    return Variant(
-        name=NAME,
-        title="Sahara",
-        aliases=ALIASES,
-        map=gmap,
-        calendar=sahara_calendar(),
-        powers=POWERS,
-        start_phase=Phase("Spring", 1901, PhaseType.MOVEMENT),
-        start_units=build_standard().start_units,
-        homes=homes_from_map(gmap, POWERS),
-        solo_centres=None,
-        scheduled=tables().events,
-        order_kinds=frozenset({OrderKind.KEEP_FLEET}),
+@cache
+def rules() -> HookSet:
+    """Sahara's special rules, the hook set its file (sahara.toml) names: rule 2 `no change`
+    orders, rules 2, 3 and 5 (the tables), rule 4 builds, rule 7 victory."""
+    return HookSet(
         hooks=Hooks(
             before_phase=take_keep_orders,
             resolve_movement=movement_with_notes,
@@ -380,5 +357,14 @@ def build() -> Variant:
             build_sites=build_anywhere,
             victory=iceland,
         ),
+        order_kinds=frozenset({OrderKind.KEEP_FLEET}),
+        scheduled=tables().events,
         help=_help(),
     )
+
+
+def build() -> Variant:
+    """The variant its file declares (gm/variants/data/sahara.toml)."""
+    from gm.variants.varfile import read_variant
+
+    return read_variant(VARIANT_DATA / "sahara.toml").variant

@@ -9,8 +9,14 @@
     start = "Spring 1901"             # the first phase (default: the calendar's first move)
     victory = 6                       # centres for a solo; 0: no centre solo
     hooks = "standard"                # a registered hook set (gm.variants.hook_sets)
-    builds = "home"                   # or "any": build in any owned centre
+    builds = "home"                   # or "any": build in any owned centre; or "designated"
     army_fleet = false                # the A/F rules (Abstraction2 rule 3, Deluge II rule 8)
+    transforms = false                # armies on a coast may become fleets (Deluge II rule 2)
+    frozen = { months = ["January"], provinces = ["Nor"], armies = ["Nor"] }  # Abstraction2 r. 5
+    canals = ["Cap"]                  # one coast however its water lies (Sahara's dried seas)
+    terrain = { Fel = "mountain" }    # the first position's terrain where it is not the map's
+    ice = ["NSO"]                     # iced at the start (armies cross, fleets may not enter)
+    season_names = { from = 1905, Spring = "Early Summer" }   # renamed from a year on
 
     [[powers]]
     name = "Norland"
@@ -34,14 +40,15 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from gm.engine.calendar import Calendar, standard_calendar
-from gm.engine.geo import Location
-from gm.engine.map import GameMap
+from gm.engine.frozen import replace as frozen_replace
+from gm.engine.geo import Location, Terrain
+from gm.engine.map import GameMap, Overlay
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
@@ -56,14 +63,19 @@ from gm.engine.variant import (
 )
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
+from gm.variants.designated import with_designated_homes
+from gm.variants.frozen import FrozenRegions, frozen_regions
 from gm.variants.hook_sets import HookSet, hook_set, hook_set_names, months_calendar
-from gm.variants.mapdata import MapData, MapDataError, parse_map
+from gm.variants.mapdata import MapData, MapDataError, normalise, parse_map
 from gm.variants.maps import map_data, ring_map
 from gm.variants.terrain_schedule import build_anywhere
+from gm.variants.transforms import HELP_TEXT as TRANSFORM_HELP
+from gm.variants.transforms import with_transforms
 
 MAX_BYTES = 1_000_000  # a variant file (and its map file) may be at most this long
-_KEYS = ("name", "title", "aliases", "map", "calendar", "start", "victory", "hooks", "builds",
-         "army_fleet", "powers", "events", "help")
+_KEYS = ("name", "title", "aliases", "map", "calendar", "season_names", "start", "victory",
+         "hooks", "builds", "army_fleet", "transforms", "frozen", "canals", "terrain", "ice",
+         "powers", "events", "help")
 _POWER_KEYS = ("name", "adjective", "code", "units", "homes")
 _EVENT_KEYS = ("when", "kind", "provinces")
 _NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
@@ -80,6 +92,20 @@ _EVENT_KINDS = {
     "impassable": ("sahara", "impassable"),
 }
 _WHEN = re.compile(r"^([A-Za-z]+)\s*(\d{2}|\d{4})$")
+
+
+@dataclass(frozen=True, eq=False)
+class StartTerrainVariant(Variant):
+    """A variant whose first position has other terrain than its map file (a file's `terrain`,
+    e.g. Geophysical's Switzerland a mountain, Iceland land and the Caspian a lake) or ice (a
+    file's `ice`)."""
+
+    start_terrain: Mapping[str, Terrain] = field(default_factory=dict)
+    start_iced: frozenset[str] = frozenset()
+
+    def start_state(self) -> GameState:
+        return super().start_state().evolve(terrain=dict(self.start_terrain),
+                                            iced=self.start_iced)
 
 
 @dataclass(frozen=True)
@@ -205,6 +231,7 @@ class _Reader:
         self.at = _Lines(text)
         self.table = table
         self.problems: list[Problem] = []
+        self.regions: FrozenRegions | None = None
 
     def problem(self, line: int, message: str, source: str | None = None) -> None:
         self.problems.append(Problem(source or self.source, line, message))
@@ -250,11 +277,18 @@ class _Reader:
         hooks, kinds, rules = self.hooks()
         if data is None or calendar is None:
             return None, None
+        data = self.canals(data)
         # a built-in map: the one GameMap the other variants on it share
         source = Path(data.source)
-        gmap = ring_map(source.stem) if source.parent == VARIANT_DATA else data.game_map()
+        shared = source.parent == VARIANT_DATA and not data.canals - map_data(source.stem).canals
+        gmap = ring_map(source.stem) if shared else data.game_map()
+        terrain = self.terrain(gmap)
+        iced = self.ice(gmap, terrain)
+        if terrain or iced:
+            gmap = gmap.with_overlay(Overlay(terrain=terrain, iced=iced))
         homes = self.homes(gmap, powers)
         units = self.units(gmap, powers)
+        hooks, kinds = self.movement(hooks, kinds, calendar, gmap)
         start = self.start(calendar)
         victory = self.table.get("victory", 18)
         if not isinstance(victory, int) or isinstance(victory, bool) or not (
@@ -271,11 +305,19 @@ class _Reader:
             hooks = replace(hooks, apply_scheduled=_apply_events)
         events = events or rules.scheduled
         help_text = self.text("help", "") or rules.help
+        if self.regions is not None and "frozen" not in help_text.lower():
+            help_text = f"{help_text}\n\n{self.regions.help()}".strip()
+        if OrderKind.TRANSFORM in kinds and "transforms" not in help_text:
+            help_text = f"{help_text}\n\n{TRANSFORM_HELP}".strip()
         if OrderKind.ARMY_FLEET in kinds and AF_HELP.rstrip() not in help_text:
             help_text = f"{help_text}\n\n{AF_HELP}".strip()
         if self.problems or name is None or start is None:
             return None, data
-        variant = Variant(
+        made = StartTerrainVariant if terrain or iced else Variant
+        extra: dict[str, Any] = {"start_terrain": terrain, "start_iced": iced} if (
+            terrain or iced) else {}
+        variant = made(
+            **extra,
             name=name,
             title=title,
             aliases=tuple(aliases),
@@ -373,7 +415,107 @@ class _Reader:
             self.problem(self.at.key("calendar"), f"calendar must be one of "
                          f"{', '.join(map(repr, _CALENDARS))}, not {value!r}")
             return None
-        return make()
+        return self.season_names(make())
+
+    def ice(self, gmap: GameMap, terrain: Mapping[str, Terrain]) -> frozenset[str]:
+        """The provinces iced at the start (`ice`): armies may stand on iced water, fleets may
+        not enter ice (Geophysical rule 8)."""
+        given = self.strings("ice")
+        if not given:
+            return frozenset()
+        line = self.at.key("ice")
+        found = set()
+        for name in given:
+            prov = self.province(gmap, name, line, "ice")
+            if prov is None:
+                continue
+            if not terrain.get(prov, gmap.terrain[prov]).is_passable:
+                self.problem(line, f"ice: {prov} is {terrain.get(prov, gmap.terrain[prov])}: "
+                             "ice lies on land or water; leave it out of ice")
+                continue
+            found.add(prov)
+        return frozenset(found)
+
+    def season_names(self, calendar: Calendar) -> Calendar:
+        """The calendar with its seasons renamed from a year on (`[season_names]`, Sahara's
+        rule 6: `from = 1905`, `Spring = "Early Summer"`, ...)."""
+        value = self.table.get("season_names")
+        if value is None:
+            return calendar
+        line = self.at.key("season_names")
+        if line == 1:
+            line = next((n for n, text in enumerate(self.at.lines, 1)
+                         if text.strip() == "[season_names]"), 1)
+        seasons = [s.name for s in calendar.seasons]
+        example = (f'[season_names] with the year they apply from and a new name for any of '
+                   f'the seasons {", ".join(seasons)}: from = 1905, '
+                   f'{seasons[0]} = "Early Summer"')
+        if not isinstance(value, dict):
+            self.problem(line, f"season_names must be a table: {example}")
+            return calendar
+        since = value.get("from")
+        if not isinstance(since, int) or isinstance(since, bool) or not 1 <= since <= 9999:
+            self.problem(self.at.key("from", line), f"season_names needs the year the names "
+                         f"apply from, e.g. from = 1905, not {since!r}")
+            return calendar
+        names: dict[str, str] = {}
+        for key, new in value.items():
+            if key == "from":
+                continue
+            season = calendar.season(key)
+            if season is None or not isinstance(new, str) or not new.strip():
+                self.problem(self.at.key(key, line), f"season_names: {key} = {new!r} cannot be "
+                             f"read; write {example}")
+                continue
+            names[season.name] = " ".join(new.split())
+        return Calendar(tuple(
+            replace(s, renamed=((since, names[s.name]),)) if s.name in names else s
+            for s in calendar.seasons))
+
+    def canals(self, data: MapData) -> MapData:
+        """The map data with the file's `canals`: provinces that have one coast however their
+        water lies (Sahara's seas once they dry up), as the map format's `canal` mark."""
+        given = self.strings("canals")
+        if not given:
+            return data
+        line = self.at.key("canals")
+        found = set()
+        for name in given:
+            prov = name if name in data.provinces else data.names.get(normalise(name))
+            if prov is None:
+                self.problem(line, f"canals: there is no province {name!r} on the map; write "
+                             f"one of its abbreviations ({', '.join(sorted(data.provinces)[:8])}"
+                             ", ...)")
+                continue
+            found.add(prov)
+        return frozen_replace(data, canals=set(data.canals) | found)
+
+    def terrain(self, gmap: GameMap) -> dict[str, Terrain]:
+        """The first position's terrain where it differs from the map (`[terrain]`,
+        Geophysical's `Swi = "mountain"`)."""
+        value = self.table.get("terrain")
+        if value is None:
+            return {}
+        line = self.at.key("terrain")
+        if line == 1:
+            line = next((n for n, text in enumerate(self.at.lines, 1)
+                         if text.strip() == "[terrain]"), 1)
+        kinds = ", ".join(t.value for t in Terrain)
+        if not isinstance(value, dict):
+            self.problem(line, f'terrain must be a table of provinces and terrains, e.g. '
+                         f'terrain = {{ Swi = "mountain" }} (terrains: {kinds})')
+            return {}
+        out: dict[str, Terrain] = {}
+        for name, kind in value.items():
+            where = self.at.key(name, line)
+            prov = self.province(gmap, name, where, "terrain")
+            if prov is None:
+                continue
+            if kind not in {t.value for t in Terrain}:
+                self.problem(where, f"terrain: {name} = {kind!r}: the terrains are {kinds}")
+                continue
+            out[prov] = Terrain(kind)
+        return out
 
     def hooks(self) -> tuple[Hooks, frozenset[str], HookSet]:
         name = self.text("hooks", "standard") or "standard"
@@ -386,10 +528,13 @@ class _Reader:
         builds = self.text("builds", "home")
         if builds == "any":
             hooks = replace(hooks, build_sites=build_anywhere)
+        elif builds == "designated":
+            hooks = with_designated_homes(hooks)
+            kinds = kinds | {OrderKind.HOME}
         elif builds != "home":
-            self.problem(self.at.key("builds"), f'builds must be "home" (owned home centres) '
-                         f'or "any" (any owned centre), not {builds!r}; designated homes as in '
-                         'Chaos II: hooks = "chaos2"')
+            self.problem(self.at.key("builds"), f'builds must be "home" (owned home centres), '
+                         f'"any" (any owned centre) or "designated" (owned homes, and centres '
+                         f'designated as homes as in Chaos II), not {builds!r}')
         army_fleet = self.table.get("army_fleet", False)
         if not isinstance(army_fleet, bool):
             self.problem(self.at.key("army_fleet"), f"army_fleet must be true or false, not "
@@ -410,6 +555,79 @@ class _Reader:
                             or resolve_adjustments_af)
         return hooks, kinds, found
 
+    def movement(self, hooks: Hooks, kinds: frozenset[str], calendar: Calendar,
+                 gmap: GameMap) -> tuple[Hooks, frozenset[str]]:
+        """The movement resolver the file's options ask for: frozen regions, transforms."""
+        frozen = self.regions = self.frozen(calendar, gmap)
+        if frozen is not None:
+            from gm.engine.army_fleet import resolve_movement_af
+
+            if hooks.resolve_movement not in (None, resolve_movement_af):
+                self.problem(self.at.key("hooks"), "the hook set plays its own moves: give "
+                             "[frozen] only with hooks that do not (e.g. hooks = \"standard\")")
+            else:
+                hooks = replace(hooks, resolve_movement=frozen.resolve_movement)
+        transforms = self.table.get("transforms", False)
+        if not isinstance(transforms, bool):
+            self.problem(self.at.key("transforms"), f"transforms must be true (armies on a "
+                         f"coast may become fleets, Deluge II rule 2) or false, not "
+                         f"{transforms!r}")
+        elif transforms:
+            from gm.engine.movement import resolve_movement
+
+            kinds = kinds | {OrderKind.TRANSFORM}
+            hooks = replace(hooks, resolve_movement=with_transforms(
+                hooks.resolve_movement or resolve_movement))
+        return hooks, kinds
+
+    def frozen(self, calendar: Calendar, gmap: GameMap) -> FrozenRegions | None:
+        """The file's `[frozen]` regions (Abstraction2 rule 5), checked; None if it has none."""
+        value = self.table.get("frozen")
+        if value is None:
+            return None
+        line = self._table_line("frozen")
+        example = ('[frozen] with months = ["January"], provinces = ["BAR", "Lap"] and, if '
+                   'armies there cannot be dislodged nor leave by sea, armies = ["Lap"]')
+        if not isinstance(value, dict):
+            self.problem(line, f"frozen must be a table: {example}")
+            return None
+        for key in value:
+            if key not in ("months", "provinces", "armies"):
+                self.problem(self.at.key(key, line), f"unknown key {key!r} in frozen; write "
+                             f"{example}")
+        months = []
+        for name in self.strings("months", table=value, line=line) or []:
+            season = calendar.season(name)
+            if season is None or PhaseType.MOVEMENT not in season.phases:
+                moves = ", ".join(s.name for s in calendar.seasons
+                                  if PhaseType.MOVEMENT in s.phases)
+                self.problem(self.at.key("months", line), f"frozen: {name!r} is not a season "
+                             f"of the calendar with moves; the seasons are {moves}")
+                continue
+            months.append(season.name)
+        places: dict[str, list[str]] = {"provinces": [], "armies": []}
+        for key, found in places.items():
+            for name in self.strings(key, table=value, line=line) or []:
+                prov = self.province(gmap, name, self.at.key(key, line), f"frozen {key}")
+                if prov is not None:
+                    found.append(prov)
+        if not months or not places["provinces"]:
+            self.problem(line, f"frozen needs its months and provinces: {example}")
+            return None
+        outside = sorted(set(places["armies"]) - set(places["provinces"]))
+        if outside:
+            self.problem(self.at.key("armies", line), f"frozen armies: {', '.join(outside)} "
+                         "must also be among the frozen provinces")
+        return frozen_regions({"months": months, **places})
+
+    def _table_line(self, key: str) -> int:
+        """The line of `key = ...` or of its `[key]` header."""
+        found = self.at.key(key)
+        if found == 1:
+            found = next((n for n, text in enumerate(self.at.lines, 1)
+                          if text.strip() == f"[{key}]"), 1)
+        return found
+
     def province(self, gmap: GameMap, name: str, line: int, what: str) -> str | None:
         found = gmap.lookup(name)
         if found is None:
@@ -422,7 +640,10 @@ class _Reader:
         try:
             homes = homes_from_map(gmap, [p for p, _, _ in powers])
         except ValueError as exc:
-            self.problem(self.at.key("map"), f"{exc}: name one of the powers in `home`")
+            # the map's `home` marks are for other powers: fine if every power names its homes
+            if not powers or any("homes" not in entry for _, _, entry in powers):
+                self.problem(self.at.key("map"), f"{exc}: name one of the powers in `home`, "
+                             "or give every power its homes")
             homes = {p.name: () for p, _, _ in powers}
         for power, line, entry in powers:
             given = self.strings("homes", table=entry, line=line)

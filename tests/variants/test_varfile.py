@@ -11,9 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from gm.engine.geo import Location
-from gm.engine.units import UnitType
-from gm.variants.varfile import MAX_BYTES, VariantFileErrors, read_variant
+from gm.engine.game import advance
+from gm.engine.geo import Location, Terrain
+from gm.engine.orders import DesignateHome, Move, Transform, UnitSpec
+from gm.engine.phase import Phase, PhaseType
+from gm.engine.results import Outcome, Submitted
+from gm.engine.state import GameState
+from gm.engine.units import Unit, UnitType
+from gm.engine.variant import OrderKind
+from gm.variants.varfile import MAX_BYTES, StartTerrainVariant, VariantFileErrors, read_variant
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -162,11 +168,49 @@ def test_an_inline_map_reports_lines_of_the_variant_file(tmp_path: Path) -> None
      "the map file must lie beside the variant file: write its name alone "
      "(map = \"isthmia.map\"), not '../isthmia.map'"),
     (('victory = 6', 'victory = 6\nbuilds = "capital"'),
-     'builds must be "home" (owned home centres) or "any" (any owned centre), not '
-     "'capital'; designated homes as in Chaos II: hooks = \"chaos2\""),
+     'builds must be "home" (owned home centres), "any" (any owned centre) or "designated" '
+     "(owned homes, and centres designated as homes as in Chaos II), not 'capital'"),
     (('aliases = [', 'alias = ['),
-     "unknown key 'alias'; the keys are: name, title, aliases, map, calendar, start, victory, "
-     "hooks, builds, army_fleet, powers, events, help"),
+     "unknown key 'alias'; the keys are: name, title, aliases, map, calendar, season_names, "
+     "start, victory, hooks, builds, army_fleet, transforms, frozen, canals, terrain, ice, "
+     "powers, events, help"),
+    (('victory = 6', 'victory = 6\nice = ["Atlantis"]'),
+     "ice: there is no province 'Atlantis' on the map; write one of its abbreviations "
+     "(Ash, Bay, Cap, DEE, Dun, Eas, Fel, GUL, ...)"),
+    (('victory = 6', 'victory = 6\nterrain = { Fel = "mountain" }\nice = ["Fel"]'),
+     "ice: Fel is mountain: ice lies on land or water; leave it out of ice"),
+    (('victory = 6', 'victory = 6\nfrozen = { months = ["Monsoon"], provinces = ["SSO"] }'),
+     "frozen: 'Monsoon' is not a season of the calendar with moves; the seasons are Spring, "
+     "Fall"),
+    (('victory = 6', 'victory = 6\nfrozen = { months = ["Spring"], provinces = ["Atlantis"] }'),
+     "frozen provinces: there is no province 'Atlantis' on the map; write one of its "
+     "abbreviations (Ash, Bay, Cap, DEE, Dun, Eas, Fel, GUL, ...)"),
+    (('victory = 6', 'victory = 6\nfrozen = { months = ["Spring"], provinces = ["SSO"], '
+      'armies = ["Bay"] }'),
+     "frozen armies: Bay must also be among the frozen provinces"),
+    (('victory = 6', 'victory = 6\nfrozen = ["SSO"]'),
+     'frozen must be a table: [frozen] with months = ["January"], provinces = ["BAR", "Lap"] '
+     'and, if armies there cannot be dislodged nor leave by sea, armies = ["Lap"]'),
+    (('victory = 6', 'victory = 6\ntransforms = "yes"'),
+     "transforms must be true (armies on a coast may become fleets, Deluge II rule 2) or "
+     "false, not 'yes'"),
+    (('victory = 6', 'victory = 6\nterrain = { Kar = "volcano" }'),
+     "terrain: Kar = 'volcano': the terrains are land, sea, lake, mountain, impassable"),
+    (('victory = 6', 'victory = 6\nterrain = { Atlantis = "sea" }'),
+     "terrain: there is no province 'Atlantis' on the map; write one of its abbreviations "
+     "(Ash, Bay, Cap, DEE, Dun, Eas, Fel, GUL, ...)"),
+    (('victory = 6', 'victory = 6\nterrain = "flooded"'),
+     'terrain must be a table of provinces and terrains, e.g. terrain = { Swi = "mountain" } '
+     "(terrains: land, sea, lake, mountain, impassable)"),
+    (('victory = 6', 'victory = 6\ncanals = ["Atlantis"]'),
+     "canals: there is no province 'Atlantis' on the map; write one of its abbreviations "
+     "(Ash, Bay, Cap, DEE, Dun, Eas, Fel, GUL, ...)"),
+    (('victory = 6', 'victory = 6\nseason_names = { Spring = "Early Summer" }'),
+     "season_names needs the year the names apply from, e.g. from = 1905, not None"),
+    (('victory = 6', 'victory = 6\nseason_names = { from = 1905, Monsoon = "Rains" }'),
+     "season_names: Monsoon = 'Rains' cannot be read; write [season_names] with the year they "
+     "apply from and a new name for any of the seasons Spring, Fall, Winter: from = 1905, "
+     'Spring = "Early Summer"'),
     (('name = "Norland"', 'name = 7'), "name must be a string in quotes, not 7"),
 ])
 def test_wrong_values_are_refused_with_what_to_write(
@@ -215,3 +259,92 @@ def test_the_months_calendar_starts_in_july_1914_unless_told(tmp_path: Path) -> 
     v = read_variant(path).variant
     assert str(v.start_phase) == "July 1914, Movement"
     assert str(v.calendar.next(v.calendar.next(v.start_phase))) == "August 1914, Movement"
+
+
+def test_season_names_canals_and_start_terrain_are_read(tmp_path: Path) -> None:
+    plain = read_variant(_copy(tmp_path)).variant
+    path = _copy(tmp_path, edit_toml=('victory = 6', 'victory = 6\ncanals = ["Isthmus"]\n'
+                                      'terrain = { Fellhaven = "mountain", Hol = "sea" }\n'
+                                      'season_names = { from = 1903, Winter = "Long Night" }'))
+    v = read_variant(path).variant
+    assert isinstance(v, StartTerrainVariant) and not isinstance(plain, StartTerrainVariant)
+    assert plain.map.is_split("Ist") and not v.map.is_split("Ist")
+    assert v.start_terrain == {"Fel": Terrain.MOUNTAIN, "Hol": Terrain.SEA}
+    assert v.start_state().terrain == v.start_terrain and plain.start_state().terrain == {}
+    assert not v.map.is_passable("Fel") and v.map.is_water("Hol")
+    assert v.map_for(v.start_state()).terrain == v.map.terrain
+    assert v.format_phase(Phase("Winter", 1903, PhaseType.ADJUSTMENT)).startswith("Long Night")
+    assert v.format_phase(Phase("Winter", 1902, PhaseType.ADJUSTMENT)).startswith("Winter")
+    assert v.parse_phase("Long Night 1904") == Phase("Winter", 1904, PhaseType.ADJUSTMENT)
+
+
+def test_transforms_are_chosen_by_the_file(tmp_path: Path) -> None:
+    plain = read_variant(_copy(tmp_path)).variant
+    v = read_variant(_copy(tmp_path, edit_toml=('victory = 6',
+                                                'victory = 6\ntransforms = true'))).variant
+    assert OrderKind.TRANSFORM in v.order_kinds and OrderKind.TRANSFORM not in plain.order_kinds
+    assert "`A Bre transforms`" in v.help and "transforms" not in plain.help
+    order = Transform(UnitSpec(UnitType.ARMY, Location("Bay")))
+    step = advance(v, v.start_state(), [Submitted("Southia", "A Bay transforms", order)])
+    (result,) = [r for r in step.results if r.order == order]
+    assert result.outcome is Outcome.SUCCEEDS and result.reason == "becomes F Bay"
+    assert Unit("Southia", UnitType.FLEET, Location("Bay")) in step.state.units
+
+
+def test_frozen_regions_are_chosen_by_the_file(tmp_path: Path) -> None:
+    v = read_variant(_copy(tmp_path, edit_toml=(
+        'victory = 6', 'victory = 6\nfrozen = { months = ["Spring"], provinces = ["South Sound"] }'
+    ))).variant
+    assert "Frozen regions: in the movement phases of Spring" in v.help
+    fleet = Unit("Southia", UnitType.FLEET, Location("SSO"))
+    move = Move(UnitSpec(UnitType.FLEET, Location("SSO")), Location("GUL"))
+    for season, moved in (("Spring", False), ("Fall", True)):
+        state = GameState("isthmia", Phase(season, 1901, PhaseType.MOVEMENT), units=(fleet,))
+        step = advance(v, state, [Submitted("Southia", "F SSO - GUL", move)])
+        (result,) = [r for r in step.results if r.power == "Southia"]
+        assert (result.outcome is Outcome.SUCCEEDS) is moved, (season, result)
+        assert fleet.moved_to(Location("GUL") if moved else fleet.location) in step.state.units
+    own = _copy(tmp_path, edit_toml=('victory = 6', 'victory = 6\nhooks = "sahara"\nfrozen = '
+                                     '{ months = ["Spring"], provinces = ["SSO"] }'))
+    assert _errors(own) == [
+        f"{own}:{_line(own, 'hooks = ')}: the hook set plays its own moves: give [frozen] only "
+        'with hooks that do not (e.g. hooks = "standard")']
+
+
+def test_ice_at_the_start_is_read(tmp_path: Path) -> None:
+    """Iced water: armies cross it, fleets may not enter (the engine's ice, Geophysical 8)."""
+    v = read_variant(_copy(tmp_path, edit_toml=('victory = 6', 'victory = 6\nice = ["North Sound"]'
+                                                ))).variant
+    assert isinstance(v, StartTerrainVariant) and v.start_iced == {"NSO"}
+    assert v.start_state().iced == {"NSO"} and v.map.iced == {"NSO"}
+    assert v.map.can_occupy(UnitType.ARMY, Location("NSO"))
+    assert not v.map.fleet_can_move(Location("WBY"), Location("NSO"))  # fleets may not enter
+    assert v.map.army_can_move("Cap", "NSO") and v.map.army_can_move("NSO", "Fel")
+    plain = read_variant(_copy(tmp_path)).variant
+    assert plain.map.fleet_can_move(Location("WBY"), Location("NSO"))
+    assert not plain.map.army_can_move("Cap", "NSO")
+
+
+def test_designated_homes_are_chosen_by_the_file(tmp_path: Path) -> None:
+    v = read_variant(_copy(tmp_path, edit_toml=('victory = 6',
+                                                'victory = 6\nbuilds = "designated"'))).variant
+    assert OrderKind.HOME in v.order_kinds and v.hooks.victory is None
+    units = (Unit("Norland", UnitType.ARMY, Location("Nor")),)
+    owners = {"Nor": "Norland", "Cap": "Norland", "Fel": "Norland"}
+    state = GameState("isthmia", Phase("Winter", 1901, PhaseType.ADJUSTMENT), units=units,
+                      owners=owners, homes={"Norland": ("Cap", "Nor")},
+                      extra={"winter-owner Fel": "Norland"})
+    assert v.hooks.optional_orders is not None
+    assert v.hooks.optional_orders(v, state) == {"Norland": ("Home Fel",)}
+    home = DesignateHome("Fel")
+    step = advance(v, state, [Submitted("Norland", "Home Fel", home)])
+    (result,) = [r for r in step.results if r.order == home]
+    assert result.outcome is Outcome.SUCCEEDS, result
+    assert result.reason == "Fel becomes a home centre of Norland (1 designation left)"
+    assert step.state.homes["Norland"] == ("Cap", "Fel", "Nor")
+    spring = GameState("isthmia", Phase("Spring", 1902, PhaseType.MOVEMENT), units=units,
+                       owners=owners, homes={"Norland": ("Cap", "Nor")})
+    step = advance(v, spring, [Submitted("Norland", "Home Fel", home)])
+    (result,) = [r for r in step.results if r.order == home]
+    assert (result.outcome, result.reason) == (
+        Outcome.ILLEGAL, "void: home designations are made in a Winter (Chaos II rule 4)")

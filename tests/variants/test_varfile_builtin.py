@@ -9,13 +9,16 @@ them."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import MethodType
 
 import pytest
 
+from gm.engine.army_fleet import resolve_movement_af
 from gm.engine.geo import Terrain
 from gm.engine.variant import Hooks, OrderKind
 from gm.paths import VARIANT_DATA
 from gm.variants import abstraction2, deluge2, get_variant
+from gm.variants.frozen import FrozenRegions
 from gm.variants.maps import ring_map, standard_map
 from gm.variants.standard import FILE
 from gm.variants.varfile import VariantFileErrors, read_variant
@@ -79,9 +82,13 @@ def test_deluge_ii_is_its_file_and_its_rules_the_hook_set_it_names() -> None:
     assert (str(v.start_phase), v.solo_centres) == ("Winter 1900, Adjustment", None)
     assert v.scheduled == rules.scheduled == deluge2.tables().events
     assert v.order_kinds == {OrderKind.TRANSFORM, OrderKind.ARMY_FLEET}
-    for name in ("before_phase", "resolve_movement", "resolve_retreats", "resolve_adjustments",
+    for name in ("before_phase", "resolve_retreats", "resolve_adjustments",
                  "end_of_phase", "apply_scheduled", "build_sites", "victory"):
         assert getattr(v.hooks, name) is getattr(rules.hooks, name), name
+    # rule 2 is the file's `transforms = true`: the set's A/F movement, with transforms
+    assert rules.hooks.resolve_movement is resolve_movement_af
+    assert v.hooks.resolve_movement is not resolve_movement_af
+    assert OrderKind.TRANSFORM not in rules.order_kinds
     assert v.powers == get_variant("standard").powers
     assert v.homes == get_variant("standard").homes
 
@@ -109,9 +116,16 @@ def test_abstraction2_is_its_file_and_its_rules_the_hook_set_it_names() -> None:
     assert (str(v.start_phase), v.solo_centres) == ("July 1914, Movement", 23)
     assert v.order_kinds == {OrderKind.ARMY_FLEET, OrderKind.EXCHANGE}
     assert v.help == rules.help and v.help.count("A/F") == rules.help.count("A/F")
-    for name in ("before_phase", "resolve_movement", "resolve_retreats", "resolve_adjustments",
+    for name in ("before_phase", "resolve_retreats", "resolve_adjustments",
                  "after_movement", "victory"):
         assert getattr(v.hooks, name) is getattr(rules.hooks, name), name
+    # rule 5 is the file's [frozen]: the A/F moves with the regions of the module's rule
+    assert rules.hooks.resolve_movement is None
+    moves = v.hooks.resolve_movement
+    assert isinstance(moves, MethodType) and moves.__self__ == abstraction2.REGIONS
+    assert FrozenRegions(
+        frozenset({"January", "February", "April"}), frozenset({"ARO", "BAR", "Arc", "Lap", "Ice"}),
+        frozenset({"Lap", "Arc"})) == abstraction2.REGIONS
     russia = sorted(str(u.location) for u in v.start_units if u.power == "Russia")
     assert russia == ["Arc", "Mos", "Ode", "StP", "War"]
     assert [u.power for u in v.start_units if str(u.location) == "Tyr"] == ["Austria"]
