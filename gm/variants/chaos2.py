@@ -45,6 +45,7 @@ from gm.variants.designated import (
     ALLIANCE,
     adjusts,
     canonical_state,
+    winter_orders,
 )
 from gm.variants.hook_sets import HookSet
 
@@ -87,19 +88,9 @@ def _before_phase(
 ) -> tuple[HookStep, Sequence[Submitted]]:
     """Take the Alliance orders out: carried out in a Winter, void otherwise (the Home orders
     are the designated homes' own, gm.variants.designated)."""
-    state = canonical_state(variant, state)
-    own = [s for s in submitted if isinstance(s.order, Alliance)]
-    if not own:
-        return HookStep(state), submitted
-    rest = [s for s in submitted if not isinstance(s.order, Alliance)]
-    if state.phase.type is not PhaseType.ADJUSTMENT:
-        results = tuple(
-            OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL,
-                        "void: alliance declarations are made in a Winter (Chaos II rule 6)")
-            for s in own
-        )
-        return HookStep(state, results), rest
-    return _declare(variant, state, own), rest
+    return winter_orders(variant, state, submitted, Alliance,
+                         "void: alliance declarations are made in a Winter (Chaos II rule 6)",
+                         _declare)
 
 
 def _declare(variant: Variant, state: GameState, orders: Sequence[Submitted]) -> HookStep:

@@ -20,7 +20,7 @@ A power's homes now are GameState.homes.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from gm.engine.frozen import replace
 from gm.engine.orders import DesignateHome
@@ -118,23 +118,31 @@ def _designation_possible(variant: Variant, state: GameState, power: str,
     )
 
 
+def winter_orders(
+    variant: Variant, state: GameState, submitted: Sequence[Submitted], kind: type,
+    void: str, carry_out: Callable[[Variant, GameState, Sequence[Submitted]], HookStep],
+) -> tuple[HookStep, Sequence[Submitted]]:
+    """Take the orders of `kind` out of `submitted`: carried out (`carry_out`) in a Winter,
+    void with the reason `void` in any other phase (Chaos II rules 4 and 6)."""
+    state = canonical_state(variant, state)
+    own = [s for s in submitted if isinstance(s.order, kind)]
+    if not own:
+        return HookStep(state), submitted
+    rest = [s for s in submitted if not isinstance(s.order, kind)]
+    if state.phase.type is not PhaseType.ADJUSTMENT:
+        results = tuple(OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL, void)
+                        for s in own)
+        return HookStep(state, results), rest
+    return carry_out(variant, state, own), rest
+
+
 def before_phase(
     variant: Variant, state: GameState, submitted: Sequence[Submitted]
 ) -> tuple[HookStep, Sequence[Submitted]]:
     """Take the Home orders out: carried out in a Winter, void otherwise."""
-    state = canonical_state(variant, state)
-    own = [s for s in submitted if isinstance(s.order, DesignateHome)]
-    if not own:
-        return HookStep(state), submitted
-    rest = [s for s in submitted if not isinstance(s.order, DesignateHome)]
-    if state.phase.type is not PhaseType.ADJUSTMENT:
-        results = tuple(
-            OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL,
-                        "void: home designations are made in a Winter (Chaos II rule 4)")
-            for s in own
-        )
-        return HookStep(state, results), rest
-    return _designate(variant, state, own), rest
+    return winter_orders(variant, state, submitted, DesignateHome,
+                         "void: home designations are made in a Winter (Chaos II rule 4)",
+                         _designate)
 
 
 def _designate(variant: Variant, state: GameState, orders: Sequence[Submitted]) -> HookStep:
