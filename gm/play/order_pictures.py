@@ -41,6 +41,14 @@ class ReplyPicture:
     def content_id(self) -> str:
         return inline_content_id(self.attachments[0].filename)
 
+    @property
+    def mention(self) -> str:
+        """The text part's line naming the picture's files (a reader of the text alone sees
+        them as attachments)."""
+        png, *svg = (a.filename for a in self.attachments)
+        files = f"{png}; {svg[0]} to zoom" if svg else png
+        return f"The board with these orders drawn on it is attached ({files})."
+
 
 def void_now(variant: Variant, state: GameState, power: str,
              orders: Sequence[AnyOrder]) -> frozenset[int]:

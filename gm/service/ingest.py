@@ -190,6 +190,7 @@ def ingest(
                     return Ingested(record.id, Disposition.HELD)
                 run_commands(ctx, commands)
             body = render("reply/ack.txt.j2", lines=ctx.results.lines,
+                          pictures=[p.mention for p in ctx.results.pictures.values()],
                           service=config.display_name)
             message_id = None if ctx.results.withheld else new_message_id(config.domain)
             reply = [] if message_id is None else [outbound_repo.NewMessage(
