@@ -15,22 +15,16 @@ import re
 import shutil
 import subprocess
 import sys
-from collections import defaultdict
 from collections.abc import Iterator
 from datetime import timedelta
-from email import message_from_bytes
-from email.policy import default
 from pathlib import Path
 
 import pytest
 
-from gm.config import Config
-from gm.engine.state import GameState
 from gm.mail.connect import make_sink
 from gm.service.clock import FixedClock
 from gm.service.ingest import Disposition
 from gm.service.sender import drain_outbox
-from gm.service.serve import Service
 from gm.service.tick import tick
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -39,7 +33,8 @@ from gm.store.db import Database
 from gm.store.rows import GameRecord
 from gm.store.statuses import GameStatus
 from gm.variants import registry
-from tests.support.service_support import GM, START, deliver, maildir_config, message, text_of
+from tests.support.mail_table import MailTable
+from tests.support.service_support import GM, START, deliver, maildir_config, message
 
 DATA = Path(__file__).resolve().parent.parent / "variants" / "data"
 PLAYERS = {
@@ -56,64 +51,24 @@ def _no_loaded_variants() -> Iterator[None]:
     registry.forget_loaded()
 
 
-class Table:
-    """An Isthmia table: the GM's and the players' mail in and out."""
+class Table(MailTable):
+    """An Isthmia table (variants loaded from `folder`); Norland receives the results."""
 
     def __init__(self, database: Database, tmp_path: Path, game: str, folder: Path) -> None:
-        self.db = database
-        self.config: Config = dataclasses.replace(maildir_config(tmp_path), variants_dir=folder)
-        self.clock = FixedClock(START)
-        self.game = game
-        self.seen: set[str] = set()
-
-    async def run(self) -> list[Disposition]:
-        return [r.outcome for r in await Service(self.db, self.config, clock=self.clock).once()]
+        config = dataclasses.replace(maildir_config(tmp_path), variants_dir=folder)
+        super().__init__(database, config, game, PLAYERS, reporter="Norland")
 
     async def send(self, clock: FixedClock) -> None:
         """Send the mail queued outside the service (by `gm tick` at `clock`'s time), as
         `gm tick --send` does."""
         await drain_outbox(self.db, make_sink(self.config), config=self.config, clock=clock)
 
-    async def gm(self, body: str) -> None:
-        deliver(self.config.maildir.inbox, message(GM, body))
-        assert await self.run() == [Disposition.ANSWERED]
-
-    async def orders(self, orders: dict[str, list[str]]) -> dict[str, str]:
+    async def replies(self, orders: dict[str, list[str]]) -> dict[str, str]:
         """Send each power's orders; each power's reply."""
         self.new_mail()
-        for power, lines in orders.items():
-            body = "\n".join([f"SIGNON {power} {self.game} pw{power.lower()}", *lines])
-            deliver(self.config.maildir.inbox, message(PLAYERS[power], body, subject="orders"))
-        assert await self.run() == [Disposition.ANSWERED] * len(orders)
+        await self.orders(orders)
         mail = self.new_mail()
         return {power: "\n".join(mail[PLAYERS[power]]) for power in orders}
-
-    def new_mail(self) -> dict[str, list[str]]:
-        """Texts of the mail sent since the last call, by recipient (with attachment names)."""
-        found: dict[str, list[str]] = defaultdict(list)
-        for path in sorted((self.config.maildir.outbox / "new").iterdir()):
-            if path.name in self.seen:
-                continue
-            self.seen.add(path.name)
-            msg = message_from_bytes(path.read_bytes(), policy=default)
-            files = [p.get_filename() for p in msg.walk() if p.get_filename()]
-            text = f"Subject: {msg['Subject']}\nFiles: {files}\n{text_of(msg)}"
-            for addr in str(msg["To"]).split(","):
-                found[addr.strip().strip("<>").split("<")[-1].rstrip(">")].append(text)
-        return found
-
-    async def process(self) -> str:
-        """PROCESS the phase; the results report Norland receives."""
-        self.new_mail()
-        await self.gm(f"SIGNON GM {self.game} gmpass\nPROCESS")
-        mail = self.new_mail()
-        return next(t for t in mail[PLAYERS["Norland"]] if ": results" in t.splitlines()[0])
-
-    def state(self) -> GameState:
-        with self.db.read() as s:
-            game = games_repo.find_game(s, self.game)
-            assert game is not None
-            return phases_repo.history(s, game.id)[-1].state
 
 
 def _folder(tmp_path: Path) -> Path:
@@ -139,7 +94,7 @@ async def test_isthmia_is_created_and_played_for_a_year_by_email(
     assert str(table.state().phase) == "Spring 1901, Movement"
 
     # Spring 1901: a fleet must name the coast of the split Isthmus.
-    replies = await table.orders({
+    replies = await table.replies({
         "Norland": ["F Cap - Ist", "F Cap - NSO", "A Nor H"],
         "Eastria": ["A Kar - Fel", "A Eas - Hol"],
         "Southia": ["F Sun - GUL", "A Bay - Dun"],
@@ -165,7 +120,7 @@ async def test_isthmia_is_created_and_played_for_a_year_by_email(
     assert state.owners["Cap"] == "Southia" and state.owners["Ist"] == "Eastria"
 
     # Winter 1901: builds on home centres (not inland fleets), a removal.
-    replies = await table.orders({
+    replies = await table.replies({
         "Eastria": ["Build F Kar", "Build A Kar", "Build A Eas"],
         "Southia": ["Build F Sun", "Build A Bay"],
         "Norland": ["Remove F SSO"],

@@ -7,27 +7,13 @@ Sahara rules 2, 3 and 5)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from email import message_from_bytes
-from email.policy import default
 from pathlib import Path
 
-from gm.config import Config
-from gm.engine.state import GameState
-from gm.service.clock import FixedClock
-from gm.service.ingest import Disposition
-from gm.service.serve import Service
-from gm.store import games as games_repo
-from gm.store import phases as phases_repo
 from gm.store.db import Database
+from tests.support.mail_table import MailTable
 from tests.support.service_support import (
-    GM,
     PLAYERS,
-    START,
-    deliver,
     maildir_config,
-    message,
-    text_of,
 )
 
 
@@ -39,55 +25,9 @@ def _setup(game: str, variant: str) -> str:
     )
 
 
-class Table:
-    """A game table: the GM's and the players' mail in and out."""
-
-    def __init__(self, database: Database, tmp_path: Path, game: str) -> None:
-        self.db = database
-        self.config: Config = maildir_config(tmp_path)
-        self.clock = FixedClock(START)
-        self.game = game
-        self.seen: set[str] = set()
-
-    async def run(self) -> list[Disposition]:
-        return [r.outcome for r in await Service(self.db, self.config, clock=self.clock).once()]
-
-    async def gm(self, body: str) -> None:
-        deliver(self.config.maildir.inbox, message(GM, body))
-        assert await self.run() == [Disposition.ANSWERED]
-
-    async def orders(self, orders: dict[str, list[str]]) -> None:
-        for power, lines in orders.items():
-            body = "\n".join([f"SIGNON {power} {self.game} pw{power.lower()}", *lines])
-            deliver(self.config.maildir.inbox,
-                     message(PLAYERS[power], body, subject="orders"))
-        assert await self.run() == [Disposition.ANSWERED] * len(orders)
-
-    def new_mail(self) -> dict[str, list[str]]:
-        """Texts of the mail sent since the last call, by recipient."""
-        found: dict[str, list[str]] = defaultdict(list)
-        for path in sorted((self.config.maildir.outbox / "new").iterdir()):
-            if path.name in self.seen:
-                continue
-            self.seen.add(path.name)
-            msg = message_from_bytes(path.read_bytes(), policy=default)
-            text = f"Subject: {msg['Subject']}\n{text_of(msg)}"
-            for addr in str(msg["To"]).split(","):
-                found[addr.strip().strip("<>").split("<")[-1].rstrip(">")].append(text)
-        return found
-
-    async def process(self) -> str:
-        """PROCESS the phase; the results report England receives."""
-        self.new_mail()
-        await self.gm(f"SIGNON GM {self.game} gmpass\nPROCESS")
-        mail = self.new_mail()
-        return next(t for t in mail[PLAYERS["England"]] if ": results" in t.splitlines()[0])
-
-    def state(self) -> GameState:
-        with self.db.read() as s:
-            game = games_repo.find_game(s, self.game)
-            assert game is not None
-            return phases_repo.history(s, game.id)[-1].state
+def Table(database: Database, tmp_path: Path, game: str) -> MailTable:
+    """A standard-powers table whose results report England receives."""
+    return MailTable(database, maildir_config(tmp_path), game, PLAYERS, reporter="England")
 
 
 def _reply(mail: dict[str, list[str]], power: str) -> str:

@@ -1,0 +1,74 @@
+"""A game played by mail in tests: the GM's and the players' messages delivered to a Maildir
+inbox, the service run once per batch, and what it mailed back read by recipient."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from email import message_from_bytes
+from email.policy import default
+
+from gm.config import Config
+from gm.engine.state import GameState
+from gm.service.clock import FixedClock
+from gm.service.ingest import Disposition
+from gm.service.serve import Service
+from gm.store import games as games_repo
+from gm.store import phases as phases_repo
+from gm.store.db import Database
+from tests.support.service_support import GM, START, deliver, message, text_of
+
+
+class MailTable:
+    """A game table: `players` maps each power to its address (password `pw<power>`); the
+    results report `process` returns is the one `reporter` receives."""
+
+    def __init__(self, database: Database, config: Config, game: str,
+                 players: Mapping[str, str], reporter: str) -> None:
+        self.db, self.config, self.game = database, config, game
+        self.players, self.reporter = players, reporter
+        self.clock = FixedClock(START)
+        self.seen: set[str] = set()
+
+    async def run(self) -> list[Disposition]:
+        return [r.outcome for r in await Service(self.db, self.config, clock=self.clock).once()]
+
+    async def gm(self, body: str) -> None:
+        deliver(self.config.maildir.inbox, message(GM, body))
+        assert await self.run() == [Disposition.ANSWERED]
+
+    async def orders(self, orders: dict[str, list[str]]) -> None:
+        """Send each power's orders (signed on), all answered."""
+        for power, lines in orders.items():
+            body = "\n".join([f"SIGNON {power} {self.game} pw{power.lower()}", *lines])
+            deliver(self.config.maildir.inbox,
+                    message(self.players[power], body, subject="orders"))
+        assert await self.run() == [Disposition.ANSWERED] * len(orders)
+
+    def new_mail(self) -> dict[str, list[str]]:
+        """Texts of the mail sent since the last call, by recipient (with attachment names)."""
+        found: dict[str, list[str]] = defaultdict(list)
+        for path in sorted((self.config.maildir.outbox / "new").iterdir()):
+            if path.name in self.seen:
+                continue
+            self.seen.add(path.name)
+            msg = message_from_bytes(path.read_bytes(), policy=default)
+            files = [p.get_filename() for p in msg.walk() if p.get_filename()]
+            text = f"Subject: {msg['Subject']}\nFiles: {files}\n{text_of(msg)}"
+            for addr in str(msg["To"]).split(","):
+                found[addr.strip().strip("<>").split("<")[-1].rstrip(">")].append(text)
+        return found
+
+    async def process(self) -> str:
+        """PROCESS the phase; the results report `reporter` receives."""
+        self.new_mail()
+        await self.gm(f"SIGNON GM {self.game} gmpass\nPROCESS")
+        mail = self.new_mail()
+        return next(t for t in mail[self.players[self.reporter]]
+                    if ": results" in t.splitlines()[0])
+
+    def state(self) -> GameState:
+        with self.db.read() as s:
+            game = games_repo.find_game(s, self.game)
+            assert game is not None
+            return phases_repo.history(s, game.id)[-1].state
