@@ -79,7 +79,7 @@ def _last_reply(session: Session, record: InboundRecord, since: datetime) -> str
     """The text of what we last sent to the sender within the window, or None."""
     for sent in outbound_repo.replies_to(session, record.sender, since=since):
         if any(address_key(r) == record.sender for r in sent.recipients):
-            return next((p.text for p in sent.parts if p.content_type == "text/plain"), None)
+            return sent.text
     return None
 
 

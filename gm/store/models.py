@@ -189,7 +189,10 @@ class InboundMessage(Base):
 
 class OutboundMessage(Base):
     __tablename__ = "outbound_messages"
-    __table_args__ = (Index("ix_outbound_messages_due", "status", "next_attempt_at"),)
+    __table_args__ = (
+        Index("ix_outbound_messages_due", "status", "next_attempt_at"),
+        Index("ix_outbound_messages_inbound", "inbound_id"),  # a sender's replies: loop guard
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     message_id: Mapped[str] = mapped_column(String(255), unique=True)  # fixed at enqueue time

@@ -288,16 +288,29 @@ def accepted_for(session: Session, address: str, *, created_after: datetime | No
                for recipients in session.scalars(stmt))
 
 
+@dataclass(frozen=True)
+class SentText:
+    """Whom a message of ours went to and its text/plain part (None: it had none)."""
+
+    recipients: tuple[str, ...]
+    text: str | None
+
+
 def replies_to(session: Session, sender: str, *, since: datetime,
-               limit: int = 3) -> list[OutboundRecord]:
+               limit: int = 3) -> list[SentText]:
     """The mail queued at or after `since` in answer to messages from `sender` (an inbound
     message's sender, as stored): the latest message's first, each message's in the order
-    queued (its reply first, then the notices it caused)."""
-    stmt = (select(OutboundMessage)
+    queued (its reply first, then the notices it caused). Only recipients and text are read:
+    the attachments (pictures) are left in the database."""
+    stmt = (select(OutboundMessage.recipients, OutboundMessage.parts, OutboundBody.parts)
             .join(InboundMessage, OutboundMessage.inbound_id == InboundMessage.id)
+            .outerjoin(OutboundBody, OutboundMessage.body_id == OutboundBody.id)
             .where(InboundMessage.sender == sender, OutboundMessage.created_at >= since)
             .order_by(OutboundMessage.inbound_id.desc(), OutboundMessage.id).limit(limit))
-    return [to_record(r) for r in session.scalars(stmt)]
+    return [SentText(tuple(recipients),
+                     next((p["text"] for p in (shared if shared is not None else own)
+                           if p["content_type"] == "text/plain"), None))
+            for recipients, own, shared in session.execute(stmt)]
 
 
 def claim_due_outbound(
