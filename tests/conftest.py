@@ -4,7 +4,14 @@ Tests marked `slow` (each takes tens of seconds: a wheel build, the 10,000-messa
 first: spread over the workers of a parallel run (tests/run, pytest-xdist) from the start, they
 do not leave one worker busy long after the others are done."""
 
+import os
+
 import pytest
+
+# New password hashes at scrypt's lowest allowed cost (gm.store.passwords), in the tests and in
+# the gm processes they start: production's n = 2**14 would cost more than the rest of a game
+# test. tests/store/test_store_passwords.py checks the default cost without it.
+os.environ.setdefault("GM_SCRYPT_LOG2_N", "10")
 
 pytest_plugins: list[str] = [
     # "tests.support.fixtures.<module>" entries are added here as fixture modules land.

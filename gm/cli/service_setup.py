@@ -19,7 +19,13 @@ def open_service(command: str, config_path: Path | None) -> tuple[Config, Databa
     from gm.config import ConfigError, load_config
     from gm.store.db import open_database, resolve_url
     from gm.store.errors import SchemaError
+    from gm.store.passwords import cost
 
+    try:
+        cost()  # a wrong GM_SCRYPT_LOG2_N stops the start, not the first CREATE
+    except ValueError as exc:
+        print(f"gm {command}: {exc}", file=sys.stderr)
+        return None
     try:
         config = load_config(config_path, os.environ)
         if config.variants_dir is not None:

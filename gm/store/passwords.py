@@ -8,6 +8,11 @@ scrypt is slow on purpose (tens of milliseconds), and every order message signs 
 password that verified is remembered for the life of the process: as an HMAC of the stored hash
 and the password under a random per-process key, never the password itself. A wrong password
 always costs the full scrypt; a hash that changes (a new password) no longer matches.
+
+The cost of new hashes is n = 2**14 unless GM_SCRYPT_LOG2_N (10 to 20) says otherwise: higher
+on a server with memory and time to spare, 10 in the test suite (as Devise's `stretches` or
+Rails' `min_cost` are lowered for tests), where a game's eight hashes would otherwise cost more
+than the rest of the test. Hashes keep the cost they were made with (`needs_rehash`).
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ import os
 import threading
 
 SCHEME = "scrypt"
-LOG2_N = 14  # n = 16384: 16 MiB of memory with r = 8
+LOG2_N = 14  # the default cost, n = 16384: 16 MiB of memory with r = 8
+COST_VARIABLE = "GM_SCRYPT_LOG2_N"
+MIN_LOG2_N, MAX_LOG2_N = 10, 20  # what COST_VARIABLE may say
 R = 8
 P = 1
 SALT_BYTES = 16
@@ -46,11 +53,25 @@ def _derive(password: str, salt: bytes, log2_n: int, r: int, p: int, length: int
     )
 
 
+def cost() -> int:
+    """log2 of scrypt's n for new hashes: GM_SCRYPT_LOG2_N, or LOG2_N when it is unset; a
+    ValueError naming the variable and what it may be when it is anything else."""
+    given = os.environ.get(COST_VARIABLE, "").strip()
+    if not given:
+        return LOG2_N
+    if not given.isdigit() or not MIN_LOG2_N <= int(given) <= MAX_LOG2_N:
+        raise ValueError(f"{COST_VARIABLE} must be a whole number from {MIN_LOG2_N} to "
+                         f"{MAX_LOG2_N} (scrypt's n is 2 to that power; {LOG2_N} when unset), "
+                         f"not {given!r}")
+    return int(given)
+
+
 def hash_password(password: str) -> str:
     """A new salted hash of `password`, for storing."""
     salt = os.urandom(SALT_BYTES)
-    key = _derive(password, salt, LOG2_N, R, P, KEY_BYTES)
-    return f"{SCHEME}${LOG2_N}${R}${P}${_b64(salt)}${_b64(key)}"
+    log2_n = cost()
+    key = _derive(password, salt, log2_n, R, P, KEY_BYTES)
+    return f"{SCHEME}${log2_n}${R}${P}${_b64(salt)}${_b64(key)}"
 
 
 def verify_password(password: str, stored: str | None) -> bool:
@@ -109,4 +130,4 @@ class _Check:
 
 def needs_rehash(stored: str) -> bool:
     """Whether the hash was made with other parameters than today's (re-hash at next login)."""
-    return not stored.startswith(f"{SCHEME}${LOG2_N}${R}${P}$")
+    return not stored.startswith(f"{SCHEME}${cost()}${R}${P}$")

@@ -4,7 +4,6 @@ the position before any phase is processed; a clear message for an unknown game 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -15,6 +14,7 @@ from gm.service.clock import FixedClock
 from gm.service.tick import tick
 from gm.store import migrate
 from gm.store.db import default_url, open_database
+from tests.support.environment import clean_env
 from tests.support.picture_reader import SVG
 from tests.support.service_support import maildir_config
 from tests.support.tick_support import YEAR, new_game, submit
@@ -23,7 +23,7 @@ T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
 
 def _gm(data: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    env = clean_env()
     env["GM_DATA_DIR"] = str(data)
     return subprocess.run([sys.executable, "-m", "gm", "picture", *map(str, args)], env=env,
                           capture_output=True, text=True, timeout=300)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,11 +16,12 @@ from gm.store.db import open_database
 from gm.store.passwords import hash_password
 from gm.store.statuses import InboundStatus
 from tests.support.bounce_mail import postfix_bounce
+from tests.support.environment import clean_env
 from tests.support.service_support import GM, START, maildir_config, message
 
 
 def _gm(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    env = clean_env()
     return subprocess.run([sys.executable, "-m", "gm", "shunt", *args, "--config", str(config)],
                           capture_output=True, text=True, env=env, timeout=120)
 

@@ -5,12 +5,12 @@ the list of built-in and loaded variants, and a file that does not load, with wh
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from gm.variants.varfile import read_variant
+from tests.support.environment import clean_env
 from tests.support.picture_reader import read
 
 DATA = Path(__file__).resolve().parent.parent / "variants" / "data"
@@ -18,7 +18,7 @@ DATA = Path(__file__).resolve().parent.parent / "variants" / "data"
 
 def _gm(*args: str | Path, env: dict[str, str] | None = None
         ) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    clean = clean_env()
     clean.update(env or {})
     return subprocess.run([sys.executable, "-m", "gm", "variant", *map(str, args)], env=clean,
                           capture_output=True, text=True, timeout=300)

@@ -5,7 +5,6 @@ runs and passes; the demo game played by mail exports and passes the same way.""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -21,6 +20,7 @@ from gm.store import phases as phases_repo
 from gm.store import press as press_repo
 from gm.store.db import Database
 from gm.variants import get_variant
+from tests.support.environment import clean_env
 from tests.support.service_support import maildir_config
 from tests.support.tick_support import YEAR, new_game, submit
 
@@ -91,7 +91,7 @@ def test_the_demo_game_exports_and_passes(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "gm", "demo", "--exit", "--pause", "0",
                     "--data-dir", str(data)], capture_output=True, text=True, check=True,
                    timeout=300)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    env = clean_env()
     env["GM_DATA_DIR"] = str(data)
     cases = tmp_path / "demo.txt"
     subprocess.run([sys.executable, "-m", "gm", "export", "demo", "--scenario", "-o",

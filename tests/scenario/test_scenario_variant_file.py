@@ -4,10 +4,11 @@ or by GM_VARIANTS_DIR; without it the case names the unknown variant and its lin
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.support.environment import clean_env
 
 DATA = Path(__file__).resolve().parent.parent / "variants" / "data"
 CASES = DATA / "isthmia-cases.txt"
@@ -15,7 +16,7 @@ CASES = DATA / "isthmia-cases.txt"
 
 def _gm(*args: str | Path, env: dict[str, str] | None = None
         ) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    clean = clean_env()
     clean.update(env or {})
     return subprocess.run([sys.executable, "-m", "gm", "scenario", *map(str, args)], env=clean,
                           capture_output=True, text=True, timeout=300)

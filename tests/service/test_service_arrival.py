@@ -10,7 +10,6 @@ Dovecot, are in test_service_arrival_imap.py.
 from __future__ import annotations
 
 import asyncio
-import os
 import smtplib
 import subprocess
 import sys
@@ -31,6 +30,7 @@ from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
 from gm.store.db import Database
 from gm.store.rows import PhaseRecord
+from tests.support.environment import clean_env
 from tests.support.fixtures.mailservers import free_port
 from tests.support.service_support import (
     GM,
@@ -238,7 +238,7 @@ def test_gm_ingest_from_the_mail_server_counts_when_the_server_took_it(
         late = message(FRANCE, ORDERS.replace("A Mar - Spa", "A Mar H"),
                        message_id="<piped-late@example.org>")
         sleep_past(deadline)
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+        env = clean_env()
 
         def ingest_cli(raw: bytes) -> None:
             done = subprocess.run([sys.executable, "-m", "gm", "ingest", "--config", str(conf)],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import subprocess
 import sys
@@ -15,6 +14,7 @@ from gm.service.serve import Service
 from gm.store import inbound as inbound_repo
 from gm.store.db import Database
 from gm.store.statuses import InboundStatus
+from tests.support.environment import clean_env
 from tests.support.service_support import GM, START, maildir_config, message
 
 
@@ -31,10 +31,9 @@ def _config_file(tmp_path: Path, url: str) -> Path:
     return path
 
 
-def _gm(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+def _gm(*args: str, stdin: bytes = b"", **env: str) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([sys.executable, "-m", "gm", *args], input=stdin,
-                          capture_output=True, env=env, timeout=120)
+                          capture_output=True, env={**clean_env(), **env}, timeout=120)
 
 
 def _deliver(inbox: Path, raw: bytes) -> None:
@@ -60,6 +59,18 @@ def test_serve_with_its_sender_worker_refuses_a_database_without_schema(tmp_path
     assert done.returncode == 2
     assert done.stderr.count(b"gm db upgrade") == 1, done.stderr
     assert b"exited with" not in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_a_wrong_password_cost_stops_the_start_with_what_it_may_be(migrated_url: str,
+                                                                 tmp_path: Path) -> None:
+    config = _config_file(tmp_path, migrated_url)
+    _deliver(tmp_path / "inbox", message(GM, "CREATE delta standard secret"))
+    done = _gm("serve", "--config", str(config), "--once", GM_SCRYPT_LOG2_N="30")
+    assert done.returncode == 2
+    assert done.stderr.decode() == (
+        "gm serve: GM_SCRYPT_LOG2_N must be a whole number from 10 to 20 (scrypt's n is 2 to "
+        "that power; 14 when unset), not '30'\n")
+    assert list((tmp_path / "inbox" / "new").iterdir())  # the message waits for a good start
 
 
 def test_serve_once_answers_the_inbox(migrated_url: str, tmp_path: Path) -> None:
@@ -89,7 +100,7 @@ def test_help_lists_serve_and_ingest() -> None:
 
 def test_sigterm_stops_serve_cleanly(migrated_url: str, tmp_path: Path) -> None:
     config = _config_file(tmp_path, migrated_url)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    env = clean_env()
     proc = subprocess.Popen([sys.executable, "-m", "gm", "serve", "--config", str(config)],
                             env=env, stderr=subprocess.PIPE)
     try:

@@ -7,7 +7,6 @@ is the standard library's LMTP client, and the processes beside it are real `gm`
 from __future__ import annotations
 
 import asyncio
-import os
 import smtplib
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from gm.service.clock import FixedClock, SystemClock
 from gm.service.serve import Service
 from gm.store import inbound as inbound_repo
 from gm.store.db import Database
+from tests.support.environment import clean_env
 from tests.support.service_support import (
     GM,
     START,
@@ -86,7 +86,7 @@ async def test_mail_queued_by_gm_ingest_beside_the_service_is_sent_at_once(
         done = await asyncio.to_thread(
             subprocess.run, [sys.executable, "-m", "gm", "ingest", "--config", str(config_file)],
             input=message(GM, "HELP", message_id="<w1@example.org>"), capture_output=True,
-            env={k: v for k, v in os.environ.items() if not k.startswith("GM_")}, timeout=120)
+            env=clean_env(), timeout=120)
         assert done.returncode == 0, done.stderr.decode()
         await until(lambda: _replies(config.maildir.outbox) == 1, "the reply sent at once")
     assert not (tmp_path / "sender.wake").exists()

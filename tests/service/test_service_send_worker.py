@@ -14,6 +14,7 @@ from pathlib import Path
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.store.statuses import OutboundStatus
+from tests.support.environment import clean_env
 from tests.support.service_support import GM, PLAYERS, deliver, message
 
 WAIT = 90.0
@@ -28,7 +29,7 @@ def _config(tmp_path: Path, url: str) -> Path:
 
 
 def _serve(config: Path, log: Path) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    env = clean_env()
     with log.open("ab") as out:
         return subprocess.Popen([sys.executable, "-m", "gm", "serve", "--config", str(config)],
                                 env=env, stdout=out, stderr=subprocess.STDOUT)

@@ -23,6 +23,7 @@ import pytest
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.store.statuses import OutboundStatus
+from tests.support.environment import clean_env
 from tests.support.fixtures.mailservers import SmtpServer
 from tests.support.service_support import PLAYERS, SERVICE, deliver, message
 
@@ -48,7 +49,7 @@ class Served:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+        env = clean_env()
         command = [sys.executable, "-m", "gm", "serve", "--config", str(self.config),
                    "--tick-every", "0"]
         with self.log.open("ab") as log:

@@ -5,7 +5,6 @@ player and the GM, from their registered addresses, still get in and their comma
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections import defaultdict
@@ -24,6 +23,7 @@ from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import submissions as orders_repo
 from gm.store.db import Database
+from tests.support.environment import clean_env
 from tests.support.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer
 from tests.support.imap_support import ImapService
 from tests.support.service_support import (
@@ -158,7 +158,7 @@ def test_the_operator_lifts_the_throttling(migrated_url: str, database: Database
     config.write_text(f'database_url = "{migrated_url}"\naddress = "{SERVICE}"\n'
                       f'operator = "postmaster@example.org"\n[maildir]\n'
                       f'inbox = "{tmp_path / "inbox"}"\noutbox = "{tmp_path / "outbox"}"\n')
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    env = clean_env()
 
     def gm(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "gm", "unlock", *args, "--config",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import re
 import shutil
 import subprocess
@@ -33,6 +32,7 @@ from gm.store.db import Database
 from gm.store.rows import GameRecord
 from gm.store.statuses import GameStatus
 from gm.variants import registry
+from tests.support.environment import clean_env
 from tests.support.mail_table import MailTable
 from tests.support.service_support import GM, START, deliver, maildir_config, message
 
@@ -255,7 +255,7 @@ async def test_orders_for_a_game_whose_variant_file_is_gone_are_kept_and_replaye
     config.write_text(f'database_url = "{database.url}"\naddress = "judge@example.org"\n'
                       f'variants_dir = "{folder}"\n[maildir]\ninbox = "{tmp_path / "inbox"}"\n'
                       f'outbox = "{tmp_path / "outbox"}"\n')
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    env = clean_env()
     done = subprocess.run([sys.executable, "-m", "gm", "shunt", "replay", "--all", "--config",
                            str(config)], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr

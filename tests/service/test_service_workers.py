@@ -3,7 +3,6 @@ adjudicated twice (storage issue: "several workers"). Real processes, real datab
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
 from gm.store.db import open_database
 from gm.store.statuses import InboundStatus
+from tests.support.environment import clean_env
 from tests.support.service_support import GM, PLAYERS, SPRING_1901, message
 
 GAME = "race"
@@ -35,7 +35,7 @@ def _config(tmp_path: Path, url: str) -> Path:
 
 def _ingest_together(config: Path, raw: bytes, workers: int = 2) -> None:
     """Start `workers` `gm ingest` processes on the same message at once; wait for all."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    env = clean_env()
     procs = [
         subprocess.Popen([sys.executable, "-m", "gm", "ingest", "--config", str(config)],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -68,7 +68,7 @@ def test_two_processes_share_the_work_once(migrated_url: str, tmp_path: Path) ->
         _ingest_together(config, raw)
     # one PROCESS message delivered to four processes at once (a redelivery race)
     process = message(GM, f"SIGNON GM {GAME} gmpass\nPROCESS", subject="process")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    env = clean_env()
     procs = [
         subprocess.Popen([sys.executable, "-m", "gm", "ingest", "--config", str(config)],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,

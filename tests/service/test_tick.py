@@ -5,7 +5,6 @@ policies (HOLD, DISORDER after N, WAIT), phases nobody has a choice in, timezone
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 from datetime import UTC, datetime, time, timedelta
@@ -31,6 +30,7 @@ from gm.store.models import AuditEntry, OutboundMessage
 from gm.store.rows import OutboundRecord
 from gm.store.statuses import GameStatus, OutboundStatus, PowerStatus
 from gm.variants import get_variant
+from tests.support.environment import clean_env
 from tests.support.service_support import maildir_config, unwrapped
 from tests.support.tick_support import (
     GM,
@@ -250,7 +250,7 @@ def test_deadlines_by_time_of_day_in_the_games_timezone(database: Database,
 
 
 def _gm_env(url: str, data: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GM_")}
+    env = clean_env()
     env.update(GM_DATABASE_URL=url, GM_DATA_DIR=str(data), GM_ADDRESS="judge@example.org")
     return env
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 
-from gm.store.passwords import hash_password, needs_rehash, verify_password
+import pytest
+
+from gm.store.passwords import COST_VARIABLE, hash_password, needs_rehash, verify_password
 
 
 def test_a_hash_verifies_its_password_only() -> None:
@@ -22,10 +24,44 @@ def test_hashes_are_salted_and_do_not_contain_the_password() -> None:
     assert verify_password("same", a) and verify_password("same", b)
 
 
-def test_the_stored_form_names_scrypt_and_its_parameters() -> None:
+def test_the_stored_form_names_scrypt_and_its_parameters(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(COST_VARIABLE, raising=False)  # the cost a server runs with by default
     scheme, log2_n, r, p, salt, key = hash_password("x").split("$")
     assert (scheme, log2_n, r, p) == ("scrypt", "14", "8", "1")
     assert len(salt) >= 20 and len(key) >= 40  # 16 and 32 bytes in base64
+    stored = "$".join((scheme, log2_n, r, p, salt, key))
+    assert key == base64_key("x", stored)  # n = 2**14 in earnest, not just so named
+
+
+def base64_key(password: str, stored: str) -> str:
+    """The key scrypt derives for `password` with the parameters and salt of `stored`."""
+    import base64
+
+    _, log2_n, r, p, salt, _ = stored.split("$")
+    raw = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt + "=" * (-len(salt) % 4)),
+                         n=1 << int(log2_n), r=int(r), p=int(p), maxmem=64 << 20, dklen=32)
+    return base64.b64encode(raw).decode().rstrip("=")
+
+
+def test_the_cost_of_new_hashes_is_set_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(COST_VARIABLE, "11")
+    eleven = hash_password("pw")
+    assert eleven.startswith("scrypt$11$8$1$") and eleven.split("$")[5] == base64_key("pw", eleven)
+    assert not needs_rehash(eleven)
+    monkeypatch.delenv(COST_VARIABLE)
+    assert verify_password("pw", eleven)  # a hash keeps its cost: it verifies at any setting
+    assert needs_rehash(eleven)  # and is made again at today's cost at the next chance
+
+
+@pytest.mark.parametrize("given", ["9", "21", "fourteen", "-12", "14.0"])
+def test_a_cost_out_of_range_is_refused_with_what_it_may_be(
+        monkeypatch: pytest.MonkeyPatch, given: str) -> None:
+    monkeypatch.setenv(COST_VARIABLE, given)
+    with pytest.raises(ValueError) as refused:
+        hash_password("pw")
+    assert str(refused.value) == (
+        "GM_SCRYPT_LOG2_N must be a whole number from 10 to 20 (scrypt's n is 2 to that "
+        f"power; 14 when unset), not {given!r}")
 
 
 def test_stored_parameters_are_used_so_they_can_change_later() -> None:
@@ -56,4 +92,6 @@ def test_a_remembered_verification_changes_no_answer() -> None:
     assert not verify_password("right ", stored) and not verify_password("Right", stored)
     other = hash_password("other")  # a new password: the old one no longer verifies
     assert not verify_password("right", other) and verify_password("other", other)
-    assert not verify_password("right", stored.replace("scrypt$14", "scrypt$13"))
+    log2_n = stored.split("$")[1]
+    assert not verify_password("right", stored.replace(f"scrypt${log2_n}$",
+                                                       f"scrypt${int(log2_n) + 1}$"))
