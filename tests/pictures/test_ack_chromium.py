@@ -9,15 +9,13 @@ from __future__ import annotations
 from email.message import EmailMessage
 from pathlib import Path
 
-from gm.pictures.colours import TERRAIN_COLOURS, distance
 from gm.service.clock import FixedClock
 from gm.service.ingest import Disposition, ingest
 from gm.service.sender import compose, draw_pictures
 from gm.store import migrate
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database, open_database
-from tests.pictures.test_report_chromium import _chromium
-from tests.support.png_pixels import Image
+from tests.pictures.test_report_chromium import _chromium, sea_seen
 from tests.support.service_support import GM, PLAYERS, START, maildir_config, message
 
 
@@ -57,9 +55,6 @@ def test_the_acknowledgement_opens_in_chromium_with_its_picture(tmp_path: Path) 
 
     shot = tmp_path / "shot.png"
     _chromium(tmp_path, "--window-size=800,1100", f"--screenshot={shot}", page.as_uri())
-    image = Image(shot.read_bytes(), rows=1100)
-    sea = TERRAIN_COLOURS["sea"]
-    seen = sum(1 for y in range(300, 1100, 5) for x in range(0, 780, 5)
-               if distance(image.pixel(x, y), sea) < 4)
+    seen = sea_seen(shot, top=300, rows=1100)
     # the map's seas cover about a third of the picture; a broken image shows none
     assert seen > 0.1 * (160 * 156), seen

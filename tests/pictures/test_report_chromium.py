@@ -36,6 +36,15 @@ def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
                           capture_output=True, timeout=120, check=True)
 
 
+def sea_seen(shot: Path, *, top: int, rows: int) -> int:
+    """How many pixels of a screenshot show the map's sea colour: every fifth of the first 780
+    columns, in the rows from `top` to `rows`."""
+    image = Image(shot.read_bytes(), rows=rows)
+    sea = TERRAIN_COLOURS["sea"]
+    return sum(1 for y in range(top, rows, 5) for x in range(0, 780, 5)
+               if distance(image.pixel(x, y), sea) < 4)
+
+
 def _related_part(tmp_path: Path) -> bytes:
     url = f"sqlite:///{tmp_path / 'gm.sqlite3'}"
     migrate.upgrade(url)
@@ -68,9 +77,6 @@ def test_the_report_opens_in_chromium_with_its_map_and_table(tmp_path: Path) -> 
 
     shot = tmp_path / "shot.png"
     _chromium(tmp_path, "--window-size=800,900", f"--screenshot={shot}", page.as_uri())
-    image = Image(shot.read_bytes(), rows=700)
-    sea = TERRAIN_COLOURS["sea"]
-    seen = sum(1 for y in range(100, 700, 5) for x in range(0, 780, 5)
-               if distance(image.pixel(x, y), sea) < 4)
+    seen = sea_seen(shot, top=100, rows=700)
     # the map's seas cover about a third of the picture; a broken image shows none
     assert seen > 0.15 * (120 * 156), seen

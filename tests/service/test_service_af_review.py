@@ -6,86 +6,35 @@ reason; `Build A/F` is refused; the adjustment reply counts an A/F as two units.
 from __future__ import annotations
 
 import re
-from email import message_from_bytes
-from email.message import Message
-from email.policy import default
 from pathlib import Path
 
-from gm.config import Config
-from gm.engine.state import GameState
-from gm.service.clock import FixedClock
-from gm.service.ingest import Disposition
-from gm.service.serve import Service
-from gm.store import games as games_repo
-from gm.store import phases as phases_repo
 from gm.store.db import Database
-from tests.support.service_support import (
-    GM,
-    PLAYERS,
-    START,
-    deliver,
-    maildir_config,
-    message,
-    text_of,
-)
+from tests.support.mail_table import MailTable
+from tests.support.service_support import PLAYERS, maildir_config, text_of
 
 
-class Table:
-    """One game by mail; `send` returns the text of the reply to the sender."""
-
-    def __init__(self, db: Database, config: Config, game: str) -> None:
-        self.db, self.config, self.game = db, config, game
-        self.clock = FixedClock(START)
-
-    def _mail(self) -> dict[str, Message]:
-        outbox = self.config.maildir.outbox / "new"
-        return {path.name: message_from_bytes(path.read_bytes(), policy=default)
-                for path in (outbox.iterdir() if outbox.exists() else ())}
-
-    async def send(self, sender: str, body: str) -> str:
-        """Deliver `body` from `sender`, run the service once, return the text mailed back."""
-        seen = set(self._mail())
-        deliver(self.config.maildir.inbox, message(sender, body))
-        service = Service(self.db, self.config, clock=self.clock)
-        assert [r.outcome for r in await service.once()] == [Disposition.ANSWERED]
-        return "\n".join(text_of(m) for name, m in sorted(self._mail().items())
-                         if name not in seen and sender in str(m["To"]))
-
-    async def orders(self, power: str, *lines: str) -> str:
-        body = "\n".join([f"SIGNON {power} {self.game} pw{power.lower()}", *lines])
-        return await self.send(PLAYERS[power], body)
-
-    async def process(self) -> str:
-        """PROCESS as the GM: the reply and the GM's report."""
-        return await self.send(GM, f"SIGNON GM {self.game} gmpass\nPROCESS")
-
-    def state(self) -> GameState:
-        with self.db.read() as s:
-            game = games_repo.find_game(s, self.game)
-            assert game is not None
-            return phases_repo.history(s, game.id)[-1].state
+def _table(database: Database, folder: Path, game: str) -> MailTable:
+    return MailTable(database, maildir_config(folder), game, PLAYERS, reporter="England")
 
 
-async def _start(table: Table, variant: str) -> None:
-    await table.send(GM, "\n".join(
-        [f"CREATE {table.game} {variant} gmpass"]
-        + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
-        + ["START"]))
+async def _orders(table: MailTable, power: str, *lines: str) -> str:
+    """`lines` from `power` after its SIGNON: the text of the reply."""
+    return text_of(await table.signed(power, *lines))
 
 
 async def test_abstraction2_af_orders_by_mail(database: Database, tmp_path: Path) -> None:
-    table = Table(database, maildir_config(tmp_path), "floes")
-    await _start(table, "Abstraction2")
+    table = _table(database, tmp_path, "floes")
+    await table.start("Abstraction2")
     # July 1914: the fleet of Plymouth to the Irish Sea, Edinburgh's to the North Sea.
-    await table.orders("England", "F(Ply) - IRI", "F(Edi) - NTH")
+    await _orders(table, "England", "F(Ply) - IRI", "F(Edi) - NTH")
     await table.process()
 
     # August 1914 (Abstraction2 rule 3): the army boards, as the seed writes it; the reply lists
     # the units still without orders.
-    reply = await table.orders("England", "A Lvp boards F ENG", "A Lvp boards F NTH")
+    reply = await _orders(table, "England", "A Lvp boards F ENG", "A Lvp boards F NTH")
     assert '"A Lvp boards F ENG": refused, no fleet in ENG' in reply  # checked on receipt
     assert '"A Lvp boards F NTH": refused, A Lvp cannot board F NTH: not adjacent' in reply
-    reply = await table.orders("England", "A(Lvp) boards F(IRI)", "F(NTH) - Nwy")
+    reply = await _orders(table, "England", "A(Lvp) boards F(IRI)", "F(NTH) - Nwy")
     assert "A(Lvp) boards F(IRI)  ->  A Lvp boards F IRI" in reply
     assert "Units without orders: F IRI, F Lon." in reply
     report = await table.process()
@@ -96,7 +45,7 @@ async def test_abstraction2_af_orders_by_mail(database: Database, tmp_path: Path
 
     # September 1914: five centres, the A/F counts two (rule 3): one build. An A/F is never
     # built; the refusal quotes the order and says what to do.
-    reply = await table.orders("England", "Build A/F Lvp", "Build A(Lvp)")
+    reply = await _orders(table, "England", "Build A/F Lvp", "Build A(Lvp)")
     assert ('"Build A/F Lvp": refused, an A/F cannot be built: build an army or a fleet'
             in reply)
     assert "Build A(Lvp)  ->  Build A Lvp" in reply
@@ -106,7 +55,7 @@ async def test_abstraction2_af_orders_by_mail(database: Database, tmp_path: Path
 
     # October 1914: wrong A/F orders are refused with the order quoted and the reason; the
     # landing is accepted; the reply lists the A/F among the units and who still has no order.
-    reply = await table.orders("England", "A/F(IRI) - Wal", "A/F IRI FF A Lvp - Wal",
+    reply = await _orders(table, "England", "A/F(IRI) - Wal", "A/F IRI FF A Lvp - Wal",
                                "A/F ENG - MAO", "A/F(IRI) disembarks A(Wal)")
     assert ('"A/F(IRI) - Wal": refused, A/F IRI cannot move to Wal: an A/F never enters a '
             'coastal province' in reply)
@@ -115,7 +64,7 @@ async def test_abstraction2_af_orders_by_mail(database: Database, tmp_path: Path
     assert '"A/F ENG - MAO": refused, England has no unit to order in ENG.' in reply
     assert "A/F(IRI) disembarks A(Wal)  ->  A/F IRI disembarks Wal" in reply
     assert "Units without orders: A Lvp, F Lon, F Nwy." in reply
-    reply = await table.orders("England", "army liverpool holds", "F(Lon) - ENG",
+    reply = await _orders(table, "England", "army liverpool holds", "F(Lon) - ENG",
                                "f nwy - nth", "A/F Irish Sea - Mid-Atlantic Ocean",
                                "A disembarks Por")
     assert "A/F Irish Sea - Mid-Atlantic Ocean  ->  A/F IRI - MAO" in reply
@@ -131,30 +80,30 @@ async def test_abstraction2_af_orders_by_mail(database: Database, tmp_path: Path
 
 
 async def test_deluge2_af_removal_by_mail(database: Database, tmp_path: Path) -> None:
-    table = Table(database, maildir_config(tmp_path), "ark")
-    await _start(table, "Deluge II")
-    await table.orders("Germany", "Build F(Kie)", "Build A(Ber)", "Build A(Mun)")
+    table = _table(database, tmp_path, "ark")
+    await table.start("Deluge II")
+    await _orders(table, "Germany", "Build F(Kie)", "Build A(Ber)", "Build A(Mun)")
     # Deluge II rule 1 as the rule text writes it: `F(StP)nc`.
-    reply = await table.orders("Russia", "Build A War", "Build F(StP)nc")
+    reply = await _orders(table, "Russia", "Build A War", "Build F(StP)nc")
     assert "Build F(StP)nc  ->  Build F StP/nc" in reply
-    await table.orders("Austria", "Build A Vie")
+    await _orders(table, "Austria", "Build A Vie")
     await table.process()
     assert str(table.state().phase) == "Spring 1901, Movement"
-    await table.orders("Germany", "F Kie - HEL", "A Ber - Kie", "A Mun - Ruh")
-    await table.orders("Russia", "A War - Sil")
-    await table.orders("Austria", "A Vie - Boh")
+    await _orders(table, "Germany", "F Kie - HEL", "A Ber - Kie", "A Mun - Ruh")
+    await _orders(table, "Russia", "A War - Sil")
+    await _orders(table, "Austria", "A Vie - Boh")
     await table.process()
     # Fall 1901 (Deluge II rule 8): the army boards; Russia and Austria take Berlin and Munich.
-    reply = await table.orders("Germany", "A(Kie) boards F(HEL)")
+    reply = await _orders(table, "Germany", "A(Kie) boards F(HEL)")
     assert "Units without orders: A Ruh, F HEL." in reply
-    await table.orders("Russia", "A Sil - Ber")
-    await table.orders("Austria", "A Boh - Mun")
+    await _orders(table, "Russia", "A Sil - Ber")
+    await _orders(table, "Austria", "A Boh - Mun")
     await table.process()
     state = table.state()
     assert str(state.phase) == "Winter 1901, Adjustment"
     assert sorted(str(u) for u in state.units_of("Germany")) == ["A Ruh", "A/F HEL"]
     # One centre (Kiel) for three units, the A/F counting two: removing it covers both.
-    reply = await table.orders("Germany", "Build A/F Kie", "Remove A/F(HEL)")
+    reply = await _orders(table, "Germany", "Build A/F Kie", "Remove A/F(HEL)")
     assert '"Build A/F Kie": refused, Germany has no builds this phase.' in reply
     assert "Remove A/F(HEL)  ->  Remove A/F HEL" in reply
     assert "Removals ordered: 2 of 2." in reply

@@ -13,55 +13,19 @@ from __future__ import annotations
 import os
 import re
 import xml.etree.ElementTree as ET
-from email import message_from_bytes
 from email.message import Message
-from email.policy import default
 from pathlib import Path
 
-from gm.config import Config
-from gm.service.clock import FixedClock
-from gm.service.ingest import Disposition
-from gm.service.serve import Service
 from gm.store.db import Database
-from tests.support.service_support import GM, PLAYERS, START, deliver, maildir_config, message
+from tests.support.mail_table import MailTable
+from tests.support.service_support import GM, PLAYERS, maildir_config
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 KEEP = os.environ.get("GM_ACK_PICTURES")
 
 
-class Board:
-    """One game by mail; `send` returns the reply mailed back to the sender, whole."""
-
-    def __init__(self, db: Database, config: Config, game: str) -> None:
-        self.db, self.config, self.game = db, config, game
-        self.clock = FixedClock(START)
-
-    def _mail(self) -> dict[str, Message]:
-        outbox = self.config.maildir.outbox / "new"
-        return {path.name: message_from_bytes(path.read_bytes(), policy=default)
-                for path in (outbox.iterdir() if outbox.exists() else ())}
-
-    async def send(self, sender: str, body: str) -> Message:
-        raw = message(sender, body)
-        asked = message_from_bytes(raw, policy=default)["Message-ID"]
-        deliver(self.config.maildir.inbox, raw)
-        service = Service(self.db, self.config, clock=self.clock)
-        assert [r.outcome for r in await service.once()] == [Disposition.ANSWERED]
-        [reply] = [m for m in self._mail().values() if m["In-Reply-To"] == asked]
-        return reply
-
-    async def orders(self, power: str, *lines: str) -> Message:
-        body = "\n".join([f"SIGNON {power} {self.game} pw{power.lower()}", *lines])
-        return await self.send(PLAYERS[power], body)
-
-    async def start(self, variant: str, *, pictures_all: bool = True) -> None:
-        await self.send(GM, "\n".join(
-            [f"CREATE {self.game} {variant} gmpass"]
-            + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
-            + ["START"] + (["SET PICTURES DEFAULT ALL"] if pictures_all else [])))
-
-    async def process(self) -> Message:
-        return await self.send(GM, f"SIGNON GM {self.game} gmpass\nPROCESS")
+def _table(database: Database, folder: Path, game: str) -> MailTable:
+    return MailTable(database, maildir_config(folder), game, PLAYERS, reporter="England")
 
 
 def _text(msg: Message) -> str:
@@ -117,11 +81,11 @@ def _legend(svg: ET.Element) -> dict[str, str]:
 
 async def test_movement_orders_are_drawn_and_no_other_powers(database: Database,
                                                               tmp_path: Path) -> None:
-    board = Board(database, maildir_config(tmp_path), "alpha")
-    await board.start("standard")
+    board = _table(database, tmp_path, "alpha")
+    await board.start("standard", "SET PICTURES DEFAULT ALL")
     # Germany orders first: nothing of its orders may show in France's picture
-    await board.orders("Germany", "A Mun - Bur", "A Ber - Kie", "F Kie - Den")
-    reply = await board.orders("France", "A Par - Bur", "A Mar S A Par - Bur", "F Bre - Lon")
+    await board.signed("Germany", "A Mun - Bur", "A Ber - Kie", "F Kie - Den")
+    reply = await board.signed("France", "A Par - Bur", "A Mar S A Par - Bur", "F Bre - Lon")
     assert '"F Bre - Lon": refused' in _text(reply)
     svg = _picture(reply, "alpha-spring-1901-movement-france-orders")
     assert sorted(_marks(svg)) == [("move-ok", "A Par - Bur"), ("move-void", "F Bre - Lon"),
@@ -139,13 +103,13 @@ async def test_movement_orders_are_drawn_and_no_other_powers(database: Database,
     assert "alpha: Spring 1901, Movement, the orders of France as they stand" in text
     # a support of France's own unit that its order does not match is void already, whatever
     # the others order: drawn grey
-    reply = await board.orders("France", "F Bre S A Par - Pic")
+    reply = await board.signed("France", "F Bre S A Par - Pic")
     svg = _picture(reply, "alpha-spring-1901-movement-france-orders")
     assert sorted(_marks(svg)) == [("move-ok", "A Par - Bur"),
                                    ("move-void", "F Bre S A Par - Pic"),
                                    ("support-ok", "A Mar S A Par - Bur")]
     # Germany's own acknowledgement shows Germany's, and nothing of France's
-    reply = await board.orders("Germany", "A Mun H")
+    reply = await board.signed("Germany", "A Mun H")
     svg = _picture(reply, "alpha-spring-1901-movement-germany-orders")
     assert sorted(_marks(svg)) == [("hold", ""), ("move-ok", "A Ber - Kie"),
                                    ("move-ok", "F Kie - Den")]
@@ -153,27 +117,27 @@ async def test_movement_orders_are_drawn_and_no_other_powers(database: Database,
 
 
 async def test_retreats_and_builds_are_drawn(database: Database, tmp_path: Path) -> None:
-    board = Board(database, maildir_config(tmp_path), "beta")
-    await board.start("standard")
-    await board.orders("Germany", "A Mun - Bur")
-    await board.orders("France", "A Par - Gas", "F Bre - MAO")
+    board = _table(database, tmp_path, "beta")
+    await board.start("standard", "SET PICTURES DEFAULT ALL")
+    await board.signed("Germany", "A Mun - Bur")
+    await board.signed("France", "A Par - Gas", "F Bre - MAO")
     await board.process()
-    await board.orders("Germany", "A Bur H")
-    await board.orders("France", "A Mar - Bur", "A Gas S A Mar - Bur", "F MAO - Por")
+    await board.signed("Germany", "A Bur H")
+    await board.signed("France", "A Mar - Bur", "A Gas S A Mar - Bur", "F MAO - Por")
     await board.process()
     # Fall 1901, Retreats: Germany's army dislodged from Burgundy; a CLEAR draws it without
     # an order, where it waits
-    reply = await board.orders("Germany", "CLEAR")
+    reply = await board.signed("Germany", "CLEAR")
     assert _marks(_picture(reply, "beta-fall-1901-retreat-germany-orders")) == [
         ("no-order", "A Bur: no order")]
-    reply = await board.orders("Germany", "A Bur - Mar", "A Bur R Ruh")
+    reply = await board.signed("Germany", "A Bur - Mar", "A Bur R Ruh")
     assert '"A Bur - Mar": refused' in _text(reply)
     svg = _picture(reply, "beta-fall-1901-retreat-germany-orders")
     assert sorted(_marks(svg)) == [("move-void", "A Bur R Mar"), ("retreat-ok", "A Bur R Ruh")]
     assert _legend(svg)["retreat-ok"] == "retreat ordered"
     await board.process()
     # Winter 1901: France took Portugal, one build; a build outside its home centres refused
-    reply = await board.orders("France", "Build A Bur", "Build A Par")
+    reply = await board.signed("France", "Build A Bur", "Build A Par")
     assert "Builds ordered: 1 of 1." in _text(reply)
     svg = _picture(reply, "beta-winter-1901-adjustment-france-orders")
     assert sorted(_marks(svg)) == [("build", "Build A Par"), ("move-void", "Build A Bur")]
@@ -182,31 +146,31 @@ async def test_retreats_and_builds_are_drawn(database: Database, tmp_path: Path)
 
 async def test_the_reader_chooses_and_errors_only_draw_nothing(database: Database,
                                                                tmp_path: Path) -> None:
-    board = Board(database, maildir_config(tmp_path), "gamma")
-    await board.start("standard", pictures_all=False)
+    board = _table(database, tmp_path, "gamma")
+    await board.start("standard")
     # the default (INLINE): the PNG shown in the HTML part, no SVG
-    reply = await board.orders("Italy", "A Ven - Tyr")
+    reply = await board.signed("Italy", "A Ven - Tyr")
     assert list(_images(reply)) == ["gamma-spring-1901-movement-italy-orders.png"]
     assert 'src="cid:gamma-spring-1901-movement-italy-orders.png@picture.gm"' in (
         _html(reply) or "")
     assert "A Ven - Tyr  -&gt;  A Ven - Tyr" in (_html(reply) or "")  # the reply's lines too
     # a message whose every order is refused changed nothing: no picture
-    reply = await board.orders("Italy", "A Ven - Mun")
+    reply = await board.signed("Italy", "A Ven - Mun")
     assert '"A Ven - Mun": refused' in _text(reply) and _images(reply) == {}
     assert _html(reply) is None
     # NONE: text only
-    reply = await board.orders("Italy", "SET PICTURES NONE", "A Rom - Apu")
+    reply = await board.signed("Italy", "SET PICTURES NONE", "A Rom - Apu")
     assert "A Rom - Apu  ->  A Rom - Apu" in _text(reply)
     assert _images(reply) == {} and _html(reply) is None
 
 
 async def test_orders_asks_again_and_preview_draws_every_power(database: Database,
                                                                tmp_path: Path) -> None:
-    board = Board(database, maildir_config(tmp_path), "delta")
-    await board.start("standard")
-    await board.orders("Austria", "A Vie - Gal")
-    await board.orders("Russia", "A War - Gal")
-    reply = await board.orders("Austria", "ORDERS")
+    board = _table(database, tmp_path, "delta")
+    await board.start("standard", "SET PICTURES DEFAULT ALL")
+    await board.signed("Austria", "A Vie - Gal")
+    await board.signed("Russia", "A War - Gal")
+    reply = await board.signed("Austria", "ORDERS")
     text = _text(reply)
     assert "Orders of Austria for Spring 1901, Movement:\n  A Vie - Gal\n" in text
     assert "Units without orders: A Bud, F Tri." in text
@@ -214,7 +178,7 @@ async def test_orders_asks_again_and_preview_draws_every_power(database: Databas
     assert _marks(svg) == [("move-ok", "A Vie - Gal"), ("no-order", "A Bud: no order"),
                            ("no-order", "F Tri: no order")]
     assert "War - Gal" not in ET.tostring(svg, encoding="unicode")
-    reply = await board.orders("Austria", "ORDERS please")
+    reply = await board.signed("Austria", "ORDERS please")
     assert 'Cannot read "ORDERS please": ORDERS takes nothing after it' in _text(reply)
     reply = await board.send(GM, "SIGNON GM delta gmpass\nORDERS")
     assert "ORDERS: refused, ORDERS lists a power's orders: as the GM, PREVIEW shows" in \
@@ -234,33 +198,33 @@ async def test_orders_asks_again_and_preview_draws_every_power(database: Databas
 
 async def test_the_variants_own_orders_are_drawn(database: Database, tmp_path: Path) -> None:
     # Abstraction2 rule 3: an army boards a fleet (an A/F)
-    board = Board(database, maildir_config(tmp_path / "a"), "floes")
-    await board.start("Abstraction2")
-    await board.orders("England", "F(Ply) - IRI", "F(Edi) - NTH")
+    board = _table(database, tmp_path / "a", "floes")
+    await board.start("Abstraction2", "SET PICTURES DEFAULT ALL")
+    await board.signed("England", "F(Ply) - IRI", "F(Edi) - NTH")
     await board.process()
-    reply = await board.orders("England", "A(Lvp) boards F(IRI)")
+    reply = await board.signed("England", "A(Lvp) boards F(IRI)")
     svg = _picture(reply, "floes-august-1914-movement-england-orders")
     assert ("move-ok", "A Lvp boards F IRI") in _marks(svg)
     assert {t for m, t in _marks(svg) if m == "no-order"} == {"F IRI: no order",
                                                               "F Lon: no order",
                                                               "F NTH: no order"}
     # Deluge II rule 2: an army becomes a fleet
-    board = Board(database, maildir_config(tmp_path / "d"), "flood")
-    await board.start("Deluge II")
-    await board.orders("France", "Build A Par", "Build F Bre", "Build A Mar")
-    await board.orders("Germany", "Build A Mun")
+    board = _table(database, tmp_path / "d", "flood")
+    await board.start("Deluge II", "SET PICTURES DEFAULT ALL")
+    await board.signed("France", "Build A Par", "Build F Bre", "Build A Mar")
+    await board.signed("Germany", "Build A Mun")
     await board.process()
-    reply = await board.orders("France", "A Mar transforms", "A Par transforms")
+    reply = await board.signed("France", "A Mar transforms", "A Par transforms")
     assert '"A Par transforms": refused' in _text(reply)
     svg = _picture(reply, "flood-spring-1901-movement-france-orders")
     marks = _marks(svg)
     assert ("transform", "A Mar transforms") in marks
     assert ("move-void", "A Par transforms") in marks
     # Geophysical rule 3: a terrain event, and its support
-    board = Board(database, maildir_config(tmp_path / "g"), "geo")
-    await board.start("Geophysical")
-    await board.orders("Turkey", "Erode Mos")
-    reply = await board.orders("Austria", "Support TURKISH Erode Mos", "A Vie - Gal")
+    board = _table(database, tmp_path / "g", "geo")
+    await board.start("Geophysical", "SET PICTURES DEFAULT ALL")
+    await board.signed("Turkey", "Erode Mos")
+    reply = await board.signed("Austria", "Support TURKISH Erode Mos", "A Vie - Gal")
     svg = _picture(reply, "geo-spring-1901-movement-austria-orders")
     marks = _marks(svg)
     assert ("geo", "Support TURKISH Erode Mos") in marks or any(

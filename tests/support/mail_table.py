@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from email import message_from_bytes
+from email.message import Message
 from email.policy import default
 
 from gm.config import Config
@@ -36,6 +37,34 @@ class MailTable:
     async def gm(self, body: str) -> None:
         deliver(self.config.maildir.inbox, message(GM, body))
         assert await self.run() == [Disposition.ANSWERED]
+
+    async def start(self, variant: str, *settings: str) -> None:
+        """CREATE the game of `variant`, ADD every player, START; then the GM's `settings`
+        lines (e.g. SET PICTURES DEFAULT ALL), in the same message."""
+        await self.gm("\n".join(
+            [f"CREATE {self.game} {variant} gmpass"]
+            + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in self.players.items()]
+            + ["START", *settings]))
+
+    def outbox(self) -> list[Message]:
+        """Every message the service has mailed, oldest first."""
+        folder = self.config.maildir.outbox / "new"
+        return [message_from_bytes(path.read_bytes(), policy=default)
+                for path in sorted(folder.iterdir() if folder.exists() else ())]
+
+    async def send(self, sender: str, body: str) -> Message:
+        """Deliver `body` from `sender` and run the service once (answered): the reply, whole."""
+        raw = message(sender, body)
+        asked = message_from_bytes(raw, policy=default)["Message-ID"]
+        deliver(self.config.maildir.inbox, raw)
+        assert await self.run() == [Disposition.ANSWERED]
+        [reply] = [m for m in self.outbox() if m["In-Reply-To"] == asked]
+        return reply
+
+    async def signed(self, power: str, *lines: str) -> Message:
+        """`lines` from `power`'s address after its SIGNON: the reply, whole."""
+        body = "\n".join([f"SIGNON {power} {self.game} pw{power.lower()}", *lines])
+        return await self.send(self.players[power], body)
 
     async def orders(self, orders: dict[str, list[str]]) -> None:
         """Send each power's orders (signed on), all answered."""
