@@ -17,15 +17,11 @@ from email.message import Message
 from pathlib import Path
 
 from gm.store.db import Database
-from tests.support.mail_table import MailTable
-from tests.support.service_support import GM, PLAYERS, maildir_config
+from tests.support.mail_table import seven_powers
+from tests.support.service_support import GM, PLAYERS
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 KEEP = os.environ.get("GM_ACK_PICTURES")
-
-
-def _table(database: Database, folder: Path, game: str) -> MailTable:
-    return MailTable(database, maildir_config(folder), game, PLAYERS, reporter="England")
 
 
 def _text(msg: Message) -> str:
@@ -81,7 +77,7 @@ def _legend(svg: ET.Element) -> dict[str, str]:
 
 async def test_movement_orders_are_drawn_and_no_other_powers(database: Database,
                                                               tmp_path: Path) -> None:
-    board = _table(database, tmp_path, "alpha")
+    board = seven_powers(database, tmp_path, "alpha")
     await board.start("standard", "SET PICTURES DEFAULT ALL")
     # Germany orders first: nothing of its orders may show in France's picture
     await board.signed("Germany", "A Mun - Bur", "A Ber - Kie", "F Kie - Den")
@@ -117,7 +113,7 @@ async def test_movement_orders_are_drawn_and_no_other_powers(database: Database,
 
 
 async def test_retreats_and_builds_are_drawn(database: Database, tmp_path: Path) -> None:
-    board = _table(database, tmp_path, "beta")
+    board = seven_powers(database, tmp_path, "beta")
     await board.start("standard", "SET PICTURES DEFAULT ALL")
     await board.signed("Germany", "A Mun - Bur")
     await board.signed("France", "A Par - Gas", "F Bre - MAO")
@@ -146,7 +142,7 @@ async def test_retreats_and_builds_are_drawn(database: Database, tmp_path: Path)
 
 async def test_the_reader_chooses_and_errors_only_draw_nothing(database: Database,
                                                                tmp_path: Path) -> None:
-    board = _table(database, tmp_path, "gamma")
+    board = seven_powers(database, tmp_path, "gamma")
     await board.start("standard")
     # the default (INLINE): the PNG shown in the HTML part, no SVG
     reply = await board.signed("Italy", "A Ven - Tyr")
@@ -166,7 +162,7 @@ async def test_the_reader_chooses_and_errors_only_draw_nothing(database: Databas
 
 async def test_orders_asks_again_and_preview_draws_every_power(database: Database,
                                                                tmp_path: Path) -> None:
-    board = _table(database, tmp_path, "delta")
+    board = seven_powers(database, tmp_path, "delta")
     await board.start("standard", "SET PICTURES DEFAULT ALL")
     await board.signed("Austria", "A Vie - Gal")
     await board.signed("Russia", "A War - Gal")
@@ -198,7 +194,7 @@ async def test_orders_asks_again_and_preview_draws_every_power(database: Databas
 
 async def test_the_variants_own_orders_are_drawn(database: Database, tmp_path: Path) -> None:
     # Abstraction2 rule 3: an army boards a fleet (an A/F)
-    board = _table(database, tmp_path / "a", "floes")
+    board = seven_powers(database, tmp_path / "a", "floes")
     await board.start("Abstraction2", "SET PICTURES DEFAULT ALL")
     await board.signed("England", "F(Ply) - IRI", "F(Edi) - NTH")
     await board.process()
@@ -209,7 +205,7 @@ async def test_the_variants_own_orders_are_drawn(database: Database, tmp_path: P
                                                               "F Lon: no order",
                                                               "F NTH: no order"}
     # Deluge II rule 2: an army becomes a fleet
-    board = _table(database, tmp_path / "d", "flood")
+    board = seven_powers(database, tmp_path / "d", "flood")
     await board.start("Deluge II", "SET PICTURES DEFAULT ALL")
     await board.signed("France", "Build A Par", "Build F Bre", "Build A Mar")
     await board.signed("Germany", "Build A Mun")
@@ -221,7 +217,7 @@ async def test_the_variants_own_orders_are_drawn(database: Database, tmp_path: P
     assert ("transform", "A Mar transforms") in marks
     assert ("move-void", "A Par transforms") in marks
     # Geophysical rule 3: a terrain event, and its support
-    board = _table(database, tmp_path / "g", "geo")
+    board = seven_powers(database, tmp_path / "g", "geo")
     await board.start("Geophysical", "SET PICTURES DEFAULT ALL")
     await board.signed("Turkey", "Erode Mos")
     reply = await board.signed("Austria", "Support TURKISH Erode Mos", "A Vie - Gal")

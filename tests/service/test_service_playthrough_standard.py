@@ -10,11 +10,11 @@ from pathlib import Path
 
 from gm.service.tick import tick
 from gm.store.db import Database
-from tests.service.test_service_variant_phases import Table, _setup
+from tests.support.mail_table import MailTable, seven_powers
 from tests.support.service_support import PLAYERS
 
 
-async def _deadline(table: Table) -> dict[str, list[str]]:
+async def _deadline(table: MailTable) -> dict[str, list[str]]:
     """Let the phase's deadline pass and the tick adjudicate it; the mail sent."""
     table.clock.advance(timedelta(days=4))
     await table.run()  # the running service reads its inbox, as it does all the time
@@ -35,8 +35,8 @@ def _results(mail: dict[str, list[str]], power: str) -> str:
 
 
 async def test_standard_two_years_on_paris_time(database: Database, tmp_path: Path) -> None:
-    table = Table(database, tmp_path, "g")
-    await table.gm(_setup("g", "standard"))
+    table = seven_powers(database, tmp_path, "g")
+    await table.start("standard")
     await table.gm("SIGNON GM g gmpass\nSET TIMEZONE Europe/Paris")
     table.new_mail()
 

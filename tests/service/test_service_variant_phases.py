@@ -10,24 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from gm.store.db import Database
-from tests.support.mail_table import MailTable
+from tests.support.mail_table import seven_powers
 from tests.support.service_support import (
     PLAYERS,
-    maildir_config,
 )
-
-
-def _setup(game: str, variant: str) -> str:
-    return "\n".join(
-        [f"CREATE {game} {variant} gmpass"]
-        + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
-        + ["START"]
-    )
-
-
-def Table(database: Database, tmp_path: Path, game: str) -> MailTable:
-    """A standard-powers table whose results report England receives."""
-    return MailTable(database, maildir_config(tmp_path), game, PLAYERS, reporter="England")
 
 
 def _reply(mail: dict[str, list[str]], power: str) -> str:
@@ -39,8 +25,8 @@ def _reply(mail: dict[str, list[str]], power: str) -> str:
 async def test_geophysical_autumn_events_then_winter_by_email(
     database: Database, tmp_path: Path
 ) -> None:
-    table = Table(database, tmp_path, "geophases")
-    await table.gm(_setup("geophases", "Geophysical"))
+    table = seven_powers(database, tmp_path, "geophases")
+    await table.start("Geophysical")
     table.new_mail()
 
     # Spring 1901, written as the seed writes orders; three wrong terrain orders.
@@ -132,8 +118,8 @@ async def test_sahara_autumn_1902_by_email(database: Database, tmp_path: Path) -
     after the Autumn 1902 moves; the Italian fleet left on the dried Ionian stays a fleet; the
     Turkish fleet that moved into Syria, stranded inland, is disbanded as its `no change` order
     (given with its moves, in lower case) asked; the report says what the map did."""
-    table = Table(database, tmp_path, "dunes")
-    await table.gm(_setup("dunes", "Sahara"))
+    table = seven_powers(database, tmp_path, "dunes")
+    await table.start("Sahara")
     table.new_mail()
     turns = [
         {"Turkey": ["F Ankara - Constantinople", "a con - bul"], "Italy": ["F Nap - ION"]},

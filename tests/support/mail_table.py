@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from email import message_from_bytes
 from email.message import Message
 from email.policy import default
+from pathlib import Path
 
 from gm.config import Config
 from gm.engine.state import GameState
@@ -17,7 +18,15 @@ from gm.service.serve import Service
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.db import Database
-from tests.support.service_support import GM, START, deliver, message, text_of
+from tests.support.service_support import (
+    GM,
+    PLAYERS,
+    START,
+    deliver,
+    maildir_config,
+    message,
+    text_of,
+)
 
 
 class MailTable:
@@ -66,6 +75,10 @@ class MailTable:
         body = "\n".join([f"SIGNON {power} {self.game} pw{power.lower()}", *lines])
         return await self.send(self.players[power], body)
 
+    async def answer(self, power: str, *lines: str) -> str:
+        """`lines` from `power`'s address after its SIGNON: the text of the reply."""
+        return text_of(await self.signed(power, *lines))
+
     async def orders(self, orders: dict[str, list[str]]) -> None:
         """Send each power's orders (signed on), all answered."""
         for power, lines in orders.items():
@@ -101,3 +114,9 @@ class MailTable:
             game = games_repo.find_game(s, self.game)
             assert game is not None
             return phases_repo.history(s, game.id)[-1].state
+
+
+def seven_powers(database: Database, folder: Path, game: str) -> MailTable:
+    """A table of the seven standard powers at their test addresses (PLAYERS), its Maildirs in
+    `folder`; `process` returns England's results report."""
+    return MailTable(database, maildir_config(folder), game, PLAYERS, reporter="England")
