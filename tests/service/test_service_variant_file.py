@@ -58,7 +58,7 @@ class Table(MailTable):
         config = dataclasses.replace(maildir_config(tmp_path), variants_dir=folder)
         super().__init__(database, config, game, PLAYERS, reporter="Norland")
 
-    async def send(self, clock: FixedClock) -> None:
+    async def send_queued(self, clock: FixedClock) -> None:
         """Send the mail queued outside the service (by `gm tick` at `clock`'s time), as
         `gm tick --send` does."""
         await drain_outbox(self.db, make_sink(self.config), config=self.config, clock=clock)
@@ -185,7 +185,7 @@ async def test_a_game_is_paused_when_its_variant_file_no_longer_fits(
         summary = tick(database, config=table.config, clock=later)
     assert summary.notices == 1 and summary.adjudicated == []
     assert _game(database).status is GameStatus.PAUSED
-    await table.send(later)  # what the tick queued
+    await table.send_queued(later)  # what the tick queued
     why = "A Fel (Eastria) stands in Fel, which the map no longer has"
     assert f"game isles paused: its variant isthmia changed: {why}" in caplog.text
     mail = table.new_mail()
@@ -218,7 +218,7 @@ async def test_a_game_is_paused_when_its_variant_file_no_longer_fits(
     gone = FixedClock(START + timedelta(days=31))
     summary = tick(database, config=table.config, clock=gone)
     assert _game(database).status is GameStatus.PAUSED
-    await table.send(gone)
+    await table.send_queued(gone)
     [notice] = [t for t in table.new_mail()[GM] if "paused: its variant file changed" in t]
     assert "- the variant isthmia is not loaded any more: its file is gone from variants_dir" \
         in notice, notice

@@ -4,7 +4,7 @@ inbox, the service run once per batch, and what it mailed back read by recipient
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from email import message_from_bytes
 from email.message import Message
 from email.policy import default
@@ -44,8 +44,7 @@ class MailTable:
         return [r.outcome for r in await Service(self.db, self.config, clock=self.clock).once()]
 
     async def gm(self, body: str) -> None:
-        deliver(self.config.maildir.inbox, message(GM, body))
-        assert await self.run() == [Disposition.ANSWERED]
+        await self.send(GM, body)
 
     async def start(self, variant: str, *settings: str) -> None:
         """CREATE the game of `variant`, ADD every player, START; then the GM's `settings`
@@ -54,6 +53,9 @@ class MailTable:
             [f"CREATE {self.game} {variant} gmpass"]
             + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in self.players.items()]
             + ["START", *settings]))
+
+    def _signed_body(self, power: str, lines: Sequence[str]) -> str:
+        return "\n".join([f"SIGNON {power} {self.game} pw{power.lower()}", *lines])
 
     def outbox(self) -> list[Message]:
         """Every message the service has mailed, oldest first."""
@@ -72,8 +74,7 @@ class MailTable:
 
     async def signed(self, power: str, *lines: str) -> Message:
         """`lines` from `power`'s address after its SIGNON: the reply, whole."""
-        body = "\n".join([f"SIGNON {power} {self.game} pw{power.lower()}", *lines])
-        return await self.send(self.players[power], body)
+        return await self.send(self.players[power], self._signed_body(power, lines))
 
     async def answer(self, power: str, *lines: str) -> str:
         """`lines` from `power`'s address after its SIGNON: the text of the reply."""
@@ -82,9 +83,9 @@ class MailTable:
     async def orders(self, orders: dict[str, list[str]]) -> None:
         """Send each power's orders (signed on), all answered."""
         for power, lines in orders.items():
-            body = "\n".join([f"SIGNON {power} {self.game} pw{power.lower()}", *lines])
-            deliver(self.config.maildir.inbox,
-                    message(self.players[power], body, subject="orders"))
+            deliver(self.config.maildir.inbox, message(self.players[power],
+                                                       self._signed_body(power, lines),
+                                                       subject="orders"))
         assert await self.run() == [Disposition.ANSWERED] * len(orders)
 
     def new_mail(self) -> dict[str, list[str]]:
