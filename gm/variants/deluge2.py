@@ -23,7 +23,7 @@ which names these rules as the hook set `deluge2` (`rules()`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 
 from gm.engine.army_fleet import (
@@ -93,13 +93,13 @@ def apply_tables(variant: Variant, state: GameState, due: Sequence[ScheduledEven
     sink = [p for e in due if e.kind == "submerge" for p in e.provinces]
     opening = [p for e in due if e.kind == "passable" for p in e.provinces]
     new = [p for e in due if e.kind == "centre" for p in e.provinces]
-    state = _submerge(variant, state, sink, events)
-    state = _open(variant, state, opening, events)
-    state = _new_centres(variant, state, new, events)
+    state = submerge(variant, state, sink, events)
+    state = open_spaces(variant, state, opening, events)
+    state = new_centres(variant, state, new, events, tables().boundaries)
     return HookStep(state, events=tuple(events))
 
 
-def _submerge(variant: Variant, state: GameState, provinces: Sequence[str],
+def submerge(variant: Variant, state: GameState, provinces: Sequence[str],
               events: list[str]) -> GameState:
     """Rules 3 and 4: the provinces become sea; armies drown, fleets stay at sea, centres go;
     fleets on neighbouring coasts keep to the coast that shares the most water with their old
@@ -144,7 +144,7 @@ def _submerge(variant: Variant, state: GameState, provinces: Sequence[str],
     return state.evolve(units=tuple(sorted(units)))
 
 
-def _open(variant: Variant, state: GameState, provinces: Sequence[str],
+def open_spaces(variant: Variant, state: GameState, provinces: Sequence[str],
           events: list[str]) -> GameState:
     """Rule 6: Iceland and Switzerland become passable, as the map data says they open."""
     gmap = variant.map_for(state)
@@ -164,9 +164,10 @@ def _open(variant: Variant, state: GameState, provinces: Sequence[str],
     return state
 
 
-def _new_centres(variant: Variant, state: GameState, provinces: Sequence[str],
-                 events: list[str]) -> GameState:
-    """Rule 5: each new centre's controller, by the first of the four steps that names one."""
+def new_centres(variant: Variant, state: GameState, provinces: Sequence[str],
+                events: list[str], boundaries: Mapping[str, str | None]) -> GameState:
+    """Rule 5: each new centre's controller, by the first of the four steps that names one.
+    `boundaries` is step 3's table (Deluge II's own; a variant file has none)."""
     gmap = variant.map_for(state)
     centres = set(gmap.centres)
     owners = dict(state.owners)
@@ -177,7 +178,7 @@ def _new_centres(variant: Variant, state: GameState, provinces: Sequence[str],
         centres.add(p)
         name = place_name(gmap, p)
         last = extra.pop(LAST_UNIT + p, None)
-        boundary = tables().boundaries.get(p)
+        boundary = boundaries.get(p)
         unit = state.unit_in(p)
         if unit is not None:
             owner, why = unit.power, f"{unit_text(unit)} occupies it"

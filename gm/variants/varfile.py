@@ -54,7 +54,6 @@ from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import (
     Hooks,
-    HookStep,
     OrderKind,
     Power,
     ScheduledEvent,
@@ -64,6 +63,8 @@ from gm.engine.variant import (
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
 from gm.variants.designated import with_designated_homes
+from gm.variants.file_events import KINDS as EVENT_KINDS
+from gm.variants.file_events import DatedEvent, apply_file_events, event_problems
 from gm.variants.frozen import FrozenRegions, frozen_regions
 from gm.variants.hook_sets import HookSet, hook_set, hook_set_names, months_calendar
 from gm.variants.mapdata import MapData, MapDataError, normalise, parse_map
@@ -82,15 +83,6 @@ _NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 
 
 _CALENDARS = {"standard": standard_calendar, "months": months_calendar}
-# event kind in the file -> (hook that plays it, its kind there)
-_EVENT_KINDS = {
-    "submerge": ("deluge2", "submerge"),
-    "passable": ("deluge2", "passable"),
-    "new centre": ("deluge2", "centre"),
-    "dry": ("sahara", "land"),
-    "lose centre": ("sahara", "lose"),
-    "impassable": ("sahara", "impassable"),
-}
 _WHEN = re.compile(r"^([A-Za-z]+)\s*(\d{2}|\d{4})$")
 
 
@@ -296,13 +288,13 @@ class _Reader:
             self.problem(self.at.key("victory"), f"victory must be the number of centres for a "
                          f"solo, from 1 to {len(gmap.centres)} (or 0: none), not {victory!r}")
             victory = 0
-        events = self.events(gmap, calendar)
+        events = self.events(gmap, calendar, start)
         if events and rules.hooks.apply_scheduled is not None:
             self.problem(self.at.section("events", 0), "the hook set plays its own dated "
                          "changes: give events only with hooks that have none (e.g. "
                          "hooks = \"standard\")")
         elif events:
-            hooks = replace(hooks, apply_scheduled=_apply_events)
+            hooks = replace(hooks, apply_scheduled=apply_file_events)
         events = events or rules.scheduled
         help_text = self.text("help", "") or rules.help
         if self.regions is not None and "frozen" not in help_text.lower():
@@ -733,13 +725,16 @@ class _Reader:
             return None
         return phase
 
-    def events(self, gmap: GameMap, calendar: Calendar) -> tuple[ScheduledEvent, ...]:
+    def events(self, gmap: GameMap, calendar: Calendar, start: Phase | None
+               ) -> tuple[ScheduledEvent, ...]:
+        """The file's `[[events]]` in the order written, each checked: it must be able to
+        happen when it comes due (gm.variants.file_events.event_problems)."""
         value = self.table.get("events", [])
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             self.problem(self.at.key("events"), "events must be [[events]] tables with "
                          "when, kind and provinces")
             return ()
-        out: list[ScheduledEvent] = []
+        out: list[DatedEvent] = []
         for i, entry in enumerate(value):
             line = self.at.section("events", i)
             for key in entry:
@@ -750,14 +745,14 @@ class _Reader:
             found = _WHEN.match(when.strip())
             season = _season(calendar, found[1]) if found else None
             if found is None or season is None:
-                self.problem(self.at.key("when", line), f"when must be a season's letter and "
-                             f'a year, e.g. when = "W1901" (Winter 1901), not {when!r}')
+                self.problem(self.at.key("when", line), f"when must be {_when_example(calendar)}"
+                             f", not {when!r}")
                 continue
             year = int(found[2]) + (1900 if len(found[2]) == 2 else 0)
             kind = self.text("kind", "", table=entry, line=line) or ""
-            if kind not in _EVENT_KINDS:
+            if kind not in EVENT_KINDS:
                 self.problem(self.at.key("kind", line), f"unknown event kind {kind!r}; the "
-                             f"kinds are: {', '.join(_EVENT_KINDS)}")
+                             f"kinds are: {', '.join(EVENT_KINDS)}")
                 continue
             provinces = []
             for name in self.strings("provinces", table=entry, line=line) or []:
@@ -765,8 +760,23 @@ class _Reader:
                 if prov is not None:
                     provinces.append(prov)
             if provinces:
-                out.append(ScheduledEvent(season, year, kind, tuple(provinces)))
-        return tuple(out)
+                out.append(DatedEvent(ScheduledEvent(season, year, EVENT_KINDS[kind],
+                                                     tuple(provinces)), line))
+        if start is not None:
+            for number, message in event_problems(gmap, calendar, start, out):
+                self.problem(number, message)
+        return tuple(d.event for d in out)
+
+
+def _when_example(calendar: Calendar) -> str:
+    """What `when` accepts, with an example from the calendar (the months' names, or the
+    standard year's season letters)."""
+    if calendar.season("Winter") is not None:
+        return 'a season\'s letter and a year, e.g. when = "W1901" (Winter 1901)'
+    last = next(s for s in reversed(calendar.seasons) if PhaseType.ADJUSTMENT in s.phases)
+    first = calendar.seasons[0]
+    return (f'a month and a year, e.g. when = "{last.name} 1914" or when = '
+            f'"{first.short_code}1915" ({first.name} 1915)')
 
 
 def _season(calendar: Calendar, letter: str) -> str | None:
@@ -788,23 +798,6 @@ def _with_hint(message: str) -> str:
                 f"meet only at a point (a border that cannot be drawn), take {q} out of the "
                 f"ring of {p} and declare the border a passage: `passage {p} {q}`")
     return message
-
-
-def _apply_events(variant: Variant, state: GameState, due: Sequence[ScheduledEvent]
-                  ) -> HookStep:
-    """A variant file's terrain events: submergences, spaces opening and new centres as Deluge
-    II plays them, then seas drying, spaces closing and lost centres as Sahara does."""
-    events: list[str] = []
-    for name in ("deluge2", "sahara"):
-        found = hook_set(name)
-        play = found.hooks.apply_scheduled if found is not None else None
-        mine = [ScheduledEvent(e.season, e.year, _EVENT_KINDS[e.kind][1], e.provinces)
-                for e in due if _EVENT_KINDS[e.kind][0] == name]
-        if mine and play is not None:
-            step = play(variant, state, mine)
-            state = step.state
-            events += step.events
-    return HookStep(state, events=tuple(events))
 
 
 def position_problems(variant: Variant, state: GameState) -> list[str]:
