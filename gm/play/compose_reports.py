@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from gm.play import votes as votes_of
 from gm.play.adjudicate import Adjudication
 from gm.play.observers import observers
 from gm.play.picture_choice import mode_for
@@ -48,4 +49,20 @@ def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
                          press=[p for p in press if p.phase_id == phase.id],
                          before=phase.state,
                          results=first.results if first is not None and first.played else (),
-                         modes=lambda address: mode_for(done.game, address))
+                         modes=lambda address: mode_for(done.game, address),
+                         votes=lapsed_votes(done))
+
+
+def lapsed_votes(done: Adjudication) -> dict[str | None, str]:
+    """What each voter's report (and, under None, the GM's) says of the draw votes and
+    concessions cast in the adjudicated phase, which lapse with it (none if the game ended)."""
+    if done.next_phase is None:
+        return {}
+    cast = votes_of.lapsed(done.game.settings, done.phase)
+    following = done.variant.format_phase(done.next_phase.phase)
+    notes: dict[str | None, str] = {
+        power: votes_of.lapse_note(votes, done.name, following)
+        for power, votes in cast.items()}
+    if cast:
+        notes[None] = votes_of.lapse_line(cast)
+    return notes

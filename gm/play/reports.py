@@ -126,6 +126,9 @@ class ReportView:
     extra: dict[str, str] = field(default_factory=dict)
     disorder: tuple[str, ...] = ()  # powers in civil disorder that would have a choice
     coming: tuple[ComingEvent, ...] = ()  # the variant's scheduled events of the coming year
+    # the reader's draw votes and concessions that lapsed with the phase (gm.play.votes): to
+    # a voter, what to send again; to the GM, every voter's
+    votes: str = ""
 
 
 @dataclass(frozen=True)
@@ -311,22 +314,26 @@ def phase_reports(variant: Variant, view: ReportView, after: GameState, *,
                   recipients: Sequence[tuple[str, str | None, str]],
                   press: Sequence[PressRecord] = (), before: GameState | None = None,
                   results: Sequence[OrderResult] = (),
-                  modes: Callable[[str], Mode] | None = None) -> list[ReportMail]:
+                  modes: Callable[[str], Mode] | None = None,
+                  votes: Mapping[str | None, str] | None = None) -> list[ReportMail]:
     """One report per recipient `(address, power or None, audience)`; each audience's text is
     rendered once per distinct press and choice of pictures it sees. The pictures show
     `results` (the orders of the phase played from `before`) and the position after the phase;
-    `modes`: which pictures each address chose (gm.play.picture_choice; None: all)."""
+    `modes`: which pictures each address chose (gm.play.picture_choice; None: all); `votes`:
+    what the report tells each voting power (None: the GM) of its lapsed votes."""
     full, attachments = report_pictures(variant, view, after, before, results)
     subject = build_subject("results", game=view.game, phase=view.phase)
     bodies: dict[tuple[tuple[PressRow, ...], str], tuple[str, Markup]] = {}
-    rendered: dict[tuple[str, tuple[PressRow, ...], str], tuple[str, str]] = {}
+    rendered: dict[tuple[str, tuple[PressRow, ...], str, str], tuple[str, str]] = {}
     out = []
     for address, power, audience in recipients:
         mode = "all" if modes is None else modes(address)
         rows = _press_for(press, audience, power)
-        key = (audience, rows, mode)
+        note = ("" if votes is None or audience == "observer"
+                else votes.get(None if audience == "gm" else power, ""))
+        key = (audience, rows, mode, note)
         if key not in rendered:
-            v = replace(_pictures_shown(full, mode), press=rows)
+            v = replace(_pictures_shown(full, mode), press=rows, votes=note)
             if (rows, mode) not in bodies:  # the same for every audience seeing this press
                 bodies[rows, mode] = (render("report/phase-body.txt.j2", r=v).rstrip("\n"),
                                       Markup(render("report/phase-body.html.j2", r=v)))

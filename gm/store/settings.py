@@ -23,11 +23,14 @@ OBSERVERS_KEY = "observers"
 # MANUAL PROCESS): the tick does not adjudicate a phase in which someone has a choice.
 MANUAL_KEY = "manual_process"
 
-# Keys of the settings document's `extra` that hold the players' votes beyond the draw flag of
-# their power: the powers a draw vote names (SET DRAW <powers>), by voter; the power each
-# conceding power concedes to (SET CONCEDE <power>), by conceding power.
-DRAW_SETS_KEY = "draw_sets"
-CONCESSIONS_KEY = "concessions"
+# Keys of the settings document's `extra` that hold the players' votes, each with the phase it
+# was cast in (gm.play.votes): draw votes (SET DRAW [<powers>], SET NO DRAW) by voter; the
+# power each conceding power concedes to (SET CONCEDE <power>), by conceding power; and
+# whether the game is NoDIAS (SET NODIAS; DIAS, draws including all survivors, by default).
+# (Older versions kept votes without their phase under "draw_sets" and "concessions".)
+DRAW_VOTES_KEY = "draw_votes"
+CONCESSIONS_KEY = "concession_votes"
+NODIAS_KEY = "nodias"
 
 # The key of the settings document's `extra` that holds the hash of the password the GM gave
 # out for taking over a power nobody plays (SET TAKEOVER; TAKEOVER); absent: no takeovers.

@@ -269,6 +269,12 @@ async def _as(mail: Mail, power: str, line: str) -> str:
 async def test_set_draw_among_named_powers(database: Database, tmp_path: Path) -> None:
     mail = Mail(database, tmp_path)
     await _started(mail)
+    # a game is DIAS unless its GM says otherwise (njudge data/draws): no list of powers
+    assert ("SET DRAW Italy, France: refused, theta is DIAS (a draw includes all survivors): "
+            "vote with SET DRAW alone; a draw of some powers only needs the GM's SET NODIAS."
+            ) in await _as(mail, "France", "SET DRAW Italy, France")
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET NODIAS")
+    assert "theta is NoDIAS: a draw may be of some powers only" in _reply_to(out, GM)
     assert "France votes for a draw among France, Italy." in await _as(
         mail, "France", "SET DRAW Italy, France")
     assert "Italy votes for a draw among France, Italy." in await _as(
