@@ -6,6 +6,9 @@
     display_name = "Diplomacy judge"                  # GM_DISPLAY_NAME
     max_message_bytes = 5242880                       # GM_MAX_MESSAGE_BYTES: larger mail is refused
     poll_interval = 60                                # GM_POLL_INTERVAL (seconds)
+    early_delay = 20                                  # GM_EARLY_DELAY (seconds): a game
+                                                      # processing early does it this long
+                                                      # after the last power's orders came
     operator = "postmaster@example.org"               # GM_OPERATOR: told of each shunted message
     rate_limit = 2000                                 # GM_RATE_LIMIT: per sender and window;
                                                       # more are held, not answered (0: no limit)
@@ -28,11 +31,12 @@
     host = "smtp.example.org"
     security = "starttls"
 
-    [lmtp]        # GM_LMTP_LISTEN, GM_LMTP_SETTLE: the mail server delivers to the service
-                  # instead (no IMAP)
+    [lmtp]        # GM_LMTP_LISTEN, GM_LMTP_FLUSH, GM_LMTP_QUIET, GM_LMTP_SETTLE: the mail
+                  # server delivers to the service instead (no IMAP)
     listen = "unix:/run/gm/lmtp.sock"   # or "127.0.0.1:2424" (a loopback address only)
-    settle = 60   # seconds after a start in which the mail server hands over what it queued
-                  # meanwhile: deadlines that passed while gm was down wait that long
+    flush = "/usr/sbin/postqueue -f"    # asks the mail server to deliver what it holds now
+    quiet = 3     # seconds without a delivery after the flush: the mail server has handed over
+    settle = 60   # at most this long: deadlines that passed while gm was down wait for it
 
     [maildir]     # GM_MAILDIR_INBOX, GM_MAILDIR_OUTBOX
     inbox = "mail/inbox"      # default: <data_dir>/mail/inbox
@@ -73,9 +77,13 @@ ENV_PREFIX = "GM_"
 DEFAULT_DATA_DIR = Path("var")
 DEFAULT_MAX_MESSAGE_BYTES = 5 * 1024 * 1024
 DEFAULT_POLL_INTERVAL = 60.0
+# seconds after the last power's orders before a phase every power is ready in is processed
+# early (SET EARLY): a correction mailed just after the orders still counts
+DEFAULT_EARLY_DELAY = 20.0
 DEFAULT_IDLE_TIMEOUT = 600.0  # re-issue IDLE this often (RFC 2177 asks for less than 29 min)
 DEFAULT_SMTP_TIMEOUT = 60.0
 DEFAULT_LMTP_SETTLE = 60.0  # seconds the mail server has after a start to hand queued mail over
+DEFAULT_LMTP_QUIET = 3.0  # seconds without a delivery after the flush that end the hand-over
 # Messages one sender may send per window before the rest are held (kept, not answered): far
 # above any game's needs, it stops mail loops and floods.
 DEFAULT_RATE_LIMIT = 2000
@@ -164,6 +172,10 @@ class LmtpConfig:
     host: str = ""
     port: int = 0
     settle: float = DEFAULT_LMTP_SETTLE
+    # run to have the mail server deliver what it holds for gm (Postfix: postqueue -f), at the
+    # start and at each deadline; the hand-over ends `quiet` seconds after the last delivery
+    flush: tuple[str, ...] = ()
+    quiet: float = DEFAULT_LMTP_QUIET
 
     @property
     def where(self) -> str:
@@ -192,6 +204,9 @@ class Config:
     rate_limit: int = DEFAULT_RATE_LIMIT  # messages per sender per rate_window; 0: no limit
     rate_window: float = DEFAULT_RATE_WINDOW  # seconds
     variants_dir: Path | None = None  # a folder of variant files, loaded at start
+    # seconds between the last power's orders and early processing; the settings file's
+    # default is DEFAULT_EARLY_DELAY, a Config made in code processes at the first tick
+    early_delay: float = 0.0
 
     @property
     def domain(self) -> str:
@@ -208,7 +223,8 @@ class Config:
 
 # Keys each table accepts, and the environment variable of each.
 _TOP = ("database_url", "data_dir", "address", "display_name", "max_message_bytes",
-        "poll_interval", "operator", "rate_limit", "rate_window", "variants_dir")
+        "poll_interval", "operator", "rate_limit", "rate_window", "variants_dir",
+        "early_delay")
 _SIGN_IN = ("password_command", "auth", "token_command", "token_url", "client_id",
             "client_secret", "client_secret_command", "client_secret_file", "refresh_token_file")
 _IMAP = ("host", "port", "security", "user", "password", "password_file", "folder",
@@ -216,7 +232,7 @@ _IMAP = ("host", "port", "security", "user", "password", "password_file", "folde
 _SMTP = ("host", "port", "security", "user", "password", "password_file", "ca_file", "timeout",
          "verp", *_SIGN_IN)
 _MAILDIR = ("inbox", "outbox")
-_LMTP = ("listen", "settle")
+_LMTP = ("listen", "settle", "flush", "quiet")
 _TABLES: dict[str, tuple[str, ...]] = {"imap": _IMAP, "smtp": _SMTP, "maildir": _MAILDIR,
                                        "lmtp": _LMTP}
 
@@ -571,6 +587,8 @@ def _lmtp(s: _Settings, imap: ImapConfig | None) -> LmtpConfig | None:
         return None
     origin = s.origin("lmtp.listen")
     settle = s.get("lmtp.settle", _seconds(0, 86400), DEFAULT_LMTP_SETTLE)
+    flush = s.get("lmtp.flush", _command, _NO_COMMAND)
+    quiet = s.get("lmtp.quiet", _seconds(0, 3600), DEFAULT_LMTP_QUIET)
     if imap is not None:
         raise ConfigError(f"{origin}: the service reads its mail from IMAP or takes it over "
                           "LMTP, not both; leave imap.host or lmtp.listen empty")
@@ -584,7 +602,7 @@ def _lmtp(s: _Settings, imap: ImapConfig | None) -> LmtpConfig | None:
         if len(os.fsencode(str(path))) > 100:
             raise ConfigError(f"{origin}: the socket path {str(path)!r} is too long for a UNIX "
                               "socket (at most 100 bytes); choose a shorter one")
-        return LmtpConfig(path=path, settle=settle)
+        return LmtpConfig(path=path, settle=settle, flush=flush, quiet=quiet)
     host, sep, port_text = listen.rpartition(":")
     host = host.strip("[]")
     if not sep or not host:
@@ -593,7 +611,7 @@ def _lmtp(s: _Settings, imap: ImapConfig | None) -> LmtpConfig | None:
     if not is_loopback(host):
         raise ConfigError(f"{origin}: LMTP takes mail without a login, so it listens only on a "
                           f"loopback address or a UNIX socket, and {host!r} is neither")
-    return LmtpConfig(host=host, port=port, settle=settle)
+    return LmtpConfig(host=host, port=port, settle=settle, flush=flush, quiet=quiet)
 
 
 def load_config(path: Path | None, env: Mapping[str, str]) -> Config:
@@ -622,6 +640,7 @@ def load_config(path: Path | None, env: Mapping[str, str]) -> Config:
         max_message_bytes=s.get("max_message_bytes", _integer(1024, 2**31),
                                 DEFAULT_MAX_MESSAGE_BYTES),
         poll_interval=s.get("poll_interval", _seconds(0.01, 86400), DEFAULT_POLL_INTERVAL),
+        early_delay=s.get("early_delay", _seconds(0, 86400), DEFAULT_EARLY_DELAY),
         operator=s.get("operator", _optional_address, None),
         rate_limit=s.get("rate_limit", _integer(0, 2**31), DEFAULT_RATE_LIMIT),
         rate_window=s.get("rate_window", _seconds(1, 7 * 86400), DEFAULT_RATE_WINDOW),

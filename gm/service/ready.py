@@ -1,10 +1,9 @@
 """Tell systemd the service is ready (sd_notify's READY=1), for a unit with `Type=notify`.
 
-With LMTP the service is ready once it listens: systemd then runs the unit's ExecStartPost,
-where `postqueue -f` has Postfix hand over the mail it queued while gm was down. Flushed any
-sooner, Postfix finds nobody listening and defers that mail again, by its backoff time (300
-seconds by default), past `[lmtp] settle`. Without NOTIFY_SOCKET (not run by systemd, or
-another Type) nothing is sent.
+With LMTP the service is ready once it listens: it then runs `[lmtp] flush` itself
+(gm.mail.lmtp), so Postfix hands over what it queued while gm was down to a listener that is
+there (flushed any sooner, Postfix finds nobody listening and defers that mail again, by its
+backoff time). Without NOTIFY_SOCKET (not run by systemd, or another Type) nothing is sent.
 """
 
 from __future__ import annotations

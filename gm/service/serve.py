@@ -48,10 +48,11 @@ from typing import TYPE_CHECKING, TypeVar
 from gm.config import Config
 from gm.mail.connect import make_sink, make_source
 from gm.mail.errors import MailError
-from gm.mail.lmtp import LmtpSource
+from gm.mail.lmtp import HandOver, LmtpSource
 from gm.mail.transport import InboundMail, MailSink, PolledSource
 from gm.service import check_ahead
 from gm.service.clock import Clock
+from gm.service.hand_over_notice import tell_hand_over
 from gm.service.ingest import Ingested, ingest
 from gm.service.ready import notify_ready
 from gm.service.sender import drain_outbox
@@ -181,6 +182,7 @@ class Service:
         self._ticked_at: datetime | None = None  # when the last tick began
         self._next_tick = 0.0  # time.monotonic() of the next tick
         self._waiting_told: set[tuple[str, datetime]] = set()  # games waiting for the mail
+        self._passes_queued = 0  # pass ends in the queue (among the messages read)
 
     async def _in_db(self, work: Callable[[], T]) -> T:
         """Run `work` (transactions) in the database thread; one at a time, in order."""
@@ -277,9 +279,13 @@ class Service:
         try:
             while (mail := await self._next(queue, reader)) is not None:
                 if isinstance(mail, PassEnd):  # what the pass offered is handled
+                    self._passes_queued -= 1
+                    if self._unsent:  # the replies of the pass's last messages go now
+                        self._send_queued()
+                        self._unsent = 0
                     if not self._unstored:  # (else deadlines wait until it is stored)
                         await self._record_pass(mail.reached)
-                    if not queue.qsize() + self.source.buffered:
+                    if not self._mails_waiting(queue):
                         await self._mark_committed()
                     continue
                 result = await self._in_db(partial(_ingest_safely, self.db, mail,
@@ -290,7 +296,8 @@ class Service:
                 else:
                     self._unstored.add(mail.id)
                 self._unsent += 1
-                waiting = queue.qsize() + self.source.buffered
+                self._tick_soon()  # a phase every power is ready in may be processed early
+                waiting = self._mails_waiting(queue)
                 if self._unsent >= SEND_BATCH or not waiting or not self._woken:
                     # the sender sends these replies while the next messages are ingested
                     # (woken per batch, after the first reply: each claim then takes many)
@@ -329,6 +336,23 @@ class Service:
             await self.sink.close()
             self._db_thread.shutdown()
 
+    def _mails_waiting(self, queue: asyncio.Queue[InboundMail | PassEnd]) -> int:
+        """Messages read and not ingested yet (a pass's end is not one: the replies of the
+        messages before it are not held back for it)."""
+        return queue.qsize() - self._passes_queued + self.source.buffered
+
+    def _tick_soon(self) -> None:
+        """Mail was handled: it may have made every power ready, so the next tick comes once
+        the early delay after it is over (gm.service.tick), if that is sooner."""
+        if self.tick_every:
+            self._bring_tick(time.monotonic() + max(self.config.early_delay, SETTLE) + 0.05)
+
+    def _bring_tick(self, at: float) -> None:
+        """The next tick at the monotonic instant `at`, if that is sooner."""
+        if at < self._next_tick:
+            self._next_tick = at
+            self._retick.set()
+
     async def _record_pass(self, reached: float) -> None:
         try:
             deadline = await self._in_db(partial(self._pass_handled, reached))
@@ -353,6 +377,7 @@ class Service:
         loop = asyncio.get_running_loop()
 
         async def pass_ended(reached: float) -> None:
+            self._passes_queued += 1
             await queue.put(PassEnd(reached))
 
         self.source.on_pass = pass_ended
@@ -415,10 +440,12 @@ class Service:
             try:
                 summary = await asyncio.to_thread(tick, self.db, config=self.config,
                                                   clock=self.clock)
-                if summary.adjudicated:
-                    self._send_queued()
+                if summary.adjudicated or summary.reminders or summary.notices:
+                    self._send_queued()  # the reports and notices go now
                 if summary.next_deadline is not None:  # kept to the second, not the minute
                     pause = min(pause, self._until(summary.next_deadline))
+                if summary.early_at is not None:  # the early delay after the last orders
+                    pause = min(pause, self._until(summary.early_at))
                 if summary.waiting:
                     pause = await self._read_up_to(summary.waiting)
             except Exception:
@@ -447,10 +474,7 @@ class Service:
         tick comes just after it if that is sooner."""
         if deadline is None:
             return
-        at = time.monotonic() + self._until(deadline)
-        if at < self._next_tick:
-            self._next_tick = at
-            self._retick.set()
+        self._bring_tick(time.monotonic() + self._until(deadline))
 
     async def _read_up_to(self, waiting: list[tuple[str, datetime]]) -> float:
         """Games wait for the mail that arrived until a time to be read: have the source read
@@ -467,12 +491,27 @@ class Service:
         if early > 0:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), min(early, every))
+        source = self.source
+        handed: HandOver | None = None
+        if isinstance(source, LmtpSource) and source.hand_over():
+            # the mail server delivers what it holds first (gm.mail.lmtp): at the start, what
+            # it kept while gm was down; at a deadline, what it could not deliver
+            with contextlib.suppress(TimeoutError):
+                handed = await asyncio.wait_for(source.handed_over(),
+                                                source.config.settle + READ_WAIT)
         self._read.clear()
-        self.source.interrupt()
+        source.interrupt()
         try:
             await asyncio.wait_for(self._read.wait(), READ_WAIT)
         except TimeoutError:  # not read yet (the source is down, or settling): soon again
             return min(READ_WAIT, every)
+        if handed is not None and (handed.at_start or handed.delivered):
+            try:
+                if await self._in_db(partial(tell_hand_over, self.db, self.config,
+                                             self.clock, sorted(told), handed)):
+                    self._send_queued()
+            except Exception:
+                log.exception("could not tell the GMs what their deadlines waited for")
         return 0.0
 
     async def _drain(self) -> None:

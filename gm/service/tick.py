@@ -18,7 +18,9 @@ A game's open phase is adjudicated when:
 - every playing power that has a choice has complete orders in (powers in civil disorder are
   not waited for), given since the phase opened (after a ROLLBACK the orders given before it
   stand, but only new ones make it process early), the game processes early (SET EARLY) and
-  no power SET WAIT, at once; or at the deadline without those conditions;
+  no power SET WAIT: `early_delay` seconds (the service's setting) after the last of those
+  orders came in (`TickSummary.early_at` says when); or at the deadline without those
+  conditions;
 - the deadline and the grace period (SET GRACE) have passed, and the late policy (SET LATE) is
   HOLD (late powers' units hold) or DISORDER (as HOLD; after N missed deadlines in a row the
   power falls into civil disorder and is not waited for again). Under WAIT the phase waits for
@@ -123,6 +125,8 @@ class TickSummary:
     failed: list[tuple[str, str]] = field(default_factory=list)
     waiting: list[tuple[str, datetime]] = field(default_factory=list)
     next_deadline: datetime | None = None  # the earliest deadline still to come
+    # the earliest time a phase every power is ready in is processed early (the early delay)
+    early_at: datetime | None = None
 
     def add(self, other: TickSummary) -> None:
         """Count what `other` did too."""
@@ -133,6 +137,8 @@ class TickSummary:
         self.notices += other.notices
         self.busy += other.busy
         self.failed.extend(other.failed)
+        if other.early_at is not None:
+            self.early_at = min(self.early_at or other.early_at, other.early_at)
 
 
 def complete(variant: Variant, phase: PhaseRecord, power: str, lines: list[str]) -> bool:
@@ -349,7 +355,12 @@ class GameTick:
         # early only when someone plays: a game of powers in civil disorder keeps its deadlines
         if (stand.choosers and not stand.missing and not stand.stale and not stand.waiting
                 and settings.early and not self.mail_waiting(self.now, stored_only=True)):
-            return self.adjudicate(phase, Why.EARLY, powers, stand)
+            # `early_delay` after the last orders: a correction sent just after still counts
+            due = self.early_due(stand)
+            if self.now >= due:
+                return self.adjudicate(phase, Why.EARLY, powers, stand)
+            if deadline is None or due < deadline:
+                self.summary.early_at = min(self.summary.early_at or due, due)
         if deadline is None:
             return False
         if self.now < deadline:
@@ -375,6 +386,13 @@ class GameTick:
             if disorder:
                 self.offer_standby(phase, disorder)
         return self.adjudicate(phase, Why.LATE, powers, stand, disorder)
+
+    def early_due(self, stand: Standing) -> datetime:
+        """When a phase every power is ready in is processed early: `early_delay` seconds
+        after the last of their orders came in."""
+        last = max((stand.stored[p].submitted_at for p in stand.choosers if p in stand.stored),
+                   default=self.now)
+        return last + timedelta(seconds=self.config.early_delay)
 
     def mail_waiting(self, until: datetime, *, stored_only: bool = False) -> bool:
         """Whether mail that arrived up to `until` may not all be handled yet (`stored_only`:
