@@ -110,7 +110,8 @@ async def test_a_recipient_refused_with_550_marks_the_seat_until_mail_gets_throu
     assert "italy@example.org cannot be reached" in notice
     assert "The mail server said: 550 5.1.1 <italy@example.org>: User unknown" in notice
     assert 'bounced: "[gamma]: you play Italy" of Sun 2026-03-01 12:00 UTC' in notice
-    assert "REPLACE gamma Italy" in notice and "SET ADDRESS" in notice
+    assert "REPLACE Italy <address> [<password>] (after SIGNON GM gamma" in notice \
+        and "SET ADDRESS" in notice
     assert "mail to Italy (italy@example.org) bouncing since Sun 2026-03-01 12:00 UTC" in (
         await game.summary())
     # a player's SUMMARY does not say it (the GM's business)

@@ -246,7 +246,7 @@ def test_postfix_s_own_bounce_marks_the_player_failing_and_tells_the_gm(
     words = text(notice)
     assert f"{MISSING} cannot be reached" in words
     assert f'The mail server said: unknown user: "{MISSING}"' in words
-    assert "REPLACE omega Italy" in words
+    assert "REPLACE Italy <address> [<password>] (after SIGNON GM omega <password>)" in words
     with database.read() as s:
         game = games_repo.find_game(s, "omega")
         assert game is not None
