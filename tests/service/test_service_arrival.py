@@ -10,6 +10,7 @@ Dovecot, are in test_service_arrival_imap.py.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import smtplib
 import subprocess
 import sys
@@ -273,3 +274,59 @@ def test_an_arrival_in_the_second_the_phase_opened_counts_for_it(database: Datab
                      arrived_at=spring.opened_at.replace(microsecond=0) - timedelta(seconds=1))
     assert earlier.outcome is Disposition.ANSWERED
     assert "Orders: refused, your message arrived at" in reply_to(database, "<before@example.org>")
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+def test_lmtp_flush_hands_over_the_held_orders_before_the_deadline_is_processed(
+        database: Database, tmp_path: Path) -> None:
+    """gm down across a deadline; at its start gm runs [lmtp] flush, a program that delivers
+    what the 'mail server' held (France's orders, received before the deadline) over LMTP, as
+    `postqueue -f` has Postfix do; gm waits until deliveries stop ([lmtp] quiet), far less
+    than settle, counts the orders and tells the GM what it waited for."""
+    port = free_port()
+    held = tmp_path / "held.eml"
+    deliver = tmp_path / "deliver.py"
+    deliver.write_text(
+        "import smtplib, sys\n"
+        f"raw = open({str(held)!r}, 'rb').read()\n"
+        f"with smtplib.LMTP('127.0.0.1', {port}) as lmtp:\n"
+        f"    lmtp.sendmail({GM!r}, [{SERVICE!r}], raw)\n")
+    lmtp = LmtpConfig(host="127.0.0.1", port=port, settle=1.0)
+    config = Config(data_dir=tmp_path, address=SERVICE, display_name="Judge",
+                    maildir=MaildirConfig(inbox=tmp_path / "inbox", outbox=tmp_path / "out"),
+                    lmtp=lmtp)
+    set_up(database, config)
+
+    async def serve(cfg: Config, condition: object) -> None:
+        service = Service(database, cfg, clock=SystemClock(), tick_every=60)
+        async with running(service):
+            await until(condition, "the condition", wait=40)  # type: ignore[arg-type]
+
+    def recorded() -> bool:
+        from gm.mail.source_keys import source_key
+        from gm.store.inbox_reads import read_until
+
+        with database.read() as s:
+            return read_until(s, source_key(config)) is not None
+
+    asyncio.run(serve(config, recorded))  # the source has been read once: deadlines wait
+    deadline = deadline_in(database, 1.0)
+    raw = message(FRANCE, ORDERS, message_id="<held@example.org>")
+    held.write_bytes(_received_line(datetime.now(UTC)).encode() + raw)
+    sleep_past(deadline)
+    flushing = dataclasses.replace(config, lmtp=LmtpConfig(
+        host="127.0.0.1", port=port, settle=30.0, quiet=1.0,
+        flush=(sys.executable, str(deliver))))
+    started = time.monotonic()
+    asyncio.run(serve(flushing, lambda: phases(database)[0].adjudicated))
+    assert time.monotonic() - started < 20  # the quiet second, not the 30 s of settle
+    assert "refused" not in reply_to(database, "<held@example.org>")
+    assert france_in_burgundy(database)
+    with database.read() as s:
+        told = [o for o in outbound_repo.list_outbound(s, limit=1000)
+                if o.recipients == (GM,) and "deadline waited for the mail server"
+                in dict(o.headers)["Subject"]]
+    assert len(told) == 1
+    words = " ".join(told[0].parts[0].text.split())
+    assert f"asked the mail server to deliver what it held for gm (`{sys.executable}" in words
+    assert "until no message had come for 1 s; 1 message came meanwhile" in words
