@@ -46,6 +46,9 @@ COMMAND = CommandSpec(
     help=(
         HelpLines("DEADLINES", 70, """\
     SET EARLY ON|OFF               process as soon as every power has ordered
+                                   (a short delay after the last orders, so a
+                                   correction sent just after counts: the
+                                   judge's early_delay, 20 seconds by default)
 """),
     ),
 )
