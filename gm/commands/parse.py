@@ -2,10 +2,11 @@
 
 The text is read line by line. A line whose first word is a command keyword is read by the
 grammar (one command per line); a PRESS TO or BROADCAST line opens a press message whose lines
-are kept verbatim up to ENDPRESS or ENDBROADCAST (one without them ends at SIGNOFF, a SIGNON
-line, the next press line or the end of the message: press is never lost); SIGNOFF ends the
-reading. Any other line is an order after a SIGNON (kept as an `OrderLine` for gm.notation)
-and an error before it. Blank lines are skipped.
+are kept verbatim up to ENDPRESS or ENDBROADCAST, nothing in them read as a heading, an order or
+a command (one without them ends at SIGNOFF, a SIGNON line or the end of the message: press is
+never lost); under a press heading that cannot be read nothing is sent or taken up to its end;
+SIGNOFF ends the reading. Any other line is an order after a SIGNON (kept as an `OrderLine` for
+gm.notation) and an error before it. Blank lines are skipped.
 Whatever the input, the result is a list of values, errors included; nothing raises.
 """
 
@@ -131,11 +132,19 @@ def parse_message(text: str) -> list[Command]:
         if keyword == "CREATE" and signed_on and _creates_centre(clean):  # Geophysical rule 7
             out.append(OrderLine(Line(number, clean), raw.translate(_INVISIBLE).strip()))
             continue
-        if keyword in KEYWORDS:
-            result = _read_command(clean, number, keyword)
+        if keyword in _HEADINGS or _postal_press(clean):
+            result = (_read_command(clean, number, keyword) if keyword in KEYWORDS
+                      else Unreadable(Line(number, clean), f"Cannot read {quote(clean)}",
+                                      keyword))
             if isinstance(result, OpenPress):
                 press, closed = result, lines.press_closes()
                 continue
+            if isinstance(result, CommandError):
+                out.append(_discarded(result, lines, number, lines.press_closes()))
+                continue
+        if keyword in KEYWORDS:
+            result = _read_command(clean, number, keyword)
+            assert not isinstance(result, OpenPress)  # press headings are read above
             out.append(result)
             if keyword in ("SIGNON", "TAKEOVER"):  # TAKEOVER signs on to the power it takes
                 # even a SIGNON line that cannot be read: the orders after it are its orders
@@ -167,16 +176,53 @@ def parse_message(text: str) -> list[Command]:
 
 _PRESS_ENDS = frozenset({"ENDPRESS", "END PRESS", "ENDBROADCAST", "END BROADCAST"})
 _PRESS_OPENERS = frozenset({"PRESS", "BROADCAST", "GREY", "GRAY"})
+# the words that open a press heading, read by gm or not (njudge's DIARY, POSTAL PRESS): under
+# a heading that cannot be read nothing is sent and nothing is taken
+_HEADINGS = _PRESS_OPENERS | {"DIARY"}
+_READ_HEADINGS = ("PRESS TO <powers>, PRESS TO ALL BUT <powers>, BROADCAST, and GREY before"
+                  " either (HELP PRESS)")
+
+
+def _postal_press(clean: str) -> bool:
+    """njudge's POSTAL PRESS heading."""
+    return clean.upper().split(" ")[:2] == ["POSTAL", "PRESS"]
+
+
+def _discarded(heading: CommandError, lines: _Lines, number: int, closed: bool) -> Command:
+    """The refusal of an unreadable press heading, the lines under it read and dropped up to its
+    ENDPRESS (or, with none further on, a SIGNOFF, a SIGNON line or the end of the message;
+    those are then read as usual), so that press text is never run as orders or commands
+    (njudge: "No press/broadcast message sent, discarding text")."""
+    last = number
+    for raw in lines:
+        clean = _clean(raw)
+        ended = _ends_press(clean, last + 1, closed)
+        if ended is not None and ended is not PressEnd.ENDPRESS:
+            lines.push_back(raw)
+            break
+        last += 1
+        if ended is PressEnd.ENDPRESS:
+            break
+    under = (f"lines {number + 1} to {last}" if last > number + 1
+             else f"line {last}" if last == number + 1 else "")
+    what = (f"Nothing was sent, and nothing under it ({under}) was sent or taken as orders or"
+            " commands" if under else "Nothing was sent")
+    return Unreadable(heading.line,
+                      f"{heading.message.rstrip('.')}. {what}. The press headings read are "
+                      f"{_READ_HEADINGS}; end the press with ENDPRESS.",
+                      heading.keyword if isinstance(heading, Unreadable) else "PRESS")
 
 
 def _ends_press(clean: str, number: int, closed: bool) -> PressEnd | None:
     """How the line `clean` ends an open press message, or None when it is one of its lines.
 
     ENDPRESS or ENDBROADCAST (also END PRESS, END BROADCAST) end it, as on the classic judges.
-    A press with no such line further on (`closed` false) ends at SIGNOFF, as there, and also at
-    a SIGNON line that reads as one (its password is sent to no one, and the orders after it
-    are taken) or a line that opens another press message (the press before it is not sent to
-    that one's recipients); else at the end of the message."""
+    Inside a press nothing is a heading, an order or a command (njudge: "it will ignore any
+    orders or other command keywords"): a line `Press to Russia ...` or `BROADCAST` is press
+    text sent to the recipients of the press it stands in. A press with no such line further on
+    (`closed` false) ends at SIGNOFF, as there, and also at a SIGNON line that reads as one (its
+    password is sent to no one, and the orders after it are taken); else at the end of the
+    message."""
     upper = clean.upper()
     if upper in _PRESS_ENDS:
         return PressEnd.ENDPRESS
@@ -185,12 +231,9 @@ def _ends_press(clean: str, number: int, closed: bool) -> PressEnd | None:
     if upper == "SIGNOFF":
         return PressEnd.SIGNOFF
     keyword = upper.split(" ", 1)[0]
-    if keyword == "SIGNON" or keyword in _PRESS_OPENERS:
-        read = _read_command(clean, number, keyword)
-        if keyword == "SIGNON" and not isinstance(read, CommandError):
-            return PressEnd.SIGNON
-        if isinstance(read, OpenPress):
-            return PressEnd.PRESS
+    if keyword == "SIGNON" and not isinstance(_read_command(clean, number, keyword),
+                                              CommandError):
+        return PressEnd.SIGNON
     return None
 
 
@@ -208,9 +251,13 @@ class _Lines:
     def __next__(self) -> str:
         return self._ahead.popleft() if self._ahead else next(self._lines)
 
+    def push_back(self, line: str) -> None:
+        """Read `line` again next."""
+        self._ahead.appendleft(line)
+
     def press_closes(self) -> bool:
-        """Whether an ENDPRESS or ENDBROADCAST line comes before any SIGNOFF line, line that
-        opens another press, or the end of the message."""
+        """Whether an ENDPRESS or ENDBROADCAST line comes before any SIGNOFF line or the end of
+        the message."""
         for line in self._ahead:
             if (found := _closing(line)) is not None:
                 return found
@@ -222,16 +269,12 @@ class _Lines:
 
 
 def _closing(raw: str) -> bool | None:
-    """True for a line that ends a press message, False for one that marks it unended (SIGNOFF,
-    another press line), None for others."""
+    """True for a line that ends a press message, False for one that marks it unended
+    (SIGNOFF), None for others."""
     upper = _clean(raw).upper()
     if upper in _PRESS_ENDS:
         return True
     if upper == "SIGNOFF":
-        return False
-    keyword = upper.split(" ", 1)[0]
-    if keyword in _PRESS_OPENERS and isinstance(_read_command(_clean(raw), 0, keyword),
-                                                OpenPress):
         return False
     return None
 

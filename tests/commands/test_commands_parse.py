@@ -472,13 +472,41 @@ def test_unended_press_ends_at_a_signon_line_whose_orders_are_taken() -> None:
     assert (press.ending, press.end_line) == (PressEnd.SIGNON, 4)
 
 
-def test_unended_press_ends_at_the_next_press_line() -> None:
-    first, second = parse_message("PRESS TO England\nFor England\nPRESS TO Italy\nFor Italy\n"
-                                  "ENDPRESS")
-    assert isinstance(first, Press) and first.body == "For England"
-    assert (first.ending, first.end_line) == (PressEnd.PRESS, 3)
-    assert isinstance(second, Press) and second.recipients == ("Italy",)
-    assert second.body == "For Italy" and second.ending is PressEnd.ENDPRESS
+def test_a_press_line_inside_a_press_is_its_text() -> None:
+    # njudge copies every line up to ENDPRESS: a line that reads as a heading is press text
+    (press,) = parse_message("PRESS TO England\nFor England\nPRESS TO Italy\nFor Italy\n"
+                             "BROADCAST\nENDPRESS")
+    assert isinstance(press, Press) and press.recipients == ("England",)
+    assert press.body == "For England\nPRESS TO Italy\nFor Italy\nBROADCAST"
+    assert (press.ending, press.end_line) == (PressEnd.ENDPRESS, 6)
+
+
+def test_an_unended_press_runs_past_heading_lines_to_the_end() -> None:
+    (press,) = parse_message("PRESS TO England\nFor England\nPRESS TO Italy\nFor Italy")
+    assert isinstance(press, Press) and press.recipients == ("England",)
+    assert press.body == "For England\nPRESS TO Italy\nFor Italy"
+    assert press.ending is PressEnd.MESSAGE
+
+
+@pytest.mark.parametrize("heading", ["PRESS +GR", "PRESS", "PRESS -G", "BROADCAST TO G",
+                                     "POSTAL PRESS", "DIARY", "GREY"])
+def test_under_an_unreadable_heading_nothing_is_taken(heading: str) -> None:
+    # njudge: "No press/broadcast message sent, discarding text"
+    error, *rest = parse_message(f"SIGNON France g pw\n{heading}\nplus list body\nA Par H\n"
+                                 "SET WAIT\nENDPRESS\nA Mar H")
+    assert isinstance(error, SignOn)
+    (refused, order) = rest
+    assert isinstance(refused, Unreadable) and refused.line.number == 2
+    assert ("nothing under it (lines 3 to 6) was sent or taken as orders or commands"
+            in refused.message)
+    assert "The press headings read are PRESS TO <powers>" in refused.message
+    assert isinstance(order, OrderLine) and order.line.text == "A Mar H"
+
+
+def test_an_unreadable_heading_with_no_end_takes_nothing_to_the_end() -> None:
+    _, refused = parse_message("SIGNON France g pw\nPRESS\nI will play\nF Bre-MAO\nSET WAIT")
+    assert isinstance(refused, Unreadable)
+    assert "nothing under it (lines 3 to 5) was sent or taken" in refused.message
 
 
 def test_unended_press_with_nothing_in_it_is_an_error_that_says_so() -> None:
@@ -521,11 +549,11 @@ def test_empty_press_and_stray_endpress_are_errors() -> None:
 def test_press_needs_recipients() -> None:
     error = one("PRESS")
     assert isinstance(error, Unreadable)
-    assert error.message == (
+    assert error.message.startswith(
         'Cannot read "PRESS": PRESS needs its recipients, separated by commas:'
         " PRESS TO France, Germany (GREY PRESS TO France for grey press; PRESS TO ALL BUT"
         " Russia; FAKE after them where the game allows it: HELP PRESS); the text follows on"
-        " the next lines, then a line ENDPRESS"
+        " the next lines, then a line ENDPRESS. Nothing was sent."
     )
 
 

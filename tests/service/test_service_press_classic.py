@@ -111,16 +111,45 @@ def test_press_with_no_end_ends_at_a_signon_whose_orders_are_taken(
     assert _orders_of(database, "France") == ["A Par - Bur"]
 
 
-def test_press_with_no_end_ends_at_the_next_press(database: Database, tmp_path: Path) -> None:
+def test_a_heading_line_inside_a_press_is_sent_to_its_recipients(database: Database,
+                                                                  tmp_path: Path) -> None:
+    # njudge copies every line up to ENDPRESS, "ignoring any orders or other command keywords":
+    # private press never leaks to a power named on a line inside it
     _game(database, tmp_path)
+    body = ("Secret for Germany only: I attack Russia next fall.\n"
+            "Press to Russia should say we are friends\nBROADCAST\nA Par-Bur\n")
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
-                           FRANCE + "PRESS TO Italy\nFor Italy.\nPRESS TO Germany\nFor Germany."
-                           "\nENDPRESS\n")
-    assert "Press sent to Italy, the GM." in reply and "Press sent to Germany, the GM." in reply
+                           FRANCE + "PRESS TO G\n" + body + "ENDPRESS\n")
+    assert "Press sent to Germany, the GM." in reply
+    assert "Orders of France" not in reply
     sent = _by_recipient([m for m in mail if GM not in m.recipients])
-    assert "For Italy." in sent[PLAYERS["Italy"]] and "Germany" not in sent[PLAYERS["Italy"]]
-    assert "For Germany." in sent[PLAYERS["Germany"]]
-    assert "For Italy." not in sent[PLAYERS["Germany"]]
+    assert list(sent) == [PLAYERS["Germany"]]
+    assert body.strip() in sent[PLAYERS["Germany"]]
+    assert _orders_of(database, "France") == []
+
+
+def test_under_an_unreadable_heading_nothing_is_sent_or_taken(database: Database,
+                                                              tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, _ = send_all(database, tmp_path, PLAYERS["France"], FRANCE + "A Par-Bur\n")
+    assert _orders_of(database, "France") == ["A Par - Bur"]
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS +GR\nplus list body\nA Par H\nENDPRESS\n")
+    flat = " ".join(reply.split())
+    assert 'Cannot read "PRESS +GR"' in flat
+    assert "nothing under it (lines 3 to 5) was sent or taken as orders or commands" in flat
+    assert mail == []
+    assert _orders_of(database, "France") == ["A Par - Bur"]
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS\nI will play\nF Bre-MAO\nSET WAIT\n")
+    assert "nothing under it (lines 3 to 5) was sent or taken" in " ".join(reply.split())
+    assert mail == []
+    assert _orders_of(database, "France") == ["A Par - Bur"]
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        france = next(p for p in powers_repo.list_powers(s, game.id) if p.name == "France")
+        assert not france.wait
 
 
 # --------------------------------------------------------------------------------------------

@@ -7,9 +7,12 @@ PARTIAL allows only press to everyone (or the GM), SET FAKE allows fake press. T
 press is always allowed. Each recipient gets a separate message (addresses stay private);
 the GM gets a copy of every press, naming the sender even of grey and fake press.
 
-Press is never dropped for want of its ENDPRESS: as on the classic judges, SIGNOFF or the end
-of the mail ends it (also a SIGNON line or the next press line); the reply says so, and
-quotes the lines in it that read as orders (sent as press, not taken as orders).
+A press runs to its ENDPRESS (or ENDBROADCAST): every line before it, one that reads as another
+press heading, an order or a command too, is its text (njudge). Press is never dropped for want
+of its ENDPRESS: as on the classic judges, SIGNOFF or the end of the mail ends it (also a SIGNON
+line, whose password is sent to no one); the reply says so, and quotes the lines in it that read
+as orders (sent as press, not taken as orders). Under a heading that cannot be read nothing is
+sent and nothing is taken, up to its ENDPRESS (gm.commands.parse).
 """
 
 from __future__ import annotations
@@ -69,10 +72,13 @@ line, its text follows on the next lines, and a line ENDPRESS ends it
     PRESS TO Italy GREY        the same
     GREY BROADCAST             grey press to everyone
 
-The text is sent exactly as written. A press message without its ENDPRESS
-is still sent: it ends at SIGNOFF, at the next SIGNON or press line, or at
-the end of the mail, and the reply says so. Lines in it that read as orders
-are sent as press, not taken as orders: the reply quotes them.
+The text is sent exactly as written: every line up to ENDPRESS is text,
+also one that reads as a press line, an order or a command. A press
+message without its ENDPRESS is still sent: it ends at SIGNOFF, at the
+next SIGNON line, or at the end of the mail, and the reply says so. Lines
+in it that read as orders are sent as press, not taken as orders: the
+reply quotes them. Under a press line that cannot be read nothing is sent
+and nothing is taken up to its ENDPRESS: the reply quotes it.
 
 Where the gamemaster allows fake press (SET FAKE), a press line may end with
     FAKE <power>               shown to its recipients as from that power
@@ -108,7 +114,8 @@ USAGE["ENDBROADCAST"] = USAGE["ENDPRESS"].replace("ENDPRESS", "ENDBROADCAST", 1)
 
 class PressEnd(StrEnum):
     """What ended a press message: its ENDPRESS (or ENDBROADCAST) line, or, when it had none,
-    a SIGNOFF line, a SIGNON line, the next press line or the end of the message."""
+    a SIGNOFF line, a SIGNON line or the end of the message (PRESS: no longer made; kept for
+    values read before)."""
 
     ENDPRESS = "ENDPRESS"
     SIGNOFF = "SIGNOFF"
