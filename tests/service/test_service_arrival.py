@@ -304,7 +304,7 @@ def test_lmtp_flush_hands_over_the_held_orders_before_the_deadline_is_processed(
     lmtp = LmtpConfig(host="127.0.0.1", port=port, settle=1.0)
     config = Config(data_dir=tmp_path, address=SERVICE, display_name="Judge",
                     maildir=MaildirConfig(inbox=tmp_path / "inbox", outbox=tmp_path / "out"),
-                    lmtp=lmtp)
+                    lmtp=lmtp, trusted_received_hosts=("judge.example.org",))
     set_up(database, config)
 
     async def serve(cfg: Config, condition: object) -> None:
