@@ -15,6 +15,11 @@
     rate_window = 3600                                # GM_RATE_WINDOW (seconds)
     variants_dir = "variants"                         # GM_VARIANTS_DIR: variant files (*.toml)
                                                       # loaded at start (docs/variant-files.md)
+    max_message_seconds = 20                          # GM_MAX_MESSAGE_SECONDS: a body taking
+                                                      # longer to read is shunted, not read
+    trusted_received_hosts = ["mx.example.org"]       # GM_TRUSTED_RECEIVED_HOSTS: the local
+                                                      # mail server(s) whose Received line dates
+                                                      # arrival (deploy/GUIDE.md); default none
 
     [imap]        # GM_IMAP_HOST, _PORT, _SECURITY, _USER, _PASSWORD (or _PASSWORD_FILE,
                   # _PASSWORD_COMMAND), _FOLDER, _PROCESSED_FOLDER, _CA_FILE, _IDLE_TIMEOUT,
@@ -88,6 +93,9 @@ DEFAULT_LMTP_QUIET = 3.0  # seconds without a delivery after the flush that end 
 # above any game's needs, it stops mail loops and floods.
 DEFAULT_RATE_LIMIT = 2000
 DEFAULT_RATE_WINDOW = 3600.0
+# Seconds one message's body may take to read: past it the message is shunted, not read (a
+# normal message takes milliseconds; this stops a crafted one from stalling the service).
+DEFAULT_MAX_MESSAGE_SECONDS = 20.0
 
 
 class ConfigError(ValueError):
@@ -207,6 +215,8 @@ class Config:
     # seconds between the last power's orders and early processing; the settings file's
     # default is DEFAULT_EARLY_DELAY, a Config made in code processes at the first tick
     early_delay: float = 0.0
+    max_message_seconds: float = DEFAULT_MAX_MESSAGE_SECONDS  # reading one message's body
+    trusted_received_hosts: tuple[str, ...] = ()  # MTAs whose Received lines give arrival
 
     @property
     def domain(self) -> str:
@@ -224,7 +234,7 @@ class Config:
 # Keys each table accepts, and the environment variable of each.
 _TOP = ("database_url", "data_dir", "address", "display_name", "max_message_bytes",
         "poll_interval", "operator", "rate_limit", "rate_window", "variants_dir",
-        "early_delay")
+        "early_delay", "max_message_seconds", "trusted_received_hosts")
 _SIGN_IN = ("password_command", "auth", "token_command", "token_url", "client_id",
             "client_secret", "client_secret_command", "client_secret_file", "refresh_token_file")
 _IMAP = ("host", "port", "security", "user", "password", "password_file", "folder",
@@ -381,6 +391,25 @@ def _address(value: Any, origin: str) -> str:
     if not _ADDRESS_RE.match(text):
         raise ConfigError(f"{origin}: expected a plain address like gm@example.org, got {value!r}")
     return text
+
+
+_HOST_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})$")
+
+
+def _host_names(value: Any, origin: str) -> tuple[str, ...]:
+    """Host names, a list in the file or comma-separated in the environment; lower case."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        raise ConfigError(f"{origin}: expected a list of host names, got {value!r}")
+    names = []
+    for item in items:
+        name = str(item).strip().lower().rstrip(".")
+        if not name:
+            continue
+        if not _HOST_RE.match(name):
+            raise ConfigError(f"{origin}: expected a host name like mx.example.org, got {item!r}")
+        names.append(name)
+    return tuple(names)
 
 
 def _optional_address(value: Any, origin: str) -> str | None:
@@ -645,4 +674,7 @@ def load_config(path: Path | None, env: Mapping[str, str]) -> Config:
         rate_limit=s.get("rate_limit", _integer(0, 2**31), DEFAULT_RATE_LIMIT),
         rate_window=s.get("rate_window", _seconds(1, 7 * 86400), DEFAULT_RATE_WINDOW),
         variants_dir=s.path("variants_dir", Path()) if s.has("variants_dir") else None,
+        max_message_seconds=s.get("max_message_seconds", _seconds(0.01, 3600),
+                                  DEFAULT_MAX_MESSAGE_SECONDS),
+        trusted_received_hosts=s.get("trusted_received_hosts", _host_names, ()),
     )

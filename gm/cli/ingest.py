@@ -13,7 +13,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="process one message read on standard input",
         description="Store one raw message from standard input, run its commands and queue "
         "the reply (`gm serve` sends it). The message arrived when this was called, or when "
-        "the local mail server received it (its topmost Received line) if that was earlier: "
+        "the local mail server received it (its topmost Received line, when added by one of "
+        "the trusted_received_hosts) if that was earlier: "
         "orders count if that was before the deadline.",
     )
     p.add_argument("--config", type=Path, metavar="FILE", help="service configuration file")
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         raw = sys.stdin.buffer.read()
         result = ingest(db, raw, config=config, clock=SystemClock(),
-                        arrived_at=handed_over(raw, called))
+                        arrived_at=handed_over(raw, called, config.trusted_received_hosts))
     finally:
         db.dispose()
     wake_sender(config)  # a running `gm serve` sends the reply now

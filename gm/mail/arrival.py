@@ -5,12 +5,16 @@ recorded: IMAP's INTERNALDATE (`internaldate`), a Maildir file's delivery time; 
 over (LMTP, or `gm ingest` piped from the mail server) arrived when it was handed over, or when
 the local mail server received it if that was earlier (`handed_over`: the date of the topmost
 Received line, which the last server adds above whatever the sender wrote), for mail the server
-queued while gm was down.
+queued while gm was down. That line is believed only when it says it was added "by" a host the
+configuration trusts (`trusted_received_hosts`, the local mail server's name): where nothing
+upstream adds its own line (a script filling a Maildir, `gm ingest` from a pipe), the topmost
+line is the sender's, and its date is what the sender chose.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 
@@ -52,8 +56,12 @@ def _header_block(raw: bytes) -> bytes:
     return raw if end < 0 else raw[:end]
 
 
-def top_received(raw: bytes) -> datetime | None:
-    """The date of the message's topmost Received line (after its last ';'), in UTC."""
+_BY_RE = re.compile(rb"(?:^|[\s;()])by\s+\[?([A-Za-z0-9.:-]{1,255})", re.IGNORECASE)
+
+
+def top_received(raw: bytes, trusted: Collection[str] | None = None) -> datetime | None:
+    """The date of the message's topmost Received line (after its last ';'), in UTC; with
+    `trusted`, only when the line's "by" host is one of those names (else None)."""
     lines = _header_block(raw).replace(b"\r\n", b"\n").split(b"\n")
     for index, line in enumerate(lines):
         if line[:9].lower() != b"received:":
@@ -66,6 +74,11 @@ def top_received(raw: bytes) -> datetime | None:
         stamp = value.rsplit(b";", 1)
         if len(stamp) != 2:
             return None
+        if trusted is not None:
+            by = _BY_RE.search(stamp[0])
+            host = by.group(1).decode("ascii").lower().rstrip(".") if by else ""
+            if host not in {name.lower().rstrip(".") for name in trusted}:
+                return None
         try:
             when = parsedate_to_datetime(stamp[1].decode("ascii", "replace").strip())
         except (TypeError, ValueError, IndexError):
@@ -76,10 +89,13 @@ def top_received(raw: bytes) -> datetime | None:
     return None
 
 
-def handed_over(raw: bytes, at: datetime) -> datetime:
+def handed_over(raw: bytes, at: datetime, trusted: Collection[str] = ()) -> datetime:
     """When a message handed over at `at` arrived: the topmost Received line's date when that
-    is earlier (queued at the mail server meanwhile) and believable, else `at`."""
-    received = top_received(raw)
+    line was added by one of the `trusted` hosts and its date is earlier (queued at the mail
+    server meanwhile) and believable, else `at` (always `at` when no host is trusted)."""
+    if not trusted:
+        return at
+    received = top_received(raw[:256 * 1024], trusted)
     if received is None or received > at + MAX_SKEW or received < at - MAX_QUEUED:
         return at
     return min(received, at)

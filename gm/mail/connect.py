@@ -17,7 +17,8 @@ def make_source(config: Config, *, backoff: Backoff | None = None) -> PolledSour
         from gm.mail.lmtp import LmtpSource
 
         return LmtpSource(config.lmtp, max_bytes=config.max_message_bytes, backoff=backoff,
-                          hostname=config.domain)
+                          hostname=config.domain,
+                          trusted_hosts=config.trusted_received_hosts)
     if config.imap is not None:
         from gm.mail.imap import ImapSource
 

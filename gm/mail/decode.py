@@ -14,6 +14,7 @@ import contextlib
 import email
 import email.policy
 import re
+import time
 import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
@@ -31,7 +32,13 @@ MAX_PARTS = 500  # parts looked at
 MAX_LINE = 20_000  # characters kept of one line
 MAX_HEADER = 2_000  # characters kept of one header value
 MAX_BOUNDARY_LINES = 5_000  # more "--" lines than this: the MIME structure is not parsed
-_HEADER_BYTES = 256 * 1024  # header block read from an oversized message
+MAX_HEADER_BLOCK = 256 * 1024  # header block read (the fields past it are dropped)
+_HEADER_BYTES = MAX_HEADER_BLOCK
+MAX_FIELD_BYTES = 16 * 1024  # bytes kept of one header field, cut before it is parsed
+MAX_FIELDS = 5_000  # header fields kept
+MAX_ADDRESS_CHARS = MAX_HEADER  # characters of an address header given to the address parser
+
+MAX_READ_SECONDS = 20.0  # time given to reading one message's body (decode_message's default)
 
 _MSGID_RE = re.compile(r"<([\x21-\x3b\x3d\x3f-\x7e]{1,500})>")  # printable ASCII, no <>
 _ADDR_SPEC_RE = re.compile(r"^[^\s@<>()\[\],;:\"\\]{1,200}@[A-Za-z0-9.\-\[\]:_]{1,255}$")
@@ -84,6 +91,7 @@ class DecodedMessage:
     automatic: Automatic | None = None
     size: int = 0
     too_large: bool = False
+    over_bound: str | None = None  # why the body was not read: it took too long
     signoff: bool = False
     cuts: tuple[str, ...] = ()
     problems: tuple[str, ...] = field(default=())
@@ -201,10 +209,17 @@ def _unflow(text: str, delsp: bool) -> str:
     return "\n".join(out)
 
 
-class _Reader:
-    """Walks a parsed message collecting body text, attachments and problems."""
+class OverBound(Exception):
+    """Reading the message took longer than it is given."""
 
-    def __init__(self) -> None:
+
+class _Reader:
+    """Walks a parsed message collecting body text, attachments and problems, within a time
+    (`deadline`, by time.monotonic): past it, OverBound."""
+
+    def __init__(self, deadline: float = float("inf"), seconds: float = 0.0) -> None:
+        self.deadline = deadline
+        self.seconds = seconds
         self.texts: list[str] = []
         self.attachments: list[AttachmentInfo] = []
         self.problems: list[str] = []
@@ -249,6 +264,7 @@ class _Reader:
         except Exception:
             charset = None
         text = _decode_bytes(payload, charset, self.problems)
+        self.check()
         if content_type == "text/html":
             from gm.mail.htmltext import html_to_text  # loaded for HTML mail only
 
@@ -266,8 +282,14 @@ class _Reader:
         except Exception:
             return "text/plain"
 
+    def check(self) -> None:
+        """OverBound when the reading is past its deadline."""
+        if time.monotonic() > self.deadline:
+            raise OverBound(f"the message took more than {self.seconds:g} seconds to read")
+
     def read(self, part: Message, depth: int = 0) -> str | None:
         """The text of `part` (None when it has none), noting attachments on the way."""
+        self.check()
         self.parts_seen += 1
         if self.parts_seen > MAX_PARTS:
             if self.parts_seen == MAX_PARTS + 1:
@@ -350,7 +372,10 @@ class _Reader:
 
 
 def _address(value: str) -> tuple[str, str | None]:
-    """(display name, lower-case addr-spec or None) from an address header value."""
+    """(display name, lower-case addr-spec or None) from an address header value: the first
+    address of its first MAX_ADDRESS_CHARS characters (the parser's cost grows much faster
+    than the text: a value of thousands of addresses, or of deep comments, is never given it)."""
+    value = value[:MAX_ADDRESS_CHARS]
     plain = _PLAIN_ADDRESS_RE.match(value) if "=?" not in value else None
     if plain is not None:
         spec = header_text(plain["angled"] or plain["bracketed"] or plain["bare"], 500).lower()
@@ -408,6 +433,50 @@ _FIELD_RE = re.compile(rb"[!-9;-~]+[ \t]*:")  # a header field's name and colon 
 _BLANK_RE = re.compile(rb"\r?\n\r?\n")
 
 
+def cut_headers(raw: bytes, problems: list[str] | None = None) -> bytes:
+    """`raw` with its header block bounded before anything parses it: each field cut to
+    MAX_FIELD_BYTES, at most MAX_FIELDS fields and _HEADER_BYTES in all (what is past them is
+    dropped), the body as it was. A header block without its blank line ends at the bound."""
+    said: list[str] = [] if problems is None else problems
+    end = _BLANK_RE.search(raw, 0, _HEADER_BYTES + 4)
+    head_end = end.start() if end is not None else min(len(raw), _HEADER_BYTES)
+    if end is None and len(raw) > _HEADER_BYTES:
+        # no blank line within the bound: the rest up to the first blank line is headers too
+        later = _BLANK_RE.search(raw, _HEADER_BYTES)
+        rest = raw[later.start():] if later is not None else b""
+        said.append(f"the headers are longer than {_HEADER_BYTES} bytes; the rest was dropped")
+    else:
+        rest = raw[head_end:]
+    head = raw[:head_end]
+    if len(head) <= MAX_FIELD_BYTES and end is not None:
+        return raw  # the common case: nothing to cut
+    kept: list[bytes] = []
+    fields = field_bytes = 0
+    cut_fields = 0
+    for line in head.split(b"\n"):
+        continued = line[:1] in (b" ", b"\t")
+        if not continued:
+            fields += 1
+            field_bytes = 0
+        if fields > MAX_FIELDS:
+            continue
+        if field_bytes + len(line) > MAX_FIELD_BYTES:
+            if field_bytes == 0 or not continued:
+                kept.append(line[:MAX_FIELD_BYTES].rstrip(b"\r"))
+            if field_bytes < MAX_FIELD_BYTES:
+                cut_fields += 1
+            field_bytes = MAX_FIELD_BYTES
+            continue
+        field_bytes += len(line) + 1
+        kept.append(line)
+    if cut_fields:
+        said.append(f"{cut_fields} header field(s) longer than {MAX_FIELD_BYTES} bytes were "
+                    "cut")
+    if fields > MAX_FIELDS:
+        said.append(f"only the first {MAX_FIELDS} of {fields} header fields were read")
+    return b"\n".join(kept) + rest
+
+
 def _without_stray_header_lines(raw: bytes, problems: list[str]) -> bytes:
     """`raw` without the lines among its headers that are no header field (no colon) and are
     followed by header fields: a parser would take such a line for the start of the body, and
@@ -432,7 +501,7 @@ def _without_stray_header_lines(raw: bytes, problems: list[str]) -> bytes:
 
 
 def _parse(raw: bytes, problems: list[str]) -> Message:
-    raw = _without_stray_header_lines(raw, problems)
+    raw = _without_stray_header_lines(cut_headers(raw, problems), problems)
     try:
         return email.message_from_bytes(raw)
     except Exception as exc:  # RecursionError on absurd nesting, and other parser failures
@@ -457,15 +526,17 @@ def decode_message(
     max_bytes: int | None = None,
     size: int | None = None,
     own_addresses: str | Iterable[str] = (),
+    max_seconds: float = MAX_READ_SECONDS,
 ) -> DecodedMessage:
     """Decode `raw`; never raises.
 
     `size` is the whole message's size when `raw` was cut short by the source (InboundMail.size).
     A message over `max_bytes` is marked `too_large` and only its headers are read.
-    `own_addresses` (the service's address) are treated as robots for loop detection.
+    `own_addresses` (the service's address) are treated as robots for loop detection. A body
+    that takes longer than `max_seconds` to read is left unread, with `over_bound` saying so.
     """
     try:
-        return _decode(raw, max_bytes, size, own_addresses)
+        return _decode(raw, max_bytes, size, own_addresses, max_seconds)
     except Exception as exc:  # the last line of defence: a result, never a traceback
         return DecodedMessage(
             size=size if size is not None else len(raw),
@@ -484,7 +555,9 @@ def _decode(
     max_bytes: int | None,
     size: int | None,
     own_addresses: str | Iterable[str],
+    max_seconds: float = MAX_READ_SECONDS,
 ) -> DecodedMessage:
+    started = time.monotonic()
     problems: list[str] = []
     total = max(size if size is not None else 0, len(raw))
     too_large = max_bytes is not None and total > max_bytes
@@ -534,15 +607,21 @@ def _decode(
 
     body_text = ""
     attachments: tuple[AttachmentInfo, ...] = ()
+    over_bound = None
     if not too_large:
-        reader = _Reader()
-        text = reader.read(message)
+        reader = _Reader(started + max_seconds, max_seconds)
+        try:
+            text = reader.read(message)
+            if text is None:
+                problems.append("the message has no text part")
+                text = ""
+            body_text = _normalise_text(text, problems)
+            reader.check()
+        except OverBound as exc:
+            over_bound, body_text = str(exc), ""
+            problems.append(over_bound)
         attachments = tuple(reader.attachments)
         problems.extend(reader.problems)
-        if text is None:
-            problems.append("the message has no text part")
-            text = ""
-        body_text = _normalise_text(text, problems)
     cleaned = clean_body(body_text)
 
     return DecodedMessage(
@@ -561,6 +640,7 @@ def _decode(
         automatic=automatic,
         size=total,
         too_large=too_large,
+        over_bound=over_bound,
         signoff=cleaned.signoff,
         cuts=cleaned.cuts,
         problems=tuple(dict.fromkeys(problems)),

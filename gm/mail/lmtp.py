@@ -109,8 +109,10 @@ class LmtpSource(PolledSource):
     """Messages delivered over LMTP, offered in the order they arrived."""
 
     def __init__(self, config: LmtpConfig, *, max_bytes: int | None = None,
-                 backoff: Backoff | None = None, hostname: str = "gm") -> None:
+                 backoff: Backoff | None = None, hostname: str = "gm",
+                 trusted_hosts: tuple[str, ...] = ()) -> None:
         super().__init__(backoff=backoff)
+        self.trusted_hosts = trusted_hosts  # whose Received line dates arrival (gm.mail.arrival)
         self.config = config
         self.key = lmtp_key(config)
         self.max_bytes = max_bytes
@@ -239,7 +241,8 @@ class LmtpSource(PolledSource):
     def _arrive(self, raw: bytes) -> asyncio.Future[bool]:
         limit = len(raw) if self.max_bytes is None else self.max_bytes + 1
         mail = InboundMail(id="lmtp-" + hashlib.sha256(raw).hexdigest()[:40], raw=raw[:limit],
-                           size=len(raw), arrived_at=handed_over(raw, datetime.now(UTC)))
+                           size=len(raw), arrived_at=handed_over(raw, datetime.now(UTC),
+                                                                 self.trusted_hosts))
         waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(mail.id, []).append(waiter)
         self._arrived.append(mail)

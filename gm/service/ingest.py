@@ -1,6 +1,7 @@
 """One inbound message -> one transaction -> one reply.
 
-`ingest` records the raw message (a message seen before does nothing), decodes it, answers
+`ingest` records the raw message (a copy of one seen before is not read again: its first copy
+is answered "already read"), decodes it, answers
 nothing to automatic mail, runs its commands and queues the reply (and any reports) in the
 outbound queue, and marks the message processed, all in one transaction. If running the
 commands fails, that transaction is rolled back; a new one keeps the message as shunted with
@@ -36,7 +37,7 @@ from gm.commands.handlers import Context
 from gm.commands.parse import parse_message
 from gm.config import Config
 from gm.mail.compose import build_subject, new_message_id
-from gm.mail.decode import DecodedMessage, decode_message
+from gm.mail.decode import MAX_HEADER_BLOCK, DecodedMessage, cut_headers, decode_message
 from gm.mail.verp import MARK
 from gm.play.render import render
 from gm.service import bounces
@@ -60,7 +61,8 @@ class Disposition(StrEnum):
     """What became of one inbound message."""
 
     ANSWERED = "answered"  # commands run, reply queued
-    DUPLICATE = "duplicate"  # seen before: nothing done
+    DUPLICATE = "duplicate"  # seen before: not read again (its first copy answered "already
+    # read")
     AUTOMATIC = "automatic"  # a robot's mail (bounce, vacation, list): kept, not answered
     SHUNTED = "shunted"  # processing failed: kept with the error, apology queued
     UNANSWERED = "unanswered"  # commands run, no reply: wrong passwords past the replies an
@@ -85,13 +87,27 @@ def _place(config: Config, mailbox_id: str | None) -> tuple[str | None, int | No
     return None, None, None
 
 
+KEPT_PREFIX = 64 * 1024  # bytes kept of a message over max_message_bytes, after its headers
+
+
+def kept(raw: bytes, decoded: DecodedMessage) -> bytes:
+    """What is stored of `raw`: all of it, or for a message over the size limit (not read)
+    its headers, cut as they are for reading, and the first KEPT_PREFIX bytes of its body."""
+    if not decoded.too_large:
+        return raw
+    head = cut_headers(raw[:MAX_HEADER_BLOCK + KEPT_PREFIX + 4])
+    start = re.search(rb"\r?\n\r?\n", head)
+    return head[:MAX_HEADER_BLOCK] if start is None else head[:start.end() + KEPT_PREFIX]
+
+
 def _receive(session: Session, raw: bytes, decoded: DecodedMessage, *, config: Config,
              now: datetime, mailbox_id: str | None, arrived_at: datetime | None,
              processed: bool = False,
              count_since: datetime | None = None) -> inbound_repo.Received:
     mailbox, uidvalidity, uid = _place(config, mailbox_id)
+    stored = kept(raw, decoded)
     return inbound_repo.receive_inbound(
-        session, raw=raw, sender=address_key(decoded.sender or ""), now=now,
+        session, raw=stored, key_raw=raw, sender=address_key(decoded.sender or ""), now=now,
         message_id=decoded.message_id, subject=decoded.subject or None, mailbox=mailbox,
         uidvalidity=uidvalidity, uid=uid, processed=processed, count_since=count_since,
         count_cap=config.rate_limit, arrived_at=arrived_at)
@@ -144,8 +160,13 @@ def ingest(
     arrived before the deadline, however late they are read. Unknown: when it is stored."""
     arrived = None if arrived_at is None else clock.at(arrived_at)  # by the service's clock
     decoded = decode_message(raw, max_bytes=config.max_message_bytes, size=size,
-                             own_addresses=config.address)
+                             own_addresses=config.address,
+                             max_seconds=config.max_message_seconds)
     inbound_id: int | None = None
+    if decoded.over_bound is not None:
+        log.warning("message from %r not read: %s", decoded.sender, decoded.over_bound)
+        return _shunt(db, raw, decoded, decoded.over_bound, config=config, clock=clock,
+                      mailbox_id=mailbox_id, arrived_at=arrived, reason=decoded.over_bound)
     try:
         with db.transaction() as session:
             now = clock.now()
@@ -160,7 +181,8 @@ def ingest(
             record, new = received.record, received.new
             inbound_id = record.id
             if not new and record.status is not InboundStatus.NEW:
-                return Ingested(record.id, Disposition.DUPLICATE)
+                return _duplicate(session, decoded, record, config=config, now=now,
+                                  mailbox_id=mailbox_id)
             bounce = (decoded.is_automatic or not decoded.sender or MARK.encode() in raw) and \
                 bounces.bounced(session, email.message_from_bytes(raw), config=config,
                                 now=now, inbound_id=record.id)
@@ -224,6 +246,31 @@ def ingest(
                       mailbox_id=mailbox_id, arrived_at=arrived)
 
 
+def _duplicate(session: Session, decoded: DecodedMessage, record: InboundRecord, *,
+               config: Config, now: datetime, mailbox_id: str | None) -> Ingested:
+    """Another copy of a message read before (same Message-ID, sender and body): counted, and
+    the first such copy answered "already read" (not automatic mail, and not the same copy
+    read again from the same IMAP place, as after a crash before the source was marked)."""
+    told_before = inbound_repo.count_duplicate(session, record.id)
+    same_copy = _place(config, mailbox_id) == (record.mailbox, record.uidvalidity, record.uid) \
+        and record.uid is not None
+    log.info("message %s from %r came again (copy %d): not read again", record.id,
+             decoded.sender, told_before + 2)
+    if told_before or same_copy or not decoded.sender or decoded.is_automatic:
+        return Ingested(record.id, Disposition.DUPLICATE)
+    message_id = new_message_id(config.domain)
+    outbound_repo.enqueue_outbound(
+        session, message_id=message_id, recipients=[decoded.sender],
+        headers=_reply_headers(decoded, _reply_subject(decoded, None)),
+        parts=[BodyPart("text/plain", render(
+            "reply/already-read.txt.j2", message_id=decoded.message_id or "",
+            subject=decoded.subject,
+            read_at=(record.processed_at or record.received_at).strftime("%Y-%m-%d %H:%M UTC"),
+            service=config.display_name))],
+        now=now, inbound_id=record.id)
+    return Ingested(record.id, Disposition.DUPLICATE, message_id)
+
+
 def _hold(session: Session, decoded: DecodedMessage, record: InboundRecord, *,
           config: Config, now: datetime) -> Ingested:
     """Hold a new message (stored as processed just before) whose sender sent `rate_limit`
@@ -261,9 +308,11 @@ def window_words(seconds: float) -> str:
 
 
 def _shunt(db: Database, raw: bytes, decoded: DecodedMessage, error: str, *, config: Config,
-           clock: Clock, mailbox_id: str | None, arrived_at: datetime | None) -> Ingested:
+           clock: Clock, mailbox_id: str | None, arrived_at: datetime | None,
+           reason: str | None = None) -> Ingested:
     """Keep the message (`arrived_at` by the service's clock) as shunted with `error` and
-    queue the apology (one new transaction)."""
+    queue the apology (one new transaction); with `reason`, the message was over a bound and
+    its sender is told that reason instead."""
     with db.transaction() as session:
         now = clock.now()
         record = _receive(session, raw, decoded, config=config, now=now,
@@ -278,8 +327,9 @@ def _shunt(db: Database, raw: bytes, decoded: DecodedMessage, error: str, *, con
             outbound_repo.enqueue_outbound(
                 session, message_id=message_id, recipients=[decoded.sender],
                 headers=_reply_headers(decoded, _reply_subject(decoded, None)),
-                parts=[BodyPart("text/plain", render("reply/apology.txt.j2",
-                                                     service=config.display_name))],
+                parts=[BodyPart("text/plain", render(
+                    "reply/apology.txt.j2" if reason is None else "reply/not-read.txt.j2",
+                    reason=reason, service=config.display_name))],
                 now=now, inbound_id=record.id)
         _tell_masters(session, decoded, record.id, error, config=config, now=now)
         _tell_operator(session, decoded, record.id, error, config=config, now=now)

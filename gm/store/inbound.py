@@ -1,7 +1,11 @@
 """Inbound mail: every message as received, processed once, kept when processing fails.
 
-A message is keyed by its Message-ID (or, without one, by a hash of its bytes): storing it again
-finds the stored row, so a mail read twice from IMAP is processed once. A worker claims a new
+A message is keyed by what makes two mails the same one (`inbound_key`): its Message-ID, its
+sender and a digest of its body (or, without a Message-ID, a hash of its bytes). Storing it
+again finds the stored row, so a mail read twice from IMAP, or delivered twice, is processed
+once; another message that reuses the Message-ID (a careless client or gateway), from another
+sender or with other text, is a message of its own. `count_duplicate` counts each arrival of one
+already stored, so the sender is told once that it was already read. A worker claims a new
 message (`claim_next_inbound`, SKIP LOCKED on PostgreSQL), does all its effects and
 `mark_processed` in the same transaction (or stores it as processed at once, `receive_inbound`
 with `processed`, in the transaction of its effects); if processing fails, the transaction is
@@ -13,6 +17,7 @@ shunted or held message.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,18 +32,27 @@ from gm.store.models import InboundMessage
 from gm.store.rows import InboundRecord
 from gm.store.statuses import InboundStatus
 
-_KEY_MAX = 255
+_BODY_START = re.compile(rb"\r?\n\r?\n")
+_LINE_ENDS = re.compile(rb"[ \t]*\r?\n")
 
 
-def inbound_key(message_id: str | None, raw: bytes) -> str:
-    """The deduplication key: the Message-ID as given, or a hash of it if very long, or a hash
-    of the raw message when it has no Message-ID."""
+def body_digest(raw: bytes) -> str:
+    """A digest of the message's body as sent: the bytes after the blank line that ends the
+    headers, line ends and trailing blanks made alike (an IMAP copy has CRLF, a Maildir file
+    LF), so a copy with other headers (another Received line) digests the same."""
+    start = _BODY_START.search(raw)
+    body = b"" if start is None else raw[start.end():]
+    return hashlib.sha256(_LINE_ENDS.sub(b"\n", body).rstrip()).hexdigest()
+
+
+def inbound_key(message_id: str | None, raw: bytes, sender: str = "") -> str:
+    """The deduplication key: a hash of the Message-ID, the sender (as stored, lower case) and
+    the body's digest; a hash of the raw message when it has no Message-ID."""
     mid = (message_id or "").strip()
     if not mid:
         return "sha256-raw:" + hashlib.sha256(raw).hexdigest()
-    if len(mid) > _KEY_MAX:
-        return "sha256-id:" + hashlib.sha256(mid.encode("utf-8", "replace")).hexdigest()
-    return mid
+    same = "\0".join((mid, sender, body_digest(raw)))
+    return "mail:" + hashlib.sha256(same.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def to_record(row: InboundMessage | Any) -> InboundRecord:
@@ -64,7 +78,8 @@ def to_record(row: InboundMessage | Any) -> InboundRecord:
 
 _TABLE: Table = InboundMessage.__table__  # type: ignore[assignment]
 _NEW_COLUMNS = ("dedup_key", "message_id", "mailbox", "uidvalidity", "uid", "sender", "subject",
-                "raw", "received_at", "arrived_at", "status", "attempts", "processed_at")
+                "raw", "received_at", "arrived_at", "status", "attempts", "processed_at",
+                "duplicates")
 # INSERT ... ON CONFLICT DO NOTHING RETURNING id, written once for SQLite and PostgreSQL alike:
 # the dialects' own insert() constructs are compiled anew on every use (not cacheable).
 _INSERT_NEW = text(
@@ -135,6 +150,7 @@ def receive_inbound(
     count_since: datetime | None = None,
     count_cap: int = 0,
     arrived_at: datetime | None = None,
+    key_raw: bytes | None = None,
 ) -> Received:
     """Store a received message unless it is stored already (one statement).
 
@@ -142,10 +158,11 @@ def receive_inbound(
     transaction, which either commits them all or stores nothing); otherwise as new. With
     `count_since`, `recent` counts the sender's other messages that arrived after it, up to
     `count_cap` (`sender` as stored: lower case, as gm.mail.decode gives it). `arrived_at`:
-    when the mail system received it (`now` if not known).
+    when the mail system received it (`now` if not known). `key_raw`: the whole message the
+    key is made of when `raw`, what is stored, is only its beginning (a message too large).
     """
     arrived = now if arrived_at is None else arrived_at
-    key = inbound_key(message_id, raw)
+    key = inbound_key(message_id, raw if key_raw is None else key_raw, sender)
     status = InboundStatus.PROCESSED if processed else InboundStatus.NEW
     attempts = 1 if processed else 0
     processed_at = now if processed else None
@@ -153,7 +170,7 @@ def receive_inbound(
         "dedup_key": key, "message_id": message_id, "mailbox": mailbox,
         "uidvalidity": uidvalidity, "uid": uid, "sender": sender, "subject": subject, "raw": raw,
         "received_at": now, "arrived_at": arrived, "status": status, "attempts": attempts,
-        "processed_at": processed_at}
+        "processed_at": processed_at, "duplicates": 0}
     recent = 0
     if count_since is None:
         new_id = session.scalar(_INSERT_NEW, values)
@@ -174,6 +191,15 @@ def receive_inbound(
     )
     assert row is not None
     return Received(to_record(row), False)
+
+
+def count_duplicate(session: Session, inbound_id: int) -> int:
+    """Count another arrival of a stored message; the count before it (0: the first copy)."""
+    done = session.execute(
+        update(_TABLE).where(_TABLE.c.id == inbound_id)
+        .values(duplicates=_TABLE.c.duplicates + 1)
+        .returning(_TABLE.c.duplicates)).scalar_one()
+    return int(done) - 1
 
 
 def get_inbound(session: Session, inbound_id: int) -> InboundRecord:

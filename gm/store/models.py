@@ -169,7 +169,8 @@ class InboundMessage(Base):
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    dedup_key: Mapped[str] = mapped_column(String(255), unique=True)  # Message-ID or hash
+    # Message-ID, sender and body digest, hashed (gm.store.inbound.inbound_key)
+    dedup_key: Mapped[str] = mapped_column(String(255), unique=True)
     message_id: Mapped[str | None] = mapped_column(Text)
     mailbox: Mapped[str | None] = mapped_column(String(255))
     uidvalidity: Mapped[int | None] = mapped_column(BigInteger)
@@ -185,6 +186,7 @@ class InboundMessage(Base):
     attempts: Mapped[int] = mapped_column(Integer)
     error: Mapped[str | None] = mapped_column(Text)
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    duplicates: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # copies
 
 
 class OutboundMessage(Base):

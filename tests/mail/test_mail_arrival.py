@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from gm.mail.arrival import MAX_QUEUED, handed_over, internaldate, top_received
 
 AT = datetime(2026, 11, 28, 21, 40, 0, tzinfo=UTC)
+TRUSTED = ("judge.example.org",)  # the local mail server, which adds the topmost line
 
 
 def test_internaldate_is_read_with_its_zone() -> None:
@@ -41,23 +42,38 @@ def test_the_topmost_received_line_is_the_local_mail_servers() -> None:
 
 def test_mail_queued_while_gm_was_down_arrived_when_the_server_took_it() -> None:
     raw = _queued("Sat, 28 Nov 2026 21:37:58 +0000")
-    assert handed_over(raw, AT) == datetime(2026, 11, 28, 21, 37, 58, tzinfo=UTC)
+    assert handed_over(raw, AT, TRUSTED) == datetime(2026, 11, 28, 21, 37, 58, tzinfo=UTC)
 
 
 def test_the_senders_date_and_lower_received_lines_count_for_nothing() -> None:
     no_received = b"Date: Mon, 01 Jan 2001 00:00:00 +0000\r\nFrom: a@example.org\r\n\r\nbody"
-    assert handed_over(no_received, AT) == AT
+    assert handed_over(no_received, AT, TRUSTED) == AT
     # only the topmost line is read: a forged one under it cannot move the arrival
     raw = _queued("Sat, 28 Nov 2026 21:39:00 +0000")
-    assert handed_over(raw, AT) == datetime(2026, 11, 28, 21, 39, tzinfo=UTC)
+    assert handed_over(raw, AT, TRUSTED) == datetime(2026, 11, 28, 21, 39, tzinfo=UTC)
 
 
 def test_an_unbelievable_received_date_is_not_used() -> None:
     too_old = (AT - MAX_QUEUED - timedelta(minutes=1)).strftime("%a, %d %b %Y %H:%M:%S +0000")
-    assert handed_over(_queued(too_old), AT) == AT
+    assert handed_over(_queued(too_old), AT, TRUSTED) == AT
     later = (AT + timedelta(hours=1)).strftime("%a, %d %b %Y %H:%M:%S +0000")
-    assert handed_over(_queued(later), AT) == AT
-    assert handed_over(_queued("not a date"), AT) == AT
+    assert handed_over(_queued(later), AT, TRUSTED) == AT
+    assert handed_over(_queued("not a date"), AT, TRUSTED) == AT
     # a Received line without its date
     raw = b"Received: from x by y with SMTP id 1\r\nFrom: a@example.org\r\n\r\nbody"
+    assert handed_over(raw, AT, TRUSTED) == AT
+
+
+def test_a_received_line_from_no_trusted_host_is_not_believed() -> None:
+    """Where nothing upstream adds its own line (a script's Maildir, `gm ingest` from a pipe),
+    the topmost line is the sender's: its early date must not make late orders count."""
+    forged = (b"Received: from x by forged.example.net; Sat, 28 Nov 2026 21:00:00 +0000\r\n"
+              b"From: a@example.org\r\n\r\nSIGNON France g pw\r\n")
+    assert handed_over(forged, AT, TRUSTED) == AT
+    assert handed_over(forged, AT) == AT  # no host trusted: the time of the hand-over
+    # the local server's line is believed only when a host is trusted, and by its own name
+    raw = _queued("Sat, 28 Nov 2026 21:37:58 +0000")
     assert handed_over(raw, AT) == AT
+    assert handed_over(raw, AT, ("JUDGE.example.org.",)) == datetime(
+        2026, 11, 28, 21, 37, 58, tzinfo=UTC)
+    assert handed_over(raw, AT, ("mx.example.net",)) == AT  # the "from" host is not the "by"

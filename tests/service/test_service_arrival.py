@@ -176,7 +176,8 @@ def test_lmtp_orders_queued_at_the_mail_server_count(database: Database,
     port = free_port()
     config = Config(data_dir=tmp_path, address=SERVICE, display_name="Judge",
                     maildir=MaildirConfig(inbox=tmp_path / "inbox", outbox=tmp_path / "out"),
-                    lmtp=LmtpConfig(host="127.0.0.1", port=port, settle=1.5))
+                    lmtp=LmtpConfig(host="127.0.0.1", port=port, settle=1.5),
+                    trusted_received_hosts=("judge.example.org",))
     set_up(database, config)
 
     def hand_over(raw: bytes) -> None:
@@ -230,6 +231,7 @@ def test_gm_ingest_from_the_mail_server_counts_when_the_server_took_it(
 
     conf = tmp_path / "gm.toml"
     conf.write_text(f'database_url = "{migrated_url}"\naddress = "{SERVICE}"\n'
+                    'trusted_received_hosts = ["judge.example.org"]\n'
                     f'[maildir]\ninbox = "{tmp_path / "in"}"\noutbox = "{tmp_path / "out"}"\n')
     database = open_database(migrated_url)
     try:
@@ -250,8 +252,16 @@ def test_gm_ingest_from_the_mail_server_counts_when_the_server_took_it(
                    + message(FRANCE, ORDERS, message_id="<piped@example.org>"))
         # without a Received line of the mail server's it arrived when it was handed over
         ingest_cli(late)
+        # a Received line the sender wrote (added "by" a host not trusted) dates nothing
+        forged = ("Received: from x by forged.example.net with ESMTP id 1; "
+                  f"{format_datetime(took_in)}\r\n").encode() + message(
+            FRANCE, ORDERS.replace("A Mar - Spa", "A Mar - Bur"),
+            message_id="<piped-forged@example.org>")
+        ingest_cli(forged)
         assert "refused" not in reply_to(database, "<piped@example.org>")
         assert "has passed" in " ".join(reply_to(database, "<piped-late@example.org>").split())
+        assert "has passed" in " ".join(
+            reply_to(database, "<piped-forged@example.org>").split())
     finally:
         database.dispose()
 
@@ -294,7 +304,7 @@ def test_lmtp_flush_hands_over_the_held_orders_before_the_deadline_is_processed(
     lmtp = LmtpConfig(host="127.0.0.1", port=port, settle=1.0)
     config = Config(data_dir=tmp_path, address=SERVICE, display_name="Judge",
                     maildir=MaildirConfig(inbox=tmp_path / "inbox", outbox=tmp_path / "out"),
-                    lmtp=lmtp)
+                    lmtp=lmtp, trusted_received_hosts=("judge.example.org",))
     set_up(database, config)
 
     async def serve(cfg: Config, condition: object) -> None:

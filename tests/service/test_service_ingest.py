@@ -135,11 +135,33 @@ def test_a_message_delivered_twice_is_processed_once(database: Database, tmp_pat
     config = maildir_config(tmp_path)
     first = ingest(database, raw, config=config, clock=FixedClock(START))
     second = ingest(database, raw, config=config, clock=FixedClock(START))
+    third = ingest(database, raw, config=config, clock=FixedClock(START))
     assert first.outcome is Disposition.ANSWERED
     assert second.outcome is Disposition.DUPLICATE and second.inbound_id == first.inbound_id
+    assert third.outcome is Disposition.DUPLICATE and third.reply_message_id is None
     with database.read() as s:
-        assert len(outbound_repo.list_outbound(s)) == 1
+        # the reply, and once (never silently, never again) "already read"
+        replies = outbound_repo.list_outbound(s)
+        assert len(replies) == 2 and replies[1].message_id == second.reply_message_id
+        assert "was already read" in replies[1].parts[0].text
+        assert "<twice@example.org>" in replies[1].parts[0].text
         assert len(inbound_repo.list_inbound(s)) == 1
+
+
+def test_the_same_message_id_from_another_sender_is_another_message(
+        database: Database, tmp_path: Path) -> None:
+    """A client or gateway reusing a Message-ID: England's orders after France's message with
+    the same Message-ID are read and answered, not dropped as a copy of France's."""
+    config = maildir_config(tmp_path)
+    france = ingest(database, message(GM, "HELP", message_id="<reused@example.org>"),
+                    config=config, clock=FixedClock(START))
+    england = ingest(database, message("england@example.org", "LIST",
+                                       message_id="<reused@example.org>"),
+                     config=config, clock=FixedClock(START))
+    other_text = ingest(database, message(GM, "LIST", message_id="<reused@example.org>"),
+                        config=config, clock=FixedClock(START))
+    assert [r.outcome for r in (france, england, other_text)] == [Disposition.ANSWERED] * 3
+    assert len({france.inbound_id, england.inbound_id, other_text.inbound_id}) == 3
 
 
 def test_a_failing_message_is_shunted_and_answered(database: Database, tmp_path: Path) -> None:

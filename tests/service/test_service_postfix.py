@@ -57,6 +57,7 @@ def gm_behind_postfix(migrated_url: str, tmp_path: Path,
                       postfix: PostfixServer) -> Iterator[Served]:
     """`gm serve` taking its mail from Postfix over LMTP and sending through Postfix's smtpd."""
     served = Served.with_mail(tmp_path, migrated_url, (
+        'trusted_received_hosts = ["mx.example.org"]\n'  # Postfix's myhostname
         "[lmtp]\n"
         f'listen = "127.0.0.1:{postfix.lmtp_port}"\n'
         "settle = 2\n"

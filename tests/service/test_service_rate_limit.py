@@ -128,7 +128,9 @@ def test_a_replayed_held_message_is_processed_once_and_not_counted_again(
     assert replayed.outcome is Disposition.ANSWERED and replayed.inbound_id == held.inbound_id
     assert ingest(database, record.raw, config=config, clock=clock).outcome is Disposition.DUPLICATE
     replies = [o for o in _outbound(database) if o.inbound_id == held.inbound_id]
-    assert len(replies) == 2  # the notice when it was held, the reply when it was replayed
+    # the notice when it was held, the reply when it was replayed, "already read" to the copy
+    assert len(replies) == 3
+    assert "already read" in replies[2].parts[0].text
     with database.read() as s:
         assert inbound_repo.get_inbound(s, held.inbound_id).status is InboundStatus.PROCESSED
 
