@@ -405,5 +405,6 @@ COMMAND = CommandSpec(
         "HELP": "HELP may name a topic: HELP or HELP ORDERS",
     },
     without_signon=True,
+    answers_only=True,
     help=HELP_LINES,
 )
