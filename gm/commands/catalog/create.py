@@ -180,6 +180,8 @@ COMMAND = CommandSpec(
                                            CREATE mygame Deluge II secret
     ... RULEBOOK 2000|2023                 the rulebook it plays (HELP RULEBOOK):
                                            CREATE mygame Standard secret RULEBOOK 2023
+                                           (one address may have a few games not yet
+                                           started: 3 unless the service sets otherwise)
 """),
     ),
 )
