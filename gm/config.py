@@ -10,9 +10,16 @@
                                                       # processing early does it this long
                                                       # after the last power's orders came
     operator = "postmaster@example.org"               # GM_OPERATOR: told of each shunted message
-    rate_limit = 2000                                 # GM_RATE_LIMIT: per sender and window;
+    rate_limit = 100                                  # GM_RATE_LIMIT: per sender and window;
                                                       # more are held, not answered (0: no limit)
     rate_window = 3600                                # GM_RATE_WINDOW (seconds)
+    max_reply_bytes = 1048576                         # GM_MAX_REPLY_BYTES: one reply's text and
+                                                      # files; answers past it are left out, named
+    max_reply_files = 10                              # GM_MAX_REPLY_FILES: files one reply carries
+    max_reply_answers = 20                            # GM_MAX_REPLY_ANSWERS: HELP, LIST, MAP, ...
+                                                      # lines one message gets answered
+    max_forming_games = 3                             # GM_MAX_FORMING_GAMES: games not yet started
+                                                      # one address may have CREATEd (0: no cap)
     variants_dir = "variants"                         # GM_VARIANTS_DIR: variant files (*.toml)
                                                       # loaded at start (docs/variant-files.md)
     max_message_seconds = 20                          # GM_MAX_MESSAGE_SECONDS: a body taking
@@ -89,10 +96,24 @@ DEFAULT_IDLE_TIMEOUT = 600.0  # re-issue IDLE this often (RFC 2177 asks for less
 DEFAULT_SMTP_TIMEOUT = 60.0
 DEFAULT_LMTP_SETTLE = 60.0  # seconds the mail server has after a start to hand queued mail over
 DEFAULT_LMTP_QUIET = 3.0  # seconds without a delivery after the flush that end the hand-over
-# Messages one sender may send per window before the rest are held (kept, not answered): far
-# above any game's needs, it stops mail loops and floods.
-DEFAULT_RATE_LIMIT = 2000
+# Messages one sender may send per window before the rest are held (kept, not answered): a
+# hundred an hour is more than a person writes (one every 36 seconds for an hour), so no player
+# or GM meets it, while a forged sender or a robot gets at most a hundred replies an hour sent
+# to the address it names (each within max_reply_bytes: 100 MB an hour at worst, where 2000
+# replies of any size were possible before). Robots that loop are held sooner by the loop guard
+# (gm.service.loop_guard); held mail is kept, and `gm shunt replay` releases it.
+DEFAULT_RATE_LIMIT = 100
 DEFAULT_RATE_WINDOW = 3600.0
+# What one reply may carry (gm.commands.reply_cap): its text and files together (1 MiB; base64
+# makes it some 1.4 MB as mailed, far under the 10 MB and more that mail providers accept, and
+# room for five MAPs), how many files (five MAPs' PNG and SVG), and how many lines that only
+# answer (HELP, LIST, MAP, HISTORY, SUMMARY, ORDERS, PREVIEW) one message gets answered.
+DEFAULT_MAX_REPLY_BYTES = 1024 * 1024
+DEFAULT_MAX_REPLY_FILES = 10
+DEFAULT_MAX_REPLY_ANSWERS = 20
+# Games not yet started (forming) one address may have created: a GM sets up a game or two at
+# a time, and a stranger cannot fill LIST with games nobody plays (0: no cap).
+DEFAULT_MAX_FORMING_GAMES = 3
 # Seconds one message's body may take to read: past it the message is shunted, not read (a
 # normal message takes milliseconds; this stops a crafted one from stalling the service).
 DEFAULT_MAX_MESSAGE_SECONDS = 20.0
@@ -211,6 +232,10 @@ class Config:
     operator: str | None = None  # the operator's address: told when a message is shunted
     rate_limit: int = DEFAULT_RATE_LIMIT  # messages per sender per rate_window; 0: no limit
     rate_window: float = DEFAULT_RATE_WINDOW  # seconds
+    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES  # one reply's text and files
+    max_reply_files: int = DEFAULT_MAX_REPLY_FILES  # files one reply carries
+    max_reply_answers: int = DEFAULT_MAX_REPLY_ANSWERS  # answering lines one message gets
+    max_forming_games: int = DEFAULT_MAX_FORMING_GAMES  # forming games per address; 0: no cap
     variants_dir: Path | None = None  # a folder of variant files, loaded at start
     # seconds between the last power's orders and early processing; the settings file's
     # default is DEFAULT_EARLY_DELAY, a Config made in code processes at the first tick
@@ -233,7 +258,8 @@ class Config:
 
 # Keys each table accepts, and the environment variable of each.
 _TOP = ("database_url", "data_dir", "address", "display_name", "max_message_bytes",
-        "poll_interval", "operator", "rate_limit", "rate_window", "variants_dir",
+        "poll_interval", "operator", "rate_limit", "rate_window", "max_reply_bytes",
+        "max_reply_files", "max_reply_answers", "max_forming_games", "variants_dir",
         "early_delay", "max_message_seconds", "trusted_received_hosts")
 _SIGN_IN = ("password_command", "auth", "token_command", "token_url", "client_id",
             "client_secret", "client_secret_command", "client_secret_file", "refresh_token_file")
@@ -673,6 +699,13 @@ def load_config(path: Path | None, env: Mapping[str, str]) -> Config:
         operator=s.get("operator", _optional_address, None),
         rate_limit=s.get("rate_limit", _integer(0, 2**31), DEFAULT_RATE_LIMIT),
         rate_window=s.get("rate_window", _seconds(1, 7 * 86400), DEFAULT_RATE_WINDOW),
+        max_reply_bytes=s.get("max_reply_bytes", _integer(65536, 2**31),
+                              DEFAULT_MAX_REPLY_BYTES),
+        max_reply_files=s.get("max_reply_files", _integer(2, 1000), DEFAULT_MAX_REPLY_FILES),
+        max_reply_answers=s.get("max_reply_answers", _integer(1, 10000),
+                                DEFAULT_MAX_REPLY_ANSWERS),
+        max_forming_games=s.get("max_forming_games", _integer(0, 2**31),
+                                DEFAULT_MAX_FORMING_GAMES),
         variants_dir=s.path("variants_dir", Path()) if s.has("variants_dir") else None,
         max_message_seconds=s.get("max_message_seconds", _seconds(0.01, 3600),
                                   DEFAULT_MAX_MESSAGE_SECONDS),

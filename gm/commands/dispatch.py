@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gm.commands.catalog import HANDLERS, WITHOUT_SIGNON
+from gm.commands.catalog import ANSWERS_ONLY, HANDLERS, WITHOUT_SIGNON
 from gm.commands.catalog.signoff import SignOff
 from gm.commands.handlers.context import Context, Notice
 from gm.commands.handlers.order_taking import order_line
 from gm.commands.handlers.unsigned import not_a_command, signon_hint
+from gm.commands.reply_cap import ReplyCap
 from gm.commands.spec import Handler
 from gm.commands.values import Command, CommandError, NotACommand, OrderLine
 from gm.mail.compose import build_subject
@@ -23,7 +24,9 @@ from gm.play.render import render
 
 
 def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
-    """Run `commands` in order against `ctx`, writing into `ctx.results`."""
+    """Run `commands` in order against `ctx`, writing into `ctx.results` (within what one
+    reply may carry, gm.commands.reply_cap)."""
+    cap = ReplyCap(ctx)
     unsigned = 0  # lines that were not commands, before any SIGNON
     signed_any = False  # a sign-on of the message succeeded: it is answered in any case
     for command in commands:
@@ -36,7 +39,8 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
             unsigned += 1
             continue
         if isinstance(command, CommandError):
-            ctx.results.add(str(command))
+            if not cap.repeated(command):
+                ctx.results.add(str(command))
             if getattr(command, "keyword", "") == "SIGNON":
                 ctx.signed = None
                 ctx.refused_signon = True
@@ -49,12 +53,18 @@ def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
             keyword = " ".join(words[:2] if words[:1] == ["SET"] else words[:1])
             ctx.results.add(f"{command.line}: {keyword} is not available yet.")
             continue
+        if isinstance(command, ANSWERS_ONLY):
+            if not cap.repeated(command) and cap.admits(command):
+                handler(ctx, command)
+                cap.answered_one(command)
+            continue
         handler(ctx, command)
     ctx.message_ends()  # what went on over several commands finishes (orders are stored)
     if signed_any or ctx.signed is not None:
         ctx.results.withheld = False
     if unsigned and ctx.signed is None and not ctx.refused_signon:
         signon_hint(ctx)
+    cap.close()
     _queue_copies(ctx)
 
 

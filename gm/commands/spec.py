@@ -53,6 +53,9 @@ class CommandSpec:
     without_signon: whether it runs in a message that has no (accepted) SIGNON before it.
     holds_password: whether its line may end with a password (masked when the line is quoted
         back without having been read).
+    answers_only: whether it changes nothing and only answers (HELP, LIST, MAP, ...): the same
+        line again in a message is answered once, and past what one reply may carry it is left
+        out and named (gm.commands.reply_cap).
     help: its lines in the HELP topics (gm.commands.catalog.help assembles each topic from
         every command's lines, in the order of their places).
     """
@@ -65,4 +68,5 @@ class CommandSpec:
     set_usage: Mapping[str, str] = field(default_factory=dict)
     without_signon: bool = False
     holds_password: bool = False
+    answers_only: bool = False
     help: tuple[HelpLines, ...] = ()

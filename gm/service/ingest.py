@@ -34,6 +34,7 @@ from gm.commands.catalog.signon import SignOn
 from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.dispatch import run_commands
 from gm.commands.handlers import Context
+from gm.commands.handlers.context import Limits
 from gm.commands.parse import parse_message
 from gm.config import Config
 from gm.mail.compose import build_subject, new_message_id
@@ -201,7 +202,7 @@ def ingest(
             # a replayed message keeps the arrival it was stored with
             ctx = Context(session=session, now=now, sender=decoded.sender,
                           inbound_id=record.id, service=config.display_name,
-                          arrived_at=record.arrived_at)
+                          arrived_at=record.arrived_at, limits=limits_of(config))
             if decoded.too_large:
                 ctx.results.add(f"Your message is larger than {config.max_message_bytes} bytes "
                                 "and was not read. Send commands as plain text.")
@@ -269,6 +270,13 @@ def _duplicate(session: Session, decoded: DecodedMessage, record: InboundRecord,
             service=config.display_name))],
         now=now, inbound_id=record.id)
     return Ingested(record.id, Disposition.DUPLICATE, message_id)
+
+
+def limits_of(config: Config) -> Limits:
+    """What one message may get and one address may hold, by the service's settings."""
+    return Limits(reply_bytes=config.max_reply_bytes, reply_files=config.max_reply_files,
+                  reply_answers=config.max_reply_answers,
+                  forming_games=config.max_forming_games)
 
 
 def _hold(session: Session, decoded: DecodedMessage, record: InboundRecord, *,

@@ -171,7 +171,7 @@ def test_config_is_frozen() -> None:
 
 def test_rate_limit_from_file_and_environment(tmp_path: Path) -> None:
     bare = load_config(None, {})
-    assert (bare.rate_limit, bare.rate_window) == (2000, 3600.0)
+    assert (bare.rate_limit, bare.rate_window) == (100, 3600.0)
     path = write(tmp_path, "rate_limit = 50\nrate_window = 600\n")
     config = load_config(path, {})
     assert (config.rate_limit, config.rate_window) == (50, 600.0)

@@ -64,8 +64,15 @@ def message(sender: str, body: str, *, subject: str = "commands",
 
 
 def maildir_config(root: Path) -> Config:
+    """The service on Maildirs under `root`. The tests play whole games within minutes, so one
+    address sends more in an hour than a person would: the rate limit is set far above its
+    default here (tests/service/test_service_amplify.py tests the default)."""
     return Config(data_dir=root, address=SERVICE, display_name="Judge",
-                  maildir=MaildirConfig(inbox=root / "inbox", outbox=root / "outbox"))
+                  maildir=MaildirConfig(inbox=root / "inbox", outbox=root / "outbox"),
+                  rate_limit=TEST_RATE_LIMIT)
+
+
+TEST_RATE_LIMIT = 2000
 
 
 # -- driving the service over Maildirs ---------------------------------------------------------

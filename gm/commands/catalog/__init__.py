@@ -76,6 +76,11 @@ WITHOUT_SIGNON: tuple[type[Command], ...] = tuple(
     command.value for command in COMMANDS if command.without_signon
 )
 
+# Commands that change nothing and only answer (deduplicated and capped, gm.commands.reply_cap).
+ANSWERS_ONLY: tuple[type[Command], ...] = tuple(
+    command.value for command in COMMANDS if command.answers_only
+)
+
 
 def _help_topics() -> dict[str, str]:
     lines: dict[str, list[tuple[int, str]]] = {}

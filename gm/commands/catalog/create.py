@@ -4,7 +4,7 @@ its gamemaster."""
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lark import Token
@@ -21,7 +21,9 @@ from gm.store import games as games_repo
 from gm.store import powers as powers_repo
 from gm.store.errors import GameNameTaken
 from gm.store.passwords import hash_password
+from gm.store.powers import address_key
 from gm.store.settings import GameSettings
+from gm.store.statuses import GameStatus
 from gm.variants import UnknownVariant, get_variant, names
 from gm.variants.registry import canonical_name, file_of
 
@@ -59,7 +61,50 @@ def read_rulebook(c: list[Token]) -> RulebookWord:
     return RulebookWord(rulebook_year(str(c[0])))
 
 
+@dataclass
+class _CapRefusals:
+    """The CREATE lines of one message refused for the cap on forming games after the first
+    (which the reply explains): counted, and told in one line at the message's end."""
+
+    ctx: Context
+    told: bool = False  # the first refusal, explained in the reply
+    names: list[str] = field(default_factory=list)  # the games of the later ones
+
+    def command_starts(self, command: Command) -> None:
+        pass
+
+    def message_ends(self) -> None:
+        if self.names:
+            shown = ", ".join(self.names[:10]) + (", ..." if len(self.names) > 10 else "")
+            self.ctx.results.add(f"CREATE: {len(self.names)} more games refused the same way "
+                                 f"({shown}).")
+
+
+def _over_cap(ctx: Context, command: Create) -> bool:
+    """Whether the sender has as many forming games as an address may (the service's
+    `max_forming_games`), after saying so (once a message; later lines are counted)."""
+    cap = ctx.limits.forming_games
+    if not cap:
+        return False
+    mine = [g.name for g in games_repo.list_games(ctx.session, status=GameStatus.FORMING)
+            if address_key(g.gm_address) == address_key(ctx.sender)]
+    if len(mine) < cap:
+        return False
+    refusals = ctx.keep(_CapRefusals, _CapRefusals)
+    if refusals.told:
+        refusals.names.append(command.game)
+        return True
+    refusals.told = True
+    ctx.results.add(f"CREATE {command.game}: refused, {ctx.sender} has {len(mine)} games not "
+                    f"yet started ({', '.join(mine)}), the most one address may have here. "
+                    "START one (or FORCE BEGIN it), or TERMINATE one you do not need, then "
+                    "CREATE again.")
+    return True
+
+
 def handle(ctx: Context, command: Create) -> None:
+    if _over_cap(ctx, command):
+        return
     if canonical_name(f"{command.variant} {command.password.value}") is not None:
         ctx.results.add(_unknown_variant(command) + ".")  # `CREATE g Deluge II`: no password
         return
@@ -135,6 +180,8 @@ COMMAND = CommandSpec(
                                            CREATE mygame Deluge II secret
     ... RULEBOOK 2000|2023                 the rulebook it plays (HELP RULEBOOK):
                                            CREATE mygame Standard secret RULEBOOK 2023
+                                           (one address may have a few games not yet
+                                           started: 3 unless the service sets otherwise)
 """),
     ),
 )

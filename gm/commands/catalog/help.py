@@ -51,6 +51,10 @@ Send HELP and a topic for more:
     HELP GM         the gamemaster's commands
     HELP DEADLINES  the gamemaster's deadline, press and lateness settings
     HELP RULEBOOK   the rulebook a game plays: 2000 (the default) or 2023
+
+A line repeated in one message is answered once. One reply answers at most 20 lines of HELP,
+LIST, HISTORY, MAP, SUMMARY, ORDERS and PREVIEW, within 1 MB and 10 files (unless the service
+sets otherwise); the reply lists the lines it left out, to send again.
 """
 
 # The topics (gm.commands.spec.TOPIC_ORDER) are made of the lines every command gives them
@@ -405,5 +409,6 @@ COMMAND = CommandSpec(
         "HELP": "HELP may name a topic: HELP or HELP ORDERS",
     },
     without_signon=True,
+    answers_only=True,
     help=HELP_LINES,
 )

@@ -176,6 +176,7 @@ COMMAND = CommandSpec(
         ),
     },
     without_signon=True,
+    answers_only=True,
     help=(
         HelpLines("GAMES", 30, """\
     HISTORY <game>             the results of a game's past phases

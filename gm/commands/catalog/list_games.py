@@ -69,6 +69,7 @@ COMMAND = CommandSpec(
         "LIST": "LIST takes at most a game name: LIST or LIST mygame",
     },
     without_signon=True,
+    answers_only=True,
     help=(
         HelpLines("GAMES", 20, """\
     LIST                       the games on this server

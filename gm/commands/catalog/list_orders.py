@@ -33,6 +33,7 @@ COMMAND = CommandSpec(
     usage={
         "ORDERS": "ORDERS takes nothing after it",
     },
+    answers_only=True,
     help=(
         HelpLines("ORDERS", 25, """\
     ORDERS                     list your orders for the current phase and draw

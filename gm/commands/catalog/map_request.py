@@ -78,6 +78,7 @@ COMMAND = CommandSpec(
         ),
     },
     without_signon=True,
+    answers_only=True,
     help=(
         HelpLines("GAMES", 60, """\
     MAP <game> [<phase>]       the picture of the board, now or at the start of a

@@ -112,6 +112,7 @@ COMMAND = CommandSpec(
         "PREVIEW": "PREVIEW takes nothing after it",
         "PREDICT": "PREDICT (PREVIEW) takes nothing after it",
     },
+    answers_only=True,
     help=(
         HelpLines("GM", 100, """\
     PREVIEW                                show what processing now would give

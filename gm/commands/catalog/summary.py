@@ -133,6 +133,7 @@ COMMAND = CommandSpec(
         "SUMMARY": "SUMMARY needs a game: SUMMARY mygame",
     },
     without_signon=True,
+    answers_only=True,
     help=(
         HelpLines("GAMES", 40, """\
     SUMMARY <game>             a summary of a game: its settings, the board, who

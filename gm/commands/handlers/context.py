@@ -31,6 +31,19 @@ class Notice:
     attachments: tuple[Attachment, ...] = ()
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What one message may get and one address may hold (the service's settings, gm.config;
+    each 0, as in `Limits()`, for no cap): one reply's text and files in bytes, its files, the
+    lines that only answer (HELP, MAP, ...) answered in one message (gm.commands.reply_cap),
+    and the games not yet started an address may have created."""
+
+    reply_bytes: int = 0
+    reply_files: int = 0
+    reply_answers: int = 0
+    forming_games: int = 0
+
+
 @dataclass
 class Results:
     """The reply being built: lines in order, and notices to queue with it."""
@@ -96,6 +109,7 @@ class Context:
     service: str = "gm"  # the service's display name, for signatures
     # when the mail system received the message (None: now); deadlines are kept by it
     arrived_at: datetime | None = None
+    limits: Limits = field(default_factory=Limits)
     results: Results = field(default_factory=Results)
     signed: Signed | None = None
     refused_signon: bool = False  # the last SIGNON failed: what follows it is ignored
