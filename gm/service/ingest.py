@@ -81,10 +81,15 @@ class Ingested:
 
 
 def _place(config: Config, mailbox_id: str | None) -> tuple[str | None, int | None, int | None]:
-    """The IMAP folder, UIDVALIDITY and UID a message id names (none for other sources)."""
+    """The IMAP folder, UIDVALIDITY and UID a message id names; for a Maildir inbox the file's
+    unique name ("maildir:<name>"), so that a file read again after a crash is known as the
+    same copy; none for other sources."""
     match = _IMAP_ID.match(mailbox_id or "")
     if config.imap is not None and match:
         return config.imap.folder, int(match[1]), int(match[2])
+    if (config.imap is None and config.lmtp is None and config.maildir is not None
+            and mailbox_id):
+        return f"maildir:{mailbox_id}"[:255], None, None
     return None, None, None
 
 
@@ -254,7 +259,7 @@ def _duplicate(session: Session, decoded: DecodedMessage, record: InboundRecord,
     read again from the same IMAP place, as after a crash before the source was marked)."""
     told_before = inbound_repo.count_duplicate(session, record.id)
     same_copy = _place(config, mailbox_id) == (record.mailbox, record.uidvalidity, record.uid) \
-        and record.uid is not None
+        and (record.uid is not None or (record.mailbox or "").startswith("maildir:"))
     log.info("message %s from %r came again (copy %d): not read again", record.id,
              decoded.sender, told_before + 2)
     if told_before or same_copy or not decoded.sender or decoded.is_automatic:

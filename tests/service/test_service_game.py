@@ -91,7 +91,7 @@ async def test_a_turn_by_maildir(database: Database, tmp_path: Path) -> None:
     # Black Sea: Russia and Turkey bounce
     assert "F Sev - BLA  (fails" in gm_mail
 
-    # the same message delivered again is processed once
+    # the same message delivered again is processed once, the copy answered "already read"
     deliver(config.maildir.inbox, _orders("France"))
     before = len(list((config.maildir.outbox / "new").iterdir()))
     raw = _orders("France")
@@ -100,7 +100,7 @@ async def test_a_turn_by_maildir(database: Database, tmp_path: Path) -> None:
     outcomes = await service_pass(database, config, clock)
     assert sorted(outcomes) == sorted(
         [Disposition.ANSWERED, Disposition.ANSWERED, Disposition.DUPLICATE])
-    assert len(list((config.maildir.outbox / "new").iterdir())) == before + 2
+    assert len(list((config.maildir.outbox / "new").iterdir())) == before + 3
 
 
 async def test_a_turn_by_imap_and_smtp(database: Database, tmp_path: Path,
@@ -122,7 +122,8 @@ async def test_a_turn_by_imap_and_smtp(database: Database, tmp_path: Path,
     for power in PLAYERS:
         if power != "Turkey":
             dovecot.save(imap_account.user, _orders(power))
-    # the same message twice in the mailbox (delivered twice): processed once
+    # the same message twice in the mailbox (delivered twice): processed once, the second copy
+    # answered "already read"
     twice = _orders("Turkey")
     dovecot.save(imap_account.user, twice)
     dovecot.save(imap_account.user, twice)
@@ -133,7 +134,8 @@ async def test_a_turn_by_imap_and_smtp(database: Database, tmp_path: Path,
     _check_game_after_process(database)
 
     assert await run_pass() == []  # every message was marked processed in the mailbox
-    received = smtp_server.wait_for(1 + 7 + 8 + 7 + 1 + 8)  # replies; seats; starts; reports
+    received = smtp_server.wait_for(1 + 7 + 8 + 7 + 1 + 1 + 8)  # replies (and the copy's);
+    # seats; starts; reports
     by_rcpt: dict[str, list[Message]] = defaultdict(list)
     for item in received:
         for rcpt in item.rcpt_tos:
@@ -143,7 +145,9 @@ async def test_a_turn_by_imap_and_smtp(database: Database, tmp_path: Path,
         assert len(reports) == 1, addr
         assert "Next phase: Fall 1901, Movement" in text_of(reports[0])
     assert any(str(m["Subject"]).endswith("results") for m in by_rcpt[GM])
-    assert len(received) == 1 + 7 + 8 + 7 + 1 + 8  # the GM's reply, seats, starts, ...
+    assert len(received) == 1 + 7 + 8 + 7 + 1 + 1 + 8  # the GM's reply, seats, starts, ...
+    assert sum("already read" in text_of(message_from_bytes(item.data, policy=default))
+               for item in received) == 1
     assert all(len(item.rcpt_tos) == 1 for item in received)  # no player sees another's address
     with database.read() as s:
         statuses = [r.status for r in inbound_repo.list_inbound(s)]

@@ -26,6 +26,7 @@ from tests.support.service_support import (
     maildir_config,
     message,
     running,
+    text_of,
     until,
 )
 
@@ -55,11 +56,19 @@ async def test_a_message_delivered_over_lmtp_is_stored_before_it_is_answered_the
             stored = [r.message_id for r in inbound_repo.list_inbound(s)]
         assert stored == ["<l1@example.org>"]
         await until(lambda: _replies(config.maildir.outbox) == 1, "the reply")
-        # the mail server delivers the same message again (it missed the answer): kept once
-        await asyncio.to_thread(
-            _deliver, tmp_path / "lmtp.sock", message(GM, "HELP", message_id="<l1@example.org>"))
+        # the mail server delivers the same message again (it missed the answer): read once,
+        # the copy answered "already read" once, never again
+        for _ in range(2):
+            await asyncio.to_thread(
+                _deliver, tmp_path / "lmtp.sock",
+                message(GM, "HELP", message_id="<l1@example.org>"))
+        await until(lambda: _replies(config.maildir.outbox) == 2, "the already-read reply")
         await asyncio.sleep(0.5)
-        assert _replies(config.maildir.outbox) == 1
+        assert _replies(config.maildir.outbox) == 2
+        texts = [text_of(m) for m in mail_by_recipient(config.maildir.outbox)[GM]]
+        assert sum("was already read" in t for t in texts) == 1
+        with database.read() as s:
+            assert len(inbound_repo.list_inbound(s)) == 1
     assert not (tmp_path / "lmtp.sock").exists()
 
 
