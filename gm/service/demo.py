@@ -19,10 +19,15 @@ from email.utils import make_msgid
 from pathlib import Path
 
 from gm.config import Config, MaildirConfig
+from gm.store import inbound as inbound_repo
+from gm.store import outbound as outbound_repo
+from gm.store.db import Database
 
 SERVICE = "judge@demo.example"
 GM = "gm@demo.example"
 GAME = "demo"
+# The longest one step may take (mail read, phase processed, reports drawn and sent).
+STEP_SECONDS = 180.0
 PLAYERS = {
     power: f"{power.lower()}@demo.example"
     for power in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
@@ -141,6 +146,25 @@ def describe(messages: list[EmailMessage]) -> list[str]:
     return lines
 
 
+async def _answers(db: Database, config: Config, outbox: Outbox, mails: int) -> list[EmailMessage]:
+    """What the service sent for the step's mail: waited for until all `mails` messages given
+    to it so far are read and handled and nothing it wrote is left to send (so the replies and
+    reports of a step are never counted for the next one, on however loaded a machine), or for
+    at most STEP_SECONDS."""
+    got: list[EmailMessage] = []
+    deadline = asyncio.get_running_loop().time() + STEP_SECONDS
+    while asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.25)
+        got += outbox.new()
+        with db.read() as session:
+            done = inbound_repo.count_handled(session) >= mails \
+                and not outbound_repo.count_unsent(session)
+        if done and not any(Path(config.maildir.inbox, "new").iterdir()):
+            got += outbox.new()
+            break
+    return got
+
+
 async def run_demo(data_dir: Path, *, pause: float, keep_running: bool,
                    say: Callable[[str], None]) -> int:
     """Run the service on `data_dir`, feed it the demo mail, print what it sends."""
@@ -162,22 +186,14 @@ async def run_demo(data_dir: Path, *, pause: float, keep_running: bool,
     # the GM processes each phase by mail here: no tick runs (it would process early)
     service = Service(db, config, clock=SystemClock(), tick_every=None)
     running = asyncio.create_task(service.run())
+    sent = 0
     try:
         for step in steps():
             say(f"\n== {step.title} ({len(step.messages)} message(s) into {config.maildir.inbox})")
             for raw in step.messages:
                 inbox.add(raw)
-            expected = len(step.messages)
-            waited = 0.0
-            got: list[EmailMessage] = []
-            while waited < 30:
-                await asyncio.sleep(0.25)
-                waited += 0.25
-                got += outbox.new()
-                if len(got) >= expected and not list(Path(config.maildir.inbox, "new").iterdir()):
-                    await asyncio.sleep(0.5)
-                    got += outbox.new()
-                    break
+            got = await _answers(db, config, outbox, sent + len(step.messages))
+            sent += len(step.messages)
             for line in describe(got):
                 say(line)
             if pause:

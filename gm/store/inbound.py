@@ -222,6 +222,12 @@ def list_inbound(
     return [to_record(r) for r in session.scalars(stmt)]
 
 
+def count_handled(session: Session) -> int:
+    """How many stored messages are no longer waiting to be processed."""
+    return session.scalar(select(func.count()).select_from(InboundMessage)
+                          .where(InboundMessage.status != InboundStatus.NEW)) or 0
+
+
 def held_since(session: Session, sender: str, since: datetime, *, other_than: int) -> bool:
     """Whether a message from `sender` that arrived after `since` (other than `other_than`)
     is held."""

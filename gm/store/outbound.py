@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
@@ -271,6 +271,12 @@ def list_outbound(
     if status is not None:
         stmt = stmt.where(OutboundMessage.status == status)
     return [to_record(r) for r in session.scalars(stmt)]
+
+
+def count_unsent(session: Session) -> int:
+    """How many messages are still queued to be sent."""
+    return session.scalar(select(func.count()).select_from(OutboundMessage)
+                          .where(OutboundMessage.status == OutboundStatus.QUEUED)) or 0
 
 
 def accepted_for(session: Session, address: str, *, created_after: datetime | None,
