@@ -77,6 +77,8 @@ READ_AHEAD = 100  # messages read from the source ahead of the ingesting, at mos
 # seconds a delivered message may take to show in the source's listing (a pass counts for the
 # mail that arrived this long before it began)
 SETTLE = 1.0
+# how far a source no pass has read yet has been read (it only moves forward)
+NOTHING_READ = datetime(1970, 1, 1, tzinfo=UTC)
 READ_WAIT = 10.0  # seconds a tick waiting for the source to be read waits for a pass
 
 
@@ -96,6 +98,16 @@ def record_pass(db: Database, source: PolledSource, clock: Clock, reached: float
     real = datetime.now(UTC) - timedelta(seconds=time.monotonic() - reached + SETTLE)
     with db.transaction() as session:
         record_read(session, source.key, clock.at(real), now=clock.now())
+
+
+def record_reader(db: Database, source: PolledSource, clock: Clock) -> None:
+    """Record that a service reads `source`, before it has read anything: from now on the
+    tick waits for its passes, also for a deadline that passed before the first pass ends
+    (a first start whose mail server hands over what it held)."""
+    if not source.key:
+        return
+    with db.transaction() as session:
+        record_read(session, source.key, NOTHING_READ, now=clock.now())
 
 
 async def process_pending(db: Database, source: PolledSource, sink: MailSink, *,
@@ -273,6 +285,7 @@ class Service:
         # without waiting for new mail or the poll interval
         self._wake.set()
         sender = asyncio.create_task(self._drain_loop())
+        await self._in_db(partial(record_reader, self.db, self.source, self.clock))
         ticker = asyncio.create_task(self._tick_loop())
         queue: asyncio.Queue[InboundMail | PassEnd] = asyncio.Queue(READ_AHEAD)
         reader = asyncio.create_task(self._read_source(queue))

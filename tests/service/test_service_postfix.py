@@ -10,10 +10,11 @@ each answered once after the restart; Postfix's own bounce marks the player fail
 from __future__ import annotations
 
 import re
+import shutil
 import socket
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.message import Message
 from pathlib import Path
 
@@ -264,3 +265,66 @@ def test_postfix_s_own_bounce_marks_the_player_failing_and_tells_the_gm(
     (summary,) = replies_to(postfix, GM, "<summary@x.org>")
     assert f"mail to Italy ({MISSING}) bouncing since" in text(summary)
     assert "to=<mailer-daemon" not in postfix.log_text(10**7).lower()  # gm never answers it
+
+
+def test_a_deadline_passed_while_gm_was_down_counts_every_order_postfix_held(
+        migrated_url: str, tmp_path: Path, postfix_as_shipped: PostfixServer,
+        database: Database) -> None:
+    """As it happens on a server: Postfix with its default retry times (its next try of the
+    held mail 300 s or more away), gm stopped before the deadline, all seven powers' orders
+    reaching Postfix in time, gm started after the deadline. The test asks Postfix for
+    nothing: gm's own `[lmtp] flush` (`postqueue -f`, as the shipped unit sets it) has the
+    mail handed over, and the phase is adjudicated with every order, seconds after the start
+    and not after the whole settle; the GM is told what gm waited for."""
+    postfix = postfix_as_shipped
+    flush = f"{shutil.which('postqueue') or '/usr/sbin/postqueue'} -c {postfix.config_dir} -f"
+    served = Served.with_mail(tmp_path, migrated_url, (
+        'trusted_received_hosts = ["mx.example.org"]\n'
+        "[lmtp]\n"
+        f'listen = "127.0.0.1:{postfix.lmtp_port}"\n'
+        f'flush = "{flush}"\n'
+        "[smtp]\n"
+        f'host = "127.0.0.1"\nport = {postfix.port}\nsecurity = "plain"\ntimeout = 10\n'))
+    try:
+        served.start(*TICK)
+        set_up(served, postfix)
+        served.stop()
+        for power in PLAYERS:
+            postfix.submit(PLAYERS[power], [SERVICE], orders(power))
+        wait_until(lambda: sum(m["queue_name"] == "deferred" for m in postfix.queue())
+                   == len(PLAYERS), "the orders deferred by Postfix", timeout=60)
+        (spring,) = phases(database)
+        deadline = datetime.now(UTC) + timedelta(seconds=1)
+        with database.transaction() as s:
+            phases_repo.set_deadline(s, spring.id, deadline)
+        time.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()) + 1)
+
+        started = time.monotonic()
+        served.start(*TICK)
+        served.wait(lambda: phases(database)[0].adjudicated, "Spring 1901 adjudicated")
+        seconds = time.monotonic() - started
+        assert seconds < 30, seconds  # the hand-over's quiet seconds, not the 60 s of settle
+        for address in (GM, *PLAYERS.values()):
+            served.wait(lambda a=address: bool(
+                with_subject(postfix, a, "Spring 1901, Movement: results")),
+                f"the Spring 1901 results to {address}")
+        (results,) = with_subject(postfix, GM, "Spring 1901, Movement: results")
+        assert "sent no orders" not in text(results)
+        for power, address in PLAYERS.items():
+            origin = f"<{power.lower()}-0@example.org>"
+            served.wait(lambda a=address, o=origin: bool(replies_to(postfix, a, o)),
+                        f"{power}'s reply")
+            (answer,) = replies_to(postfix, address, origin)
+            assert SPRING_1901[power][0] in text(answer) and "refused" not in text(answer)
+        _, fall, *_ = phases(database)
+        units = {(u.power, u.province.lower()) for u in fall.state.units}
+        assert ("France", "bur") in units and ("France", "par") not in units
+        assert ("England", "nth") in units and ("Russia", "ukr") in units
+        served.wait(lambda: bool(with_subject(postfix, GM, "deadline waited for the mail")),
+                    "the GM told what the deadline waited for")
+        (told,) = with_subject(postfix, GM, "deadline waited for the mail server")
+        assert "7 messages came meanwhile" in text(told)
+        assert postfix.queued() == 0
+    finally:
+        if served.proc is not None and served.proc.poll() is None:
+            served.stop()
