@@ -72,6 +72,7 @@ from gm.play.reports import choosers, has_choice, needed_in
 from gm.play.variant_watch import paused_for_its_variant
 from gm.policies import LatePolicy
 from gm.service.clock import Clock
+from gm.service.late_orders import tell_late_orders
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import outbound as outbound_repo
@@ -675,6 +676,8 @@ def tick(db: Database, *, config: Config, clock: Clock, limit: int | None = None
             done += len(chunk)
             if progress is not None:
                 progress(done, len(ids))
+    with db.transaction() as session:  # one notice a phase of the orders read late
+        summary.notices += tell_late_orders(session, config, clock.now())
     with db.read() as session:
         summary.next_deadline = phases_repo.next_deadline(session, clock.now())
     return summary

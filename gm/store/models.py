@@ -21,6 +21,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy import Enum as SAEnum
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -142,6 +143,9 @@ class OrderSet(Base):
     )
     submitted_at: Mapped[datetime] = mapped_column(UTCDateTime)
     valid: Mapped[bool] = mapped_column(Boolean)  # no line has an error
+    # arrived while the phase was open, read after it was adjudicated: not among its orders
+    # until the GM's REPROCESS takes it (gm.store.submissions.take_late)
+    late: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     lines: Mapped[list[OrderLineRow]] = relationship(
         order_by="OrderLineRow.position", lazy="selectin", cascade="all, delete-orphan"

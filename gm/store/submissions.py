@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import ColumnElement, Table, bindparam, func, insert, select
+from sqlalchemy import ColumnElement, Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from gm.store.db import plain
@@ -41,7 +41,7 @@ _LATEST_OF_POWER = (  # a power's latest valid set joined to its lines
         select(OrderSet.id)
         .join(Power, Power.id == OrderSet.power_id)
         .where(OrderSet.phase_id == bindparam("phase_id"), Power.name == bindparam("power"),
-               OrderSet.valid.is_(True))
+               OrderSet.valid.is_(True), OrderSet.late.is_(False))
         .order_by(OrderSet.id.desc())
         .limit(1)
         .scalar_subquery()))
@@ -58,8 +58,10 @@ def submit_orders(
     now: datetime,
     inbound_id: int | None = None,
     game_id: int | None = None,
+    late: bool = False,
 ) -> OrderSetRecord:
-    """Store a power's submission for an open phase (PhaseClosed once it is adjudicated).
+    """Store a power's submission for an open phase (PhaseClosed once it is adjudicated), or,
+    `late`, for an adjudicated phase it arrived in time for (kept aside: `take_late`).
     `game_id`, the phase's game, saves a look-up when the caller knows it. Plain statements:
     the game lock, one read of the phase and power, one INSERT of the set, one of its lines."""
     if game_id is None:
@@ -74,7 +76,7 @@ def submit_orders(
     found = conn.execute(_PHASE_AND_POWER, {"phase_id": phase_id, "power": power}).first()
     if found is None or found.game_id != game_id:
         raise NotFound(f"no phase with id {phase_id} in game {game_id}")
-    if found.adjudicated_at is not None:
+    if found.adjudicated_at is not None and not late:
         raise PhaseClosed(f"phase {phase_id} was adjudicated: orders for it are too late")
     if found.id is None:
         power_id(session, game_id, power)  # raises NotFound
@@ -82,7 +84,7 @@ def submit_orders(
     set_id = conn.execute(
         _NEW_SET,
         {"phase_id": phase_id, "power_id": found.id, "inbound_id": inbound_id,
-         "submitted_at": now, "valid": valid},
+         "submitted_at": now, "valid": valid, "late": late},
     ).scalar_one()
     if lines:
         conn.execute(_NEW_LINES, [
@@ -94,8 +96,10 @@ def submit_orders(
         valid=valid, lines=tuple(OrderLine(ln.text, ln.canonical, ln.error) for ln in lines))
 
 
-def _load_sets(session: Session, *where: ColumnElement[bool]) -> list[OrderSetRecord]:
-    """Order sets matching `where`, oldest first, with their lines (two plain queries)."""
+def _load_sets(session: Session, *where: ColumnElement[bool],
+               late: bool = False) -> list[OrderSetRecord]:
+    """Order sets matching `where` (kept aside as read late, or not), oldest first, with their
+    lines (two plain queries)."""
     sets = session.execute(
         select(
             OrderSet.id,
@@ -106,7 +110,7 @@ def _load_sets(session: Session, *where: ColumnElement[bool]) -> list[OrderSetRe
             OrderSet.valid,
         )
         .join(Power, Power.id == OrderSet.power_id)
-        .where(*where)
+        .where(OrderSet.late.is_(late), *where)
         .order_by(OrderSet.id)
     ).all()
     lines: dict[int, list[OrderLine]] = {}
@@ -147,7 +151,8 @@ def latest_valid_orders(session: Session, phase_id: int) -> dict[str, OrderSetRe
     """Each power's latest valid submission for the phase: the orders adjudication uses."""
     latest = (
         select(func.max(OrderSet.id))
-        .where(OrderSet.phase_id == phase_id, OrderSet.valid.is_(True))
+        .where(OrderSet.phase_id == phase_id, OrderSet.valid.is_(True),
+               OrderSet.late.is_(False))
         .group_by(OrderSet.power_id)
     )
     return {r.power: r for r in _load_sets(session, OrderSet.id.in_(latest))}
@@ -178,7 +183,8 @@ def latest_valid_orders_of_phases(
     for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
         latest = (
             select(func.max(OrderSet.id))
-            .where(OrderSet.phase_id.in_(chunk), OrderSet.valid.is_(True))
+            .where(OrderSet.phase_id.in_(chunk), OrderSet.valid.is_(True),
+                   OrderSet.late.is_(False))
             .group_by(OrderSet.phase_id, OrderSet.power_id)
         )
         for r in _load_sets(session, OrderSet.id.in_(latest)):
@@ -192,3 +198,25 @@ def order_sets_for_game(session: Session, game_id: int) -> dict[int, list[OrderS
     for record in _load_sets(session, Power.game_id == game_id):
         by_phase.setdefault(record.phase_id, []).append(record)
     return by_phase
+
+
+def late_sets(session: Session, phase_id: int) -> list[OrderSetRecord]:
+    """The submissions for an adjudicated phase that arrived while it was open but were read
+    after it was adjudicated, oldest first (not among its orders until `take_late`)."""
+    return _load_sets(session, OrderSet.phase_id == phase_id, late=True)
+
+
+def phases_with_late_sets(session: Session) -> list[int]:
+    """The phases that have submissions kept aside as read late."""
+    return list(session.scalars(
+        select(OrderSet.phase_id).where(OrderSet.late.is_(True)).distinct()
+        .order_by(OrderSet.phase_id)))
+
+
+def take_late(session: Session, phase_id: int) -> int:
+    """Make the phase's late submissions its orders (each newer than the power's earlier ones,
+    so the latest); how many there were."""
+    taken = session.execute(
+        update(OrderSet).where(OrderSet.phase_id == phase_id, OrderSet.late.is_(True))
+        .values(late=False).execution_options(synchronize_session=False))
+    return int(getattr(taken, "rowcount", 0) or 0)

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from gm.config import Config, LmtpConfig, MaildirConfig
-from gm.service.clock import SystemClock
+from gm.service.clock import FixedClock, SystemClock
 from gm.service.ingest import Disposition, ingest
 from gm.service.serve import Service
 from gm.service.tick import tick
@@ -132,37 +132,80 @@ def test_mail_that_arrives_after_the_deadline_stays_late(database: Database,
     assert not france_in_burgundy(database)
 
 
-def test_orders_read_after_their_phase_are_refused_not_moved_on(database: Database,
-                                                                tmp_path: Path) -> None:
-    """A tick told not to wait (`gm tick --no-mail-wait`) adjudicates Spring while France's
-    orders sit unread: they are not taken as her Fall orders; she and the GM are told."""
+def test_orders_read_after_their_phase_are_kept_for_it_and_reprocess_takes_them(
+        database: Database, tmp_path: Path) -> None:
+    """A tick told not to wait (`gm tick --no-mail-wait`) adjudicates Spring while France's and
+    England's orders, in time for it, sit unread: they are not taken as their Fall orders but
+    kept for Spring; each is told, the GM gets one notice for the phase (not one per power)
+    naming both, and its one command, REPROCESS, rolls back and processes Spring with them."""
     config = maildir_config(tmp_path)
     set_up(database, config)
     asyncio.run(Service(database, config, clock=SystemClock()).once())
     deadline = deadline_in(database, 1.0)
     deliver(config.maildir.inbox, message(FRANCE, ORDERS, message_id="<early@example.org>"))
+    deliver(config.maildir.inbox, message(
+        PLAYERS["England"], "SIGNON England omega pwengland\nF Lon - NTH\nF Edi - NWG",
+        message_id="<england@example.org>"))
     sleep_past(deadline, 1.2)
     summary = tick(database, config=config, clock=SystemClock(), wait_for_mail=False)
     assert [p for _, p, _ in summary.adjudicated] == ["Spring 1901, Movement"]
     asyncio.run(Service(database, config, clock=SystemClock()).once())
     reply = " ".join(reply_to(database, "<early@example.org>").split())
-    assert "Orders: refused, your message arrived at" in reply
-    assert ("while Spring 1901, Movement was open, but it could be read only after Spring "
-            "1901, Movement was adjudicated") in reply
-    assert "send your Fall 1901, Movement orders. The GM has been told." in reply
-    assert "A Par - Bur  ->" not in reply
+    assert "refused" not in reply
+    assert ("Orders: your message arrived at" in reply and "while Spring 1901, Movement was "
+            "open, but it could be read only after Spring 1901, Movement was adjudicated") \
+        in reply
+    assert "Its orders below are kept for Spring 1901, Movement: the GM is told" in reply
+    assert "send your Fall 1901, Movement orders too" in reply
+    assert "Orders of France for Spring 1901, Movement:" in reply
     fall = phases(database)[-1]
     with database.read() as s:
         from gm.store import submissions as orders_repo
 
         assert orders_repo.latest_valid_orders_of(s, fall.id, "France") is None
-        told = [o for o in outbound_repo.list_outbound(s, limit=1000)
-                if o.recipients == (GM,) and "orders read after their phase"
-                in dict(o.headers)["Subject"]]
-    assert len(told) == 1
-    text = " ".join(told[0].parts[0].text.split())
-    assert f"France's message (from {FRANCE}) arrived at" in text
-    assert "ROLLBACK to Spring 1901, Movement" in text
+        spring = phases(database)[0]
+        assert sorted(o.power for o in orders_repo.late_sets(s, spring.id)) == [
+            "England", "France"]
+        assert "France" not in orders_repo.latest_valid_orders(s, spring.id)
+
+    def gm_notices() -> list[str]:
+        with database.read() as s:
+            return [" ".join(o.parts[0].text.split())
+                    for o in outbound_repo.list_outbound(s, limit=1000)
+                    if o.recipients == (GM,) and "orders read after their phase"
+                    in dict(o.headers)["Subject"]]
+
+    # told once no more came for a while, one notice for the two powers, however many ticks
+    assert gm_notices() == []
+    later = FixedClock(datetime.now(UTC) + timedelta(seconds=30))
+    for _ in range(3):
+        tick(database, config=config, clock=later, wait_for_mail=False)
+    (text,) = gm_notices()
+    assert "France: arrived" in text and "England: arrived" in text
+    assert "REPROCESS Spring 1901, Movement" in text
+
+    deliver(config.maildir.inbox, message(GM, "SIGNON GM omega gmpass\n"
+                                          "REPROCESS Spring 1901, Movement",
+                                          message_id="<reprocess@example.org>"))
+    asyncio.run(Service(database, config, clock=SystemClock()).once())
+    answer = " ".join(reply_to(database, "<reprocess@example.org>").split())
+    assert "omega is back at the start of Spring 1901, Movement" in answer
+    assert "The orders read late for Spring 1901, Movement (France, England) now stand." \
+        in answer
+    assert "Spring 1901, Movement of omega processed" in answer
+    assert france_in_burgundy(database)
+    spring, fall = phases(database)
+    units = {(u.power, u.province.lower()) for u in fall.state.units}
+    assert ("England", "nth") in units
+    with database.read() as s:
+        assert orders_repo.late_sets(s, spring.id) == []
+    # a phase with no orders read late: refused, nothing changed
+    deliver(config.maildir.inbox, message(GM, "SIGNON GM omega gmpass\nREPROCESS S1901M",
+                                          message_id="<again@example.org>"))
+    asyncio.run(Service(database, config, clock=SystemClock()).once())
+    assert "REPROCESS S1901M: refused, no orders for it were read after it " \
+        "was adjudicated" in " ".join(reply_to(database, "<again@example.org>").split())
+    assert len(phases(database)) == 2
 
 
 def _received_line(at: datetime) -> str:

@@ -233,6 +233,7 @@ ALIASES: dict[str, str] = {
     "REPLACE": "GM",
     "EJECT": "GM",
     "ROLLBACK": "GM",
+    "REPROCESS": "GM",
     "UNLOCK": "GM",
     "TERMINATE": "GM",
     "REVEAL": "GM",

@@ -1,9 +1,17 @@
 """Orders read after the phase they were written for: a message that arrived while an earlier
-phase was open, read only once that phase had been adjudicated (gm was down, or the phase was
-processed early meanwhile). Its orders are not taken for the phase open now, which the player
-has not seen; the player is told why, and the GM, who may ROLLBACK, is told too."""
+phase was open, read only once that phase had been adjudicated (the mail server held it past
+the hand-over, or the phase was processed early meanwhile). Its orders are not taken for the
+phase open now, which the player has not seen. When they were in time for the earlier phase
+they are kept aside for it (`kept_late`): the player is told, and the GM gets one notice for
+the phase however many powers' orders came so (gm.service.late_orders), with the one command
+that processes it again with them (REPROCESS). Otherwise (after that phase's deadline, or no
+phase was open) they are refused, and the GM, who may ROLLBACK, is told (`arrived_too_early`)."""
 
 from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.orm import Session
 
 from gm.commands.handlers.context import Context
 from gm.commands.handlers.notices import tell
@@ -12,6 +20,28 @@ from gm.play.render import wrap
 from gm.store import phases as phases_repo
 from gm.store.rows import GameRecord, PhaseRecord
 from gm.variants import Variant
+
+
+def was_open(session: Session, game: GameRecord, phase: PhaseRecord,
+             arrived: datetime) -> PhaseRecord | None:
+    """The adjudicated phase before `phase` that was open when a message arrived, if any."""
+    earlier = [p for p in phases_repo.history(session, game.id)
+               if p.index < phase.index and p.opened_at.replace(microsecond=0) <= arrived]
+    return earlier[-1] if earlier and earlier[-1].adjudicated else None
+
+
+def kept_late(ctx: Context, variant: Variant, game: GameRecord, was: PhaseRecord,
+              phase: PhaseRecord) -> list[str]:
+    """What the reply says of orders kept aside for the adjudicated phase `was`."""
+    name, was_name = variant.format_phase(phase.phase), variant.format_phase(was.phase)
+    arrived = show(ctx.arrived, game.settings.timezone, seconds=True)
+    return [
+        wrap(f"Orders: your message arrived at {arrived}, while {was_name} was open, but it "
+             f"could be read only after {was_name} was adjudicated. "
+             f"Its orders below are kept for {was_name}: the GM is told, and may process "
+             f"{was_name} again with them. They are not taken for {name}, which is open now: "
+             f"send your {name} orders too.", "  "),
+    ]
 
 
 def arrived_too_early(ctx: Context, variant: Variant, game: GameRecord,

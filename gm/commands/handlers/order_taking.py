@@ -31,7 +31,7 @@ from gm.commands.handlers.common import (
 )
 from gm.commands.handlers.context import Context, Signed
 from gm.commands.handlers.notices import tell
-from gm.commands.handlers.order_arrival import arrived_too_early
+from gm.commands.handlers.order_arrival import arrived_too_early, kept_late, was_open
 from gm.commands.handlers.order_wording import (
     after_deadline,
     illegal,
@@ -163,6 +163,9 @@ class OrderView:
     variant: Variant
     gmap: GameMap
     needed: Mapping[str, Needed]
+    # the phase the message arrived in time for, adjudicated before the message could be read:
+    # its orders are kept aside for it (the GM may REPROCESS it with them)
+    late: bool = False
 
 
 def order_line(ctx: Context, command: OrderLine) -> None:
@@ -291,7 +294,8 @@ class OrderTaking:
         self._pending.clear()
         self._refused.clear()
         orders_repo.submit_orders(ctx.session, view.phase.id, signed.power, [], now=ctx.now,
-                                  inbound_id=ctx.inbound_id, game_id=view.game.id)
+                                  inbound_id=ctx.inbound_id, game_id=view.game.id,
+                                  late=view.late)
         self._stored[view.phase.id, signed.power] = {}
         ctx.results.add("Your orders for this phase are cleared.")
         self._summary(signed, view, [])
@@ -334,7 +338,11 @@ class OrderTaking:
         # message of the second the phase opened in is taken as after its opening)
         if ctx.arrived < phase.opened_at.replace(microsecond=0):
             # Written while an earlier phase was open and read only after it was adjudicated:
-            # they are not that phase's orders any more, nor this one's (said once a message).
+            # they are not that phase's orders any more, nor this one's (said once a message);
+            # kept aside for it when they were in time for it (the GM may REPROCESS it)
+            late = self._late_view(signed, view)
+            if late is not None:
+                return late
             if game.id not in self.told_late:
                 self.told_late.add(game.id)
                 for line in arrived_too_early(ctx, view.variant, game, phase):
@@ -355,6 +363,28 @@ class OrderTaking:
             ctx.results.add(after_deadline(view.variant, phase))
             return None
         return view
+
+    def _late_view(self, signed: Signed, view: OrderView) -> OrderView | None:
+        """The view of the adjudicated phase that was open when the message arrived, when the
+        message was in time for it (the reply says once what is done with its orders)."""
+        ctx, game = self.ctx, view.game
+        key = -game.id  # the late view is kept beside the open phase's
+        known = self._views.get(key)
+        if known is not None:
+            return known
+        assert view.phase is not None
+        was = was_open(ctx.session, game, view.phase, ctx.arrived)
+        if was is None or orders_closed(game, was, ctx.arrived):
+            return None
+        variant = view.variant
+        late = OrderView(game, was, variant, variant.map_for(was.state),
+                         orders_needed(variant, was.state), late=True)
+        self._views[key] = late
+        self._views[game.id] = late  # the run's lines go to it
+        if game.id not in self.told_late:
+            self.told_late.add(game.id)
+            ctx.results.add(*kept_late(ctx, variant, game, was, view.phase))
+        return late
 
     def _stored_orders(self, view: OrderView, power: str) -> Taken:
         """The power's stored orders for the open phase, read once a run (callers copy it)."""
@@ -437,7 +467,8 @@ class OrderTaking:
             self._keep_within_counts(merged, view.needed.get(signed.power))
         lines = [StoredLine(text=text, canonical=str(order)) for text, order in merged.values()]
         orders_repo.submit_orders(ctx.session, phase.id, signed.power, lines, now=ctx.now,
-                                  inbound_id=ctx.inbound_id, game_id=view.game.id)
+                                  inbound_id=ctx.inbound_id, game_id=view.game.id,
+                                  late=view.late)
         self._summary(signed, view, [order for _, order in merged.values()])
         self._picture(signed, view, [order for _, order in merged.values()], self._refused)
         if signed.master:
