@@ -22,6 +22,8 @@ Rings = Mapping[str, tuple[str, ...]]
 # a ring with one mistake is looked for among the rings the problems name, up to so many (each
 # try checks every ring again), and up to so many such rings
 _SUSPECTS = 40
+_WORK = 400_000  # rings checked in all the tries together (a huge map gets few tries)
+_LONGEST = 40  # entries of a ring tried (no real province has so many neighbours)
 _MENDED_RINGS = 8
 _POINT = re.compile(r"where (\S+), (\S+) and (\S+) meet")
 
@@ -54,13 +56,18 @@ def diagnose(rings: Rings, written: Mapping[str, Sequence[str]],
         fixed[b] = _insert(fixed[b], c, a, d)
         fixed[d] = _insert(fixed[d], a, c, b)
     left = check_rings(fixed) if out else list(problems)
+    budget = _WORK // max(len(rings), 1)  # tries: each checks every ring
     for _ in range(_MENDED_RINGS):
-        suspects = [s for s in dict.fromkeys(_named(left)) if s in rings]
+        suspects = [s for s in dict.fromkeys(_named(left))
+                    if s in rings and len(rings[s]) <= _LONGEST]
         if not left or len(suspects) > _SUSPECTS:
             break  # mended, or too broken to guess at: every problem left as found
         best: tuple[str, tuple[str, ...], list[RingProblem], str] | None = None
         for p in suspects:
             for ring, how in _candidates(fixed[p]):
+                budget -= 1
+                if budget < 0:
+                    return out + left
                 after = check_rings({**fixed, p: ring})
                 if p not in _named(after) and len(after) < len(left) and (
                         best is None or len(after) < len(best[2])):
