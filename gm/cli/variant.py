@@ -25,7 +25,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sub.required = True
     check = sub.add_parser("check", help="check a variant file and summarise it",
                            description="Read FILE; print every error (FILE:LINE: what is wrong "
-                                       "and what to write instead) or a summary of the variant; "
+                                       "and what to write instead) or its warnings (FILE:LINE: "
+                                       "warning: ...) and a summary of the variant with the "
+                                       "rule options it read; "
                                        "with --draw, write its starting board as SVG and PNG "
                                        "into DIR. Exit status 0: good, 1: errors.")
     check.add_argument("file", type=Path, metavar="FILE", help="the variant file (.toml)")
@@ -44,15 +46,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_check(args: argparse.Namespace) -> int:
     from gm.variants.registry import register as register_variant
+    from gm.variants.registry import taken_by
     from gm.variants.varfile import VariantFileErrors, read_variant
 
     try:
-        read = read_variant(args.file)
+        read = read_variant(args.file, taken_by(args.file.resolve()))
     except VariantFileErrors as exc:
         for problem in exc.problems:
             print(problem)
         print(f"{len(exc.problems)} error(s) in {args.file}")
         return 1
+    for warning in read.warnings:
+        print(warning)
     print(summary(read))
     if args.draw is not None:
         why = register_variant(read.variant, read.path, read.digest)
@@ -93,6 +98,7 @@ def summary(read: VariantFile) -> str:
     lines += [
         f"start: {v.format_phase(v.start_phase)}",
         f"victory: {v.solo_centres} centres" if v.solo_centres else "victory: no centre solo",
+        "rules: " + "; ".join(read.options),
         f"events: {len(v.scheduled)}",
         f"hash: {read.digest}",
     ]

@@ -48,6 +48,7 @@ from gm.engine.topology import border_key
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import HookStep, Variant
 from gm.notation import parse_order
+from gm.variants.terrain_schedule import with_article
 
 GEO_ORDERS = (GeoEvent, SupportEvent, CreateCentre, Stabilize)
 EventOrder = GeoEvent | SupportEvent | CreateCentre
@@ -521,8 +522,9 @@ def _place_units(
             key = ice_key(unit)
             if counts.get(key) == "1":
                 name = after.provinces[p].name
-                the = "the " if after.is_water(p) else ""  # rule 8: "the Norwegian Sea"
-                why = f"it started a second movement phase on the ice of {the}{name}"
+                if after.is_water(p):  # rule 8: "the Norwegian Sea"
+                    name = with_article(name)
+                why = f"it started a second movement phase on the ice of {name}"
             else:
                 extra[key] = "1"
         if why is not None:

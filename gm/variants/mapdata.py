@@ -38,13 +38,16 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
+from difflib import SequenceMatcher, get_close_matches
 from pathlib import Path
 from typing import ClassVar
 
 from gm.engine.geo import Terrain
 from gm.engine.map import GameMap, Province
 from gm.engine.topology import EDGE_PREFIX, RingTopology, check_rings, is_edge
+from gm.variants.ring_hints import diagnose, passage_problem
 
 # Text shlex (POSIX mode) splits into whole words and whole "quoted strings" without escapes,
 # separated by shlex's whitespace: read with one regular expression instead of shlex's
@@ -141,6 +144,20 @@ class MapData:
 def normalise(name: str) -> str:
     """How names are compared: lower case, runs of whitespace as one space."""
     return " ".join(name.lower().split())
+
+
+def nearest(name: str, names: Iterable[str], n: int = 1) -> list[str]:
+    """The names closest to a misspelt `name` (difflib, compared lower case), closest first;
+    empty if none is close."""
+    by_key: dict[str, str] = {}
+    for known in names:
+        by_key.setdefault(normalise(known), known)
+    key = normalise(name)
+    found = get_close_matches(key, list(by_key), n=n, cutoff=0.6)
+    if found:  # only those about as close as the closest
+        best = SequenceMatcher(None, found[0], key).ratio()
+        found = [k for k in found if SequenceMatcher(None, k, key).ratio() >= best - 0.05]
+    return [by_key[k] for k in found]
 
 
 _HEADER = re.compile(r"^(?P<abbr>\S+)\s+(?P<terrain>\S+)\s+(?P<rest>.*)$")
@@ -275,6 +292,10 @@ class _Reader:
                 prov.centre = True
                 k += 1
             elif word == "home" and arg is not None:
+                if prov.home is not None and prov.home != arg:
+                    raise self.error(number, f"{abbr} is marked home of {prov.home} and of "
+                                     f"{arg}: a centre is the home of one power; keep one "
+                                     "`home` mark")
                 prov.home, prov.centre = arg, True
                 k += 2
             elif word == "canal":
@@ -367,7 +388,8 @@ class _Reader:
                     if m["pin"]:
                         raise self.error(p.ring_line, f"a coast label cannot be pinned to {name}")
                 elif name not in self.pending:
-                    hint = data.names.get(normalise(name))
+                    hint = data.names.get(normalise(name)) or next(
+                        iter(nearest(name, self.pending)), None)
                     tip = f" (did you mean {hint}?)" if hint else ""
                     raise self.error(
                         p.ring_line, f"unknown name {name!r} in the ring of {abbr}{tip}"
@@ -396,11 +418,15 @@ class _Reader:
                     raise self.error(line, f"unknown province {name!r} in a passage")
             if a == b or b in data.rings[a]:
                 raise self.error(line, f"{a} and {b} already border each other: no passage")
+            apart = passage_problem(data.rings, a, b)
+            if apart is not None:
+                raise self.error(line, apart)
             key = (a, b) if a <= b else (b, a)
             if key in data.passages:
                 raise self.error(line, f"the passage {a}-{b} is declared twice")
             data.passages.add(key)
-        problems = check_rings(data.rings)
+        problems = diagnose(data.rings, {a: p.ring or () for a, p in self.pending.items()},
+                            check_rings(data.rings))
         if problems:
             # report a problem of the ring blamed most often: usually the one to fix
             blamed = Counter(problem.province for problem in problems)

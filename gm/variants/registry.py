@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 
 from gm.engine.variant import Variant
+from gm.paths import VARIANT_DATA
 
 _MODULES = (
     "gm.variants.standard",
@@ -112,7 +114,7 @@ def load_directory(folder: Path) -> Loaded:
             loaded.append(before[path])  # unchanged since it was read
             continue
         try:
-            read = read_variant(path)
+            read = read_variant(path, taken_by(path))
         except VariantFileErrors as exc:
             refused.append((path, str(exc)))
             log.error("variant file %s is not loaded:\n%s", path, exc)
@@ -128,7 +130,25 @@ def load_directory(folder: Path) -> Loaded:
             continue
         loaded.append(read.variant.name)
         log.info("variant %s loaded from %s", read.variant.name, path)
+        for warning in read.warnings:
+            log.warning("variant file %s", warning)
     return Loaded(tuple(loaded), tuple(refused))
+
+
+def taken_by(path: Path) -> Callable[[str], str | None]:
+    """For the file at `path`: the variant (built-in, or loaded from another file) that already
+    answers to a name, or None; a file's name and aliases must be its own (read_variant and
+    `gm variant check` refuse the file, as loading does)."""
+
+    def other(name: str) -> str | None:
+        canonical = canonical_name(name)
+        if canonical is None or (canonical in _loaded and _paths[canonical] == path):
+            return None
+        if path.resolve() == (VARIANT_DATA / f"{canonical}.toml").resolve():
+            return None  # a built-in variant's own file
+        return canonical
+
+    return other
 
 
 def register(variant: Variant, path: Path, digest: str) -> str | None:

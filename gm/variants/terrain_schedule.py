@@ -137,11 +137,19 @@ def load_tables(
 
 
 def place_name(gmap: GameMap, province: str) -> str:
-    """`Holland`, `the Ionian Sea` (the article for spaces that were water on the map)."""
+    """`Holland`, `the Ionian Sea` (the article for spaces that were water on the map, unless
+    the name has its own: `The Shallows` stays as written)."""
     prov = gmap.provinces[province]
     if prov.terrain.is_water or (prov.opens_as is not None and prov.opens_as.is_water):
-        return f"the {prov.name}"
+        return with_article(prov.name)
     return prov.name
+
+
+def with_article(name: str) -> str:
+    """`the Ionian Sea`; a name that has its own article stays as written (`The Shallows`)."""
+    if name.split(" ", 1)[0].lower() in ("the", "a", "an"):
+        return name
+    return f"the {name}"
 
 
 def unit_text(unit: Unit) -> str:

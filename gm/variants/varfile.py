@@ -40,7 +40,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -48,7 +48,7 @@ from typing import Any
 from gm.engine.calendar import Calendar, standard_calendar
 from gm.engine.frozen import replace as frozen_replace
 from gm.engine.geo import Location, Terrain
-from gm.engine.map import GameMap, Overlay
+from gm.engine.map import GameMap, Overlay, Province
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
@@ -67,8 +67,9 @@ from gm.variants.file_events import KINDS as EVENT_KINDS
 from gm.variants.file_events import DatedEvent, apply_file_events, event_problems
 from gm.variants.frozen import FrozenRegions, frozen_regions
 from gm.variants.hook_sets import HookSet, hook_set, hook_set_names, months_calendar
-from gm.variants.mapdata import MapData, MapDataError, normalise, parse_map
+from gm.variants.mapdata import MapData, MapDataError, nearest, normalise, parse_map
 from gm.variants.maps import map_data, ring_map
+from gm.variants.start_checks import start_findings
 from gm.variants.terrain_schedule import build_anywhere
 from gm.variants.transforms import HELP_TEXT as TRANSFORM_HELP
 from gm.variants.transforms import with_transforms
@@ -130,6 +131,8 @@ class VariantFile:
     path: Path
     digest: str
     passages: tuple[tuple[str, str], ...] = field(default=())
+    warnings: tuple[Problem, ...] = field(default=())
+    options: tuple[str, ...] = field(default=())  # the rule options read, for the summary
 
 
 class _Lines:
@@ -144,10 +147,13 @@ class _Lines:
         return found[index] if index < len(found) else 1
 
     def key(self, key: str, start: int = 1) -> int:
-        """The line where `key = ...` is written at or after line `start`."""
-        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        """The line where `key = ...` (or `key.x = ...`, or its `[key]` or `[[key]]` table) is
+        written at or after line `start`; `start` if none is."""
+        quoted = rf"(?:{re.escape(key)}|\"{re.escape(key)}\"|'{re.escape(key)}')"
+        pattern = re.compile(rf"^\s*{quoted}\s*(?:=|\.)")
+        table = re.compile(rf"^\s*\[\[?\s*{quoted}\s*(?:\]|\.)")
         for n in range(start, len(self.lines) + 1):
-            if pattern.match(self.lines[n - 1]):
+            if pattern.match(self.lines[n - 1]) or table.match(self.lines[n - 1]):
                 return n
         return start
 
@@ -179,9 +185,13 @@ def _map_file(path: Path, value: object) -> Path | None:
     return path.parent / value
 
 
-def read_variant(path: Path) -> VariantFile:
+def read_variant(path: Path, taken: Callable[[str], str | None] | None = None
+                 ) -> VariantFile:
     """Read, check and build the variant of the file at `path`; VariantFileErrors if it has
-    any problem (never another exception for a bad file)."""
+    any problem (never another exception for a bad file). `taken(name)`: the other variant
+    that already has that name or alias, if any (gm.variants.registry.taken_by): the file's
+    name and aliases must be its own. What a designer may mean but probably does not is in the
+    result's `warnings`."""
     source = str(path)
     try:
         size = path.stat().st_size
@@ -206,27 +216,73 @@ def read_variant(path: Path) -> VariantFile:
             source, int(found[1]) if found else 1,
             f"not valid TOML ({exc}); write `key = value` lines, strings in quotes, "
             "lists in [ ]")]) from None
-    reader = _Reader(path, text, table)
+    reader = _Reader(path, text, table, taken)
     variant, data = reader.build()
     if reader.problems or variant is None or data is None:
         raise VariantFileErrors(reader.problems)
+    warnings = tuple(sorted(reader.warnings, key=lambda p: (p.source, p.line)))
     return VariantFile(variant, data, path, file_digest(path),
-                       tuple(sorted(data.passages)))
+                       tuple(sorted(data.passages)), warnings, reader.options())
 
 
 class _Reader:
     """Builds a Variant from a parsed TOML table, collecting problems."""
 
-    def __init__(self, path: Path, text: str, table: dict[str, Any]) -> None:
+    def __init__(self, path: Path, text: str, table: dict[str, Any],
+                 taken: Callable[[str], str | None] | None = None) -> None:
+        self.taken = taken
         self.path = path
         self.source = str(path)
         self.at = _Lines(text)
         self.table = table
         self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
         self.regions: FrozenRegions | None = None
+        self.map_source = self.source
+        self.map_offset = 0  # an inline map's first line is this many lines into the file
+        self.data: MapData | None = None
+        self.canal_names: set[str] = set()
 
     def problem(self, line: int, message: str, source: str | None = None) -> None:
         self.problems.append(Problem(source or self.source, line, message))
+
+    def warn(self, line: int, message: str, source: str | None = None) -> None:
+        self.warnings.append(Problem(source or self.source, line, f"warning: {message}"))
+
+    def map_problem(self, province: str, message: str, *, ring: bool = False,
+                    warning: bool = False) -> None:
+        """A problem (or warning) at the line of a province of the map (or of its ring)."""
+        lines = self.data.ring_lines if ring and self.data is not None else (
+            self.data.lines if self.data is not None else {})
+        line = lines.get(province, 0) + self.map_offset if province in lines else self.at.key(
+            "map")
+        source = self.map_source if province in lines else self.source
+        (self.warn if warning else self.problem)(line, message, source)
+
+    def names_taken(self, name: str, aliases: Sequence[str]) -> None:
+        """The file's name and aliases must be its own: not another variant's name or alias
+        (loading refuses a file whose names are taken, so the check does too)."""
+        if self.taken is None:
+            return
+        for key, names in (("name", (name,)), ("aliases", aliases)):
+            for written in names:
+                other = self.taken(written)
+                if other is not None:
+                    instead = ("give the file's variant a name of its own" if key == "name"
+                               else "leave it out of aliases or write another")
+                    self.problem(self.at.value(written, self.at.key(key)), f"the name or alias "
+                                 f"{written!r} is taken by another variant ({other}); {instead}")
+
+    def options(self) -> tuple[str, ...]:
+        """The rule options the file sets (with their values), for the check's summary."""
+        defaults: dict[str, object] = {"calendar": "standard", "hooks": "standard",
+                                       "builds": "home", "army_fleet": False,
+                                       "transforms": False}
+        given = ("frozen", "canals", "terrain", "ice", "season_names")
+        return (*(f"{key} = {_toml_value(self.table.get(key, d))}"
+                  for key, d in defaults.items()),
+                *(f"{key} = {_toml_value(self.table[key])}" for key in given
+                  if key in self.table))
 
     # -- typed values --------------------------------------------------------------------------
     def text(self, key: str, default: str | None = None, *, table: dict[str, Any] | None = None,
@@ -255,14 +311,16 @@ class _Reader:
     def build(self) -> tuple[Variant | None, MapData | None]:
         for key in self.table:
             if key not in _KEYS:
-                self.problem(self.at.key(key), f"unknown key {key!r}; the keys are: "
-                             f"{', '.join(_KEYS)}")
+                self.problem(self.at.key(key), f"unknown key {key!r}{_did_you_mean(key, _KEYS)}"
+                             f"; the keys are: {', '.join(_KEYS)}")
         name = self.text("name")
         if name is None or not _NAME.match(name):
             self.problem(self.at.key("name"), f"name must be given, lower case letters, digits "
                          f"and -, starting with a letter (e.g. name = \"isthmia\"), not {name!r}")
         title = self.text("title") or (name or "").title()
         aliases = self.strings("aliases") or []
+        if name is not None and _NAME.match(name):
+            self.names_taken(name, aliases)
         data = self.map_data()
         powers = self.powers()
         calendar = self.calendar()
@@ -285,8 +343,9 @@ class _Reader:
         victory = self.table.get("victory", 18)
         if not isinstance(victory, int) or isinstance(victory, bool) or not (
                 0 <= victory <= len(gmap.centres)):
+            said = f"{victory!r}" if "victory" in self.table else "18 (when not given)"
             self.problem(self.at.key("victory"), f"victory must be the number of centres for a "
-                         f"solo, from 1 to {len(gmap.centres)} (or 0: none), not {victory!r}")
+                         f"solo, from 1 to {len(gmap.centres)} (or 0: none), not {said}")
             victory = 0
         events = self.events(gmap, calendar, start)
         if events and rules.hooks.apply_scheduled is not None:
@@ -296,6 +355,10 @@ class _Reader:
         elif events:
             hooks = replace(hooks, apply_scheduled=apply_file_events)
         events = events or rules.scheduled
+        for found in start_findings(data, gmap, events):
+            self.map_problem(found.province, found.message, ring=found.ring,
+                             warning=found.warning)
+        self.canals_later(data, gmap, events)
         help_text = self.text("help", "") or rules.help
         if self.regions is not None and "frozen" not in help_text.lower():
             help_text = f"{help_text}\n\n{self.regions.help()}".strip()
@@ -356,10 +419,13 @@ class _Reader:
             tail = opening.split("=", 1)[-1].strip()
             offset = line if tail in ('"""', "'''") else line - 1
             source, text = self.source, value
+        self.map_source, self.map_offset = source, offset
         try:
             if beside is not None and beside.parent == VARIANT_DATA:
-                return map_data(beside.stem)  # a built-in map: read once, shared
-            return parse_map(text, source)
+                self.data = map_data(beside.stem)  # a built-in map: read once, shared
+            else:
+                self.data = parse_map(text, source)
+            return self.data
         except MapDataError as exc:
             for number, message in ((exc.line, exc.message), *exc.others):
                 self.problem(number + offset, _with_hint(message), source)
@@ -379,8 +445,9 @@ class _Reader:
             line = self.at.section("powers", i)
             for key in entry:
                 if key not in _POWER_KEYS:
-                    self.problem(self.at.key(key, line), f"unknown key {key!r} in a power; the "
-                                 f"keys are: {', '.join(_POWER_KEYS)}")
+                    self.problem(self.at.key(key, line), f"unknown key {key!r} in a power"
+                                 f"{_did_you_mean(key, _POWER_KEYS)}; the keys are: "
+                                 f"{', '.join(_POWER_KEYS)}")
             pname = self.text("name", table=entry, line=line)
             if not pname:
                 self.problem(line, 'a power needs a name: name = "Norland"')
@@ -425,6 +492,11 @@ class _Reader:
                 self.problem(line, f"ice: {prov} is {terrain.get(prov, gmap.terrain[prov])}: "
                              "ice lies on land or water; leave it out of ice")
                 continue
+            if terrain.get(prov, gmap.terrain[prov]) is Terrain.LAND:
+                self.warn(line, f"ice: {prov} is land: armies stand on land anyway, so ice "
+                          f"there only keeps fleets off its coast (ice is for water: armies "
+                          f"cross it, fleets may not enter); leave {prov} out of ice unless "
+                          "that is what you mean")
             found.add(prov)
         return frozenset(found)
 
@@ -456,8 +528,9 @@ class _Reader:
                 continue
             season = calendar.season(key)
             if season is None or not isinstance(new, str) or not new.strip():
+                near = _did_you_mean(key, seasons) if season is None else ""
                 self.problem(self.at.key(key, line), f"season_names: {key} = {new!r} cannot be "
-                             f"read; write {example}")
+                             f"read{near}; write {example}")
                 continue
             names[season.name] = " ".join(new.split())
         return Calendar(tuple(
@@ -475,12 +548,23 @@ class _Reader:
         for name in given:
             prov = name if name in data.provinces else data.names.get(normalise(name))
             if prov is None:
-                self.problem(line, f"canals: there is no province {name!r} on the map; write "
-                             f"one of its abbreviations ({', '.join(sorted(data.provinces)[:8])}"
-                             ", ...)")
+                self.problem(line, f"canals: {_unknown_province(name, data.provinces.values())}")
                 continue
             found.add(prov)
+        self.canal_names = found
         return frozen_replace(data, canals=set(data.canals) | found)
+
+    def canals_later(self, data: MapData, gmap: GameMap, events: Sequence[ScheduledEvent]
+                     ) -> None:
+        """A canal is land with one coast: a file's canal that is not land at the start must
+        become land by a dated change (Sahara's seas that dry up)."""
+        made_land = {p for e in events if e.kind in ("land", "passable") for p in e.provinces}
+        for prov in sorted(self.canal_names - made_land):
+            terrain = gmap.terrain[prov]
+            if terrain is not Terrain.LAND:
+                self.problem(self.at.key("canals"), f"canals: {prov} is {terrain.value}, and "
+                             "no event makes it land: a canal is a land province whose water "
+                             "is one coast; leave it out of canals, or dry it with an event")
 
     def terrain(self, gmap: GameMap) -> dict[str, Terrain]:
         """The first position's terrain where it differs from the map (`[terrain]`,
@@ -504,7 +588,10 @@ class _Reader:
             if prov is None:
                 continue
             if kind not in {t.value for t in Terrain}:
-                self.problem(where, f"terrain: {name} = {kind!r}: the terrains are {kinds}")
+                near = _did_you_mean(kind, (t.value for t in Terrain)) if isinstance(
+                    kind, str) else ""
+                self.problem(where, f"terrain: {name} = {kind!r}{near}: the terrains are "
+                             f"{kinds}")
                 continue
             out[prov] = Terrain(kind)
         return out
@@ -513,8 +600,9 @@ class _Reader:
         name = self.text("hooks", "standard") or "standard"
         found = hook_set(name)
         if found is None:
-            self.problem(self.at.key("hooks"), f"no hook set is called {name!r}; a file may "
-                         f"name only these: {', '.join(hook_set_names())}")
+            self.problem(self.at.key("hooks"), f"no hook set is called {name!r}"
+                         f"{_did_you_mean(name, hook_set_names())}; a file may name only "
+                         f"these: {', '.join(hook_set_names())}")
             return Hooks(), frozenset(), HookSet(Hooks())
         hooks, kinds = found.hooks, found.order_kinds
         builds = self.text("builds", "home")
@@ -594,7 +682,9 @@ class _Reader:
                 moves = ", ".join(s.name for s in calendar.seasons
                                   if PhaseType.MOVEMENT in s.phases)
                 self.problem(self.at.key("months", line), f"frozen: {name!r} is not a season "
-                             f"of the calendar with moves; the seasons are {moves}")
+                             f"of the calendar with moves"
+                             f"{_did_you_mean(name, (s.name for s in calendar.seasons))}; the "
+                             f"seasons are {moves}")
                 continue
             months.append(season.name)
         places: dict[str, list[str]] = {"provinces": [], "armies": []}
@@ -623,20 +713,18 @@ class _Reader:
     def province(self, gmap: GameMap, name: str, line: int, what: str) -> str | None:
         found = gmap.lookup(name)
         if found is None:
-            self.problem(line, f"{what}: there is no province {name!r} on the map; write one of "
-                         f"its abbreviations ({', '.join(sorted(gmap.provinces)[:8])}, ...)")
+            self.problem(line, f"{what}: {_unknown_province(name, gmap.provinces.values())}")
         return found
 
     def homes(self, gmap: GameMap, powers: list[tuple[Power, int, dict[str, Any]]]
               ) -> dict[str, tuple[str, ...]]:
         try:
             homes = homes_from_map(gmap, [p for p, _, _ in powers])
-        except ValueError as exc:
+        except ValueError:
             # the map's `home` marks are for other powers: fine if every power names its homes
-            if not powers or any("homes" not in entry for _, _, entry in powers):
-                self.problem(self.at.key("map"), f"{exc}: name one of the powers in `home`, "
-                             "or give every power its homes")
             homes = {p.name: () for p, _, _ in powers}
+            if not powers or any("homes" not in entry for _, _, entry in powers):
+                self.unknown_home_marks(gmap, [p for p, _, _ in powers])
         for power, line, entry in powers:
             given = self.strings("homes", table=entry, line=line)
             if given is None:
@@ -653,7 +741,36 @@ class _Reader:
                     continue
                 listed.append(prov)
             homes[power.name] = tuple(sorted(listed))
+        first: dict[str, str] = {}
+        for power, line, entry in powers:
+            for prov in homes.get(power.name, ()):
+                if prov in first:
+                    where = self.at.key("homes", line) if "homes" in entry else line
+                    self.problem(where, f"{prov} is a home centre of {first[prov]} and of "
+                                 f"{power.name}: a centre is the home of one power; leave it "
+                                 f"out of the homes of one of them")
+                first.setdefault(prov, power.name)
+            if not homes.get(power.name):
+                builds = self.table.get("builds", "home")
+                self.warn(line, f"{power.name} has no home centre" + (
+                    ": it can never build (builds = \"home\"); mark one `home "
+                    f"{power.name}` in the map, or list its homes" if builds == "home" else
+                    f"; mark one `home {power.name}` in the map, or list its homes, unless "
+                    "it is meant to start without"))
         return homes
+
+    def unknown_home_marks(self, gmap: GameMap, powers: Sequence[Power]) -> None:
+        """Each `home X` mark of the map that names no power of the file, at its line."""
+        known = {key.lower(): p.name for p in powers for key in (p.name, p.adjective)}
+        for prov in gmap.provinces.values():
+            if prov.home is None or prov.home.lower() in known:
+                continue
+            near = nearest(prov.home, [p.name for p in powers])
+            instead = f"`home {near[0]}`" if near else (
+                "`home` and one of the powers: " + ", ".join(p.name for p in powers))
+            self.map_problem(prov.abbr, f"{prov.abbr} is marked home of {prov.home!r}, a power "
+                             f"the file does not have: write {instead}, or give every power "
+                             "its homes")
 
     def units(self, gmap: GameMap, powers: list[tuple[Power, int, dict[str, Any]]]
               ) -> tuple[Unit, ...]:
@@ -694,6 +811,10 @@ class _Reader:
         elif utype is UnitType.FLEET and not gmap.fleet_locations(prov):
             self.problem(line, f"{item!r}: a fleet inland; {prov} has no coast: make it an "
                          f"army (A {prov}) or put the fleet on a coast or at sea")
+        elif utype is UnitType.FLEET and prov in gmap.iced:
+            self.problem(line, f"{item!r}: {prov} is iced at the start, and fleets may not "
+                         f"enter ice: make it an army (A {prov}), put the fleet elsewhere, or "
+                         f"leave {prov} out of ice")
         elif utype is UnitType.ARMY and gmap.is_water(prov):
             self.problem(line, f"{item!r}: an army at sea; make it a fleet (F {prov}) or put "
                          "the army on land")
@@ -739,8 +860,9 @@ class _Reader:
             line = self.at.section("events", i)
             for key in entry:
                 if key not in _EVENT_KEYS:
-                    self.problem(self.at.key(key, line), f"unknown key {key!r} in an event; "
-                                 f"the keys are: {', '.join(_EVENT_KEYS)}")
+                    self.problem(self.at.key(key, line), f"unknown key {key!r} in an event"
+                                 f"{_did_you_mean(key, _EVENT_KEYS)}; the keys are: "
+                                 f"{', '.join(_EVENT_KEYS)}")
             when = self.text("when", "", table=entry, line=line) or ""
             found = _WHEN.match(when.strip())
             season = _season(calendar, found[1]) if found else None
@@ -751,8 +873,9 @@ class _Reader:
             year = int(found[2]) + (1900 if len(found[2]) == 2 else 0)
             kind = self.text("kind", "", table=entry, line=line) or ""
             if kind not in EVENT_KINDS:
-                self.problem(self.at.key("kind", line), f"unknown event kind {kind!r}; the "
-                             f"kinds are: {', '.join(EVENT_KINDS)}")
+                self.problem(self.at.key("kind", line), f"unknown event kind {kind!r}"
+                             f"{_did_you_mean(kind, EVENT_KINDS)}; the kinds are: "
+                             f"{', '.join(EVENT_KINDS)}")
                 continue
             provinces = []
             for name in self.strings("provinces", table=entry, line=line) or []:
@@ -766,6 +889,38 @@ class _Reader:
             for number, message in event_problems(gmap, calendar, start, out):
                 self.problem(number, message)
         return tuple(d.event for d in out)
+
+
+def _did_you_mean(word: str, known: Iterable[str]) -> str:
+    """` (did you mean 'aliases'?)` for a misspelt key or word; empty if none is close."""
+    near = nearest(word, known)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+def _unknown_province(name: str, provinces: Iterable[Province]) -> str:
+    """`there is no province 'Nordmrak' on the map; did you mean Nor (Nordmark)?`, or, with
+    nothing close, some of the map's abbreviations."""
+    provinces = sorted(provinces, key=lambda p: p.abbr)
+    owner = {normalise(n): p for p in provinces for n in (p.abbr, p.name, *p.aliases)}
+    near = [owner[n] for n in nearest(name, owner, 3)]
+    if near:
+        said = " or ".join(dict.fromkeys(f"{p.abbr} ({p.name})" for p in near))
+        return f"there is no province {name!r} on the map; did you mean {said}?"
+    return (f"there is no province {name!r} on the map; write one of its abbreviations "
+            f"({', '.join(p.abbr for p in provinces[:8])}, ...)")
+
+
+def _toml_value(value: object) -> str:
+    """A value as a variant file writes it (`"home"`, `true`, `["ION"]`, `{ from = 1905 }`)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_toml_value, value)) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    return str(value)
 
 
 def _when_example(calendar: Calendar) -> str:

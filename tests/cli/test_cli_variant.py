@@ -94,3 +94,33 @@ def test_list_shows_built_in_and_loaded_variants_and_files_that_fail(tmp_path: P
     assert f"not loaded: {tmp_path / 'hostile.toml'}:" in out
     assert f"  {tmp_path / 'hostile.toml'}:2: no hook set is called 'os.system'; a file may " \
         "name only these: standard, deluge2, sahara, abstraction2, chaos2, geophysical" in out
+
+
+def test_check_shows_the_rule_options_and_warnings_and_refuses_a_taken_name(
+        tmp_path: Path) -> None:
+    (tmp_path / "isthmia.map").write_text((DATA / "isthmia.map").read_text())
+    text = (DATA / "isthmia.toml").read_text().replace(
+        "victory = 6", 'victory = 6\nbuilds = "any"\nice = ["Fel"]\ntransforms = true')
+    path = tmp_path / "isthmia.toml"
+    path.write_text(text)
+    done = _gm("check", path)
+    assert done.returncode == 0, done.stderr
+    ice = next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith("ice ="))
+    lines = done.stdout.splitlines()
+    assert lines[0] == (f"{path}:{ice}: warning: ice: Fel is land: armies stand on land anyway, "
+                        "so ice there only keeps fleets off its coast (ice is for water: "
+                        "armies cross it, fleets may not enter); leave Fel out of ice unless "
+                        "that is what you mean")
+    assert lines[1] == f"{path}: variant isthmia (Isthmia), good"
+    assert 'rules: calendar = "standard"; hooks = "standard"; builds = "any"; army_fleet = ' \
+        'false; transforms = true; ice = ["Fel"]' in lines
+    # a built-in variant's alias: refused by the check as loading refuses it
+    path.write_text(text.replace('"isthmus"]', '"isthmus", "Chaos II"]'))
+    done = _gm("check", path)
+    assert done.returncode == 1
+    aliases = next(n for n, line in enumerate(path.read_text().splitlines(), 1)
+                   if line.startswith("aliases ="))
+    assert done.stdout.splitlines() == [
+        f"{path}:{aliases}: the name or alias 'Chaos II' is taken by another variant (chaos2); "
+        "leave it out of aliases or write another",
+        f"1 error(s) in {path}"]

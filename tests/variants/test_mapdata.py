@@ -148,7 +148,7 @@ def test_unknown_name(tmp_path: Path) -> None:
     text = replace("ring Sea Bbb ~S ~W", "ring Sea Bxb ~S ~W")
     err = broken(tmp_path, text)
     assert err.line == line_of(text, "ring Sea Bxb")
-    assert err.message == "unknown name 'Bxb' in the ring of Aaa"
+    assert err.message == "unknown name 'Bxb' in the ring of Aaa (did you mean Bbb?)"
 
 
 def test_unknown_name_suggests_the_abbreviation(tmp_path: Path) -> None:

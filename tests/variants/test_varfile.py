@@ -76,11 +76,33 @@ def test_isthmia_reads_into_a_playable_variant() -> None:
     assert len(read.digest) == 64
 
 
-def test_a_ring_that_disagrees_with_a_neighbour_s(tmp_path: Path) -> None:
+def test_a_ring_with_one_pair_swapped_is_one_error_with_the_ring_to_write(
+        tmp_path: Path) -> None:
     path = _copy(tmp_path, edit_map=("ring WBY NSO Ist SSO GUL WOC",
                                      "ring WBY Ist NSO SSO GUL WOC"))
-    errors = _errors(path)
     line = _line(tmp_path / "isthmia.map", "ring WBY Ist NSO")
+    assert _errors(path) == [
+        f"{tmp_path / 'isthmia.map'}:{line}: the ring of Cap does not close: it has Ist and "
+        "NSO the wrong way round (clockwise around Cap, NSO needs to come before Ist): write "
+        "`ring WBY NSO Ist SSO GUL WOC`"]
+
+
+def test_a_ring_written_counterclockwise_is_one_error(tmp_path: Path) -> None:
+    path = _copy(tmp_path, edit_map=("ring NSO[nc] Fel Hol LAG SSO[sc] Cap",
+                                     "ring Cap SSO[sc] LAG Hol Fel NSO[nc]"))
+    line = _line(tmp_path / "isthmia.map", "ring Cap SSO[sc]")
+    assert _errors(path) == [
+        f"{tmp_path / 'isthmia.map'}:{line}: the ring of Ist does not close: it runs "
+        "counterclockwise, and a ring lists the neighbours clockwise: write "
+        "`ring NSO[nc] Fel Hol LAG SSO[sc] Cap`"]
+
+
+def test_a_ring_that_disagrees_with_a_neighbour_s(tmp_path: Path) -> None:
+    # an entry moved two places: no one swap mends it, so every point it breaks is reported
+    path = _copy(tmp_path, edit_map=("ring WBY NSO Ist SSO GUL WOC",
+                                     "ring WBY Ist SSO NSO GUL WOC"))
+    errors = _errors(path)
+    line = _line(tmp_path / "isthmia.map", "ring WBY Ist SSO NSO")
     assert any(e.startswith(f"{tmp_path / 'isthmia.map'}:{line}: the ring of Cap does not close "
                             "where") and "so the ring of Cap needs" in e for e in errors), errors
     assert len(errors) > 1  # every problem, not the first only
@@ -94,7 +116,8 @@ def test_a_province_without_a_position(tmp_path: Path) -> None:
 
 
 def test_a_unit_on_an_impassable_space_and_a_fleet_inland(tmp_path: Path) -> None:
-    path = _copy(tmp_path, edit_map=('Fel land "Fellhaven"', 'Fel impassable "Fellhaven"'),
+    path = _copy(tmp_path, edit_map=('Fel land "Fellhaven" at 750,110 centre',
+                                     'Fel impassable "Fellhaven" at 750,110'),
                  edit_toml=('units = ["A Kar", "A Eas"]', 'units = ["A Fel", "F Kar"]'))
     line = _line(path, '"A Fel"')
     assert _errors(path) == [
@@ -171,9 +194,9 @@ def test_an_inline_map_reports_lines_of_the_variant_file(tmp_path: Path) -> None
      'builds must be "home" (owned home centres), "any" (any owned centre) or "designated" '
      "(owned homes, and centres designated as homes as in Chaos II), not 'capital'"),
     (('aliases = [', 'alias = ['),
-     "unknown key 'alias'; the keys are: name, title, aliases, map, calendar, season_names, "
-     "start, victory, hooks, builds, army_fleet, transforms, frozen, canals, terrain, ice, "
-     "powers, events, help"),
+     "unknown key 'alias' (did you mean 'aliases'?); the keys are: name, title, aliases, map, "
+     "calendar, season_names, start, victory, hooks, builds, army_fleet, transforms, frozen, "
+     "canals, terrain, ice, powers, events, help"),
     (('victory = 6', 'victory = 6\nice = ["Atlantis"]'),
      "ice: there is no province 'Atlantis' on the map; write one of its abbreviations "
      "(Ash, Bay, Cap, DEE, Dun, Eas, Fel, GUL, ...)"),
