@@ -247,7 +247,14 @@ def test_history_with_njudges_dates() -> None:
     assert (command.game, command.lines) == ("alpha", 500)
     assert command.since == JudgeDate("Jan 1, 2026", 1, 1, 2026)
     assert command.until == JudgeDate("Feb 1, 2026 18:30", 2, 1, 2026, clock=time(18, 30))
-    command = _one("HISTORY FROM Mon")  # no game: the signed-on one
+    command = _one("HISTORY FROM S1902M TO F1903M")  # no game: the signed-on one
+    assert command == History(Line(1, "HISTORY FROM S1902M TO F1903M"), None,
+                              PhaseCode("S", 1902, PhaseType.MOVEMENT),
+                              to=PhaseCode("F", 1903, PhaseType.MOVEMENT))
+    command = _one("HISTORY FROM S1902M")
+    assert isinstance(command, History) and command.onward and command.game is None
+    assert _one("HISTORY LAST 2") == History(Line(1, "HISTORY LAST 2"), None, last=2)
+    command = _one("HISTORY FROM Mon")
     assert isinstance(command, History) and command.game is None
     assert command.since == JudgeDate("Mon", weekday=0)
     command = _one("HISTORY alpha FROM 3 Mar 99")

@@ -155,6 +155,13 @@ async def test_history_by_njudges_dates(database: Database, tmp_path: Path) -> N
     assert ("(Cut here: a reply holds at most the 3 lines asked for "
             "(LINES) of history. HISTORY theta FROM Fall 1901, Movement gives the rest.)"
             ) in " ".join(reply.split())
+    # after a sign-on, the signed-on game's
+    out = await mail.send(PLAYERS["France"], "SIGNON France theta pwfrance\nHISTORY LAST 1")
+    reply = _reply_to(out, PLAYERS["France"])
+    assert "Fall 1901, Movement: open for orders" in reply and "Spring 1901" not in reply
+    out = await mail.send(PLAYERS["France"], "SIGNON France theta pwfrance\nHISTORY FROM Mon")
+    reply = _reply_to(out, PLAYERS["France"])  # Monday 2 March, 00:00: both phases were open
+    assert "Spring 1901, Movement" in reply and "Fall 1901, Movement" in reply
     reply = await history("HISTORY theta FROM Feb 30 2026")
     assert 'Cannot read "HISTORY theta FROM Feb 30 2026": "Feb 30 2026" is not a date' in reply
 

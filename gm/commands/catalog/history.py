@@ -148,6 +148,17 @@ def read_history_excl(c: list[Any]) -> Draft:
     return Draft(lambda line: History(line, game, exclude=phases[0], exclude_to=end))
 
 
+def read_history_from_here(c: list[Any]) -> Draft:
+    """`HISTORY FROM S1902M [TO F1903M]` after a sign-on: the signed-on game's."""
+    first, last = c[0], (c[1] if len(c) > 1 else None)
+    return Draft(lambda line: History(line, None, first, to=last, onward=last is None))
+
+
+def read_history_last_here(c: list[Any]) -> Draft:
+    count = int(str(c[0]))
+    return Draft(lambda line: History(line, None, last=count))
+
+
 def read_history_last(c: list[Any]) -> Draft:
     game = game_name(c[0])
     count = int(str(c[1]))
@@ -306,7 +317,8 @@ COMMAND = CommandSpec(
            "history_here": read_history_here, "history_dates": read_history_dates,
            "history_dates_to": read_history_dates_to,
            "history_dates_lines": read_history_dates_lines, "history_excl": read_history_excl,
-           "history_lines": read_history_lines},
+           "history_lines": read_history_lines, "history_from_here": read_history_from_here,
+           "history_last_here": read_history_last_here},
     handle=handle,
     usage={
         "HISTORY": (
@@ -341,7 +353,8 @@ COMMAND = CommandSpec(
                                njudge's form: every phase but those from one
                                (to another, or to the latest)
     HISTORY                    after a SIGNON (or OBSERVE <game>) line: the game
-                               signed on to; HISTORY FROM <date> too
+                               signed on to; so too HISTORY FROM <date>, HISTORY
+                               FROM <phase> [TO <phase>] and HISTORY LAST <n>
                                The game's players and GM also see the
                                broadcast press of each phase.
 """),
