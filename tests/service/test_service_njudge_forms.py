@@ -224,6 +224,7 @@ async def test_set_preference_after_an_njudge_sign_on_to_a_forming_game(
     assert ("You gave back Austria in theta: you get a power at START by your preferences "
             "instead (same password).") in reply
     assert "Your preferences in theta: France, England, Germany, Russia." in reply
+    assert "powers in brackets are taken in the order written" in reply
     assert "mine" not in reply
     assert any(f"{newbie} gave preferences in theta: France, England, Germany, Russia"
                in _text(m) for to, m in out if to == GM)
@@ -232,7 +233,8 @@ async def test_set_preference_after_an_njudge_sign_on_to_a_forming_game(
     assert ("SET PREFERENCE Xq: 'Xq' is not a power of the game; write the powers' letters"
             in _reply_to(out, newbie))
     out = await mail.send(second, "SIGNON ?theta theirs\nSET PREFERENCE Italy, Turkey")
-    assert "Your preferences in theta: Italy, Turkey." in _reply_to(out, second)
+    reply = _reply_to(out, second)
+    assert "Your preferences in theta: Italy, Turkey." in reply and "brackets" not in reply
     out = await mail.send(PLAYERS["France"], "SIGNON France theta pwfrance\nSET PREFERENCE *")
     assert ("SET PREFERENCE *: refused, the GM gave you France (ADD); ask the GM to change it."
             in _reply_to(out, PLAYERS["France"]))

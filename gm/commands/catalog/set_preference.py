@@ -147,10 +147,11 @@ def handle(ctx: Context, command: SetPreference) -> None:
         return
     requests_repo.put(ctx.session, game.id, ctx.sender, password_hash, wanted, now=ctx.now)
     shown = ", ".join(wanted) if wanted else "any power, at random"
+    brackets = ("; powers in brackets are taken in the order written (here every preference "
+                "has its rank)" if "[" in command.written else "")
     ctx.results.add(f"Your preferences in {game.name}: {shown}. At START the players who gave "
                     "preferences are taken in random order, each getting their first "
-                    "preference still free (else a free power at random); powers in brackets "
-                    "are taken in the order written.")
+                    f"preference still free (else a free power at random){brackets}.")
     tell(ctx, game.gm_address, game, "a player's preferences",
          f"{ctx.sender} gave preferences in {game.name}: {shown} (SET PREFERENCE); START "
          "seats them by preference (ADD seats them by your choice instead).")
