@@ -342,6 +342,9 @@ def _mask_unread(clean: str, keyword: str) -> str:
     if keyword == "JOIN" and "PREFER" in upper[1:]:
         at = upper.index("PREFER")  # the password is the word before PREFER
         return " ".join([*words[: at - 1], MASK, *words[at:]]) if at > 1 else clean
+    if keyword == "CREATE" and len(words) > 2 and words[1].startswith("?"):
+        # njudge's `CREATE ?game secret [variant]`: the password is the word after the game
+        return " ".join([*words[:2], MASK, *words[3:]])
     if keyword == "CREATE" and len(words) > 3 and words[-2].upper() == "RULEBOOK":
         # `CREATE g v secret RULEBOOK 1999`: the password is before RULEBOOK
         return " ".join([*words[:-3], MASK, *words[-2:]])

@@ -8,8 +8,9 @@ the first stint is whoever held the power when the log begins. Each change is da
 phase open when it was logged: the log's START opens the first phase, each PROCESS (the GM's
 or at a deadline) the phase after the one it names, each ROLLBACK the phase it names. Changes
 before the start count as "from the start". In a quiet game whose players are not revealed
-(gm.store.settings), players are shown as "player 1", "player 2" of each power, and addresses
-only to the GM.
+(gm.store.settings), players are shown as "player 1", "player 2", ... numbered across the game
+(each seat taken gets the next number: those held from the start in the order of the powers,
+then the later ones as they began), and addresses only to the GM.
 """
 
 from __future__ import annotations
@@ -143,19 +144,23 @@ class PowerPlayers:
 def players_lines(session: Session, game: GameRecord, variant: Variant,
                   phases: Sequence[PhaseRecord], *, addresses: bool) -> list[PowerPlayers]:
     """Each power's players over time as lines of text: addresses when `addresses`, else
-    "player 1", "player 2" (and "nobody" for an empty seat)."""
+    "player 1", "player 2", ... numbered across the game, so that one number is one seat
+    (and "nobody" for an empty seat)."""
+    found_seats = seats_over_time(session, game, variant, phases)
+    seats = {power: _from_the_start(found.stints) for power, found in found_seats.items()}
+    taken = [(stint.order, at, power) for at, (power, stints) in enumerate(seats.items())
+             for stint in stints if stint.addresses]
+    number = {(power, order): n for n, (order, _, power) in enumerate(sorted(taken), start=1)}
     out = []
-    for power, found in seats_over_time(session, game, variant, phases).items():
+    for power, found in found_seats.items():
         told: list[tuple[int, str]] = []
-        numbered = 0
-        for stint in _from_the_start(found.stints):
+        for stint in seats[power]:
             if not stint.addresses:
                 who = "nobody"
             elif addresses:
                 who = ", ".join(stint.addresses)
             else:
-                numbered += 1
-                who = f"player {numbered}"
+                who = f"player {number[(power, stint.order)]}"
             since = "from the start" if stint.since is None else f"from {stint.since}"
             how = f" ({stint.how})" if stint.how else ""
             told.append((stint.order, f"{who} {since}{how}"))

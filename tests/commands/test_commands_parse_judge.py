@@ -1,33 +1,49 @@
 """The commands players bring from the classic judges, as the command grammar reads them:
 OBSERVE, MAP, STANDBY, REPLACE ... STANDBY, SET ADDRESS, SET ABSENCE, JOIN ... PREFER, and
-their words for commands gm has (WATCH, WITHDRAW, PREDICT, SET HOLIDAY, SIGNON ?, ...)."""
+their words for commands gm has (WATCH, WITHDRAW, PREDICT, SET HOLIDAY, SIGNON ?, ...), and
+njudge's forms (CREATE ?game, OBSERVE game password, LIST FULL, HISTORY ... FROM <date>,
+ROLLBACK n, SET NMR, SET PREFERENCE, EJECT address, PROMOTE)."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime, time
 
 import pytest
 
+from gm.commands.catalog.become import Become
 from gm.commands.catalog.clear_absence import ClearAbsence
 from gm.commands.catalog.confirm_address import ConfirmAddress
+from gm.commands.catalog.create import Create
+from gm.commands.catalog.eject import Eject
+from gm.commands.catalog.history import History
 from gm.commands.catalog.join import Join
 from gm.commands.catalog.join_prefer import JoinPrefer
+from gm.commands.catalog.list_games import ListGames
 from gm.commands.catalog.map_request import MapRequest
 from gm.commands.catalog.observe import Observe
 from gm.commands.catalog.preview import Preview
 from gm.commands.catalog.process import Process
+from gm.commands.catalog.promote import Promote
 from gm.commands.catalog.replace_standby import ReplaceFromStandby
 from gm.commands.catalog.resign import Resign
+from gm.commands.catalog.rollback import Rollback
 from gm.commands.catalog.set_absence import SetAbsence
 from gm.commands.catalog.set_absence_limit import SetAbsenceLimit
 from gm.commands.catalog.set_address import SetAddress
+from gm.commands.catalog.set_dias import SetDias
 from gm.commands.catalog.set_fake import SetFake
+from gm.commands.catalog.set_late import SetLate
 from gm.commands.catalog.set_observe import SetObserve
 from gm.commands.catalog.set_partial import SetPartial
+from gm.commands.catalog.set_preference import SetPreference
+from gm.commands.catalog.signon import SignOn
 from gm.commands.catalog.standby import Standby
+from gm.commands.catalog.summary import Summary
+from gm.commands.handlers.judge_dates import JudgeDate
 from gm.commands.parse import parse_message
 from gm.commands.values import Command, Line, PhaseCode, Unreadable
 from gm.engine.phase import Phase, PhaseType
+from gm.policies import LatePolicy
 from gm.secret import Secret
 
 
@@ -152,3 +168,136 @@ def test_classic_words_misused_are_answered(text: str, says: str) -> None:
     error = _one(text)
     assert isinstance(error, Unreadable) and says in error.message
     assert "hunter2" not in error.message
+
+
+# ---- the njudge forms of CREATE, SIGNON, OBSERVE, LIST, SUMMARY, HISTORY, ROLLBACK, SET ... ----
+
+
+def test_create_in_njudges_order_of_words() -> None:
+    command = _one("CREATE ?alpha secret")
+    assert command == Create(Line(1, "CREATE ?alpha ******"), "alpha", "standard",
+                             Secret("secret"), judge=True)
+    command = _one("create ?Alpha secret Deluge II rulebook 2023")
+    assert isinstance(command, Create)
+    assert (command.game, command.variant, command.rulebook, command.judge) == (
+        "alpha", "Deluge II", "2023", True)
+    assert command.line.text == "create ?Alpha ****** Deluge II rulebook 2023"
+    # gm's own order reads as before
+    command = _one("CREATE alpha standard secret")
+    assert isinstance(command, Create) and not command.judge and command.variant == "standard"
+    bad = _one("CREATE ?alpha s3cr3t standard RULEBOOK 1999")
+    assert isinstance(bad, Unreadable) and "s3cr3t" not in bad.message
+    assert "CREATE ?alpha ****** standard RULEBOOK 1999" in bad.message
+
+
+def test_observer_sign_on_and_observe_with_a_password() -> None:
+    command = _one("OBSERVE alpha secret")
+    assert command == Observe(Line(1, "OBSERVE alpha ******"), "alpha", password=True)
+    command = _one("WATCH alpha secret")
+    assert isinstance(command, Observe) and command.password and not command.off
+    assert _one("OBSERVE alpha OFF") == Observe(Line(1, "OBSERVE alpha OFF"), "alpha", True)
+    # njudge's SIGNON ?<game> <password> <variant>: JOIN, the variant to check
+    assert _one("SIGNON ?alpha secret Deluge II") == Join(
+        Line(1, "SIGNON ?alpha ****** Deluge II"), "alpha", Secret("secret"), variant="Deluge II")
+    # SIGNON O<game> is read as a sign-on with the code O; the game's powers decide at once
+    command = _one("SIGNON Oalpha secret")
+    assert isinstance(command, SignOn) and (command.power, command.by_code) == ("O", True)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("LIST", ListGames(Line(1, "LIST"))),
+    ("LIST FULL", ListGames(Line(1, "LIST FULL"), full=True)),
+    ("list full", ListGames(Line(1, "list full"), full=True)),
+    ("SUMMARY", Summary(Line(1, "SUMMARY"))),
+    ("SUMMARY alpha", Summary(Line(1, "SUMMARY alpha"), "alpha")),
+    ("HISTORY", History(Line(1, "HISTORY"), None)),
+    ("BECOME MASTER", Become(Line(1, "BECOME MASTER"), "MASTER")),
+    ("ROLLBACK", Rollback(Line(1, "ROLLBACK"))),
+    ("ROLLBACK 3", Rollback(Line(1, "ROLLBACK 3"), turn=3)),
+    ("SET NMR", SetLate(Line(1, "SET NMR"), LatePolicy.HOLD, nmr=True)),
+    ("SET CD", SetLate(Line(1, "SET CD"), LatePolicy.HOLD, nmr=True)),
+    ("SET NONMR", SetLate(Line(1, "SET NONMR"), LatePolicy.WAIT, nmr=True)),
+    ("SET NO NMR", SetLate(Line(1, "SET NO NMR"), LatePolicy.WAIT, nmr=True)),
+    ("SET NO CD", SetLate(Line(1, "SET NO CD"), LatePolicy.WAIT, nmr=True)),
+    ("SET NOCD", SetLate(Line(1, "SET NOCD"), LatePolicy.WAIT, nmr=True)),
+    ("SET DIAS", SetDias(Line(1, "SET DIAS"), True)),
+    ("SET NODIAS", SetDias(Line(1, "SET NODIAS"), False)),
+    ("SET PREFERENCE E[FGR][TAI]", SetPreference(Line(1, "SET PREFERENCE E[FGR][TAI]"),
+                                                 "E[FGR][TAI]")),
+    ("SET PREFERENCE *", SetPreference(Line(1, "SET PREFERENCE *"), "*")),
+    ("EJECT <watcher@example.org>", Eject(Line(1, "EJECT <watcher@example.org>"),
+                                          "watcher@example.org", by_address=True)),
+    ("EJECT France", Eject(Line(1, "EJECT France"), "France")),
+    ("PROMOTE co@example.org", Promote(Line(1, "PROMOTE co@example.org"), "co@example.org")),
+])
+def test_njudge_forms_read(text: str, expected: Command) -> None:
+    assert _one(text) == expected
+
+
+def test_rollback_and_set_late_keep_their_own_forms() -> None:
+    assert _one("ROLLBACK S1901M") == Rollback(Line(1, "ROLLBACK S1901M"),
+                                               PhaseCode("S", 1901, PhaseType.MOVEMENT))
+    command = _one("SET LATE CD")
+    assert isinstance(command, SetLate) and command.policy is LatePolicy.DISORDER
+
+
+def test_history_with_njudges_dates() -> None:
+    command = _one("HISTORY alpha FROM Jan 1, 2026 TO Feb 1, 2026 18:30 LINES 500")
+    assert isinstance(command, History) and command.dates
+    assert (command.game, command.lines) == ("alpha", 500)
+    assert command.since == JudgeDate("Jan 1, 2026", 1, 1, 2026)
+    assert command.until == JudgeDate("Feb 1, 2026 18:30", 2, 1, 2026, clock=time(18, 30))
+    command = _one("HISTORY FROM S1902M TO F1903M")  # no game: the signed-on one
+    assert command == History(Line(1, "HISTORY FROM S1902M TO F1903M"), None,
+                              PhaseCode("S", 1902, PhaseType.MOVEMENT),
+                              to=PhaseCode("F", 1903, PhaseType.MOVEMENT))
+    command = _one("HISTORY FROM S1902M")
+    assert isinstance(command, History) and command.onward and command.game is None
+    assert _one("HISTORY LAST 2") == History(Line(1, "HISTORY LAST 2"), None, last=2)
+    command = _one("HISTORY FROM Mon")
+    assert isinstance(command, History) and command.game is None
+    assert command.since == JudgeDate("Mon", weekday=0)
+    command = _one("HISTORY alpha FROM 3 Mar 99")
+    assert isinstance(command, History) and command.since == JudgeDate("3 Mar 99", 3, 3, 1999)
+    command = _one("HISTORY alpha TO 2026-03-04 12:00")
+    assert isinstance(command, History) and command.since is None
+    assert command.until == JudgeDate("2026-03-04 12:00", 3, 4, 2026, clock=time(12, 0))
+    command = _one("HISTORY alpha LINES 40")
+    assert isinstance(command, History) and (command.dates, command.lines) == (True, 40)
+    command = _one("HISTORY alpha EXCLSTART S1903M EXCLEND F1904B BROAD")
+    assert isinstance(command, History)
+    assert command.exclude == PhaseCode("S", 1903, PhaseType.MOVEMENT)
+    assert command.exclude_to == PhaseCode("F", 1904, PhaseType.ADJUSTMENT)
+    # the phase forms read as before, months of Abstraction2 included
+    command = _one("HISTORY alpha FROM S1902M")
+    assert isinstance(command, History) and command.onward and not command.dates
+    command = _one("HISTORY alpha FROM July 1914 Movement")
+    assert isinstance(command, History) and command.phase == Phase("July", 1914,
+                                                                   PhaseType.MOVEMENT)
+
+
+def test_a_judge_date_is_placed_in_time_when_it_runs() -> None:
+    now = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)  # a Wednesday
+    assert JudgeDate("Mon", weekday=0).moment(now, "UTC") == datetime(2026, 3, 2, tzinfo=UTC)
+    assert JudgeDate("Wed", weekday=2).moment(now, "UTC") == datetime(2026, 3, 4, tzinfo=UTC)
+    # no year: the latest such day up to today
+    assert JudgeDate("Dec 25", 12, 25).moment(now, "UTC") == datetime(2025, 12, 25, tzinfo=UTC)
+    assert JudgeDate("Mar 1 18:00", 3, 1, clock=time(18, 0)).moment(now, "Europe/Paris") == \
+        datetime(2026, 3, 1, 17, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("HISTORY alpha FROM Feb 30 2026", '"Feb 30 2026" is not a date'),
+    ("HISTORY alpha FROM Jan 1 12", "a two-digit year is 80 to 99"),
+    ("HISTORY alpha FROM Jan 1 25:00", "25:00 is not a time"),
+    ("HISTORY alpha LINES 0", "LINES takes a number of lines from 1 up"),
+    ("ROLLBACK 0", "ROLLBACK takes a turn number from 1 (the first phase) up"),
+    ("ROLLBACK soon", "ROLLBACK takes a phase, or a phase's number"),
+    ("SET NMR now", "SET NMR takes nothing after it (njudge's word for SET LATE HOLD)"),
+    ("SET PREFERENCE", "SET PREFERENCE needs the powers you want"),
+    ("EJECT", "EJECT needs a power, or an address"),
+    ("LIST FULL now", "LIST takes at most a game name, or FULL"),
+])
+def test_njudge_forms_misused_are_answered(text: str, says: str) -> None:
+    error = _one(text)
+    assert isinstance(error, Unreadable) and says in error.message, error

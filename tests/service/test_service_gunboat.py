@@ -185,11 +185,13 @@ async def test_no_player_sees_another_in_a_quiet_game(database: Database,
         reply = await mail.reply(sender, "\n".join(
             [*signon, "SUMMARY theta", "LIST theta", "HISTORY theta", "HISTORY theta LAST 2",
              "HISTORY theta S1901M TO F1901M", "HELP"]))
-        assert "Players:\n  Austria: player 1 from the start; player 2 from Fall 1901, " \
+        # numbered across the game, one number a seat: the seats from the start by power,
+        # then the later ones as they began
+        assert "Players:\n  Austria: player 1 from the start; player 8 from Fall 1901, " \
                "Movement (REPLACE)\n" in reply, reply
-        assert "  England: player 1 from the start\n" in reply
-        assert ("  Russia: player 1 from the start; nobody from Fall 1901, Movement (EJECT); "
-                "player 2 from Fall 1901, Movement (STANDBY)\n") in reply
+        assert "  England: player 2 from the start\n" in reply
+        assert ("  Russia: player 6 from the start; nobody from Fall 1901, Movement (EJECT); "
+                "player 9 from Fall 1901, Movement (STANDBY)\n") in reply
         assert "Broadcast from Germany:\n    Peace in our time." in reply
         assert "Grey broadcast:\n    Someone is lying." in reply
     # every player's mail, headers and all: no other player's address, mailbox, domain or name
@@ -225,7 +227,7 @@ async def test_reveal_tells_the_players_who_played_what(database: Database,
     france = _from("France")
     reply = await mail.reply(france, "SUMMARY theta")
     assert "theta: Standard, active" in reply and "QUIET" in reply
-    assert "  England: player 1 from the start" in reply
+    assert "  England: player 2 from the start" in reply
     assert PLAYERS["England"][1] not in reply
     reply = await _order(mail, "France", ["REVEAL"])
     assert "REVEAL: refused, only the game's GM may do this" in reply
@@ -246,7 +248,7 @@ async def test_reveal_tells_the_players_who_played_what(database: Database,
     assert "theta is QUIET (gunboat)" in await mail.reply(GM, "SIGNON GM theta gmpass\n"
                                                              "SET QUIET")
     reply = await mail.reply(france, "SUMMARY theta")
-    assert PLAYERS["England"][1] not in reply and "  England: player 1 from the start" in reply
+    assert PLAYERS["England"][1] not in reply and "  England: player 2 from the start" in reply
 
 
 async def test_summary_tells_of_civil_disorder_at_a_deadline(database: Database,
@@ -260,7 +262,7 @@ async def test_summary_tells_of_civil_disorder_at_a_deadline(database: Database,
     assert (await mail.tick()).adjudicated == [
         ("theta", "Spring 1901, Movement", Why.LATE)]
     reply = await mail.reply(_from("France"), "SUMMARY theta")
-    assert "  Turkey: player 1 from the start; civil disorder in Spring 1901, Movement\n" in reply
+    assert "  Turkey: player 7 from the start; civil disorder in Spring 1901, Movement\n" in reply
     reply = await mail.reply(GM, "SUMMARY theta")
     assert (f"  Turkey: {PLAYERS['Turkey'][1]} from the start; civil disorder in Spring 1901, "
             "Movement\n") in reply
@@ -274,7 +276,7 @@ async def test_players_see_one_another_in_a_game_that_is_not_quiet(
     assert f"  England: {PLAYERS['England'][1]} from the start" in reply
     assert "QUIET" not in reply
     reply = await mail.reply("visitor@outside.test", "SUMMARY theta")  # not one of the game
-    assert "  England: player 1 from the start" in reply and "bravo" not in reply
+    assert "  England: player 2 from the start" in reply and "bravo" not in reply
 
 
 async def test_a_quiet_game_is_revealed_at_its_end(database: Database,

@@ -1,6 +1,11 @@
 """BECOME <power> (GM): after SIGNON GM, the lines that follow are that power's (njudge's
 BECOME): its orders are stored as if its player had sent them, and the player is told, with
-the orders. BECOME GM (or MASTER) goes back to the GM's own commands."""
+the orders. BECOME GM (or MASTER) goes back to the GM's own commands.
+
+njudge's BECOME MASTER (njudge `data/master`: the sole player of a forming game becomes its
+master) has nothing to do here: CREATE makes its sender the game's GM at once. It is answered
+with that: to the GM, that they are the GM already; to a player, who the GM is not shown, with
+what gm offers instead."""
 
 from __future__ import annotations
 
@@ -36,6 +41,16 @@ def read_become(c: list[Token]) -> Draft:
 
 def handle(ctx: Context, command: Become) -> None:
     signed = ctx.signed
+    if command.power.lower() == "master" and (signed is None or signed.power is None):
+        _master(ctx, command)
+        return
+    if command.power.lower() == "master" and signed is not None and not signed.master:
+        ctx.results.add(f"{command.line}: refused, {signed.game.name} has its GM already: "
+                        "here whoever CREATEs a game is its GM from the start (njudge's "
+                        "BECOME MASTER is for the player who created the game). To run a game "
+                        "of your own, CREATE one; the game's GM can hand you its GM password, "
+                        "which signs on from any address (SIGNON GM <game> <password>).")
+        return
     if signed is None or (signed.power is not None and not signed.master):
         ctx.results.add(f"{command.line}: refused, only the game's GM may do this (SIGNON GM "
                         "<game> <password> first).")
@@ -58,6 +73,18 @@ def handle(ctx: Context, command: Become) -> None:
                     "BECOME GM goes back to your own commands.")
 
 
+def _master(ctx: Context, command: Become) -> None:
+    """BECOME MASTER by the GM (after CREATE or SIGNON GM), or by nobody signed on."""
+    signed = ctx.signed
+    if signed is None:
+        ctx.results.add(f"{command.line}: refused, sign on first. Here CREATE makes you the "
+                        "game's GM at once (njudge's CREATE ?<game> <password> then BECOME "
+                        "MASTER): later, SIGNON GM <game> <password>.")
+        return
+    ctx.results.add(f"{command.line}: you are the GM of {signed.game.name} already (here "
+                    "CREATE makes its sender the GM; nothing more is needed).")
+
+
 COMMAND = CommandSpec(
     value=Become,
     keywords=("BECOME",),
@@ -76,6 +103,10 @@ COMMAND = CommandSpec(
                                                SIGNON GM mygame secret
                                                BECOME France
                                                A Par-Bur
+    BECOME MASTER                          njudge's way to become a game's master: here
+                                           the GM is whoever CREATEs the game, so it
+                                           only says so (BECOME MASTER after BECOME
+                                           <power> goes back, as BECOME GM does)
 """),
     ),
 )

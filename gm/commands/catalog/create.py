@@ -1,5 +1,7 @@
 """CREATE <game> <variant> <password> [RULEBOOK 2000|2023]: a new game, with the sender as
-its gamemaster."""
+its gamemaster. njudge's order of words, CREATE ?<game> <password> [<variant>] (njudge
+`data/index`; Standard when no variant is named), creates the same game: here the creator is
+its GM at once (on njudge a player, who then sends BECOME MASTER, njudge `data/master`)."""
 
 from __future__ import annotations
 
@@ -46,6 +48,7 @@ class Create(Command):
     variant: str
     password: Secret
     rulebook: str | None = None  # `... RULEBOOK 2023` (gm.engine.rulebook); None: the default
+    judge: bool = False  # written njudge's way: CREATE ?mygame secret [variant]
 
 
 def read_create(c: list[Any]) -> Draft:
@@ -54,6 +57,17 @@ def read_create(c: list[Any]) -> Draft:
     name, secret = game_name(game), Secret(str(password))
     book = None if rulebook is None else rulebook.value
     return Draft(lambda line: Create(line, name, joined(variant), secret, book),
+                 (password,))
+
+
+def read_create_judge(c: list[Any]) -> Draft:
+    """`CREATE ?mygame secret [Deluge II]`: njudge's order (game, password, variant)."""
+    rulebook = c.pop() if isinstance(c[-1], RulebookWord) else None
+    game, password, *variant = c
+    name, secret = game_name(Token("WORD", str(game)[1:])), Secret(str(password))
+    book = None if rulebook is None else rulebook.value
+    written = joined(variant) or "standard"
+    return Draft(lambda line: Create(line, name, written, secret, book, judge=True),
                  (password,))
 
 
@@ -144,6 +158,11 @@ def handle(ctx: Context, command: Create) -> None:
                     "HELP RULEBOOK).",
                     f"Powers: {', '.join(variant.power_names)}.",
                     "Players JOIN it, or you ADD them; then START it.")
+    if command.judge:
+        ctx.results.add("(Written njudge's way: here CREATE makes you the GM at once, with no "
+                        "BECOME MASTER; sign on later with SIGNON GM "
+                        f"{game.name} <password>, or SIGNON M{game.name} <password>. To play a "
+                        "power in it as well, JOIN it.)")
 
 
 def _unknown_variant(command: Create) -> str:
@@ -164,7 +183,8 @@ def _unknown_variant(command: Create) -> str:
 COMMAND = CommandSpec(
     value=Create,
     keywords=("CREATE",),
-    rules={"create": read_create, "rulebook": read_rulebook},
+    rules={"create": read_create, "create_judge": read_create_judge,
+           "rulebook": read_rulebook},
     handle=handle,
     usage={
         "CREATE": (
@@ -182,6 +202,9 @@ COMMAND = CommandSpec(
                                            CREATE mygame Standard secret RULEBOOK 2023
                                            (one address may have a few games not yet
                                            started: 3 unless the service sets otherwise)
+    CREATE ?<game> <password> [<variant>]  njudge's order: the same game (Standard if no
+                                           variant is named); you are its GM at once,
+                                           no BECOME MASTER needed: CREATE ?mygame secret
 """),
     ),
 )

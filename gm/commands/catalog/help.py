@@ -156,6 +156,9 @@ come with JOIN, SIGNON ?<game>), not by the game's password; a player for an aba
 power comes by STANDBY and REPLACE <power> STANDBY, by REPLACE <power> <address>, or by
 TAKEOVER with the password of SET TAKEOVER (njudge's SIGNON to a vacant power is answered
 with the TAKEOVER line to send).
+njudge's CREATE ?<game>, SIGNON M<game>, SIGNON O<game> (observe), BECOME MASTER,
+ROLLBACK [<n>], SET [NO] NMR, EJECT <address>, and LIST, SUMMARY and HISTORY alone after a
+SIGNON work here too; PROMOTE is answered with what gm has instead (one GM a game).
 """),
     HelpLines("DEADLINES", 10, """\
 HELP DEADLINES
@@ -240,6 +243,10 @@ ALIASES: dict[str, str] = {
     "FORCE": "GM",
     "UNSTART": "GM",
     "BECOME": "GM",
+    "PROMOTE": "GM",
+    "NMR": "DEADLINES",
+    "NONMR": "DEADLINES",
+    "PREFERENCE": "GAMES",
     "MANUAL": "DEADLINES",
     "CONCEDE": "SET",
     "TAKEOVER": "GAMES",

@@ -21,6 +21,7 @@ from gm.store import games as games_repo
 from gm.store import powers as powers_repo
 from gm.store.passwords import hash_password
 from gm.store.statuses import GameStatus
+from gm.variants.registry import canonical_name
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -36,6 +37,7 @@ class Join(Command):
     game: str
     password: Secret
     power: str | None = None
+    variant: str | None = None  # njudge's `SIGNON ?mygame secret <variant>`: it must be the game's
 
 
 def read_join_any(c: list[Token]) -> Draft:
@@ -59,6 +61,11 @@ def handle(ctx: Context, command: Join) -> None:
         ctx.results.add(f"JOIN: {game.name} has started; ask its GM for a free power.")
         return
     variant = variant_of(game)
+    if command.variant is not None and canonical_name(command.variant) != variant.name:
+        ctx.results.add(f"JOIN: {game.name} plays {variant.title}, not {command.variant!r} "
+                        f"(njudge's SIGNON ?{game.name} <password> <variant> names the game's "
+                        f"own variant; SIGNON ?{game.name} <password> is enough here).")
+        return
     free = [p for p in powers_repo.list_powers(ctx.session, game.id) if not p.addresses]
     if command.power is not None:
         wanted = variant.power(command.power)
@@ -114,6 +121,8 @@ COMMAND = CommandSpec(
     JOIN <power> <game> <password>     ask for a power, for example:
                                        JOIN France mygame secret
     SIGNON ?<game> <password>          the same as JOIN <game> <password>
+                                       (njudge's SIGNON ?<game> <password> <variant>
+                                       too: the variant must be the game's)
 """),
     ),
 )

@@ -1,4 +1,6 @@
-"""OBSERVE <game> [OFF]: get (or stop getting) the observers' report of every phase."""
+"""OBSERVE <game> [OFF]: get (or stop getting) the observers' report of every phase. njudge's
+observer sign-on, OBSERVE <game> <password> or SIGNON O<game> <password> (njudge `data/index`),
+observes the same way: an observer here needs no password, so none is kept."""
 
 from __future__ import annotations
 
@@ -32,11 +34,17 @@ class Observe(Command):
 
     game: str
     off: bool = False
+    password: bool = False  # njudge's observer sign-on: a password was written (not kept)
 
 
 def read_observe(c: list[Token]) -> Draft:
     game, off = game_name(c[0]), len(c) > 1
     return Draft(lambda line: Observe(line, game, off))
+
+
+def read_observe_password(c: list[Token]) -> Draft:
+    game, password = game_name(c[0]), c[1]
+    return Draft(lambda line: Observe(line, game, password=True), (password,))
 
 
 def handle(ctx: Context, command: Observe) -> None:
@@ -45,6 +53,10 @@ def handle(ctx: Context, command: Observe) -> None:
         ctx.results.add(f"OBSERVE: {no_game(ctx, command.game)}")
         return
     ctx.results.game = game.name
+    if command.password:
+        ctx.results.add(f"(An observer of {game.name} needs no password here: the one on "
+                        "your line is not kept; mail from this address observes. OBSERVE "
+                        f"{game.name} OFF stops it.)")
     current = observers(game)
     mine = [a for a in current if a.lower() == ctx.sender.lower()]
     if command.off:
@@ -99,7 +111,7 @@ def observing_allowed(game: GameRecord) -> bool:
 COMMAND = CommandSpec(
     value=Observe,
     keywords=("OBSERVE", "WATCH"),
-    rules={"observe": read_observe},
+    rules={"observe": read_observe, "observe_password": read_observe_password},
     handle=handle,
     usage={
         "OBSERVE": "OBSERVE needs a game, and OFF to stop: OBSERVE mygame or OBSERVE mygame OFF",
@@ -113,6 +125,9 @@ COMMAND = CommandSpec(
     OBSERVE <game> OFF         stop it: OBSERVE mygame OFF
     WATCH mygame               the same as OBSERVE (the classic judges' word)
     WATCH mygame OFF           the same as OBSERVE mygame OFF
+    OBSERVE <game> <password>  njudge's observer sign-on (also SIGNON O<game>
+                               <password>): observes as OBSERVE <game> does; no
+                               password is kept (none is needed here)
 """),
     ),
 )

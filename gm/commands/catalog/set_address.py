@@ -98,6 +98,10 @@ COMMAND = CommandSpec(
                                (send it from your old address; a code goes to the
                                new one, and nothing changes until the new address
                                sends it back within 7 days)
+                               (njudge's SET ADDRESS moves your reports at once,
+                               and alone takes the address your mail came from;
+                               here the new address confirms first, so nobody
+                               can send your games to an address not theirs)
 """),
     ),
 )

@@ -1,4 +1,7 @@
-"""SET LATE HOLD | WAIT | DISORDER [AFTER n] (GM): what happens to late powers."""
+"""SET LATE HOLD | WAIT | DISORDER [AFTER n] (GM): what happens to late powers. njudge's SET
+NMR (SET CD) and SET NONMR (SET NO NMR, SET NO CD) set the same: "Allows/prevents processing of
+orders if all powers have not yet submitted complete ones" (njudge `data/index`), that is
+HOLD and WAIT."""
 
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ class SetLate(Command):
 
     policy: LatePolicy
     after: int = 0
+    nmr: bool = False  # written njudge's way, SET [NO] NMR or SET [NO] CD
 
 
 def read_set_late_hold(c: list[Token]) -> Draft:
@@ -41,6 +45,14 @@ def read_set_late_disorder(c: list[Token]) -> Draft:
     return Draft(lambda line: SetLate(line, LatePolicy.DISORDER, after))
 
 
+def read_set_nmr(c: list[Token]) -> Draft:
+    return Draft(lambda line: SetLate(line, LatePolicy.HOLD, nmr=True))
+
+
+def read_set_nonmr(c: list[Token]) -> Draft:
+    return Draft(lambda line: SetLate(line, LatePolicy.WAIT, nmr=True))
+
+
 def handle(ctx: Context, command: SetLate) -> None:
     after = command.after if command.policy is LatePolicy.DISORDER else 0
     if change(ctx, "SET LATE", {"late": command.policy.value, "after": after},
@@ -53,6 +65,9 @@ def handle(ctx: Context, command: SetLate) -> None:
                              f"deadline{'s' if after != 1 else ''} in a row)",
     }[command.policy]
     ctx.results.add(f"Late orders in {game_name(ctx)}: {text}.")
+    if command.nmr:
+        ctx.results.add("(njudge's SET NMR is SET LATE HOLD here, SET NONMR is SET LATE WAIT; "
+                        "a new game is HOLD, njudge's NMR.)")
 
 
 COMMAND = CommandSpec(
@@ -62,6 +77,8 @@ COMMAND = CommandSpec(
         "set_late_hold": read_set_late_hold,
         "set_late_wait": read_set_late_wait,
         "set_late_disorder": read_set_late_disorder,
+        "set_nmr": read_set_nmr,
+        "set_nonmr": read_set_nonmr,
     },
     handle=handle,
     set_usage={
@@ -69,6 +86,10 @@ COMMAND = CommandSpec(
             "SET LATE needs HOLD, WAIT, or DISORDER with an optional count of missed deadlines: SET"
             " LATE HOLD, SET LATE WAIT or SET LATE DISORDER AFTER 2"
         ),
+        "NMR": "SET NMR takes nothing after it (njudge's word for SET LATE HOLD)",
+        "NONMR": "SET NONMR takes nothing after it (njudge's word for SET LATE WAIT)",
+        "CD": "SET CD takes nothing after it (njudge's SET NMR: SET LATE HOLD)",
+        "NOCD": "SET NOCD takes nothing after it (njudge's SET NONMR: SET LATE WAIT)",
     },
     help=(
         HelpLines("DEADLINES", 60, """\
@@ -76,6 +97,10 @@ COMMAND = CommandSpec(
     SET LATE WAIT                  the game waits until every power has ordered
     SET LATE DISORDER [AFTER n]    as HOLD, and a power that misses n deadlines in a row
                                    (1 if not given) is put in civil disorder
+    SET NMR                        njudge's word for SET LATE HOLD (also SET CD)
+    SET NONMR                      njudge's word for SET LATE WAIT (also SET NO
+                                   NMR, SET NO CD; njudge's games are NONMR unless
+                                   set, gm's HOLD)
 """),
     ),
 )

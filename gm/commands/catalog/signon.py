@@ -1,5 +1,6 @@
 """SIGNON <power> <game> <password>: sign on to play a power (also the one-letter form
-`SIGNON Fmygame secret`, which may name the GM or JOIN a forming game)."""
+`SIGNON Fmygame secret`, which may name the GM or JOIN a forming game; njudge's observer
+sign-on `SIGNON Omygame secret` observes the game, as OBSERVE does)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.catalog.join import Join
+from gm.commands.catalog.observe import Observe
+from gm.commands.catalog.observe import handle as observe
 from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.handlers.common import did_you_mean, no_game, variant_of
 from gm.commands.handlers.context import Notice, Signed
@@ -19,6 +22,7 @@ from gm.commands.reading import Draft, Invalid, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.mail.compose import build_subject
+from gm.play.observers import observers
 from gm.play.render import render
 from gm.secret import Secret
 from gm.store import games as games_repo
@@ -28,6 +32,7 @@ from gm.store.statuses import PowerStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+    from gm.store.rows import GameRecord
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,11 @@ class SignOn(Command):
 
 
 def read_signon(c: list[Token]) -> Draft:
+    if str(c[0]).startswith("?") and len(str(c[0])) > 1:
+        # njudge's `SIGNON ?mygame secret standard`: a forming game, its variant named
+        name, secret = game_name(Token("WORD", str(c[0])[1:])), Secret(str(c[1]))
+        variant = joined(c[2:])
+        return Draft(lambda line: Join(line, name, secret, variant=variant), (c[1],))
     *power, game, password = c
     name, secret = game_name(game), Secret(str(password))
     if [str(w) for w in power] == ["?"]:  # `SIGNON ? mygame secret`: JOIN, spaced
@@ -80,6 +90,9 @@ def handle(ctx: Context, command: SignOn) -> None:
         return
     variant = variant_of(game)
     power = variant.power(command.power)
+    if power is None and command.by_code and command.power == "O":
+        _observer(ctx, game, command)
+        return
     if power is None:
         names = ", ".join(variant.power_names)
         refuse(ctx, f"{command.power!r} is not a power of {game.name}"
@@ -123,6 +136,19 @@ def handle(ctx: Context, command: SignOn) -> None:
         ctx.results.copies.extend(a for a in record.addresses if a not in ctx.results.copies)
 
 
+def _observer(ctx: Context, game: GameRecord, command: SignOn) -> None:
+    """njudge's `SIGNON O<game> <password>` (njudge `data/index`: OBSERVE): observe the game;
+    its lines after it are an observer's (SET PICTURES, LIST, SUMMARY, HISTORY)."""
+    ctx.refused_signon = False
+    ctx.signed = None  # an observer speaks for no power and is not the GM
+    if ctx.sender.lower() in (a.lower() for a in observers(game)):
+        ctx.results.game = game.name
+        ctx.results.add(f"Signed on as an observer of {game.name} (no password is needed "
+                        "here: mail from this address observes).")
+        return
+    observe(ctx, Observe(command.line, game.name, password=True))
+
+
 COMMAND = CommandSpec(
     value=SignOn,
     keywords=("SIGNON",),
@@ -143,6 +169,8 @@ COMMAND = CommandSpec(
     SIGNON <letter><game> <password>      SIGNON Fmygame secret
     SIGNON ?<game> <password>             join a forming game, as JOIN does
                                           (SIGNON ? mygame secret too)
+    SIGNON O<game> <password>             njudge's observer sign-on: observe the game,
+                                          as OBSERVE <game> does (no password is kept)
 
 The second form uses the power's one-letter code: A E F G I R T for Austria, England, France,
 Germany, Italy, Russia, Turkey (in Chaos II each power has its own code, shown in the

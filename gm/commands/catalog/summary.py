@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import no_game, shown_deadline, variant_of
+from gm.commands.handlers.meant_game import meant_game, no_game_meant
 from gm.commands.handlers.records import add_rendered, standing
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
@@ -49,18 +50,25 @@ class _YearView:
 
 @dataclass(frozen=True)
 class Summary(Command):
-    game: str
+    """`SUMMARY mygame`, or `SUMMARY` alone after a sign-on (`game` None: njudge's form, the
+    signed-on game)."""
+
+    game: str | None = None
 
 
 def read_summary(c: list[Token]) -> Draft:
-    game = game_name(c[0])
+    game = game_name(c[0]) if c else None
     return Draft(lambda line: Summary(line, game))
 
 
 def handle(ctx: Context, command: Summary) -> None:
-    game = games_repo.find_game(ctx.session, command.game)
+    name = command.game or meant_game(ctx)
+    if name is None:
+        no_game_meant(ctx, "SUMMARY", "SUMMARY mygame")
+        return
+    game = games_repo.find_game(ctx.session, name)
     if game is None:
-        ctx.results.add(f"SUMMARY: {no_game(ctx, command.game)}")
+        ctx.results.add(f"SUMMARY: {no_game(ctx, name)}")
         return
     variant = variant_of(game)
     ctx.results.game = game.name
@@ -130,7 +138,8 @@ COMMAND = CommandSpec(
     rules={"summary": read_summary},
     handle=handle,
     usage={
-        "SUMMARY": "SUMMARY needs a game: SUMMARY mygame",
+        "SUMMARY": "SUMMARY takes a game (alone, after a SIGNON: the signed-on game's): "
+                   "SUMMARY mygame",
     },
     without_signon=True,
     answers_only=True,
@@ -142,6 +151,8 @@ COMMAND = CommandSpec(
                                centres at the end of each year (to the GM also
                                the seats whose mail bounces), for example:
                                SUMMARY mygame
+    SUMMARY                    after a SIGNON (or OBSERVE <game>) line: that
+                               game's summary (njudge's form)
 """),
     ),
 )

@@ -119,6 +119,10 @@ COMMAND = CommandSpec(
                                        without a player, when its GM allows it and
                                        gave you the takeover password; orders may
                                        follow: TAKEOVER France mygame opensesame mine
+                                       (njudge takes over an abandoned power by a
+                                       sign-on to it; here that sign-on is answered
+                                       with the TAKEOVER line to send, so that only
+                                       whom the GM gave the password can take one)
 """),
     ),
 )
