@@ -28,7 +28,7 @@ border of no length: armies pass if both are land, fleets if both are water.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gm.engine.coasts import CoastRun, label_coasts
@@ -135,6 +135,28 @@ def check_rings(rings: Mapping[str, tuple[str, ...]]) -> list[RingProblem]:
                     )
     return problems
 
+
+
+def water_runs(ring: Sequence[str], water: Collection[str], canal: bool) -> list[list[int]]:
+    """The maximal runs of water slots around a ring (slot indices, clockwise): a land
+    province's coasts; a canal's water is one run however it is split."""
+    n = len(ring)
+    wet = [q in water for q in ring]
+    if not any(wet):
+        return []
+    if all(wet) or canal:
+        return [[i for i in range(n) if wet[i]]]
+    start = wet.index(False)
+    runs: list[list[int]] = []
+    current: list[int] = []
+    for k in range(1, n + 1):
+        i = (start + k) % n
+        if wet[i]:
+            current.append(i)
+        elif current:
+            runs.append(current)
+            current = []
+    return runs
 
 class RingTopology:
     """A ring map's fixed part; derives the GameMap for any overlay (a gm.engine.map.Deriver).
@@ -247,24 +269,7 @@ class RingTopology:
     # -- derivation ----------------------------------------------------------------------------
     def _runs(self, p: str, water: frozenset[str]) -> list[list[int]]:
         """The maximal runs of water slots around p's ring (slot indices, clockwise)."""
-        ring = self.rings[p]
-        n = len(ring)
-        wet = [q in water for q in ring]
-        if not any(wet):
-            return []
-        if all(wet) or p in self.canals:
-            return [[i for i in range(n) if wet[i]]]
-        start = wet.index(False)
-        runs: list[list[int]] = []
-        current: list[int] = []
-        for k in range(1, n + 1):
-            i = (start + k) % n
-            if wet[i]:
-                current.append(i)
-            elif current:
-                runs.append(current)
-                current = []
-        return runs
+        return water_runs(self.rings[p], water, p in self.canals)
 
     def _coasts(
         self, land: Iterable[str], water: frozenset[str]

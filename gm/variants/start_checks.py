@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from gm.engine.geo import Terrain
 from gm.engine.map import GameMap
+from gm.engine.topology import water_runs
 from gm.engine.variant import ScheduledEvent
 from gm.variants.mapdata import MapData
 
@@ -70,7 +71,7 @@ def _pins(data: MapData, gmap: GameMap) -> list[Finding]:
         if gmap.terrain[p] is not Terrain.LAND or p in data.canals:
             continue  # a canal has one coast however its water lies: pins do not matter
         ring = data.rings[p]
-        runs = _runs(ring, water, p in data.canals)
+        runs = water_runs(ring, water, p in data.canals)
         labels = {i: data.pins[(p, i)] for i in range(len(ring)) if (p, i) in data.pins}
         written = ", ".join(f"{ring[i]}[{label}]" for i, label in labels.items())
         if len(runs) < 2:
@@ -90,27 +91,6 @@ def _pins(data: MapData, gmap: GameMap) -> list[Finding]:
                                    f"coasts of {p} ({written}): give each coast its own "
                                    "label", ring=True))
     return out
-
-
-def _runs(ring: tuple[str, ...], water: set[str], canal: bool) -> list[list[int]]:
-    """The stretches of water around a ring (slot indices), as gm.engine.topology counts a
-    province's coasts."""
-    wet = [q in water for q in ring]
-    if not any(wet):
-        return []
-    if all(wet) or canal:
-        return [[i for i, w in enumerate(wet) if w]]
-    start = wet.index(False)
-    runs: list[list[int]] = []
-    current: list[int] = []
-    for k in range(1, len(ring) + 1):
-        i = (start + k) % len(ring)
-        if wet[i]:
-            current.append(i)
-        elif current:
-            runs.append(current)
-            current = []
-    return runs
 
 
 def _words(terrain: Terrain) -> str:
