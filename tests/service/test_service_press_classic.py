@@ -386,12 +386,14 @@ def test_an_unknown_list_sends_nothing_and_takes_nothing(database: Database,
 def test_unended_press_quotes_its_command_lines(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
-                           FRANCE + "PRESS TO G\nHello\nSET WAIT\n")
+                           FRANCE + "PRESS TO G\nHello\nSET WAIT\n-- \nQuai d'Orsay\n")
     flat = " ".join(reply.split())
+    assert "it ran to the end of the message" in flat  # the signature line ends the mail
     assert ('These lines in it read as commands and were sent as press text, not taken as'
             ' commands: "SET WAIT". To give them, send them again after a line ENDPRESS.'
             ) in flat
     assert _recipients_of(mail, "Hello\nSET WAIT") == {PLAYERS["Germany"]}
+    assert _recipients_of(mail, "Quai d'Orsay") == set()
 
 
 def test_the_gm_reads_partial_press_only_under_set_all_press(database: Database,
@@ -408,6 +410,8 @@ def test_the_gm_reads_partial_press_only_under_set_all_press(database: Database,
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                            FRANCE + "PRESS TO G GREY\nprivate two\nENDPRESS\n")
     assert "Grey press sent to Germany. The GM gets a copy (SET ALL PRESS)." in reply
+    assert "the GM reads partial press (SET ALL PRESS)" in _send(
+        database, tmp_path, PLAYERS["Italy"], "SUMMARY alpha")
     (gm_copy,) = [m.parts[0].text for m in mail if GM in m.recipients]
     assert "sent by France" in gm_copy and "private two" in gm_copy
     (germany,) = [m.parts[0].text for m in mail if PLAYERS["Germany"] in m.recipients]
