@@ -102,9 +102,10 @@ its sender; for press without your name, write GREY):
     PRESS TO F FAKE TO FG      shown to France as sent to France, Germany
     PRESS FAKE TO G            sent to everyone, shown as sent to Germany
     PRESS TO F FAKE -G         shown as sent to all but Germany
-The gamemaster's copy names the true recipients, and the phase reports
-list fake press as grey press. Where the gamemaster forbids partial
-press (SET NO PARTIAL), press goes to everyone (BROADCAST) or to the GM.
+The gamemaster's copy, where the GM gets one, names the true recipients,
+and the phase reports list fake press as grey press. Where the gamemaster
+forbids partial press (SET NO PARTIAL), press goes to everyone (BROADCAST)
+or to the GM.
 While the game is paused press goes to the GM alone.
 
 The gamemaster gets broadcasts and press to the GM, grey press with its
