@@ -451,12 +451,16 @@ def test_press_while_paused_goes_to_the_gm_alone(database: Database, tmp_path: P
     _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPAUSE")
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                            FRANCE + "PRESS TO G\nwhile paused\nENDPRESS\n"
-                           "PRESS TO GM\nwhen do we resume?\nENDPRESS\n")
+                           "PRESS TO GM GREY\nwhen do we resume?\nENDPRESS\n")
     flat = " ".join(reply.split())
     assert ("PRESS TO G: refused, alpha is paused: until the GM resumes it, press goes to the GM"
             " alone (PRESS TO GM), as on njudge; the press was not sent.") in flat
     assert _recipients_of(mail, "while paused") == set()
     assert _recipients_of(mail, "when do we resume?") == {GM}
+    assert "Press sent to the GM. PRESS TO GM goes to the GM alone" in flat
+    assert "Press to the GM alone is always signed (as on njudge): sent with your name." in flat
+    (to_gm,) = [m.parts[0].text for m in mail if "when do we resume?" in m.parts[0].text]
+    assert "Press from France in alpha to the GM:" in to_gm
     reply, mail = send_all(database, tmp_path, GM,
                            "SIGNON GM alpha gmpass\nBROADCAST\nback soon\nENDPRESS\n")
     assert PLAYERS["Germany"] in _recipients_of(mail, "back soon")

@@ -260,6 +260,9 @@ def _send(ctx: Context, command: Press) -> bool:
     if sender is not None and gm_only and fake is not None:
         notes.append("FAKE does not apply to press to the GM alone: sent as it is.")
         fake = None
+    if sender is not None and gm_only and command.grey:
+        notes.append("Press to the GM alone is always signed (as on njudge): sent with your"
+                     " name.")
     if sender is not None and not gm_only:
         if game.status is GameStatus.PAUSED:
             return _refuse(ctx, what, f"{game.name} is paused: until the GM resumes it, press"
