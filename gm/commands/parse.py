@@ -12,6 +12,7 @@ Whatever the input, the result is a list of values, errors included; nothing rai
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import re
@@ -25,11 +26,12 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, VisitError
 
 from gm.commands.catalog import KEYWORDS, PASSWORD_KEYWORDS, RULES, usage
-from gm.commands.catalog.press import OpenPress, PressEnd
+from gm.commands.catalog.press import OpenPress, Press, PressEnd, open_press
 from gm.commands.catalog.signoff import SignOff
 from gm.commands.catalog.signon import SignOn
 from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.lark_cache import cached_lark
+from gm.commands.press_heading import FORMS
 from gm.commands.reading import Draft, Invalid, kind_of_phase, quote
 from gm.commands.values import (
     Command,
@@ -112,7 +114,7 @@ def parse_message(text: str) -> list[Command]:
             if ended is None:
                 press.body.append(raw)
                 continue
-            out.append(press.close(number, ended))
+            out.append(_with_commands(press.close(number, ended)))
             press = None
             if ended is PressEnd.ENDPRESS:
                 continue
@@ -133,15 +135,13 @@ def parse_message(text: str) -> list[Command]:
             out.append(OrderLine(Line(number, clean), raw.translate(_INVISIBLE).strip()))
             continue
         if keyword in _HEADINGS or _postal_press(clean):
-            result = (_read_command(clean, number, keyword) if keyword in KEYWORDS
-                      else Unreadable(Line(number, clean), f"Cannot read {quote(clean)}",
-                                      keyword))
-            if isinstance(result, OpenPress):
-                press, closed = result, lines.press_closes()
-                continue
-            if isinstance(result, CommandError):
-                out.append(_discarded(result, lines, number, lines.press_closes()))
-                continue
+            heading = (open_press(Line(number, clean)) if keyword in _PRESS_OPENERS
+                       else _not_read_here(Line(number, clean), keyword))
+            if isinstance(heading, OpenPress):
+                press, closed = heading, lines.press_closes()
+            else:
+                out.append(_discarded(heading, lines, number, lines.press_closes()))
+            continue
         if keyword in KEYWORDS:
             result = _read_command(clean, number, keyword)
             assert not isinstance(result, OpenPress)  # press headings are read above
@@ -161,7 +161,7 @@ def parse_message(text: str) -> list[Command]:
             elif first_unreported is None:
                 first_unreported = Line(number, _mask_unknown(clean, first))
     if press is not None:  # the end of the message ends it
-        out.append(press.close(0, PressEnd.MESSAGE))
+        out.append(_with_commands(press.close(0, PressEnd.MESSAGE)))
     if first_unreported is not None:
         more = not_commands - MAX_NOT_COMMANDS
         out.append(
@@ -179,8 +179,31 @@ _PRESS_OPENERS = frozenset({"PRESS", "BROADCAST", "GREY", "GRAY"})
 # the words that open a press heading, read by gm or not (njudge's DIARY, POSTAL PRESS): under
 # a heading that cannot be read nothing is sent and nothing is taken
 _HEADINGS = _PRESS_OPENERS | {"DIARY"}
-_READ_HEADINGS = ("PRESS TO <powers>, PRESS TO ALL BUT <powers>, BROADCAST, and GREY before"
-                  " either (HELP PRESS)")
+
+
+def _with_commands(closed: Command) -> Command:
+    """A press with no ENDPRESS, with the lines in it that read as commands (the reply quotes
+    them: sent as press text, not taken)."""
+    if not isinstance(closed, Press) or closed.ending is PressEnd.ENDPRESS:
+        return closed
+    found = []
+    for raw in closed.body.splitlines():
+        clean = _clean(raw)
+        mark = _LIST_MARK.match(clean)
+        if mark is not None:
+            clean = clean[mark.end():]
+        if clean.split(" ", 1)[0].upper() in KEYWORDS:
+            found.append(_mask_unknown(clean, clean.split(" ", 1)[0]))
+    return dataclasses.replace(closed, command_lines=tuple(found))
+
+
+def _not_read_here(line: Line, keyword: str) -> Unreadable:
+    """njudge's POSTAL PRESS and DIARY headings, which gm does not keep."""
+    what = ("gm has no postal press (press held until the phase is processed); send it now"
+            " with BROADCAST" if keyword == "POSTAL" else
+            "gm keeps no diaries; keep your notes yourself, or send them to the GM (PRESS TO"
+            " GM)")
+    return Unreadable(line, f"Cannot read {quote(line.text)}: {what}", keyword)
 
 
 def _postal_press(clean: str) -> bool:
@@ -209,7 +232,7 @@ def _discarded(heading: CommandError, lines: _Lines, number: int, closed: bool) 
             " commands" if under else "Nothing was sent")
     return Unreadable(heading.line,
                       f"{heading.message.rstrip('.')}. {what}. The press headings read are "
-                      f"{_READ_HEADINGS}; end the press with ENDPRESS.",
+                      f"{FORMS}; end the press with ENDPRESS.",
                       heading.keyword if isinstance(heading, Unreadable) else "PRESS")
 
 

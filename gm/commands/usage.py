@@ -13,7 +13,7 @@ USAGE: dict[str, str] = {
         "SET needs one of PASSWORD, DRAW, NO DRAW, WAIT, NO WAIT, ADDRESS, ABSENCE, NO ABSENCE,"
         " CONCEDE (players) or DEADLINE, GRACE, TIMEZONE, PRESS, LATE, EARLY, REMIND, OBSERVERS,"
         " OBSERVE, ABSENCE LIMIT, QUIET, NO QUIET, MANUAL PROCESS, PARTIAL, NO PARTIAL, FAKE,"
-        " NO FAKE (gamemaster): SET WAIT"
+        " NO FAKE, ALL PRESS, NORMAL PRESS (gamemaster): SET WAIT"
     ),
 }
 
@@ -21,5 +21,5 @@ USAGE: dict[str, str] = {
 SET_USAGE: dict[str, str] = {
     "NO": ("SET NO needs DRAW, CONCEDE, WAIT or ABSENCE: SET NO DRAW, SET NO CONCEDE, SET NO"
            " WAIT or SET NO ABSENCE (the gamemaster's: SET NO QUIET, SET NO MANUAL PROCESS,"
-           " SET NO PARTIAL, SET NO FAKE)"),
+           " SET NO PARTIAL, SET NO FAKE, SET NO PRESS, SET NO ALL PRESS)"),
 }

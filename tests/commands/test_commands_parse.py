@@ -488,7 +488,7 @@ def test_an_unended_press_runs_past_heading_lines_to_the_end() -> None:
     assert press.ending is PressEnd.MESSAGE
 
 
-@pytest.mark.parametrize("heading", ["PRESS +GR", "PRESS", "PRESS -G", "BROADCAST TO G",
+@pytest.mark.parametrize("heading", ["PRESS", "PRESS TO E FAKE Germany", "PRESS TO G FAKE PARTIAL",
                                      "POSTAL PRESS", "DIARY", "GREY"])
 def test_under_an_unreadable_heading_nothing_is_taken(heading: str) -> None:
     # njudge: "No press/broadcast message sent, discarding text"
@@ -500,6 +500,7 @@ def test_under_an_unreadable_heading_nothing_is_taken(heading: str) -> None:
     assert ("nothing under it (lines 3 to 6) was sent or taken as orders or commands"
             in refused.message)
     assert "The press headings read are PRESS TO <powers>" in refused.message
+    assert "PRESS +<letters>" in refused.message and "FAKE TO <powers>" in refused.message
     assert isinstance(order, OrderLine) and order.line.text == "A Mar H"
 
 
@@ -521,10 +522,17 @@ def test_unended_press_with_nothing_in_it_is_an_error_that_says_so() -> None:
         ("PRESS TO FRG", ("FRG",), False, None),
         ("PRESS TO ALL BUT Russia, Turkey", ("Russia", "Turkey"), True, None),
         ("press but r", ("r",), True, None),
-        ("PRESS TO England FAKE France", ("England",), False, Fake(sender="France")),
         ("PRESS TO England FAKE BROADCAST", ("England",), False, Fake(shown_to=())),
         ("PRESS TO E FAKE PARTIAL TO F, G", ("E",), False, Fake(shown_to=("F", "G"))),
-        ("BROADCAST FAKE St Petersburg", (), False, Fake(sender="St Petersburg")),
+        # njudge's forms (data/press): +list, -list, FAKE alone, FAKE TO list, FAKE -list
+        ("PRESS +GR", ("GR",), False, None),
+        ("PRESS -G", ("G",), True, None),
+        ("BROADCAST TO G", ("G",), False, None),
+        ("PRESS TO GR FAKE", ("GR",), False, Fake()),
+        ("PRESS FAKE TO G", (), False, Fake(shown_to=("G",))),
+        ("PRESS TO ALL BUT ro FAKE BROADCAST", ("ro",), True, Fake()),
+        ("PRESS TO F FAKE -G", ("F",), False, Fake(shown_to=("G",), but=True)),
+        ("PRESS TO F FAKE TO ALL BUT GM", ("F",), False, Fake(shown_to=("GM",), but=True)),
     ],
 )
 def test_classic_press_lines(header: str, recipients: tuple[str, ...], but: bool,
@@ -535,8 +543,35 @@ def test_classic_press_lines(header: str, recipients: tuple[str, ...], but: bool
 
 
 def test_a_press_line_takes_one_fake() -> None:
-    error = parse_message("PRESS TO England FAKE France FAKE BROADCAST\nHi\nENDPRESS")[0]
+    error = parse_message("PRESS TO England FAKE BROADCAST FAKE TO G\nHi\nENDPRESS")[0]
     assert isinstance(error, Unreadable) and "takes one FAKE option" in error.message
+
+
+@pytest.mark.parametrize(
+    ("header", "recipients", "broadcast", "grey", "white"),
+    [
+        ("PRESS GREY", (), True, True, False),
+        ("PRESS ANONYMOUSLY", (), True, True, False),
+        ("PRESS TO FG UNANONYMOUS", ("FG",), False, False, True),
+        ("PRESS WHITE TO FG", ("FG",), False, False, True),
+        ("PRESS TO ALL", (), True, False, False),
+        ("PRESS NO FAKE", (), True, False, False),
+    ],
+)
+def test_njudge_press_options(header: str, recipients: tuple[str, ...], broadcast: bool,
+                              grey: bool, white: bool) -> None:
+    (press,) = parse_message(f"{header}\nHello.\nENDPRESS")
+    assert isinstance(press, Press)
+    assert (press.recipients, press.broadcast, press.grey, press.white) == (
+        recipients, broadcast, grey, white)
+
+
+def test_fake_never_names_a_sender() -> None:
+    # njudge's FAKE fakes the recipients only; white press always names its sender
+    error = parse_message("PRESS TO E FAKE Germany\nHi\nENDPRESS")[0]
+    assert isinstance(error, Unreadable)
+    assert "never its sender: white press always names its sender" in error.message
+    assert '"Germany" after FAKE cannot be read' in error.message
 
 
 def test_empty_press_and_stray_endpress_are_errors() -> None:
@@ -546,14 +581,14 @@ def test_empty_press_and_stray_endpress_are_errors() -> None:
     assert "no PRESS TO or BROADCAST line open" in stray.message
 
 
-def test_press_needs_recipients() -> None:
+def test_press_alone_sends_nothing() -> None:
+    # njudge (data/press): "using the PRESS command without any options will result in no
+    # message being sent"
     error = one("PRESS")
     assert isinstance(error, Unreadable)
     assert error.message.startswith(
-        'Cannot read "PRESS": PRESS needs its recipients, separated by commas:'
-        " PRESS TO France, Germany (GREY PRESS TO France for grey press; PRESS TO ALL BUT"
-        " Russia; FAKE after them where the game allows it: HELP PRESS); the text follows on"
-        " the next lines, then a line ENDPRESS. Nothing was sent."
+        'Cannot read "PRESS": PRESS alone sends nothing (so that nothing goes to everyone by'
+        " mistake): write PRESS TO <powers>, or BROADCAST for everyone. Nothing was sent."
     )
 
 

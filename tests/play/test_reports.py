@@ -72,7 +72,12 @@ def test_a_year_of_reports(database: Database, tmp_path: Path) -> None:
                                 phase_id=phase.id)
         press_repo.record_press(s, game, from_power="France", from_address="f@x.org",
                                 body="England, let us share the Channel.", now=T0,
-                                to_powers=["England"], anonymous=True, phase_id=phase.id)
+                                to_powers=["England", "GM copy"], anonymous=True,
+                                phase_id=phase.id)
+        # partial press the GM got no copy of (no SET ALL PRESS): not in the GM's report
+        press_repo.record_press(s, game, from_power="France", from_address="f@x.org",
+                                body="England, just between us.", now=T0,
+                                to_powers=["England"], phase_id=phase.id)
     spring = _play(database, tmp_path, game, YEAR[0], T0)
     assert len(spring) == 9  # seven players, the GM and the observer, one message each
     england = _part(_to(spring, address("annals", "England")), "text/plain")
@@ -90,6 +95,8 @@ def test_a_year_of_reports(database: Database, tmp_path: Path) -> None:
     assert "From (grey press) to England:\n    England, let us share the Channel." in england
     assert "From France to England:\n    England, let us share the Channel." in gm
     assert "share the Channel" not in germany and "share the Channel" not in observer
+    assert "From France to England:\n    England, just between us." in england
+    assert "just between us" not in gm
     assert "You receive this as an observer of annals." in observer
     html = _part(_to(spring, OBSERVER), "text/html")
     assert "To all: &lt;peace&gt; &amp; quiet." in html and "<table " in html

@@ -78,11 +78,13 @@ def _by_recipient(mail: list[OutboundRecord]) -> dict[str, str]:
 
 
 def test_press_goes_to_the_recipients_and_the_gm(database: Database, tmp_path: Path) -> None:
+    # the GM reads partial press only under SET ALL PRESS (njudge data/master)
     _game(database, tmp_path)
+    _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET ALL PRESS")
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                             "SIGNON France alpha pwfrance\nPRESS TO England, Germany\n"
                             "Shall we share the Channel?\nENDPRESS\n")
-    assert "Press sent to England, Germany, the GM." in reply
+    assert "Press sent to England, Germany. The GM gets a copy (SET ALL PRESS)." in reply
     sent = _by_recipient(mail)
     assert set(sent) == {PLAYERS["England"], PLAYERS["Germany"], GM}
     for text in sent.values():
@@ -92,7 +94,8 @@ def test_press_goes_to_the_recipients_and_the_gm(database: Database, tmp_path: P
         game = games_repo.find_game(s, "alpha")
         assert game is not None
         (stored,) = press_repo.list_press(s, game.id)
-        assert stored.from_power == "France" and stored.to_powers == ("England", "Germany")
+        assert stored.from_power == "France"
+        assert stored.to_powers == ("England", "Germany", "GM copy")
         assert not stored.anonymous and not stored.broadcast
         assert press_repo.list_press(s, game.id, visible_to="Italy") == []
 
@@ -128,8 +131,8 @@ def test_press_refused_by_the_game_setting(database: Database, tmp_path: Path) -
                             "PRESS TO Italy\nHello\nENDPRESS\n")
     assert ("line 2: GREY PRESS TO Italy: refused, this game allows only signed press "
             "(SET PRESS WHITE)") in reply
-    assert "Press sent to Italy, the GM." in reply
-    assert len(mail) == 2
+    assert "Press sent to Italy." in reply
+    assert len(mail) == 1
     _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET PRESS NONE")
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                             "SIGNON France alpha pwfrance\nPRESS TO Italy\nHello\nENDPRESS\n")

@@ -74,7 +74,7 @@ def test_press_with_no_end_is_sent_and_its_orders_are_quoted(database: Database,
     _game(database, tmp_path)
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                            FRANCE + "PRESS TO England\nShall we?\nA Par-Bur\nF Bre - MAO\n")
-    assert "Press sent to England, the GM." in reply
+    assert "Press sent to England." in reply
     flat = " ".join(reply.split())
     assert ("The press of line 2 had no ENDPRESS line: it ran to the end of the message, and"
             " all its lines were sent as press.") in flat
@@ -82,7 +82,7 @@ def test_press_with_no_end_is_sent_and_its_orders_are_quoted(database: Database,
             ' "A Par-Bur", "F Bre - MAO". To order, send them again after a line ENDPRESS'
             in flat)
     sent = _by_recipient(mail)
-    assert set(sent) == {PLAYERS["England"], GM}
+    assert set(sent) == {PLAYERS["England"]}  # no SET ALL PRESS: the GM gets no copy
     assert "Shall we?\nA Par-Bur\nF Bre - MAO" in sent[PLAYERS["England"]]
     assert _orders_of(database, "France") == []
 
@@ -103,7 +103,7 @@ def test_press_with_no_end_ends_at_a_signon_whose_orders_are_taken(
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                            FRANCE + "PRESS TO Italy\nA word.\nSIGNON France alpha pwfrance\n"
                            "A Par-Bur\n")
-    assert "Press sent to Italy, the GM." in reply
+    assert "Press sent to Italy." in reply
     assert "the SIGNON on line 4 ended it" in " ".join(reply.split())
     assert "Orders of France for Spring 1901, Movement:\n  A Par - Bur\n" in reply
     assert all("pwfrance" not in m.parts[0].text and "SIGNON" not in m.parts[0].text
@@ -120,7 +120,7 @@ def test_a_heading_line_inside_a_press_is_sent_to_its_recipients(database: Datab
             "Press to Russia should say we are friends\nBROADCAST\nA Par-Bur\n")
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                            FRANCE + "PRESS TO G\n" + body + "ENDPRESS\n")
-    assert "Press sent to Germany, the GM." in reply
+    assert "Press sent to Germany." in reply
     assert "Orders of France" not in reply
     sent = _by_recipient([m for m in mail if GM not in m.recipients])
     assert list(sent) == [PLAYERS["Germany"]]
@@ -134,9 +134,9 @@ def test_under_an_unreadable_heading_nothing_is_sent_or_taken(database: Database
     reply, _ = send_all(database, tmp_path, PLAYERS["France"], FRANCE + "A Par-Bur\n")
     assert _orders_of(database, "France") == ["A Par - Bur"]
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
-                           FRANCE + "PRESS +GR\nplus list body\nA Par H\nENDPRESS\n")
+                           FRANCE + "PRESS TO G FAKE PARTIAL\nplus list body\nA Par H\nENDPRESS\n")
     flat = " ".join(reply.split())
-    assert 'Cannot read "PRESS +GR"' in flat
+    assert 'Cannot read "PRESS TO G FAKE PARTIAL"' in flat
     assert "nothing under it (lines 3 to 5) was sent or taken as orders or commands" in flat
     assert mail == []
     assert _orders_of(database, "France") == ["A Par - Bur"]
@@ -161,7 +161,7 @@ def test_press_to_letter_codes_and_to_all_but(database: Database, tmp_path: Path
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                            FRANCE + "PRESS TO ERG\nHi three.\nENDPRESS\n"
                            "PRESS TO ALL BUT Russia, Turkey\nHi four.\nENDPRESS\n")
-    assert "Press sent to England, Russia, Germany, the GM." in reply
+    assert "Press sent to England, Russia, Germany." in reply
     assert "Press sent to Austria, England, Germany, Italy, the GM." in reply
     got = {to for m in mail for to in m.recipients if "Hi four." in m.parts[0].text}
     assert got == {PLAYERS[p] for p in ("Austria", "England", "Germany", "Italy")} | {GM}
@@ -184,49 +184,47 @@ def test_no_partial_press(database: Database, tmp_path: Path) -> None:
     assert "Partial press in alpha: allowed" in reply
     reply = _send(database, tmp_path, PLAYERS["France"],
                   FRANCE + "PRESS TO Italy\nPsst.\nENDPRESS\n")
-    assert "Press sent to Italy, the GM." in reply
+    assert "Press sent to Italy." in reply
     reply = _send(database, tmp_path, PLAYERS["France"], FRANCE + "SET NO PARTIAL\n")
     assert "SET NO PARTIAL: refused, only the game's GM may do this" in reply
 
 
 def test_fake_press_needs_the_gm_and_tells_the_gm_the_truth(database: Database,
                                                              tmp_path: Path) -> None:
+    # njudge (data/press): FAKE fakes whom the press is shown as sent to, never its sender
     _game(database, tmp_path)
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
-                           FRANCE + "PRESS TO England FAKE Germany\nI will take Belgium.\n"
+                           FRANCE + "PRESS TO England FAKE TO EG\nI will take Belgium.\n"
                            "ENDPRESS\n")
     assert "refused, this game allows no fake press (the GM allows it with SET FAKE)" in reply
     assert mail == []
-    assert "Fake press in alpha: allowed" in _send(database, tmp_path, GM,
-                                                  "SIGNON GM alpha gmpass\nSET FAKE")
+    reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET FAKE\nSET ALL PRESS")
+    assert "Fake press in alpha: allowed" in reply
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
-                           FRANCE + "PRESS TO England FAKE Germany\nI will take Belgium.\n"
-                           "ENDPRESS\nPRESS TO Italy FAKE BROADCAST\nPeace to all.\nENDPRESS\n")
+                           FRANCE + "PRESS TO England FAKE TO EG\nI will take Belgium.\n"
+                           "ENDPRESS\nPRESS TO Italy FAKE BROADCAST\nPeace to all.\nENDPRESS\n"
+                           "PRESS FAKE TO G\nTo all, shown as to Germany.\nENDPRESS\n")
     flat = " ".join(reply.split())
-    assert ("Fake press sent to England, the GM. Its recipients see it as from Germany to"
-            " England.") in flat
-    assert ("Fake press sent to Italy, the GM. Its recipients see it as from France to"
-            " everyone.") in flat
-    england = _by_recipient([m for m in mail if PLAYERS["England"] in m.recipients])
-    text = england[PLAYERS["England"]]
-    assert "Press from Germany in alpha to England:" in text and "France" not in text
+    assert ("Fake press sent to England. Its recipients see it as sent to England, Germany."
+            " The GM gets a copy (SET ALL PRESS).") in flat
+    assert "Fake press sent to Italy. Its recipients see it as sent to everyone." in flat
+    assert ("Fake press sent to Austria, England, Germany, Italy, Russia, Turkey, the GM. Its"
+            " recipients see it as sent to Germany.") in flat
+    england = [m.parts[0].text for m in mail if PLAYERS["England"] in m.recipients]
+    assert "Press from France in alpha to England, Germany:" in england[0]  # sender named
     italy = [m.parts[0].text for m in mail if PLAYERS["Italy"] in m.recipients]
-    assert len(italy) == 1 and "Press from France in alpha to everyone:" in italy[0]
+    assert "Press from France in alpha to everyone:" in italy[0]
+    assert "Press from France in alpha to Germany:" in italy[1]
     to_gm = [m.parts[0].text for m in mail if GM in m.recipients]
     assert any("(Fake press: sent by France to England.)" in t for t in to_gm)
     assert any("(Fake press: sent by France to Italy.)" in t for t in to_gm)
-    assert len(mail) == 4  # no one else got the "broadcast"
-    with database.read() as s:
-        game = games_repo.find_game(s, "alpha")
-        assert game is not None
-        stored = press_repo.list_press(s, game.id)
-        assert [(p.from_power, p.anonymous, p.to_powers) for p in stored] == [
-            ("France", True, ("England",)), ("France", True, ("Italy",))]
+    assert any("(Fake press: sent by France to everyone.)" in t for t in to_gm)
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
-                           FRANCE + "GREY PRESS TO England FAKE Germany\nx\nENDPRESS\n"
-                           "PRESS TO England FAKE Prussia\nx\nENDPRESS\n")
-    assert "refused, a press is either grey (no sender) or FAKE <power>, not both" in reply
-    assert "refused, \"Prussia\" (after FAKE) is not a power" in reply
+                           FRANCE + "PRESS TO England FAKE Germany\nx\nENDPRESS\n"
+                           "PRESS TO England FAKE TO Prussia\nx\nENDPRESS\n")
+    flat = " ".join(reply.split())
+    assert "never its sender: white press always names its sender" in flat
+    assert "refused, \"Prussia\" (after FAKE) is not a power" in flat
     assert mail == []
 
 
@@ -331,3 +329,150 @@ def test_withdraw_from_a_forming_game_frees_the_power(database: Database,
         france = powers_repo.get_power(s, game.id, "France")
         assert france is not None and france.addresses == ("other@example.org",)
         assert france.status is PowerStatus.PLAYING
+
+
+# --------------------------------------------------------------------------------------------
+# njudge's headings, who reads press, press while paused
+
+
+def _recipients_of(mail: list[OutboundRecord], text: str) -> set[str]:
+    return {to for m in mail for to in m.recipients if text in m.parts[0].text}
+
+
+def test_a_press_line_inside_press_to_g_reaches_only_germany(database: Database,
+                                                             tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO G\nPress to Russia should say we are friends\n"
+                           "ENDPRESS\n")
+    assert "Press sent to Germany." in reply
+    assert _recipients_of(mail, "Press to Russia should say we are friends") == {
+        PLAYERS["Germany"]}
+
+
+def test_plus_list_goes_to_its_powers_and_takes_no_orders(database: Database,
+                                                          tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    send_all(database, tmp_path, PLAYERS["France"], FRANCE + "A Par-Bur\n")
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS +GR\nplus list body\nA Par H\nENDPRESS\n")
+    assert "Press sent to Germany, Russia." in reply
+    assert _recipients_of(mail, "plus list body\nA Par H") == {PLAYERS["Germany"],
+                                                               PLAYERS["Russia"]}
+    assert _orders_of(database, "France") == ["A Par - Bur"]
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS -GRO\nminus list body\nENDPRESS\n"
+                           "BROADCAST TO I\nto Italy\nENDPRESS\nPRESS GREY\nall grey\nENDPRESS\n")
+    assert _recipients_of(mail, "minus list body") == {
+        PLAYERS[p] for p in ("Austria", "England", "Italy", "Turkey")} | {GM}
+    assert _recipients_of(mail, "to Italy") == {PLAYERS["Italy"]}
+    assert "Grey press sent to Austria, England, Germany, Italy, Russia, Turkey, the GM." in reply
+
+
+def test_an_unknown_list_sends_nothing_and_takes_nothing(database: Database,
+                                                         tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    send_all(database, tmp_path, PLAYERS["France"], FRANCE + "A Par-Bur\n")
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO XYZQ\nA Par H\nSET WAIT\nENDPRESS\n")
+    flat = " ".join(reply.split())
+    assert "line 2: PRESS TO XYZQ: refused, 'XYZQ' is not a power of alpha" in flat
+    assert "The headings read are PRESS TO <powers>" in flat and "PRESS +<letters>" in flat
+    assert "the press was not sent. Nothing under it was taken as orders or commands" in flat
+    assert mail == []
+    assert _orders_of(database, "France") == ["A Par - Bur"]
+
+
+def test_unended_press_quotes_its_command_lines(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO G\nHello\nSET WAIT\n-- \nQuai d'Orsay\n")
+    flat = " ".join(reply.split())
+    assert "it ran to the end of the message" in flat  # the signature line ends the mail
+    assert ('These lines in it read as commands and were sent as press text, not taken as'
+            ' commands: "SET WAIT". To give them, send them again after a line ENDPRESS.'
+            ) in flat
+    assert _recipients_of(mail, "Hello\nSET WAIT") == {PLAYERS["Germany"]}
+    assert _recipients_of(mail, "Quai d'Orsay") == set()
+
+
+def test_the_gm_reads_partial_press_only_under_set_all_press(database: Database,
+                                                             tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO G\nprivate one\nENDPRESS\n")
+    assert "Press sent to Germany." in reply and "copy" not in reply
+    assert _recipients_of(mail, "private one") == {PLAYERS["Germany"]}
+    reply, mail = send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET ALL PRESS")
+    assert "gets a copy of all partial press between players" in reply
+    told = _recipients_of(mail, "From now on the GM of alpha gets a copy of all partial press")
+    assert {PLAYERS[p] for p in PLAYERS} <= told
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO G GREY\nprivate two\nENDPRESS\n")
+    assert "Grey press sent to Germany. The GM gets a copy (SET ALL PRESS)." in reply
+    assert "the GM reads partial press (SET ALL PRESS)" in _send(
+        database, tmp_path, PLAYERS["Italy"], "SUMMARY alpha")
+    (gm_copy,) = [m.parts[0].text for m in mail if GM in m.recipients]
+    assert "sent by France" in gm_copy and "private two" in gm_copy
+    (germany,) = [m.parts[0].text for m in mail if PLAYERS["Germany"] in m.recipients]
+    assert "France" not in germany
+    reply, mail = send_all(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET NORMAL PRESS")
+    assert {PLAYERS[p] for p in PLAYERS} <= _recipients_of(mail, "no longer gets a copy")
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO G\nprivate three\nENDPRESS\n")
+    assert _recipients_of(mail, "private three") == {PLAYERS["Germany"]}
+    with database.read() as s:
+        game = games_repo.find_game(s, "alpha")
+        assert game is not None
+        assert [p.to_powers for p in press_repo.list_press(s, game.id)] == [
+            ("Germany",), ("Germany", "GM copy"), ("Germany",)]
+
+
+def test_press_to_gm_is_the_gm_alone_and_m_o_are_read(database: Database,
+                                                      tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    assert "observe alpha" in _send(database, tmp_path, "watcher@example.org",
+                                    "WATCH alpha").lower()
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO GM\nfor the GM\nENDPRESS\n"
+                           "PRESS TO G M\nfor G and M\nENDPRESS\n"
+                           "PRESS TO GO\nfor G and O\nENDPRESS\nBROADCAST\nfor all\nENDPRESS\n")
+    flat = " ".join(reply.split())
+    assert ("Press sent to the GM. PRESS TO GM goes to the GM alone (on njudge it is Germany and"
+            " the Master): for press to Germany and the GM, write PRESS TO G M") in flat
+    assert _recipients_of(mail, "for the GM") == {GM}
+    assert _recipients_of(mail, "for G and M") == {PLAYERS["Germany"], GM}
+    assert _recipients_of(mail, "for G and O") == {PLAYERS["Germany"], "watcher@example.org"}
+    assert "watcher@example.org" in _recipients_of(mail, "for all")  # when sent
+
+
+def test_press_while_paused_goes_to_the_gm_alone(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path)
+    _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nPAUSE")
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO G\nwhile paused\nENDPRESS\n"
+                           "PRESS TO GM GREY\nwhen do we resume?\nENDPRESS\n")
+    flat = " ".join(reply.split())
+    assert ("PRESS TO G: refused, alpha is paused: until the GM resumes it, press goes to the GM"
+            " alone (PRESS TO GM), as on njudge; the press was not sent.") in flat
+    assert _recipients_of(mail, "while paused") == set()
+    assert _recipients_of(mail, "when do we resume?") == {GM}
+    assert "Press sent to the GM. PRESS TO GM goes to the GM alone" in flat
+    assert "Press to the GM alone is always signed (as on njudge): sent with your name." in flat
+    (to_gm,) = [m.parts[0].text for m in mail if "when do we resume?" in m.parts[0].text]
+    assert "Press from France in alpha to the GM:" in to_gm
+    reply, mail = send_all(database, tmp_path, GM,
+                           "SIGNON GM alpha gmpass\nBROADCAST\nback soon\nENDPRESS\n")
+    assert PLAYERS["Germany"] in _recipients_of(mail, "back soon")
+
+
+def test_njudge_press_settings(database: Database, tmp_path: Path) -> None:
+    _game(database, tmp_path, "SET GREY")
+    reply, mail = send_all(database, tmp_path, PLAYERS["France"],
+                           FRANCE + "PRESS TO G\ngrey by default\nENDPRESS\n"
+                           "PRESS TO G WHITE\nsigned\nENDPRESS\n")
+    assert "Grey press sent to Germany." in reply
+    assert "this game allows only grey press (SET PRESS GREY)" in reply
+    assert _recipients_of(mail, "signed") == set()
+    reply = _send(database, tmp_path, GM, "SIGNON GM alpha gmpass\nSET NO PRESS\nSET WHITE")
+    assert "Press in alpha: NONE" in reply and "Press in alpha: WHITE" in reply

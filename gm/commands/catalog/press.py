@@ -1,37 +1,42 @@
-"""PRESS TO <names> / BROADCAST (GREY for grey press), the text, then ENDPRESS: a message to
-other powers.
+"""PRESS / BROADCAST headings (njudge's forms: gm.commands.press_heading), the text, then
+ENDPRESS: a message to other powers, the GM (M) or the observers (O).
 
-Which press a game allows is its press setting (SET PRESS): NONE forbids press between
-players, WHITE allows only signed press, GREY only grey (anonymous) press, ALL both; SET NO
-PARTIAL allows only press to everyone (or the GM), SET FAKE allows fake press. The GM's own
-press is always allowed. Each recipient gets a separate message (addresses stay private);
-the GM gets a copy of every press, naming the sender even of grey and fake press.
+Which press a game allows is its press setting (SET PRESS, or njudge's SET WHITE, SET GREY,
+SET NO PRESS): NONE forbids press between players, WHITE allows only signed press, GREY only
+grey (anonymous) press, ALL both; SET NO PARTIAL allows only press to everyone (or the GM),
+SET FAKE allows fake press (the recipient list faked, never the sender). Press to the GM alone
+is always allowed, also while the game is paused (when all other press is refused, as on
+njudge). Each recipient gets a separate message (addresses stay private). The GM gets
+broadcasts and press addressed to the GM; the players' partial press only under SET ALL PRESS.
+Broadcasts reach the observers when sent.
 
 A press runs to its ENDPRESS (or ENDBROADCAST): every line before it, one that reads as another
 press heading, an order or a command too, is its text (njudge). Press is never dropped for want
-of its ENDPRESS: as on the classic judges, SIGNOFF or the end of the mail ends it (also a SIGNON
-line, whose password is sent to no one); the reply says so, and quotes the lines in it that read
-as orders (sent as press, not taken as orders). Under a heading that cannot be read nothing is
-sent and nothing is taken, up to its ENDPRESS (gm.commands.parse).
+of its ENDPRESS: SIGNOFF or the end of the message ends it (also a SIGNON line, whose password
+is sent to no one); the reply says so, and quotes the lines in it that read as orders or
+commands (sent as press, not taken). Under a heading that cannot be read nothing is sent and
+nothing is taken, up to its ENDPRESS (gm.commands.parse).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from lark import Token
 
 from gm.commands.handlers.common import open_phase_of, refresh, variant_of
 from gm.commands.handlers.context import Notice
-from gm.commands.handlers.press_settings import fake_allowed, partial_allowed
+from gm.commands.handlers.press_settings import all_press, fake_allowed, partial_allowed
+from gm.commands.press_heading import FORMS, Fake, Heading, read_heading
 from gm.commands.reading import Draft, Invalid, quote
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, Line, Unreadable
 from gm.engine.errors import OrderError
 from gm.mail.compose import build_subject
 from gm.notation import parse_order
+from gm.play.observers import observers
 from gm.play.render import render
 from gm.policies import PressPolicy
 from gm.store import powers as powers_repo
@@ -43,6 +48,10 @@ if TYPE_CHECKING:
     from gm.engine.variant import Variant
 
 GM_NAME = "GM"
+# Marks among a stored press's recipients: the observers were sent it; the GM got a copy of
+# partial press between players (SET ALL PRESS).
+OBSERVERS = "Observers"
+GM_COPY = "GM copy"
 
 
 
@@ -62,46 +71,53 @@ line, its text follows on the next lines, and a line ENDPRESS ends it
     PRESS TO Italy, Austria    to several, with commas between the names
     PRESS TO Italy Austria     spaces will do when no name has two words
     PRESS TO IAT               a run of one-letter codes: Italy, Austria,
-                               Turkey
-    PRESS TO ALL BUT Russia    to every power but those named (also PRESS
-                               BUT Russia)
-    PRESS TO GM                to the gamemaster
-    BROADCAST                  to every power (PRESS TO ALL is the same)
-    GREY PRESS TO Italy        grey press: sent without your name, where
-                               the game allows it (GRAY is the same word)
-    PRESS TO Italy GREY        the same
-    GREY BROADCAST             grey press to everyone
+                               Turkey (M is the GM, O the observers)
+    PRESS +IAT                 the same (njudge's form)
+    PRESS TO ALL BUT Russia    to everyone but those named: the other
+                               powers, the GM and the observers
+    PRESS -RO                  to all but Russia and the observers
+    PRESS TO GM                to the gamemaster alone (njudge reads GM as
+                               Germany and the Master: PRESS TO G M here)
+    BROADCAST                  to everyone, observers too (PRESS TO ALL)
+    BROADCAST TO Italy         as PRESS TO Italy
+    PRESS TO Italy GREY        grey press: sent without your name, where
+                               the game allows it (GRAY, ANONYMOUS too;
+                               GREY PRESS TO Italy is the same)
+    PRESS TO Italy WHITE       signed press (UNANONYMOUS too)
+    PRESS GREY                 grey press to everyone (GREY BROADCAST)
 
 The text is sent exactly as written: every line up to ENDPRESS is text,
 also one that reads as a press line, an order or a command. A press
 message without its ENDPRESS is still sent: it ends at SIGNOFF, at the
-next SIGNON line, or at the end of the mail, and the reply says so. Lines
-in it that read as orders are sent as press, not taken as orders: the
-reply quotes them. Under a press line that cannot be read nothing is sent
-and nothing is taken up to its ENDPRESS: the reply quotes it.
+next SIGNON line, or at the end of the mail, and the reply says so and
+quotes the lines in it that read as orders or commands (sent as press
+text, not taken). Under a press line that cannot be read nothing is sent
+and nothing is taken up to its ENDPRESS: the reply quotes it. A line
+PRESS with nothing after it sends nothing, as on njudge.
 
-Where the gamemaster allows fake press (SET FAKE), a press line may end with
-    FAKE <power>               shown to its recipients as from that power
-    FAKE BROADCAST             shown to them as sent to everyone
-    FAKE PARTIAL TO <powers>   shown to them as sent to those powers
-The gamemaster's copy names the true sender and recipients, and the phase
-reports list fake press as grey press. Where the gamemaster forbids partial
-press (SET NO PARTIAL), press goes to everyone (BROADCAST) or to the GM.
+Where the gamemaster allows fake press (SET FAKE), FAKE changes whom the
+press is shown as sent to, never its sender (white press always names
+its sender; for press without your name, write GREY):
+    PRESS TO FR FAKE           shown to France and Russia as a broadcast
+    PRESS TO F FAKE TO FG      shown to France as sent to France, Germany
+    PRESS FAKE TO G            sent to everyone, shown as sent to Germany
+    PRESS TO F FAKE -G         shown as sent to all but Germany
+The gamemaster's copy, where the GM gets one, names the true recipients,
+and the phase reports list fake press as grey press. Where the gamemaster
+forbids partial press (SET NO PARTIAL), press goes to everyone (BROADCAST)
+or to the GM.
+While the game is paused press goes to the GM alone.
 
-The gamemaster gets a copy of all press, grey press with its sender named.
+The gamemaster gets broadcasts and press to the GM, grey press with its
+sender named. The players' press to some powers only reaches the GM only
+where the GM has set SET ALL PRESS, and every player is told when that
+changes.
 """
 
 # What each of the press keywords needs (told when its line cannot be read).
 USAGE: dict[str, str] = {
-    "PRESS": (
-        "PRESS needs its recipients, separated by commas: PRESS TO France, Germany (GREY PRESS"
-        " TO France for grey press; PRESS TO ALL BUT Russia; FAKE after them where the game"
-        " allows it: HELP PRESS); the text follows on the next lines, then a line ENDPRESS"
-    ),
-    "BROADCAST": (
-        "BROADCAST takes nothing after it (GREY BROADCAST for grey press); the text follows on"
-        " the next lines, then a line ENDPRESS"
-    ),
+    "PRESS": f"the press headings read are {FORMS}",
+    "BROADCAST": f"the press headings read are {FORMS}",
     "GREY": "GREY goes before PRESS or BROADCAST: GREY PRESS TO France or GREY BROADCAST",
     "ENDPRESS": (
         "ENDPRESS ends a press message, and there is no PRESS TO or BROADCAST line open before"
@@ -124,27 +140,14 @@ class PressEnd(StrEnum):
     MESSAGE = "MESSAGE"
 
 
-@dataclass(frozen=True)
-class Fake:
-    """A FAKE option of a press line: shown as from `sender`, or as sent to `shown_to`
-    (empty: to everyone, FAKE BROADCAST)."""
-
-    sender: str | None = None
-    shown_to: tuple[str, ...] | None = None
-
-
 @dataclass
 class OpenPress:
-    """A PRESS TO or BROADCAST line whose end has not been read yet (gm.commands.parse keeps
-    the lines after it verbatim, up to ENDPRESS or whatever else ends it: PressEnd)."""
+    """A press heading whose end has not been read yet (gm.commands.parse keeps the lines after
+    it verbatim, up to ENDPRESS or whatever else ends it: PressEnd)."""
 
     line: Line
-    recipients: tuple[str, ...]
-    broadcast: bool
-    grey: bool
+    heading: Heading
     body: list[str] = field(default_factory=list)
-    but: bool = False
-    fake: Fake | None = None
 
     def close(self, end_line: int, ending: PressEnd = PressEnd.ENDPRESS) -> Command:
         """The press, ended at line `end_line` (0: the end of the message) by `ending`."""
@@ -164,17 +167,29 @@ class OpenPress:
                 " ENDPRESS",
                 "PRESS",
             )
-        return Press(self.line, self.recipients, self.broadcast, self.grey, "\n".join(lines),
-                     end_line, ending, self.but, self.fake)
+        h = self.heading
+        return Press(self.line, h.recipients, h.broadcast, h.grey, "\n".join(lines),
+                     end_line, ending, h.but, h.fake, h.white)
+
+
+def open_press(line: Line) -> OpenPress | Unreadable:
+    """The press that the heading `line` opens, or why the heading cannot be read."""
+    try:
+        return OpenPress(line, read_heading(line.text))
+    except Invalid as error:
+        keyword = line.text.split(" ", 1)[0].upper()
+        return Unreadable(line, f"Cannot read {quote(line.text)}: {error}", keyword)
 
 
 @dataclass(frozen=True)
 class Press(Command):
-    """A press message: `PRESS TO France, Germany` or `BROADCAST`, its text, then `ENDPRESS`.
+    """A press message: its heading (`PRESS TO France, Germany`, `BROADCAST`, `PRESS +FG`...),
+    its text, then `ENDPRESS`.
 
-    `recipients` are the names as written (empty for a broadcast; with `but`, the powers left
-    out); `body` is the text between the two lines, verbatim except that blank lines around it
-    are dropped. `ending` says what ended it at line `end_line` (0: the end of the message).
+    `recipients` are the names as written (empty for a broadcast; with `but`, the ones left
+    out); `grey` and `white` what the heading asks (neither: the game's default); `body` is
+    the text between the two lines, verbatim except that blank lines around it are dropped.
+    `ending` says what ended it at line `end_line` (0: the end of the message).
     """
 
     recipients: tuple[str, ...]
@@ -185,49 +200,8 @@ class Press(Command):
     ending: PressEnd = PressEnd.ENDPRESS
     but: bool = False
     fake: Fake | None = None
-
-
-def _options(c: list[Any]) -> tuple[bool, Fake | None]:
-    """GREY and FAKE among a press line's parts."""
-    grey = any(isinstance(x, Token) for x in c)
-    fakes = [x for x in c if isinstance(x, Fake)]
-    if len(fakes) > 1:
-        raise Invalid("a press line takes one FAKE option: FAKE <power>, FAKE BROADCAST or"
-                      " FAKE PARTIAL TO <powers>")
-    return grey, (fakes[0] if fakes else None)
-
-
-def read_press_to(c: list[Any]) -> Draft:
-    recipients = next(x for x in c if isinstance(x, tuple))
-    grey, fake = _options(c)
-    return Draft(lambda line: OpenPress(line, recipients, False, grey, fake=fake))
-
-
-def read_press_but(c: list[Any]) -> Draft:
-    left_out = next(x for x in c if isinstance(x, tuple))
-    grey, fake = _options(c)
-    return Draft(lambda line: OpenPress(line, left_out, False, grey, but=True, fake=fake))
-
-
-def read_broadcast(c: list[Any]) -> Draft:
-    grey, fake = _options(c)
-    return Draft(lambda line: OpenPress(line, (), True, grey, fake=fake))
-
-
-def read_press_grey(c: list[Token]) -> Token:
-    return c[0]
-
-
-def read_fake_from(c: list[list[str]]) -> Fake:
-    return Fake(sender=" ".join(c[0]))
-
-
-def read_fake_broadcast(c: list[Token]) -> Fake:
-    return Fake(shown_to=())
-
-
-def read_fake_partial(c: list[tuple[str, ...]]) -> Fake:
-    return Fake(shown_to=c[0])
+    white: bool = False
+    command_lines: tuple[str, ...] = ()  # of a press with no ENDPRESS: lines read as commands
 
 
 def read_endpress(c: list[Token]) -> Draft:
@@ -243,152 +217,210 @@ def handle(ctx: Context, command: Press) -> None:
         ctx.results.add(_unended_note(command, orders, sent))
 
 
+def _refuse(ctx: Context, what: str, reason: str, more: str = "") -> bool:
+    """Say why the press was not sent (nothing under its heading was taken either)."""
+    ctx.results.add(f"{what}: refused, {reason}; the press was not sent.{more} Nothing under it"
+                    " was taken as orders or commands either.")
+    return False
+
+
 def _send(ctx: Context, command: Press) -> bool:
     """Send the press; whether it was sent (else the reply says why not)."""
     what = str(command.line)
     signed = ctx.signed
     if signed is None:
-        ctx.results.add(f"{what}: refused, sign on first (SIGNON <power> <game> <password>); "
-                        "the press was not sent.")
-        return False
+        return _refuse(ctx, what, "sign on first (SIGNON <power> <game> <password>)")
     game = refresh(ctx, signed.game)
     if game.status is GameStatus.FINISHED:
-        ctx.results.add(f"{what}: refused, {game.name} is finished; the press was not sent.")
-        return False
+        return _refuse(ctx, what, f"{game.name} is finished")
     sender = signed.power  # None: the GM
-    if sender is not None:
-        reason = _refusal(game.settings.press, command.grey)
-        if reason is None and command.fake is not None and not fake_allowed(game.settings):
+    variant = variant_of(game)
+    named = _addressees(variant, command.recipients)
+    if isinstance(named, str):
+        return _refuse(ctx, what, f"{named!r} is not a power of {game.name} (powers:"
+                       f" {', '.join(variant.power_names)}, or their letters; M or GM the GM,"
+                       f" O the observers). The headings read are {FORMS}")
+    everyone = command.broadcast
+    if everyone:
+        to_powers = [p for p in variant.power_names if p != sender]
+        to_gm = to_observers = True
+    elif command.but:
+        to_powers = [p for p in variant.power_names if p != sender and p not in named.powers]
+        to_gm, to_observers = not named.gm, not named.observers
+    else:
+        to_powers = [p for p in named.powers if p != sender]
+        to_gm, to_observers = named.gm, named.observers
+    to_gm = to_gm and sender is not None
+    gm_only = to_gm and not to_powers and not to_observers and not everyone
+    if not to_powers and not to_gm and not to_observers:
+        return _refuse(ctx, what, "it names no one but yourself")
+    settings = game.settings
+    fake = command.fake
+    notes: list[str] = []
+    if sender is not None and gm_only and fake is not None:
+        notes.append("FAKE does not apply to press to the GM alone: sent as it is.")
+        fake = None
+    if sender is not None and gm_only and command.grey:
+        notes.append("Press to the GM alone is always signed (as on njudge): sent with your"
+                     " name.")
+    if sender is not None and not gm_only:
+        if game.status is GameStatus.PAUSED:
+            return _refuse(ctx, what, f"{game.name} is paused: until the GM resumes it, press"
+                           " goes to the GM alone (PRESS TO GM), as on njudge")
+        reason = _refusal(settings.press, command.grey, command.white)
+        if reason is None and not everyone and not partial_allowed(settings):
+            reason = ("this game allows no partial press (SET NO PARTIAL): send it as"
+                      " BROADCAST, or to the GM alone (PRESS TO GM)")
+        if reason is None and fake is not None and not fake_allowed(settings):
             reason = ("this game allows no fake press (the GM allows it with SET FAKE); send"
                       " it without FAKE")
         if reason is not None:
-            ctx.results.add(f"{what}: refused, {reason}; the press was not sent.")
-            return False
-    variant = variant_of(game)
-    named = _powers(variant, command.recipients)
-    if isinstance(named, str):
-        ctx.results.add(f"{what}: refused, {named!r} is not a power of {game.name} (powers:"
-                        f" {', '.join(variant.power_names)}, or GM); the press was not sent.")
-        return False
-    to_gm = command.broadcast or command.but
-    to_powers: list[str] = []
-    if command.broadcast or command.but:
-        to_powers = [p for p in variant.power_names if p != sender and p not in named]
-    else:
-        to_gm = "GM" in named
-        to_powers = [p for p in named if p not in (sender, GM_NAME)]
-    if not to_powers and not (to_gm and sender is not None):
-        ctx.results.add(f"{what}: refused, it names no one but yourself; the press was "
-                        "not sent.")
-        return False
-    partial = not command.broadcast and bool(to_powers)
-    if sender is not None and partial and not partial_allowed(game.settings):
-        ctx.results.add(f"{what}: refused, this game allows no partial press (SET NO PARTIAL):"
-                        " send it as BROADCAST, or to the GM alone (PRESS TO GM); the press was"
-                        " not sent.")
-        return False
-    shown = _fake_of(variant, command)
-    if isinstance(shown, str):
-        ctx.results.add(f"{what}: refused, {shown}; the press was not sent.")
-        return False
-    fake_from, shown_to = shown
+            return _refuse(ctx, what, reason, " Press to the GM alone (PRESS TO GM) is always"
+                           " allowed." if settings.press is PressPolicy.NONE else "")
+    shown = _shown_to(variant, fake)
+    if isinstance(shown, _Unshown):
+        return _refuse(ctx, what, shown.reason)
+    # grey: asked for, or the game's only kind; press to the GM alone is always white (njudge)
+    grey = sender is not None and not gm_only and (
+        command.grey or (not command.white and settings.press is PressPolicy.GREY))
+    # the GM reads partial press between players only where SET ALL PRESS says so (njudge)
+    gm_copy = sender is not None and not to_gm and all_press(settings)
     phase = open_phase_of(ctx, game)
-    grey = command.grey and sender is not None
-    faked = command.fake is not None
-    # stored as sent: a power's press that names the GM lists it (reports say "to the GM");
-    # fake press is stored as grey press to its true recipients (reports name no sender)
-    stored_to = to_powers + ([GM_NAME] if to_gm and sender is not None
-                             and not command.broadcast and not command.but else [])
+    stored_to = list(to_powers) if not everyone else []
+    if not everyone:
+        stored_to += ([GM_NAME] if to_gm else []) + ([OBSERVERS] if to_observers else [])
+        stored_to += [GM_COPY] if gm_copy else []
     press_repo.record_press(
         ctx.session, game.id, from_power=sender, from_address=ctx.sender, body=command.body,
-        now=ctx.now, to_powers=stored_to, broadcast=command.broadcast,
-        anonymous=(grey or faked), phase_id=None if phase is None else phase.id,
+        now=ctx.now, to_powers=stored_to, broadcast=everyone,
+        anonymous=(grey or fake is not None), phase_id=None if phase is None else phase.id,
         inbound_id=ctx.inbound_id)
     sender_name = sender or "the GM"
-    listed = (["everyone"] if command.broadcast
-              else to_powers + (["the GM"] if to_gm and not command.but else []))
+    listed = (["everyone"] if everyone
+              else to_powers + (["the GM"] if to_gm else [])
+              + (["the observers"] if to_observers else []))
     to_text = ", ".join(listed)
-    shown_text = (to_text if shown_to is None
-                  else "everyone" if not shown_to else ", ".join(shown_to))
-    shown_sender = fake_from or sender_name
-    subject = build_subject("grey press" if grey else f"press from {shown_sender}",
+    shown_text = to_text if shown is None else _listed(shown)
+    subject = build_subject("grey press" if grey else f"press from {sender_name}",
                             game=game.name)
-    body = render("press/message.txt.j2", grey=grey, sender=shown_sender, sender_for_gm=None,
+    body = render("press/message.txt.j2", grey=grey, sender=sender_name, sender_for_gm=None,
                   game=game.name, to=shown_text, body=command.body, service=ctx.service,
                   truth=None)
     addresses = {p.name: p.addresses for p in powers_repo.list_powers(ctx.session, game.id)}
     delivered: list[str] = []
     unplayed: list[str] = []
     for name in to_powers:
-        if addresses.get(name):
-            delivered.append(name)
-        else:
-            unplayed.append(name)
+        (delivered if addresses.get(name) else unplayed).append(name)
         for address in addresses.get(name, ()):
             ctx.results.mail.append(Notice((address,), subject, body, game.id))
-    if sender is not None:  # the GM's copy: every press, with the sender of grey press
-        truth = (f"Fake press: sent by {sender} to {to_text}." if faked else None)
-        gm_body = body if not (grey or faked) else render(
-            "press/message.txt.j2", grey=grey, sender=shown_sender,
+    watching = observers(game) if to_observers else []
+    for address in watching:
+        ctx.results.mail.append(Notice((address,), subject, body, game.id))
+    if to_gm or gm_copy:  # the GM's copy names the sender of grey press, the truth of fake
+        truth = (f"Fake press: sent by {sender} to {to_text}." if fake is not None
+                 else None)
+        if gm_copy and truth is None:
+            truth = f"Your copy (SET ALL PRESS): sent by {sender} to {to_text}."
+        gm_body = body if not (grey or truth) else render(
+            "press/message.txt.j2", grey=grey, sender=sender_name,
             sender_for_gm=sender if grey else None, game=game.name, to=shown_text,
             body=command.body, service=ctx.service, truth=truth)
         ctx.results.mail.append(Notice((game.gm_address,), subject, gm_body, game.id))
     ctx.results.game = game.name
-    kind = "Fake press" if faked else "Grey press" if grey else "Press"
-    went = delivered + (["the GM"] if sender is not None else [])
+    kind = "Fake press" if fake is not None else "Grey press" if grey else "Press"
+    went = delivered + (["the GM"] if to_gm else [])
+    went += [f"the observers ({len(watching)})"] if watching else []
     line = f"{kind} sent to {', '.join(went) if went else 'no one'}."
-    if faked:
-        line += f" Its recipients see it as from {shown_sender} to {shown_text}."
+    if fake is not None:
+        line += f" Its recipients see it as sent to {shown_text}."
+    if gm_copy:
+        line += " The GM gets a copy (SET ALL PRESS)."
     if unplayed:
         line += f" Not delivered to {', '.join(unplayed)} (no player)."
-    ctx.results.add(line)
+    if gm_only and sender is not None and _gm_letters(command.recipients):
+        line += (" PRESS TO GM goes to the GM alone (on njudge it is Germany and the Master):"
+                 " for press to Germany and the GM, write PRESS TO G M (or PRESS TO Germany,"
+                 " GM).")
+    ctx.results.add(" ".join([line, *notes]))
     return True
 
 
-def _powers(variant: Variant, names: tuple[str, ...]) -> list[str] | str:
-    """The powers (and GM) `names` stand for, in order, or the first name that is none: a name,
-    adjective or one-letter code, or a run of codes (`FRG`: France, Russia, Germany)."""
-    out: list[str] = []
+class _Named(NamedTuple):
+    """The addressees of a press list: powers, the GM (M, GM), the observers (O)."""
+
+    powers: list[str]
+    gm: bool
+    observers: bool
+
+
+def _addressees(variant: Variant, names: tuple[str, ...]) -> _Named | str:
+    """The powers, GM and observers `names` stand for, or the first name that is none: a power's
+    name, adjective or letter, GM, or a run of letters (`FRG`: France, Russia, Germany; M the
+    GM and O the observers in every variant, as on njudge)."""
+    powers: list[str] = []
+    gm = watchers = False
     for name in names:
-        if name.upper() == GM_NAME:
-            found = [GM_NAME]
-        elif (power := variant.power(name)) is not None:
-            found = [power.name]
+        upper = name.upper()
+        if upper == GM_NAME or upper == "M":
+            gm = True
+            continue
+        if upper == "O":
+            watchers = True
+            continue
+        power = variant.power(name)
+        if power is not None:
+            found = [power]
         else:
-            codes = [variant.power(letter) for letter in name] if len(name) > 1 else [None]
-            if any(p is None or len(p.letter) != 1 for p in codes):
+            if len(name) < 2:
                 return name
-            found = [p.name for p in codes if p is not None]
-        out += [p for p in found if p not in out]
-    return out
+            found = []
+            for letter in upper:
+                if letter == "M":
+                    gm = True
+                elif letter == "O":
+                    watchers = True
+                elif (p := variant.power(letter)) is not None and len(p.letter) == 1:
+                    found.append(p)
+                else:
+                    return name
+        powers += [p.name for p in found if p.name not in powers]
+    return _Named(powers, gm, watchers)
+
+
+def _gm_letters(names: tuple[str, ...]) -> bool:
+    """Whether `names` is the one word GM (njudge reads it as G and M)."""
+    return len(names) == 1 and names[0].upper() == GM_NAME
+
+
+class _Unshown(NamedTuple):
+    reason: str
 
 
 class _Shown(NamedTuple):
-    """How a fake press shows itself: as from `sender` (None: its true sender), as sent to
-    `to` (None: its true recipients; empty: everyone)."""
+    """Whom a fake press shows itself as sent to: `to` (empty: everyone); with `but`, all
+    but them."""
 
-    sender: str | None
-    to: tuple[str, ...] | None
+    to: tuple[str, ...]
+    but: bool
 
 
-def _fake_of(variant: Variant, command: Press) -> _Shown | str:
-    """How the press shows itself to its recipients, or why its FAKE cannot be."""
-    fake = command.fake
+def _shown_to(variant: Variant, fake: Fake | None) -> _Shown | _Unshown | None:
+    """Whom a faked press is shown as sent to (None: not faked), or why its FAKE cannot be."""
     if fake is None:
-        return _Shown(None, None)
-    if fake.sender is not None:
-        if command.grey:
-            return "a press is either grey (no sender) or FAKE <power>, not both"
-        power = variant.power(fake.sender)
-        if power is None:
-            return f"{quote(fake.sender)} (after FAKE) is not a power"
-        return _Shown(power.name, None)
+        return None
     if not fake.shown_to:
-        return _Shown(None, ())
-    shown = _powers(variant, fake.shown_to)
-    if isinstance(shown, str):
-        return f"{quote(shown)} (after FAKE PARTIAL TO) is not a power"
-    return _Shown(None, tuple("the GM" if p == GM_NAME else p for p in shown))
+        return _Shown((), False)
+    named = _addressees(variant, fake.shown_to)
+    if isinstance(named, str):
+        return _Unshown(f"{quote(named)} (after FAKE) is not a power")
+    return _Shown(tuple(named.powers + (["the GM"] if named.gm else [])
+                        + (["the observers"] if named.observers else [])), fake.but)
+
+
+def _listed(shown: _Shown) -> str:
+    if not shown.to:
+        return "everyone"
+    return ("all but " if shown.but else "") + ", ".join(shown.to)
 
 
 def _order_like(variant: Variant, body: str) -> list[str]:
@@ -420,28 +452,34 @@ def _unended_note(command: Press, orders: list[str], sent: bool) -> str:
         note += (f" These lines in it read as orders and were {went}, not taken as orders:"
                  f" {quoted}{more}. To order, send them again after a line ENDPRESS (or with"
                  " no press).")
+    if command.command_lines:
+        lines = command.command_lines
+        quoted = ", ".join(quote(c) for c in lines[:10])
+        more = f" and {len(lines) - 10} more" if len(lines) > 10 else ""
+        note += (f" These lines in it read as commands and were {went} text, not taken as"
+                 f" commands: {quoted}{more}. To give them, send them again after a line"
+                 " ENDPRESS.")
+    if not orders and not command.command_lines:
+        note += " A press ends with a line ENDPRESS (or ENDBROADCAST, or SIGNOFF)."
     return note
 
 
-def _refusal(policy: PressPolicy, grey: bool) -> str | None:
+def _refusal(policy: PressPolicy, grey: bool, white: bool) -> str | None:
     """Why the game's press setting forbids this press, or None if it allows it."""
 
     if policy is PressPolicy.NONE:
         return "this game allows no press (SET PRESS NONE)"
     if grey and policy is PressPolicy.WHITE:
-        return "this game allows only signed press (SET PRESS WHITE); send it as PRESS TO"
-    if not grey and policy is PressPolicy.GREY:
-        return "this game allows only grey press (SET PRESS GREY); send it as GREY PRESS TO"
+        return "this game allows only signed press (SET PRESS WHITE); send it without GREY"
+    if white and policy is PressPolicy.GREY:
+        return "this game allows only grey press (SET PRESS GREY); send it without WHITE"
     return None
 
 
 COMMAND = CommandSpec(
     value=Press,
     keywords=("PRESS", "BROADCAST", "GREY", "GRAY", "ENDPRESS", "ENDBROADCAST"),
-    rules={"press_to": read_press_to, "press_but": read_press_but, "broadcast": read_broadcast,
-           "press_grey": read_press_grey, "fake_from": read_fake_from,
-           "fake_broadcast": read_fake_broadcast, "fake_partial": read_fake_partial,
-           "endpress": read_endpress},
+    rules={"endpress": read_endpress},
     handle=handle,
     usage=USAGE,
     help=(HelpLines("PRESS", 10, HELP),),

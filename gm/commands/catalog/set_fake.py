@@ -1,8 +1,9 @@
 """SET FAKE / SET NO FAKE (GM): whether players may send fake press.
 
-Fake press (PRESS TO ... FAKE <power>, FAKE BROADCAST, FAKE PARTIAL TO <powers>) is shown to
-its recipients as from another power, or as sent to others than it was; the GM's copy tells
-the truth. A game has none unless its GM allows it. Kept in the game's settings document.
+Fake press (PRESS TO ... FAKE, FAKE BROADCAST, FAKE TO <powers>) is shown to its recipients as
+sent to everyone, or to others than it was, never as from another sender (njudge `data/press`);
+the GM's copy tells the truth. A game has none unless its GM allows it. Kept in the game's
+settings document.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""SET PRESS NONE|WHITE|GREY|ALL (GM): what press is allowed."""
+"""SET PRESS NONE|WHITE|GREY|ALL (GM): what press is allowed; also njudge's spellings of it
+(njudge `data/index`): SET WHITE [PRESS], SET GREY [PRESS], SET WHITE/GREY or SET GREY/WHITE
+(both kinds: ALL), SET NO PRESS and SET NONE (NONE)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,16 @@ def read_set_press(c: list[Token]) -> Draft:
     return Draft(lambda line: SetPress(line, policy))
 
 
+def read_set_press_kind(c: list[Token]) -> Draft:
+    words = str(c[0]).lower().replace("gray", "grey").split("/")
+    policy = PressPolicy(words[0]) if len(words) == 1 else PressPolicy.ALL
+    return Draft(lambda line: SetPress(line, policy))
+
+
+def read_set_no_press(c: list[Token]) -> Draft:
+    return Draft(lambda line: SetPress(line, PressPolicy.NONE))
+
+
 def handle(ctx: Context, command: SetPress) -> None:
     if change(ctx, "SET PRESS", {"press": command.policy.value},
                press=command.policy) is not None:
@@ -46,18 +58,26 @@ def handle(ctx: Context, command: SetPress) -> None:
 COMMAND = CommandSpec(
     value=SetPress,
     keywords=("SET",),
-    rules={"set_press": read_set_press},
+    rules={"set_press": read_set_press, "set_press_kind": read_set_press_kind,
+           "set_no_press": read_set_no_press},
     handle=handle,
     set_usage={
         "PRESS": (
             "SET PRESS needs NONE, WHITE (signed press only), GREY (anonymous press only) or ALL"
             " (both): SET PRESS WHITE"
         ),
+        "WHITE": "SET WHITE (or SET WHITE PRESS) allows signed press only; SET WHITE/GREY both",
+        "GREY": "SET GREY (or SET GREY PRESS) allows grey press only; SET GREY/WHITE both",
+        "NONE": "SET NONE (or SET NO PRESS) allows no press but to and from the GM",
     },
     help=(
         HelpLines("DEADLINES", 50, """\
     SET PRESS NONE|WHITE|GREY|ALL  what press is allowed: none, signed only,
                                    anonymous only, or both
+    SET WHITE                      njudge's spellings of SET PRESS WHITE, and
+    SET GREY                       of GREY, ALL (both kinds) and NONE
+    SET WHITE/GREY
+    SET NO PRESS
 """),
     ),
 )

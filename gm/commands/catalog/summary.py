@@ -15,6 +15,7 @@ from lark import Token
 
 from gm.commands.handlers.common import no_game, shown_deadline, variant_of
 from gm.commands.handlers.meant_game import meant_game, no_game_meant
+from gm.commands.handlers.press_settings import all_press
 from gm.commands.handlers.records import add_rendered, standing
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
@@ -101,7 +102,9 @@ def handle(ctx: Context, command: Summary) -> None:
     add_rendered(ctx, render(
         "reply/summary.txt.j2", game=game.name, title=variant.title, status=game.status.value,
         phase=None if phase is None else variant.format_phase(phase.phase), deadline=deadline,
-        press=settings.press.value.upper(), late=late, powers=powers,
+        press=settings.press.value.upper() + (", the GM reads partial press (SET ALL PRESS)"
+                                              if all_press(settings) else ""),
+        late=late, powers=powers,
         quiet="QUIET" + (", revealed" if settings.revealed else "") if settings.quiet else None,
         players=players, years=_centres_by_year(variant, records), pictures=pictures,
         bouncing=bouncing))

@@ -1,5 +1,6 @@
 """The GM's press settings kept in a game's settings document beyond SET PRESS: partial press
-(SET PARTIAL / SET NO PARTIAL) and fake press (SET FAKE / SET NO FAKE)."""
+(SET PARTIAL / SET NO PARTIAL), fake press (SET FAKE / SET NO FAKE) and the GM's copy of
+partial press (SET ALL PRESS / SET NORMAL PRESS)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from gm.store.settings import GameSettings
 # Keys of the settings document's `extra`.
 PARTIAL_KEY = "partial_press"  # True unless set
 FAKE_KEY = "fake_press"  # False unless set
+ALL_PRESS_KEY = "all_press"  # False unless set
 
 
 def partial_allowed(settings: GameSettings) -> bool:
@@ -18,3 +20,9 @@ def partial_allowed(settings: GameSettings) -> bool:
 def fake_allowed(settings: GameSettings) -> bool:
     """Whether the game allows fake press."""
     return bool(settings.extra.get(FAKE_KEY, False))
+
+
+def all_press(settings: GameSettings) -> bool:
+    """Whether the GM gets a copy of partial press between players (njudge's SET ALL PRESS;
+    off unless set, and the players are told when it changes)."""
+    return bool(settings.extra.get(ALL_PRESS_KEY, False))
