@@ -412,6 +412,8 @@ def test_the_gm_reads_partial_press_only_under_set_all_press(database: Database,
     assert "Grey press sent to Germany. The GM gets a copy (SET ALL PRESS)." in reply
     assert "the GM reads partial press (SET ALL PRESS)" in _send(
         database, tmp_path, PLAYERS["Italy"], "SUMMARY alpha")
+    assert "the GM reads partial press (SET ALL PRESS)" in " ".join(_send(
+        database, tmp_path, PLAYERS["Italy"], "LIST alpha").split())
     (gm_copy,) = [m.parts[0].text for m in mail if GM in m.recipients]
     assert "sent by France" in gm_copy and "private two" in gm_copy
     (germany,) = [m.parts[0].text for m in mail if PLAYERS["Germany"] in m.recipients]
