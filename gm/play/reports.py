@@ -36,6 +36,7 @@ from gm.play.coming import ComingEvent, coming_events
 from gm.play.deadlines import show
 from gm.play.picture_choice import Mode
 from gm.play.render import render
+from gm.store.press import GM_COPY, OBSERVERS
 from gm.store.rows import Attachment, GameRecord, PressRecord, StoredResult
 
 AUDIENCES = ("player", "gm", "observer")
@@ -257,30 +258,27 @@ def build_view(variant: Variant, game: GameRecord, before: GameState, step: Game
         timezone=game.settings.timezone, service=service, coming=coming_events(variant, after))
 
 
-# Marks among a stored press's recipients (gm.commands.catalog.press): sent to the observers;
-# the GM's copy of partial press (SET ALL PRESS).
-_OBSERVERS, _GM_COPY = "Observers", "GM copy"
 
 
 def _press_for(press: Sequence[PressRecord], audience: str,
                power: str | None) -> tuple[PressRow, ...]:
     rows = []
     for p in press:
-        if audience == "observer" and not (p.broadcast or _OBSERVERS in p.to_powers):
+        if audience == "observer" and not (p.broadcast or OBSERVERS in p.to_powers):
             continue
         if audience == "player" and not (p.broadcast or p.from_power == power
                                          or power in p.to_powers):
             continue
         if audience == "gm" and not (p.broadcast or p.from_power is None or not p.to_powers
-                                     or "GM" in p.to_powers or _GM_COPY in p.to_powers):
+                                     or "GM" in p.to_powers or GM_COPY in p.to_powers):
             continue  # the players' private press, which the GM did not get
         sender: str | None = p.from_power or "GM"
         if p.anonymous and audience != "gm" and p.from_power != power:
             sender = None
         # a power's press named the GM ("GM" stored; rows stored before that: no one else)
-        named = [t for t in p.to_powers if t != _GM_COPY]
+        named = [t for t in p.to_powers if t != GM_COPY]
         to = () if p.broadcast else (
-            tuple("the GM" if t == "GM" else "the observers" if t == _OBSERVERS else t
+            tuple("the GM" if t == "GM" else "the observers" if t == OBSERVERS else t
                   for t in named) or ("the GM",))
         rows.append(PressRow(sender, to, p.body))
     return tuple(rows)

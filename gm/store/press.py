@@ -11,6 +11,11 @@ from sqlalchemy.orm import Session
 from gm.store.models import PressMessage
 from gm.store.rows import PressRecord
 
+# Marks among a stored press's recipients, beside the powers (and "GM") it was sent to: it was
+# sent to the observers; the GM got a copy of partial press (SET ALL PRESS).
+OBSERVERS = "Observers"
+GM_COPY = "GM copy"
+
 
 def to_record(row: PressMessage) -> PressRecord:
     return PressRecord(

@@ -41,6 +41,7 @@ from gm.play.render import render
 from gm.policies import PressPolicy
 from gm.store import powers as powers_repo
 from gm.store import press as press_repo
+from gm.store.press import GM_COPY, OBSERVERS
 from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
@@ -50,8 +51,6 @@ if TYPE_CHECKING:
 GM_NAME = "GM"
 # Marks among a stored press's recipients: the observers were sent it; the GM got a copy of
 # partial press between players (SET ALL PRESS).
-OBSERVERS = "Observers"
-GM_COPY = "GM copy"
 
 
 
