@@ -56,7 +56,7 @@ def run_check(args: argparse.Namespace) -> int:
             print(problem)
         print(f"{len(exc.problems)} error(s) in {args.file}")
         return 1
-    for warning in read.warnings:
+    for warning in (*read.warnings, *placement_warnings(read)):
         print(warning)
     print(summary(read))
     if args.draw is not None:
@@ -103,6 +103,31 @@ def summary(read: VariantFile) -> str:
         f"hash: {read.digest}",
     ]
     return "\n".join(lines)
+
+
+def placement_warnings(read: VariantFile) -> list[str]:
+    """A province's `unit x,y` or `label x,y` that falls outside its shape as the picture
+    draws it (the picture then places the unit or name itself), at the province's line."""
+    from gm.engine.topology import RingTopology
+    from gm.pictures.geometry import build_board
+
+    topo = read.variant.map.deriver
+    if not isinstance(topo, RingTopology):
+        return []
+    b = build_board(topo)
+    out = []
+    for abbr, prov in sorted(topo.provinces.items()):
+        for word, at, used in (("unit", prov.unit_position, b.units),
+                               ("label", prov.label_position, b.labels)):
+            if at is not None and abbr not in used:
+                source, line = read.lines.get(abbr, (str(read.path), 1))
+                near = "" if prov.position is None else (
+                    f" (at {prov.position[0]:g},{prov.position[1]:g})")
+                out.append(f"{source}:{line}: warning: {word} {at[0]:g},{at[1]:g} of {abbr} "
+                           f"is not inside {abbr} as the picture draws it (--draw shows it): "
+                           f"the picture places the {word} itself; move it nearer {abbr}'s "
+                           f"position{near}")
+    return out
 
 
 def draw(read: VariantFile, folder: Path) -> list[Path]:

@@ -32,6 +32,8 @@ class Province:
     home: str | None = None  # the power whose home centre it is at the start
     opens_as: Terrain | None = None  # for an impassable space: the terrain it opens as
     position: tuple[float, float] | None = None  # approximate centre (x east, y south)
+    unit_position: tuple[float, float] | None = None  # the picture: where its unit stands
+    label_position: tuple[float, float] | None = None  # the picture: where its name stands
 
 
 class Overlay:

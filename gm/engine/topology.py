@@ -306,6 +306,14 @@ class RingTopology:
             slot_loc[p] = slots
         return slot_loc, coasts
 
+    def coast_slots(self, gmap: GameMap) -> dict[str, dict[int, str]]:
+        """Per province with several coasts on `gmap` (this topology's map under an overlay):
+        each water slot of its ring -> the label of the coast there (for the pictures)."""
+        water = frozenset(p for p in self.provinces if gmap.is_water(p))
+        slot_loc, _ = self._coasts(sorted(gmap.coasts), water)
+        return {p: {i: label for i, (_, label) in slots.items() if label is not None}
+                for p, slots in slot_loc.items()}
+
     def _location(self, key: LocKey) -> Location:
         loc = self._locations.get(key)
         if loc is None:

@@ -26,6 +26,8 @@ A variant differs from the standard game only where its rules say so. The game f
   (Chaos II: `Home Bel` and `Alliance ...` in a Winter), so that the phase waits for them.
 - `display_names`: how reports write an order's place names on the current map (Geophysical
   rule 9: seas in capitals, land in title case, `F(BUR) C A(Bel)-Mar`).
+- `frozen_provinces`: the provinces frozen in a position (Abstraction2 rule 5, a variant file's
+  `[frozen]`), for the pictures.
 
 A hook left as None means the standard behaviour.
 """
@@ -115,6 +117,7 @@ AdjustmentNeeded = Callable[["Variant", GameState], bool]
 VictoryRule = Callable[["Variant", GameState, Phase, bool], Verdict | None]
 OptionalOrders = Callable[["Variant", GameState], Mapping[str, tuple[str, ...]]]
 DisplayNames = Callable[[GameMap, str], str]
+FrozenProvinces = Callable[[GameState], frozenset[str]]
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,7 @@ class Hooks:
     victory: VictoryRule | None = None
     optional_orders: OptionalOrders | None = None
     display_names: DisplayNames | None = None  # reports: place names as the map now is
+    frozen_provinces: FrozenProvinces | None = None  # pictures: the regions frozen now
 
 
 @dataclass(frozen=True, eq=False)

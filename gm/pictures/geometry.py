@@ -15,6 +15,11 @@ two provinces' positions. A province with only two stretches (Portugal, between 
 Mid-Atlantic) and an island (Ireland, whose seas' positions lie all to one side of it) are
 drawn round their own position, their corners between their neighbours' directions.
 
+A province of two stretches is drawn at least large enough for its unit, centre and name,
+however near its neighbours' positions are. Where the map data gives a province's unit or
+name a place (`unit x,y`, `label x,y`), it is moved as the province's position was and kept
+where it lies inside the province (Board.units, Board.labels).
+
 Nothing here is written by hand: a changed map file gives a changed board, and
 tests/pictures/test_picture_geometry.py reads the drawn polygons back and compares which
 share an edge with the map's borders. Edge markers other than ~N ~E ~S ~W (an island that is
@@ -29,7 +34,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from gm.engine.topology import RingTopology, is_edge
-from gm.variants import get_variant
+from gm.engine.variant import Variant
 
 Point = tuple[float, float]
 
@@ -45,6 +50,10 @@ SPREAD_ROUNDS = 24
 ROOM = (0.85 * SPACING) ** 2  # the area a province needs for a unit, a centre and its name
 GROW_ROUNDS = 10
 GROW_STEP = 1.12  # the most a province's corners move away from its middle in one round
+SMALL_RADIUS = math.sqrt(ROOM / 2)  # the least radius of a province of two stretches
+UNIT_CLEAR = 10.0  # a unit placed by the map data (`unit x,y`) at least this far inside
+LABEL_CLEAR = 4.0  # and a name (`label x,y`)
+SMALL_SHARE = 0.45  # its radius: this share of the distance to its nearest neighbour
 
 
 @dataclass(frozen=True)
@@ -67,12 +76,15 @@ class Board:
     stretches: tuple[Stretch, ...]  # every drawn border between two provinces
     passages: dict[tuple[str, str], tuple[Point, ...]]  # each passage's link, as drawn
     anchors: dict[str, Point]  # a point well inside each province (units, labels)
+    slots: dict[tuple[str, int], int]  # (province, slot of its ring) -> index in stretches
+    units: dict[str, Point]  # where the map data puts a unit (`unit x,y`), where inside
+    labels: dict[str, Point]  # where the map data puts a name (`label x,y`), where inside
 
 
-def _topology(variant_name: str) -> RingTopology:
-    deriver = get_variant(variant_name).map.deriver
+def _topology(variant: Variant) -> RingTopology:
+    deriver = variant.map.deriver
     if not isinstance(deriver, RingTopology):
-        raise TypeError(f"{variant_name}: its map has no border rings to draw from")
+        raise TypeError(f"{variant.name}: its map has no border rings to draw from")
     return deriver
 
 
@@ -86,9 +98,9 @@ def _rotate(triple: tuple[str, str, str]) -> tuple[str, str, str]:
 
 
 @cache
-def board(variant_name: str) -> Board:
-    """The board of a variant (computed once per process)."""
-    return build_board(_topology(variant_name))
+def board(variant: Variant) -> Board:
+    """The board of a variant (computed once per variant: a file read again is a new one)."""
+    return build_board(_topology(variant))
 
 
 def build_board(topo: RingTopology) -> Board:
@@ -107,11 +119,17 @@ def build_board(topo: RingTopology) -> Board:
     nearest = sorted(min((math.dist(a, b) for b in pos.values() if b is not a), default=SPACING)
                      for a in pos.values())
     scale = max(1.0, SPACING / nearest[len(nearest) // 2]) if nearest else 1.0
-    pos = _spread({a: (x * scale, y * scale) for a, (x, y) in pos.items()}, rings)
+    scaled = {a: (x * scale, y * scale) for a, (x, y) in pos.items()}
+    pos = _spread(scaled, rings)
     xs = [p[0] for p in pos.values()]
     ys = [p[1] for p in pos.values()]
     left, top = min(xs) - MARGIN, min(ys) - MARGIN
     pos = {a: (x - left, y - top) for a, (x, y) in pos.items()}
+
+    def placed(abbr: str, where: tuple[float, float]) -> Point:
+        """A point given in the map's coordinates, moved as its province's position was."""
+        return (where[0] * scale + pos[abbr][0] - scaled[abbr][0],
+                where[1] * scale + pos[abbr][1] - scaled[abbr][1])
     width, height = max(xs) - left + MARGIN, max(ys) - top + MARGIN
 
     # islands (edge markers that are no side of the board): at the mean of their neighbours
@@ -187,7 +205,9 @@ def build_board(topo: RingTopology) -> Board:
         if len(ring) != 2 and not island:
             continue
         here = pos[p]
-        radius = 0.45 * min(math.dist(pos[q], here) for q in ring)
+        radius = SMALL_SHARE * min(math.dist(pos[q], here) for q in ring)
+        if not island:  # a diamond has room for its unit, centre and name (the area ROOM),
+            radius = max(radius, SMALL_RADIUS)  # its two larger neighbours give way
         if island:  # round: its corners between its neighbours' directions
             angles = _corner_angles([math.atan2(pos[q][1] - here[1], pos[q][0] - here[0])
                                      for q in ring])
@@ -267,6 +287,8 @@ def build_board(topo: RingTopology) -> Board:
             bends[(min(c1, c2), max(c1, c2), min(p, q), max(p, q))] = (c1, arc)
     polygons: dict[str, tuple[Point, ...]] = {}
     stretches: list[Stretch] = []
+    stretch_of: dict[tuple[int, int, str, str], int] = {}
+    slot_keys: dict[tuple[str, int], tuple[int, int, str, str]] = {}
     for p in sorted(rings):
         ring = rings[p]
         n = len(ring)
@@ -286,7 +308,10 @@ def build_board(topo: RingTopology) -> Board:
             if from_corner != c1:
                 mids = mids[::-1]
             if not is_edge(q) and not drawn:
+                stretch_of[bkey] = len(stretches)
                 stretches.append(Stretch(pair[0], pair[1], (r(at[c1]), *mids, r(at[c2]))))
+            if not is_edge(q):
+                slot_keys[(p, i)] = bkey
             outline.extend(mids)
         polygons[p] = tuple(outline)
 
@@ -299,10 +324,19 @@ def build_board(topo: RingTopology) -> Board:
         hole_polys[hole] = tuple(r(pt) for pt in pts)
 
     anchors = {p: r(_inside_point(poly, pos[p])) for p, poly in polygons.items()}
+    given: tuple[dict[str, Point], dict[str, Point]] = ({}, {})
+    for abbr, prov in topo.provinces.items():
+        for found, where, clear in zip(given, (prov.unit_position, prov.label_position),
+                                       (UNIT_CLEAR, LABEL_CLEAR), strict=True):
+            if where is not None and abbr in polygons:
+                pt = r(placed(abbr, where))
+                if contains(polygons[abbr], pt) and edge_distance(polygons[abbr], pt) >= clear:
+                    found[abbr] = pt
     passages = {pair: _passage(pair, polygons, stretches, anchors)
                 for pair in sorted(topo.passages)}
     return Board(round(width, 1), round(height, 1), polygons, hole_polys, tuple(stretches),
-                 passages, anchors)
+                 passages, anchors, {slot: stretch_of[key] for slot, key in slot_keys.items()},
+                 *given)
 
 
 def _grow(at: list[Point], fixed: list[tuple[bool, bool]],

@@ -12,11 +12,16 @@ legend under the board.
 The picture can be read back (tests parse it with xml.etree): each province is
 `<g id="p-<abbr>" class="province <terrain>" data-terrain=... data-ice=...>` holding its
 polygon; a passage (a border of no length) is `<line class="passage" data-between="A-B">`;
-centres are `<circle class="centre" data-owner=...>`; units `<g class="unit army" data-power=
-... data-province=...>` (their mark, then, from CODES_FROM powers on, the power's code in a
-`class="code"` box right of it); every order or event mark carries `data-mark` and the legend
-has a `data-legend` entry for each. Names and centre markers are placed where no unit or code
-would cover them, in whichever province it stands (tests/pictures/test_picture_layout.py).
+each coast of a province with several is `<g class="coast" data-mark="split-coast"
+data-province=... data-coast="nc">` (its coastline drawn strong, its name just inside);
+frozen regions (a variant's `frozen_provinces` hook: Abstraction2's, any file's `[frozen]`)
+are hatched in their phases; centres are `<circle class="centre" data-owner=...>`; units
+`<g class="unit army" data-power=... data-province=...>` (their mark, then, from CODES_FROM
+powers on, the power's code in a `class="code"` box right of it); every order or event mark
+carries `data-mark` and the legend has a `data-legend` entry for each. Names and centre
+markers are placed where no unit or code would cover them, in whichever province it stands
+(tests/pictures/test_picture_layout.py); a unit or name the map data places (`unit x,y`,
+`label x,y`) stands there.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from gm.engine.orders import (
 from gm.engine.results import OrderResult, Outcome
 from gm.engine.retreats import retreat_options
 from gm.engine.state import GameState
+from gm.engine.topology import RingTopology
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import Variant
 from gm.pictures.colours import TERRAIN_COLOURS, palette, text_on
@@ -106,7 +112,8 @@ _LEGEND_WORDS = {
     "cut-border": "border cut (no crossing)",
     "opened-border": "border opened again",
     "passage": "passage (a border of no length)",
-    "frozen": "frozen region (this month)",
+    "frozen": "frozen region (in this phase)",
+    "split-coast": "coast of a province with several (nc, sc: F Spa/nc)",
     "no-order": "unit without an order yet",
 }
 
@@ -229,18 +236,17 @@ def _place(poly: tuple[Point, ...], at: Point, tries: Sequence[tuple[float, floa
 
 
 @cache
-def _static(variant_name: str) -> _Static:
+def _static(variant: Variant) -> _Static:
     """Where each province's unit, name and centre go: the name and the centre where no unit
     (nor, from CODES_FROM powers on, its power's code beside it) in any province covers them,
-    and the centre clear of every name; a dislodged unit beside them, clear of them all."""
-    from gm.variants import get_variant
-
-    variant = get_variant(variant_name)
-    b = board(variant_name)
+    and the centre clear of every name; a dislodged unit beside them, clear of them all.
+    Once per variant (a Variant is hashed by identity: a variant file read again is drawn
+    again)."""
+    b = board(variant)
     provinces = variant.map.provinces
     coded = len(variant.power_names) >= CODES_FROM
     code = max((len(p.letter) for p in variant.powers), default=1)
-    unit_at = dict(b.anchors)
+    unit_at = b.anchors | b.units
     # what a unit may cover: an army's circle, a fleet's box (wider with a coast), its code
     boxes: list[Box] = []
     circles: list[Circle] = []
@@ -274,7 +280,7 @@ def _static(variant_name: str) -> _Static:
             return not any(_meets(box, o) for o in near_boxes) \
                 and not any(_touches(box, c) for c in near_circles)
 
-        label_at[abbr] = _place(poly, a, LABEL_TRIES, 6.0, label_free)
+        label_at[abbr] = b.labels.get(abbr) or _place(poly, a, LABEL_TRIES, 6.0, label_free)
         boxes.append((label_at[abbr][0] - half, label_at[abbr][1] - 6.0,
                       label_at[abbr][0] + half, label_at[abbr][1] + 6.0))
     centre_at: dict[str, Point] = {}
@@ -645,12 +651,68 @@ class _Orders:
 
 
 def _frozen(variant: Variant, state: GameState) -> frozenset[str]:
-    """Abstraction2 rule 5: the northern spaces frozen in this phase, if any."""
-    if variant.name != "abstraction2":
-        return frozenset()
-    from gm.variants.abstraction2 import FROZEN, is_frozen
+    """The regions frozen in this phase (Abstraction2 rule 5, any variant file's `[frozen]`)."""
+    found = variant.hooks.frozen_provinces
+    return frozenset() if found is None else found(state)
 
-    return FROZEN if is_frozen(state.phase) else frozenset()
+
+COAST_COLOUR = "#0d47a1"
+COAST_INSET = 13.0  # how far inside its province a coast's label stands from the coast
+
+
+def _coast_marks(b: Board, static: _Static, gmap: GameMap) -> list[str]:
+    """Each coast of a province with several (Spain's nc and sc): its stretches of coastline
+    drawn strong and its label just inside the province, beside the longest of them, so a
+    reader sees where `F Spa/nc` stands."""
+    out: list[str] = []
+    if not gmap.coasts or not isinstance(gmap.deriver, RingTopology):
+        return out
+    slots = gmap.deriver.coast_slots(gmap)
+    for abbr, labels in sorted(gmap.coasts.items()):
+        if abbr not in b.polygons:
+            continue
+        ax, ay = static.unit_at[abbr]
+        for label in labels:
+            seas = gmap.coast_seas.get(Location(abbr, label), frozenset())
+            lines = [b.stretches[b.slots[(abbr, i)]].points
+                     for i, named in sorted(slots.get(abbr, {}).items()) if named == label]
+            if not lines:
+                continue
+            longest = max(lines, key=lambda ps: sum(math.dist(ps[i], ps[i + 1])
+                                                    for i in range(len(ps) - 1)))
+            tx, ty = _inset(b.polygons[abbr], longest, (ax, ay))
+            path = " ".join("M" + " L".join(f"{x:g} {y:g}" for x, y in ps) for ps in lines)
+            out.append(
+                f'<g class="coast" data-mark="split-coast" data-province="{abbr}" '
+                f'data-coast="{label}"><title>{static.names[abbr]} ({label}): the coast on '
+                f'{escape(", ".join(sorted(seas)))}</title>'
+                f'<path d="{path}" fill="none" stroke="{COAST_COLOUR}" stroke-width="3.2" '
+                f'stroke-linecap="round" stroke-linejoin="round"/>'
+                f'<text x="{_n(tx)}" y="{_n(ty + 3.5)}" text-anchor="middle" font-size="10" '
+                f'font-weight="bold" fill="{COAST_COLOUR}" stroke="#ffffff" '
+                f'stroke-width="2.4" paint-order="stroke">{label}</text></g>')
+    return out
+
+
+def _inset(poly: tuple[Point, ...], line: Sequence[Point], anchor: Point) -> Point:
+    """A point just inside `poly` beside the middle of `line` (a stretch of its outline): off
+    the line at right angles, on whichever side is inside; else towards `anchor`."""
+    lengths = [math.dist(line[i], line[i + 1]) for i in range(len(line) - 1)]
+    left, k = sum(lengths) / 2, 0
+    while k < len(lengths) - 1 and left > lengths[k]:
+        left -= lengths[k]
+        k += 1
+    (x1, y1), (x2, y2) = line[k], line[k + 1]
+    size = lengths[k] or 1.0
+    mx, my = x1 + (x2 - x1) * left / size, y1 + (y2 - y1) * left / size
+    nx, ny = -(y2 - y1) / size, (x2 - x1) / size
+    for depth in (COAST_INSET, -COAST_INSET, 0.6 * COAST_INSET, -0.6 * COAST_INSET):
+        pt = (mx + nx * depth, my + ny * depth)
+        if contains(poly, pt) and edge_distance(poly, pt) >= 0.4 * abs(depth):
+            return pt
+    away = math.hypot(anchor[0] - mx, anchor[1] - my) or 1.0
+    share = min(0.5, COAST_INSET / away)
+    return mx + (anchor[0] - mx) * share, my + (anchor[1] - my) * share
 
 
 def _stretch_mid(b: Board, a: str, c: str) -> Point | None:
@@ -671,7 +733,7 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
     position picture). `standing`: the results are orders as they stand, not adjudicated
     (an acknowledgement's picture: accepted orders read "ordered", refused ones void), and
     the `unordered` units (a unit dislodged in `state` where it waits) are marked "no order"."""
-    static = _static(variant.name)
+    static = _static(variant)
     b = static.board
     gmap = variant.map_for(state)
     before = None if previous is None else variant.map_for(previous)
@@ -716,6 +778,10 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
                          f'fill="none" stroke="#0d47a1" stroke-width="2.5" '
                          f'stroke-dasharray="1 5" stroke-linecap="round" '
                          f'stroke-linejoin="round"/>')
+    marks = _coast_marks(b, static, gmap)
+    if marks:
+        used.add("split-coast")
+        out_board.extend(marks)
     old_cuts = frozenset() if previous is None else previous.cut_borders
     for pair, mark in ([(p, "cut-border") for p in sorted(state.cut_borders)]
                        + [(p, "opened-border") for p in sorted(old_cuts - state.cut_borders)]):
@@ -810,11 +876,13 @@ def _legend(variant: Variant, powers: tuple[str, ...], colours: dict[str, str],
     keys = (("sea", TERRAIN_FILL[Terrain.SEA]), ("lake", TERRAIN_FILL[Terrain.LAKE]),
             ("land", TERRAIN_FILL[Terrain.LAND]), ("mountain", TERRAIN_FILL[Terrain.MOUNTAIN]),
             ("impassable", TERRAIN_FILL[Terrain.IMPASSABLE]), ("ice", ICE_FILL))
+    per_row = max(1, int(width // 125))  # a narrow board (a small variant file's): wrapped
     for i, (word, fill) in enumerate(keys):
-        x = 10 + 125 * i
-        rows.append(f'<rect x="{x}" y="{y}" width="14" height="14" fill="{fill}" stroke="#555"/>'
-                    f'<text x="{x + 20}" y="{y + 12}" font-size="12">{word}</text>')
-    y += 22
+        x, ty = 10 + 125 * (i % per_row), y + 20 * (i // per_row)
+        rows.append(f'<rect x="{x}" y="{ty}" width="14" height="14" fill="{fill}" '
+                    f'stroke="#555"/><text x="{x + 20}" y="{ty + 12}" font-size="12">{word}'
+                    f'</text>')
+    y += 22 + 20 * ((len(keys) - 1) // per_row)
     marks = [m for m in words if m in used]
     per_row = max(1, int(width // 280))
     for i, mark in enumerate(marks):
@@ -876,6 +944,11 @@ def _key(mark: str, x: float, y: float) -> str:
     if mark == "no-order":
         return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="none" stroke="{NO_ORDER}" ' \
                f'stroke-width="2.5" stroke-dasharray="4 3"/>'
+    if mark == "split-coast":
+        return f'<line x1="{x + 2}" y1="{y + 11}" x2="{x + 34}" y2="{y + 11}" ' \
+               f'stroke="{COAST_COLOUR}" stroke-width="3.2" stroke-linecap="round"/>' \
+               f'<text x="{x + 18}" y="{y + 7}" text-anchor="middle" font-size="10" ' \
+               f'font-weight="bold" fill="{COAST_COLOUR}">nc</text>'
     if mark == "passage":
         return f'<line x1="{x}" y1="{y + 7}" x2="{x + 36}" y2="{y + 7}" stroke="#0d47a1" ' \
                f'stroke-width="2.5" stroke-dasharray="1 5" stroke-linecap="round"/>'

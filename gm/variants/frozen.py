@@ -53,6 +53,10 @@ class FrozenRegions:
         """Are the regions frozen in this phase (a frozen month's moves and retreats)?"""
         return phase.season in self.months and phase.type is not PhaseType.ADJUSTMENT
 
+    def frozen_in(self, state: GameState) -> frozenset[str]:
+        """The provinces frozen in the position (none outside the frozen months)."""
+        return self.provinces if self.is_frozen(state.phase) else frozenset()
+
     def rules(self, state: GameState) -> FrozenRules:
         """The rules for the position: nothing outside the frozen months."""
         if not self.is_frozen(state.phase):

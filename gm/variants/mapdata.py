@@ -9,6 +9,7 @@ names are case-insensitive, province abbreviations are case-sensitive (they are 
     passage <A> <B>                              A and B border each other across a point
                                                  where four provinces meet (see below)
     <Abbr> <terrain> "<Full name>" at <x>,<y> [centre] [home <Power>] [opens <terrain>] [canal]
+                                                 [unit <x>,<y>] [label <x>,<y>]
         aka  <alias>, <alias>, ...               other names (comma separated, may have spaces)
         ring <entry> <entry> ...                 the neighbours clockwise around the border
 
@@ -16,6 +17,9 @@ A province line starts in the first column; its `aka` and `ring` lines follow, i
 - terrain: land, sea, lake, mountain or impassable. `opens <terrain>` (impassable provinces
   only) says what the space becomes when a variant opens it.
 - `at x,y`: the province's approximate centre on the board (x to the east, y to the south).
+- `unit x,y`, `label x,y` (optional, for the picture): where its unit and its name stand, in
+  the coordinates of `at` (moved with it where the picture moves crowded positions apart); one
+  that falls outside the province as drawn is not used (`gm variant check` warns).
 - `centre`: a supply centre; `home <Power>`: a home supply centre of that power.
 - `canal`: a land province whose water is all one coast however it lies around the ring, so
   fleets pass through it (Con: the Bosporus; Kie: the Kiel canal; Den and Swe: the Sound).
@@ -183,6 +187,8 @@ class _Pending:
         self.home: str | None = None
         self.opens: Terrain | None = None
         self.canal = False
+        self.unit_at: tuple[float, float] | None = None
+        self.label_at: tuple[float, float] | None = None
         self.aliases: list[tuple[str, int]] = []
         self.ring: list[str] | None = None
         self.ring_line = 0
@@ -301,6 +307,17 @@ class _Reader:
             elif word == "canal":
                 prov.canal = True
                 k += 1
+            elif word in ("unit", "label"):
+                m = _AT.match(arg or "")
+                if m is None:
+                    raise self.error(number, f"{abbr}: write {word} X,Y, where its {word} "
+                                     f"stands on the board (e.g. {word} 120,340), not "
+                                     f"{' '.join(rest[k:k + 2])!r}")
+                if word == "unit":
+                    prov.unit_at = (float(m[1]), float(m[2]))
+                else:
+                    prov.label_at = (float(m[1]), float(m[2]))
+                k += 2
             elif word == "opens" and arg is not None:
                 prov.opens = self.terrain(arg, number)
                 k += 2
@@ -308,7 +325,8 @@ class _Reader:
                 raise self.error(
                     number,
                     f"cannot read {' '.join(rest[k:])!r} after the name of {abbr} "
-                    "(expected: at X,Y / centre / home POWER / opens TERRAIN / canal)",
+                    "(expected: at X,Y / centre / home POWER / opens TERRAIN / canal / "
+                    "unit X,Y / label X,Y)",
                 )
         if position is None:
             raise self.error(number, f"province {abbr} needs its position: at X,Y")
@@ -411,6 +429,8 @@ class _Reader:
                 home=p.home,
                 opens_as=p.opens,
                 position=p.position,
+                unit_position=p.unit_at,
+                label_position=p.label_at,
             )
         for a, b, line in self.passage_lines:
             for name in (a, b):

@@ -133,6 +133,7 @@ class VariantFile:
     passages: tuple[tuple[str, str], ...] = field(default=())
     warnings: tuple[Problem, ...] = field(default=())
     options: tuple[str, ...] = field(default=())  # the rule options read, for the summary
+    lines: Mapping[str, tuple[str, int]] = field(default_factory=dict)  # province: file, line
 
 
 class _Lines:
@@ -222,7 +223,9 @@ def read_variant(path: Path, taken: Callable[[str], str | None] | None = None
         raise VariantFileErrors(reader.problems)
     warnings = tuple(sorted(reader.warnings, key=lambda p: (p.source, p.line)))
     return VariantFile(variant, data, path, file_digest(path),
-                       tuple(sorted(data.passages)), warnings, reader.options())
+                       tuple(sorted(data.passages)), warnings, reader.options(),
+                       {a: (reader.map_source, n + reader.map_offset)
+                        for a, n in data.lines.items()})
 
 
 class _Reader:
@@ -646,7 +649,8 @@ class _Reader:
                 self.problem(self.at.key("hooks"), "the hook set plays its own moves: give "
                              "[frozen] only with hooks that do not (e.g. hooks = \"standard\")")
             else:
-                hooks = replace(hooks, resolve_movement=frozen.resolve_movement)
+                hooks = replace(hooks, resolve_movement=frozen.resolve_movement,
+                                frozen_provinces=frozen.frozen_in)
         transforms = self.table.get("transforms", False)
         if not isinstance(transforms, bool):
             self.problem(self.at.key("transforms"), f"transforms must be true (armies on a "

@@ -59,6 +59,29 @@ def test_check_prints_the_summary_and_draws_the_board(tmp_path: Path) -> None:
     assert "passage (a border of no length)" in svg_path.read_text()
 
 
+def test_check_warns_of_a_unit_or_label_place_outside_its_province(tmp_path: Path) -> None:
+    """Isthmia's map (a file beside the variant file) with the Isthmus's unit written where it
+    is drawn and its name written in Holm: one warning, at the Isthmus's line of the map file;
+    the file is still good, and the board is drawn with Isthmus's coasts marked."""
+    text = (DATA / "isthmia.map").read_text()
+    text = text.replace('Ist land "Isthmus" at 650,280 centre',
+                        'Ist land "Isthmus" at 650,280 centre unit 650,290 label 850,280')
+    (tmp_path / "isthmia.map").write_text(text)
+    path = tmp_path / "isthmia.toml"
+    path.write_text((DATA / "isthmia.toml").read_text())
+    done = _gm("check", path, "--draw", tmp_path / "board")
+    assert done.returncode == 0, done.stderr
+    line = next(n for n, li in enumerate(text.splitlines(), 1) if li.startswith("Ist "))
+    assert done.stdout.splitlines()[0] == (
+        f"{tmp_path / 'isthmia.map'}:{line}: warning: label 850,280 of Ist is not inside Ist "
+        "as the picture draws it (--draw shows it): the picture places the label itself; move "
+        "it nearer Ist's position (at 650,280)")
+    assert done.stdout.count("warning:") == 1
+    svg = (tmp_path / "board" / "isthmia-start.svg").read_text()
+    assert 'data-province="Ist" data-coast="nc"' in svg
+    assert 'data-province="Ist" data-coast="sc"' in svg
+
+
 def test_check_reports_every_error_with_its_line(tmp_path: Path) -> None:
     text = (DATA / "isthmia.toml").read_text()
     text = text.replace('code = "S"', 'code = "N"').replace('"A Eas"', '"F Eas"')

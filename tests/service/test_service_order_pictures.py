@@ -59,7 +59,7 @@ def _marks(svg: ET.Element) -> list[tuple[str, str]]:
     found = []
     for g in svg.iter():  # groups, and a hold's ring
         mark = g.get("data-mark")
-        if mark is None or mark in ("passage", "retreat-option", "dislodged"):
+        if mark is None or mark in ("passage", "split-coast", "retreat-option", "dislodged"):
             continue
         title = g.find(f"{SVG_NS}title")
         found.append((mark, "" if title is None else title.text or ""))
