@@ -65,7 +65,7 @@ from gm.notation import parse_order
 from gm.play.adjudicate import adjudicate_phase, playing, record_game_changes, submissions
 from gm.play.bouncing import bouncing_lines
 from gm.play.compose_reports import compose_reports
-from gm.play.deadlines import deadline_after, show
+from gm.play.deadlines import deadline_after, grace_end, show
 from gm.play.reminders import remind_before
 from gm.play.render import render
 from gm.play.reports import choosers, has_choice, needed_in
@@ -368,13 +368,13 @@ class GameTick:
             return False
         # the mail that arrived until the orders closed is read first: it may hold orders (or,
         # while the grace period runs, tell who is late)
-        closes = deadline + settings.grace
+        closes = grace_end(settings, phase.id, deadline)
         if self.mail_waiting(closes if stand.missing and self.now >= closes else deadline):
             return False
         if not stand.missing:
             return self.adjudicate(phase, Why.DEADLINE, powers, stand)
-        if self.now < deadline + settings.grace:
-            self.tell_late(phase, stand, powers, deadline + settings.grace)
+        if self.now < closes:
+            self.tell_late(phase, stand, powers, closes)
             return False
         if settings.late is LatePolicy.WAIT:
             self.tell_gm_waiting(phase, stand)

@@ -4,7 +4,7 @@ their words for commands gm has (WATCH, WITHDRAW, PREDICT, SET HOLIDAY, SIGNON ?
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import time
 
 import pytest
 
@@ -25,6 +25,7 @@ from gm.commands.catalog.set_fake import SetFake
 from gm.commands.catalog.set_observe import SetObserve
 from gm.commands.catalog.set_partial import SetPartial
 from gm.commands.catalog.standby import Standby
+from gm.commands.dates import DateWords
 from gm.commands.parse import parse_message
 from gm.commands.values import Command, Line, PhaseCode, Unreadable
 from gm.engine.phase import Phase, PhaseType
@@ -70,7 +71,15 @@ def test_values() -> None:
     assert isinstance(command, SetAddress) and command.address == "new@example.org"
     command = _one("SET ABSENCE 2026-3-5 TO 2026-03-08")
     assert isinstance(command, SetAbsence)
-    assert (command.start, command.end) == (date(2026, 3, 5), date(2026, 3, 8))
+    assert (command.start.year, command.start.month, command.start.day) == (2026, 3, 5)
+    assert command.end is not None
+    assert (command.end.year, command.end.month, command.end.day) == (2026, 3, 8)
+    command = _one("SET ABSENCE Dec 20 TO Dec 22")  # njudge `data/absence`'s dates
+    assert isinstance(command, SetAbsence) and command.end is not None
+    assert (command.start.month, command.start.day, command.end.day) == (12, 20, 22)
+    command = _one("SET HOLIDAY 3 Jul 12:00")  # no end: 24 hours
+    assert isinstance(command, SetAbsence) and command.end is None
+    assert command.start.at == time(12, 0)
     command = _one("SET ABSENCE LIMIT off")
     assert isinstance(command, SetAbsenceLimit) and command.days == 0
     command = _one("JOIN alpha secret PREFER France, St Petersburg and Italy")
@@ -125,8 +134,9 @@ def test_bad_forms_quote_the_line_and_say_what_works(text: str, says: str) -> No
     ("WITHDRAW", Resign(Line(1, "WITHDRAW"))),
     ("PREDICT", Preview(Line(1, "PREDICT"))),
     ("SET HOLIDAY 2026-03-05 TO 2026-03-08",
-     SetAbsence(Line(1, "SET HOLIDAY 2026-03-05 TO 2026-03-08"), date(2026, 3, 5),
-                date(2026, 3, 8))),
+     SetAbsence(Line(1, "SET HOLIDAY 2026-03-05 TO 2026-03-08"),
+                DateWords("2026-03-05", year=2026, month=3, day=5),
+                DateWords("2026-03-08", year=2026, month=3, day=8))),
     ("SET NO HOLIDAY", ClearAbsence(Line(1, "SET NO HOLIDAY"))),
     ("SIGNON ? alpha secret", Join(Line(1, "SIGNON ? alpha ******"), "alpha", Secret("secret"))),
     ("PROCESS S1901M", Process(Line(1, "PROCESS S1901M"),

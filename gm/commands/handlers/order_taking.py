@@ -67,6 +67,7 @@ from gm.engine.phase import PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.units import Unit, UnitType
 from gm.notation import parse_order, parse_orders
+from gm.play.deadlines import grace_end
 from gm.play.order_pictures import power_orders_picture, reply_picture
 from gm.play.picture_choice import mode_for
 from gm.store import powers as powers_repo
@@ -348,7 +349,10 @@ class OrderTaking:
                 ctx.results.add(f"{what}: refused, too late.")  # refusal
                 return None
             self.told_late.add(game.id)
-            grace = " and its grace period" if game.settings.grace else ""
+            assert phase.deadline_at is not None  # orders_closed says so
+            grace = (" and its grace period" if grace_end(game.settings, phase.id,
+                                                          phase.deadline_at) > phase.deadline_at
+                     else "")
             ctx.results.add(f"{what}: refused, the deadline "
                             f"({shown_deadline(game, phase.deadline_at, seconds=True)}){grace} has "
                             "passed.")
