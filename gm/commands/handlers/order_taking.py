@@ -72,6 +72,7 @@ from gm.play.order_pictures import power_orders_picture, reply_picture
 from gm.play.picture_choice import mode_for
 from gm.store import powers as powers_repo
 from gm.store import submissions as orders_repo
+from gm.store.errors import PhaseClosed
 from gm.store.rows import GameRecord, PhaseRecord
 from gm.store.rows import OrderLine as StoredLine
 from gm.store.statuses import GameStatus
@@ -201,6 +202,10 @@ class OrderTaking:
         self._ordered = False
         # orders read in the run but refused: drawn void on the acknowledgement's picture
         self._refused: list[AnyOrder] = []
+        # the message's refused order lines, by the game, phase and power they were for:
+        # kept at the message's end as a submission that is not valid, so that the power is
+        # not ready until a clean message (`_keep_refusals`)
+        self._flawed: dict[tuple[int, int, str], list[StoredLine]] = {}
 
     @staticmethod
     def of(ctx: Context) -> OrderTaking:
@@ -213,6 +218,7 @@ class OrderTaking:
 
     def message_ends(self) -> None:
         self._end_run()
+        self._keep_refusals()
 
     # -- the commands ---------------------------------------------------------------------------
     def order_line(self, command: OrderLine) -> None:
@@ -233,11 +239,13 @@ class OrderTaking:
         if named is not None:  # `TURKEY : Erode Mos`, as Geophysical rule 3 writes orders
             if named.name != signed.power:
                 ctx.results.add(f"  {at}{quoted}: refused, you are signed on as {signed.power}.")
+                self._flaw(signed, view, command.text, f"signed on as {signed.power}")
                 return
             written = rest.strip()
         parsed = parse_orders(written, gmap, phase.phase.type, variant.order_kinds)
         if isinstance(parsed, OrderError):
             ctx.results.add(f"  {at}{unreadable(command, written, parsed)}")
+            self._flaw(signed, view, command.text, str(parsed))
             if _LONE_LANDING.match(command.text) and variant.army_fleet:
                 ctx.results.add(f"  {at}{quoted}: say which A/F the army leaves, e.g. `A/F MAO "
                                 "disembarks Por`, or give it on the line of the A/F's move: "
@@ -255,6 +263,7 @@ class OrderTaking:
             if head is not None and _chained(head, order):
                 ctx.results.add(f"  {at}{shown}: refused with the first order of its line "
                                 f"({head}), which it follows on from.")
+                self._flaw(signed, view, text, f"follows on from {head}")
                 continue
             given = order  # as written: the note below says when it named the other kind of unit
             why = _refusal(needed, order, phase, signed.power)
@@ -273,6 +282,7 @@ class OrderTaking:
                 why = self._verdict(signed, view, order)
             if why is not None:
                 ctx.results.add(f"  {at}{shown}: refused, {why}.")
+                self._flaw(signed, view, text, why)
                 self._refused.append(order)
                 if n == 0:
                     head = order
@@ -299,6 +309,37 @@ class OrderTaking:
         self._picture(signed, view, [])
         if signed.master:
             self._tell_player(signed, view, [])
+
+    # -- refused lines: the power is not ready -------------------------------------------------
+    def _flaw(self, signed: Signed, view: OrderView, text: str, why: str) -> None:
+        """Note a refused order line of the message, for the power and phase it was for."""
+        assert signed.power is not None and view.phase is not None
+        self._flawed.setdefault((view.game.id, view.phase.id, signed.power), []).append(
+            StoredLine(text=text, canonical=None, error=why))
+
+    def _keep_refusals(self) -> None:
+        """At the message's end: for each power a refused line was for, keep the refused
+        lines as a submission that is not valid, after its orders. The orders it has stand
+        (the latest valid ones), but it is not ready for early processing until a message
+        whose order lines are all accepted (njudge `data/deadlines`: "An error free set of
+        orders will be required to set the 'has submitted orders' status"); the reply says
+        so."""
+        ctx = self.ctx
+        flawed, self._flawed = self._flawed, {}
+        for (game_id, phase_id, power), lines in flawed.items():
+            try:
+                orders_repo.submit_orders(ctx.session, phase_id, power, lines, now=ctx.now,
+                                          inbound_id=ctx.inbound_id, game_id=game_id)
+            except PhaseClosed:  # pragma: no cover - the game lock is held; said already
+                continue
+            count = len(lines)
+            ctx.results.blank()
+            ctx.results.add(
+                f"{power} is not counted as ready: {count} order line"
+                f"{'s' if count != 1 else ''} of this message {'were' if count != 1 else 'was'}"
+                " not accepted. The orders shown stand, but the phase is not processed early on"
+                " them: send your orders again with every line accepted (or CLEAR) to be"
+                " counted as ready.")
 
     # -- what the run reads -------------------------------------------------------------------
     def _view(self, signed: Signed) -> OrderView:
