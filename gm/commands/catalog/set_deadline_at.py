@@ -71,6 +71,10 @@ def moment_of(game: GameRecord, when: DateWords, now: datetime, clock: time) -> 
 def handle(ctx: Context, command: SetDeadlineAt) -> None:
     found = open_game(ctx, "SET DEADLINE", "move the deadline of", lock=True)
     if found is None:
+        if ctx.signed is not None and ctx.signed.power is None and command.when.at is not None \
+                and not command.when.dated:
+            ctx.results.add(f"(A time alone is the deadline of the phase open now; for the rule "
+                            f"of every phase: SET DEADLINE ALL {command.when.at:%H:%M}.)")
         return
     game, phase = found
     if game.status is GameStatus.PAUSED:
