@@ -129,6 +129,11 @@ async def test_set_deadline_a_time_alone_is_this_phase_today(
     assert await _ticked(mail, database) == [("theta", "Spring 1901, Movement", Why.LATE)]
     fall = _phase(database)
     assert fall.deadline_at == fall.opened_at + timedelta(hours=72)  # the rule, as before
+    # in a game not started there is no phase's deadline to move: the rule's form is named
+    out = await mail.send(GM, "CREATE kappa standard gmpass\nSET DEADLINE 20:00")
+    assert ("SET DEADLINE: kappa is forming; nothing to move the deadline of.\n(A time alone "
+            "is the deadline of the phase open now; for the rule of every phase: SET DEADLINE "
+            "ALL 20:00.)") in _reply_to(out, GM)
 
 
 async def test_set_deadline_a_weekday_or_a_day_without_a_year(
@@ -316,7 +321,9 @@ async def test_become_lets_the_gm_enter_a_powers_orders(
                               "A Rom - Apu")
     assert "Orders of Italy for Spring 1901, Movement:" in _reply_to(out, GM)
     assert _orders_of(database, "Italy") == ["A Rom - Apu"]
-    assert len([m for to, m in out if to == PLAYERS["Italy"]]) == 2  # the CLEAR, then the orders
+    # one mail at the message's end: the orders as they stand after the CLEAR
+    (italy,) = [m for to, m in out if to == PLAYERS["Italy"]]
+    assert "  A Rom - Apu\n" in _text(italy) and "A Ven - Pie" not in _text(italy)
 
     # refusals
     out = await mail.send(GM, "SIGNON GM theta gmpass\nBECOME Frnace")

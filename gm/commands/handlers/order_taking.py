@@ -30,7 +30,6 @@ from gm.commands.handlers.common import (
     variant_of,
 )
 from gm.commands.handlers.context import Context, Signed
-from gm.commands.handlers.notices import tell
 from gm.commands.handlers.order_arrival import arrived_too_early
 from gm.commands.handlers.order_wording import (
     after_deadline,
@@ -40,6 +39,7 @@ from gm.commands.handlers.order_wording import (
     type_note,
     unreadable,
 )
+from gm.commands.handlers.standing_in import standing_in
 from gm.commands.values import Clear, Command, CommandError, ListOrders, OrderLine
 from gm.engine.errors import OrderError
 from gm.engine.game import Needed, build_sites, orders_needed, phase_results
@@ -490,7 +490,7 @@ class OrderTaking:
 
     def _tell_player(self, signed: Signed, view: OrderView, orders: list[AnyOrder]) -> None:
         """The GM standing in for a power (BECOME) stored its orders: its player is told,
-        with the orders that now stand."""
+        with the orders that now stand (gm.commands.handlers.standing_in)."""
         assert signed.power is not None and view.phase is not None
         power = powers_repo.get_power(self.ctx.session, view.game.id, signed.power)
         name = view.variant.format_phase(view.phase.phase)
@@ -500,8 +500,8 @@ class OrderTaking:
             "Your orders now:", *shown, "",
             "You may change them as usual until the deadline "
             f"({shown_deadline(view.game, view.phase.deadline_at)})."])
-        for address in () if power is None else power.addresses:
-            tell(self.ctx, address, view.game, f"the GM entered orders for {signed.power}", text)
+        if power is not None:  # told at the message's end, with the GM's other commands
+            standing_in(self.ctx).orders(view.game, signed.power, text)
 
     def _keep_within_counts(self, merged: Taken, needed: Needed | None) -> None:
         """A power builds (or removes) no more than its count: the latest orders are kept."""
