@@ -5,6 +5,7 @@ submitted orders' status"), by mail through the real service (Maildir inbox and 
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 from pathlib import Path
 
@@ -68,3 +69,27 @@ async def test_a_refused_line_after_clean_orders_in_the_same_message_counts(
     mail.clock.advance(timedelta(days=3, minutes=1))
     # at the deadline the orders that stand are processed
     assert (await mail.tick()).adjudicated == [("theta", "Spring 1901, Movement", Why.DEADLINE)]
+
+
+async def test_early_processing_waits_the_early_delay_after_the_last_orders(
+        database: Database, tmp_path: Path) -> None:
+    """njudge's "delay" (`data/deadlines`): once every power is ready the phase is processed
+    `early_delay` seconds after the last orders, so a correction sent just after counts."""
+    mail = Mail(database, tmp_path)
+    mail.config = dataclasses.replace(mail.config, early_delay=60)
+    await mail.send(GM, EARLY)
+    for power, orders in SPRING_1901.items():
+        await mail.send(PLAYERS[power],
+                        "\n".join([f"SIGNON {power} theta pw{power.lower()}", *orders]))
+    last = mail.clock.now()
+    summary = await mail.tick()
+    assert summary.adjudicated == [] and summary.early_at == last + timedelta(seconds=60)
+    mail.clock.advance(timedelta(seconds=59))
+    # a correction within the delay counts, and the delay runs again from it
+    reply = await _france(mail, "A Par-Gas")
+    assert "A Par - Gas" in reply and "not counted as ready" not in reply
+    assert (await mail.tick()).adjudicated == []
+    mail.clock.advance(timedelta(seconds=59))
+    assert (await mail.tick()).adjudicated == []
+    mail.clock.advance(timedelta(seconds=2))
+    assert (await mail.tick()).adjudicated == [("theta", "Spring 1901, Movement", Why.EARLY)]
