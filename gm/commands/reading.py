@@ -10,7 +10,7 @@ import re
 import zoneinfo
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, time
+from datetime import time
 from typing import Any
 
 from lark import Token
@@ -105,14 +105,6 @@ def zone_name(name: str) -> str:
         f"{quote(name, 40)} is not a time zone; give a tz database name such as Europe/Paris,"
         " America/New_York or UTC"
     )
-
-
-def day(token: Token) -> date:
-    try:
-        return date(*(int(part) for part in str(token).split("-")))
-    except ValueError:
-        raise Invalid(f"{quote(str(token), 20)} is not a date; write dates as year-month-day:"
-                      " 2026-03-05") from None
 
 
 def time_of_day(token: Token) -> time:

@@ -5,6 +5,9 @@ moment the phase opens (movement 48 hours, retreats 24 hours, ...) or a time of 
 game's timezone: the phase is then due at the first such time at least `MIN_TIME_OF_DAY` after
 it opens (so a retreat phase opened at 17:59 with a rule of 18:00 gets until 18:00 next day).
 A deadline that falls within a player's absence moves past it (gm.play.absences).
+The grace period (SET GRACE) runs a length of time after each deadline, unless the GM set when
+it ends for the open phase (njudge's SET GRACE <date>: `GRACE_UNTIL_KEY`, kept while it is
+after that phase's deadline).
 Every deadline is shown in the game's timezone and in UTC.
 """
 
@@ -18,6 +21,22 @@ from gm.play.zones import zone
 from gm.store.settings import GameSettings
 
 MIN_TIME_OF_DAY = timedelta(hours=1)
+GRACE_UNTIL_KEY = "grace_until"  # settings document key: {"phase": phase id, "at": ISO time}
+
+
+def grace_end(settings: GameSettings, phase_id: int, deadline: datetime) -> datetime:
+    """When the grace period of the phase `phase_id`, due at `deadline`, ends: the end the GM
+    set for it (SET GRACE <date>) while that is after the deadline, else the game's grace
+    period after the deadline."""
+    until = settings.extra.get(GRACE_UNTIL_KEY)
+    if isinstance(until, dict) and until.get("phase") == phase_id:
+        try:
+            at = datetime.fromisoformat(str(until.get("at")))
+        except ValueError:
+            at = None
+        if at is not None and at.tzinfo is not None and at >= deadline:
+            return at
+    return deadline + settings.grace
 
 
 def deadline_after(settings: GameSettings, phase_type: PhaseType,

@@ -18,9 +18,10 @@ A game's open phase is adjudicated when:
 - every playing power that has a choice has complete orders in (powers in civil disorder are
   not waited for), given since the phase opened (after a ROLLBACK the orders given before it
   stand, but only new ones make it process early), the game processes early (SET EARLY) and
-  no power SET WAIT: `early_delay` seconds (the service's setting) after the last of those
-  orders came in (`TickSummary.early_at` says when); or at the deadline without those
-  conditions;
+  no power SET WAIT, and no power's last message had a refused order line (njudge's error
+  flag: a clean message lifts it, gm.store.submissions.refused_last): `early_delay` seconds
+  (the service's setting) after the last of those orders came in (`TickSummary.early_at`
+  says when); or at the deadline without those conditions;
 - the deadline and the grace period (SET GRACE) have passed, and the late policy (SET LATE) is
   HOLD (late powers' units hold) or DISORDER (as HOLD; after N missed deadlines in a row the
   power falls into civil disorder and is not waited for again). Under WAIT the phase waits for
@@ -65,7 +66,7 @@ from gm.notation import parse_order
 from gm.play.adjudicate import adjudicate_phase, playing, record_game_changes, submissions
 from gm.play.bouncing import bouncing_lines
 from gm.play.compose_reports import compose_reports
-from gm.play.deadlines import deadline_after, show
+from gm.play.deadlines import deadline_after, grace_end, show
 from gm.play.reminders import remind_before
 from gm.play.render import render
 from gm.play.reports import choosers, has_choice, needed_in
@@ -355,7 +356,8 @@ class GameTick:
             return False
         # early only when someone plays: a game of powers in civil disorder keeps its deadlines
         if (stand.choosers and not stand.missing and not stand.stale and not stand.waiting
-                and settings.early and not self.mail_waiting(self.now, stored_only=True)):
+                and settings.early and not self.mail_waiting(self.now, stored_only=True)
+                and not orders_repo.refused_last(self.session, phase.id)):
             # `early_delay` after the last orders: a correction sent just after still counts
             due = self.early_due(stand)
             if self.now >= due:
@@ -369,13 +371,13 @@ class GameTick:
             return False
         # the mail that arrived until the orders closed is read first: it may hold orders (or,
         # while the grace period runs, tell who is late)
-        closes = deadline + settings.grace
+        closes = grace_end(settings, phase.id, deadline)
         if self.mail_waiting(closes if stand.missing and self.now >= closes else deadline):
             return False
         if not stand.missing:
             return self.adjudicate(phase, Why.DEADLINE, powers, stand)
-        if self.now < deadline + settings.grace:
-            self.tell_late(phase, stand, powers, deadline + settings.grace)
+        if self.now < closes:
+            self.tell_late(phase, stand, powers, closes)
             return False
         if settings.late is LatePolicy.WAIT:
             self.tell_gm_waiting(phase, stand)

@@ -158,6 +158,21 @@ def latest_valid_orders(session: Session, phase_id: int) -> dict[str, OrderSetRe
     return {r.power: r for r in _load_sets(session, OrderSet.id.in_(latest))}
 
 
+def refused_last(session: Session, phase_id: int) -> set[str]:
+    """The powers whose latest submission for the phase is not valid (a message of theirs had
+    a refused line, and no clean one came after it): their orders stand, but they are not
+    ready (njudge `data/deadlines`: "An error free set of orders will be required to set the
+    'has submitted orders' status")."""
+    latest = (
+        select(func.max(OrderSet.id))
+        .where(OrderSet.phase_id == phase_id)
+        .group_by(OrderSet.power_id)
+    )
+    return set(session.scalars(
+        select(Power.name).join(OrderSet, OrderSet.power_id == Power.id)
+        .where(OrderSet.id.in_(latest), OrderSet.valid.is_(False))))
+
+
 def latest_valid_orders_of(session: Session, phase_id: int,
                            power: str) -> OrderSetRecord | None:
     """One power's latest valid submission for the phase (what `latest_valid_orders` has for

@@ -1,9 +1,11 @@
 """The GM's classic judge commands as the command grammar reads them: SET DEADLINE with a
-date, SET [NO] MANUAL PROCESS, FORCE BEGIN, UNSTART, BECOME, SET DRAW <powers>, SET [NO]
+date (njudge's ways of writing one, gm.commands.dates), SET [NO] MANUAL PROCESS, FORCE BEGIN,
+UNSTART, BECOME, SET DRAW <powers>, SET [NO]
 CONCEDE, TAKEOVER and SET [NO] TAKEOVER (passwords masked when a line is quoted back)."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, time, timedelta
 
 import pytest
@@ -18,6 +20,7 @@ from gm.commands.catalog.set_manual import SetManual
 from gm.commands.catalog.set_takeover import SetTakeover
 from gm.commands.catalog.takeover import Takeover
 from gm.commands.catalog.unstart import Unstart
+from gm.commands.dates import DateProblem, resolve
 from gm.commands.parse import parse_message
 from gm.commands.values import Command, Unreadable
 from gm.engine.phase import PhaseType
@@ -39,15 +42,51 @@ def _one(text: str) -> Command:
 def test_set_deadline_with_a_date(text: str) -> None:
     command = _one(text)
     assert isinstance(command, SetDeadlineAt)
-    assert command.at == datetime(2026, 12, 1, 18, 0)
+    when = command.when
+    assert (when.year, when.month, when.day, when.at) == (2026, 12, 1, time(18, 0))
+    assert resolve(when, datetime(2026, 3, 1, 12, 0), time(23, 30)) == datetime(
+        2026, 12, 1, 18, 0)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # njudge `data/deadlines`, HOW THE JUDGE INTERPRETS DATES; it is Sun 2026-03-01 12:00
+    ("SET DEADLINE 23:30", datetime(2026, 3, 1, 23, 30)),  # a time alone: today
+    ("SET DEADLINE 11:00", datetime(2026, 3, 2, 11, 0)),  # ... tomorrow once past
+    ("SET DEADLINE Tue", datetime(2026, 3, 3, 23, 30)),  # no time: the phase's clock
+    ("SET DEADLINE Sun 18:00", datetime(2026, 3, 8, 18, 0)),  # the next Sunday, after today
+    ("SET DEADLINE Mar 9", datetime(2026, 3, 9, 23, 30)),
+    ("SET DEADLINE 9 Mar 18:00", datetime(2026, 3, 9, 18, 0)),
+    ("SET DEADLINE Jun 23:30 15", datetime(2026, 6, 15, 23, 30)),  # any order
+    ("SET DEADLINE 15", datetime(2026, 3, 15, 23, 30)),  # a day alone: the next 15th
+    ("SET DEADLINE Apr", datetime(2026, 4, 30, 23, 30)),  # a month alone: its last day
+    ("SET DEADLINE 2026-04-01", datetime(2026, 4, 1, 23, 30)),
+])
+def test_set_deadline_reads_dates_as_njudge(text: str, expected: datetime) -> None:
+    command = _one(text)
+    assert isinstance(command, SetDeadlineAt)
+    assert resolve(command.when, datetime(2026, 3, 1, 12, 0), time(23, 30)) == expected
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("SET DEADLINE Dec 9", '"Dec 9" would be Wed 2026-12-09, more than 120 days ahead: give '
+                           "the year, month and day (Dec 9 2026)"),
+    ("SET DEADLINE Dec 9 9999", '"Dec 9 9999" (Thu 9999-12-09 23:30) is too far ahead: give a '
+                                "date from now (2026-03-01) to 2027-03-02"),
+])
+def test_dates_out_of_range_say_the_range(text: str, reason: str) -> None:
+    command = _one(text)
+    assert isinstance(command, SetDeadlineAt)
+    with pytest.raises(DateProblem, match=re.escape(reason)):
+        resolve(command.when, datetime(2026, 3, 1, 12, 0), time(23, 30))
 
 
 @pytest.mark.parametrize(("text", "reason"), [
     ("SET DEADLINE Mon Dec 1 2026 18:00", "Dec 1 2026 is a Tuesday, not Mon"),
     ("SET DEADLINE Feb 30 2026 18:00", '"Feb 30 2026" is not a date'),
     ("SET DEADLINE 2026-02-30 18:00", '"2026-02-30" is not a date'),
-    ("SET DEADLINE 2026-12-01", "SET DEADLINE 2026-12-01 18:00"),
-    ("SET DEADLINE Dec 1 18:00", "SET DEADLINE Dec 1 2026 18:00"),
+    ("SET DEADLINE Tue 15", "a weekday goes alone"),
+    ("SET DEADLINE 9 9", 'gives the day twice ("9")'),
+    ("SET DEADLINE 2026", "with a year give the month too"),
 ])
 def test_set_deadline_with_a_wrong_date_says_why(text: str, reason: str) -> None:
     command = _one(text)
@@ -57,8 +96,13 @@ def test_set_deadline_with_a_wrong_date_says_why(text: str, reason: str) -> None
 def test_the_deadline_rule_is_read_as_before() -> None:
     assert _one("SET DEADLINE MOVEMENT 48h") == SetDeadline(
         _one("SET DEADLINE MOVEMENT 48h").line, PhaseType.MOVEMENT, timedelta(hours=48))
-    command = _one("SET DEADLINE 20:00")
+    command = _one("SET DEADLINE ALL 20:00")
     assert isinstance(command, SetDeadline) and command.when == time(20, 0)
+    assert command.phase_type is None
+    command = _one("SET DEADLINE 36 hours")
+    assert isinstance(command, SetDeadline) and command.when == timedelta(hours=36)
+    # a time of day without a phase type is the open phase's deadline (njudge)
+    assert isinstance(_one("SET DEADLINE 20:00"), SetDeadlineAt)
 
 
 @pytest.mark.parametrize(("text", "expected"), [

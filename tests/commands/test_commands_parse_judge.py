@@ -6,7 +6,7 @@ ROLLBACK n, SET NMR, SET PREFERENCE, EJECT address, PROMOTE)."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time
+from datetime import UTC, datetime, time
 
 import pytest
 
@@ -39,6 +39,7 @@ from gm.commands.catalog.set_preference import SetPreference
 from gm.commands.catalog.signon import SignOn
 from gm.commands.catalog.standby import Standby
 from gm.commands.catalog.summary import Summary
+from gm.commands.dates import DateWords
 from gm.commands.handlers.judge_dates import JudgeDate
 from gm.commands.parse import parse_message
 from gm.commands.values import Command, Line, PhaseCode, Unreadable
@@ -86,7 +87,15 @@ def test_values() -> None:
     assert isinstance(command, SetAddress) and command.address == "new@example.org"
     command = _one("SET ABSENCE 2026-3-5 TO 2026-03-08")
     assert isinstance(command, SetAbsence)
-    assert (command.start, command.end) == (date(2026, 3, 5), date(2026, 3, 8))
+    assert (command.start.year, command.start.month, command.start.day) == (2026, 3, 5)
+    assert command.end is not None
+    assert (command.end.year, command.end.month, command.end.day) == (2026, 3, 8)
+    command = _one("SET ABSENCE Dec 20 TO Dec 22")  # njudge `data/absence`'s dates
+    assert isinstance(command, SetAbsence) and command.end is not None
+    assert (command.start.month, command.start.day, command.end.day) == (12, 20, 22)
+    command = _one("SET HOLIDAY 3 Jul 12:00")  # no end: 24 hours
+    assert isinstance(command, SetAbsence) and command.end is None
+    assert command.start.at == time(12, 0)
     command = _one("SET ABSENCE LIMIT off")
     assert isinstance(command, SetAbsenceLimit) and command.days == 0
     command = _one("JOIN alpha secret PREFER France, St Petersburg and Italy")
@@ -141,8 +150,9 @@ def test_bad_forms_quote_the_line_and_say_what_works(text: str, says: str) -> No
     ("WITHDRAW", Resign(Line(1, "WITHDRAW"))),
     ("PREDICT", Preview(Line(1, "PREDICT"))),
     ("SET HOLIDAY 2026-03-05 TO 2026-03-08",
-     SetAbsence(Line(1, "SET HOLIDAY 2026-03-05 TO 2026-03-08"), date(2026, 3, 5),
-                date(2026, 3, 8))),
+     SetAbsence(Line(1, "SET HOLIDAY 2026-03-05 TO 2026-03-08"),
+                DateWords("2026-03-05", year=2026, month=3, day=5),
+                DateWords("2026-03-08", year=2026, month=3, day=8))),
     ("SET NO HOLIDAY", ClearAbsence(Line(1, "SET NO HOLIDAY"))),
     ("SIGNON ? alpha secret", Join(Line(1, "SIGNON ? alpha ******"), "alpha", Secret("secret"))),
     ("PROCESS S1901M", Process(Line(1, "PROCESS S1901M"),

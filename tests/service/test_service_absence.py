@@ -1,5 +1,6 @@
 """SET ABSENCE, SET NO ABSENCE and SET ABSENCE LIMIT through ingest() and the tick: deadlines
-inside an absence move past it, everyone is told, within the GM's limit of days."""
+of phases opened later inside an absence move past it (the open phase's never does), the GM
+is told, within the GM's limit of days; dates written as njudge reads them."""
 
 from __future__ import annotations
 
@@ -34,22 +35,24 @@ def _deadline(db: Database) -> datetime | None:
         return phase.deadline_at
 
 
-def test_an_absence_moves_the_deadline_and_everyone_is_told(database: Database,
-                                                           tmp_path: Path) -> None:
+def test_an_absence_never_moves_the_open_deadline_and_the_gm_is_told(
+        database: Database, tmp_path: Path) -> None:
+    """njudge `data/absence`: "Setting an absence never extends the *current* deadline"; the
+    absence moves the deadlines of the phases opened later; the GM is told of it."""
     _game(database, tmp_path)
     # START is 2026-03-01 12:00 UTC; movement phases last 72 hours
     assert _deadline(database) == datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                            "SIGNON France alpha pwfrance\nSET ABSENCE 2026-03-03 TO 2026-03-05")
     assert ("France is away from 2026-03-03 to 2026-03-05 in alpha (3 days of 14 claimed); "
-            "deadlines that fall within it move past it.") in reply
-    assert ("The deadline of Spring 1901, Movement moves to Fri 2026-03-06 12:00 UTC; "
-            "everyone is told.") in reply
-    assert _deadline(database) == datetime(2026, 3, 6, 12, 0, tzinfo=UTC)
+            "the deadlines of the phases to come that fall within it move past it.") in reply
+    assert ("The deadline of Spring 1901, Movement (Wed 2026-03-04 12:00 UTC) falls within it "
+            "but does not move: an absence never moves the deadline of the phase open now. "
+            "Send your orders before you go, or ask the GM to move the deadline.") in reply
+    assert _deadline(database) == datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
     told = {m.recipients[0]: m.parts[0].text for m in mail}
-    assert set(told) == {*PLAYERS.values(), GM}
-    assert all("moves to Fri 2026-03-06 12:00 UTC, past the absence of France "
-               "(2026-03-03 to 2026-03-05)" in text for text in told.values())
+    assert set(told) == {GM}  # the GM alone is told, of the absence
+    assert "France is away from 2026-03-03 to 2026-03-05 in alpha" in told[GM]
     # an absence claimed ahead moves the deadline of the phase that opens within it
     reply = _send(database, tmp_path, PLAYERS["Italy"],
                   "SIGNON Italy alpha pwitaly\nSET ABSENCE 2026-03-08 TO 2026-03-09")
@@ -104,7 +107,7 @@ def test_absence_limits_and_refusals(database: Database, tmp_path: Path) -> None
     # unreadable forms are answered with the usage
     reply = _send(database, tmp_path, PLAYERS["France"], france + "SET ABSENCE next week")
     assert ('Cannot read "SET ABSENCE next week": SET ABSENCE needs your first and last day '
-            "away, as year-month-day") in reply
+            "away: SET ABSENCE Dec 20 TO Dec 22") in reply
     assert "refused, sign on to a power first" in _send(
         database, tmp_path, PLAYERS["France"], "SET ABSENCE 2026-03-10 TO 2026-03-10")
     assert _deadline(database) == START + timedelta(hours=72)  # nothing moved it
@@ -123,3 +126,26 @@ def test_an_absence_under_way_is_cut_short(database: Database, tmp_path: Path) -
         assert game is not None
         assert game.settings.extra["absences"] == [
             {"power": "France", "from": "2026-03-01", "to": "2026-03-01"}]
+
+
+def test_absence_dates_as_njudge_reads_them(database: Database, tmp_path: Path) -> None:
+    """`SET ABSENCE Dec 20 TO Dec 22`, a start alone (24 hours) and a start with a time: the
+    dates of njudge `data/absence`, kept as the whole days they touch."""
+    _game(database, tmp_path)  # Sunday 2026-03-01 12:00 UTC
+    france = "SIGNON France alpha pwfrance\n"
+    reply = _send(database, tmp_path, PLAYERS["France"], france + "SET ABSENCE Mar 20 TO Mar 22")
+    assert "France is away from 2026-03-20 to 2026-03-22 in alpha (3 days of 14" in reply
+    reply = _send(database, tmp_path, PLAYERS["Italy"],
+                  "SIGNON Italy alpha pwitaly\nSET HOLIDAY 10 Mar")
+    assert "Italy is away from 2026-03-10 to 2026-03-10 in alpha (1 day of 14" in reply
+    reply = _send(database, tmp_path, PLAYERS["Turkey"],
+                  "SIGNON Turkey alpha pwturkey\nSET ABSENCE Mar 12 12:00")
+    assert "Turkey is away from 2026-03-12 to 2026-03-13 in alpha (2 days of 14" in reply
+    reply = _send(database, tmp_path, PLAYERS["England"],
+                  "SIGNON England alpha pwengland\nSET ABSENCE Mar 22 TO Mar 20")
+    assert ("SET ABSENCE Mar 22 TO Mar 20: refused, the absence ends (Fri 2026-03-20 23:59) "
+            "before it begins (Sun 2026-03-22 00:00)") in reply
+    reply = _send(database, tmp_path, PLAYERS["England"],
+                  "SIGNON England alpha pwengland\nSET ABSENCE Dec 9 9999")
+    assert "too far ahead: give a date from now (2026-03-01) to 2027-03-02." in reply
+    assert _deadline(database) == START + timedelta(hours=72)

@@ -77,10 +77,21 @@ async def test_set_deadline_with_a_date_refusals(database: Database, tmp_path: P
             "is a Tuesday, not Mon") in _reply_to(out, GM)
     out = await mail.send(GM, "SIGNON GM theta gmpass\nSET DEADLINE Feb 30 2026 18:00")
     assert '"Feb 30 2026" is not a date' in _reply_to(out, GM)
-    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET DEADLINE 2026-12-01")
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET DEADLINE next week")
     reply = _reply_to(out, GM)
-    assert 'Cannot read "SET DEADLINE 2026-12-01"' in reply
+    assert 'Cannot read "SET DEADLINE next week"' in reply
     assert "SET DEADLINE 2026-12-01 18:00" in reply  # the usage shows the date form
+    # a date far ahead is refused with the range it may be in (no year 9999 deadline)
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET DEADLINE Dec 9 9999 18:00")
+    assert ('line 2: SET DEADLINE Dec 9 9999 18:00: refused, "Dec 9 9999 18:00" (Thu '
+            "9999-12-09 18:00) is too far ahead: give a date from now (2026-03-01) to "
+            "2027-03-02.") in _reply_to(out, GM)
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET DEADLINE Dec 9")
+    assert ('refused, "Dec 9" would be Wed 2026-12-09, more than 120 days ahead: give the '
+            "year, month and day (Dec 9 2026).") in _reply_to(out, GM)
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET GRACE Dec 9 9999")
+    assert "is too far ahead: give a date from now (2026-03-01) to 2027-03-02." in _reply_to(
+        out, GM)
     out = await mail.send(PLAYERS["France"],
                           "SIGNON France theta pwfrance\nSET DEADLINE 2026-03-05 18:00")
     assert "SET DEADLINE: refused, only the game's GM may do this" in _reply_to(
@@ -95,8 +106,77 @@ async def test_set_deadline_with_a_date_refusals(database: Database, tmp_path: P
     assert _phase(database).deadline_at == before
     out = await mail.send(GM, "HELP DEADLINES")
     help_text = _reply_to(out, GM)
-    assert "SET DEADLINE <date> <time>     move the deadline of the phase open now" in help_text
+    assert "SET DEADLINE <date>            move the deadline of the phase open now" in help_text
+    assert "SET GRACE <date>               when the grace period of the phase open now" \
+        in help_text
     assert "SET DEADLINE <type> <time>     how long each phase lasts" in help_text
+
+
+async def test_set_deadline_a_time_alone_is_this_phase_today(
+        database: Database, tmp_path: Path) -> None:
+    """njudge `data/deadlines`: a time alone is this phase's deadline, today; the phases to
+    come keep the game's rule (72 hours for movement here)."""
+    mail = Mail(database, tmp_path)
+    await _started(mail)
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET DEADLINE 23:30")
+    assert ("Deadline of Spring 1901, Movement in theta moved to Sun 2026-03-01 23:30 UTC (it "
+            "was Wed 2026-03-04 12:00 UTC). Every player was told. This phase only: the phases "
+            "to come keep the game's rule") in _reply_to(out, GM)
+    assert all("New deadline: Sun 2026-03-01 23:30 UTC." in _text(m)
+               for to, m in out if not m["In-Reply-To"])
+    assert _phase(database).deadline_at == datetime(2026, 3, 1, 23, 30, tzinfo=UTC)
+    mail.clock.advance(timedelta(hours=11, minutes=31))
+    assert await _ticked(mail, database) == [("theta", "Spring 1901, Movement", Why.LATE)]
+    fall = _phase(database)
+    assert fall.deadline_at == fall.opened_at + timedelta(hours=72)  # the rule, as before
+    # in a game not started there is no phase's deadline to move: the rule's form is named
+    out = await mail.send(GM, "CREATE kappa standard gmpass\nSET DEADLINE 20:00")
+    assert ("SET DEADLINE: kappa is forming; nothing to move the deadline of.\n(A time alone "
+            "is the deadline of the phase open now; for the rule of every phase: SET DEADLINE "
+            "ALL 20:00.)") in _reply_to(out, GM)
+
+
+async def test_set_deadline_a_weekday_or_a_day_without_a_year(
+        database: Database, tmp_path: Path) -> None:
+    mail = Mail(database, tmp_path)
+    await _started(mail)  # Sunday 2026-03-01 12:00 UTC
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET DEADLINE Tue")
+    assert "moved to Tue 2026-03-03 23:30 UTC" in _reply_to(out, GM)  # no time: 23:30
+    assert _phase(database).deadline_at == datetime(2026, 3, 3, 23, 30, tzinfo=UTC)
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET DEADLINE MOVEMENT 20:00\n"
+                              "SET DEADLINE Mar 9")  # no time: the phase type's time of day
+    assert "moved to Mon 2026-03-09 20:00 UTC" in _reply_to(out, GM)
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET TIMEZONE Europe/Paris\n"
+                              "SET DEADLINE 6 Mar 18:00")
+    assert "moved to Fri 2026-03-06 18:00 CET (17:00 UTC)" in _reply_to(out, GM)
+    assert _phase(database).deadline_at == datetime(2026, 3, 6, 17, 0, tzinfo=UTC)
+
+
+async def test_set_grace_with_a_date_ends_this_phases_grace(
+        database: Database, tmp_path: Path) -> None:
+    """njudge's SET GRACE <date>: the open phase's grace period ends then; late powers are
+    waited for until it does, and the next phase has the game's grace period again."""
+    mail = Mail(database, tmp_path)
+    await _started(mail)  # the deadline: Wed 2026-03-04 12:00 UTC; no grace period
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET GRACE Mar 3")
+    assert ("refused, Tue 2026-03-03 23:30 UTC is before the deadline (Wed 2026-03-04 12:00 "
+            "UTC); the grace period ends after it.") in _reply_to(out, GM)
+    out = await mail.send(GM, "SIGNON GM theta gmpass\nSET GRACE Thu 18:00")
+    assert ("Grace period of Spring 1901, Movement in theta: until Thu 2026-03-05 18:00 UTC "
+            "(the deadline is Wed 2026-03-04 12:00 UTC). This phase only") in _reply_to(out, GM)
+    mail.clock.advance(timedelta(days=3, minutes=1))  # past the deadline, in the grace period
+    assert await _ticked(mail, database) == []
+    out = await mail.send(PLAYERS["France"], "SIGNON France theta pwfrance\nA Par-Bur")
+    assert "A Par-Bur" in _reply_to(out, PLAYERS["France"])  # still taken
+    mail.clock.advance(timedelta(hours=30))  # Thu 18:01
+    assert await _ticked(mail, database) == [("theta", "Spring 1901, Movement", Why.LATE)]
+    fall = _phase(database)
+    assert fall.deadline_at is not None
+    # the game's grace period (none) again: late orders are refused at the deadline
+    mail.clock.advance(fall.deadline_at - mail.clock.now() + timedelta(minutes=1))
+    out = await mail.send(PLAYERS["France"], "SIGNON France theta pwfrance\nA Bur-Mun")
+    reply = _reply_to(out, PLAYERS["France"])
+    assert "refused, the deadline" in reply and "grace period" not in reply
 
 
 def _statuses(db: Database, name: str = "theta") -> tuple[str, dict[str, str]]:
@@ -241,7 +321,9 @@ async def test_become_lets_the_gm_enter_a_powers_orders(
                               "A Rom - Apu")
     assert "Orders of Italy for Spring 1901, Movement:" in _reply_to(out, GM)
     assert _orders_of(database, "Italy") == ["A Rom - Apu"]
-    assert len([m for to, m in out if to == PLAYERS["Italy"]]) == 2  # the CLEAR, then the orders
+    # one mail at the message's end: the orders as they stand after the CLEAR
+    (italy,) = [m for to, m in out if to == PLAYERS["Italy"]]
+    assert "  A Rom - Apu\n" in _text(italy) and "A Ven - Pie" not in _text(italy)
 
     # refusals
     out = await mail.send(GM, "SIGNON GM theta gmpass\nBECOME Frnace")

@@ -1,6 +1,7 @@
 """BECOME <power> (GM): after SIGNON GM, the lines that follow are that power's (njudge's
-BECOME): its orders are stored as if its player had sent them, and the player is told, with
-the orders. BECOME GM (or MASTER) goes back to the GM's own commands.
+BECOME): its orders and commands are taken as if its player had sent them, and the player is
+told of every one (gm.commands.handlers.standing_in). BECOME GM (or MASTER) goes back to the
+GM's own commands.
 
 njudge's BECOME MASTER (njudge `data/master`: the sole player of a forming game becomes its
 master) has nothing to do here: CREATE makes its sender the game's GM at once. It is answered
@@ -16,6 +17,7 @@ from lark import Token
 
 from gm.commands.handlers.common import did_you_mean, refresh
 from gm.commands.handlers.context import Signed
+from gm.commands.handlers.standing_in import standing_in
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -68,8 +70,9 @@ def handle(ctx: Context, command: Become) -> None:
                         f" (its powers: {', '.join(p.name for p in powers)}).")
         return
     ctx.signed = Signed(game, found.name, master=True)
+    standing_in(ctx)  # what follows for the power is told to its player
     ctx.results.add(f"You stand in for {found.name} in {game.name}: the lines that follow are "
-                    f"its orders and commands; its player is told of the orders you enter. "
+                    f"its orders and commands; its player is told of everything you enter. "
                     "BECOME GM goes back to your own commands.")
 
 
@@ -97,9 +100,9 @@ COMMAND = CommandSpec(
     help=(
         HelpLines("GM", 84, """\
     BECOME <power>                         after SIGNON GM: the lines that follow are that
-                                           power's orders (also after the deadline); its
-                                           player is told, with the orders. BECOME GM
-                                           goes back to your commands:
+                                           power's orders and commands (orders also after
+                                           the deadline); its player is told of every
+                                           one. BECOME GM goes back to your commands:
                                                SIGNON GM mygame secret
                                                BECOME France
                                                A Par-Bur

@@ -173,6 +173,10 @@ clock, in the game's time zone).
 
 A new game has: movement 72h, retreat 24h, adjustment 24h, no grace, time zone UTC,
 press ALL, late HOLD, early processing ON, reminders 12 hours before the deadline.
+
+Once the game has started, everyone in it is told of each change of these settings,
+one mail for all the changes of a message (as on njudge; not SET TAKEOVER, whose
+password stays yours, nor SET OBSERVERS, whose addresses stay private).
 """),
     HelpLines("RULEBOOK", 10, """\
 HELP RULEBOOK

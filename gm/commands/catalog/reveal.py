@@ -44,7 +44,7 @@ def handle(ctx: Context, command: Reveal) -> None:
         ctx.results.add(f"REVEAL: {game.name} is not QUIET: its players see one another's "
                         "addresses in SUMMARY already (SET QUIET hides them).")
         return
-    if change(ctx, "REVEAL", {"revealed": True}, revealed=True) is None:
+    if change(ctx, "REVEAL", {"revealed": True}, told=False, revealed=True) is None:
         return
     game = refresh(ctx, signed.game)
     variant = variant_of(game)

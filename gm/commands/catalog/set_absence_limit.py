@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.absence import days, save
+from gm.commands.handlers.announce import announce
 from gm.commands.handlers.common import as_master, refresh
 from gm.commands.reading import Draft, Invalid
 from gm.commands.spec import CommandSpec, HelpLines
@@ -51,6 +52,7 @@ def handle(ctx: Context, command: SetAbsenceLimit) -> None:
                         game_id=game.id,
                         details={"setting": "SET ABSENCE LIMIT", "days": command.days},
                         inbound_id=ctx.inbound_id)
+    announce(ctx, game, command.line.text)  # everyone in a game under way is told
     if command.days == 0:
         ctx.results.add(f"Absences in {game.name}: OFF (players may claim none from now on; "
                         "those claimed already stand).")

@@ -1,5 +1,5 @@
-"""SET DEADLINE [<phase type>] <duration | time of day> (GM): how long phases last, or when
-they end."""
+"""SET DEADLINE <phase type> <duration | time of day>, SET DEADLINE <duration> (GM): how long
+phases last, or when they end, from the next phase on."""
 
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SetDeadline(Command):
-    """`SET DEADLINE [MOVEMENT|RETREAT|ADJUSTMENT|ALL] <48h | 20:00>`.
+    """`SET DEADLINE <MOVEMENT|RETREAT|ADJUSTMENT|ALL> <48h | 20:00>` or `SET DEADLINE 48h`.
 
-    `phase_type` None means all phase types. `when` is a timedelta (time allowed from the
+    `phase_type` None means all phase types (a time of day alone is the open phase's
+    deadline, set_deadline_at.py). `when` is a timedelta (time allowed from the
     start of the phase) or a time of day (the deadline falls at the next such time, in the
     game's time zone).
     """
@@ -75,12 +76,13 @@ COMMAND = CommandSpec(
     handle=handle,
     set_usage={
         "DEADLINE": (
-            "SET DEADLINE needs a time, after the phase type if it is for one type only:"
-            f" SET DEADLINE 48h, SET DEADLINE MOVEMENT 2d, SET DEADLINE RETREAT 24h or"
-            f" SET DEADLINE ALL 20:00 (phase types MOVEMENT, RETREAT, ADJUSTMENT, ALL; times"
-            f" {DURATIONS} after the phase begins, or a time of day such as 20:00); to move"
-            " the deadline of the phase open now give a date and a time:"
-            " SET DEADLINE 2026-12-01 18:00 or SET DEADLINE Dec 1 2026 18:00"
+            "SET DEADLINE needs a time: the deadline of the phase open now as a date"
+            " (SET DEADLINE 23:30, SET DEADLINE Tue 18:00, SET DEADLINE Dec 9 18:00,"
+            " SET DEADLINE 2026-12-01 18:00), or the rule for the phases to come, after the"
+            " phase type if it is for one type only: SET DEADLINE 48h, SET DEADLINE MOVEMENT 2d,"
+            f" SET DEADLINE RETREAT 24h or SET DEADLINE ALL 20:00 (phase types MOVEMENT,"
+            f" RETREAT, ADJUSTMENT, ALL; times {DURATIONS} after the phase begins, or a time"
+            " of day such as 20:00)"
         ),
     },
     help=(
@@ -91,7 +93,9 @@ COMMAND = CommandSpec(
                                    SET DEADLINE ADJUSTMENT 1d12h
                                    SET DEADLINE ALL 2d
                                    SET DEADLINE MOVEMENT 20:00  (at the next 20:00)
-                                   without a type the time is for every phase
+                                   SET DEADLINE 48h  (a length of time without a
+                                   type: every phase; a time of day without a type
+                                   is this phase's deadline, SET DEADLINE <date>)
 """),
     ),
 )

@@ -1,76 +1,91 @@
-"""SET DEADLINE <date> <time> (GM): move the open phase's deadline (njudge's SET DEADLINE),
-told to every player. SET DEADLINE <type> <time> (set_deadline.py) is the rule for the phases
-to come; a line with a date is this one."""
+"""SET DEADLINE <date> (GM): move the open phase's deadline (njudge's SET DEADLINE <date>,
+`data/deadlines`: "a time alone is today"), told to every player. SET DEADLINE <type> <time>
+and SET DEADLINE <duration> (set_deadline.py) are the rule for the phases to come; a date, a
+weekday or a time alone is this phase's deadline."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo
 
 from lark import Token
 
+from gm.commands.dates import EXAMPLES, DateProblem, DateWords, read_date, resolve
 from gm.commands.handlers.common import shown_deadline, variant_of
 from gm.commands.handlers.gm_control import open_game
 from gm.commands.handlers.notices import tell_game
-from gm.commands.reading import Draft, Invalid, day, quote, time_of_day
+from gm.commands.reading import Draft, Invalid
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.play.render import render
+from gm.play.zones import zone
 from gm.store import audit
 from gm.store import phases as phases_repo
+from gm.store.rows import GameRecord, PhaseRecord
+from gm.store.settings import GameSettings
 from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
 
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+NO_CLOCK = time(23, 30)  # njudge: the time of a date without one, when the phase has no clock
 
 
 @dataclass(frozen=True)
 class SetDeadlineAt(Command):
-    """`SET DEADLINE 2026-12-01 18:00`: the open phase's deadline, a wall-clock time in the
-    game's time zone (`at` is naive)."""
+    """`SET DEADLINE Dec 9 18:00` (njudge's SET DEADLINE <date>): the open phase's deadline,
+    a date as written, read in the game's time zone when the command runs."""
 
-    at: datetime
-
-
-def read_set_deadline_iso(c: list[Token]) -> Draft:
-    when = datetime.combine(day(c[0]), time_of_day(c[1]))
-    return Draft(lambda line: SetDeadlineAt(line, when))
+    when: DateWords
 
 
-def read_set_deadline_words(c: list[Token]) -> Draft:
-    *weekday, month, day_num, year = (str(t) for t in c[:-1])
-    number = int(re.sub(r"\D", "", day_num))
-    written = " ".join([*weekday, month, day_num, year])
+def read_date_words(c: Sequence[object], usage: str) -> DateWords:
+    """The date the tokens write, or Invalid saying why not and what `usage` accepts."""
     try:
-        when = datetime(int(year), _MONTHS.index(month[:3].lower()) + 1, number)
-    except ValueError:
-        raise Invalid(f"{quote(written, 30)} is not a date: SET DEADLINE Dec 1 2026 18:00 or "
-                      "SET DEADLINE 2026-12-01 18:00") from None
-    if weekday and _WEEKDAYS.index(weekday[0][:3].lower()) != when.weekday():
-        raise Invalid(f"{quote(written, 30)}: {when:%b} {number} {year} is a "
-                      f"{_DAY_NAMES[when.weekday()]}, not {weekday[0].rstrip('.,')}")
-    when = datetime.combine(when.date(), time_of_day(c[-1]))
+        return read_date([str(t) for t in c])
+    except DateProblem as problem:
+        raise Invalid(f"{problem}; {usage}") from None
+
+
+def read_set_deadline_at(c: list[Token]) -> Draft:
+    when = read_date_words(c, f"SET DEADLINE needs a time or a date: {EXAMPLES}")
     return Draft(lambda line: SetDeadlineAt(line, when))
+
+
+def phase_clock(settings: GameSettings, phase: PhaseRecord) -> time:
+    """The time of a date written without one: the phase type's time of day, if its rule is
+    one, else 23:30 (njudge `data/deadlines`: the phase's "clock", or 23:30)."""
+    rule = settings.deadlines.get(phase.phase.type)
+    return rule if isinstance(rule, time) else NO_CLOCK
+
+
+def moment_of(game: GameRecord, when: DateWords, now: datetime, clock: time) -> datetime:
+    """The moment `when` means in the game's time zone (DateProblem when it means none)."""
+    tz = zone(game.settings.timezone)
+    local = now.astimezone(tz).replace(tzinfo=None)
+    return resolve(when, local, clock).replace(tzinfo=tz)
 
 
 def handle(ctx: Context, command: SetDeadlineAt) -> None:
     found = open_game(ctx, "SET DEADLINE", "move the deadline of", lock=True)
     if found is None:
+        if ctx.signed is not None and ctx.signed.power is None and command.when.at is not None \
+                and not command.when.dated:
+            ctx.results.add(f"(A time alone is the deadline of the phase open now; for the rule "
+                            f"of every phase: SET DEADLINE ALL {command.when.at:%H:%M}.)")
         return
     game, phase = found
     if game.status is GameStatus.PAUSED:
         ctx.results.add(f"{command.line}: refused, {game.name} is paused; RESUME it first, "
                         "then move the deadline.")
         return
-    zone = game.settings.timezone
-    moment = command.at.replace(tzinfo=ZoneInfo(zone))
+    try:
+        moment = moment_of(game, command.when, ctx.now, phase_clock(game.settings, phase))
+    except DateProblem as problem:
+        ctx.results.add(f"{command.line}: refused, {problem}.")
+        return
     if moment <= ctx.now:
         ctx.results.add(f"{command.line}: refused, {shown_deadline(game, moment)} is in the "
                         f"past (it is now {shown_deadline(game, ctx.now)}); give a later time.")
@@ -84,7 +99,9 @@ def handle(ctx: Context, command: SetDeadlineAt) -> None:
     name = variant_of(game).format_phase(phase.phase)
     shown = shown_deadline(game, moment)
     ctx.results.add(f"Deadline of {name} in {game.name} moved to {shown} (it was "
-                    f"{shown_deadline(game, before)}). Every player was told.")
+                    f"{shown_deadline(game, before)}). Every player was told. This phase "
+                    "only: the phases to come keep the game's rule (SET DEADLINE MOVEMENT 48h "
+                    "sets it).")
     tell_game(ctx, game, "the deadline has moved", render(
         "reply/deadline-moved.txt.j2", game=game.name, phase=name, deadline=shown,
         before=shown_deadline(game, before), service=ctx.service), phase=name)
@@ -93,21 +110,25 @@ def handle(ctx: Context, command: SetDeadlineAt) -> None:
 COMMAND = CommandSpec(
     value=SetDeadlineAt,
     keywords=("SET",),
-    rules={"set_deadline_iso": read_set_deadline_iso,
-           "set_deadline_words": read_set_deadline_words},
+    rules={"set_deadline_at": read_set_deadline_at},
     handle=handle,
     help=(
         HelpLines("DEADLINES", 25, """\
-    SET DEADLINE <date> <time>     move the deadline of the phase open now (in the game's
-                                   time zone); every player is told:
+    SET DEADLINE <date>            move the deadline of the phase open now (in the game's
+                                   time zone), as the classic judges read dates; every
+                                   player is told; the phases to come keep the rule:
+                                   SET DEADLINE 23:30       today (tomorrow once past)
+                                   SET DEADLINE Tue 18:00   the next Tuesday
+                                   SET DEADLINE Dec 9       (without a time: the phase
+                                                            type's time of day, or 23:30)
+                                   SET DEADLINE 15          the next 15th of a month
                                    SET DEADLINE 2026-12-01 18:00
-                                   SET DEADLINE Dec 1 2026 18:00
                                    SET DEADLINE Tue Dec 1 2026 18:00
-                                   with a date it is this phase's deadline; with a phase
-                                   type or a length of time, the rule for the phases to come
+                                   without a year at most 120 days ahead; at most a
+                                   year ahead in all
 """),
         HelpLines("GM", 82, """\
-    SET DEADLINE <date> <time>             move this phase's deadline (HELP DEADLINES)
+    SET DEADLINE <date>                    move this phase's deadline (HELP DEADLINES)
 """),
     ),
 )

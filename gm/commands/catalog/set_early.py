@@ -48,7 +48,9 @@ COMMAND = CommandSpec(
     SET EARLY ON|OFF               process as soon as every power has ordered
                                    (a short delay after the last orders, so a
                                    correction sent just after counts: the
-                                   judge's early_delay, 20 seconds by default)
+                                   judge's early_delay, 20 seconds by default);
+                                   a power whose last message had a refused
+                                   order line is not ready until a clean one
 """),
     ),
 )

@@ -1,4 +1,5 @@
-"""SET GRACE <duration> (GM): extra time for late powers."""
+"""SET GRACE <duration> (GM): extra time for late powers, after each deadline (SET GRACE
+<date>, set_grace_at.py, ends the open phase's)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ COMMAND = CommandSpec(
     rules={"set_grace": read_set_grace},
     handle=handle,
     set_usage={
-        "GRACE": f"SET GRACE needs a duration: SET GRACE 12h (or {DURATIONS})",
+        "GRACE": (f"SET GRACE needs a duration: SET GRACE 12h (or {DURATIONS}), or when the"
+                  " open phase's grace period ends: SET GRACE Tue 23:30"),
     },
     help=(
         HelpLines("DEADLINES", 30, """\

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.announce import announce
 from gm.commands.handlers.common import as_master, refresh
 from gm.commands.handlers.observing import OPEN_KEY
 from gm.commands.reading import Draft
@@ -49,6 +50,7 @@ def handle(ctx: Context, command: SetObserve) -> None:
                         game_id=game.id,
                         details={"setting": "SET OBSERVE", "allowed": command.allowed},
                         inbound_id=ctx.inbound_id)
+    announce(ctx, game, command.line.text)  # everyone in a game under way is told
     if command.allowed:
         ctx.results.add(f"Anyone may OBSERVE {game.name} now.")
     else:

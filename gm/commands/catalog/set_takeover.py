@@ -49,7 +49,9 @@ def handle(ctx: Context, command: SetTakeover) -> None:
         extra.pop(TAKEOVER_KEY, None)
     else:
         extra[TAKEOVER_KEY] = hash_password(command.password.value)
-    if change(ctx, what, {"takeover": command.password is not None}, extra=extra) is None:
+    # a password: not announced (njudge announces every SET but PASSWORD and WAIT)
+    if change(ctx, what, {"takeover": command.password is not None}, told=False,
+              extra=extra) is None:
         return
     name = game_name(ctx)
     ctx.results.add(

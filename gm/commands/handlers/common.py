@@ -10,7 +10,7 @@ from gm.commands.handlers.context import Context, Signed
 from gm.commands.values import PhaseCode, PhaseRef
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
-from gm.play.deadlines import deadline_after, show
+from gm.play.deadlines import deadline_after, grace_end, show
 from gm.policies import LatePolicy
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -117,7 +117,7 @@ def orders_closed(game: GameRecord, phase: PhaseRecord, now: datetime) -> bool:
     the phase is processed."""
     if phase.deadline_at is None or game.settings.late is LatePolicy.WAIT:
         return False
-    return now > phase.deadline_at + game.settings.grace
+    return now > grace_end(game.settings, phase.id, phase.deadline_at)
 
 
 def phase_name(variant: Variant, phase: PhaseRecord) -> str:

@@ -90,7 +90,9 @@ class Signed:
 
 class Ongoing(Protocol):
     """Work that goes on over several of a message's commands, kept by its Context: told
-    before each command, and when the last has run (it stores what it gathered then)."""
+    before each command, and when the last has run (it stores what it gathered then). Work
+    that tells others what the commands did has `ends_last = True`: it hears after the rest
+    (gm.commands.handlers.announce, .standing_in)."""
 
     def command_starts(self, command: Command) -> None: ...
 
@@ -117,6 +119,10 @@ class Context:
     ongoing: dict[type, Ongoing] = field(default_factory=dict)
     # the sign-on when the last command started
     _signed_before: Signed | None = field(default=None, init=False, repr=False)
+    # the reply's length when the message's last command had run (what the ongoing work
+    # writes at the message's end comes after it)
+    commands_done_at: int = field(default=0, init=False)
+    command: Command | None = field(default=None, init=False)  # the command running
 
     @property
     def arrived(self) -> datetime:
@@ -133,13 +139,20 @@ class Context:
     def command_starts(self, command: Command) -> None:
         """Before each command of the message: the ongoing work hears of it, and the sign-on's
         game is no longer fresh once a command has run after the sign-on."""
-        for ongoing in list(self.ongoing.values()):
+        for ongoing in self._in_turn():
             ongoing.command_starts(command)
+        self.command = command
         if self.signed is not None and self.signed is self._signed_before:
             self.signed.fresh = False
         self._signed_before = self.signed
 
     def message_ends(self) -> None:
         """After the message's last command: the ongoing work finishes."""
-        for ongoing in list(self.ongoing.values()):
+        self.commands_done_at = len(self.results.lines)
+        for ongoing in self._in_turn():
             ongoing.message_ends()
+
+    def _in_turn(self) -> list[Ongoing]:
+        """The ongoing work in the order begun, but the work that tells others of what the
+        commands did (`ends_last`) after the work that stores and answers (the orders)."""
+        return sorted(self.ongoing.values(), key=lambda o: bool(getattr(o, "ends_last", False)))

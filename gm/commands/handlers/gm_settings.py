@@ -1,8 +1,9 @@
 """What the GM's game settings share (SET DEADLINE, GRACE, TIMEZONE, PRESS, LATE, EARLY, REMIND,
 OBSERVERS, RULEBOOK, and ADD OBSERVER): the change of the settings, the observers' list.
 
-Each is stored in the game's settings document (gm.store.settings), echoed in the reply and
-logged in the audit trail. A deadline change applies to phases opened after it.
+Each is stored in the game's settings document (gm.store.settings), echoed in the reply,
+logged in the audit trail and, in a game under way, told to everyone in it (but the observers'
+addresses; gm.commands.handlers.announce). A deadline change applies to phases opened after it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import dataclasses
 from datetime import timedelta
 from typing import Any
 
+from gm.commands.handlers.announce import announce
 from gm.commands.handlers.common import as_master, refresh
 from gm.commands.handlers.context import Context
 from gm.store import audit
@@ -33,9 +35,11 @@ def duration_text(span: timedelta) -> str:
 
 
 def change(
-    ctx: Context, what: str, details: dict[str, Any], **changes: Any
+    ctx: Context, what: str, details: dict[str, Any], *, told: bool = True, **changes: Any
 ) -> GameSettings | None:
-    """Store `changes` in the signed-on GM's game; the new settings, or None if refused."""
+    """Store `changes` in the signed-on GM's game; the new settings, or None if refused.
+    With `told`, everyone in a game under way is told of the change (and of what the reply
+    goes on to say of it; gm.commands.handlers.announce)."""
     signed = as_master(ctx, what)
     if signed is None:
         return None
@@ -48,6 +52,8 @@ def change(
     audit.record_action(ctx.session, actor=ctx.sender, action="set", now=ctx.now,
                         game_id=game.id, details={"setting": what, **details},
                         inbound_id=ctx.inbound_id)
+    if told and ctx.command is not None:
+        announce(ctx, game, ctx.command.line.text)
     return settings
 
 
@@ -78,7 +84,7 @@ def store_observers(ctx: Context, what: str, addresses: list[str]) -> None:
     signed = ctx.signed
     assert signed is not None  # as_master checked it
     extra = {**refresh(ctx, signed.game).settings.extra, OBSERVERS_KEY: addresses}
-    if change(ctx, what, {"observers": len(addresses)}, extra=extra) is None:
+    if change(ctx, what, {"observers": len(addresses)}, told=False, extra=extra) is None:
         return
     ctx.results.add(f"Observers of {game_name(ctx)}: "
                     + (", ".join(addresses) if addresses else "none") + ".")

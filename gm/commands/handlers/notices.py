@@ -3,6 +3,8 @@ one message per address so that addresses stay private."""
 
 from __future__ import annotations
 
+import re
+
 from gm.commands.handlers.context import Context, Notice
 from gm.mail.compose import build_subject
 from gm.play.observers import observers
@@ -35,3 +37,13 @@ def tell_game(ctx: Context, game: GameRecord, what: str, body: str, *, phase: st
     subject = build_subject(what, game=game.name, phase=phase)
     for address in game_addresses(ctx, game, observers_too=observers_too):
         ctx.results.mail.append(Notice((address,), subject, body, game.id))
+
+
+def what_was_said(line: str, said: list[str]) -> str:
+    """A command's line and what the reply said of it, on one line for a notice to others:
+    `SET PRESS WHITE  ->  Press in g: ...` (the reply's own quoting of the line left out)."""
+    text = " ".join(x.strip() for x in said if x.strip())
+    text = re.sub(r"^line \d+: ", "", text)
+    if text.startswith(line):
+        text = text[len(line):].lstrip(": ")
+    return f"{line}  ->  {text}" if text else line

@@ -30,7 +30,6 @@ from gm.commands.handlers.common import (
     variant_of,
 )
 from gm.commands.handlers.context import Context, Signed
-from gm.commands.handlers.notices import tell
 from gm.commands.handlers.order_arrival import arrived_too_early, kept_late, was_open
 from gm.commands.handlers.order_wording import (
     after_deadline,
@@ -40,6 +39,7 @@ from gm.commands.handlers.order_wording import (
     type_note,
     unreadable,
 )
+from gm.commands.handlers.standing_in import standing_in
 from gm.commands.values import Clear, Command, CommandError, ListOrders, OrderLine
 from gm.engine.errors import OrderError
 from gm.engine.game import Needed, build_sites, orders_needed, phase_results
@@ -67,10 +67,12 @@ from gm.engine.phase import PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.units import Unit, UnitType
 from gm.notation import parse_order, parse_orders
+from gm.play.deadlines import grace_end
 from gm.play.order_pictures import power_orders_picture, reply_picture
 from gm.play.picture_choice import mode_for
 from gm.store import powers as powers_repo
 from gm.store import submissions as orders_repo
+from gm.store.errors import PhaseClosed
 from gm.store.rows import GameRecord, PhaseRecord
 from gm.store.rows import OrderLine as StoredLine
 from gm.store.statuses import GameStatus
@@ -203,6 +205,10 @@ class OrderTaking:
         self._ordered = False
         # orders read in the run but refused: drawn void on the acknowledgement's picture
         self._refused: list[AnyOrder] = []
+        # the message's refused order lines, by the game, phase and power they were for:
+        # kept at the message's end as a submission that is not valid, so that the power is
+        # not ready until a clean message (`_keep_refusals`)
+        self._flawed: dict[tuple[int, int, str], list[StoredLine]] = {}
 
     @staticmethod
     def of(ctx: Context) -> OrderTaking:
@@ -215,6 +221,7 @@ class OrderTaking:
 
     def message_ends(self) -> None:
         self._end_run()
+        self._keep_refusals()
 
     # -- the commands ---------------------------------------------------------------------------
     def order_line(self, command: OrderLine) -> None:
@@ -235,11 +242,13 @@ class OrderTaking:
         if named is not None:  # `TURKEY : Erode Mos`, as Geophysical rule 3 writes orders
             if named.name != signed.power:
                 ctx.results.add(f"  {at}{quoted}: refused, you are signed on as {signed.power}.")
+                self._flaw(signed, view, command.text, f"signed on as {signed.power}")
                 return
             written = rest.strip()
         parsed = parse_orders(written, gmap, phase.phase.type, variant.order_kinds)
         if isinstance(parsed, OrderError):
             ctx.results.add(f"  {at}{unreadable(command, written, parsed)}")
+            self._flaw(signed, view, command.text, str(parsed))
             if _LONE_LANDING.match(command.text) and variant.army_fleet:
                 ctx.results.add(f"  {at}{quoted}: say which A/F the army leaves, e.g. `A/F MAO "
                                 "disembarks Por`, or give it on the line of the A/F's move: "
@@ -257,6 +266,7 @@ class OrderTaking:
             if head is not None and _chained(head, order):
                 ctx.results.add(f"  {at}{shown}: refused with the first order of its line "
                                 f"({head}), which it follows on from.")
+                self._flaw(signed, view, text, f"follows on from {head}")
                 continue
             given = order  # as written: the note below says when it named the other kind of unit
             why = _refusal(needed, order, phase, signed.power)
@@ -275,6 +285,7 @@ class OrderTaking:
                 why = self._verdict(signed, view, order)
             if why is not None:
                 ctx.results.add(f"  {at}{shown}: refused, {why}.")
+                self._flaw(signed, view, text, why)
                 self._refused.append(order)
                 if n == 0:
                     head = order
@@ -302,6 +313,37 @@ class OrderTaking:
         self._picture(signed, view, [])
         if signed.master:
             self._tell_player(signed, view, [])
+
+    # -- refused lines: the power is not ready -------------------------------------------------
+    def _flaw(self, signed: Signed, view: OrderView, text: str, why: str) -> None:
+        """Note a refused order line of the message, for the power and phase it was for."""
+        assert signed.power is not None and view.phase is not None
+        self._flawed.setdefault((view.game.id, view.phase.id, signed.power), []).append(
+            StoredLine(text=text, canonical=None, error=why))
+
+    def _keep_refusals(self) -> None:
+        """At the message's end: for each power a refused line was for, keep the refused
+        lines as a submission that is not valid, after its orders. The orders it has stand
+        (the latest valid ones), but it is not ready for early processing until a message
+        whose order lines are all accepted (njudge `data/deadlines`: "An error free set of
+        orders will be required to set the 'has submitted orders' status"); the reply says
+        so."""
+        ctx = self.ctx
+        flawed, self._flawed = self._flawed, {}
+        for (game_id, phase_id, power), lines in flawed.items():
+            try:
+                orders_repo.submit_orders(ctx.session, phase_id, power, lines, now=ctx.now,
+                                          inbound_id=ctx.inbound_id, game_id=game_id)
+            except PhaseClosed:  # pragma: no cover - the game lock is held; said already
+                continue
+            count = len(lines)
+            ctx.results.blank()
+            ctx.results.add(
+                f"{power} is not counted as ready: {count} order line"
+                f"{'s' if count != 1 else ''} of this message {'were' if count != 1 else 'was'}"
+                " not accepted. The orders shown stand, but the phase is not processed early on"
+                " them: send your orders again with every line accepted (or CLEAR) to be"
+                " counted as ready.")
 
     # -- what the run reads -------------------------------------------------------------------
     def _view(self, signed: Signed) -> OrderView:
@@ -356,7 +398,10 @@ class OrderTaking:
                 ctx.results.add(f"{what}: refused, too late.")  # refusal
                 return None
             self.told_late.add(game.id)
-            grace = " and its grace period" if game.settings.grace else ""
+            assert phase.deadline_at is not None  # orders_closed says so
+            grace = (" and its grace period" if grace_end(game.settings, phase.id,
+                                                          phase.deadline_at) > phase.deadline_at
+                     else "")
             ctx.results.add(f"{what}: refused, the deadline "
                             f"({shown_deadline(game, phase.deadline_at, seconds=True)}){grace} has "
                             "passed.")
@@ -476,7 +521,7 @@ class OrderTaking:
 
     def _tell_player(self, signed: Signed, view: OrderView, orders: list[AnyOrder]) -> None:
         """The GM standing in for a power (BECOME) stored its orders: its player is told,
-        with the orders that now stand."""
+        with the orders that now stand (gm.commands.handlers.standing_in)."""
         assert signed.power is not None and view.phase is not None
         power = powers_repo.get_power(self.ctx.session, view.game.id, signed.power)
         name = view.variant.format_phase(view.phase.phase)
@@ -486,8 +531,8 @@ class OrderTaking:
             "Your orders now:", *shown, "",
             "You may change them as usual until the deadline "
             f"({shown_deadline(view.game, view.phase.deadline_at)})."])
-        for address in () if power is None else power.addresses:
-            tell(self.ctx, address, view.game, f"the GM entered orders for {signed.power}", text)
+        if power is not None:  # told at the message's end, with the GM's other commands
+            standing_in(self.ctx).orders(view.game, signed.power, text)
 
     def _keep_within_counts(self, merged: Taken, needed: Needed | None) -> None:
         """A power builds (or removes) no more than its count: the latest orders are kept."""
