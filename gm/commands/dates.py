@@ -14,6 +14,10 @@ own `2026-12-09` stands for year, month and day. `DateWords` keeps what was writ
   neither (a time alone) today, or tomorrow once the time has passed today;
 - without a time, the time the caller gives (njudge: the phase's clock, else 23:30);
 - nothing more than `MAX_AHEAD` ahead (so a year such as 9999 is refused, not overflowed).
+
+HISTORY FROM and TO (njudge `data/history`) look back instead (`latest`): a weekday is the
+latest such day up to today, a date without a year the latest such date up to today, midnight
+without a time. A two-digit year 80 to 99 is 1980 to 1999, as njudge reads it.
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
+
+from gm.play.zones import zone
 
 UNDATED_DAYS = 120  # njudge: a date without a year at most this far ahead
 MAX_AHEAD = timedelta(days=366)  # no date further ahead than this
@@ -81,6 +87,14 @@ def read_date(words: list[str]) -> DateWords:
             put("time", time(int(clock[1]), int(clock[2])), word)
         elif re.fullmatch(r"\d{4}", word):
             put("year", int(word), word)
+        elif re.fullmatch(r"(8|9)\d", word):  # njudge: 80 to 99 are 1980 to 1999
+            put("year", 1900 + int(word), word)
+        elif re.fullmatch(r"\d{1,2}:\d{2}", word):
+            raise DateProblem(f'"{text}": {word} is not a time (hh:mm, 00:00 to 23:59)')
+        elif (number := _DAY.fullmatch(word)) and "day" in parts and "month" in parts \
+                and re.fullmatch(r"\d\d", word):
+            raise DateProblem(f'"{text}": a two-digit year is 80 to 99 (1980-1999); write '
+                              "the year in full: Jan 1, 2026")
         elif number := _DAY.fullmatch(word):
             put("day", int(number[1]), word)
         elif short in _MONTHS:
@@ -153,6 +167,54 @@ def resolve(words: DateWords, now: datetime, default_time: time) -> datetime:
                           f"{UNDATED_DAYS} days ahead: give the year, month and day "
                           f"({moment:%b} {moment.day} {moment.year})")
     return moment
+
+
+def looking_back(words: DateWords, now: datetime, zone_name: str) -> datetime:
+    """The moment `words` mean looking back from `now` in the zone `zone_name`, in UTC."""
+    tz = zone(zone_name)
+    local = latest(words, now.astimezone(tz).replace(tzinfo=None))
+    return local.replace(tzinfo=tz).astimezone(UTC)
+
+
+def latest(words: DateWords, now: datetime) -> datetime:
+    """The moment `words` mean looking back, as a naive wall-clock time of the zone `now`
+    (naive, local) is in: the latest such day up to today (HISTORY's dates)."""
+    at = words.at if words.at is not None else time(0, 0)
+    today = now.date()
+    if words.year is not None:
+        assert words.month is not None  # read_date insists, and that the date exists
+        day = _whole(words.year, words.month, words.day)
+    elif words.weekday is not None:
+        day = today - timedelta(days=(today.weekday() - words.weekday) % 7)
+    elif words.month is not None:
+        day = _latest_of_month(words.month, words.day, today, words.text)
+    elif words.day is not None:
+        day = _latest_day_number(words.day, today)
+    else:
+        day = today
+    return datetime.combine(day, at)
+
+
+def _latest_of_month(month: int, day: int | None, today: date, text: str) -> date:
+    for year in (today.year, today.year - 1, today.year - 2, today.year - 3, today.year - 4):
+        try:
+            found = _whole(year, month, day)
+        except ValueError:
+            continue  # Feb 29 in a year that has none
+        if found <= today:
+            return found
+    raise DateProblem(f'"{text}" is not a date')
+
+
+def _latest_day_number(number: int, today: date) -> date:
+    year, month = today.year, today.month
+    for _ in range(13):
+        if number <= calendar.monthrange(year, month)[1]:
+            found = date(year, month, number)
+            if found <= today:
+                return found
+        year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+    raise DateProblem(f'"{number}" is not a day of the month')  # pragma: no cover
 
 
 def _whole(year: int, month: int, day: int | None) -> date:

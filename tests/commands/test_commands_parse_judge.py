@@ -39,8 +39,7 @@ from gm.commands.catalog.set_preference import SetPreference
 from gm.commands.catalog.signon import SignOn
 from gm.commands.catalog.standby import Standby
 from gm.commands.catalog.summary import Summary
-from gm.commands.dates import DateWords
-from gm.commands.handlers.judge_dates import JudgeDate
+from gm.commands.dates import DateWords, looking_back, read_date
 from gm.commands.parse import parse_message
 from gm.commands.values import Command, Line, PhaseCode, Unreadable
 from gm.engine.phase import Phase, PhaseType
@@ -255,8 +254,9 @@ def test_history_with_njudges_dates() -> None:
     command = _one("HISTORY alpha FROM Jan 1, 2026 TO Feb 1, 2026 18:30 LINES 500")
     assert isinstance(command, History) and command.dates
     assert (command.game, command.lines) == ("alpha", 500)
-    assert command.since == JudgeDate("Jan 1, 2026", 1, 1, 2026)
-    assert command.until == JudgeDate("Feb 1, 2026 18:30", 2, 1, 2026, clock=time(18, 30))
+    assert command.since == DateWords("Jan 1, 2026", month=1, day=1, year=2026)
+    assert command.until == DateWords("Feb 1, 2026 18:30", month=2, day=1, year=2026,
+                                       at=time(18, 30))
     command = _one("HISTORY FROM S1902M TO F1903M")  # no game: the signed-on one
     assert command == History(Line(1, "HISTORY FROM S1902M TO F1903M"), None,
                               PhaseCode("S", 1902, PhaseType.MOVEMENT),
@@ -266,12 +266,14 @@ def test_history_with_njudges_dates() -> None:
     assert _one("HISTORY LAST 2") == History(Line(1, "HISTORY LAST 2"), None, last=2)
     command = _one("HISTORY FROM Mon")
     assert isinstance(command, History) and command.game is None
-    assert command.since == JudgeDate("Mon", weekday=0)
+    assert command.since == DateWords("Mon", weekday=0)
     command = _one("HISTORY alpha FROM 3 Mar 99")
-    assert isinstance(command, History) and command.since == JudgeDate("3 Mar 99", 3, 3, 1999)
+    assert isinstance(command, History)
+    assert command.since == DateWords("3 Mar 99", month=3, day=3, year=1999)
     command = _one("HISTORY alpha TO 2026-03-04 12:00")
     assert isinstance(command, History) and command.since is None
-    assert command.until == JudgeDate("2026-03-04 12:00", 3, 4, 2026, clock=time(12, 0))
+    assert command.until == DateWords("2026-03-04 12:00", month=3, day=4, year=2026,
+                                       at=time(12, 0))
     command = _one("HISTORY alpha LINES 40")
     assert isinstance(command, History) and (command.dates, command.lines) == (True, 40)
     command = _one("HISTORY alpha EXCLSTART S1903M EXCLEND F1904B BROAD")
@@ -288,12 +290,15 @@ def test_history_with_njudges_dates() -> None:
 
 def test_a_judge_date_is_placed_in_time_when_it_runs() -> None:
     now = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)  # a Wednesday
-    assert JudgeDate("Mon", weekday=0).moment(now, "UTC") == datetime(2026, 3, 2, tzinfo=UTC)
-    assert JudgeDate("Wed", weekday=2).moment(now, "UTC") == datetime(2026, 3, 4, tzinfo=UTC)
+
+    def back(text: str, zone_name: str = "UTC") -> datetime:
+        return looking_back(read_date(text.split()), now, zone_name)
+
+    assert back("Mon") == datetime(2026, 3, 2, tzinfo=UTC)
+    assert back("Wed") == datetime(2026, 3, 4, tzinfo=UTC)
     # no year: the latest such day up to today
-    assert JudgeDate("Dec 25", 12, 25).moment(now, "UTC") == datetime(2025, 12, 25, tzinfo=UTC)
-    assert JudgeDate("Mar 1 18:00", 3, 1, clock=time(18, 0)).moment(now, "Europe/Paris") == \
-        datetime(2026, 3, 1, 17, 0, tzinfo=UTC)
+    assert back("Dec 25") == datetime(2025, 12, 25, tzinfo=UTC)
+    assert back("Mar 1 18:00", "Europe/Paris") == datetime(2026, 3, 1, 17, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(("text", "says"), [

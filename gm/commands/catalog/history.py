@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from lark import Token
 
+from gm.commands.dates import DateProblem, DateWords, looking_back, read_date
 from gm.commands.handlers.common import matches_phase, phase_text
-from gm.commands.handlers.judge_dates import JudgeDate, read_judge_date
 from gm.commands.handlers.meant_game import meant_game, no_game_meant
 from gm.commands.handlers.records import add_rendered, played_phases, standing
 from gm.commands.reading import Draft, Invalid, game_name
@@ -64,8 +64,8 @@ class History(Command):
     # njudge's forms: the phases open from `since` to `until` (None: from the start, to now),
     # at most `lines` lines; every phase but those from `exclude` to `exclude_to`
     dates: bool = False
-    since: JudgeDate | None = None
-    until: JudgeDate | None = None
+    since: DateWords | None = None
+    until: DateWords | None = None
     lines: int | None = None
     exclude: PhaseRef | None = None
     exclude_to: PhaseRef | None = None
@@ -117,8 +117,11 @@ def read_history_lines(c: list[Token]) -> _Lines:
     return _Lines(count)
 
 
-def _dates(rest: list[Any]) -> list[JudgeDate]:
-    return [read_judge_date(str(t)) for t in rest if isinstance(t, Token)]
+def _dates(rest: list[Any]) -> list[DateWords]:
+    try:
+        return [read_date(str(t).split()) for t in rest if isinstance(t, Token)]
+    except DateProblem as problem:
+        raise Invalid(str(problem)) from None
 
 
 def read_history_dates(c: list[Any]) -> Draft:
@@ -245,8 +248,14 @@ def _between(ctx: Context, command: History, name: str, zone_name: str,
              records: list[PhaseRecord]) -> list[PhaseRecord] | None:
     """The phases open at some time from `since` to `until` in the game's time zone (njudge:
     the messages of that time; here from the start and to now where not given)."""
-    since = None if command.since is None else command.since.moment(ctx.now, zone_name)
-    until = None if command.until is None else command.until.moment(ctx.now, zone_name)
+    try:
+        since = None if command.since is None else looking_back(command.since, ctx.now,
+                                                                 zone_name)
+        until = None if command.until is None else looking_back(command.until, ctx.now,
+                                                                 zone_name)
+    except DateProblem as problem:
+        ctx.results.add(f"HISTORY: {problem}")
+        return None
     if since is not None and until is not None and until < since:
         ctx.results.add(f"HISTORY: {command.line.text!r} ends before it begins; give the "
                         f"earlier date after FROM: HISTORY {name} FROM Jan 1, 2026 TO "
