@@ -18,6 +18,7 @@ from lark import Token
 from gm.commands.values import Command, Line
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import RULEBOOKS
+from gm.store.types import DAYS_KEPT, day_kept
 
 _GAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}", re.IGNORECASE)
 
@@ -109,10 +110,18 @@ def zone_name(name: str) -> str:
 
 def day(token: Token) -> date:
     try:
-        return date(*(int(part) for part in str(token).split("-")))
+        found = date(*(int(part) for part in str(token).split("-")))
     except ValueError:
         raise Invalid(f"{quote(str(token), 20)} is not a date; write dates as year-month-day:"
                       " 2026-03-05") from None
+    return kept_day(found, str(token))
+
+
+def kept_day(found: date, written: str) -> date:
+    """`found` (written as `written`), if within the days gm keeps; else Invalid, saying them."""
+    if not day_kept(found):
+        raise Invalid(f"{quote(written, 30)} is out of range: gm takes dates from {DAYS_KEPT}")
+    return found
 
 
 def time_of_day(token: Token) -> time:

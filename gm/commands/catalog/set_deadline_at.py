@@ -8,17 +8,17 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo
 
 from lark import Token
 
 from gm.commands.handlers.common import shown_deadline, variant_of
 from gm.commands.handlers.gm_control import open_game
 from gm.commands.handlers.notices import tell_game
-from gm.commands.reading import Draft, Invalid, day, quote, time_of_day
+from gm.commands.reading import Draft, Invalid, day, kept_day, quote, time_of_day
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.play.render import render
+from gm.play.zones import wall_clock
 from gm.store import audit
 from gm.store import phases as phases_repo
 from gm.store.statuses import GameStatus
@@ -56,7 +56,7 @@ def read_set_deadline_words(c: list[Token]) -> Draft:
     if weekday and _WEEKDAYS.index(weekday[0][:3].lower()) != when.weekday():
         raise Invalid(f"{quote(written, 30)}: {when:%b} {number} {year} is a "
                       f"{_DAY_NAMES[when.weekday()]}, not {weekday[0].rstrip('.,')}")
-    when = datetime.combine(when.date(), time_of_day(c[-1]))
+    when = datetime.combine(kept_day(when.date(), written), time_of_day(c[-1]))
     return Draft(lambda line: SetDeadlineAt(line, when))
 
 
@@ -70,7 +70,12 @@ def handle(ctx: Context, command: SetDeadlineAt) -> None:
                         "then move the deadline.")
         return
     zone = game.settings.timezone
-    moment = command.at.replace(tzinfo=ZoneInfo(zone))
+    moment, twice = wall_clock(command.at, zone)
+    if moment is None:
+        ctx.results.add(f"{command.line}: refused, {command.at:%H:%M} does not exist on "
+                        f"{command.at:%Y-%m-%d} in {zone} (the clocks go forward over it); "
+                        "give another time.")
+        return
     if moment <= ctx.now:
         ctx.results.add(f"{command.line}: refused, {shown_deadline(game, moment)} is in the "
                         f"past (it is now {shown_deadline(game, ctx.now)}); give a later time.")
@@ -85,6 +90,9 @@ def handle(ctx: Context, command: SetDeadlineAt) -> None:
     shown = shown_deadline(game, moment)
     ctx.results.add(f"Deadline of {name} in {game.name} moved to {shown} (it was "
                     f"{shown_deadline(game, before)}). Every player was told.")
+    if twice:
+        ctx.results.add(f"{command.at:%H:%M} comes twice on {command.at:%Y-%m-%d} in {zone} "
+                        "(the clocks go back over it): the deadline is the first.")
     tell_game(ctx, game, "the deadline has moved", render(
         "reply/deadline-moved.txt.j2", game=game.name, phase=name, deadline=shown,
         before=shown_deadline(game, before), service=ctx.service), phase=name)
@@ -104,7 +112,9 @@ COMMAND = CommandSpec(
                                    SET DEADLINE Dec 1 2026 18:00
                                    SET DEADLINE Tue Dec 1 2026 18:00
                                    with a date it is this phase's deadline; with a phase
-                                   type or a length of time, the rule for the phases to come
+                                   type or a length of time, the rule for the phases to come;
+                                   a local time the clocks skip is refused, one they repeat
+                                   is the first; dates run from 2000-01-01 to 2999-12-31
 """),
         HelpLines("GM", 82, """\
     SET DEADLINE <date> <time>             move this phase's deadline (HELP DEADLINES)

@@ -1,0 +1,64 @@
+"""Hostile and careless commands through the real service: dates at the ends of the calendar,
+local times that do not exist or come twice, forged OBSERVE, one address taking many powers.
+Each is answered with its reason, and nothing a player sends makes a GM command fail."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from gm.play.absences import absences, past_absences
+from gm.store.db import Database
+from gm.store.settings import GameSettings
+from tests.support.mail_table import MailTable
+from tests.support.service_support import GM, PLAYERS, maildir_config, text_of
+
+STRANGER = "stranger@example.net"
+
+
+def table(database: Database, tmp_path: Path) -> MailTable:
+    return MailTable(database, maildir_config(tmp_path), "g1", PLAYERS, reporter="England")
+
+
+async def test_far_dates_are_refused_with_the_range_and_the_gm_starts(
+        database: Database, tmp_path: Path) -> None:
+    t = table(database, tmp_path)
+    await t.send(GM, "CREATE g1 standard gmpass")
+    reply = text_of(await t.send(STRANGER, "\n".join([
+        "JOIN g1 pw1", "SIGNON Austria g1 pw1",
+        "SET ABSENCE 9999-12-31 TO 9999-12-31", "SET ABSENCE 3000-01-01 TO 3000-01-02"])))
+    assert ('"9999-12-31" is out of range: gm takes dates from 2000-01-01 to 2999-12-31'
+            in reply)
+    assert '"3000-01-01" is out of range' in reply
+    for power, address in list(PLAYERS.items())[1:]:
+        await t.send(address, f"JOIN g1 pw{power}")
+    reply = text_of(await t.send(GM, "\n".join([
+        "SIGNON GM g1 gmpass", "SET TIMEZONE America/New_York", "START",
+        "SET DEADLINE 9999-12-31 23:59", "SET DEADLINE Dec 31 9999 23:59"])))
+    assert "Time zone of g1: America/New_York." in reply
+    assert "g1 has started: Spring 1901, Movement" in reply
+    assert reply.count("is out of range: gm takes dates from 2000-01-01 to 2999-12-31") == 2
+    assert '"Dec 31 9999" is out of range' in reply
+
+
+def test_a_stored_absence_past_the_range_is_skipped() -> None:
+    """An absence stored before the range was read (9999-12-31) no longer stops a deadline."""
+    settings = GameSettings(timezone="America/New_York", extra={"absences": [
+        {"power": "Austria", "from": "9999-12-31", "to": "9999-12-31"},
+        {"power": "England", "from": "2026-03-02", "to": "2026-03-03"}]})
+    assert [a.start for a in absences(settings)] == [date(2026, 3, 2)]
+    deadline = datetime(2026, 3, 3, 12, tzinfo=UTC)
+    assert past_absences(settings, deadline) == datetime(2026, 3, 4, 12, tzinfo=UTC)
+
+
+async def test_local_times_that_do_not_exist_or_come_twice(
+        database: Database, tmp_path: Path) -> None:
+    t = table(database, tmp_path)
+    await t.start("standard", "SET TIMEZONE America/New_York")
+    reply = text_of(await t.send(GM, "\n".join([
+        "SIGNON GM g1 gmpass", "SET DEADLINE 2027-03-14 02:30", "SET DEADLINE 2026-11-01 01:30"])))
+    assert ("SET DEADLINE 2027-03-14 02:30: refused, 02:30 does not exist on 2027-03-14 in "
+            "America/New_York (the clocks go forward over it); give another time.") in reply
+    assert "moved to Sun 2026-11-01 01:30 EDT (05:30 UTC)" in reply
+    assert ("01:30 comes twice on 2026-11-01 in America/New_York (the clocks go back over it):"
+            " the deadline is the first.") in reply
