@@ -4,10 +4,13 @@ Each is answered with its reason, and nothing a player sends makes a GM command 
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 from gm.play.absences import absences, past_absences
+from gm.play.observers import observers
+from gm.store import games as games_repo
 from gm.store.db import Database
 from gm.store.settings import GameSettings
 from tests.support.mail_table import MailTable
@@ -62,3 +65,35 @@ async def test_local_times_that_do_not_exist_or_come_twice(
     assert "moved to Sun 2026-11-01 01:30 EDT (05:30 UTC)" in reply
     assert ("01:30 comes twice on 2026-11-01 in America/New_York (the clocks go back over it):"
             " the deadline is the first.") in reply
+
+
+def _observers(database: Database) -> list[str]:
+    with database.read() as s:
+        game = games_repo.find_game(s, "g1")
+        assert game is not None
+        return observers(game)
+
+
+async def test_observe_takes_effect_only_once_confirmed_from_the_address(
+        database: Database, tmp_path: Path) -> None:
+    t = table(database, tmp_path)
+    await t.start("standard")
+    victim = "victim@example.net"
+    reply = text_of(await t.send(victim, "OBSERVE g1"))  # From forged: the reply goes to victim
+    assert "nothing is sent until then" in reply and "If you did not ask, ignore" in reply
+    code = re.search(r"OBSERVE g1 CONFIRM (\S+)", reply)
+    assert code is not None
+    assert _observers(database) == []
+    # the forger cannot confirm: a guessed code, or the right one from another address
+    reply = text_of(await t.send(victim, "OBSERVE g1 CONFIRM wrongcode1"))
+    assert "no OBSERVE g1 from victim@example.net is waiting for that code" in reply
+    assert "wrongcode1" not in reply  # a code is masked like a password
+    reply = text_of(await t.send(STRANGER, f"OBSERVE g1 CONFIRM {code.group(1)}"))
+    assert "no OBSERVE g1 from stranger@example.net is waiting" in reply
+    assert _observers(database) == []
+    reply = text_of(await t.send(victim, f"OBSERVE g1 CONFIRM {code.group(1)}"))
+    assert "You observe g1: you will get the report of every phase" in reply
+    assert _observers(database) == [victim]
+    # the code is spent
+    reply = text_of(await t.send(victim, f"OBSERVE g1 CONFIRM {code.group(1)}"))
+    assert "you already observe g1" in reply
