@@ -11,6 +11,7 @@ from pathlib import Path
 from gm.play.absences import absences, past_absences
 from gm.play.observers import observers
 from gm.store import games as games_repo
+from gm.store import powers as powers_repo
 from gm.store.db import Database
 from gm.store.settings import GameSettings
 from tests.support.mail_table import MailTable
@@ -97,3 +98,30 @@ async def test_observe_takes_effect_only_once_confirmed_from_the_address(
     # the code is spent
     reply = text_of(await t.send(victim, f"OBSERVE g1 CONFIRM {code.group(1)}"))
     assert "you already observe g1" in reply
+
+
+async def test_one_address_joins_one_power_unless_the_gm_allows_more(
+        database: Database, tmp_path: Path) -> None:
+    t = table(database, tmp_path)
+    await t.send(GM, "CREATE g1 standard gmpass")
+    reply = text_of(await t.send(STRANGER, "JOIN g1 pw1\nJOIN England g1 pw2\nJOIN g1 pw3"))
+    assert "You joined g1 as Austria." in reply
+    rule = ("one address plays one power of a game unless its GM allows more (SET MULTIPLE "
+            "ON).")
+    assert reply.count(f"refused, you have Austria in g1 already: {rule}") == 2
+    assert "line 2: JOIN England g1 ******: refused" in reply  # quoted, the password masked
+    reply = text_of(await t.send(STRANGER, "JOIN g1 pw4 PREFER France"))
+    assert f"you play Austria in g1 already: {rule}" in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "g1")
+        assert game is not None
+        taken = [p.name for p in powers_repo.list_powers(s, game.id) if p.addresses]
+    assert taken == ["Austria"]
+    reply = text_of(await t.send(GM, "SIGNON GM g1 gmpass\nSET MULTIPLE ON"))
+    assert "One address may JOIN more than one power of g1 now" in reply
+    t.new_mail()
+    reply = text_of(await t.send(STRANGER, "JOIN England g1 pw2"))
+    assert "You joined g1 as England." in reply
+    [told] = t.new_mail()[GM]
+    assert ("The same address has Austria in g1 too (SET MULTIPLE ON allows it)."
+            in told)

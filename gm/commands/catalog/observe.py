@@ -174,9 +174,9 @@ COMMAND = CommandSpec(
     help=(
         HelpLines("GAMES", 70, """\
     OBSERVE <game>             get the report of every phase (and the start mail)
-                               as an observer: OBSERVE mygame; the reply holds a
-                               code to send back from your address to confirm:
-                               OBSERVE mygame CONFIRM <code>
+                               as an observer: OBSERVE mygame
+    OBSERVE <game> CONFIRM <code>  confirm it from the same address, with the code
+                               the reply to OBSERVE holds
     OBSERVE <game> OFF         stop it: OBSERVE mygame OFF
     WATCH mygame               the same as OBSERVE (the classic judges' word)
     WATCH mygame OFF           the same as OBSERVE mygame OFF
