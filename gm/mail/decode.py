@@ -95,6 +95,10 @@ class DecodedMessage:
     signoff: bool = False
     cuts: tuple[str, ...] = ()
     problems: tuple[str, ...] = field(default=())
+    # what a limit left unread, for the reply to say ("only the first 500 MIME parts were
+    # read"); and each line cut to MAX_LINE characters, as kept, with its real length
+    unread: tuple[str, ...] = ()
+    long_lines: tuple[tuple[str, int], ...] = ()
 
     @property
     def is_automatic(self) -> bool:
@@ -177,19 +181,31 @@ def _printable(line: str) -> str:
     return "".join(out)
 
 
-def _normalise_text(text: str, problems: list[str]) -> str:
-    """Unix newlines, no control or invisible formatting characters, lines of sane length."""
+def _normalise_text(text: str, problems: list[str],
+                    long_lines: list[tuple[str, int]] | None = None) -> str:
+    """Unix newlines, no control or invisible formatting characters, lines of sane length (each
+    line cut, as kept, with its real length, in `long_lines`)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = text.replace("\u2028", "\n").replace("\u2029", "\n")
     lines = text.split("\n")
     for index, line in enumerate(lines):
-        if len(line) > MAX_LINE:
+        length = len(line)
+        if length > MAX_LINE:
             line = line[:MAX_LINE]
             problems.append(f"line {index + 1} cut to {MAX_LINE} characters")
         if not line.isprintable():  # isprintable is False for exactly the characters to fix
             line = _printable(line)
         lines[index] = line.rstrip()
+        if length > MAX_LINE and long_lines is not None:
+            long_lines.append((lines[index], length))
     return "\n".join(lines)
+
+
+def _cut_line_note(kept: str, length: int) -> str:
+    """What the reply says of a line cut to MAX_LINE characters."""
+    start = kept.strip()[:40]
+    return (f'a line of {length} characters ("{start}…") was cut to its first {MAX_LINE};'
+            " the rest of it was not read")
 
 
 def _unflow(text: str, delsp: bool) -> str:
@@ -223,6 +239,7 @@ class _Reader:
         self.texts: list[str] = []
         self.attachments: list[AttachmentInfo] = []
         self.problems: list[str] = []
+        self.unread: list[str] = []  # the problems of limits, for the reply
         self.parts_seen = 0
         self.deep_noted = False
 
@@ -294,11 +311,15 @@ class _Reader:
         if self.parts_seen > MAX_PARTS:
             if self.parts_seen == MAX_PARTS + 1:
                 self.problems.append(f"only the first {MAX_PARTS} MIME parts were read")
+                self.unread.append(f"it has more than {MAX_PARTS} MIME parts, and only the "
+                                   f"first {MAX_PARTS} were read")
             return None
         if depth > MAX_DEPTH:
             if not self.deep_noted:
                 self.problems.append(f"MIME parts nested deeper than {MAX_DEPTH}: only their "
                                      "first text was read")
+                self.unread.append(f"its MIME parts are nested deeper than {MAX_DEPTH}, and "
+                                   "only the first text within them was read")
                 self.deep_noted = True
             return self._first_text(part)
         content_type = self._content_type(part)
@@ -544,6 +565,16 @@ def decode_message(
         )
 
 
+def _multipart_head(raw: bytes) -> bool:
+    """Whether the message's own Content-Type is multipart (only a multipart message has MIME
+    boundaries: a plain one's "-- " lines are text)."""
+    try:
+        return email.message_from_bytes(_header_block(cut_headers(raw))).get_content_maintype() \
+            == "multipart"
+    except Exception:
+        return True
+
+
 def _header_block(raw: bytes) -> bytes:
     head = raw[:_HEADER_BYTES]
     end = re.search(rb"\r?\n\r?\n", head)
@@ -561,12 +592,15 @@ def _decode(
     problems: list[str] = []
     total = max(size if size is not None else 0, len(raw))
     too_large = max_bytes is not None and total > max_bytes
+    unread: list[str] = []
     if too_large:
         problems.append(f"the message is {total} bytes; the limit is {max_bytes} bytes")
         message = _parse(_header_block(raw), problems)
-    elif raw.count(b"\n--") > MAX_BOUNDARY_LINES:
+    elif _multipart_head(raw) and raw.count(b"\n--") > MAX_BOUNDARY_LINES:
         problems.append(f"the message has more than {MAX_BOUNDARY_LINES} MIME boundaries; "
                         "only its headers were read")
+        unread.append(f"it has more than {MAX_BOUNDARY_LINES} MIME boundary lines (the most "
+                      "read), so none of its parts was read")
         message = _parse(_header_block(raw), problems)
     else:
         message = _parse(raw, problems)
@@ -608,6 +642,7 @@ def _decode(
     body_text = ""
     attachments: tuple[AttachmentInfo, ...] = ()
     over_bound = None
+    long_lines: list[tuple[str, int]] = []
     if not too_large:
         reader = _Reader(started + max_seconds, max_seconds)
         try:
@@ -615,13 +650,17 @@ def _decode(
             if text is None:
                 problems.append("the message has no text part")
                 text = ""
-            body_text = _normalise_text(text, problems)
+            body_text = _normalise_text(text, problems, long_lines)
             reader.check()
         except OverBound as exc:
             over_bound, body_text = str(exc), ""
             problems.append(over_bound)
         attachments = tuple(reader.attachments)
         problems.extend(reader.problems)
+        unread.extend(reader.unread)
+        unread.extend(_cut_line_note(kept, length) for kept, length in long_lines[:10])
+        if len(long_lines) > 10:
+            unread.append(f"{len(long_lines) - 10} more lines were cut likewise")
     cleaned = clean_body(body_text)
 
     return DecodedMessage(
@@ -644,4 +683,6 @@ def _decode(
         signoff=cleaned.signoff,
         cuts=cleaned.cuts,
         problems=tuple(dict.fromkeys(problems)),
+        unread=tuple(unread),
+        long_lines=tuple(long_lines),
     )

@@ -130,13 +130,13 @@ def _reply_headers(decoded: DecodedMessage, subject: str) -> list[tuple[str, str
 _RE = re.compile(r"^(?:\s*re\s*:\s*)+", re.IGNORECASE)
 
 
-def _html_part(ctx: Context, config: Config) -> list[BodyPart]:
+def _html_part(ctx: Context, config: Config, notes: list[str]) -> list[BodyPart]:
     """The reply's HTML alternative when it shows pictures (an acknowledgement of orders: the
     power's orders drawn on the board), else none: most replies are plain text only."""
     if not ctx.results.pictures:
         return []
     return [BodyPart("text/html", render(
-        "reply/ack.html.j2", lines=ctx.results.lines, service=config.display_name,
+        "reply/ack.html.j2", lines=[*notes, *ctx.results.lines], service=config.display_name,
         pictures=[(p.content_id, p.caption) for p in ctx.results.pictures.values()]))]
 
 
@@ -212,19 +212,20 @@ def ingest(
                 ctx.results.add(f"Your message is larger than {config.max_message_bytes} bytes "
                                 "and was not read. Send commands as plain text.")
             else:
-                commands = parse_message(decoded.text)
+                commands = parse_message(decoded.text, dict(decoded.long_lines))
                 if new and hold_loop(session, decoded, record, commands, config=config,
                                      now=now):
                     return Ingested(record.id, Disposition.HELD)
                 run_commands(ctx, commands)
-            body = render("reply/ack.txt.j2", lines=ctx.results.lines,
+            notes = [f"Not all of your message was read: {note}." for note in decoded.unread]
+            body = render("reply/ack.txt.j2", lines=ctx.results.lines, notes=notes,
                           pictures=[p.mention for p in ctx.results.pictures.values()],
                           service=config.display_name)
             message_id = None if ctx.results.withheld else new_message_id(config.domain)
             reply = [] if message_id is None else [outbound_repo.NewMessage(
                 message_id=message_id, recipients=[decoded.sender],
                 headers=_reply_headers(decoded, _reply_subject(decoded, ctx.results.game)),
-                parts=[BodyPart("text/plain", body), *_html_part(ctx, config)],
+                parts=[BodyPart("text/plain", body), *_html_part(ctx, config, notes)],
                 attachments=[*ctx.results.attachments,
                              *(a for p in ctx.results.pictures.values() for a in p.attachments)])]
             # the reply first, then the notices (one INSERT; their Message-IDs are new)

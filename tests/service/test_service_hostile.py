@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from email import message_from_bytes
 from email.policy import default
+from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,15 @@ from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.statuses import InboundStatus
 from tests.support.hostile_mail import HOSTILE_SENDER, VICTIM, corpus
-from tests.support.service_support import GM, PLAYERS, SPRING_1901, START, maildir_config, message
+from tests.support.service_support import (
+    GM,
+    PLAYERS,
+    SPRING_1901,
+    START,
+    maildir_config,
+    message,
+    unwrapped,
+)
 
 GM_PASSWORD = "gm-Zq9-kappa-secret"
 
@@ -138,3 +147,49 @@ async def test_hostile_corpus(database: Database, tmp_path: Path) -> None:
     # and the service still works: the same pass answers an ordinary message
     result = ingest(database, message(GM, "LIST"), config=config, clock=FixedClock(START))
     assert result.outcome is Disposition.ANSWERED
+
+
+def _raw(body: str, *, headers: str = "", sender: str = GM) -> bytes:
+    return (f"From: {sender}\nTo: judge@example.org\nSubject: commands\n"
+            f"Message-ID: {make_msgid(domain='example.org')}\nMIME-Version: 1.0\n{headers}\n"
+            f"{body}").encode()
+
+
+def _answer(db: Database, root: Path, raw: bytes) -> str:
+    """The text of the one reply to `raw`, which must be answered."""
+    result = ingest(db, raw, config=maildir_config(root), clock=FixedClock(START))
+    assert result.outcome is Disposition.ANSWERED, result
+    with db.read() as s:
+        (reply,) = [o for o in outbound_repo.list_outbound(s, limit=1000)
+                    if o.message_id == result.reply_message_id]
+    return unwrapped(reply.parts[0].text)
+
+
+def test_limits_are_said_in_the_reply(database: Database, tmp_path: Path) -> None:
+    protected_game(database, tmp_path)
+    # a plain message's "-- " lines are text, not MIME boundaries: its commands are read
+    reply = _answer(database, tmp_path, _raw("LIST\n" + "-- \n" * 5_001,
+                                             headers="Content-Type: text/plain\n"))
+    assert "kappa" in reply and "held no commands" not in reply
+    # past the limits of parts and boundaries, the reply says why what was sent is not read
+    parts = "".join(f"--b\nContent-Type: text/plain\n\nhello {n}\n" for n in range(5_001))
+    reply = _answer(database, tmp_path, _raw(
+        f"--b\nContent-Type: text/plain\n\nLIST\n{parts}--b--\n",
+        headers="Content-Type: multipart/mixed; boundary=b\n"))
+    assert ("Not all of your message was read: it has more than 5000 MIME boundary lines (the "
+            "most read), so none of its parts was read.") in reply
+    parts = "".join("--b\nContent-Type: text/plain\n\nLIST\n" for _ in range(600))
+    reply = _answer(database, tmp_path, _raw(
+        f"{parts}--b--\n", headers="Content-Type: multipart/mixed; boundary=b\n"))
+    assert ("Not all of your message was read: it has more than 500 MIME parts, and only the "
+            "first 500 were read.") in reply
+    # a line cut on reading is said with its real length: press sent cut, an order refused
+    signon = f"SIGNON France kappa {password('France')}"
+    reply = _answer(database, tmp_path, _raw(
+        f"{signon}\nBROADCAST\n{'x' * 1_000_000}\nENDPRESS\nA Par - Bur {'y' * 999_988}\n",
+        sender=PLAYERS["France"]))
+    assert ('Not all of your message was read: a line of 1000000 characters ("xxxx'
+            in reply)
+    assert "was cut to its first 20000; the rest of it was not read." in reply
+    assert "Press sent to Austria, England" in reply
+    assert '"A Par - Bur yyy' in reply and "is 1000000 characters long" in reply
