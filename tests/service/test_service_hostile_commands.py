@@ -13,9 +13,11 @@ from gm.play.observers import observers
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
 from gm.store.db import Database
+from gm.store.passwords import upgraded_hash
 from gm.store.settings import GameSettings
 from tests.support.mail_table import MailTable
-from tests.support.service_support import GM, PLAYERS, maildir_config, text_of
+from tests.support.old_hashes import unnormalised_hash
+from tests.support.service_support import GM, PLAYERS, START, maildir_config, text_of
 
 STRANGER = "stranger@example.net"
 
@@ -125,3 +127,29 @@ async def test_one_address_joins_one_power_unless_the_gm_allows_more(
     [told] = t.new_mail()[GM]
     assert ("The same address has Austria in g1 too (SET MULTIPLE ON allows it)."
             in told)
+
+
+async def test_a_password_signs_on_in_either_unicode_form(
+        database: Database, tmp_path: Path) -> None:
+    nfc, nfd = "caf\u00e9-m\u00fc", "cafe\u0301-mu\u0308"
+    t = table(database, tmp_path)
+    await t.send(GM, f"CREATE g1 standard {nfd}")
+    assert "You joined g1 as Austria" in text_of(await t.send(STRANGER, f"JOIN g1 {nfc}"))
+    assert "Signed on as Austria in g1." in text_of(
+        await t.send(STRANGER, f"SIGNON Austria g1 {nfd}"))
+    assert "Signed on as the GM of g1." in text_of(await t.send(GM, f"SIGNON GM g1 {nfc}"))
+    # a hash stored before passwords were normalised (of the NFD form) is replaced by the NFC
+    # form's at the next sign-on that matches
+    old = unnormalised_hash(nfd)
+    with database.transaction() as s:
+        game = games_repo.find_game(s, "g1")
+        assert game is not None
+        powers_repo.set_power_password(s, game.id, "Austria", old, now=START)
+    reply = text_of(await t.send(STRANGER, f"SIGNON Austria g1 {nfc}"))
+    assert "Signed on as Austria in g1." in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "g1")
+        assert game is not None
+        stored = powers_repo.get_power(s, game.id, "Austria")
+        assert stored is not None and stored.password_hash not in (None, old)
+        assert upgraded_hash(nfc, stored.password_hash or "") is None
