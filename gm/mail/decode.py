@@ -9,17 +9,17 @@ attachments are skipped but listed, and a message over the size limit is not rea
 
 from __future__ import annotations
 
+import base64
 import codecs
-import contextlib
 import email
 import email.policy
+import quopri
 import re
 import time
 import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import parseaddr, parsedate_to_datetime
 
@@ -118,12 +118,41 @@ def header_text(value: object, limit: int = MAX_HEADER) -> str:
         raw = text.encode("ascii", "surrogateescape")
         text = _decode_bytes(raw, None, [])
     if "=?" in text:
-        with contextlib.suppress(Exception):
-            text = str(make_header(decode_header(text)))
+        text = _decoded_words(text[: limit * 8])
     text = text[: limit * 4]
     if not text.isprintable():
         text = _printable(_CONTROL_RE.sub(" ", text))
     return " ".join(text.split())[:limit]
+
+
+_ENCODED_WORD_RE = re.compile(r"=\?([^?\s]+)\?([qQbB])\?([^?\s]*)\?=")
+_BETWEEN_WORDS_RE = re.compile(r"(?<=\?=)[ \t]+(?==\?)")
+
+
+def _decoded_word(match: re.Match[str]) -> str:
+    """One RFC 2047 encoded word decoded; as it came when it cannot be (an unknown charset,
+    broken base64: the reader sees what was sent rather than nothing)."""
+    word = match.group(0)
+    codec = _charset_codec(match.group(1).split("*")[0])  # RFC 2231 language after "*"
+    if codec is None:
+        return word
+    data = match.group(3)
+    try:
+        if match.group(2) in "bB":
+            if len(data) % 4 == 1 or not re.fullmatch(r"[A-Za-z0-9+/]*=*", data):
+                return word
+            raw = base64.b64decode(data + "=" * (-len(data) % 4))
+        else:
+            raw = quopri.decodestring(data.encode("ascii"), header=True)
+        return raw.decode(codec.name)
+    except (ValueError, UnicodeError):
+        return word
+
+
+def _decoded_words(text: str) -> str:
+    """A header's encoded words decoded, each on its own (white space between two of them is
+    dropped, RFC 2047 6.2); a word that cannot be decoded stays as it came."""
+    return _ENCODED_WORD_RE.sub(_decoded_word, _BETWEEN_WORDS_RE.sub("", text))
 
 
 def _charset_codec(name: str | None) -> codecs.CodecInfo | None:

@@ -149,8 +149,8 @@ async def test_hostile_corpus(database: Database, tmp_path: Path) -> None:
     assert result.outcome is Disposition.ANSWERED
 
 
-def _raw(body: str, *, headers: str = "", sender: str = GM) -> bytes:
-    return (f"From: {sender}\nTo: judge@example.org\nSubject: commands\n"
+def _raw(body: str, *, headers: str = "", sender: str = GM, subject: str = "commands") -> bytes:
+    return (f"From: {sender}\nTo: judge@example.org\nSubject: {subject}\n"
             f"Message-ID: {make_msgid(domain='example.org')}\nMIME-Version: 1.0\n{headers}\n"
             f"{body}").encode()
 
@@ -193,3 +193,43 @@ def test_limits_are_said_in_the_reply(database: Database, tmp_path: Path) -> Non
     assert "was cut to its first 20000; the rest of it was not read." in reply
     assert "Press sent to Austria, England" in reply
     assert '"A Par - Bur yyy' in reply and "is 1000000 characters long" in reply
+
+
+def test_what_the_player_does_not_see_is_not_taken_as_orders(
+        database: Database, tmp_path: Path) -> None:
+    protected_game(database, tmp_path)
+    signon = f"SIGNON France kappa {password('France')}"
+    html = (f"<html><body><p>{signon}</p><p>A Par - Pic</p>"
+            '<p style="display:none">A Mar - Gas</p>'
+            '<div style="font-size:0">F Bre - ENG</div></body></html>')
+    reply = _answer(database, tmp_path, _raw(
+        html, headers="Content-Type: text/html; charset=utf-8\n", sender=PLAYERS["France"]))
+    assert "A Par - Pic  ->  A Par - Pic" in reply
+    assert "Gas" not in reply and "ENG" not in reply and "Eng" not in reply, reply
+    # a report pasted back under its unquoted attribution line: its lines are not orders
+    pasted = "\n".join([
+        signon, "A Par - Bur", "",
+        "On Sun, 1 Mar 2026 at 12:00, Judge <judge@example.org> wrote:",
+        "Orders of France for Spring 1901, Movement:", "A Mar - Spa", "F Bre - MAO"])
+    reply = _answer(database, tmp_path, _raw(pasted, sender=PLAYERS["France"]))
+    assert "ORDERS takes nothing after it" not in reply and "Cannot read" not in reply
+    assert "A Par - Bur  ->  A Par - Bur" in reply and "A Mar - Spa  ->" not in reply
+
+
+def test_the_subject_masks_passwords_and_keeps_encoded_words(
+        database: Database, tmp_path: Path) -> None:
+    protected_game(database, tmp_path)
+    secret = password("France")
+    for subject, shown in [
+            (f"SIGNON France kappa {secret}", "SIGNON France kappa ******"),
+            (f"Re: my orders, password {secret}", "my orders, password ******"),
+            ("Re: =?x-klingon?q?hi?=", "=?x-klingon?q?hi?="),
+            ("=?utf-8?q?caf=C3=A9?= =?utf-8?b?!!!?=", "café=?utf-8?b?!!!?=")]:
+        raw = _raw(f"SIGNON France kappa {secret}\nA Par H", sender=PLAYERS["France"],
+                   subject=subject)
+        result = ingest(database, raw, config=maildir_config(tmp_path), clock=FixedClock(START))
+        assert result.outcome is Disposition.ANSWERED
+        with database.read() as s:
+            (reply,) = [o for o in outbound_repo.list_outbound(s, limit=1000)
+                        if o.message_id == result.reply_message_id]
+        assert dict(reply.headers)["Subject"] == f"[kappa] Re: {shown}"
