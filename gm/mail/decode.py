@@ -126,33 +126,45 @@ def header_text(value: object, limit: int = MAX_HEADER) -> str:
 
 
 _ENCODED_WORD_RE = re.compile(r"=\?([^?\s]+)\?([qQbB])\?([^?\s]*)\?=")
-_BETWEEN_WORDS_RE = re.compile(r"(?<=\?=)[ \t]+(?==\?)")
+_BAD_QP_RE = re.compile(r"=(?![0-9A-Fa-f]{2})")
 
 
-def _decoded_word(match: re.Match[str]) -> str:
-    """One RFC 2047 encoded word decoded; as it came when it cannot be (an unknown charset,
-    broken base64: the reader sees what was sent rather than nothing)."""
-    word = match.group(0)
+def _decoded_word(match: re.Match[str]) -> str | None:
+    """One RFC 2047 encoded word decoded; None when it cannot be (an unknown charset, broken
+    base64 or quoted-printable)."""
     codec = _charset_codec(match.group(1).split("*")[0])  # RFC 2231 language after "*"
     if codec is None:
-        return word
+        return None
     data = match.group(3)
     try:
         if match.group(2) in "bB":
             if len(data) % 4 == 1 or not re.fullmatch(r"[A-Za-z0-9+/]*=*", data):
-                return word
+                return None
             raw = base64.b64decode(data + "=" * (-len(data) % 4))
+        elif _BAD_QP_RE.search(data):
+            return None
         else:
             raw = quopri.decodestring(data.encode("ascii"), header=True)
         return raw.decode(codec.name)
     except (ValueError, UnicodeError):
-        return word
+        return None
 
 
 def _decoded_words(text: str) -> str:
-    """A header's encoded words decoded, each on its own (white space between two of them is
-    dropped, RFC 2047 6.2); a word that cannot be decoded stays as it came."""
-    return _ENCODED_WORD_RE.sub(_decoded_word, _BETWEEN_WORDS_RE.sub("", text))
+    """A header's encoded words decoded, each on its own (white space between two decoded ones
+    is dropped, RFC 2047 6.2); a word that cannot be decoded stays as it came, so the reader
+    sees what was sent rather than nothing."""
+    out: list[str] = []
+    end, after_decoded = 0, False
+    for match in _ENCODED_WORD_RE.finditer(text):
+        between = text[end:match.start()]
+        decoded = _decoded_word(match)
+        if not (decoded is not None and after_decoded and not between.strip(" \t")):
+            out.append(between)
+        out.append(match.group(0) if decoded is None else decoded)
+        end, after_decoded = match.end(), decoded is not None
+    out.append(text[end:])
+    return "".join(out)
 
 
 def _charset_codec(name: str | None) -> codecs.CodecInfo | None:

@@ -1,19 +1,25 @@
 """Hostile input through the real service (Maildir inbox and outbox, `Service.once`): broken
-MIME, wrong and unknown charsets, huge lines, HTML only, binary, forged headers, header
-injection, nested multiparts, empty and 8-bit messages. The service never stops, each message
-gets a clear reply or is ignored as automatic mail (or, past a handful without commands, held
-as a mail loop), nothing is shunted, no header is injected
-into a reply, and the game the messages aim at is untouched."""
+MIME, wrong and unknown charsets, huge lines, HTML only and hidden HTML text, binary, forged
+headers, header injection, nested and very wide multiparts, far dates, forged OBSERVE,
+passwords in the Subject, broken encoded words, empty and 8-bit messages. The service never
+stops, each message gets a clear reply or is ignored as automatic mail (or, past a handful
+without commands, held as a mail loop), nothing is shunted, the message after each is answered,
+each is stored as it came, memory stays bounded, no header is injected into a reply, and the
+game the messages aim at is untouched."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
+import tracemalloc
 from email import message_from_bytes
 from email.policy import default
 from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
+from gm.commands.catalog.observe import WAITING_KEY
 from gm.mail.maildir import ensure_maildir
 from gm.service.clock import FixedClock
 from gm.service.ingest import Disposition, ingest
@@ -26,7 +32,7 @@ from gm.store import powers as powers_repo
 from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.statuses import InboundStatus
-from tests.support.hostile_mail import HOSTILE_SENDER, VICTIM, corpus
+from tests.support.hostile_mail import FORGED, HOSTILE_SENDER, SUBJECT_SECRET, VICTIM, corpus
 from tests.support.service_support import (
     GM,
     PLAYERS,
@@ -57,13 +63,15 @@ def protected_game(db: Database, root: Path) -> None:
 
 
 def snapshot(db: Database) -> str:
-    """Everything stored about game kappa, as text to compare."""
+    """Everything stored about game kappa, as text to compare (but OBSERVE requests waiting
+    for their code: a request from anyone is answered, and changes nothing until confirmed)."""
     with db.read() as s:
         game = games_repo.find_game(s, "kappa")
         assert game is not None
+        extra = {k: v for k, v in game.settings.extra.items() if k != WAITING_KEY}
         data: dict[str, Any] = {
             "game": [game.status.value, game.gm_address, game.gm_password_hash,
-                     repr(game.settings)],
+                     repr(dataclasses.replace(game.settings, extra=extra))],
             "powers": [[p.name, list(p.addresses), p.password_hash, p.status.value]
                        for p in powers_repo.list_powers(s, game.id)],
             "phases": [[p.index, p.state.to_json(), p.adjudicated, str(p.deadline_at),
@@ -74,6 +82,12 @@ def snapshot(db: Database) -> str:
     return json.dumps(data, sort_keys=True, default=str)
 
 
+BYSTANDER = "bystander@example.org"
+# Python's memory at its peak over the whole corpus (some 30 MB: the largest messages are 5 MB;
+# one From of 240,000 addresses once took gigabytes)
+MAX_PEAK_BYTES = 100 * 1024 * 1024
+
+
 async def test_hostile_corpus(database: Database, tmp_path: Path) -> None:
     protected_game(database, tmp_path)
     before = snapshot(database)
@@ -82,17 +96,36 @@ async def test_hostile_corpus(database: Database, tmp_path: Path) -> None:
     ensure_maildir(inbox)
     cases = corpus()
     for n, (_, raw, _) in enumerate(cases):
-        name = f"{n:04d}.hostile.localhost"
-        (inbox / "tmp" / name).write_bytes(raw)
-        (inbox / "tmp" / name).rename(inbox / "new" / name)
+        # each hostile message is followed by an ordinary one, which must be answered
+        follower = message(BYSTANDER, "LIST", message_id=f"<next-{n}@example.org>")
+        for k, (name, data) in enumerate([(f"{n:04d}.hostile.localhost", raw),
+                                          (f"{n:04d}.next.localhost", follower)]):
+            (inbox / "tmp" / name).write_bytes(data)
+            os.utime(inbox / "tmp" / name, (1_000_000 + 2 * n + k,) * 2)
+            (inbox / "tmp" / name).rename(inbox / "new" / name)
 
-    done = await Service(database, config, clock=FixedClock(START)).once()
-    assert len(done) == len(cases)  # the service went through every one
+    tracemalloc.start()
+    try:
+        done = await Service(database, config, clock=FixedClock(START)).once()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < MAX_PEAK_BYTES, peak  # bounded memory, whatever the mail
+    assert len(done) == 2 * len(cases)  # the service went through every one
     assert not list((inbox / "new").iterdir())  # and marked each processed
     with database.read() as s:
         stored = {r.id: r for r in inbound_repo.list_inbound(s, limit=1000)}
         outbound = outbound_repo.list_outbound(s, limit=1000)
     by_id = {stored[d.inbound_id].message_id: d for d in done}
+    for n in range(len(cases)):  # the message after each hostile one was answered
+        assert by_id[f"<next-{n}@example.org>"].outcome is Disposition.ANSWERED, cases[n][0]
+    # nothing lost: each message is stored as it came (over the size limit: its headers and
+    # a prefix of its body)
+    for n, (what, raw, _) in enumerate(cases):
+        found = by_id.get(f"<hostile-{n}@example.net>")
+        if found is not None:
+            kept = stored[found.inbound_id].raw
+            assert kept == raw or (what.startswith("larger") and raw.startswith(kept)), what
     held = 0
     for n, (what, _, answered) in enumerate(cases):
         result = by_id.get(f"<hostile-{n}@example.net>")
@@ -136,6 +169,14 @@ async def test_hostile_corpus(database: Database, tmp_path: Path) -> None:
         for name, value in msg.items():  # flattened into one line of text, never a header
             assert "\n" not in str(value) and "\r" not in str(value), (name, value)
     assert sum(1 for m in sent if HOSTILE_SENDER in str(m["To"])) >= 30
+    for msg in sent:  # a password in the Subject is masked; encoded words arrive as written
+        assert SUBJECT_SECRET not in msg.as_string(), msg["Subject"]
+        assert "= ?" not in str(msg["Subject"]), msg["Subject"]
+    assert any("Re: =?x-klingon?q?hi?= =?utf-8?b?@@?= =?utf-8?q?=ZZ?=" in str(m["Subject"])
+               for m in sent)
+    # the forged OBSERVE was answered at the forged address, with the code to confirm
+    (observe,) = [m for m in sent if FORGED in str(m["To"])]
+    assert "OBSERVE kappa CONFIRM" in observe.get_body().get_content()
     # the size limit is said in words
     huge = next(n for n, (what, _, _) in enumerate(cases) if what.startswith("larger"))
     (reply,) = [o for o in outbound
@@ -224,7 +265,7 @@ def test_the_subject_masks_passwords_and_keeps_encoded_words(
             (f"SIGNON France kappa {secret}", "SIGNON France kappa ******"),
             (f"Re: my orders, password {secret}", "my orders, password ******"),
             ("Re: =?x-klingon?q?hi?=", "=?x-klingon?q?hi?="),
-            ("=?utf-8?q?caf=C3=A9?= =?utf-8?b?!!!?=", "café=?utf-8?b?!!!?=")]:
+            ("=?utf-8?q?caf=C3=A9?= =?utf-8?b?!!!?=", "café =?utf-8?b?!!!?=")]:
         raw = _raw(f"SIGNON France kappa {secret}\nA Par H", sender=PLAYERS["France"],
                    subject=subject)
         result = ingest(database, raw, config=maildir_config(tmp_path), clock=FixedClock(START))
