@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import time
 import tracemalloc
 from email import message_from_bytes
 from email.policy import default
@@ -274,3 +275,45 @@ def test_the_subject_masks_passwords_and_keeps_encoded_words(
             (reply,) = [o for o in outbound_repo.list_outbound(s, limit=1000)
                         if o.message_id == result.reply_message_id]
         assert dict(reply.headers)["Subject"] == f"[kappa] Re: {shown}"
+
+
+def test_a_message_over_the_time_bound_is_shunted_with_its_reason_and_the_next_is_read(
+        database: Database, tmp_path: Path) -> None:
+    """A body that takes longer than max_message_seconds to read is not read: shunted with
+    the reason, its sender told; the next message is answered as ever."""
+    protected_game(database, tmp_path)
+    hurried = dataclasses.replace(maildir_config(tmp_path), max_message_seconds=1e-9)
+    parts = "".join(f"--p\nContent-Type: text/plain\n\nLIST {n}\n" for n in range(400))
+    raw = _raw(f"{parts}--p--\n", headers="Content-Type: multipart/mixed; boundary=p\n",
+               sender=HOSTILE_SENDER)
+    result = ingest(database, raw, config=hurried, clock=FixedClock(START))
+    assert result.outcome is Disposition.SHUNTED
+    with database.read() as s:
+        record = inbound_repo.get_inbound(s, result.inbound_id)
+        told = [o for o in outbound_repo.list_outbound(s, limit=1000)
+                if o.inbound_id == result.inbound_id and HOSTILE_SENDER in o.recipients]
+    assert record is not None and "seconds to read" in (record.error or "")
+    assert record.raw == raw  # kept, to be read again
+    assert len(told) == 1 and "seconds to read" in told[0].parts[0].text
+    assert "kappa" in _answer(database, tmp_path, _raw("LIST", sender=HOSTILE_SENDER))
+
+
+def test_a_header_of_a_quarter_million_addresses_is_read_within_bounds(
+        database: Database, tmp_path: Path) -> None:
+    """Every header field is cut before it is parsed: a From of 240,000 addresses once took
+    minutes and gigabytes."""
+    protected_game(database, tmp_path)
+    many = ", ".join(f"a{n}@example.net" for n in range(240_000))
+    raw = (f"From: {HOSTILE_SENDER}, {many}\nSubject: x\n"
+           f"Message-ID: <many@example.net>\n\nLIST\n").encode()
+    assert len(raw) < maildir_config(tmp_path).max_message_bytes
+    tracemalloc.start()
+    try:
+        started = time.monotonic()
+        reply = _answer(database, tmp_path, raw)
+        seconds = time.monotonic() - started
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "kappa" in reply
+    assert seconds < 30 and peak < MAX_PEAK_BYTES, (seconds, peak)
