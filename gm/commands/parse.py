@@ -376,7 +376,12 @@ def _not_a_command(number: int, clean: str, first: str) -> NotACommand:
 
 
 def _line_too_long(number: int, clean: str, keyword: str, length: int) -> TooLong:
-    masked = _mask_unread(clean, keyword) if keyword else _mask_unknown(clean, clean.split()[0])
+    first = clean.split(" ", 1)[0]
+    if (keyword or _closest_keyword(first) or "") in PASSWORD_KEYWORDS:
+        # the password is somewhere in a line too long to read: none of the rest is quoted
+        masked = f"{first} {MASK}"
+    else:
+        masked = _mask_unread(clean, keyword) if keyword else _mask_unknown(clean, first)
     return TooLong(
         Line(number, masked[:59] + "…"),
         f"{quote(masked, 60)} is {length} characters long; a command or order line may"

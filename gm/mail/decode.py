@@ -243,10 +243,12 @@ def _normalise_text(text: str, problems: list[str],
 
 
 def _cut_line_note(kept: str, length: int) -> str:
-    """What the reply says of a line cut to MAX_LINE characters."""
-    start = kept.strip()[:40]
-    return (f'a line of {length} characters ("{start}…") was cut to its first {MAX_LINE};'
-            " the rest of it was not read")
+    """What the reply says of a line cut to MAX_LINE characters: its length, and its first word
+    when that is a word (never more of it: the line may hold a password)."""
+    first = (kept.split(maxsplit=1) or [""])[0]
+    named = f' (starting "{first}")' if first.isalpha() and len(first) <= 20 else ""
+    return (f"a line of {length} characters{named} was cut to its first {MAX_LINE}; the rest of"
+            " it was not read")
 
 
 def _unflow(text: str, delsp: bool) -> str:

@@ -230,11 +230,15 @@ def test_limits_are_said_in_the_reply(database: Database, tmp_path: Path) -> Non
     reply = _answer(database, tmp_path, _raw(
         f"{signon}\nBROADCAST\n{'x' * 1_000_000}\nENDPRESS\nA Par - Bur {'y' * 999_988}\n",
         sender=PLAYERS["France"]))
-    assert ('Not all of your message was read: a line of 1000000 characters ("xxxx'
-            in reply)
+    assert ('Not all of your message was read: a line of 1000000 characters was cut to its '
+            "first 20000; the rest of it was not read.") in reply
+    assert 'a line of 1000000 characters (starting "A") was cut' in reply
     assert "was cut to its first 20000; the rest of it was not read." in reply
     assert "Press sent to Austria, England" in reply
     assert '"A Par - Bur yyy' in reply and "is 1000000 characters long" in reply
+    # a cut line is never quoted past its first word: it may hold a password
+    reply = _answer(database, tmp_path, _raw(f"SIGNON France kappa leak-Pw-9 {'z' * 30_000}\n"))
+    assert "leak-Pw-9" not in reply and 'a line of 30030 characters (starting "SIGNON")' in reply
 
 
 def test_what_the_player_does_not_see_is_not_taken_as_orders(
