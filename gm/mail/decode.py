@@ -129,9 +129,9 @@ _ENCODED_WORD_RE = re.compile(r"=\?([^?\s]+)\?([qQbB])\?([^?\s]*)\?=")
 _BAD_QP_RE = re.compile(r"=(?![0-9A-Fa-f]{2})")
 
 
-def _decoded_word(match: re.Match[str]) -> str | None:
-    """One RFC 2047 encoded word decoded; None when it cannot be (an unknown charset, broken
-    base64 or quoted-printable)."""
+def _word_bytes(match: re.Match[str]) -> tuple[bytes, str] | None:
+    """The bytes of one RFC 2047 encoded word and the codec of its charset; None when it
+    cannot be read (an unknown charset, broken base64 or quoted-printable)."""
     codec = _charset_codec(match.group(1).split("*")[0])  # RFC 2231 language after "*"
     if codec is None:
         return None
@@ -140,29 +140,64 @@ def _decoded_word(match: re.Match[str]) -> str | None:
         if match.group(2) in "bB":
             if len(data) % 4 == 1 or not re.fullmatch(r"[A-Za-z0-9+/]*=*", data):
                 return None
-            raw = base64.b64decode(data + "=" * (-len(data) % 4))
-        elif _BAD_QP_RE.search(data):
+            return base64.b64decode(data + "=" * (-len(data) % 4)), codec.name
+        if _BAD_QP_RE.search(data):
             return None
-        else:
-            raw = quopri.decodestring(data.encode("ascii"), header=True)
-        return raw.decode(codec.name)
-    except (ValueError, UnicodeError):
+        return quopri.decodestring(data.encode("ascii"), header=True), codec.name
+    except ValueError:
         return None
 
 
-def _decoded_words(text: str) -> str:
-    """A header's encoded words decoded, each on its own (white space between two decoded ones
-    is dropped, RFC 2047 6.2); a word that cannot be decoded stays as it came, so the reader
-    sees what was sent rather than nothing."""
+_Word = tuple[str, re.Match[str], bytes, str]  # white space before it, the word, bytes, codec
+
+
+def _decoded_run(run: list[_Word]) -> list[str]:
+    """Adjacent encoded words of one charset: decoded together (a character may be split
+    between two), else each on its own, else as it came (with the white space around it)."""
+    try:
+        return [b"".join(data for _, _, data, _ in run).decode(run[0][3])]
+    except UnicodeError:
+        pass
     out: list[str] = []
-    end, after_decoded = 0, False
+    kept_before = False
+    for index, (between, match, data, codec) in enumerate(run):
+        try:
+            text, kept = data.decode(codec), False
+        except UnicodeError:
+            text, kept = match.group(0), True
+        if index and (kept or kept_before):
+            out.append(between)
+        out.append(text)
+        kept_before = kept
+    return out
+
+
+def _decoded_words(text: str) -> str:
+    """A header's encoded words decoded (white space between two of them is dropped, RFC 2047
+    6.2); a word that cannot be decoded stays as it came, so the reader sees what was sent
+    rather than nothing."""
+    out: list[str] = []
+    run: list[_Word] = []
+    end = 0
     for match in _ENCODED_WORD_RE.finditer(text):
         between = text[end:match.start()]
-        decoded = _decoded_word(match)
-        if not (decoded is not None and after_decoded and not between.strip(" \t")):
-            out.append(between)
-        out.append(match.group(0) if decoded is None else decoded)
-        end, after_decoded = match.end(), decoded is not None
+        found = _word_bytes(match)
+        joined = run and not between.strip(" \t")
+        if found is not None and joined and run[-1][3] == found[1]:
+            run.append((between, match, *found))
+        else:
+            if run:
+                out.extend(_decoded_run(run))
+                run = []
+            if not (found is not None and joined):
+                out.append(between)
+            if found is None:
+                out.append(match.group(0))
+            else:
+                run.append((between, match, *found))
+        end = match.end()
+    if run:
+        out.extend(_decoded_run(run))
     out.append(text[end:])
     return "".join(out)
 
