@@ -153,3 +153,21 @@ async def test_a_password_signs_on_in_either_unicode_form(
         stored = powers_repo.get_power(s, game.id, "Austria")
         assert stored is not None and stored.password_hash not in (None, old)
         assert upgraded_hash(nfc, stored.password_hash or "") is None
+
+
+async def test_the_absences_of_a_replaced_player_go_with_them(
+        database: Database, tmp_path: Path) -> None:
+    t = table(database, tmp_path)
+    await t.start("standard")
+    reply = await t.answer("France", "SET ABSENCE 2026-03-03 TO 2026-03-05")
+    assert "France is away from 2026-03-03 to 2026-03-05" in reply
+    assert "moves to Fri 2026-03-06 12:00 UTC" in reply  # past the absence
+    await t.answer("England", "SET ABSENCE 2026-03-10 TO 2026-03-11")
+    reply = text_of(await t.send(GM, "SIGNON GM g1 gmpass\nREPLACE France new@example.net"))
+    assert ("The absences the old player of France claimed are withdrawn: 2026-03-03 to "
+            "2026-03-05.") in reply
+    with database.read() as s:
+        game = games_repo.find_game(s, "g1")
+        assert game is not None
+        assert [(a.power, str(a)) for a in absences(game.settings)] == [
+            ("England", "2026-03-10 to 2026-03-11")]
