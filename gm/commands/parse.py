@@ -17,7 +17,7 @@ import difflib
 import functools
 import re
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -95,8 +95,9 @@ def _creates_centre(clean: str) -> bool:
                                       and words[3] in _CENTRE_WORDS))
 
 
-def parse_message(text: str) -> list[Command]:
-    """Read one message's text (decoded, quotes and signature cut) into command values."""
+def parse_message(text: str, long_lines: Mapping[str, int] | None = None) -> list[Command]:
+    """Read one message's text (decoded, quotes and signature cut) into command values.
+    `long_lines` gives the real length of each line the decoder cut (as kept), for the reply."""
     out: list[Command] = []
     signed_on = False
     press: OpenPress | None = None
@@ -129,7 +130,8 @@ def parse_message(text: str) -> list[Command]:
         first = clean.split(" ", 1)[0]
         keyword = first.upper() if first.isascii() else ""
         if len(clean) > MAX_LINE_CHARS:
-            out.append(_line_too_long(number, clean, keyword))
+            length = (long_lines or {}).get(raw.rstrip(), len(clean))
+            out.append(_line_too_long(number, clean, keyword, length))
             continue
         if keyword == "CREATE" and signed_on and _creates_centre(clean):  # Geophysical rule 7
             out.append(OrderLine(Line(number, clean), raw.translate(_INVISIBLE).strip()))
@@ -399,11 +401,16 @@ def _not_a_command(number: int, clean: str, first: str) -> NotACommand:
     )
 
 
-def _line_too_long(number: int, clean: str, keyword: str) -> TooLong:
-    masked = _mask_unread(clean, keyword) if keyword else _mask_unknown(clean, clean.split()[0])
+def _line_too_long(number: int, clean: str, keyword: str, length: int) -> TooLong:
+    first = clean.split(" ", 1)[0]
+    if (keyword or _closest_keyword(first) or "") in PASSWORD_KEYWORDS:
+        # the password is somewhere in a line too long to read: none of the rest is quoted
+        masked = f"{first} {MASK}"
+    else:
+        masked = _mask_unread(clean, keyword) if keyword else _mask_unknown(clean, first)
     return TooLong(
         Line(number, masked[:59] + "…"),
-        f"{quote(masked, 60)} is {len(clean)} characters long; a command or order line may"
+        f"{quote(masked, 60)} is {length} characters long; a command or order line may"
         f" have at most {MAX_LINE_CHARS}. The line was ignored",
     )
 

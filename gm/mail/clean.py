@@ -17,7 +17,11 @@ Rules, applied line by line from the top:
   (Outlook quotes the original below without ">" marks).
 - Lines starting with ">" are quoted text and are dropped.
 - An attribution line ("On <date>, <name> wrote:", also split over two lines, and its French,
-  German, Spanish, Dutch and Italian forms) is dropped when quoted lines follow it.
+  German, Spanish, Dutch and Italian forms) is dropped when quoted lines follow it. A mail
+  program's attribution (it names the time or the address: "On 2 Mar 2026, at 12:00, Judge
+  <judge@example.org> wrote:") followed by unquoted lines, outside press, ends the text: the
+  original is pasted below it without ">" marks (a report pasted back, whose "Orders of France
+  for ..." lines are not orders).
 """
 
 from __future__ import annotations
@@ -94,6 +98,8 @@ _ATTRIBUTION_RE = re.compile(
     r"\b.{0,40}:\s*$",
     re.IGNORECASE,
 )
+# What a mail program's attribution names and a sentence rarely does: a time, an address.
+_ATTRIBUTION_STAMP_RE = re.compile(r"\b\d{1,2}:\d{2}\b|[\w.+\-]+@[\w\-]+\.[\w.\-]+")
 _ATTRIBUTION_START_RE = re.compile(r"^\s*(on|le|am|el|op|il)\s", re.IGNORECASE)
 _ATTRIBUTION_END_RE = re.compile(
     r"\b(wrote|a écrit|schrieb|escribió|schreef|ha scritto)\b.{0,40}:\s*$", re.IGNORECASE)
@@ -119,8 +125,9 @@ def _next_nonblank(lines: list[str], start: int) -> int | None:
     return None
 
 
-def _attribution_length(lines: list[str], index: int) -> int:
-    """1 or 2 when an attribution line (or pair) starts at `index` and quoted lines follow."""
+def _attribution_length(lines: list[str], index: int, *, quoted: bool = True) -> int:
+    """1 or 2 when an attribution line (or pair) starts at `index` and quoted lines follow
+    (with `quoted` False: unquoted lines follow)."""
     line = lines[index]
     length = 0
     if _ATTRIBUTION_RE.match(line):
@@ -135,7 +142,7 @@ def _attribution_length(lines: list[str], index: int) -> int:
     if not length:
         return 0
     following = _next_nonblank(lines, index + length)
-    return length if following is not None and _is_quoted(lines[following]) else 0
+    return length if following is not None and _is_quoted(lines[following]) == quoted else 0
 
 
 def _is_outlook_header(lines: list[str], index: int) -> bool:
@@ -273,6 +280,7 @@ def clean_body(text: str) -> CleanText:
     signoff = False
     quoted = 0
     index = 0
+    open_press = False  # whether the kept lines end inside a press message (as _in_press)
     while index < len(lines):
         line = lines[index]
         stripped = line.strip()
@@ -287,6 +295,12 @@ def clean_body(text: str) -> CleanText:
         if _original_starts(lines, index):
             cuts.append(f"cut the quoted original message from line {index + 1}")
             break
+        pasted = _attribution_length(lines, index, quoted=False)
+        if pasted and _ATTRIBUTION_STAMP_RE.search(" ".join(lines[index:index + pasted])) \
+                and not open_press:
+            cuts.append(f"cut the original message pasted without quote marks from line "
+                        f"{index + 1}")
+            break
         attribution = _attribution_length(lines, index)
         if attribution:
             index += attribution
@@ -296,6 +310,10 @@ def clean_body(text: str) -> CleanText:
             index += 1
             continue
         kept.append(line.rstrip())
+        if _PRESS_ENDS.match(line):
+            open_press = False
+        elif _PRESS_OPENS.match(line):
+            open_press = True
         index += 1
     if quoted:
         cuts.append(f"dropped {quoted} quoted line{'s' if quoted != 1 else ''}")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.errors import HeaderParseError
 from email.generator import BytesGenerator
+from email.header import Header
 from email.headerregistry import Address, BaseHeader, HeaderRegistry
 from email.message import EmailMessage
 from email.policy import SMTP, Policy
@@ -140,13 +141,29 @@ def header_safe(text: str, limit: int = MAX_SUBJECT) -> str:
     "=?" becomes "= ?": the email package decodes RFC 2047 encoded words in values it is
     given and (in Python 3.11 before 3.11.10) can write a decoded CR/LF out unquoted.
     """
-    cleaned = "".join(
-        " " if unicodedata.category(c)[0] in ("C", "Z") and c != " " else c for c in text
-    )
-    line = " ".join(cleaned.split())[:limit].strip()
+    line = _one_line(text, limit)
     while "=?" in line:
         line = line.replace("=?", "= ?")
     return line
+
+
+def _one_line(text: str, limit: int = MAX_SUBJECT) -> str:
+    """`text` as one line: control and format characters become spaces."""
+    cleaned = "".join(
+        " " if unicodedata.category(c)[0] in ("C", "Z") and c != " " else c for c in text
+    )
+    return " ".join(cleaned.split())[:limit].strip()
+
+
+def _set_subject(message: EmailMessage, subject: str) -> None:
+    """The Subject, as one line. Text that reads as an RFC 2047 encoded word ("=?x?q?hi?=", as
+    a subject quoted back may hold) goes out encoded itself, so the reader sees it as written:
+    given as it is, the email package would decode it (and header_safe would split it)."""
+    line = _one_line(subject)
+    if "=?" not in line:
+        message["Subject"] = line
+        return
+    message.set_raw("Subject", Header(line, "utf-8", header_name="Subject").encode())
 
 
 def make_address(addr_spec: str, display_name: str = "") -> Address:
@@ -183,9 +200,11 @@ def checked_message_id(message_id: str) -> str:
 def build_subject(topic: str, *, game: str | None = None, phase: str | None = None) -> str:
     """The subject of a message about `game` in `phase`: "[game] phase: topic".
 
-    Everything is made header-safe, so a game name chosen by a player cannot inject headers.
+    Everything is made one line, so a game name chosen by a player cannot inject headers; the
+    topic keeps what reads as an encoded word (a subject quoted back), which the message then
+    carries encoded (`_set_subject`).
     """
-    topic = header_safe(topic)
+    topic = _one_line(topic)
     prefix = ""
     if game and header_safe(game, 60):
         prefix = f"[{header_safe(game, 60)}]"
@@ -284,7 +303,7 @@ def compose_message(
         message["Cc"] = list(cc)
     if bcc:
         message["Bcc"] = list(bcc)
-    message["Subject"] = header_safe(subject)
+    _set_subject(message, subject)
     message["Date"] = format_datetime(date or datetime.now(UTC))
     message["Message-ID"] = checked_message_id(message_id)
     if reply_to is not None:
@@ -355,7 +374,7 @@ def compose_plain(
     simple kind written here: ASCII only, plain addresses (a display name of words), no line
     longer than 78 characters. Values are checked as `compose_message` checks them; anything
     else is left to it."""
-    if auto_submitted not in ("auto-replied", "auto-generated") or not to:
+    if auto_submitted not in ("auto-replied", "auto-generated") or not to or "=?" in subject:
         return None
     if not _PLAIN_SPEC_RE.match(sender) or any(not _PLAIN_SPEC_RE.match(r) for r in to):
         return None

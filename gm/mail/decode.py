@@ -9,17 +9,17 @@ attachments are skipped but listed, and a message over the size limit is not rea
 
 from __future__ import annotations
 
+import base64
 import codecs
-import contextlib
 import email
 import email.policy
+import quopri
 import re
 import time
 import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import parseaddr, parsedate_to_datetime
 
@@ -95,6 +95,10 @@ class DecodedMessage:
     signoff: bool = False
     cuts: tuple[str, ...] = ()
     problems: tuple[str, ...] = field(default=())
+    # what a limit left unread, for the reply to say ("only the first 500 MIME parts were
+    # read"); and each line cut to MAX_LINE characters, as kept, with its real length
+    unread: tuple[str, ...] = ()
+    long_lines: tuple[tuple[str, int], ...] = ()
 
     @property
     def is_automatic(self) -> bool:
@@ -114,12 +118,88 @@ def header_text(value: object, limit: int = MAX_HEADER) -> str:
         raw = text.encode("ascii", "surrogateescape")
         text = _decode_bytes(raw, None, [])
     if "=?" in text:
-        with contextlib.suppress(Exception):
-            text = str(make_header(decode_header(text)))
+        text = _decoded_words(text[: limit * 8])
     text = text[: limit * 4]
     if not text.isprintable():
         text = _printable(_CONTROL_RE.sub(" ", text))
     return " ".join(text.split())[:limit]
+
+
+_ENCODED_WORD_RE = re.compile(r"=\?([^?\s]+)\?([qQbB])\?([^?\s]*)\?=")
+_BAD_QP_RE = re.compile(r"=(?![0-9A-Fa-f]{2})")
+
+
+def _word_bytes(match: re.Match[str]) -> tuple[bytes, str] | None:
+    """The bytes of one RFC 2047 encoded word and the codec of its charset; None when it
+    cannot be read (an unknown charset, broken base64 or quoted-printable)."""
+    codec = _charset_codec(match.group(1).split("*")[0])  # RFC 2231 language after "*"
+    if codec is None:
+        return None
+    data = match.group(3)
+    try:
+        if match.group(2) in "bB":
+            if len(data) % 4 == 1 or not re.fullmatch(r"[A-Za-z0-9+/]*=*", data):
+                return None
+            return base64.b64decode(data + "=" * (-len(data) % 4)), codec.name
+        if _BAD_QP_RE.search(data):
+            return None
+        return quopri.decodestring(data.encode("ascii"), header=True), codec.name
+    except ValueError:
+        return None
+
+
+_Word = tuple[str, re.Match[str], bytes, str]  # white space before it, the word, bytes, codec
+
+
+def _decoded_run(run: list[_Word]) -> list[str]:
+    """Adjacent encoded words of one charset: decoded together (a character may be split
+    between two), else each on its own, else as it came (with the white space around it)."""
+    try:
+        return [b"".join(data for _, _, data, _ in run).decode(run[0][3])]
+    except UnicodeError:
+        pass
+    out: list[str] = []
+    kept_before = False
+    for index, (between, match, data, codec) in enumerate(run):
+        try:
+            text, kept = data.decode(codec), False
+        except UnicodeError:
+            text, kept = match.group(0), True
+        if index and (kept or kept_before):
+            out.append(between)
+        out.append(text)
+        kept_before = kept
+    return out
+
+
+def _decoded_words(text: str) -> str:
+    """A header's encoded words decoded (white space between two of them is dropped, RFC 2047
+    6.2); a word that cannot be decoded stays as it came, so the reader sees what was sent
+    rather than nothing."""
+    out: list[str] = []
+    run: list[_Word] = []
+    end = 0
+    for match in _ENCODED_WORD_RE.finditer(text):
+        between = text[end:match.start()]
+        found = _word_bytes(match)
+        joined = run and not between.strip(" \t")
+        if found is not None and joined and run[-1][3] == found[1]:
+            run.append((between, match, *found))
+        else:
+            if run:
+                out.extend(_decoded_run(run))
+                run = []
+            if not (found is not None and joined):
+                out.append(between)
+            if found is None:
+                out.append(match.group(0))
+            else:
+                run.append((between, match, *found))
+        end = match.end()
+    if run:
+        out.extend(_decoded_run(run))
+    out.append(text[end:])
+    return "".join(out)
 
 
 def _charset_codec(name: str | None) -> codecs.CodecInfo | None:
@@ -177,19 +257,33 @@ def _printable(line: str) -> str:
     return "".join(out)
 
 
-def _normalise_text(text: str, problems: list[str]) -> str:
-    """Unix newlines, no control or invisible formatting characters, lines of sane length."""
+def _normalise_text(text: str, problems: list[str],
+                    long_lines: list[tuple[str, int]] | None = None) -> str:
+    """Unix newlines, no control or invisible formatting characters, lines of sane length (each
+    line cut, as kept, with its real length, in `long_lines`)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = text.replace("\u2028", "\n").replace("\u2029", "\n")
     lines = text.split("\n")
     for index, line in enumerate(lines):
-        if len(line) > MAX_LINE:
+        length = len(line)
+        if length > MAX_LINE:
             line = line[:MAX_LINE]
             problems.append(f"line {index + 1} cut to {MAX_LINE} characters")
         if not line.isprintable():  # isprintable is False for exactly the characters to fix
             line = _printable(line)
         lines[index] = line.rstrip()
+        if length > MAX_LINE and long_lines is not None:
+            long_lines.append((lines[index], length))
     return "\n".join(lines)
+
+
+def _cut_line_note(kept: str, length: int) -> str:
+    """What the reply says of a line cut to MAX_LINE characters: its length, and its first word
+    when that is a word (never more of it: the line may hold a password)."""
+    first = (kept.split(maxsplit=1) or [""])[0]
+    named = f' (starting "{first}")' if first.isalpha() and len(first) <= 20 else ""
+    return (f"a line of {length} characters{named} was cut to its first {MAX_LINE}; the rest of"
+            " it was not read")
 
 
 def _unflow(text: str, delsp: bool) -> str:
@@ -223,6 +317,7 @@ class _Reader:
         self.texts: list[str] = []
         self.attachments: list[AttachmentInfo] = []
         self.problems: list[str] = []
+        self.unread: list[str] = []  # the problems of limits, for the reply
         self.parts_seen = 0
         self.deep_noted = False
 
@@ -294,11 +389,15 @@ class _Reader:
         if self.parts_seen > MAX_PARTS:
             if self.parts_seen == MAX_PARTS + 1:
                 self.problems.append(f"only the first {MAX_PARTS} MIME parts were read")
+                self.unread.append(f"it has more than {MAX_PARTS} MIME parts, and only the "
+                                   f"first {MAX_PARTS} were read")
             return None
         if depth > MAX_DEPTH:
             if not self.deep_noted:
                 self.problems.append(f"MIME parts nested deeper than {MAX_DEPTH}: only their "
                                      "first text was read")
+                self.unread.append(f"its MIME parts are nested deeper than {MAX_DEPTH}, and "
+                                   "only the first text within them was read")
                 self.deep_noted = True
             return self._first_text(part)
         content_type = self._content_type(part)
@@ -544,6 +643,16 @@ def decode_message(
         )
 
 
+def _multipart_head(raw: bytes) -> bool:
+    """Whether the message's own Content-Type is multipart (only a multipart message has MIME
+    boundaries: a plain one's "-- " lines are text)."""
+    try:
+        return email.message_from_bytes(_header_block(cut_headers(raw))).get_content_maintype() \
+            == "multipart"
+    except Exception:
+        return True
+
+
 def _header_block(raw: bytes) -> bytes:
     head = raw[:_HEADER_BYTES]
     end = re.search(rb"\r?\n\r?\n", head)
@@ -561,12 +670,15 @@ def _decode(
     problems: list[str] = []
     total = max(size if size is not None else 0, len(raw))
     too_large = max_bytes is not None and total > max_bytes
+    unread: list[str] = []
     if too_large:
         problems.append(f"the message is {total} bytes; the limit is {max_bytes} bytes")
         message = _parse(_header_block(raw), problems)
-    elif raw.count(b"\n--") > MAX_BOUNDARY_LINES:
+    elif _multipart_head(raw) and raw.count(b"\n--") > MAX_BOUNDARY_LINES:
         problems.append(f"the message has more than {MAX_BOUNDARY_LINES} MIME boundaries; "
                         "only its headers were read")
+        unread.append(f"it has more than {MAX_BOUNDARY_LINES} MIME boundary lines (the most "
+                      "read), so none of its parts was read")
         message = _parse(_header_block(raw), problems)
     else:
         message = _parse(raw, problems)
@@ -608,6 +720,7 @@ def _decode(
     body_text = ""
     attachments: tuple[AttachmentInfo, ...] = ()
     over_bound = None
+    long_lines: list[tuple[str, int]] = []
     if not too_large:
         reader = _Reader(started + max_seconds, max_seconds)
         try:
@@ -615,13 +728,17 @@ def _decode(
             if text is None:
                 problems.append("the message has no text part")
                 text = ""
-            body_text = _normalise_text(text, problems)
+            body_text = _normalise_text(text, problems, long_lines)
             reader.check()
         except OverBound as exc:
             over_bound, body_text = str(exc), ""
             problems.append(over_bound)
         attachments = tuple(reader.attachments)
         problems.extend(reader.problems)
+        unread.extend(reader.unread)
+        unread.extend(_cut_line_note(kept, length) for kept, length in long_lines[:10])
+        if len(long_lines) > 10:
+            unread.append(f"{len(long_lines) - 10} more lines were cut likewise")
     cleaned = clean_body(body_text)
 
     return DecodedMessage(
@@ -644,4 +761,6 @@ def _decode(
         signoff=cleaned.signoff,
         cuts=cleaned.cuts,
         problems=tuple(dict.fromkeys(problems)),
+        unread=tuple(unread),
+        long_lines=tuple(long_lines),
     )

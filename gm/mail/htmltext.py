@@ -1,7 +1,9 @@
 """HTML mail bodies to plain text, with the standard library's HTMLParser.
 
 Block elements start new lines, scripts and styles vanish, and text inside <blockquote> comes
-out prefixed with "> " per level, so quoted replies are cut like plain-text quotes.
+out prefixed with "> " per level, so quoted replies are cut like plain-text quotes. Text the
+reader does not see is not read: inside an element marked `hidden` or styled display:none,
+visibility:hidden, font-size:0, opacity:0 or mso-hide:all (until the element closes).
 """
 
 from __future__ import annotations
@@ -21,6 +23,22 @@ _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "
                    "param", "source", "track", "wbr"})
 _MAX_DEPTH = 200
 _TAG_RE = re.compile(r"<[^>]*>")
+_MAX_OPEN = 1_000  # open elements followed, for hidden text
+_HIDDEN_STYLE_RE = re.compile(
+    r"(?:^|;)(?:display:none|visibility:hidden|mso-hide:all|"
+    r"(?:font-size|opacity):[+-]?0*(?:\.0*)?(?:[a-z%]+)?)(?:!important)?(?:;|$)")
+
+
+def _hides(attrs: list[tuple[str, str | None]]) -> bool:
+    """Whether an element with `attrs` hides its content from the reader."""
+    for name, value in attrs:
+        if name == "hidden":
+            return True
+        if name == "style" and value:
+            style = re.sub(r"\s+", "", value.lower())
+            if _HIDDEN_STYLE_RE.search(style):
+                return True
+    return False
 
 
 class _Extractor(HTMLParser):
@@ -30,6 +48,21 @@ class _Extractor(HTMLParser):
         self.skip = 0
         self.quote = 0
         self.pre = 0
+        self.open: list[tuple[str, bool]] = []  # open elements, and whether each hides
+        self.hidden = 0  # open elements that hide their content
+
+    def _open(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        hides = _hides(attrs)
+        if len(self.open) < _MAX_OPEN or hides:
+            self.open.append((tag, hides))
+            self.hidden += hides
+
+    def _close(self, tag: str) -> None:
+        for index in range(len(self.open) - 1, max(len(self.open) - _MAX_OPEN, 0) - 1, -1):
+            if self.open[index][0] == tag:
+                self.hidden -= sum(h for _, h in self.open[index:])
+                del self.open[index:]
+                return
 
     def _newline(self) -> None:
         parts = self.lines[-1][2]
@@ -39,6 +72,8 @@ class _Extractor(HTMLParser):
             self.lines[-1] = (self.quote, self.pre > 0, parts)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in _VOID:
+            self._open(tag, attrs)
         if tag in _SKIP:
             self.skip = min(self.skip + 1, _MAX_DEPTH)
             return
@@ -61,6 +96,7 @@ class _Extractor(HTMLParser):
             self._newline()
 
     def handle_endtag(self, tag: str) -> None:
+        self._close(tag)
         if tag in _SKIP:
             self.skip = max(self.skip - 1, 0)
         elif tag == "blockquote":
@@ -74,7 +110,7 @@ class _Extractor(HTMLParser):
             self._newline()
 
     def handle_data(self, data: str) -> None:
-        if self.skip:
+        if self.skip or self.hidden:
             return
         if self.pre:
             first, *rest = data.split("\n")

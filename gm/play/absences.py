@@ -18,6 +18,7 @@ from typing import Any
 
 from gm.play.zones import zone
 from gm.store.settings import GameSettings
+from gm.store.types import day_kept
 
 ABSENCES_KEY = "absences"  # settings document key: [{"power", "from", "to"}, ...]
 LIMIT_KEY = "absence_limit_days"  # settings document key: days a power may claim; 0: off
@@ -42,15 +43,18 @@ class Absence:
 
 
 def absences(settings: GameSettings) -> list[Absence]:
-    """The game's absences, as stored (entries this version cannot read are skipped)."""
+    """The game's absences, as stored (entries this version cannot read, or with days outside
+    those gm keeps, gm.store.types.FIRST_DAY to LAST_DAY, are skipped)."""
     value: Any = settings.extra.get(ABSENCES_KEY, [])
     found = []
     for entry in value if isinstance(value, list) else []:
         try:
-            found.append(Absence(str(entry["power"]), date.fromisoformat(entry["from"]),
-                                 date.fromisoformat(entry["to"])))
+            absence = Absence(str(entry["power"]), date.fromisoformat(entry["from"]),
+                              date.fromisoformat(entry["to"]))
         except (KeyError, TypeError, ValueError):
             continue
+        if day_kept(absence.start) and day_kept(absence.end):
+            found.append(absence)
     return found
 
 

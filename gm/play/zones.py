@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 
@@ -11,3 +12,16 @@ def zone(name: str) -> ZoneInfo:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
         return ZoneInfo("UTC")
+
+
+def wall_clock(naive: datetime, name: str) -> tuple[datetime | None, bool]:
+    """The moment a wall-clock time `naive` names in zone `name`, and whether it names two (the
+    hour the clocks go back repeats: the first is given). None if it names none (the hour the
+    clocks go forward skips)."""
+    tz = zone(name)
+    first, second = naive.replace(tzinfo=tz, fold=0), naive.replace(tzinfo=tz, fold=1)
+    if first.utcoffset() == second.utcoffset():
+        return first, False
+    if first.astimezone(UTC).astimezone(tz).replace(tzinfo=None) != naive:
+        return None, False
+    return first, True

@@ -23,6 +23,7 @@ from __future__ import annotations
 import email
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -36,6 +37,7 @@ from gm.commands.dispatch import run_commands
 from gm.commands.handlers import Context
 from gm.commands.handlers.context import Limits
 from gm.commands.parse import parse_message
+from gm.commands.values import Command
 from gm.config import Config
 from gm.mail.compose import build_subject, new_message_id
 from gm.mail.decode import MAX_HEADER_BLOCK, DecodedMessage, cut_headers, decode_message
@@ -44,6 +46,7 @@ from gm.play.render import render
 from gm.service import bounces
 from gm.service.clock import Clock
 from gm.service.loop_guard import hold_loop
+from gm.service.subject_mask import masked_subject
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo
@@ -130,20 +133,22 @@ def _reply_headers(decoded: DecodedMessage, subject: str) -> list[tuple[str, str
 _RE = re.compile(r"^(?:\s*re\s*:\s*)+", re.IGNORECASE)
 
 
-def _html_part(ctx: Context, config: Config) -> list[BodyPart]:
+def _html_part(ctx: Context, config: Config, notes: list[str]) -> list[BodyPart]:
     """The reply's HTML alternative when it shows pictures (an acknowledgement of orders: the
     power's orders drawn on the board), else none: most replies are plain text only."""
     if not ctx.results.pictures:
         return []
     return [BodyPart("text/html", render(
-        "reply/ack.html.j2", lines=ctx.results.lines, service=config.display_name,
+        "reply/ack.html.j2", lines=[*notes, *ctx.results.lines], service=config.display_name,
         pictures=[(p.content_id, p.caption) for p in ctx.results.pictures.values()]))]
 
 
-def _reply_subject(decoded: DecodedMessage, game: str | None) -> str:
+def _reply_subject(decoded: DecodedMessage, game: str | None,
+                   commands: Sequence[Command] = ()) -> str:
     """`[game] Re: <their subject>`: the game's tag once (a subject that carries it already,
-    as a reply to a report does, loses it), one `Re:`."""
-    subject = decoded.subject
+    as a reply to a report does, loses it), one `Re:`; its passwords masked (those of
+    `commands`, and of the subject read as a command)."""
+    subject = masked_subject(decoded.subject, commands)
     if game:
         subject = re.sub(rf"\[{re.escape(game)}\]:?", " ", subject, flags=re.IGNORECASE)
     subject = " ".join(_RE.sub("", " ".join(subject.split())).split())
@@ -208,23 +213,26 @@ def ingest(
             ctx = Context(session=session, now=now, sender=decoded.sender,
                           inbound_id=record.id, service=config.display_name,
                           arrived_at=record.arrived_at, limits=limits_of(config))
+            commands: list[Command] = []
             if decoded.too_large:
                 ctx.results.add(f"Your message is larger than {config.max_message_bytes} bytes "
                                 "and was not read. Send commands as plain text.")
             else:
-                commands = parse_message(decoded.text)
+                commands = parse_message(decoded.text, dict(decoded.long_lines))
                 if new and hold_loop(session, decoded, record, commands, config=config,
                                      now=now):
                     return Ingested(record.id, Disposition.HELD)
                 run_commands(ctx, commands)
-            body = render("reply/ack.txt.j2", lines=ctx.results.lines,
+            notes = [f"Not all of your message was read: {note}." for note in decoded.unread]
+            body = render("reply/ack.txt.j2", lines=ctx.results.lines, notes=notes,
                           pictures=[p.mention for p in ctx.results.pictures.values()],
                           service=config.display_name)
             message_id = None if ctx.results.withheld else new_message_id(config.domain)
             reply = [] if message_id is None else [outbound_repo.NewMessage(
                 message_id=message_id, recipients=[decoded.sender],
-                headers=_reply_headers(decoded, _reply_subject(decoded, ctx.results.game)),
-                parts=[BodyPart("text/plain", body), *_html_part(ctx, config)],
+                headers=_reply_headers(decoded, _reply_subject(decoded, ctx.results.game,
+                                                              commands)),
+                parts=[BodyPart("text/plain", body), *_html_part(ctx, config, notes)],
                 attachments=[*ctx.results.attachments,
                              *(a for p in ctx.results.pictures.values() for a in p.attachments)])]
             # the reply first, then the notices (one INSERT; their Message-IDs are new)
@@ -265,12 +273,13 @@ def _duplicate(session: Session, decoded: DecodedMessage, record: InboundRecord,
     if told_before or same_copy or not decoded.sender or decoded.is_automatic:
         return Ingested(record.id, Disposition.DUPLICATE)
     message_id = new_message_id(config.domain)
+    commands = [] if decoded.too_large else parse_message(decoded.text)
     outbound_repo.enqueue_outbound(
         session, message_id=message_id, recipients=[decoded.sender],
-        headers=_reply_headers(decoded, _reply_subject(decoded, None)),
+        headers=_reply_headers(decoded, _reply_subject(decoded, None, commands)),
         parts=[BodyPart("text/plain", render(
             "reply/already-read.txt.j2", message_id=decoded.message_id or "",
-            subject=decoded.subject,
+            subject=masked_subject(decoded.subject, commands),
             read_at=(record.processed_at or record.received_at).strftime("%Y-%m-%d %H:%M UTC"),
             service=config.display_name))],
         now=now, inbound_id=record.id)

@@ -13,6 +13,11 @@ The cost of new hashes is n = 2**14 unless GM_SCRYPT_LOG2_N (10 to 20) says othe
 on a server with memory and time to spare, 10 in the test suite (as Devise's `stretches` or
 Rails' `min_cost` are lowered for tests), where a game's eight hashes would otherwise cost more
 than the rest of the test. Hashes keep the cost they were made with (`needs_rehash`).
+
+Passwords are Unicode-normalised (NFC) before they are hashed, so a password typed with
+composed accents matches one typed with combining ones. A hash made before from a password as it
+was typed still verifies (the password is tried as typed and decomposed too), and
+`upgraded_hash` gives its NFC hash to store at that sign-on.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import hashlib
 import hmac
 import os
 import threading
+import unicodedata
 
 SCHEME = "scrypt"
 LOG2_N = 14  # the default cost, n = 16384: 16 MiB of memory with r = 8
@@ -66,16 +72,36 @@ def cost() -> int:
     return int(given)
 
 
+def _forms(password: str) -> list[str]:
+    """The forms a password is checked in: NFC (as hashed now), then as typed and NFD (as a
+    hash made before normalising may hold it); one form for plain ASCII."""
+    return list(dict.fromkeys([unicodedata.normalize("NFC", password), password,
+                               unicodedata.normalize("NFD", password)]))
+
+
 def hash_password(password: str) -> str:
-    """A new salted hash of `password`, for storing."""
+    """A new salted hash of `password` (NFC-normalised), for storing."""
     salt = os.urandom(SALT_BYTES)
     log2_n = cost()
-    key = _derive(password, salt, log2_n, R, P, KEY_BYTES)
+    key = _derive(unicodedata.normalize("NFC", password), salt, log2_n, R, P, KEY_BYTES)
     return f"{SCHEME}${log2_n}${R}${P}${_b64(salt)}${_b64(key)}"
 
 
 def verify_password(password: str, stored: str | None) -> bool:
-    """Whether `password` matches the stored hash (False for no hash or a malformed one)."""
+    """Whether `password` matches the stored hash (False for no hash or a malformed one), in any
+    of its Unicode forms (`_forms`)."""
+    return any(_verify(form, stored) for form in _forms(password))
+
+
+def upgraded_hash(password: str, stored: str) -> str | None:
+    """For a `password` that verified against `stored`: its NFC hash, to store in place of a
+    hash made from another form of it; None when `stored` is the NFC form's already."""
+    if len(_forms(password)) == 1 or _verify(unicodedata.normalize("NFC", password), stored):
+        return None
+    return hash_password(password)
+
+
+def _verify(password: str, stored: str | None) -> bool:
     if not stored:
         return False
     parts = stored.split("$")
@@ -114,10 +140,10 @@ def verify_password(password: str, stored: str | None) -> bool:
 
 
 def remembered(password: str, stored: str) -> bool:
-    """Whether `password` verified against `stored` already in this process (no scrypt)."""
-    token = hmac.digest(_verified_key, stored.encode() + b"\0" + password.encode("utf-8"),
-                        "sha256")
-    return token in _verified
+    """Whether `password` (in any of its forms) verified against `stored` already in this
+    process (no scrypt)."""
+    return any(hmac.digest(_verified_key, stored.encode() + b"\0" + form.encode("utf-8"),
+                           "sha256") in _verified for form in _forms(password))
 
 
 class _Check:

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, Dialect
 from sqlalchemy.types import TypeDecorator, TypeEngine
+
+# The days gm reads and keeps (deadlines, absences): far enough either way for any game, and far
+# from the ends of Python's calendar, where moving a time by a day or a zone overflows.
+FIRST_DAY = date(2000, 1, 1)
+LAST_DAY = date(2999, 12, 31)
+DAYS_KEPT = f"{FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}"
+
+
+def day_kept(day: date) -> bool:
+    """Whether `day` is within the days gm reads and keeps (FIRST_DAY to LAST_DAY)."""
+    return FIRST_DAY <= day <= LAST_DAY
 
 
 class _JSONDocument(TypeDecorator[Any]):
@@ -45,7 +56,11 @@ class UTCDateTime(TypeDecorator[datetime]):
             return None
         if value.tzinfo is None or value.utcoffset() is None:
             raise ValueError(f"naive datetime {value.isoformat()} given: times must be UTC-aware")
-        utc = value.astimezone(UTC)
+        try:
+            utc = value.astimezone(UTC)
+        except OverflowError:  # commands read days within DAYS_KEPT: this is a fault
+            raise ValueError(f"{value.isoformat()} is outside the days gm keeps "
+                             f"({DAYS_KEPT})") from None
         return utc.replace(tzinfo=None) if dialect.name == "sqlite" else utc
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:

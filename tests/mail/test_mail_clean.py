@@ -62,6 +62,19 @@ def test_attribution_like_press_without_quotes_is_kept() -> None:
     assert clean_body(text).text == text
 
 
+def test_a_report_pasted_under_an_unquoted_attribution_is_cut() -> None:
+    text = ("A Par - Bur\n\nOn Sun, 1 Mar 2026 at 12:00, Judge <judge@example.org> wrote:\n"
+            "Orders of France for Spring 1901, Movement:\nA Par - Bur\nA Mar - Spa")
+    cleaned = clean_body(text)
+    assert cleaned.text == "A Par - Bur"
+    assert "cut the original message pasted without quote marks from line 3" in cleaned.cuts
+    split = "F Bre H\nOn Sun, 1 Mar 2026 at 12:00, Judge\n<judge@example.org> wrote:\nA Par H"
+    assert clean_body(split).text == "F Bre H"
+    # in press, or naming no time and no address, it is the player's text
+    press = "PRESS TO England\nOn 1 Mar at 12:00 Germany wrote:\nattack\nENDPRESS"
+    assert clean_body(press).text == press
+
+
 def test_outlook_original_message_cuts_the_rest() -> None:
     text = "F Lon - NTH\n\n-----Original Message-----\nFrom: gm\nF Lon H"
     assert clean_body(text).text == "F Lon - NTH"

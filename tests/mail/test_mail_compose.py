@@ -228,7 +228,6 @@ def _both(**overrides: object) -> tuple[bytes, bytes | None]:
     {"body": "no newline at the end"},
     {"body": "CRLF\r\nand CR\rlines\n\n.leading dot\n"},
     {"subject": "a subject\twith a tab and a\nnewline"},
-    {"subject": "=?utf-8?q?injected?= subject"},
 ])
 def test_plain_messages_are_written_as_the_email_package_writes_them(
         overrides: dict[str, object]) -> None:
@@ -245,9 +244,19 @@ def test_plain_messages_are_written_as_the_email_package_writes_them(
     {"to": ["Someone <a@example.org>"]},  # not a plain addr-spec
     {"to": []},
     {"auto_submitted": "no"},
+    {"subject": "=?utf-8?q?injected?= subject"},  # carried encoded (test below)
 ])
 def test_other_messages_are_left_to_the_email_package(overrides: dict[str, object]) -> None:
     assert _plain_only(**overrides) is None
+
+
+@pytest.mark.parametrize("subject", [
+    "Re: =?x-klingon?q?hi?=", "=?utf-8?q?x=0D=0ABcc:_victim@example.org?=",
+    "[kappa] Re: =?utf-8?b?!!!?= caf\u00e9 " + "x" * 150])
+def test_a_subject_that_reads_as_encoded_words_arrives_as_written(subject: str) -> None:
+    raw = reply(subject=build_subject(subject))
+    assert parsed(raw)["Subject"] == subject
+    assert b"= ?" not in raw and b"\r\nBcc" not in raw
 
 
 def _plain_only(**overrides: object) -> bytes | None:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gm.mail.decode import MAX_LINE, DecodedMessage, decode_message
+from gm.mail.decode import MAX_LINE, DecodedMessage, decode_message, header_text
 from gm.mail.loops import AutoKind
 
 CORPUS = Path(__file__).parent.parent / "corpus" / "mail"
@@ -281,3 +281,18 @@ def test_other_address_forms_go_to_the_header_parser(value: str) -> None:
 
     assert not _PLAIN_ADDRESS_RE.match(value)
     assert _address(value) == _parsed_address(value)
+
+
+@pytest.mark.parametrize(("value", "read"), [
+    ("=?utf-8?q?caf=C3=A9?=", "café"),
+    ("=?utf-8?q?a?= =?utf-8?q?b?=", "ab"),  # white space between encoded words is dropped
+    ("=?utf-8?q?a?= x =?utf-8?q?b?=", "a x b"),
+    ("=?utf-8?b?Y2Fmww==?= =?utf-8?b?qSE=?=", "café!"),  # a character split between two
+    ("Re: =?x-klingon?q?hi?=", "Re: =?x-klingon?q?hi?="),  # an unknown charset: as it came
+    ("=?utf-8?b?!!!?= x", "=?utf-8?b?!!!?= x"),  # broken base64
+    ("=?utf-8?q?=ZZ?=", "=?utf-8?q?=ZZ?="),  # broken quoted-printable
+    ("=?utf-8?q?=FF?= =?utf-8?q?ok?=", "=?utf-8?q?=FF?= ok"),  # not UTF-8: that word as it came
+    ("=?utf-8?q?x=0D=0ABcc:_v@x?=", "x Bcc: v@x"),  # decoded line breaks are spaces
+])
+def test_encoded_words_are_decoded_or_kept_as_they_came(value: str, read: str) -> None:
+    assert header_text(value) == read

@@ -6,6 +6,7 @@ a game's LIST with its deadline and settings, HISTORY ... FROM <date>, ROLLBACK 
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -40,21 +41,27 @@ async def test_create_observe_and_become_master_the_njudge_way(
     assert "Game beta (Deluge II) created; you are its GM." in reply
     assert "Signed on as the GM of beta." in reply
 
-    # njudge's observer sign-on: observes; the lines after it are the observer's
-    out = await mail.send(WATCHER, "SIGNON Oalpha pw\nSET PICTURES NONE\nSUMMARY\nLIST")
+    # njudge's observer sign-on asks as OBSERVE does (confirmed from the address); once
+    # confirmed, the lines after it are the observer's
+    out = await mail.send(WATCHER, "SIGNON Oalpha pw")
     reply = _reply_to(out, WATCHER)
     assert "An observer of alpha needs no password here" in reply
-    assert "You observe alpha: you will get the report of every phase." in reply
+    code = re.search(r"OBSERVE alpha CONFIRM (\S+)", reply)
+    assert code is not None, reply
+    out = await mail.send(WATCHER, f"OBSERVE alpha CONFIRM {code.group(1)}")
+    assert "You observe alpha: you will get the report of every phase." in _reply_to(
+        out, WATCHER)
+    assert any("a new observer" in str(m["Subject"]) for to, m in out if to == GM)
+    out = await mail.send(WATCHER, "SIGNON Oalpha pw\nSET PICTURES NONE\nSUMMARY\nLIST")
+    reply = _reply_to(out, WATCHER)
+    assert "Signed on as an observer of alpha" in reply
     assert "Your reports of alpha (to watcher@example.org) carry no pictures" in reply
     assert "alpha: Standard, forming, not started." in reply  # SUMMARY: the game signed on to
     assert "alpha: Standard, forming, not started\n" in reply  # LIST: the same game's details
     assert "Games:" not in reply
-    assert any("a new observer" in str(m["Subject"]) for to, m in out if to == GM)
-    out = await mail.send(WATCHER, "SIGNON Oalpha pw")
-    assert "Signed on as an observer of alpha" in _reply_to(out, WATCHER)
     out = await mail.send("other@example.org", "OBSERVE beta sesame42")
     reply = _reply_to(out, "other@example.org")
-    assert "You observe beta" in reply and "needs no password" in reply
+    assert "OBSERVE beta CONFIRM" in reply and "needs no password" in reply
     assert "sesame42" not in reply
 
     # njudge's SIGNON ?<game> <password> <variant>: the variant must be the game's
@@ -229,9 +236,13 @@ async def test_set_preference_after_an_njudge_sign_on_to_a_forming_game(
     assert any(f"{newbie} gave preferences in theta: France, England, Germany, Russia"
                in _text(m) for to, m in out if to == GM)
     assert _players(database)["Austria"] == ()
+    # the same address again: one power per address (SET MULTIPLE), the reply says what to
+    # write instead; another player's unknown letters are refused with what is read
     out = await mail.send(newbie, "SIGNON ?theta mine\nSET PREFERENCE Xq")
+    assert "JOIN <game> <password> PREFER <powers>" in _reply_to(out, newbie)
+    out = await mail.send("third@example.org", "SIGNON ?theta mine\nSET PREFERENCE Xq")
     assert ("SET PREFERENCE Xq: 'Xq' is not a power of the game; write the powers' letters"
-            in _reply_to(out, newbie))
+            in _reply_to(out, "third@example.org"))
     out = await mail.send(second, "SIGNON ?theta theirs\nSET PREFERENCE Italy, Turkey")
     reply = _reply_to(out, second)
     assert "Your preferences in theta: Italy, Turkey." in reply and "brackets" not in reply
@@ -258,7 +269,10 @@ async def test_set_preference_after_an_njudge_sign_on_to_a_forming_game(
 async def test_eject_by_address_and_promote(database: Database, tmp_path: Path) -> None:
     mail = Mail(database, tmp_path)
     await _started(mail)
-    await mail.send(WATCHER, "OBSERVE theta")
+    asked = _reply_to(await mail.send(WATCHER, "OBSERVE theta"), WATCHER)
+    code = re.search(r"OBSERVE theta CONFIRM (\S+)", asked)
+    assert code is not None, asked
+    await mail.send(WATCHER, f"OBSERVE theta CONFIRM {code.group(1)}")
     out = await mail.send(GM, f"SIGNON GM theta gmpass\nEJECT <{WATCHER}>\n"
                               f"EJECT {PLAYERS['Italy']}\nEJECT {GM}\nEJECT nobody@example.org\n"
                               f"PROMOTE {PLAYERS['France']}")

@@ -22,6 +22,7 @@ from tests.support.service_support import (
     mail_by_recipient,
     maildir_config,
     message,
+    observe,
     send_all,
     service_pass,
     text_of,
@@ -60,7 +61,7 @@ def _reply(db: Database, tmp_path: Path, sender: str, body: str) -> OutboundReco
 def test_anyone_observes_gets_the_start_mail_and_stops(database: Database,
                                                        tmp_path: Path) -> None:
     _setup(database, tmp_path, start=False)
-    reply, mail = send_all(database, tmp_path, WATCHER, "OBSERVE alpha")
+    reply, mail = observe(database, tmp_path, WATCHER, "alpha")
     assert "You observe alpha: you will get the report of every phase." in reply
     assert [m.recipients for m in mail] == [(GM,)]
     assert f"{WATCHER} observes alpha now (OBSERVE)" in mail[0].parts[0].text
@@ -86,7 +87,7 @@ def test_anyone_observes_gets_the_start_mail_and_stops(database: Database,
 
 def test_observers_by_observe_get_the_phase_report(database: Database, tmp_path: Path) -> None:
     _setup(database, tmp_path)
-    _send(database, tmp_path, WATCHER, "OBSERVE alpha")
+    observe(database, tmp_path, WATCHER, "alpha")
     for power, orders in SPRING_1901.items():
         _send(database, tmp_path, PLAYERS[power],
               "\n".join([f"SIGNON {power} alpha pw{power.lower()}", *orders]))
@@ -108,7 +109,7 @@ def test_the_gm_forbids_observe(database: Database, tmp_path: Path) -> None:
         database, tmp_path, PLAYERS["France"], "SIGNON France alpha pwfrance\nSET OBSERVE ON")
     assert "Anyone may OBSERVE alpha now." in _send(database, tmp_path, GM,
                                                     "SIGNON GM alpha gmpass\nSET OBSERVE ON")
-    assert "You observe alpha" in _send(database, tmp_path, WATCHER, "OBSERVE alpha")
+    assert "You observe alpha" in observe(database, tmp_path, WATCHER, "alpha")[0]
 
 
 def test_observe_bad_input_is_answered(database: Database, tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from tests.support.service_support import (
     mail_by_recipient,
     maildir_config,
     message,
+    observe,
     send_all,
     service_pass,
     text_of,
@@ -77,7 +78,7 @@ SVGS = [("image/svg+xml", "alpha-fall-1901-movement.svg"),
 async def test_each_reader_chooses_the_pictures_of_their_reports(database: Database,
                                                            tmp_path: Path) -> None:
     _start(database, tmp_path)
-    reply = _send(database, tmp_path, WATCHER, "OBSERVE alpha\nSET PICTURES ALL")
+    reply, _ = observe(database, tmp_path, WATCHER, "alpha", "SET PICTURES ALL")
     assert ("Your reports of alpha (to watcher@example.org) carry the pictures inside the HTML "
             "report (PNG) and as SVG files to zoom from now on." in reply)
     reply = _send(database, tmp_path, PLAYERS["France"],
@@ -123,7 +124,7 @@ async def test_the_gm_sets_the_default_for_who_has_not_chosen(database: Database
 
 def test_map_sends_the_pictures_whatever_was_chosen(database: Database, tmp_path: Path) -> None:
     _start(database, tmp_path)
-    _send(database, tmp_path, WATCHER, "OBSERVE alpha\nSET PICTURES NONE")
+    observe(database, tmp_path, WATCHER, "alpha", "SET PICTURES NONE")
     reply, _ = send_all(database, tmp_path, WATCHER, "MAP alpha")
     assert "alpha-spring-1901-movement.png; alpha-spring-1901-movement.svg to zoom" in reply
 

@@ -6,7 +6,14 @@ import hashlib
 
 import pytest
 
-from gm.store.passwords import COST_VARIABLE, hash_password, needs_rehash, verify_password
+from gm.store.passwords import (
+    COST_VARIABLE,
+    hash_password,
+    needs_rehash,
+    upgraded_hash,
+    verify_password,
+)
+from tests.support.old_hashes import unnormalised_hash
 
 
 def test_a_hash_verifies_its_password_only() -> None:
@@ -95,3 +102,25 @@ def test_a_remembered_verification_changes_no_answer() -> None:
     log2_n = stored.split("$")[1]
     assert not verify_password("right", stored.replace(f"scrypt${log2_n}$",
                                                        f"scrypt${int(log2_n) + 1}$"))
+
+
+NFC, NFD = "caf\u00e9-m\u00fc", "cafe\u0301-mu\u0308"  # one password, composed and decomposed
+
+
+def test_passwords_are_unicode_normalised() -> None:
+    assert NFC != NFD
+    for typed in (NFC, NFD):
+        stored = hash_password(typed)
+        assert verify_password(NFC, stored) and verify_password(NFD, stored)
+        assert upgraded_hash(NFD, stored) is None and upgraded_hash(NFC, stored) is None
+        assert not verify_password("cafe-mu", stored)
+
+
+def test_an_unnormalised_hash_verifies_and_is_upgraded() -> None:
+    old = unnormalised_hash(NFD)  # set in NFD before normalising
+    assert verify_password(NFC, old) and verify_password(NFD, old)
+    new = upgraded_hash(NFC, old)
+    assert new is not None and new != old
+    assert verify_password(NFC, new) and verify_password(NFD, new)
+    assert upgraded_hash(NFC, new) is None
+    assert upgraded_hash("ascii-only", hash_password("ascii-only")) is None

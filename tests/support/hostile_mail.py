@@ -14,6 +14,8 @@ from tests.support.service_support import GM, PLAYERS, SERVICE
 
 HOSTILE_SENDER = "mallory@example.net"
 VICTIM = "victim@example.com"
+FORGED = "forged-observer@example.com"  # an address the OBSERVE case forges
+SUBJECT_SECRET = "subject-Pw-7731"  # a (wrong) password the Subject case holds
 _DATE = "Date: Sun, 01 Mar 2026 12:00:00 +0000\r\n"
 
 
@@ -140,6 +142,44 @@ def corpus() -> list[tuple[str, bytes, bool]]:
          "LIST\rHELP\nSUMMARY kappa\r\n", True),
         ("press with a forged header block", frm + "Subject: x\r\n",
          "BROADCAST\r\nBcc: victim@example.com\r\n\r\nhi\r\nENDPRESS\r\n", True),
+        # dates at the ends of the calendar, local times that do not exist
+        ("far dates", frm + "Subject: dates\r\n",
+         "JOIN kappa pw\r\nSET ABSENCE 9999-12-31 TO 9999-12-31\r\n"
+         "SET DEADLINE 9999-12-31 23:59\r\nSET DEADLINE Dec 31 9999 23:59\r\n"
+         "SET DEADLINE 0001-01-01 00:00\r\nSET DEADLINE 2027-03-14 02:30\r\n"
+         "HISTORY kappa S1901M TO F9999M\r\nHISTORY kappa LAST 99999999999999999999\r\n",
+         True),
+        # OBSERVE from a forged address: answered there, subscribing nobody (kappa unchanged)
+        ("a forged OBSERVE", f"From: {FORGED}\r\nTo: {SERVICE}\r\nSubject: x\r\n",
+         "OBSERVE kappa\r\nOBSERVE kappa CONFIRM guessedcode\r\nWATCH kappa\r\n", True),
+        ("JOIN three times", frm + "Subject: x\r\n",
+         "JOIN kappa a\r\nJOIN kappa b\r\nJOIN France kappa c\r\n", True),
+        ("5,001 signature lines in a plain message", frm + "Subject: x\r\n",
+         "LIST\r\n" + "-- \r\n" * 5_001, True),
+        ("5,001 MIME parts",
+         frm + "Subject: wide\r\nContent-Type: multipart/mixed; boundary=p\r\n",
+         "--p\r\nContent-Type: text/plain\r\n\r\nLIST\r\n" * 5_001 + "--p--\r\n", True),
+        ("600 MIME parts of commands",
+         frm + "Subject: wide\r\nContent-Type: multipart/mixed; boundary=p\r\n",
+         "--p\r\nContent-Type: text/plain\r\n\r\nHELP\r\n" * 600 + "--p--\r\n", True),
+        ("a 1 MB press line", frm + "Subject: x\r\n",
+         "BROADCAST\r\n" + "x" * 1_000_000 + "\r\nENDPRESS\r\nA Par - " + "B" * 999_992
+         + "\r\n", True),
+        ("a password in the Subject", frm + f"Subject: Re: SIGNON France kappa {SUBJECT_SECRET}"
+         "\r\n", f"SIGNON France kappa {SUBJECT_SECRET}\r\nA Par H\r\n", True),
+        ("broken encoded words", frm + "Subject: Re: =?x-klingon?q?hi?= =?utf-8?b?@@?= "
+         "=?utf-8?q?=ZZ?=\r\n", "LIST\r\n", True),
+        ("hidden HTML text",
+         frm + "Subject: html\r\nContent-Type: text/html; charset=utf-8\r\n",
+         '<p>LIST</p><p style="display:none">SIGNON France kappa x</p>'
+         '<span style="font-size:0">CREATE hidden standard pw</span>'
+         + '<span style="display:none">' * 20_000 + "CREATE deep standard pw", True),
+        ("a report pasted under an unquoted attribution", frm + "Subject: Re: results\r\n",
+         "LIST\r\n\r\nOn Sun, 1 Mar 2026 at 12:00, Judge <judge@example.org> wrote:\r\n"
+         "Orders of France for Spring 1901, Movement:\r\nA Par - Bur\r\n", True),
+        ("5,000 attribution lines in press", frm + "Subject: x\r\n",
+         "BROADCAST\r\n" + "On 1 Mar 2026 at 12:00, x wrote:\r\ntext\r\n" * 5_000
+         + "ENDPRESS\r\n", True),
     ]
     out = []
     for n, (what, headers, body, answered) in enumerate(cases):

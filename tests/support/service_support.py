@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
@@ -141,6 +142,17 @@ def send_all(db: Database, tmp_path: Path, sender: str, body: str,
     assert len(reply) == 1
     return unwrapped(reply[0].parts[0].text), [
         o for o in queued if o.message_id != result.reply_message_id]
+
+
+def observe(db: Database, tmp_path: Path, sender: str, game: str,
+            *more: str) -> tuple[str, list[OutboundRecord]]:
+    """OBSERVE `game` from `sender`, confirmed from it with the code the reply holds (`more`
+    lines follow in the confirming message): that message's reply and other mail."""
+    asked, _ = send_all(db, tmp_path, sender, f"OBSERVE {game}")
+    found = re.search(rf"OBSERVE {game} CONFIRM (\S+)", asked)
+    assert found, asked
+    return send_all(db, tmp_path, sender,
+                    "\n".join([f"OBSERVE {game} CONFIRM {found.group(1)}", *more]))
 
 
 # -- the service running in the test's event loop ---------------------------------------------

@@ -67,7 +67,8 @@ HELP SIGNON
 """),
     HelpLines("SIGNON", 50, """\
 
-Your password is never shown in replies. Change it with SET PASSWORD (HELP SET).
+Your password is never shown in replies, nor in their Subject; accented letters match however
+your mail program writes them. Change it with SET PASSWORD (HELP SET).
 """),
     HelpLines("ORDERS", 10, """\
 HELP ORDERS
@@ -75,6 +76,8 @@ HELP ORDERS
 After your SIGNON line write one order per line. A new order for a unit replaces the one you
 sent before. Units are A (army) and F (fleet); provinces are written by abbreviation (Par, NTH,
 StP) or in full (Paris, North Sea, St Petersburg).
+Quoted text is not read: lines marked ">", a report pasted below your mail program's "On
+... wrote:" line, and in an HTML mail what it hides (display:none, font-size 0).
 
 """),
     HelpLines("ORDERS", 30, """\

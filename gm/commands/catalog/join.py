@@ -10,7 +10,12 @@ from lark import Token
 
 from gm.commands.handlers.common import no_game, variant_of
 from gm.commands.handlers.context import Notice
-from gm.commands.handlers.join_prefer import open_seats
+from gm.commands.handlers.join_prefer import (
+    ONE_POWER_RULE,
+    multiple_allowed,
+    open_seats,
+    seats_of_sender,
+)
 from gm.commands.reading import Draft, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -83,6 +88,11 @@ def handle(ctx: Context, command: Join) -> None:
         ctx.results.add(f"JOIN: every power in {game.name} is taken.")
         return
 
+    already = seats_of_sender(ctx, game)
+    if already and not multiple_allowed(game):
+        ctx.results.add(f"{command.line}: refused, you have {already[0]} in {game.name} "
+                        f"already: {ONE_POWER_RULE}.")
+        return
     if open_seats(ctx, game) <= 0:  # the free powers are promised (JOIN ... PREFER)
         ctx.results.add(f"JOIN: every power in {game.name} is taken or promised to players "
                         "who joined with preferences.")
@@ -97,8 +107,9 @@ def handle(ctx: Context, command: Join) -> None:
     ctx.results.mail.append(Notice(
         (game.gm_address,), build_subject(f"{chosen} has a player", game=game.name),
         render("reply/joined-gm.txt.j2", game=game.name, power=chosen, address=ctx.sender,
-               free=[p.name for p in powers_repo.list_powers(ctx.session, game.id)
-                     if not p.addresses], service=ctx.service), game.id))
+               others=already, free=[p.name for p in powers_repo.list_powers(ctx.session,
+                                                                            game.id)
+                                     if not p.addresses], service=ctx.service), game.id))
 
 
 COMMAND = CommandSpec(
@@ -122,7 +133,9 @@ COMMAND = CommandSpec(
                                        JOIN France mygame secret
     SIGNON ?<game> <password>          the same as JOIN <game> <password>
                                        (njudge's SIGNON ?<game> <password> <variant>
-                                       too: the variant must be the game's)
+                                       too: the variant must be the game's);
+                                       one power per address, unless the GM
+                                       allows more with SET MULTIPLE ON
 """),
     ),
 )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gm.commands.handlers.common import no_game, variant_of
-from gm.commands.handlers.join_prefer import open_seats
+from gm.commands.handlers.join_prefer import ONE_POWER_RULE, multiple_allowed, open_seats
 from gm.commands.handlers.notices import tell
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
@@ -61,8 +61,9 @@ def handle(ctx: Context, command: JoinPrefer) -> None:
             wanted.append(power.name)
     played = [p.name for p in powers_repo.powers_played_by(ctx.session, ctx.sender)
               if p.game_id == game.id]
-    if played:
-        ctx.results.add(f"JOIN: you play {played[0]} in {game.name} already.")
+    if played and not multiple_allowed(game):
+        ctx.results.add(f"JOIN: you play {played[0]} in {game.name} already: "
+                        f"{ONE_POWER_RULE}.")
         return
     if open_seats(ctx, game, but=ctx.sender) <= 0:
         ctx.results.add(f"JOIN: every power in {game.name} is taken or promised to a player "

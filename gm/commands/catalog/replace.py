@@ -58,7 +58,8 @@ COMMAND = CommandSpec(
                                            REPLACE France bob@example.org newsecret
                                            (without a password a new one is made and
                                            sent to the new player; the old one stops
-                                           working either way)
+                                           working either way; the old player's
+                                           absences are withdrawn)
 """),
     ),
 )

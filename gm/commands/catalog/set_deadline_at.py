@@ -20,7 +20,7 @@ from gm.commands.reading import Draft, Invalid
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.play.render import render
-from gm.play.zones import zone
+from gm.play.zones import wall_clock, zone
 from gm.store import audit
 from gm.store import phases as phases_repo
 from gm.store.rows import GameRecord, PhaseRecord
@@ -62,10 +62,20 @@ def phase_clock(settings: GameSettings, phase: PhaseRecord) -> time:
 
 
 def moment_of(game: GameRecord, when: DateWords, now: datetime, clock: time) -> datetime:
-    """The moment `when` means in the game's time zone (DateProblem when it means none)."""
-    tz = zone(game.settings.timezone)
-    local = now.astimezone(tz).replace(tzinfo=None)
-    return resolve(when, local, clock).replace(tzinfo=tz)
+    """The moment `when` means in the game's time zone (DateProblem when it means none, or
+    names a local time the clocks skip; of a local time they repeat, the first)."""
+    name = game.settings.timezone
+    local = resolve(when, now.astimezone(zone(name)).replace(tzinfo=None), clock)
+    moment, _ = wall_clock(local, name)
+    if moment is None:
+        raise DateProblem(f"{local:%H:%M} does not exist on {local:%Y-%m-%d} in {name} (the "
+                          "clocks go forward over it); give another time")
+    return moment
+
+
+def repeated(moment: datetime, name: str) -> bool:
+    """Whether the local time of `moment` comes twice that day in zone `name`."""
+    return wall_clock(moment.astimezone(zone(name)).replace(tzinfo=None), name)[1]
 
 
 def handle(ctx: Context, command: SetDeadlineAt) -> None:
@@ -102,6 +112,11 @@ def handle(ctx: Context, command: SetDeadlineAt) -> None:
                     f"{shown_deadline(game, before)}). Every player was told. This phase "
                     "only: the phases to come keep the game's rule (SET DEADLINE MOVEMENT 48h "
                     "sets it).")
+    zone_name = game.settings.timezone
+    if repeated(moment, zone_name):
+        local = moment.astimezone(zone(zone_name))
+        ctx.results.add(f"{local:%H:%M} comes twice on {local:%Y-%m-%d} in {zone_name} (the "
+                        "clocks go back over it): the deadline is the first.")
     tell_game(ctx, game, "the deadline has moved", render(
         "reply/deadline-moved.txt.j2", game=game.name, phase=name, deadline=shown,
         before=shown_deadline(game, before), service=ctx.service), phase=name)
@@ -125,7 +140,8 @@ COMMAND = CommandSpec(
                                    SET DEADLINE 2026-12-01 18:00
                                    SET DEADLINE Tue Dec 1 2026 18:00
                                    without a year at most 120 days ahead; at most a
-                                   year ahead in all
+                                   year ahead in all; a local time the clocks skip is
+                                   refused, one they repeat is the first
 """),
         HelpLines("GM", 82, """\
     SET DEADLINE <date>                    move this phase's deadline (HELP DEADLINES)

@@ -27,7 +27,7 @@ from gm.play.render import render
 from gm.secret import Secret
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
-from gm.store.passwords import verify_password
+from gm.store.passwords import upgraded_hash, verify_password
 from gm.store.statuses import PowerStatus
 
 if TYPE_CHECKING:
@@ -114,6 +114,9 @@ def handle(ctx: Context, command: SignOn) -> None:
     if record.status is PowerStatus.RESIGNED:
         refuse(ctx, f"{power.name} in {game.name} has resigned.")
         return
+    upgraded = upgraded_hash(command.password.value, record.password_hash or "")
+    if upgraded is not None:  # a hash made before passwords were normalised
+        powers_repo.set_power_password(ctx.session, game.id, power.name, upgraded, now=ctx.now)
     ctx.signed = Signed(game, power.name, fresh=True)
     ctx.refused_signon = False
     ctx.results.game = game.name

@@ -16,7 +16,7 @@ from gm.commands.spec import CommandSpec
 from gm.commands.values import Command
 from gm.secret import Secret
 from gm.store import games as games_repo
-from gm.store.passwords import verify_password
+from gm.store.passwords import upgraded_hash, verify_password
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -48,6 +48,10 @@ def handle(ctx: Context, command: SignOnMaster) -> None:
     if not verify_password(command.password.value, game.gm_password_hash):
         wrong_password(ctx, game, GM_KEY, (), f"Wrong GM password for {game.name}.")
         return
+    upgraded = upgraded_hash(command.password.value, game.gm_password_hash)
+    if upgraded is not None:  # a hash made before passwords were normalised
+        game = games_repo.set_game_master(ctx.session, game.id, address=game.gm_address,
+                                          password_hash=upgraded, now=ctx.now)
     ctx.signed = Signed(game, None)
     ctx.refused_signon = False
     ctx.results.game = game.name

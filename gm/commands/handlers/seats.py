@@ -5,6 +5,7 @@ concerned."""
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 
 from gm.commands.handlers.common import (
@@ -18,9 +19,11 @@ from gm.commands.handlers.common import (
 from gm.commands.handlers.context import Context, Notice
 from gm.commands.handlers.signon_guard import unlock as unlock_signons
 from gm.mail.compose import build_subject
+from gm.play.absences import absences, with_absences
 from gm.play.render import render
 from gm.secret import Secret
 from gm.store import audit
+from gm.store import games as games_repo
 from gm.store import powers as powers_repo
 from gm.store.passwords import hash_password
 from gm.store.rows import GameRecord, PowerRecord
@@ -74,6 +77,19 @@ def seat(ctx: Context, what: str, name: str) -> tuple[GameRecord, PowerRecord] |
     return game, record
 
 
+def _drop_absences(ctx: Context, game: GameRecord, power: str) -> None:
+    """The absences the old player of `power` claimed go with them (SET ABSENCE)."""
+    stored = absences(game.settings)
+    theirs = [a for a in stored if a.power == power]
+    if not theirs:
+        return
+    extra = with_absences(game.settings, [a for a in stored if a.power != power])
+    games_repo.set_game_settings(ctx.session, game.id,
+                                 dataclasses.replace(game.settings, extra=extra), now=ctx.now)
+    ctx.results.add(f"The absences the old player of {power} claimed are withdrawn: "
+                    f"{', '.join(str(a) for a in theirs)}.")
+
+
 def replace_player(ctx: Context, name: str, address: str, password: Secret | None) -> None:
     """REPLACE's work: the player at `address` takes over the power `name` (with `password`,
     or a new one made here and mailed to the new player alone)."""
@@ -102,6 +118,8 @@ def replace_player(ctx: Context, name: str, address: str, password: Secret | Non
                                  "new_password": password is not None},
                         inbound_id=ctx.inbound_id)
     unlock_signons(ctx, game, power.name)  # a new player, a new password: old guesses are moot
+    if address.lower() not in {a.lower() for a in old}:
+        _drop_absences(ctx, game, power.name)
     ctx.results.mail.append(seated_notice(ctx, game, power.name, address, secret,
                                           replaced=True))
     for previous in old:
