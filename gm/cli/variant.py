@@ -88,6 +88,9 @@ def summary(read: VariantFile) -> str:
                                        sorted(gmap.coasts.items())) or "none"),
         f"borders: {len(borders)} (passages not counted)",
         "passages: " + (", ".join(f"{a}-{b}" for a, b in read.passages) or "none"),
+        *(["borders only armies or only fleets cross: " + ", ".join(
+            f"{a}-{b} ({kind})" for (a, b), kind in sorted(read.data.only.items()))]
+          if read.data.only else []),
         f"powers: {len(v.powers)}",
     ]
     for p in v.powers:

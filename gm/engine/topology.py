@@ -23,6 +23,10 @@ A passage (map data `passage A B`) joins two provinces that meet only at a point
 provinces meet, as the rules of a map may say (Abstraction2 rule 4: fleets pass between CMS
 and TYS across the point where Naples and Sicily meet). They border each other as across a
 border of no length: armies pass if both are land, fleets if both are water.
+
+A border may let only armies or only fleets cross (map data `border A B armies|fleets`, as
+DPjudge map files and webDiplomacy variants restrict some borders): an army-only border takes
+the fleet moves across it away, a fleet-only border the army moves; nothing else changes.
 """
 
 from __future__ import annotations
@@ -144,7 +148,8 @@ class RingTopology:
     (fleets pass through them, as through Con, Kie, Den and Swe). Each province's `position`
     (its approximate centre) names coasts that appear during play. `polar_edge`: the edge
     marker of the permanent polar ice, if the map has one. `passages`: extra borders of no
-    length between two provinces that are not ring neighbours. Rings must pass `check_rings`.
+    length between two provinces that are not ring neighbours. `army_only`, `fleet_only`:
+    borders only armies (only fleets) cross. Rings must pass `check_rings`.
     """
 
     def __init__(
@@ -158,6 +163,8 @@ class RingTopology:
         names: Mapping[str, str] | None = None,
         cache_size: int = 256,
         passages: Iterable[tuple[str, str]] = (),
+        army_only: Iterable[tuple[str, str]] = (),
+        fleet_only: Iterable[tuple[str, str]] = (),
     ) -> None:
         self.provinces = dict(provinces)
         self.rings = {p: tuple(rings[p]) for p in self.provinces}
@@ -177,6 +184,13 @@ class RingTopology:
             self._neighbours[a] += (b,)
             self._neighbours[b] += (a,)
         self.borders = {p: frozenset(ns) for p, ns in self._neighbours.items()}
+        self.army_only = frozenset(border_key(a, b) for a, b in army_only)
+        self.fleet_only = frozenset(border_key(a, b) for a, b in fleet_only)
+        # ordered pairs, as the derivation looks them up
+        self._no_armies = frozenset(
+            x for a, b in self.fleet_only for x in ((a, b), (b, a)))
+        self._no_fleets = frozenset(
+            x for a, b in self.army_only for x in ((a, b), (b, a)))
         self.edges = {
             p: frozenset(q for q in r if is_edge(q))
             for p, r in self.rings.items()
@@ -328,11 +342,12 @@ class RingTopology:
         blocking = frozenset(
             (a, b) for a, b in cuts if a not in water and b not in water
         ) | frozenset((b, a) for a, b in cuts if a not in water and b not in water)
+        no_army = blocking | self._no_armies  # and the borders only fleets cross
 
         # Armies: land, and water under ice.
         walkable = land_set | (water & iced)
         army_adj = {
-            p: frozenset(q for q in self._neighbours[p] if q in walkable and (p, q) not in blocking)
+            p: frozenset(q for q in self._neighbours[p] if q in walkable and (p, q) not in no_army)
             for p in walkable
         }
 
@@ -373,6 +388,8 @@ class RingTopology:
         for a, b in pairs:
             if a[0] in iced or b[0] in iced:
                 continue  # Geophysical rule 8: fleets cannot move through ice fields
+            if (a[0], b[0]) in self._no_fleets:
+                continue  # an army-only border
             links[a].add(b)
             links[b].add(a)
 

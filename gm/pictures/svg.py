@@ -106,6 +106,8 @@ _LEGEND_WORDS = {
     "cut-border": "border cut (no crossing)",
     "opened-border": "border opened again",
     "passage": "passage (a border of no length)",
+    "army-only": "border only armies cross",
+    "fleet-only": "border only fleets cross",
     "frozen": "frozen region (this month)",
     "no-order": "unit without an order yet",
 }
@@ -661,6 +663,29 @@ def _stretch_mid(b: Board, a: str, c: str) -> Point | None:
     return None
 
 
+_ONLY_STYLE = {"army-only": ("#6d4c41", "6 4"), "fleet-only": ("#00897b", "9 3")}
+
+
+def _only_borders(variant: Variant, b: Board, used: set[str]) -> list[str]:
+    """The borders only armies (or only fleets) cross (map data `border A B armies|fleets`),
+    drawn over their stretch of border in the mark's colour and dashes."""
+    deriver = variant.map.deriver
+    pairs = [(pair, mark) for mark, attr in (("army-only", "army_only"),
+                                             ("fleet-only", "fleet_only"))
+             for pair in sorted(getattr(deriver, attr, ()))]
+    out = []
+    for (a, c), mark in pairs:
+        for s in b.stretches:
+            if (s.a, s.b) == (a, c):
+                used.add(mark)
+                colour, dashes = _ONLY_STYLE[mark]
+                out.append(f'<polyline class="{mark}" data-mark="{mark}" '
+                           f'data-between={quoteattr(a + "-" + c)} points="{_pts(s.points)}" '
+                           f'fill="none" stroke="{colour}" stroke-width="3" '
+                           f'stroke-dasharray="{dashes}" stroke-linecap="round"/>')
+    return out
+
+
 def render_map_svg(variant: Variant, state: GameState, title: str, *,
                    results: Sequence[OrderResult] = (),
                    previous: GameState | None = None, standing: bool = False,
@@ -716,6 +741,7 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
                          f'fill="none" stroke="#0d47a1" stroke-width="2.5" '
                          f'stroke-dasharray="1 5" stroke-linecap="round" '
                          f'stroke-linejoin="round"/>')
+    out_board.extend(_only_borders(variant, b, used))
     old_cuts = frozenset() if previous is None else previous.cut_borders
     for pair, mark in ([(p, "cut-border") for p in sorted(state.cut_borders)]
                        + [(p, "opened-border") for p in sorted(old_cuts - state.cut_borders)]):
@@ -876,6 +902,10 @@ def _key(mark: str, x: float, y: float) -> str:
     if mark == "no-order":
         return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="none" stroke="{NO_ORDER}" ' \
                f'stroke-width="2.5" stroke-dasharray="4 3"/>'
+    if mark in _ONLY_STYLE:
+        colour, dashes = _ONLY_STYLE[mark]
+        return f'<line x1="{x}" y1="{y + 7}" x2="{x + 36}" y2="{y + 7}" stroke="{colour}" ' \
+               f'stroke-width="3" stroke-dasharray="{dashes}" stroke-linecap="round"/>'
     if mark == "passage":
         return f'<line x1="{x}" y1="{y + 7}" x2="{x + 36}" y2="{y + 7}" stroke="#0d47a1" ' \
                f'stroke-width="2.5" stroke-dasharray="1 5" stroke-linecap="round"/>'

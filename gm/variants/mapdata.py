@@ -8,6 +8,8 @@ names are case-insensitive, province abbreviations are case-sensitive (they are 
                                                  of the permanent polar ice (at most one)
     passage <A> <B>                              A and B border each other across a point
                                                  where four provinces meet (see below)
+    border <A> <B> armies|fleets                 only armies (or only fleets) cross the
+                                                 border between A and B
     <Abbr> <terrain> "<Full name>" at <x>,<y> [centre] [home <Power>] [opens <terrain>] [canal]
         aka  <alias>, <alias>, ...               other names (comma separated, may have spaces)
         ring <entry> <entry> ...                 the neighbours clockwise around the border
@@ -29,6 +31,12 @@ A passage is for a map whose rules make two provinces adjacent that meet only at
 where four provinces meet (Abstraction2 rule 4: CMS-TYS at Messina, where the rings give
 Naples and Sicily the common border). The two must not be ring neighbours; they border each
 other as across a border of no length (gm/engine/topology.py says what moves that allows).
+
+A `border` line restricts a border the rings (or a passage) draw: `armies` closes it to fleets
+(a coast no fleet can sail along: the army crosses, the fleet does not), `fleets` closes it to
+armies (a channel between two coasts: fleets sail through, armies cannot cross), as DPjudge
+map files and webDiplomacy variants say of some borders. Adjacency is still derived: the line
+only takes the other kind of unit's moves across that border away.
 
 Every name (abbreviation, full name, alias; compared lower-case with spaces normalised) must
 be unique across the map. Errors are MapDataError with the file and line of the problem.
@@ -83,7 +91,7 @@ class MapData:
 
     __match_args__: ClassVar[tuple[str, ...]] = (
         "name", "source", "provinces", "rings", "pins", "canals", "edges", "names", "lines",
-        "ring_lines", "passages",
+        "ring_lines", "passages", "only", "only_lines",
     )
 
     def __init__(
@@ -99,6 +107,8 @@ class MapData:
         lines: dict[str, int] | None = None,  # province -> line of its header
         ring_lines: dict[str, int] | None = None,  # province -> line of its ring
         passages: set[tuple[str, str]] | None = None,  # sorted pairs
+        only: dict[tuple[str, str], str] | None = None,  # sorted pair -> "armies" / "fleets"
+        only_lines: dict[tuple[str, str], int] | None = None,  # sorted pair -> its line
     ) -> None:
         self.name = name
         self.source = source
@@ -111,6 +121,8 @@ class MapData:
         self.lines = {} if lines is None else lines
         self.ring_lines = {} if ring_lines is None else ring_lines
         self.passages = set() if passages is None else passages
+        self.only = {} if only is None else only
+        self.only_lines = {} if only_lines is None else only_lines
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not MapData:
@@ -134,6 +146,8 @@ class MapData:
             polar_edge=self.polar_edge,
             names=self.names,
             passages=self.passages,
+            army_only=(pair for pair, kind in self.only.items() if kind == "armies"),
+            fleet_only=(pair for pair, kind in self.only.items() if kind == "fleets"),
         )
 
     def game_map(self) -> GameMap:
@@ -165,6 +179,7 @@ _AT = re.compile(r"^(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$")
 _ABBR = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 _ENTRY = re.compile(r"^(?P<name>~?[A-Za-z][A-Za-z0-9]*)(?:\[(?P<pin>[a-z][a-z0-9]*)\])?$")
 _TERRAINS = {t.value: t for t in Terrain}
+ONLY = ("armies", "fleets")  # what a `border` line lets cross
 
 
 class _Pending:
@@ -198,6 +213,7 @@ class _Reader:
         self.pending: dict[str, _Pending] = {}
         self.current: _Pending | None = None
         self.passage_lines: list[tuple[str, str, int]] = []
+        self.border_lines: list[tuple[str, str, str, int]] = []
 
     def error(self, line: int, message: str) -> MapDataError:
         return MapDataError(self.source, line, message)
@@ -242,6 +258,13 @@ class _Reader:
                 if len(words) != 3:
                     raise self.error(number, "a passage is written: passage <A> <B>")
                 self.passage_lines.append((words[1], words[2], number))
+            elif keyword.lower() == "border":
+                words = line.split()
+                if len(words) != 4 or words[3].lower() not in ONLY:
+                    raise self.error(number, f"cannot read {line.strip()!r}: a border is "
+                                     "restricted with `border <A> <B> armies` (only armies "
+                                     "cross it) or `border <A> <B> fleets` (only fleets do)")
+                self.border_lines.append((words[1], words[2], words[3].lower(), number))
             else:
                 self.province(line, number)
 
@@ -425,6 +448,8 @@ class _Reader:
             if key in data.passages:
                 raise self.error(line, f"the passage {a}-{b} is declared twice")
             data.passages.add(key)
+        for a, b, kind, line in self.border_lines:
+            self.restrict(data, a, b, kind, line)
         problems = diagnose(data.rings, {a: p.ring or () for a, p in self.pending.items()},
                             check_rings(data.rings))
         if problems:
@@ -436,6 +461,26 @@ class _Reader:
             raise MapDataError(self.source, data.ring_lines[worst.province], worst.message,
                                others)
         return data
+
+    def restrict(self, data: MapData, a: str, b: str, kind: str, line: int) -> None:
+        """A `border A B armies|fleets` line: the two must border each other (in their rings or
+        by a passage), once."""
+        for name in (a, b):
+            if name not in data.provinces:
+                hint = data.names.get(normalise(name)) or next(
+                    iter(nearest(name, data.provinces)), None)
+                tip = f" (did you mean {hint}?)" if hint else ""
+                raise self.error(line, f"unknown province {name!r} in a border line{tip}")
+        key = (a, b) if a <= b else (b, a)
+        if a == b or (b not in data.rings[a] and key not in data.passages):
+            raise self.error(line, f"{a} and {b} do not border each other: `border {a} {b} "
+                             f"{kind}` restricts a border the rings draw; put the two "
+                             "provinces' rings together first (or declare a passage)")
+        if key in data.only:
+            raise self.error(line, f"the border {key[0]}-{key[1]} is restricted twice: keep "
+                             "one line (`armies` or `fleets`)")
+        data.only[key] = kind
+        data.only_lines[key] = line
 
 
 def parse_map(text: str, source: str = "<map>") -> MapData:

@@ -80,6 +80,7 @@ _KEYS = ("name", "title", "aliases", "map", "calendar", "season_names", "start",
          "powers", "events", "help")
 _POWER_KEYS = ("name", "adjective", "code", "units", "homes")
 _EVENT_KEYS = ("when", "kind", "provinces")
+_ONE = {"armies": "army", "fleets": "fleet"}
 _NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 
 
@@ -359,6 +360,7 @@ class _Reader:
             self.map_problem(found.province, found.message, ring=found.ring,
                              warning=found.warning)
         self.canals_later(data, gmap, events)
+        self.restricted_borders(data, gmap)
         help_text = self.text("help", "") or rules.help
         if self.regions is not None and "frozen" not in help_text.lower():
             help_text = f"{help_text}\n\n{self.regions.help()}".strip()
@@ -565,6 +567,25 @@ class _Reader:
                 self.problem(self.at.key("canals"), f"canals: {prov} is {terrain.value}, and "
                              "no event makes it land: a canal is a land province whose water "
                              "is one coast; leave it out of canals, or dry it with an event")
+
+    def restricted_borders(self, data: MapData, gmap: GameMap) -> None:
+        """A warning for a `border A B armies|fleets` line whose kind of unit cannot cross that
+        border at the start anyway: the line then closes the border to every unit."""
+        for (a, b), kind in sorted(data.only.items()):
+            if kind == "armies":
+                crosses = gmap.army_can_move(a, b)
+                why = "both sides must be land"
+            else:
+                crosses = any(gmap.fleet_can_move(x, y) for x in gmap.fleet_locations(a)
+                              for y in gmap.fleet_locations(b))
+                why = "a fleet crosses between two waters, water and a coast, or two coasts " \
+                      "whose border ends on water"
+            if not crosses:
+                line = data.only_lines.get((a, b), 0) + self.map_offset
+                self.warn(line, f"`border {a} {b} {kind}`: no {_ONE[kind]} "
+                          f"can cross between {a} and {b} at the start ({why}), so the border "
+                          "is closed to every unit; if that is not what you mean, write the "
+                          "other kind", self.map_source)
 
     def terrain(self, gmap: GameMap) -> dict[str, Terrain]:
         """The first position's terrain where it differs from the map (`[terrain]`,

@@ -1,0 +1,132 @@
+"""What the variant-file format says beyond terrain and rings, each read, checked with its
+line, adjudicated (the scenario cases of the second test variant, The Marches, in
+tests/variants/marches), summarised and drawn: borders only armies or only fleets cross."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gm.engine.geo import Location
+from gm.variants.mapdata import parse_map
+from gm.variants.varfile import read_variant
+from tests.support.environment import clean_env
+
+MARCHES = Path(__file__).resolve().parent / "marches"
+
+
+def _gm(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gm", *map(str, args)], env=clean_env(),
+                          capture_output=True, text=True, timeout=300)
+
+
+def _copy(tmp_path: Path, *edits: tuple[str, str], toml: bool = False) -> Path:
+    """The Marches' files in tmp_path, the map (or, with `toml`, the variant file) edited."""
+    files = {name: (MARCHES / name).read_text() for name in ("marches.toml", "marches.map")}
+    target = "marches.toml" if toml else "marches.map"
+    for old, new in edits:
+        assert old in files[target], old
+        files[target] = files[target].replace(old, new, 1)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    return tmp_path / "marches.toml"
+
+
+def _map_line(path: Path, needle: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
+
+
+def test_the_scenario_cases_of_the_marches_pass() -> None:
+    done = _gm("scenario", "--variants", MARCHES, MARCHES / "marches-cases.txt")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.endswith(" passed, 0 failed\n")
+    assert int(done.stdout.split()[-4]) >= 6
+
+
+# -- borders only armies or only fleets cross --------------------------------------------------
+def test_a_border_only_fleets_cross_keeps_armies_out_and_lets_fleets_through() -> None:
+    gmap = read_variant(MARCHES / "marches.toml").variant.map
+    assert not gmap.army_can_move("Cap", "Ist") and not gmap.army_can_move("Ist", "Cap")
+    assert gmap.fleet_can_move(Location("Cap"), Location("Ist", "nc"))
+    assert gmap.fleet_can_move(Location("Ist", "sc"), Location("Cap"))
+    # a border only armies cross: the army crosses, the fleet goes round by the Lagoon
+    assert gmap.army_can_move("Hol", "Ist") and gmap.army_can_move("Ist", "Hol")
+    assert not gmap.fleet_can_move(Location("Hol"), Location("Ist", "sc"))
+    assert not gmap.fleet_can_move(Location("Ist", "sc"), Location("Hol"))
+    assert gmap.fleet_can_move(Location("LAG"), Location("Ist", "sc"))
+    # the borders are still borders (for civil disorder's distances, supports' wording)
+    assert gmap.adjacent("Cap", "Ist") and gmap.adjacent("Hol", "Ist")
+
+
+def test_the_same_map_without_the_lines_lets_both_cross(tmp_path: Path) -> None:
+    path = _copy(tmp_path, ("border Cap Ist fleets\n", ""), ("border Hol Ist armies\n", ""))
+    gmap = read_variant(path).variant.map
+    assert gmap.army_can_move("Cap", "Ist")
+    assert gmap.fleet_can_move(Location("Hol"), Location("Ist", "sc"))
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("border Cap Ist boats", "cannot read 'border Cap Ist boats': a border is restricted with "
+     "`border <A> <B> armies` (only armies cross it) or `border <A> <B> fleets` (only fleets "
+     "do)"),
+    ("border Cap Ist", "cannot read 'border Cap Ist'"),
+    ("border Capp Ist armies", "unknown province 'Capp' in a border line (did you mean "
+     "Cap?)"),
+    ("border Nor Ash armies", "Nor and Ash do not border each other: `border Nor Ash armies` "
+     "restricts a border the rings draw"),
+    ("border Ist Cap armies", "the border Cap-Ist is restricted twice: keep one line"),
+])
+def test_a_bad_border_line_is_refused_at_its_line(tmp_path: Path, line: str,
+                                                  message: str) -> None:
+    path = _copy(tmp_path, ("border Hol Ist armies\n", f"border Hol Ist armies\n{line}\n"))
+    done = _gm("variant", "check", path)
+    assert done.returncode == 1
+    where = (tmp_path / "marches.map").read_text().splitlines().index(line) + 1
+    assert f"{tmp_path / 'marches.map'}:{where}: {message}" in done.stdout, done.stdout
+
+
+def test_a_border_line_on_a_passage_is_read() -> None:
+    text = (MARCHES / "marches.map").read_text().replace(
+        "border Cap Ist fleets\n", "border Cap Ist fleets\nborder NSO SSO armies\n")
+    data = parse_map(text, "marches.map")
+    assert data.only[("NSO", "SSO")] == "armies"
+    assert not data.game_map().fleet_can_move(Location("NSO"), Location("SSO"))
+
+
+def test_a_border_no_unit_of_its_kind_crosses_is_a_warning(tmp_path: Path) -> None:
+    # armies only between a coast and a sea: nothing can cross there
+    path = _copy(tmp_path, ("border Hol Ist armies\n", "border Hol Ist armies\n"
+                                                      "border Nor WBY armies\n"))
+    read = read_variant(path)
+    line = _map_line(tmp_path / "marches.map", "border Nor WBY")
+    assert [str(w) for w in read.warnings] == [
+        f"{tmp_path / 'marches.map'}:{line}: warning: `border Nor WBY armies`: no army can "
+        "cross between Nor and WBY at the start (both sides must be land), so the border is "
+        "closed to every unit; if that is not what you mean, write the other kind"]
+    assert not read.variant.map.fleet_can_move(Location("Nor"), Location("WBY"))
+
+
+def test_an_inline_map_reports_the_variant_file_s_line(tmp_path: Path) -> None:
+    toml = (MARCHES / "marches.toml").read_text().replace(
+        'map = "marches.map"', 'map = """\n' + (MARCHES / "marches.map").read_text().replace(
+            "border Cap Ist fleets", "border Cap Ist ships") + '"""')
+    path = tmp_path / "inline.toml"
+    path.write_text(toml)
+    done = _gm("variant", "check", path)
+    assert done.returncode == 1
+    line = _map_line(path, "border Cap Ist ships")
+    assert f"{path}:{line}: cannot read 'border Cap Ist ships'" in done.stdout
+
+
+def test_check_summarises_and_draws_the_borders(tmp_path: Path) -> None:
+    done = _gm("variant", "check", MARCHES / "marches.toml", "--draw", tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ("borders only armies or only fleets cross: Cap-Ist (fleets), Hol-Ist (armies)"
+            in done.stdout.splitlines())
+    svg = (tmp_path / "marches-start.svg").read_text()
+    assert 'class="fleet-only" data-mark="fleet-only" data-between="Cap-Ist"' in svg
+    assert 'class="army-only" data-mark="army-only" data-between="Hol-Ist"' in svg
+    assert "border only armies cross" in svg and "border only fleets cross" in svg
