@@ -71,6 +71,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 def summary(read: VariantFile) -> str:
     """What a checked variant holds, for a GM to compare with the rules they mean to play."""
+    from gm.engine.units import NEUTRAL
+
     v = read.variant
     gmap = v.map
     land = sorted(p for p in gmap.provinces if gmap.is_land(p))
@@ -96,8 +98,13 @@ def summary(read: VariantFile) -> str:
     for p in v.powers:
         units = ", ".join(str(u.type.value) + " " + str(u.location)
                           for u in v.start_units if u.power == p.name)
+        owns = v.start_owned.get(p.name, ())
         lines.append(f"  {p.name} ({p.adjective}, {p.letter}): homes "
-                     f"{', '.join(v.homes.get(p.name, ())) or 'none'}; units {units or 'none'}")
+                     f"{', '.join(v.homes.get(p.name, ())) or 'none'}; units {units or 'none'}"
+                     + (f"; owns {', '.join(owns)}" if owns else ""))
+    neutral = [f"{u.type.value} {u.location}" for u in v.start_units if u.power == NEUTRAL]
+    if neutral:
+        lines.append(f"neutral garrisons: {', '.join(neutral)}")
     lines += [
         f"start: {v.format_phase(v.start_phase)}",
         f"victory: {v.solo_centres} centres" if v.solo_centres else "victory: no centre solo",

@@ -163,6 +163,8 @@ class Variant:
     order_kinds: frozenset[str] = frozenset()
     hooks: Hooks = Hooks()
     help: str = ""
+    # centres owned at the start that are not homes (a variant file's `owns`), per power
+    start_owned: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def army_fleet(self) -> bool:
@@ -213,8 +215,10 @@ class Variant:
 
     # -- start ---------------------------------------------------------------------------------
     def start_state(self) -> GameState:
-        """The position before the first phase: start units, home centres owned by their power."""
+        """The position before the first phase: start units, home centres owned by their power
+        (and the centres a power owns at the start without their being homes)."""
         owners = {c: p for p, centres in self.homes.items() for c in centres}
+        owners.update((c, p) for p, centres in self.start_owned.items() for c in centres)
         return GameState(
             variant=self.name,
             phase=self.start_phase,

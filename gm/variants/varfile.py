@@ -24,6 +24,9 @@
     code = "N"
     units = ["A Nor", "F Cap"]
     homes = ["Nor", "Cap"]            # default: the map's `home Norland` marks
+    owns = ["Fel"]                    # centres owned at the start that are not homes
+
+    neutral = ["A Hol"]               # (top level) neutral garrisons: hold, never retreat
 
     [[events]]                        # terrain events at the end of a season
     when = "W1901"
@@ -51,7 +54,7 @@ from gm.engine.geo import Location, Terrain
 from gm.engine.map import GameMap, Overlay, Province
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.state import GameState
-from gm.engine.units import Unit, UnitType
+from gm.engine.units import NEUTRAL, Unit, UnitType
 from gm.engine.variant import (
     Hooks,
     OrderKind,
@@ -77,8 +80,8 @@ from gm.variants.transforms import with_transforms
 MAX_BYTES = 1_000_000  # a variant file (and its map file) may be at most this long
 _KEYS = ("name", "title", "aliases", "map", "calendar", "season_names", "start", "victory",
          "hooks", "builds", "army_fleet", "transforms", "frozen", "canals", "terrain", "ice",
-         "powers", "events", "help")
-_POWER_KEYS = ("name", "adjective", "code", "units", "homes")
+         "powers", "events", "help", "neutral")
+_POWER_KEYS = ("name", "adjective", "code", "units", "homes", "owns")
 _EVENT_KEYS = ("when", "kind", "provinces")
 _ONE = {"armies": "army", "fleets": "fleet"}
 _NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
@@ -338,6 +341,7 @@ class _Reader:
         if terrain or iced:
             gmap = gmap.with_overlay(Overlay(terrain=terrain, iced=iced))
         homes = self.homes(gmap, powers)
+        owned = self.owned(gmap, powers, homes)
         units = self.units(gmap, powers)
         hooks, kinds = self.movement(hooks, kinds, calendar, gmap)
         start = self.start(calendar)
@@ -389,6 +393,7 @@ class _Reader:
             order_kinds=kinds,
             hooks=hooks,
             help=help_text,
+            start_owned=owned,
         )
         return variant, data
 
@@ -453,6 +458,11 @@ class _Reader:
             pname = self.text("name", table=entry, line=line)
             if not pname:
                 self.problem(line, 'a power needs a name: name = "Norland"')
+                continue
+            if pname.lower() == NEUTRAL.lower():
+                self.problem(self.at.key("name", line), f"a power cannot be called {pname}: "
+                             "the name is kept for neutral garrisons (`neutral = [...]`); "
+                             "call the power something else")
                 continue
             adjective = self.text("adjective", pname, table=entry, line=line) or pname
             code = self.text("code", pname[0], table=entry, line=line) or pname[0]
@@ -793,19 +803,58 @@ class _Reader:
                              f"the file does not have: write {instead}, or give every power "
                              "its homes")
 
+    def owned(self, gmap: GameMap, powers: list[tuple[Power, int, dict[str, Any]]],
+              homes: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        """The centres each power owns at the start that are not its homes (`owns`): each a
+        supply centre, no power's home, owned by one power."""
+        home_of = {c: p for p, cs in homes.items() for c in cs}
+        owner: dict[str, str] = {}
+        out: dict[str, tuple[str, ...]] = {}
+        for power, line, entry in powers:
+            given = self.strings("owns", table=entry, line=line)
+            if not given:
+                continue
+            where = self.at.key("owns", line)
+            found = []
+            for name in given:
+                prov = self.province(gmap, name, where, f"the centres {power.name} owns")
+                if prov is None:
+                    continue
+                if prov not in gmap.centres:
+                    self.problem(where, f"owns: {prov} is no supply centre: mark it `centre` "
+                                 f"in the map, or leave it out of the centres {power.name} owns")
+                elif prov in home_of:
+                    instead = ("it is owned as a home already; leave it out of owns"
+                               if home_of[prov] == power.name else
+                               f"leave it out of owns, or out of the homes of {home_of[prov]}")
+                    self.problem(where, f"owns: {prov} is a home centre of {home_of[prov]}, "
+                                 f"which owns it at the start: {instead}")
+                elif prov in owner:
+                    self.problem(where, f"owns: {prov} is owned by {owner[prov]} already: a "
+                                 "centre has one owner; leave it out of one of them")
+                else:
+                    owner[prov] = power.name
+                    found.append(prov)
+            out[power.name] = tuple(sorted(found))
+        return out
+
     def units(self, gmap: GameMap, powers: list[tuple[Power, int, dict[str, Any]]]
               ) -> tuple[Unit, ...]:
         units: list[Unit] = []
         taken: dict[str, str] = {}
-        for power, line, entry in powers:
+        neutral = self.strings("neutral") or []
+        garrisons = [(Power(NEUTRAL, NEUTRAL, ""), self.at.key("neutral"), {"units": neutral})]
+        for power, line, entry in [*powers, *garrisons]:
             for item in self.strings("units", table=entry, line=line) or []:
                 where = self.at.value(item, line)
                 unit = self.unit(gmap, power.name, item, where)
                 if unit is None:
                     continue
                 if unit.province in taken:
-                    self.problem(where, f"{item!r}: {unit.province} already holds a unit of "
-                                 f"{taken[unit.province]}; one unit per province")
+                    holder = ("a neutral garrison" if taken[unit.province] == NEUTRAL
+                              else f"a unit of {taken[unit.province]}")
+                    self.problem(where, f"{item!r}: {unit.province} already holds {holder}; "
+                                 "one unit per province")
                     continue
                 taken[unit.province] = power.name
                 units.append(unit)
@@ -991,7 +1040,7 @@ def position_problems(variant: Variant, state: GameState) -> list[str]:
     here = variant.map_for(state) if not gone else gmap
     units = [*state.units, *(d.unit for d in state.dislodged)]
     for unit in units:
-        if unit.power not in powers:
+        if unit.power not in powers and unit.power != NEUTRAL:
             problems.append(f"{unit} belongs to {unit.power}, a power the variant no longer has")
         elif unit.province not in gmap.provinces:
             problems.append(f"{unit} ({unit.power}) stands in {unit.province}, which the map no "

@@ -1,6 +1,7 @@
 """What the variant-file format says beyond terrain and rings, each read, checked with its
 line, adjudicated (the scenario cases of the second test variant, The Marches, in
-tests/variants/marches), summarised and drawn: borders only armies or only fleets cross."""
+tests/variants/marches), summarised and drawn: borders only armies or only fleets cross;
+neutral garrisons and centres owned at the start that are not homes."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from gm.engine.game import advance, alive_powers, orders_needed
 from gm.engine.geo import Location
+from gm.engine.units import NEUTRAL
 from gm.variants.mapdata import parse_map
 from gm.variants.varfile import read_variant
 from tests.support.environment import clean_env
@@ -130,3 +133,67 @@ def test_check_summarises_and_draws_the_borders(tmp_path: Path) -> None:
     assert 'class="fleet-only" data-mark="fleet-only" data-between="Cap-Ist"' in svg
     assert 'class="army-only" data-mark="army-only" data-between="Hol-Ist"' in svg
     assert "border only armies cross" in svg and "border only fleets cross" in svg
+
+
+# -- neutral garrisons and centres owned at the start that are not homes ----------------------
+def test_garrisons_and_owned_centres_are_in_the_first_position() -> None:
+    v = read_variant(MARCHES / "marches.toml").variant
+    state = v.start_state()
+    assert sorted(str(u) for u in state.units if u.power == NEUTRAL) == ["A Hol", "A Rid"]
+    assert state.owners["Fel"] == "Norland" and v.homes["Norland"] == ("Cap", "Nor")
+    assert "Hol" not in state.owners and "Rid" not in state.owners
+    # a garrison is no power: nobody orders it, it is never eliminated
+    assert NEUTRAL not in orders_needed(v, state)
+    assert NEUTRAL not in alive_powers(state)
+
+
+def test_garrisons_hold_through_years_of_play() -> None:
+    v = read_variant(MARCHES / "marches.toml").variant
+    state = v.start_state()
+    for _ in range(6):  # three years: nobody orders, garrisons stay, no centre changes hands
+        state = advance(v, state, ()).state
+    assert state.phase.year == 1904
+    assert sorted(str(u) for u in state.units if u.power == NEUTRAL) == ["A Hol", "A Rid"]
+    assert "Hol" not in state.owners and state.owners["Fel"] == "Norland"
+
+
+@pytest.mark.parametrize(("edit", "needle", "message"), [
+    (('owns = ["Fel"]', 'owns = ["Ash"]'), "owns =",
+     "owns: Ash is no supply centre: mark it `centre` in the map, or leave it out of the "
+     "centres Norland owns"),
+    (('owns = ["Fel"]', 'owns = ["Kar"]'), "owns =",
+     "owns: Kar is a home centre of Eastria, which owns it at the start: leave it out of owns, "
+     "or out of the homes of Eastria"),
+    (('owns = ["Fel"]', 'owns = ["Nor"]'), "owns =",
+     "owns: Nor is a home centre of Norland, which owns it at the start: it is owned as a home "
+     "already; leave it out of owns"),
+    (('owns = ["Fel"]', 'owns = ["Fellhavn"]'), "owns =",
+     "the centres Norland owns: there is no province 'Fellhavn' on the map; did you mean Fel "
+     "(Fellhaven)?"),
+    (('units = ["F Sun", "A Bay"]', 'units = ["F Sun", "A Bay"]\nowns = ["Fel"]'),
+     "owns =", "owns: Fel is owned by Norland already"),
+    (('neutral = ["A Hol", "A Rid"]', 'neutral = ["A Hol", "A Kar"]'), "neutral =",
+     "'A Kar': Kar already holds a unit of Eastria; one unit per province"),
+    (('neutral = ["A Hol", "A Rid"]', 'neutral = ["A Hol", "F Eas"]'), "neutral =",
+     "'F Eas': a fleet inland; Eas has no coast"),
+    (('neutral = ["A Hol", "A Rid"]', 'neutral = ["A Hol", "A Hol"]'), "neutral =",
+     "'A Hol': Hol already holds a neutral garrison; one unit per province"),
+    (('name = "Southia"', 'name = "Neutral"'), 'name = "Neutral"',
+     "a power cannot be called Neutral: the name is kept for neutral garrisons"),
+])
+def test_bad_garrisons_and_owned_centres_are_refused_at_their_line(
+        tmp_path: Path, edit: tuple[str, str], needle: str, message: str) -> None:
+    path = _copy(tmp_path, edit, toml=True)
+    text = path.read_text()
+    line = text[:text.rindex(needle)].count("\n") + 1  # the last such line
+    done = _gm("variant", "check", path)
+    assert done.returncode == 1
+    assert f"{path}:{line}: {message}" in done.stdout, done.stdout
+
+
+def test_check_summarises_garrisons_and_owned_centres() -> None:
+    done = _gm("variant", "check", MARCHES / "marches.toml")
+    assert done.returncode == 0, done.stdout
+    lines = done.stdout.splitlines()
+    assert "  Norland (Norlandish, N): homes Cap, Nor; units A Nor, F Cap; owns Fel" in lines
+    assert "neutral garrisons: A Hol, A Rid" in lines
