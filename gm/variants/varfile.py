@@ -27,6 +27,7 @@
     owns = ["Fel"]                    # centres owned at the start that are not homes
 
     neutral = ["A Hol"]               # (top level) neutral garrisons: hold, never retreat
+    build_only = { Cap = "fleets" }   # build sites for one kind of unit
 
     [[events]]                        # terrain events at the end of a season
     when = "W1901"
@@ -65,6 +66,8 @@ from gm.engine.variant import (
 )
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
+from gm.variants.build_only import KINDS as BUILD_KINDS
+from gm.variants.build_only import with_build_only
 from gm.variants.designated import with_designated_homes
 from gm.variants.file_events import KINDS as EVENT_KINDS
 from gm.variants.file_events import DatedEvent, apply_file_events, event_problems
@@ -80,7 +83,7 @@ from gm.variants.transforms import with_transforms
 MAX_BYTES = 1_000_000  # a variant file (and its map file) may be at most this long
 _KEYS = ("name", "title", "aliases", "map", "calendar", "season_names", "start", "victory",
          "hooks", "builds", "army_fleet", "transforms", "frozen", "canals", "terrain", "ice",
-         "powers", "events", "help", "neutral")
+         "powers", "events", "help", "neutral", "build_only")
 _POWER_KEYS = ("name", "adjective", "code", "units", "homes", "owns")
 _EVENT_KEYS = ("when", "kind", "provinces")
 _ONE = {"armies": "army", "fleets": "fleet"}
@@ -246,6 +249,7 @@ class _Reader:
         self.map_offset = 0  # an inline map's first line is this many lines into the file
         self.data: MapData | None = None
         self.canal_names: set[str] = set()
+        self.notes: list[str] = []  # rules the options add to HELP, one paragraph each
 
     def problem(self, line: int, message: str, source: str | None = None) -> None:
         self.problems.append(Problem(source or self.source, line, message))
@@ -282,7 +286,7 @@ class _Reader:
         defaults: dict[str, object] = {"calendar": "standard", "hooks": "standard",
                                        "builds": "home", "army_fleet": False,
                                        "transforms": False}
-        given = ("frozen", "canals", "terrain", "ice", "season_names")
+        given = ("frozen", "canals", "terrain", "ice", "season_names", "build_only")
         return (*(f"{key} = {_toml_value(self.table.get(key, d))}"
                   for key, d in defaults.items()),
                 *(f"{key} = {_toml_value(self.table[key])}" for key in given
@@ -344,6 +348,11 @@ class _Reader:
         owned = self.owned(gmap, powers, homes)
         units = self.units(gmap, powers)
         hooks, kinds = self.movement(hooks, kinds, calendar, gmap)
+        only = self.build_only(gmap)
+        if only:
+            hooks = with_build_only(hooks, only)
+            self.notes.append("Build sites for one kind of unit: " + ", ".join(
+                f"{p} ({kind} only)" for p, kind in sorted(only.items())) + ".")
         start = self.start(calendar)
         victory = self.table.get("victory", 18)
         if not isinstance(victory, int) or isinstance(victory, bool) or not (
@@ -372,6 +381,8 @@ class _Reader:
             help_text = f"{help_text}\n\n{TRANSFORM_HELP}".strip()
         if OrderKind.ARMY_FLEET in kinds and AF_HELP.rstrip() not in help_text:
             help_text = f"{help_text}\n\n{AF_HELP}".strip()
+        for note in self.notes:
+            help_text = f"{help_text}\n\n{note}".strip()
         if self.problems or name is None or start is None:
             return None, data
         made = StartTerrainVariant if terrain or iced else Variant
@@ -577,6 +588,42 @@ class _Reader:
                 self.problem(self.at.key("canals"), f"canals: {prov} is {terrain.value}, and "
                              "no event makes it land: a canal is a land province whose water "
                              "is one coast; leave it out of canals, or dry it with an event")
+
+    def build_only(self, gmap: GameMap) -> dict[str, str]:
+        """The build sites for one kind of unit (`build_only = { Cap = "fleets" }`): each a
+        supply centre where a unit of that kind can stand."""
+        value = self.table.get("build_only")
+        if value is None:
+            return {}
+        line = self._table_line("build_only")
+        example = 'build_only = { Cap = "fleets", Nor = "armies" }'
+        if not isinstance(value, dict):
+            self.problem(line, f"build_only must be a table of centres and the kind of unit "
+                         f"built there, e.g. {example}")
+            return {}
+        out: dict[str, str] = {}
+        for name, kind in value.items():
+            where = self.at.key(name, line)
+            prov = self.province(gmap, name, where, "build_only")
+            if prov is None:
+                continue
+            if kind not in BUILD_KINDS:
+                near = _did_you_mean(kind, BUILD_KINDS) if isinstance(kind, str) else ""
+                self.problem(where, f"build_only: {name} = {kind!r}{near}: write \"armies\" "
+                             "or \"fleets\"")
+            elif prov not in gmap.centres:
+                self.problem(where, f"build_only: {prov} is no supply centre, so nothing is "
+                             "built there: leave it out of build_only, or mark it `centre`")
+            elif kind == "fleets" and not gmap.fleet_locations(prov):
+                self.problem(where, f"build_only: {prov} has no coast, so no fleet can be "
+                             f"built there: write {prov} = \"armies\", or leave it out")
+            elif kind == "armies" and not gmap.is_land(prov):
+                self.problem(where, f"build_only: {prov} is {gmap.terrain_of(prov).value}, so "
+                             f"no army can be built there: write {prov} = \"fleets\", or "
+                             "leave it out")
+            else:
+                out[prov] = kind
+        return out
 
     def restricted_borders(self, data: MapData, gmap: GameMap) -> None:
         """A warning for a `border A B armies|fleets` line whose kind of unit cannot cross that

@@ -197,3 +197,35 @@ def test_check_summarises_garrisons_and_owned_centres() -> None:
     lines = done.stdout.splitlines()
     assert "  Norland (Norlandish, N): homes Cap, Nor; units A Nor, F Cap; owns Fel" in lines
     assert "neutral garrisons: A Hol, A Rid" in lines
+
+
+# -- build sites for one kind of unit ----------------------------------------------------------
+def test_build_sites_for_one_kind_are_read_and_told_in_help() -> None:
+    read = read_variant(MARCHES / "marches.toml")
+    assert read.variant.help.endswith(
+        "Build sites for one kind of unit: Cap (fleets only), Nor (armies only).")
+    assert 'build_only = { Cap = "fleets", Nor = "armies" }' in "; ".join(read.options)
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    ('Cap = "fleets"', 'Cap = "boats"'),
+    ('Cap = "fleets"', 'Ash = "armies"'),
+    ('Cap = "fleets"', 'Kar = "fleets"'),
+    ('Cap = "fleets"', 'Capp = "fleets"'),
+])
+def test_bad_build_sites_for_one_kind_are_refused_at_their_line(
+        tmp_path: Path, edit: str, message: str) -> None:
+    path = _copy(tmp_path, (edit, message), toml=True)
+    line = _map_line(path, "build_only = {")
+    expected = {
+        'Cap = "boats"': "build_only: Cap = 'boats': write \"armies\" or \"fleets\"",
+        'Ash = "armies"': "build_only: Ash is no supply centre, so nothing is built there: "
+                          "leave it out of build_only, or mark it `centre`",
+        'Kar = "fleets"': "build_only: Kar has no coast, so no fleet can be built there: "
+                          "write Kar = \"armies\", or leave it out",
+        'Capp = "fleets"': "build_only: there is no province 'Capp' on the map; did you mean "
+                           "Cap (Cape Tarn)?",
+    }[message]
+    done = _gm("variant", "check", path)
+    assert done.returncode == 1
+    assert f"{path}:{line}: {expected}" in done.stdout, done.stdout
