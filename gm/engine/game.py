@@ -304,8 +304,9 @@ def _end_of_phase(
         state = state.evolve(winners=verdict.winners, finished=verdict.finished)
         if verdict.winners:
             events.append(f"{_and(verdict.winners)} won the game.")
-        elif verdict.finished:
+        elif verdict.finished and not verdict.events:
             events.append("The game is over; nobody won.")
+        events.extend(verdict.events)
     return state, tuple(events), alive
 
 

@@ -98,6 +98,7 @@ class Verdict:
 
     winners: tuple[str, ...]
     finished: bool = True
+    events: tuple[str, ...] = ()  # what reports say of the end beyond who won (a ranking)
 
 
 Resolver = Callable[[GameMap, GameState, Sequence[Submitted]], PhaseOutcome]

@@ -28,6 +28,7 @@
 
     neutral = ["A Hol"]               # (top level) neutral garrisons: hold, never retreat
     build_only = { Cap = "fleets" }   # build sites for one kind of unit
+    last_year = 1910                  # the game ends with that year; powers ranked by centres
 
     [[events]]                        # terrain events at the end of a season
     when = "W1901"
@@ -73,6 +74,7 @@ from gm.variants.file_events import KINDS as EVENT_KINDS
 from gm.variants.file_events import DatedEvent, apply_file_events, event_problems
 from gm.variants.frozen import FrozenRegions, frozen_regions
 from gm.variants.hook_sets import HookSet, hook_set, hook_set_names, months_calendar
+from gm.variants.last_year import with_last_year
 from gm.variants.mapdata import MapData, MapDataError, nearest, normalise, parse_map
 from gm.variants.maps import map_data, ring_map
 from gm.variants.start_checks import start_findings
@@ -83,7 +85,7 @@ from gm.variants.transforms import with_transforms
 MAX_BYTES = 1_000_000  # a variant file (and its map file) may be at most this long
 _KEYS = ("name", "title", "aliases", "map", "calendar", "season_names", "start", "victory",
          "hooks", "builds", "army_fleet", "transforms", "frozen", "canals", "terrain", "ice",
-         "powers", "events", "help", "neutral", "build_only")
+         "powers", "events", "help", "neutral", "build_only", "last_year")
 _POWER_KEYS = ("name", "adjective", "code", "units", "homes", "owns")
 _EVENT_KEYS = ("when", "kind", "provinces")
 _ONE = {"armies": "army", "fleets": "fleet"}
@@ -286,7 +288,8 @@ class _Reader:
         defaults: dict[str, object] = {"calendar": "standard", "hooks": "standard",
                                        "builds": "home", "army_fleet": False,
                                        "transforms": False}
-        given = ("frozen", "canals", "terrain", "ice", "season_names", "build_only")
+        given = ("frozen", "canals", "terrain", "ice", "season_names", "build_only",
+                 "last_year")
         return (*(f"{key} = {_toml_value(self.table.get(key, d))}"
                   for key, d in defaults.items()),
                 *(f"{key} = {_toml_value(self.table[key])}" for key in given
@@ -361,6 +364,12 @@ class _Reader:
             self.problem(self.at.key("victory"), f"victory must be the number of centres for a "
                          f"solo, from 1 to {len(gmap.centres)} (or 0: none), not {said}")
             victory = 0
+        last = self.last_year(start)
+        if last is not None:
+            hooks = replace(hooks, victory=with_last_year(hooks, last).victory)
+            self.notes.append(f"The game ends at the end of {last} unless a power has won "
+                              "before; the powers are then ranked by the supply centres they "
+                              "own.")
         events = self.events(gmap, calendar, start)
         if events and rules.hooks.apply_scheduled is not None:
             self.problem(self.at.section("events", 0), "the hook set plays its own dated "
@@ -588,6 +597,19 @@ class _Reader:
                 self.problem(self.at.key("canals"), f"canals: {prov} is {terrain.value}, and "
                              "no event makes it land: a canal is a land province whose water "
                              "is one coast; leave it out of canals, or dry it with an event")
+
+    def last_year(self, start: Phase | None) -> int | None:
+        """The last game year (`last_year = 1910`): from the start's year on."""
+        value = self.table.get("last_year")
+        if value is None:
+            return None
+        first = start.year if start is not None else 1
+        if not isinstance(value, int) or isinstance(value, bool) or not (
+                first <= value <= 9999):
+            self.problem(self.at.key("last_year"), f"last_year must be a year from the "
+                         f"start's ({first}) on, e.g. last_year = {first + 9}, not {value!r}")
+            return None
+        return value
 
     def build_only(self, gmap: GameMap) -> dict[str, str]:
         """The build sites for one kind of unit (`build_only = { Cap = "fleets" }`): each a

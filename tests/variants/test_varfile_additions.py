@@ -1,7 +1,8 @@
 """What the variant-file format says beyond terrain and rings, each read, checked with its
 line, adjudicated (the scenario cases of the second test variant, The Marches, in
 tests/variants/marches), summarised and drawn: borders only armies or only fleets cross;
-neutral garrisons and centres owned at the start that are not homes."""
+neutral garrisons and centres owned at the start that are not homes; build sites for one kind
+of unit; a last game year with the powers ranked by centres."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ import pytest
 
 from gm.engine.game import advance, alive_powers, orders_needed
 from gm.engine.geo import Location
-from gm.engine.units import NEUTRAL
+from gm.engine.orders import Build, UnitSpec
+from gm.engine.phase import Phase, PhaseType
+from gm.engine.results import Submitted
+from gm.engine.units import NEUTRAL, UnitType
 from gm.variants.mapdata import parse_map
 from gm.variants.varfile import read_variant
 from tests.support.environment import clean_env
@@ -202,8 +206,8 @@ def test_check_summarises_garrisons_and_owned_centres() -> None:
 # -- build sites for one kind of unit ----------------------------------------------------------
 def test_build_sites_for_one_kind_are_read_and_told_in_help() -> None:
     read = read_variant(MARCHES / "marches.toml")
-    assert read.variant.help.endswith(
-        "Build sites for one kind of unit: Cap (fleets only), Nor (armies only).")
+    assert ("\n\nBuild sites for one kind of unit: Cap (fleets only), Nor (armies only)."
+            in read.variant.help)
     assert 'build_only = { Cap = "fleets", Nor = "armies" }' in "; ".join(read.options)
 
 
@@ -229,3 +233,42 @@ def test_bad_build_sites_for_one_kind_are_refused_at_their_line(
     done = _gm("variant", "check", path)
     assert done.returncode == 1
     assert f"{path}:{line}: {expected}" in done.stdout, done.stdout
+
+
+# -- a last game year, the powers ranked by centres -------------------------------------------
+def test_the_game_ends_after_the_winter_of_the_last_year_with_the_ranking() -> None:
+    v = read_variant(MARCHES / "marches.toml").variant
+    assert ("The game ends at the end of 1904 unless a power has won before; the powers are "
+            "then ranked by the supply centres they own.") in v.help
+    # Norland has a build to make in the Winter of 1904: the game ends only after it
+    state = v.start_state().evolve(phase=Phase("Fall", 1904, PhaseType.MOVEMENT),
+                                   units=tuple(u for u in v.start_units if str(u) != "F Cap"))
+    step = advance(v, state, ())
+    assert str(step.state.phase) == "Winter 1904, Adjustment" and not step.state.finished
+    build = Submitted("Norland", "Build F Cap",
+                      Build(UnitSpec(UnitType.FLEET, Location("Cap"))))
+    step = advance(v, step.state, (build,))
+    assert step.state.finished and step.state.winners == ()
+    assert step.reports[-1].events[-1] == (
+        "The game ends with 1904, its last year. The powers ranked by supply centres: "
+        "1. Norland 3, 2. Eastria 2, 2. Southia 2.")
+    assert "nobody won" not in " ".join(step.reports[-1].events)
+
+
+def test_the_game_goes_on_through_the_years_before() -> None:
+    v = read_variant(MARCHES / "marches.toml").variant
+    state = v.start_state().evolve(phase=Phase("Fall", 1903, PhaseType.MOVEMENT))
+    step = advance(v, state, ())
+    assert not step.state.finished and str(step.state.phase) == "Spring 1904, Movement"
+
+
+@pytest.mark.parametrize("value", ["1900", '"1910"', "true"])
+def test_a_last_year_before_the_start_or_not_a_year_is_refused(tmp_path: Path,
+                                                               value: str) -> None:
+    path = _copy(tmp_path, ("last_year = 1904", f"last_year = {value}"), toml=True)
+    done = _gm("variant", "check", path)
+    assert done.returncode == 1
+    line = _map_line(path, "last_year = ")
+    shown = {"1900": "1900", '"1910"': "'1910'", "true": "True"}[value]
+    assert (f"{path}:{line}: last_year must be a year from the start's (1901) on, e.g. "
+            f"last_year = 1910, not {shown}") in done.stdout, done.stdout
