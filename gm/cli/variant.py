@@ -79,7 +79,7 @@ def summary(read: VariantFile) -> str:
     water = sorted(p for p in gmap.provinces if gmap.is_water(p))
     other = sorted(p for p in gmap.provinces if not gmap.is_passable(p))
     borders = {tuple(sorted((a, b))) for a, near in gmap.borders.items() for b in near
-               } - set(read.passages)
+               } - set(read.passages) - read.data.links
     lines = [
         f"{read.path}: variant {v.name} ({v.title}), good",
         f"aliases: {', '.join(v.aliases) or 'none'}",
@@ -88,11 +88,16 @@ def summary(read: VariantFile) -> str:
         f"centres: {len(gmap.centres)}: {', '.join(sorted(gmap.centres))}",
         "split coasts: " + (", ".join(f"{p} ({'/'.join(c)})" for p, c in
                                        sorted(gmap.coasts.items())) or "none"),
-        f"borders: {len(borders)} (passages not counted)",
+        f"borders: {len(borders)} (passages" + (" and links" if read.data.links else "")
+        + " not counted)",
         "passages: " + (", ".join(f"{a}-{b}" for a, b in read.passages) or "none"),
         *(["borders only armies or only fleets cross: " + ", ".join(
             f"{a}-{b} ({kind})" for (a, b), kind in sorted(read.data.only.items()))]
           if read.data.only else []),
+        *(["links: " + ", ".join(f"{a}-{b}" for a, b in sorted(read.data.links))]
+          if read.data.links else []),
+        *(["one-way: " + ", ".join(f"{a} to {b}" for a, b in sorted(read.data.one_way))]
+          if read.data.one_way else []),
         f"powers: {len(v.powers)}",
     ]
     for p in v.powers:

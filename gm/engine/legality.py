@@ -203,6 +203,9 @@ def _cannot_reach(gmap: GameMap, unit: Unit, province: str) -> str:
     only = only_crossing(gmap, unit.province, province)
     if only is not None and only != ("fleets" if unit.type.moves_as_fleet else "armies"):
         return f"{unit} cannot move to {province}: only {only} cross that border"
+    if (province, unit.province) in getattr(gmap.deriver, "one_way", ()):
+        return (f"{unit} cannot move to {province}: that border is crossed from {province} "
+                f"to {unit.province} only")
     if unit.type.moves_as_fleet:
         return f"{unit} cannot move to {province}: no coast leads there from {unit.location}"
     return f"{unit} cannot move to {province}"
@@ -333,6 +336,9 @@ def _check_move(board: Board, unit: Unit, me: UnitSpec, order: Move) -> Move | O
     if gmap.adjacent(src, dest):
         if only_crossing(gmap, src, dest) == "fleets":
             return _err(order, f"{unit} cannot move to {dest}: only fleets cross that border")
+        if (dest, src) in getattr(gmap.deriver, "one_way", ()):
+            return _err(order, f"{unit} cannot move to {dest}: that border is crossed from "
+                        f"{dest} to {src} only")
         return _err(order, f"{unit} cannot move to {dest}")
     return _err(order, f"{unit} cannot move to {dest}: not adjacent, and no fleets to convoy it")
 

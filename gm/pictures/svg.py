@@ -106,6 +106,8 @@ _LEGEND_WORDS = {
     "cut-border": "border cut (no crossing)",
     "opened-border": "border opened again",
     "passage": "passage (a border of no length)",
+    "link": "link (provinces joined across the board)",
+    "one-way": "crossed one way only",
     "army-only": "border only armies cross",
     "fleet-only": "border only fleets cross",
     "frozen": "frozen region (this month)",
@@ -683,7 +685,35 @@ def _only_borders(variant: Variant, b: Board, used: set[str]) -> list[str]:
                            f'data-between={quoteattr(a + "-" + c)} points="{_pts(s.points)}" '
                            f'fill="none" stroke="{colour}" stroke-width="3" '
                            f'stroke-dasharray="{dashes}" stroke-linecap="round"/>')
+    for a, c in sorted(getattr(deriver, "links", ())):
+        used.add("link")
+        out.append(f'<polyline class="link" data-mark="link" data-between='
+                   f'{quoteattr(a + "-" + c)} points="{_pts((b.anchors[a], b.anchors[c]))}" '
+                   f'fill="none" stroke="#6a1b9a" stroke-width="2" stroke-dasharray="10 4 2 4"/>')
+    for a, c in sorted(getattr(deriver, "one_way", ())):
+        key = (a, c) if a <= c else (c, a)
+        mid = _stretch_mid(b, a, c)
+        if mid is None:  # a passage or a link: the middle of the line between the two
+            (x1, y1), (x2, y2) = b.anchors[a], b.anchors[c]
+            mid = ((x1 + x2) / 2, (y1 + y2) / 2)
+        used.add("one-way")
+        out.append(f'<g class="one-way" data-mark="one-way" data-between='
+                   f'{quoteattr(key[0] + "-" + key[1])} data-from={quoteattr(a)}>'
+                   f'{_arrowhead(mid, b.anchors[a], b.anchors[c])}</g>')
     return out
+
+
+def _arrowhead(at: Point, start: Point, end: Point) -> str:
+    """A filled arrowhead at `at`, pointing the way from `start` to `end`."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    x, y = at
+    tip = (x + 9 * ux, y + 9 * uy)
+    left = (x - 7 * ux - 7 * uy, y - 7 * uy + 7 * ux)
+    right = (x - 7 * ux + 7 * uy, y - 7 * uy - 7 * ux)
+    return (f'<polygon points="{_pts((tip, left, right))}" fill="#6a1b9a" stroke="#ffffff" '
+            f'stroke-width="1"/>')
 
 
 def render_map_svg(variant: Variant, state: GameState, title: str, *,
@@ -902,6 +932,11 @@ def _key(mark: str, x: float, y: float) -> str:
     if mark == "no-order":
         return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="none" stroke="{NO_ORDER}" ' \
                f'stroke-width="2.5" stroke-dasharray="4 3"/>'
+    if mark == "link":
+        return f'<line x1="{x}" y1="{y + 7}" x2="{x + 36}" y2="{y + 7}" stroke="#6a1b9a" ' \
+               f'stroke-width="2" stroke-dasharray="10 4 2 4"/>'
+    if mark == "one-way":
+        return _arrowhead((x + 18, y + 7), (x, y + 7), (x + 36, y + 7))
     if mark in _ONLY_STYLE:
         colour, dashes = _ONLY_STYLE[mark]
         return f'<line x1="{x}" y1="{y + 7}" x2="{x + 36}" y2="{y + 7}" stroke="{colour}" ' \

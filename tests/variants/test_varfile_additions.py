@@ -82,7 +82,7 @@ def test_the_same_map_without_the_lines_lets_both_cross(tmp_path: Path) -> None:
     ("border Cap Ist", "cannot read 'border Cap Ist'"),
     ("border Capp Ist armies", "unknown province 'Capp' in a border line (did you mean "
      "Cap?)"),
-    ("border Nor Ash armies", "Nor and Ash do not border each other: `border Nor Ash armies` "
+    ("border Nor Dun armies", "Nor and Dun do not border each other: `border Nor Dun armies` "
      "restricts a border the rings draw"),
     ("border Ist Cap armies", "the border Cap-Ist is restricted twice: keep one line"),
 ])
@@ -272,3 +272,63 @@ def test_a_last_year_before_the_start_or_not_a_year_is_refused(tmp_path: Path,
     shown = {"1900": "1900", '"1910"': "'1910'", "true": "True"}[value]
     assert (f"{path}:{line}: last_year must be a year from the start's (1901) on, e.g. "
             f"last_year = 1910, not {shown}") in done.stdout, done.stdout
+
+
+# -- long links and one-way borders ------------------------------------------------------------
+def test_a_link_and_a_one_way_border_are_derived() -> None:
+    gmap = read_variant(MARCHES / "marches.toml").variant.map
+    assert gmap.army_can_move("Nor", "Ash") and gmap.army_can_move("Ash", "Nor")
+    assert gmap.fleet_can_move(Location("Nor"), Location("Ash"))
+    assert gmap.fleet_can_move(Location("Ash"), Location("Nor"))
+    assert gmap.army_can_move("Kar", "Fel") and not gmap.army_can_move("Fel", "Kar")
+
+
+def test_a_link_reaches_water_and_a_coast_but_not_split_coasts() -> None:
+    text = (MARCHES / "marches.map").read_text().replace(
+        "link Nor Ash\n", "link Nor Ash\nlink WOC DEE\nlink Ist Rid\nlink Sun LAG\n")
+    gmap = parse_map(text, "marches.map").game_map()
+    assert gmap.fleet_can_move(Location("WOC"), Location("DEE"))
+    assert gmap.fleet_can_move(Location("LAG"), Location("Sun"))
+    assert gmap.army_can_move("Ist", "Rid")
+    assert not gmap.fleet_targets_in(Location("Rid"), "Ist")  # which coast? none
+
+
+def test_a_one_way_sea_lane_carries_fleets_one_way() -> None:
+    text = (MARCHES / "marches.map").read_text().replace(
+        "oneway Kar Fel\n", "oneway Kar Fel\noneway SSO LAG\n")
+    gmap = parse_map(text, "marches.map").game_map()
+    assert gmap.fleet_can_move(Location("SSO"), Location("LAG"))
+    assert not gmap.fleet_can_move(Location("LAG"), Location("SSO"))
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("link Nor WBY", "Nor and WBY border each other already: no link; leave the line out"),
+    ("link Nor", "cannot read 'link Nor': write `link <A> <B>`"),
+    ("link Nor Nor", "a link joins two provinces, not Nor and itself"),
+    ("link Nor Ashh", "unknown province 'Ashh' in a link line (did you mean Ash?)"),
+    ("oneway Nor Ash Dun", "cannot read 'oneway Nor Ash Dun': write `oneway <A> <B>`"),
+    ("oneway Nor Dun", "Nor and Dun do not border each other: `oneway Nor Dun` makes a border "
+     "one-way; put the two provinces' rings together, or join them first with `link Nor "
+     "Dun`"),
+    ("oneway Fel Kar", "the border Fel-Kar is made one-way twice: keep one line"),
+])
+def test_a_bad_link_or_oneway_line_is_refused_at_its_line(tmp_path: Path, line: str,
+                                                          message: str) -> None:
+    path = _copy(tmp_path, ("oneway Kar Fel\n", f"oneway Kar Fel\n{line}\n"))
+    done = _gm("variant", "check", path)
+    assert done.returncode == 1
+    where = (tmp_path / "marches.map").read_text().splitlines().index(line) + 1
+    assert f"{tmp_path / 'marches.map'}:{where}: {message}" in done.stdout, done.stdout
+
+
+def test_check_summarises_and_draws_links_and_one_way_borders(tmp_path: Path) -> None:
+    done = _gm("variant", "check", MARCHES / "marches.toml", "--draw", tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert "borders: 43 (passages and links not counted)" in lines
+    assert "links: Ash-Nor" in lines and "one-way: Kar to Fel" in lines
+    svg = (tmp_path / "marches-start.svg").read_text()
+    assert 'class="link" data-mark="link" data-between="Ash-Nor"' in svg
+    assert 'class="one-way" data-mark="one-way" data-between="Fel-Kar" data-from="Kar"' in svg
+    assert "link (provinces joined across the board)" in svg
+    assert "crossed one way only" in svg
