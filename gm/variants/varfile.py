@@ -73,7 +73,7 @@ from gm.variants.designated import with_designated_homes
 from gm.variants.file_events import KINDS as EVENT_KINDS
 from gm.variants.file_events import DatedEvent, apply_file_events, event_problems
 from gm.variants.frozen import FrozenRegions, frozen_regions
-from gm.variants.hook_sets import HookSet, hook_set, hook_set_names, months_calendar
+from gm.variants.hook_sets import HookSet, hook_set_names, load_hook_set, months_calendar
 from gm.variants.last_year import with_last_year
 from gm.variants.mapdata import MapData, MapDataError, nearest, normalise, parse_map
 from gm.variants.maps import map_data, ring_map
@@ -698,7 +698,11 @@ class _Reader:
 
     def hooks(self) -> tuple[Hooks, frozenset[str], HookSet]:
         name = self.text("hooks", "standard") or "standard"
-        found = hook_set(name)
+        found = load_hook_set(name)
+        if isinstance(found, str):
+            self.problem(self.at.key("hooks"), f"{found}; fix or reinstall the package, or "
+                         "name another hook set")
+            return Hooks(), frozenset(), HookSet(Hooks())
         if found is None:
             self.problem(self.at.key("hooks"), f"no hook set is called {name!r}"
                          f"{_did_you_mean(name, hook_set_names())}; a file may name only "
