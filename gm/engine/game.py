@@ -17,7 +17,7 @@ from gm.engine.adjustments import resolve_adjustments
 from gm.engine.army_fleet.legality import retreat_places_af
 from gm.engine.movement import resolve_movement
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.results import OrderResult, PhaseOutcome, Submitted
+from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats, retreat_options
 from gm.engine.state import GameState
 from gm.engine.units import NEUTRAL, Unit, UnitType
@@ -247,6 +247,13 @@ def _play(
             p: build_sites(variant, state, p) for p in variant.power_names
         }
         resolver = hooks.resolve_adjustments or resolve_adjustments
+        if variant.build_only:  # a build of the other kind at such a site is refused first
+            kept = [s for s in submitted if variant.build_refusal(s.order) is None]
+            results.extend(
+                OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL,
+                            variant.build_refusal(s.order) or "")
+                for s in submitted if variant.build_refusal(s.order) is not None)
+            submitted = kept
         state = absorb(_as_step(resolver(gmap, state, submitted, sites)))
     return state, PhaseReport(phase, True, tuple(results), tuple(events))
 

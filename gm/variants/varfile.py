@@ -68,7 +68,6 @@ from gm.engine.variant import (
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
 from gm.variants.build_only import KINDS as BUILD_KINDS
-from gm.variants.build_only import with_build_only
 from gm.variants.designated import with_designated_homes
 from gm.variants.file_events import KINDS as EVENT_KINDS
 from gm.variants.file_events import DatedEvent, apply_file_events, event_problems
@@ -353,7 +352,6 @@ class _Reader:
         hooks, kinds = self.movement(hooks, kinds, calendar, gmap)
         only = self.build_only(gmap)
         if only:
-            hooks = with_build_only(hooks, only)
             self.notes.append("Build sites for one kind of unit: " + ", ".join(
                 f"{p} ({kind} only)" for p, kind in sorted(only.items())) + ".")
         start = self.start(calendar)
@@ -414,6 +412,7 @@ class _Reader:
             hooks=hooks,
             help=help_text,
             start_owned=owned,
+            build_only=only,
         )
         return variant, data
 
