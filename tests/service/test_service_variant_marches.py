@@ -20,7 +20,7 @@ from gm.store import games as games_repo
 from gm.store.db import Database
 from gm.variants import registry
 from tests.support.mail_table import MailTable
-from tests.support.service_support import maildir_config
+from tests.support.service_support import GM, maildir_config
 
 MARCHES = Path(__file__).resolve().parent.parent / "variants" / "marches"
 PLAYERS = {
@@ -76,6 +76,13 @@ async def test_the_marches_are_played_by_email_to_their_last_year(
     assert str(state.phase) == "Spring 1901, Movement"
     assert state.owners["Fel"] == "Norland"  # owned at the start, not a home
     assert [str(u) for u in state.units if u.power == NEUTRAL] == ["A Hol", "A Rid"]
+
+    # PREVIEW names the powers that have not ordered, never the garrisons (nobody orders them)
+    table.new_mail()
+    await table.gm("SIGNON GM marches gmpass\nPREVIEW")
+    [preview] = table.new_mail()[GM]
+    assert "No orders yet from: Eastria, Norland, Southia (their units would hold)." in preview
+    assert "Neutral:\n  A Hol H" in preview, preview  # its hold shown with the others
 
     # Spring 1901: along the Pilgrims' Way; through the channel; down the scarp; a neutral
     # garrison holds; an army cannot cross the channel.
