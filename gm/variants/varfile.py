@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import textwrap
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -388,8 +389,9 @@ class _Reader:
             help_text = f"{help_text}\n\n{TRANSFORM_HELP}".strip()
         if OrderKind.ARMY_FLEET in kinds and AF_HELP.rstrip() not in help_text:
             help_text = f"{help_text}\n\n{AF_HELP}".strip()
+        self.notes[:0] = _map_notes(data, units)
         for note in self.notes:
-            help_text = f"{help_text}\n\n{note}".strip()
+            help_text = f"{help_text}\n\n{textwrap.fill(note, 78)}".strip()
         if self.problems or name is None or start is None:
             return None, data
         made = StartTerrainVariant if terrain or iced else Variant
@@ -1031,6 +1033,28 @@ class _Reader:
             for number, message in event_problems(gmap, calendar, start, out):
                 self.problem(number, message)
         return tuple(d.event for d in out)
+
+
+def _map_notes(data: MapData, units: Sequence[Unit]) -> list[str]:
+    """What HELP tells players of the map and start beyond the board's drawing: borders only
+    armies or only fleets cross, long links, one-way borders, neutral garrisons."""
+    notes = []
+    for kind in ("armies", "fleets"):
+        pairs = [f"{a}-{b}" for (a, b), k in sorted(data.only.items()) if k == kind]
+        if pairs:
+            notes.append(f"Only {kind} cross the border{'s' if len(pairs) > 1 else ''} "
+                         f"{', '.join(pairs)}.")
+    if data.links:
+        notes.append("Linked across the board (they border each other): "
+                     + ", ".join(f"{a}-{b}" for a, b in sorted(data.links)) + ".")
+    if data.one_way:
+        notes.append("Crossed one way only: "
+                     + ", ".join(f"from {a} to {b}" for a, b in sorted(data.one_way)) + ".")
+    garrisons = [str(u) for u in units if u.power == NEUTRAL]
+    if garrisons:
+        notes.append(f"Neutral garrisons: {', '.join(garrisons)}. They hold (a power may "
+                     "support them), are destroyed when dislodged, and take no centre.")
+    return notes
 
 
 def _did_you_mean(word: str, known: Iterable[str]) -> str:

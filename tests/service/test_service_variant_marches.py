@@ -77,6 +77,15 @@ async def test_the_marches_are_played_by_email_to_their_last_year(
     assert state.owners["Fel"] == "Norland"  # owned at the start, not a home
     assert [str(u) for u in state.units if u.power == NEUTRAL] == ["A Hol", "A Rid"]
 
+    # HELP of the variant tells what the board does not draw
+    table.new_mail()
+    await table.send(GM, "HELP marches")
+    [help_text] = table.new_mail()[GM]
+    for told in ("Only fleets cross the border Cap-Ist.", "Crossed one way only: from Kar to Fel.",
+                 "Neutral garrisons: A Hol, A Rid.", "The game ends at the end of 1904",
+                 "Cap (fleets only), Nor (armies only)."):
+        assert told in help_text, (told, help_text)
+
     # PREVIEW names the powers that have not ordered, never the garrisons (nobody orders them)
     table.new_mail()
     await table.gm("SIGNON GM marches gmpass\nPREVIEW")

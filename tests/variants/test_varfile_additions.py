@@ -238,7 +238,7 @@ def test_bad_build_sites_for_one_kind_are_refused_at_their_line(
 # -- a last game year, the powers ranked by centres -------------------------------------------
 def test_the_game_ends_after_the_winter_of_the_last_year_with_the_ranking() -> None:
     v = read_variant(MARCHES / "marches.toml").variant
-    assert ("The game ends at the end of 1904 unless a power has won before; the powers are "
+    assert ("The game ends at the end of 1904 unless a power has won before; the powers are\n"
             "then ranked by the supply centres they own.") in v.help
     # Norland has a build to make in the Winter of 1904: the game ends only after it
     state = v.start_state().evolve(phase=Phase("Fall", 1904, PhaseType.MOVEMENT),
@@ -275,6 +275,16 @@ def test_a_last_year_before_the_start_or_not_a_year_is_refused(tmp_path: Path,
 
 
 # -- long links and one-way borders ------------------------------------------------------------
+def test_help_tells_what_the_board_does_not_draw() -> None:
+    text = read_variant(MARCHES / "marches.toml").variant.help
+    for told in ("Only armies cross the border Hol-Ist.", "Only fleets cross the border Cap-Ist.",
+                 "Linked across the board (they border each other): Ash-Nor.",
+                 "Crossed one way only: from Kar to Fel.",
+                 "Neutral garrisons: A Hol, A Rid. They hold (a power may support them), are\n"
+                 "destroyed when dislodged, and take no centre."):
+        assert f"\n\n{told}" in text, (told, text)
+
+
 def test_a_link_and_a_one_way_border_are_derived() -> None:
     gmap = read_variant(MARCHES / "marches.toml").variant.map
     assert gmap.army_can_move("Nor", "Ash") and gmap.army_can_move("Ash", "Nor")
