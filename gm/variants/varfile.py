@@ -382,6 +382,7 @@ class _Reader:
                              warning=found.warning)
         self.canals_later(data, gmap, events)
         self.restricted_borders(data, gmap)
+        self.useless_links(data, gmap)
         help_text = self.text("help", "") or rules.help
         if self.regions is not None and "frozen" not in help_text.lower():
             help_text = f"{help_text}\n\n{self.regions.help()}".strip()
@@ -611,6 +612,20 @@ class _Reader:
                          f"start's ({first}) on, e.g. last_year = {first + 9}, not {value!r}")
             return None
         return value
+
+    def useless_links(self, data: MapData, gmap: GameMap) -> None:
+        """A warning for a `link A B` no unit can cross at the start (an inland province and a
+        sea, a split coast and a sea): what a designer probably does not mean."""
+        for a, b in sorted(data.links):
+            crosses = gmap.army_can_move(a, b) or any(
+                gmap.fleet_can_move(x, y) for x in gmap.fleet_locations(a)
+                for y in gmap.fleet_locations(b))
+            if not crosses:
+                line = data.way_lines.get((a, b), 0) + self.map_offset
+                self.warn(line, f"`link {a} {b}`: no unit can cross it at the start (armies "
+                          "cross a link between land, fleets one between water or coasts, a "
+                          "split coast only by armies); if that is not what you mean, link "
+                          "other provinces", self.map_source)
 
     def build_only(self, gmap: GameMap) -> dict[str, str]:
         """The build sites for one kind of unit (`build_only = { Cap = "fleets" }`): each a
