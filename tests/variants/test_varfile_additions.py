@@ -302,6 +302,14 @@ def test_a_link_reaches_water_and_a_coast_but_not_split_coasts() -> None:
     assert not gmap.fleet_targets_in(Location("Rid"), "Ist")  # which coast? none
 
 
+def test_a_link_may_be_one_way_and_for_one_kind_of_unit() -> None:
+    text = (MARCHES / "marches.map").read_text().replace(
+        "link Nor Ash\n", "link Nor Ash\nborder Ash Nor armies\noneway Ash Nor\n")
+    gmap = parse_map(text, "marches.map").game_map()
+    assert gmap.army_can_move("Ash", "Nor") and not gmap.army_can_move("Nor", "Ash")
+    assert not gmap.fleet_can_move(Location("Ash"), Location("Nor"))
+
+
 def test_a_one_way_sea_lane_carries_fleets_one_way() -> None:
     text = (MARCHES / "marches.map").read_text().replace(
         "oneway Kar Fel\n", "oneway Kar Fel\noneway SSO LAG\n")
