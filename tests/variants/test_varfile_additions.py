@@ -18,9 +18,11 @@ from gm.engine.orders import Build, UnitSpec
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Submitted
 from gm.engine.units import NEUTRAL, UnitType
+from gm.export.scenario import Recorder
 from gm.variants.mapdata import parse_map
 from gm.variants.varfile import read_variant
 from tests.support.environment import clean_env
+from tests.support.scripted import Script, scripted_orders
 
 MARCHES = Path(__file__).resolve().parent / "marches"
 
@@ -359,3 +361,27 @@ def test_check_summarises_and_draws_links_and_one_way_borders(tmp_path: Path) ->
     assert 'class="one-way" data-mark="one-way" data-between="Fel-Kar" data-from="Kar"' in svg
     assert "link (provinces joined across the board)" in svg
     assert "crossed one way only" in svg
+
+
+# -- a recorded game of The Marches replays as scenario cases ---------------------------------
+def test_a_recorded_game_with_garrisons_replays_as_scenario_cases(tmp_path: Path) -> None:
+    v = read_variant(MARCHES / "marches.toml").variant
+    recorder = Recorder(v, "marches-game")
+    script: Script = {
+        "S1901M": {"Eastria": ["A Kar - Fel", "A Eas - Hol"], "Norland": ["A Nor - Ash",
+                                                                          "F Cap - Ist/nc"]},
+        "F1901M": {"Eastria": ["A Fel S A Eas - Hol", "A Eas - Hol"]},
+        "W1901A": {"Eastria": ["Build A Kar", "Build A Eas"], "Norland": ["Build A Cap"]},
+        "S1902M": {"Eastria": ["A Fel - Ist", "A Hol S A Fel - Ist"]},
+        "S1902R": {"Norland": ["F Ist/nc - NSO"]},
+    }
+    state = v.start_state()
+    while str(state.phase) != "Fall 1902, Movement":
+        state = recorder.advance(state, scripted_orders(v, state, script)).state
+    assert [str(u) for u in state.units if u.power == NEUTRAL] == ["A Rid"]
+    assert "Norland: F NSO" in [f"{u.power}: {u}" for u in state.units]
+    path = tmp_path / "marches-game.txt"
+    path.write_text(recorder.text())
+    done = _gm("scenario", "--variants", MARCHES, path)
+    assert done.returncode == 0 and done.stdout.endswith(" 0 failed\n"), done.stdout[-3000:]
+    assert "Neutral: A Rid" in path.read_text()
