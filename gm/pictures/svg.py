@@ -50,7 +50,7 @@ from gm.engine.orders import (
 from gm.engine.results import OrderResult, Outcome
 from gm.engine.retreats import retreat_options
 from gm.engine.state import GameState
-from gm.engine.units import Unit, UnitType
+from gm.engine.units import NEUTRAL, Unit, UnitType
 from gm.engine.variant import Variant
 from gm.pictures.colours import TERRAIN_COLOURS, palette, text_on
 from gm.pictures.geometry import Board, Point, board, contains, edge_distance
@@ -106,6 +106,7 @@ _LEGEND_WORDS = {
     "cut-border": "border cut (no crossing)",
     "opened-border": "border opened again",
     "passage": "passage (a border of no length)",
+    "neutral": "neutral garrison (no power's unit)",
     "link": "link (provinces joined across the board)",
     "one-way": "crossed one way only",
     "army-only": "border only armies cross",
@@ -665,6 +666,7 @@ def _stretch_mid(b: Board, a: str, c: str) -> Point | None:
     return None
 
 
+NEUTRAL_GREY = "#777777"  # a neutral garrison's units (and any unit of no listed power)
 _ONLY_STYLE = {"army-only": ("#6d4c41", "6 4"), "fleet-only": ("#00897b", "9 3")}
 
 
@@ -804,7 +806,9 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
     units: list[str] = [f'<g class="units"{_UNIT_TEXT_STYLE}>']
     for unit in sorted(state.units):
         x, y = static.unit_at.get(unit.location.province, (0.0, 0.0))
-        units.append(_unit(unit, colours.get(unit.power, "#777777"), x, y, False,
+        if unit.power == NEUTRAL:
+            used.add("neutral")
+        units.append(_unit(unit, colours.get(unit.power, NEUTRAL_GREY), x, y, False,
                            codes.get(unit.power, "")))
     for d in sorted(state.dislodged, key=lambda d: d.unit):
         used.add("dislodged")
@@ -932,6 +936,8 @@ def _key(mark: str, x: float, y: float) -> str:
     if mark == "no-order":
         return f'<circle cx="{x + 18}" cy="{y + 7}" r="7" fill="none" stroke="{NO_ORDER}" ' \
                f'stroke-width="2.5" stroke-dasharray="4 3"/>'
+    if mark == "neutral":
+        return f'<rect x="{x + 11}" y="{y}" width="14" height="14" fill="{NEUTRAL_GREY}"/>'
     if mark == "link":
         return f'<line x1="{x}" y1="{y + 7}" x2="{x + 36}" y2="{y + 7}" stroke="#6a1b9a" ' \
                f'stroke-width="2" stroke-dasharray="10 4 2 4"/>'

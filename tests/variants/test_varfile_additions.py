@@ -138,6 +138,8 @@ def test_check_summarises_and_draws_the_borders(tmp_path: Path) -> None:
     assert 'class="fleet-only" data-mark="fleet-only" data-between="Cap-Ist"' in svg
     assert 'class="army-only" data-mark="army-only" data-between="Hol-Ist"' in svg
     assert "border only armies cross" in svg and "border only fleets cross" in svg
+    # the neutral garrisons, grey, with their legend
+    assert 'data-legend="neutral"' in svg and "neutral garrison (no power's unit)" in svg
 
 
 # -- neutral garrisons and centres owned at the start that are not homes ----------------------
