@@ -71,13 +71,15 @@ def run_check(args: argparse.Namespace) -> int:
 
 def summary(read: VariantFile) -> str:
     """What a checked variant holds, for a GM to compare with the rules they mean to play."""
+    from gm.engine.units import NEUTRAL
+
     v = read.variant
     gmap = v.map
     land = sorted(p for p in gmap.provinces if gmap.is_land(p))
     water = sorted(p for p in gmap.provinces if gmap.is_water(p))
     other = sorted(p for p in gmap.provinces if not gmap.is_passable(p))
     borders = {tuple(sorted((a, b))) for a, near in gmap.borders.items() for b in near
-               } - set(read.passages)
+               } - set(read.passages) - read.data.links
     lines = [
         f"{read.path}: variant {v.name} ({v.title}), good",
         f"aliases: {', '.join(v.aliases) or 'none'}",
@@ -86,15 +88,28 @@ def summary(read: VariantFile) -> str:
         f"centres: {len(gmap.centres)}: {', '.join(sorted(gmap.centres))}",
         "split coasts: " + (", ".join(f"{p} ({'/'.join(c)})" for p, c in
                                        sorted(gmap.coasts.items())) or "none"),
-        f"borders: {len(borders)} (passages not counted)",
+        f"borders: {len(borders)} (passages" + (" and links" if read.data.links else "")
+        + " not counted)",
         "passages: " + (", ".join(f"{a}-{b}" for a, b in read.passages) or "none"),
+        *(["borders only armies or only fleets cross: " + ", ".join(
+            f"{a}-{b} ({kind})" for (a, b), kind in sorted(read.data.only.items()))]
+          if read.data.only else []),
+        *(["links: " + ", ".join(f"{a}-{b}" for a, b in sorted(read.data.links))]
+          if read.data.links else []),
+        *(["one-way: " + ", ".join(f"{a} to {b}" for a, b in sorted(read.data.one_way))]
+          if read.data.one_way else []),
         f"powers: {len(v.powers)}",
     ]
     for p in v.powers:
         units = ", ".join(str(u.type.value) + " " + str(u.location)
                           for u in v.start_units if u.power == p.name)
+        owns = v.start_owned.get(p.name, ())
         lines.append(f"  {p.name} ({p.adjective}, {p.letter}): homes "
-                     f"{', '.join(v.homes.get(p.name, ())) or 'none'}; units {units or 'none'}")
+                     f"{', '.join(v.homes.get(p.name, ())) or 'none'}; units {units or 'none'}"
+                     + (f"; owns {', '.join(owns)}" if owns else ""))
+    neutral = [f"{u.type.value} {u.location}" for u in v.start_units if u.power == NEUTRAL]
+    if neutral:
+        lines.append(f"neutral garrisons: {', '.join(neutral)}")
     lines += [
         f"start: {v.format_phase(v.start_phase)}",
         f"victory: {v.solo_centres} centres" if v.solo_centres else "victory: no centre solo",

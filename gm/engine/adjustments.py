@@ -19,7 +19,7 @@ from gm.engine.orders import Build, Remove, Waive
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.rulebook import plays_2023
 from gm.engine.state import GameState
-from gm.engine.units import Unit, UnitType
+from gm.engine.units import NEUTRAL, Unit, UnitType
 
 # Enum members as module constants (an enum class attribute costs a lookup each time).
 _ILLEGAL = Outcome.ILLEGAL
@@ -47,6 +47,8 @@ def adjustment_deltas(state: GameState, centres: Collection[str] | None = None) 
     for centre, owner in state.owners.items():
         counts[owner] = counts.get(owner, 0) + (centres is None or centre in centres)
     for u in state.units:
+        if u.power == NEUTRAL:
+            continue  # a neutral garrison is never built or removed
         # An A/F is two units, its army and its fleet (A/F rules, gm.engine.army_fleet).
         counts[u.power] = counts.get(u.power, 0) - (2 if u.type is _ARMY_FLEET else 1)
     return {p: counts[p] for p in sorted(counts)}

@@ -17,10 +17,10 @@ from gm.engine.adjustments import resolve_adjustments
 from gm.engine.army_fleet.legality import retreat_places_af
 from gm.engine.movement import resolve_movement
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.results import OrderResult, PhaseOutcome, Submitted
+from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats, retreat_options
 from gm.engine.state import GameState
-from gm.engine.units import Unit, UnitType
+from gm.engine.units import NEUTRAL, Unit, UnitType
 from gm.engine.variant import HookStep, Variant, Verdict
 from gm.engine.victory import centre_victory
 
@@ -172,6 +172,7 @@ def alive_powers(state: GameState) -> frozenset[str]:
     powers = {u.power for u in state.units}
     powers.update([d.unit.power for d in state.dislodged])
     powers.update(state.owners.values())
+    powers.discard(NEUTRAL)  # a neutral garrison is no power
     return frozenset(powers)
 
 
@@ -246,6 +247,13 @@ def _play(
             p: build_sites(variant, state, p) for p in variant.power_names
         }
         resolver = hooks.resolve_adjustments or resolve_adjustments
+        if variant.build_only:  # a build of the other kind at such a site is refused first
+            kept = [s for s in submitted if variant.build_refusal(s.order) is None]
+            results.extend(
+                OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL,
+                            variant.build_refusal(s.order) or "")
+                for s in submitted if variant.build_refusal(s.order) is not None)
+            submitted = kept
         state = absorb(_as_step(resolver(gmap, state, submitted, sites)))
     return state, PhaseReport(phase, True, tuple(results), tuple(events))
 
@@ -255,13 +263,16 @@ def _as_step(outcome: PhaseOutcome) -> HookStep:
 
 
 def _destroy_unretreatable(variant: Variant, state: GameState) -> HookStep:
-    """Dislodged units with no place to retreat to are destroyed at once (no retreat phase is
-    needed for them)."""
+    """Dislodged units with no place to retreat to, and neutral garrisons (which never
+    retreat), are destroyed at once (no retreat phase is needed for them)."""
     gmap = variant.map_for(state)
     options = retreat_places_af if variant.army_fleet else retreat_options  # A/F: onto a fleet
     keep, events = [], []
     for d in state.dislodged:
-        if options(gmap, state, d):
+        if d.unit.power == NEUTRAL:
+            events.append(f"The neutral {d.unit} is destroyed: a neutral unit does not "
+                          "retreat.")
+        elif options(gmap, state, d):
             keep.append(d)
         else:
             events.append(f"{d.unit.power} {d.unit} is destroyed: it has nowhere to retreat.")
@@ -300,8 +311,9 @@ def _end_of_phase(
         state = state.evolve(winners=verdict.winners, finished=verdict.finished)
         if verdict.winners:
             events.append(f"{_and(verdict.winners)} won the game.")
-        elif verdict.finished:
+        elif verdict.finished and not verdict.events:
             events.append("The game is over; nobody won.")
+        events.extend(verdict.events)
     return state, tuple(events), alive
 
 
@@ -315,7 +327,9 @@ def update_ownership(state: GameState, centres: frozenset[str]) -> tuple[GameSta
     old = state.owners
     # Only units in a centre can take one; they are sorted only if one does (events in unit
     # order).
-    in_centres = [u for u in state.units if u.location.province in centres]
+    # a neutral garrison takes no centre: the centre stays as it was
+    in_centres = [u for u in state.units
+                  if u.location.province in centres and u.power != NEUTRAL]
     if all(old.get(u.location.province) == u.power for u in in_centres):
         return state, []
     owners = dict(old)

@@ -200,9 +200,26 @@ def _cannot_reach(gmap: GameMap, unit: Unit, province: str) -> str:
         return f"{unit} cannot move to {province}: a fleet cannot go inland"
     if not gmap.adjacent(unit.province, province):
         return f"{unit} cannot move to {province}: not adjacent"
+    only = only_crossing(gmap, unit.province, province)
+    if only is not None and only != ("fleets" if unit.type.moves_as_fleet else "armies"):
+        return f"{unit} cannot move to {province}: only {only} cross that border"
+    if (province, unit.province) in getattr(gmap.deriver, "one_way", ()):
+        return (f"{unit} cannot move to {province}: that border is crossed from {province} "
+                f"to {unit.province} only")
     if unit.type.moves_as_fleet:
         return f"{unit} cannot move to {province}: no coast leads there from {unit.location}"
     return f"{unit} cannot move to {province}"
+
+
+def only_crossing(gmap: GameMap, a: str, b: str) -> str | None:
+    """"armies" or "fleets" if only that kind of unit crosses the border between a and b (map
+    data `border A B armies|fleets`), else None."""
+    key = (a, b) if a <= b else (b, a)
+    if key in getattr(gmap.deriver, "army_only", ()):
+        return "armies"
+    if key in getattr(gmap.deriver, "fleet_only", ()):
+        return "fleets"
+    return None
 
 
 # -- shared pieces ------------------------------------------------------------------------------
@@ -317,6 +334,11 @@ def _check_move(board: Board, unit: Unit, me: UnitSpec, order: Move) -> Move | O
     if dest in board.facts.water:
         return _err(order, f"{unit} cannot move to {dest}: an army cannot go to sea")
     if gmap.adjacent(src, dest):
+        if only_crossing(gmap, src, dest) == "fleets":
+            return _err(order, f"{unit} cannot move to {dest}: only fleets cross that border")
+        if (dest, src) in getattr(gmap.deriver, "one_way", ()):
+            return _err(order, f"{unit} cannot move to {dest}: that border is crossed from "
+                        f"{dest} to {src} only")
         return _err(order, f"{unit} cannot move to {dest}")
     return _err(order, f"{unit} cannot move to {dest}: not adjacent, and no fleets to convoy it")
 

@@ -23,6 +23,16 @@ A passage (map data `passage A B`) joins two provinces that meet only at a point
 provinces meet, as the rules of a map may say (Abstraction2 rule 4: fleets pass between CMS
 and TYS across the point where Naples and Sicily meet). They border each other as across a
 border of no length: armies pass if both are land, fleets if both are water.
+
+A long link (map data `link A B`, DPjudge's and webDiplomacy's adjacency between provinces
+that share no border on the board) joins two provinces anywhere: armies pass if both are land,
+fleets if both are water, or water and a coast, or two coasts (a province with split coasts is
+reached by a link by armies only). A one-way border (`oneway A B`: a border, passage or link
+crossed only from A to B) keeps the moves from A to B and takes those from B to A away.
+
+A border may let only armies or only fleets cross (map data `border A B armies|fleets`, as
+DPjudge map files and webDiplomacy variants restrict some borders): an army-only border takes
+the fleet moves across it away, a fleet-only border the army moves; nothing else changes.
 """
 
 from __future__ import annotations
@@ -166,7 +176,10 @@ class RingTopology:
     (fleets pass through them, as through Con, Kie, Den and Swe). Each province's `position`
     (its approximate centre) names coasts that appear during play. `polar_edge`: the edge
     marker of the permanent polar ice, if the map has one. `passages`: extra borders of no
-    length between two provinces that are not ring neighbours. Rings must pass `check_rings`.
+    length between two provinces that are not ring neighbours. `army_only`, `fleet_only`:
+    borders only armies (only fleets) cross. `links`: long links between provinces anywhere.
+    `one_way`: (from, to) pairs of a border crossed only that way. Rings must pass
+    `check_rings`.
     """
 
     def __init__(
@@ -180,6 +193,10 @@ class RingTopology:
         names: Mapping[str, str] | None = None,
         cache_size: int = 256,
         passages: Iterable[tuple[str, str]] = (),
+        army_only: Iterable[tuple[str, str]] = (),
+        fleet_only: Iterable[tuple[str, str]] = (),
+        links: Iterable[tuple[str, str]] = (),
+        one_way: Iterable[tuple[str, str]] = (),
     ) -> None:
         self.provinces = dict(provinces)
         self.rings = {p: tuple(rings[p]) for p in self.provinces}
@@ -195,10 +212,20 @@ class RingTopology:
             p: tuple(dict.fromkeys(q for q in r if not is_edge(q))) for p, r in self.rings.items()
         }
         self.passages = frozenset(border_key(a, b) for a, b in passages)
-        for a, b in self.passages:
+        self.links = frozenset(border_key(a, b) for a, b in links)
+        for a, b in self.passages | self.links:
             self._neighbours[a] += (b,)
             self._neighbours[b] += (a,)
+        self.one_way = frozenset(one_way)  # (from, to): crossed that way only
+        self._backwards = frozenset((b, a) for a, b in self.one_way)
         self.borders = {p: frozenset(ns) for p, ns in self._neighbours.items()}
+        self.army_only = frozenset(border_key(a, b) for a, b in army_only)
+        self.fleet_only = frozenset(border_key(a, b) for a, b in fleet_only)
+        # ordered pairs, as the derivation looks them up
+        self._no_armies = frozenset(
+            x for a, b in self.fleet_only for x in ((a, b), (b, a)))
+        self._no_fleets = frozenset(
+            x for a, b in self.army_only for x in ((a, b), (b, a)))
         self.edges = {
             p: frozenset(q for q in r if is_edge(q))
             for p, r in self.rings.items()
@@ -330,6 +357,22 @@ class RingTopology:
             fs = self._sets[key] = frozenset(self._location(k) for k in key)
         return fs
 
+    def _link_pairs(self, slot_loc: Mapping[str, Mapping[int, LocKey]],
+                    water: frozenset[str], land: frozenset[str]
+                    ) -> list[tuple[LocKey, LocKey]]:
+        """The fleet moves of the long links: water to water, water to a coast, coast to coast
+        (a province with split coasts has none: which coast would the link reach?)."""
+        out: list[tuple[LocKey, LocKey]] = []
+        for a, b in self.links:
+            ends: list[LocKey] = []
+            for p in (a, b):
+                one_coast = p in slot_loc and set(slot_loc[p].values()) == {(p, None)}
+                if p in water or (p in land and one_coast):
+                    ends.append((p, None))
+            if len(ends) == 2:
+                out.append((ends[0], ends[1]))
+        return out
+
     def _derive(self, key: OverlayKey) -> GameMap:
         terrain_changes, iced, cuts, centres = key
         terrain = dict(self.base_terrain)
@@ -341,11 +384,13 @@ class RingTopology:
         blocking = frozenset(
             (a, b) for a, b in cuts if a not in water and b not in water
         ) | frozenset((b, a) for a, b in cuts if a not in water and b not in water)
+        # and the borders only fleets cross, and one-way borders crossed backwards
+        no_army = blocking | self._no_armies | self._backwards
 
         # Armies: land, and water under ice.
         walkable = land_set | (water & iced)
         army_adj = {
-            p: frozenset(q for q in self._neighbours[p] if q in walkable and (p, q) not in blocking)
+            p: frozenset(q for q in self._neighbours[p] if q in walkable and (p, q) not in no_army)
             for p in walkable
         }
 
@@ -383,11 +428,17 @@ class RingTopology:
                 if after in slots:  # the point (p, q, w): q's ring has "w p"
                     for j in q_corners.get((ring[after], p), ()):
                         pairs.append((slots[after], q_slots[j]))
+        pairs.extend(self._link_pairs(slot_loc, water, land_set))
+        backwards = self._backwards
         for a, b in pairs:
             if a[0] in iced or b[0] in iced:
                 continue  # Geophysical rule 8: fleets cannot move through ice fields
-            links[a].add(b)
-            links[b].add(a)
+            if (a[0], b[0]) in self._no_fleets:
+                continue  # an army-only border
+            if (a[0], b[0]) not in backwards:
+                links[a].add(b)
+            if (b[0], a[0]) not in backwards:
+                links[b].add(a)
 
         return GameMap(
             provinces=self.provinces,

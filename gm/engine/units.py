@@ -7,6 +7,11 @@ from enum import StrEnum
 
 from gm.engine.geo import Location
 
+# The owner of a neutral garrison (a variant file's `neutral` units, as DPjudge's and
+# webDiplomacy's neutral units): no power; it holds, never retreats (a dislodged one is
+# destroyed), takes no centre and is never built or removed.
+NEUTRAL = "Neutral"
+
 
 class UnitType(StrEnum):
     """Army, fleet, or the Abstraction army/fleet pair (A/F) that moves and fights as a fleet."""

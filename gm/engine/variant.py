@@ -41,10 +41,13 @@ from functools import cached_property
 
 from gm.engine.calendar import Calendar
 from gm.engine.map import GameMap, Overlay
+from gm.engine.orders import Build
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, PhaseOutcome, Submitted
 from gm.engine.state import GameState
-from gm.engine.units import Unit
+from gm.engine.units import Unit, UnitType
+
+_BUILT_KIND = {"armies": UnitType.ARMY, "fleets": UnitType.FLEET}
 
 
 class OrderKind(StrEnum):
@@ -100,6 +103,7 @@ class Verdict:
 
     winners: tuple[str, ...]
     finished: bool = True
+    events: tuple[str, ...] = ()  # what reports say of the end beyond who won (a ranking)
 
 
 Resolver = Callable[[GameMap, GameState, Sequence[Submitted]], PhaseOutcome]
@@ -167,6 +171,21 @@ class Variant:
     order_kinds: frozenset[str] = frozenset()
     hooks: Hooks = Hooks()
     help: str = ""
+    # centres owned at the start that are not homes (a variant file's `owns`), per power
+    start_owned: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # build sites for one kind of unit (a variant file's `build_only`): "armies" or "fleets"
+    build_only: Mapping[str, str] = field(default_factory=dict)
+
+    def build_refusal(self, order: object) -> str | None:
+        """Why `order` (a build) may not be given where only one kind of unit is built (as
+        DPjudge map files and webDiplomacy variants mark some centres); None if it may."""
+        if not self.build_only or not isinstance(order, Build) or order.unit.type is None:
+            return None
+        where = order.unit.location.province
+        kind = self.build_only.get(where)
+        if kind is None or _BUILT_KIND[kind] is order.unit.type:
+            return None
+        return f"{order.unit} cannot be built: only {kind} are built in {where}"
 
     @property
     def army_fleet(self) -> bool:
@@ -217,8 +236,10 @@ class Variant:
 
     # -- start ---------------------------------------------------------------------------------
     def start_state(self) -> GameState:
-        """The position before the first phase: start units, home centres owned by their power."""
+        """The position before the first phase: start units, home centres owned by their power
+        (and the centres a power owns at the start without their being homes)."""
         owners = {c: p for p, centres in self.homes.items() for c in centres}
+        owners.update((c, p) for p, centres in self.start_owned.items() for c in centres)
         return GameState(
             variant=self.name,
             phase=self.start_phase,

@@ -56,7 +56,7 @@ from gm.engine.results import OrderResult, Outcome
 from gm.engine.retreats import retreat_options
 from gm.engine.state import GameState
 from gm.engine.topology import RingTopology
-from gm.engine.units import Unit, UnitType
+from gm.engine.units import NEUTRAL, Unit, UnitType
 from gm.engine.variant import Variant
 from gm.pictures.colours import TERRAIN_COLOURS, palette, text_on
 from gm.pictures.geometry import Board, Point, board, contains, edge_distance
@@ -112,6 +112,11 @@ _LEGEND_WORDS = {
     "cut-border": "border cut (no crossing)",
     "opened-border": "border opened again",
     "passage": "passage (a border of no length)",
+    "neutral": "neutral garrison (no power's unit)",
+    "link": "link (provinces joined across the board)",
+    "one-way": "crossed one way only",
+    "army-only": "border only armies cross",
+    "fleet-only": "border only fleets cross",
     "frozen": "frozen region (in this phase)",
     "split-coast": "coast of a province with several (nc, sc: F Spa/nc)",
     "no-order": "unit without an order yet",
@@ -723,6 +728,58 @@ def _stretch_mid(b: Board, a: str, c: str) -> Point | None:
     return None
 
 
+NEUTRAL_GREY = "#777777"  # a neutral garrison's units (and any unit of no listed power)
+_ONLY_STYLE = {"army-only": ("#6d4c41", "6 4"), "fleet-only": ("#00897b", "9 3")}
+
+
+def _only_borders(variant: Variant, b: Board, used: set[str]) -> list[str]:
+    """The borders only armies (or only fleets) cross (map data `border A B armies|fleets`),
+    drawn over their stretch of border in the mark's colour and dashes."""
+    deriver = variant.map.deriver
+    pairs = [(pair, mark) for mark, attr in (("army-only", "army_only"),
+                                             ("fleet-only", "fleet_only"))
+             for pair in sorted(getattr(deriver, attr, ()))]
+    out = []
+    for (a, c), mark in pairs:
+        for s in b.stretches:
+            if (s.a, s.b) == (a, c):
+                used.add(mark)
+                colour, dashes = _ONLY_STYLE[mark]
+                out.append(f'<polyline class="{mark}" data-mark="{mark}" '
+                           f'data-between={quoteattr(a + "-" + c)} points="{_pts(s.points)}" '
+                           f'fill="none" stroke="{colour}" stroke-width="3" '
+                           f'stroke-dasharray="{dashes}" stroke-linecap="round"/>')
+    for a, c in sorted(getattr(deriver, "links", ())):
+        used.add("link")
+        out.append(f'<polyline class="link" data-mark="link" data-between='
+                   f'{quoteattr(a + "-" + c)} points="{_pts((b.anchors[a], b.anchors[c]))}" '
+                   f'fill="none" stroke="#6a1b9a" stroke-width="2" stroke-dasharray="10 4 2 4"/>')
+    for a, c in sorted(getattr(deriver, "one_way", ())):
+        key = (a, c) if a <= c else (c, a)
+        mid = _stretch_mid(b, a, c)
+        if mid is None:  # a passage or a link: the middle of the line between the two
+            (x1, y1), (x2, y2) = b.anchors[a], b.anchors[c]
+            mid = ((x1 + x2) / 2, (y1 + y2) / 2)
+        used.add("one-way")
+        out.append(f'<g class="one-way" data-mark="one-way" data-between='
+                   f'{quoteattr(key[0] + "-" + key[1])} data-from={quoteattr(a)}>'
+                   f'{_arrowhead(mid, b.anchors[a], b.anchors[c])}</g>')
+    return out
+
+
+def _arrowhead(at: Point, start: Point, end: Point) -> str:
+    """A filled arrowhead at `at`, pointing the way from `start` to `end`."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    x, y = at
+    tip = (x + 9 * ux, y + 9 * uy)
+    left = (x - 7 * ux - 7 * uy, y - 7 * uy + 7 * ux)
+    right = (x - 7 * ux + 7 * uy, y - 7 * uy - 7 * ux)
+    return (f'<polygon points="{_pts((tip, left, right))}" fill="#6a1b9a" stroke="#ffffff" '
+            f'stroke-width="1"/>')
+
+
 def render_map_svg(variant: Variant, state: GameState, title: str, *,
                    results: Sequence[OrderResult] = (),
                    previous: GameState | None = None, standing: bool = False,
@@ -782,6 +839,7 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
     if marks:
         used.add("split-coast")
         out_board.extend(marks)
+    out_board.extend(_only_borders(variant, b, used))
     old_cuts = frozenset() if previous is None else previous.cut_borders
     for pair, mark in ([(p, "cut-border") for p in sorted(state.cut_borders)]
                        + [(p, "opened-border") for p in sorted(old_cuts - state.cut_borders)]):
@@ -814,7 +872,9 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
     units: list[str] = [f'<g class="units"{_UNIT_TEXT_STYLE}>']
     for unit in sorted(state.units):
         x, y = static.unit_at.get(unit.location.province, (0.0, 0.0))
-        units.append(_unit(unit, colours.get(unit.power, "#777777"), x, y, False,
+        if unit.power == NEUTRAL:
+            used.add("neutral")
+        units.append(_unit(unit, colours.get(unit.power, NEUTRAL_GREY), x, y, False,
                            codes.get(unit.power, "")))
     for d in sorted(state.dislodged, key=lambda d: d.unit):
         used.add("dislodged")
@@ -949,6 +1009,17 @@ def _key(mark: str, x: float, y: float) -> str:
                f'stroke="{COAST_COLOUR}" stroke-width="3.2" stroke-linecap="round"/>' \
                f'<text x="{x + 18}" y="{y + 7}" text-anchor="middle" font-size="10" ' \
                f'font-weight="bold" fill="{COAST_COLOUR}">nc</text>'
+    if mark == "neutral":
+        return f'<rect x="{x + 11}" y="{y}" width="14" height="14" fill="{NEUTRAL_GREY}"/>'
+    if mark == "link":
+        return f'<line x1="{x}" y1="{y + 7}" x2="{x + 36}" y2="{y + 7}" stroke="#6a1b9a" ' \
+               f'stroke-width="2" stroke-dasharray="10 4 2 4"/>'
+    if mark == "one-way":
+        return _arrowhead((x + 18, y + 7), (x, y + 7), (x + 36, y + 7))
+    if mark in _ONLY_STYLE:
+        colour, dashes = _ONLY_STYLE[mark]
+        return f'<line x1="{x}" y1="{y + 7}" x2="{x + 36}" y2="{y + 7}" stroke="{colour}" ' \
+               f'stroke-width="3" stroke-dasharray="{dashes}" stroke-linecap="round"/>'
     if mark == "passage":
         return f'<line x1="{x}" y1="{y + 7}" x2="{x + 36}" y2="{y + 7}" stroke="#0d47a1" ' \
                f'stroke-width="2.5" stroke-dasharray="1 5" stroke-linecap="round"/>'

@@ -23,7 +23,7 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.rulebook import with_rulebook
 from gm.engine.state import Dislodged, GameState
-from gm.engine.units import Unit, UnitType
+from gm.engine.units import NEUTRAL, Unit, UnitType
 from gm.engine.variant import Power, Variant
 from gm.notation import parse_order, parse_orders, parse_unit, resolve_province
 from gm.scenario.format import Case, Line
@@ -181,7 +181,8 @@ def _unit_uncached(variant: Variant, gmap: GameMap, text: str) -> Unit | str:
         return f"{text!r}: expected `Power: ...`"
     name, rest = found
     power = variant.power(name)
-    if power is None:
+    neutral = power is None and name.strip().lower() == NEUTRAL.lower()  # a garrison
+    if power is None and not neutral:
         known = ", ".join(variant.power_names)
         return f"no power called {name!r} in {variant.title} ({known})"
     spec = _parse_unit(rest, gmap)
@@ -189,7 +190,8 @@ def _unit_uncached(variant: Variant, gmap: GameMap, text: str) -> Unit | str:
         return spec.message
     if spec.type is None:
         return f"{rest!r}: say which unit it is (`A Par`, `F Spa/nc`)"
-    return Unit(power.name, spec.type, _sea_coast(gmap, spec.type, spec.location, variant.map))
+    return Unit(NEUTRAL if power is None else power.name, spec.type,
+                _sea_coast(gmap, spec.type, spec.location, variant.map))
 
 
 def _sea_coast(gmap: GameMap, kind: UnitType, loc: Location,

@@ -8,6 +8,11 @@ names are case-insensitive, province abbreviations are case-sensitive (they are 
                                                  of the permanent polar ice (at most one)
     passage <A> <B>                              A and B border each other across a point
                                                  where four provinces meet (see below)
+    border <A> <B> armies|fleets                 only armies (or only fleets) cross the
+                                                 border between A and B
+    link <A> <B>                                 A and B border each other though the board
+                                                 does not draw them together (a long link)
+    oneway <A> <B>                               the border A-B is crossed from A to B only
     <Abbr> <terrain> "<Full name>" at <x>,<y> [centre] [home <Power>] [opens <terrain>] [canal]
                                                  [unit <x>,<y>] [label <x>,<y>]
         aka  <alias>, <alias>, ...               other names (comma separated, may have spaces)
@@ -33,6 +38,19 @@ A passage is for a map whose rules make two provinces adjacent that meet only at
 where four provinces meet (Abstraction2 rule 4: CMS-TYS at Messina, where the rings give
 Naples and Sicily the common border). The two must not be ring neighbours; they border each
 other as across a border of no length (gm/engine/topology.py says what moves that allows).
+
+A `border` line restricts a border the rings (or a passage) draw: `armies` closes it to fleets
+(a coast no fleet can sail along: the army crosses, the fleet does not), `fleets` closes it to
+armies (a channel between two coasts: fleets sail through, armies cannot cross), as DPjudge
+map files and webDiplomacy variants say of some borders. Adjacency is still derived: the line
+only takes the other kind of unit's moves across that border away.
+
+A `link` joins two provinces that are not ring neighbours (DPjudge's and webDiplomacy's
+adjacency beyond the drawn borders: a sea lane, a tunnel): armies cross it if both ends are
+land, fleets if both are water, or water and a coast, or two coasts; a province with split
+coasts is reached by a link by armies only. A `oneway A B` line keeps the moves from A to B
+across their border (ring, passage or link) and takes the moves from B to A away (a waterfall,
+a current).
 
 Every name (abbreviation, full name, alias; compared lower-case with spaces normalised) must
 be unique across the map. Errors are MapDataError with the file and line of the problem.
@@ -87,7 +105,7 @@ class MapData:
 
     __match_args__: ClassVar[tuple[str, ...]] = (
         "name", "source", "provinces", "rings", "pins", "canals", "edges", "names", "lines",
-        "ring_lines", "passages",
+        "ring_lines", "passages", "only", "only_lines", "links", "one_way", "way_lines",
     )
 
     def __init__(
@@ -103,6 +121,11 @@ class MapData:
         lines: dict[str, int] | None = None,  # province -> line of its header
         ring_lines: dict[str, int] | None = None,  # province -> line of its ring
         passages: set[tuple[str, str]] | None = None,  # sorted pairs
+        only: dict[tuple[str, str], str] | None = None,  # sorted pair -> "armies" / "fleets"
+        only_lines: dict[tuple[str, str], int] | None = None,  # sorted pair -> its line
+        links: set[tuple[str, str]] | None = None,  # sorted pairs
+        one_way: set[tuple[str, str]] | None = None,  # (from, to)
+        way_lines: dict[tuple[str, str], int] | None = None,  # a link's or oneway's line
     ) -> None:
         self.name = name
         self.source = source
@@ -115,6 +138,11 @@ class MapData:
         self.lines = {} if lines is None else lines
         self.ring_lines = {} if ring_lines is None else ring_lines
         self.passages = set() if passages is None else passages
+        self.only = {} if only is None else only
+        self.only_lines = {} if only_lines is None else only_lines
+        self.links = set() if links is None else links
+        self.one_way = set() if one_way is None else one_way
+        self.way_lines = {} if way_lines is None else way_lines
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not MapData:
@@ -138,6 +166,10 @@ class MapData:
             polar_edge=self.polar_edge,
             names=self.names,
             passages=self.passages,
+            army_only=(pair for pair, kind in self.only.items() if kind == "armies"),
+            fleet_only=(pair for pair, kind in self.only.items() if kind == "fleets"),
+            links=self.links,
+            one_way=self.one_way,
         )
 
     def game_map(self) -> GameMap:
@@ -169,6 +201,7 @@ _AT = re.compile(r"^(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$")
 _ABBR = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 _ENTRY = re.compile(r"^(?P<name>~?[A-Za-z][A-Za-z0-9]*)(?:\[(?P<pin>[a-z][a-z0-9]*)\])?$")
 _TERRAINS = {t.value: t for t in Terrain}
+ONLY = ("armies", "fleets")  # what a `border` line lets cross
 
 
 class _Pending:
@@ -204,6 +237,8 @@ class _Reader:
         self.pending: dict[str, _Pending] = {}
         self.current: _Pending | None = None
         self.passage_lines: list[tuple[str, str, int]] = []
+        self.border_lines: list[tuple[str, str, str, int]] = []
+        self.way_lines: list[tuple[str, str, str, int]] = []  # link / oneway, A, B, line
 
     def error(self, line: int, message: str) -> MapDataError:
         return MapDataError(self.source, line, message)
@@ -248,6 +283,19 @@ class _Reader:
                 if len(words) != 3:
                     raise self.error(number, "a passage is written: passage <A> <B>")
                 self.passage_lines.append((words[1], words[2], number))
+            elif keyword.lower() in ("link", "oneway"):
+                words = line.split()
+                if len(words) != 3:
+                    raise self.error(number, f"cannot read {line.strip()!r}: write "
+                                     f"`{keyword.lower()} <A> <B>`")
+                self.way_lines.append((keyword.lower(), words[1], words[2], number))
+            elif keyword.lower() == "border":
+                words = line.split()
+                if len(words) != 4 or words[3].lower() not in ONLY:
+                    raise self.error(number, f"cannot read {line.strip()!r}: a border is "
+                                     "restricted with `border <A> <B> armies` (only armies "
+                                     "cross it) or `border <A> <B> fleets` (only fleets do)")
+                self.border_lines.append((words[1], words[2], words[3].lower(), number))
             else:
                 self.province(line, number)
 
@@ -445,6 +493,10 @@ class _Reader:
             if key in data.passages:
                 raise self.error(line, f"the passage {a}-{b} is declared twice")
             data.passages.add(key)
+        for what, a, b, line in sorted(self.way_lines, key=lambda w: w[0]):  # links first
+            self.way(data, what, a, b, line)
+        for a, b, kind, line in self.border_lines:
+            self.restrict(data, a, b, kind, line)
         problems = diagnose(data.rings, {a: p.ring or () for a, p in self.pending.items()},
                             check_rings(data.rings))
         if problems:
@@ -456,6 +508,54 @@ class _Reader:
             raise MapDataError(self.source, data.ring_lines[worst.province], worst.message,
                                others)
         return data
+
+    def known(self, data: MapData, name: str, line: int, what: str) -> None:
+        if name not in data.provinces:
+            hint = data.names.get(normalise(name)) or next(
+                iter(nearest(name, data.provinces)), None)
+            tip = f" (did you mean {hint}?)" if hint else ""
+            raise self.error(line, f"unknown province {name!r} in a {what} line{tip}")
+
+    def way(self, data: MapData, what: str, a: str, b: str, line: int) -> None:
+        """A `link A B` (the two must not border already) or `oneway A B` (they must)."""
+        self.known(data, a, line, what)
+        self.known(data, b, line, what)
+        key = (a, b) if a <= b else (b, a)
+        bordering = b in data.rings[a] or key in data.passages or key in data.links
+        if a == b:
+            raise self.error(line, f"a {what} joins two provinces, not {a} and itself")
+        if what == "link":
+            if bordering:
+                raise self.error(line, f"{a} and {b} border each other already: no link; "
+                                 "leave the line out")
+            data.links.add(key)
+        else:
+            if not bordering:
+                raise self.error(line, f"{a} and {b} do not border each other: `oneway {a} "
+                                 f"{b}` makes a border one-way; put the two provinces' rings "
+                                 f"together, or join them first with `link {a} {b}`")
+            if (a, b) in data.one_way or (b, a) in data.one_way:
+                raise self.error(line, f"the border {key[0]}-{key[1]} is made one-way twice: "
+                                 "keep one line (a border crossed both ways needs none)")
+            data.one_way.add((a, b))
+        data.way_lines[(a, b) if what == "oneway" else key] = line
+
+    def restrict(self, data: MapData, a: str, b: str, kind: str, line: int) -> None:
+        """A `border A B armies|fleets` line: the two must border each other (in their rings or
+        by a passage), once."""
+        for name in (a, b):
+            self.known(data, name, line, "border")
+        key = (a, b) if a <= b else (b, a)
+        if a == b or (b not in data.rings[a] and key not in data.passages
+                      and key not in data.links):
+            raise self.error(line, f"{a} and {b} do not border each other: `border {a} {b} "
+                             f"{kind}` restricts a border the rings draw; put the two "
+                             "provinces' rings together first (or declare a passage)")
+        if key in data.only:
+            raise self.error(line, f"the border {key[0]}-{key[1]} is restricted twice: keep "
+                             "one line (`armies` or `fleets`)")
+        data.only[key] = kind
+        data.only_lines[key] = line
 
 
 def parse_map(text: str, source: str = "<map>") -> MapData:

@@ -24,6 +24,11 @@
     code = "N"
     units = ["A Nor", "F Cap"]
     homes = ["Nor", "Cap"]            # default: the map's `home Norland` marks
+    owns = ["Fel"]                    # centres owned at the start that are not homes
+
+    neutral = ["A Hol"]               # (top level) neutral garrisons: hold, never retreat
+    build_only = { Cap = "fleets" }   # build sites for one kind of unit
+    last_year = 1910                  # the game ends with that year; powers ranked by centres
 
     [[events]]                        # terrain events at the end of a season
     when = "W1901"
@@ -39,6 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import textwrap
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -51,7 +57,7 @@ from gm.engine.geo import Location, Terrain
 from gm.engine.map import GameMap, Overlay, Province
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.state import GameState
-from gm.engine.units import Unit, UnitType
+from gm.engine.units import NEUTRAL, Unit, UnitType
 from gm.engine.variant import (
     Hooks,
     OrderKind,
@@ -62,11 +68,13 @@ from gm.engine.variant import (
 )
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
+from gm.variants.build_only import KINDS as BUILD_KINDS
 from gm.variants.designated import with_designated_homes
 from gm.variants.file_events import KINDS as EVENT_KINDS
 from gm.variants.file_events import DatedEvent, apply_file_events, event_problems
 from gm.variants.frozen import FrozenRegions, frozen_regions
-from gm.variants.hook_sets import HookSet, hook_set, hook_set_names, months_calendar
+from gm.variants.hook_sets import HookSet, hook_set_names, load_hook_set, months_calendar
+from gm.variants.last_year import with_last_year
 from gm.variants.mapdata import MapData, MapDataError, nearest, normalise, parse_map
 from gm.variants.maps import map_data, ring_map
 from gm.variants.start_checks import start_findings
@@ -77,9 +85,10 @@ from gm.variants.transforms import with_transforms
 MAX_BYTES = 1_000_000  # a variant file (and its map file) may be at most this long
 _KEYS = ("name", "title", "aliases", "map", "calendar", "season_names", "start", "victory",
          "hooks", "builds", "army_fleet", "transforms", "frozen", "canals", "terrain", "ice",
-         "powers", "events", "help")
-_POWER_KEYS = ("name", "adjective", "code", "units", "homes")
+         "powers", "events", "help", "neutral", "build_only", "last_year")
+_POWER_KEYS = ("name", "adjective", "code", "units", "homes", "owns")
 _EVENT_KEYS = ("when", "kind", "provinces")
+_ONE = {"armies": "army", "fleets": "fleet"}
 _NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 
 
@@ -245,6 +254,7 @@ class _Reader:
         self.map_offset = 0  # an inline map's first line is this many lines into the file
         self.data: MapData | None = None
         self.canal_names: set[str] = set()
+        self.notes: list[str] = []  # rules the options add to HELP, one paragraph each
 
     def problem(self, line: int, message: str, source: str | None = None) -> None:
         self.problems.append(Problem(source or self.source, line, message))
@@ -281,7 +291,8 @@ class _Reader:
         defaults: dict[str, object] = {"calendar": "standard", "hooks": "standard",
                                        "builds": "home", "army_fleet": False,
                                        "transforms": False}
-        given = ("frozen", "canals", "terrain", "ice", "season_names")
+        given = ("frozen", "canals", "terrain", "ice", "season_names", "build_only",
+                 "last_year")
         return (*(f"{key} = {_toml_value(self.table.get(key, d))}"
                   for key, d in defaults.items()),
                 *(f"{key} = {_toml_value(self.table[key])}" for key in given
@@ -340,8 +351,13 @@ class _Reader:
         if terrain or iced:
             gmap = gmap.with_overlay(Overlay(terrain=terrain, iced=iced))
         homes = self.homes(gmap, powers)
+        owned = self.owned(gmap, powers, homes)
         units = self.units(gmap, powers)
         hooks, kinds = self.movement(hooks, kinds, calendar, gmap)
+        only = self.build_only(gmap)
+        if only:
+            self.notes.append("Build sites for one kind of unit: " + ", ".join(
+                f"{p} ({kind} only)" for p, kind in sorted(only.items())) + ".")
         start = self.start(calendar)
         victory = self.table.get("victory", 18)
         if not isinstance(victory, int) or isinstance(victory, bool) or not (
@@ -350,6 +366,12 @@ class _Reader:
             self.problem(self.at.key("victory"), f"victory must be the number of centres for a "
                          f"solo, from 1 to {len(gmap.centres)} (or 0: none), not {said}")
             victory = 0
+        last = self.last_year(start)
+        if last is not None:
+            hooks = replace(hooks, victory=with_last_year(hooks, last).victory)
+            self.notes.append(f"The game ends at the end of {last} unless a power has won "
+                              "before; the powers are then ranked by the supply centres they "
+                              "own.")
         events = self.events(gmap, calendar, start)
         if events and rules.hooks.apply_scheduled is not None:
             self.problem(self.at.section("events", 0), "the hook set plays its own dated "
@@ -362,6 +384,8 @@ class _Reader:
             self.map_problem(found.province, found.message, ring=found.ring,
                              warning=found.warning)
         self.canals_later(data, gmap, events)
+        self.restricted_borders(data, gmap)
+        self.useless_links(data, gmap)
         help_text = self.text("help", "") or rules.help
         if self.regions is not None and "frozen" not in help_text.lower():
             help_text = f"{help_text}\n\n{self.regions.help()}".strip()
@@ -369,6 +393,9 @@ class _Reader:
             help_text = f"{help_text}\n\n{TRANSFORM_HELP}".strip()
         if OrderKind.ARMY_FLEET in kinds and AF_HELP.rstrip() not in help_text:
             help_text = f"{help_text}\n\n{AF_HELP}".strip()
+        self.notes[:0] = _map_notes(data, units)
+        for note in self.notes:
+            help_text = f"{help_text}\n\n{textwrap.fill(note, 78)}".strip()
         if self.problems or name is None or start is None:
             return None, data
         made = StartTerrainVariant if terrain or iced else Variant
@@ -390,6 +417,8 @@ class _Reader:
             order_kinds=kinds,
             hooks=hooks,
             help=help_text,
+            start_owned=owned,
+            build_only=only,
         )
         return variant, data
 
@@ -454,6 +483,11 @@ class _Reader:
             pname = self.text("name", table=entry, line=line)
             if not pname:
                 self.problem(line, 'a power needs a name: name = "Norland"')
+                continue
+            if pname.lower() == NEUTRAL.lower():
+                self.problem(self.at.key("name", line), f"a power cannot be called {pname}: "
+                             "the name is kept for neutral garrisons (`neutral = [...]`); "
+                             "call the power something else")
                 continue
             adjective = self.text("adjective", pname, table=entry, line=line) or pname
             code = self.text("code", pname[0], table=entry, line=line) or pname[0]
@@ -569,6 +603,88 @@ class _Reader:
                              "no event makes it land: a canal is a land province whose water "
                              "is one coast; leave it out of canals, or dry it with an event")
 
+    def last_year(self, start: Phase | None) -> int | None:
+        """The last game year (`last_year = 1910`): from the start's year on."""
+        value = self.table.get("last_year")
+        if value is None:
+            return None
+        first = start.year if start is not None else 1
+        if not isinstance(value, int) or isinstance(value, bool) or not (
+                first <= value <= 9999):
+            self.problem(self.at.key("last_year"), f"last_year must be a year from the "
+                         f"start's ({first}) on, e.g. last_year = {first + 9}, not {value!r}")
+            return None
+        return value
+
+    def useless_links(self, data: MapData, gmap: GameMap) -> None:
+        """A warning for a `link A B` no unit can cross at the start (an inland province and a
+        sea, a split coast and a sea): what a designer probably does not mean."""
+        for a, b in sorted(data.links):
+            crosses = gmap.army_can_move(a, b) or any(
+                gmap.fleet_can_move(x, y) for x in gmap.fleet_locations(a)
+                for y in gmap.fleet_locations(b))
+            if not crosses:
+                line = data.way_lines.get((a, b), 0) + self.map_offset
+                self.warn(line, f"`link {a} {b}`: no unit can cross it at the start (armies "
+                          "cross a link between land, fleets one between water or coasts, a "
+                          "split coast only by armies); if that is not what you mean, link "
+                          "other provinces", self.map_source)
+
+    def build_only(self, gmap: GameMap) -> dict[str, str]:
+        """The build sites for one kind of unit (`build_only = { Cap = "fleets" }`): each a
+        supply centre where a unit of that kind can stand."""
+        value = self.table.get("build_only")
+        if value is None:
+            return {}
+        line = self._table_line("build_only")
+        example = 'build_only = { Cap = "fleets", Nor = "armies" }'
+        if not isinstance(value, dict):
+            self.problem(line, f"build_only must be a table of centres and the kind of unit "
+                         f"built there, e.g. {example}")
+            return {}
+        out: dict[str, str] = {}
+        for name, kind in value.items():
+            where = self.at.key(name, line)
+            prov = self.province(gmap, name, where, "build_only")
+            if prov is None:
+                continue
+            if kind not in BUILD_KINDS:
+                near = _did_you_mean(kind, BUILD_KINDS) if isinstance(kind, str) else ""
+                self.problem(where, f"build_only: {name} = {kind!r}{near}: write \"armies\" "
+                             "or \"fleets\"")
+            elif prov not in gmap.centres:
+                self.problem(where, f"build_only: {prov} is no supply centre, so nothing is "
+                             "built there: leave it out of build_only, or mark it `centre`")
+            elif kind == "fleets" and not gmap.fleet_locations(prov):
+                self.problem(where, f"build_only: {prov} has no coast, so no fleet can be "
+                             f"built there: write {prov} = \"armies\", or leave it out")
+            elif kind == "armies" and not gmap.is_land(prov):
+                self.problem(where, f"build_only: {prov} is {gmap.terrain_of(prov).value}, so "
+                             f"no army can be built there: write {prov} = \"fleets\", or "
+                             "leave it out")
+            else:
+                out[prov] = kind
+        return out
+
+    def restricted_borders(self, data: MapData, gmap: GameMap) -> None:
+        """A warning for a `border A B armies|fleets` line whose kind of unit cannot cross that
+        border at the start anyway: the line then closes the border to every unit."""
+        for (a, b), kind in sorted(data.only.items()):
+            if kind == "armies":
+                crosses = gmap.army_can_move(a, b)
+                why = "both sides must be land"
+            else:
+                crosses = any(gmap.fleet_can_move(x, y) for x in gmap.fleet_locations(a)
+                              for y in gmap.fleet_locations(b))
+                why = "a fleet crosses between two waters, water and a coast, or two coasts " \
+                      "whose border ends on water"
+            if not crosses:
+                line = data.only_lines.get((a, b), 0) + self.map_offset
+                self.warn(line, f"`border {a} {b} {kind}`: no {_ONE[kind]} "
+                          f"can cross between {a} and {b} at the start ({why}), so the border "
+                          "is closed to every unit; if that is not what you mean, write the "
+                          "other kind", self.map_source)
+
     def terrain(self, gmap: GameMap) -> dict[str, Terrain]:
         """The first position's terrain where it differs from the map (`[terrain]`,
         Geophysical's `Swi = "mountain"`)."""
@@ -601,7 +717,11 @@ class _Reader:
 
     def hooks(self) -> tuple[Hooks, frozenset[str], HookSet]:
         name = self.text("hooks", "standard") or "standard"
-        found = hook_set(name)
+        found = load_hook_set(name)
+        if isinstance(found, str):
+            self.problem(self.at.key("hooks"), f"{found}; fix or reinstall the package, or "
+                         "name another hook set")
+            return Hooks(), frozenset(), HookSet(Hooks())
         if found is None:
             self.problem(self.at.key("hooks"), f"no hook set is called {name!r}"
                          f"{_did_you_mean(name, hook_set_names())}; a file may name only "
@@ -776,19 +896,58 @@ class _Reader:
                              f"the file does not have: write {instead}, or give every power "
                              "its homes")
 
+    def owned(self, gmap: GameMap, powers: list[tuple[Power, int, dict[str, Any]]],
+              homes: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        """The centres each power owns at the start that are not its homes (`owns`): each a
+        supply centre, no power's home, owned by one power."""
+        home_of = {c: p for p, cs in homes.items() for c in cs}
+        owner: dict[str, str] = {}
+        out: dict[str, tuple[str, ...]] = {}
+        for power, line, entry in powers:
+            given = self.strings("owns", table=entry, line=line)
+            if not given:
+                continue
+            where = self.at.key("owns", line)
+            found = []
+            for name in given:
+                prov = self.province(gmap, name, where, f"the centres {power.name} owns")
+                if prov is None:
+                    continue
+                if prov not in gmap.centres:
+                    self.problem(where, f"owns: {prov} is no supply centre: mark it `centre` "
+                                 f"in the map, or leave it out of the centres {power.name} owns")
+                elif prov in home_of:
+                    instead = ("it is owned as a home already; leave it out of owns"
+                               if home_of[prov] == power.name else
+                               f"leave it out of owns, or out of the homes of {home_of[prov]}")
+                    self.problem(where, f"owns: {prov} is a home centre of {home_of[prov]}, "
+                                 f"which owns it at the start: {instead}")
+                elif prov in owner:
+                    self.problem(where, f"owns: {prov} is owned by {owner[prov]} already: a "
+                                 "centre has one owner; leave it out of one of them")
+                else:
+                    owner[prov] = power.name
+                    found.append(prov)
+            out[power.name] = tuple(sorted(found))
+        return out
+
     def units(self, gmap: GameMap, powers: list[tuple[Power, int, dict[str, Any]]]
               ) -> tuple[Unit, ...]:
         units: list[Unit] = []
         taken: dict[str, str] = {}
-        for power, line, entry in powers:
+        neutral = self.strings("neutral") or []
+        garrisons = [(Power(NEUTRAL, NEUTRAL, ""), self.at.key("neutral"), {"units": neutral})]
+        for power, line, entry in [*powers, *garrisons]:
             for item in self.strings("units", table=entry, line=line) or []:
                 where = self.at.value(item, line)
                 unit = self.unit(gmap, power.name, item, where)
                 if unit is None:
                     continue
                 if unit.province in taken:
-                    self.problem(where, f"{item!r}: {unit.province} already holds a unit of "
-                                 f"{taken[unit.province]}; one unit per province")
+                    holder = ("a neutral garrison" if taken[unit.province] == NEUTRAL
+                              else f"a unit of {taken[unit.province]}")
+                    self.problem(where, f"{item!r}: {unit.province} already holds {holder}; "
+                                 "one unit per province")
                     continue
                 taken[unit.province] = power.name
                 units.append(unit)
@@ -895,6 +1054,28 @@ class _Reader:
         return tuple(d.event for d in out)
 
 
+def _map_notes(data: MapData, units: Sequence[Unit]) -> list[str]:
+    """What HELP tells players of the map and start beyond the board's drawing: borders only
+    armies or only fleets cross, long links, one-way borders, neutral garrisons."""
+    notes = []
+    for kind in ("armies", "fleets"):
+        pairs = [f"{a}-{b}" for (a, b), k in sorted(data.only.items()) if k == kind]
+        if pairs:
+            notes.append(f"Only {kind} cross the border{'s' if len(pairs) > 1 else ''} "
+                         f"{', '.join(pairs)}.")
+    if data.links:
+        notes.append("Linked across the board (they border each other): "
+                     + ", ".join(f"{a}-{b}" for a, b in sorted(data.links)) + ".")
+    if data.one_way:
+        notes.append("Crossed one way only: "
+                     + ", ".join(f"from {a} to {b}" for a, b in sorted(data.one_way)) + ".")
+    garrisons = [str(u) for u in units if u.power == NEUTRAL]
+    if garrisons:
+        notes.append(f"Neutral garrisons: {', '.join(garrisons)}. They hold (a power may "
+                     "support them), are destroyed when dislodged, and take no centre.")
+    return notes
+
+
 def _did_you_mean(word: str, known: Iterable[str]) -> str:
     """` (did you mean 'aliases'?)` for a misspelt key or word; empty if none is close."""
     near = nearest(word, known)
@@ -974,7 +1155,7 @@ def position_problems(variant: Variant, state: GameState) -> list[str]:
     here = variant.map_for(state) if not gone else gmap
     units = [*state.units, *(d.unit for d in state.dislodged)]
     for unit in units:
-        if unit.power not in powers:
+        if unit.power not in powers and unit.power != NEUTRAL:
             problems.append(f"{unit} belongs to {unit.power}, a power the variant no longer has")
         elif unit.province not in gmap.provinces:
             problems.append(f"{unit} ({unit.power}) stands in {unit.province}, which the map no "

@@ -196,7 +196,7 @@ def test_an_inline_map_reports_lines_of_the_variant_file(tmp_path: Path) -> None
     (('aliases = [', 'alias = ['),
      "unknown key 'alias' (did you mean 'aliases'?); the keys are: name, title, aliases, map, "
      "calendar, season_names, start, victory, hooks, builds, army_fleet, transforms, frozen, "
-     "canals, terrain, ice, powers, events, help"),
+     "canals, terrain, ice, powers, events, help, neutral, build_only, last_year"),
     (('victory = 6', 'victory = 6\nice = ["Atlantis"]'),
      "ice: there is no province 'Atlantis' on the map; write one of its abbreviations "
      "(Ash, Bay, Cap, DEE, Dun, Eas, Fel, GUL, ...)"),

@@ -14,6 +14,7 @@ from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.engine.game import advance
 from gm.engine.phase import PhaseType
+from gm.engine.units import NEUTRAL
 from gm.play.order_pictures import preview_picture, reply_picture
 from gm.play.picture_choice import mode_for
 from gm.play.render import render
@@ -85,7 +86,7 @@ def _unordered_powers(ctx: Context, phase: PhaseRecord) -> list[str]:
         owners = {d.unit.power for d in state.dislodged}
     else:
         owners = set()
-    return sorted(p for p in owners if p not in ordered)
+    return sorted(p for p in owners if p not in ordered and p != NEUTRAL)  # garrisons: none
 
 
 def _adjudicate(ctx: Context, variant: Variant, phase: PhaseRecord) -> GameStep:

@@ -281,6 +281,8 @@ class OrderTaking:
                     why = illegal(checked, order, phase, variant)
                 else:
                     order = checked
+            if why is None:  # a site that builds only armies, or only fleets
+                why = variant.build_refusal(order)
             if why is None and _judged_by_variant(order):
                 why = self._verdict(signed, view, order)
             if why is not None:
