@@ -19,37 +19,12 @@ from gm.engine.results import Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import OrderKind
-from gm.variants.varfile import MAX_BYTES, StartTerrainVariant, VariantFileErrors, read_variant
+from gm.variants.varfile import MAX_BYTES, StartTerrainVariant, read_variant
+from tests.variants.files import errors as _errors
+from tests.variants.files import isthmia_copy as _copy
+from tests.variants.files import line_of as _line
 
 DATA = Path(__file__).resolve().parent / "data"
-
-
-def _copy(tmp_path: Path, toml: str | None = None, map_text: str | None = None,
-          edit_toml: tuple[str, str] | None = None,
-          edit_map: tuple[str, str] | None = None) -> Path:
-    """Isthmia's files in tmp_path, changed as asked; the path of the variant file."""
-    text = toml if toml is not None else (DATA / "isthmia.toml").read_text()
-    data = map_text if map_text is not None else (DATA / "isthmia.map").read_text()
-    if edit_toml is not None:
-        assert edit_toml[0] in text, edit_toml
-        text = text.replace(*edit_toml, 1)
-    if edit_map is not None:
-        assert edit_map[0] in data, edit_map
-        data = data.replace(*edit_map, 1)
-    (tmp_path / "isthmia.map").write_text(data)
-    path = tmp_path / "isthmia.toml"
-    path.write_text(text)
-    return path
-
-
-def _errors(path: Path) -> list[str]:
-    with pytest.raises(VariantFileErrors) as caught:
-        read_variant(path)
-    return [str(p) for p in caught.value.problems]
-
-
-def _line(path: Path, needle: str) -> int:
-    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
 
 
 def test_isthmia_reads_into_a_playable_variant() -> None:

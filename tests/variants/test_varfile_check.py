@@ -15,6 +15,9 @@ from gm.paths import VARIANT_DATA
 from gm.play.coming import coming_events
 from gm.variants import registry
 from gm.variants.varfile import VariantFile, VariantFileErrors, read_variant
+from tests.variants.files import errors as _errors
+from tests.variants.files import isthmia_copy as _copy
+from tests.variants.files import line_of as _line
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -61,27 +64,7 @@ def _triangle(tmp_path: Path, *edits: tuple[str, str]) -> Path:
 def _isthmia(tmp_path: Path, *, toml: tuple[str, str] | None = None,
              map_edit: tuple[str, str] | None = None) -> Path:
     """The test variant Isthmia (a split coast, a passage) in tmp_path, changed as asked."""
-    text, data = (DATA / "isthmia.toml").read_text(), (DATA / "isthmia.map").read_text()
-    if toml is not None:
-        assert toml[0] in text, toml
-        text = text.replace(*toml, 1)
-    if map_edit is not None:
-        assert map_edit[0] in data, map_edit
-        data = data.replace(*map_edit, 1)
-    (tmp_path / "isthmia.map").write_text(data)
-    path = tmp_path / "isthmia.toml"
-    path.write_text(text)
-    return path
-
-
-def _errors(path: Path) -> list[str]:
-    with pytest.raises(VariantFileErrors) as caught:
-        read_variant(path)
-    return [str(p) for p in caught.value.problems]
-
-
-def _line(path: Path, needle: str) -> int:
-    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
+    return _copy(tmp_path, edit_toml=toml, edit_map=map_edit)
 
 
 def _warnings(read: VariantFile) -> list[str]:

@@ -73,6 +73,17 @@ def moment_of(game: GameRecord, when: DateWords, now: datetime, clock: time) -> 
     return moment
 
 
+def moment_for(ctx: Context, command: Command, when: DateWords, game: GameRecord,
+               phase: PhaseRecord) -> datetime | None:
+    """The moment `when` (of `command`) names for the open `phase`, or None after the reply
+    says why it names none."""
+    try:
+        return moment_of(game, when, ctx.now, phase_clock(game.settings, phase))
+    except DateProblem as problem:
+        ctx.results.add(f"{command.line}: refused, {problem}.")
+        return None
+
+
 def repeated(moment: datetime, name: str) -> bool:
     """Whether the local time of `moment` comes twice that day in zone `name`."""
     return wall_clock(moment.astimezone(zone(name)).replace(tzinfo=None), name)[1]
@@ -91,10 +102,8 @@ def handle(ctx: Context, command: SetDeadlineAt) -> None:
         ctx.results.add(f"{command.line}: refused, {game.name} is paused; RESUME it first, "
                         "then move the deadline.")
         return
-    try:
-        moment = moment_of(game, command.when, ctx.now, phase_clock(game.settings, phase))
-    except DateProblem as problem:
-        ctx.results.add(f"{command.line}: refused, {problem}.")
+    moment = moment_for(ctx, command, command.when, game, phase)
+    if moment is None:
         return
     if moment <= ctx.now:
         ctx.results.add(f"{command.line}: refused, {shown_deadline(game, moment)} is in the "

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.catalog.set_deadline_at import moment_of, phase_clock, read_date_words
-from gm.commands.dates import EXAMPLES, DateProblem, DateWords
+from gm.commands.catalog.set_deadline_at import moment_for, read_date_words
+from gm.commands.dates import EXAMPLES, DateWords
 from gm.commands.handlers.common import shown_deadline, variant_of
 from gm.commands.handlers.gm_control import open_game
 from gm.commands.handlers.gm_settings import change_extra
@@ -45,10 +45,8 @@ def handle(ctx: Context, command: SetGraceAt) -> None:
         ctx.results.add(f"{command.line}: refused, the phase open in {game.name} has no "
                         "deadline (SET DEADLINE <date> gives it one).")
         return
-    try:
-        moment = moment_of(game, command.when, ctx.now, phase_clock(game.settings, phase))
-    except DateProblem as problem:
-        ctx.results.add(f"{command.line}: refused, {problem}.")
+    moment = moment_for(ctx, command, command.when, game, phase)
+    if moment is None:
         return
     if moment < phase.deadline_at:
         ctx.results.add(f"{command.line}: refused, {shown_deadline(game, moment)} is before "
