@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from gm.cli.ingest import read_bounded
 from gm.service.clock import FixedClock
 from gm.service.serve import Service
 from gm.store import inbound as inbound_repo
+from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.store.statuses import InboundStatus
 from tests.support.environment import clean_env
@@ -91,6 +94,29 @@ def test_ingest_reads_one_message(migrated_url: str, tmp_path: Path) -> None:
     again = _gm("ingest", "--config", str(config), stdin=raw)
     assert first.returncode == 0 and b"answered" in first.stdout, first.stderr
     assert again.returncode == 0 and b"duplicate" in again.stdout
+
+
+def test_ingest_keeps_what_the_size_limit_allows_of_a_huge_message(
+        migrated_url: str, tmp_path: Path, database: Database) -> None:
+    """A message far over max_message_bytes on standard input is read through, not kept
+    whole: stored as its headers and a prefix, and its sender answered (its size known)."""
+    config = _config_file(tmp_path, migrated_url)
+    raw = message(GM, "HELP\n" + "x" * 80 + "\n", message_id="<huge@example.org>")
+    raw += b"y" * (30 << 20)  # 30 MB
+    done = _gm("ingest", "--config", str(config), stdin=raw, GM_MAX_MESSAGE_BYTES="1000000")
+    assert done.returncode == 0 and b"answered" in done.stdout, done.stderr
+    with database.read() as s:
+        (stored,) = inbound_repo.list_inbound(s)
+        outbound = outbound_repo.list_outbound(s)
+    assert len(stored.raw) < 100_000 and stored.raw.startswith(raw[:200])
+    (reply,) = outbound
+    assert "larger than 1000000 bytes" in reply.parts[0].text
+
+
+def test_read_bounded_keeps_one_byte_past_the_limit_and_counts_the_rest() -> None:
+    stream = io.BytesIO(b"a" * 5000)
+    assert read_bounded(stream, 1000) == (b"a" * 1001, 5000)
+    assert read_bounded(io.BytesIO(b"short"), 1000) == (b"short", 5)
 
 
 def test_help_lists_serve_and_ingest() -> None:

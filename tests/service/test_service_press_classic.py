@@ -17,7 +17,7 @@ from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.rows import OutboundRecord
 from gm.store.statuses import PowerStatus
-from tests.support.service_support import GM, PLAYERS, send_all
+from tests.support.service_support import GM, PLAYERS, observe, send_all
 
 FRANCE = "SIGNON France alpha pwfrance\n"
 
@@ -433,8 +433,8 @@ def test_the_gm_reads_partial_press_only_under_set_all_press(database: Database,
 def test_press_to_gm_is_the_gm_alone_and_m_o_are_read(database: Database,
                                                       tmp_path: Path) -> None:
     _game(database, tmp_path)
-    assert "observe alpha" in _send(database, tmp_path, "watcher@example.org",
-                                    "WATCH alpha").lower()
+    reply, _ = observe(database, tmp_path, "watcher@example.org", "alpha")
+    assert "You observe alpha" in reply
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                            FRANCE + "PRESS TO GM\nfor the GM\nENDPRESS\n"
                            "PRESS TO G M\nfor G and M\nENDPRESS\n"
