@@ -3,7 +3,9 @@
 Block elements start new lines, scripts and styles vanish, and text inside <blockquote> comes
 out prefixed with "> " per level, so quoted replies are cut like plain-text quotes. Text the
 reader does not see is not read: inside an element marked `hidden` or styled display:none,
-visibility:hidden, font-size:0, opacity:0 or mso-hide:all (until the element closes).
+visibility:hidden, font-size:0, opacity:0 or mso-hide:all (until the element closes), in its
+style attribute or by a rule of a <style> element before it whose selector is a plain one
+(`.name`, `#name`, `tag`, `tag.name`, `tag#name`, or a list of them).
 """
 
 from __future__ import annotations
@@ -29,6 +31,43 @@ _HIDDEN_STYLE_RE = re.compile(
     r"(?:font-size|opacity):[+-]?0*(?:\.0*)?(?:[a-z%]+)?)(?:!important)?(?:;|$)")
 
 
+_MAX_STYLE = 100_000  # characters of <style> text read for rules that hide
+_MAX_RULES = 500
+_RULE_RE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_SELECTOR_RE = re.compile(r"([a-z][a-z0-9]*)?(?:([.#])([a-z0-9_-]+))?")
+
+
+def hiding_selectors(style: str) -> frozenset[str]:
+    """The plain selectors (`.x`, `#x`, `tag`, `tag.x`, `tag#x`) of the rules in a <style>
+    text that hide what they match (comments dropped; other selectors are not followed)."""
+    text = re.sub(r"/\*.*?\*/", "", style[:_MAX_STYLE].lower(), flags=re.S)
+    found: set[str] = set()
+    for count, rule in enumerate(_RULE_RE.finditer(text)):
+        if count >= _MAX_RULES:
+            break
+        if not _HIDDEN_STYLE_RE.search(re.sub(r"\s+", "", rule[2])):
+            continue
+        for selector in rule[1].split(","):
+            plain = _SELECTOR_RE.fullmatch(selector.strip())
+            if plain and (plain[1] or plain[3]):
+                found.add(selector.strip())
+    return frozenset(found)
+
+
+def _matches(tag: str, attrs: list[tuple[str, str | None]], selectors: frozenset[str]) -> bool:
+    """Whether a plain selector of `selectors` matches the element."""
+    if not selectors:
+        return False
+    names = {tag}
+    for name, value in attrs:
+        if name == "class" and value:
+            for word in value.lower().split():
+                names |= {f".{word}", f"{tag}.{word}"}
+        elif name == "id" and value:
+            names |= {f"#{value.lower()}", f"{tag}#{value.lower()}"}
+    return not names.isdisjoint(selectors)
+
+
 def _hides(attrs: list[tuple[str, str | None]]) -> bool:
     """Whether an element with `attrs` hides its content from the reader."""
     for name, value in attrs:
@@ -50,9 +89,12 @@ class _Extractor(HTMLParser):
         self.pre = 0
         self.open: list[tuple[str, bool]] = []  # open elements, and whether each hides
         self.hidden = 0  # open elements that hide their content
+        self.style: list[str] = []  # the text of the <style> element being read
+        self.style_size = 0
+        self.hiding: frozenset[str] = frozenset()  # selectors of <style> rules that hide
 
     def _open(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        hides = _hides(attrs)
+        hides = _hides(attrs) or _matches(tag, attrs, self.hiding)
         if len(self.open) < _MAX_OPEN or hides:
             self.open.append((tag, hides))
             self.hidden += hides
@@ -97,6 +139,9 @@ class _Extractor(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         self._close(tag)
+        if tag == "style" and self.style:
+            self.hiding |= hiding_selectors("".join(self.style))
+            self.style = []
         if tag in _SKIP:
             self.skip = max(self.skip - 1, 0)
         elif tag == "blockquote":
@@ -110,6 +155,9 @@ class _Extractor(HTMLParser):
             self._newline()
 
     def handle_data(self, data: str) -> None:
+        if self.open and self.open[-1][0] == "style" and self.style_size < _MAX_STYLE:
+            self.style.append(data)
+            self.style_size += len(data)
         if self.skip or self.hidden:
             return
         if self.pre:

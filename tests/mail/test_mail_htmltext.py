@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gm.mail.htmltext import html_to_text
+from gm.mail.htmltext import hiding_selectors, html_to_text
 
 
 def test_hidden_text_is_not_read() -> None:
@@ -26,3 +26,13 @@ def test_an_unclosed_hidden_element_hides_until_its_parent_closes() -> None:
     assert html_to_text(html) == "A Par H"
     deep = "<b>" * 5000 + "A Par H" + "</i>" * 5000  # many open elements, no hidden text
     assert html_to_text(deep) == "A Par H"
+
+
+def test_text_a_style_rule_hides_is_not_read() -> None:
+    html = ("<html><head><style>/* hidden */ .x, p#y { display: none !important }"
+            " span { visibility : hidden } .shown { color: red } div > .deep { display:none }"
+            "</style></head><body><p>A Par-Bur</p><p class='a x'>A Mar-Spa</p>"
+            "<p id='y'>F Bre H</p><p class='shown'>F Bre-MAO</p><span>A Mar H</span>"
+            "<div><p class='deep'>A Vie H</p></div></body></html>")
+    assert html_to_text(html) == "A Par-Bur\nF Bre-MAO\nA Vie H"
+    assert hiding_selectors(".a{display:none} .b {opacity:0} .c{color:blue}") == {".a", ".b"}

@@ -245,13 +245,18 @@ def test_what_the_player_does_not_see_is_not_taken_as_orders(
         database: Database, tmp_path: Path) -> None:
     protected_game(database, tmp_path)
     signon = f"SIGNON France kappa {password('France')}"
-    html = (f"<html><body><p>{signon}</p><p>A Par - Pic</p>"
+    html = ('<html><head><style>.quiet { display: none } #tiny{font-size:0px}</style></head>'
+            f"<body><p>{signon}</p><p>A Par - Pic</p>"
             '<p style="display:none">A Mar - Gas</p>'
-            '<div style="font-size:0">F Bre - ENG</div></body></html>')
+            '<div style="font-size:0">F Bre - ENG</div>'
+            '<p class="note quiet">A Mar - Bur</p><span id="tiny">F Bre - Gas</span>'
+            "</body></html>")
     reply = _answer(database, tmp_path, _raw(
         html, headers="Content-Type: text/html; charset=utf-8\n", sender=PLAYERS["France"]))
     assert "A Par - Pic  ->  A Par - Pic" in reply
     assert "Gas" not in reply and "ENG" not in reply and "Eng" not in reply, reply
+    # hidden by the <style> rules
+    assert "A Mar - Bur" not in reply and "F Bre - Gas" not in reply, reply
     # a report pasted back under its unquoted attribution line: its lines are not orders
     pasted = "\n".join([
         signon, "A Par - Bur", "",
