@@ -198,6 +198,7 @@ setup(
     package_data={
         "gm": ["py.typed"],
         "gm.variants": ["data/*"],
+        "gm.scenario": ["FORMAT.md"],
         **{f"gm.{name}": files for name, files in RESOURCES.items()},
     },
     cmdclass={"build_ext": CompilingBuildExt},

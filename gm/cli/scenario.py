@@ -26,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "passed, 1 some failed, 2 a file could not be read."
         ),
     )
-    p.add_argument("files", nargs="+", metavar="FILE", help="scenario files")
+    p.add_argument("files", nargs="*", metavar="FILE", help="scenario files")
+    p.add_argument("--format", action="store_true",
+                   help="print the scenario format (how a case is written) and exit")
     p.add_argument(
         "-v", "--verbose", action="store_true", help="print every case with its orders' results"
     )
@@ -55,6 +57,13 @@ def main(args: argparse.Namespace) -> int:
 
 def _main(args: argparse.Namespace) -> int:
     out: TextIO = sys.stdout
+    if getattr(args, "format", False):
+        out.write(format_text())
+        return 0
+    if not args.files:
+        print("gm scenario: give one or more scenario files (gm scenario --format: how they "
+              "are written)", file=sys.stderr)
+        return 2
     folder = getattr(args, "variants", None) or os.environ.get("GM_VARIANTS_DIR")
     if folder:
         from gm.variants.registry import load_directory
@@ -119,3 +128,10 @@ def print_result(result: CaseResult, out: TextIO) -> None:
         print("  events:", file=out)
         for event in result.events:
             print(f"    {event}", file=out)
+
+
+def format_text() -> str:
+    """The scenario format's description, installed with gm (gm/scenario/FORMAT.md)."""
+    from importlib.resources import files
+
+    return files("gm.scenario").joinpath("FORMAT.md").read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""A game's adjudicated phases as scenario-format cases (tests/scenarios/FORMAT.md), one each.
+"""A game's adjudicated phases as scenario-format cases (`gm scenario --format`), one each.
 
 Each case sets up the position stored before the phase (units, dislodged units with the
 previous movement's results for where their attackers came from, centre owners, and the map

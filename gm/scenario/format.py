@@ -2,8 +2,9 @@
 
 The reader knows the format's keywords and blocks, not the rules: it returns each case's lines,
 numbered, for the runner (gm.scenario.runner) to interpret with the variant. The format is
-described in tests/scenarios/FORMAT.md: `#` starts a comment, blank lines
-and leading whitespace are ignored, keywords are case-insensitive, an unknown keyword is an error.
+described in gm/scenario/FORMAT.md (`gm scenario --format`): `#` starts a comment, blank
+lines and leading whitespace are ignored, keywords are case-insensitive, an unknown keyword is
+an error.
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ def test_the_built_wheel_serves_mail_and_runs_every_scenario_compiled(
     for resource in ("gm/grammars/orders.lark", "gm/templates/report/phase-body.txt.j2",
                      "gm/migrations/env.py", "gm/migrations/alembic.ini",
                      "gm/migrations/versions/0001_initial_schema.py",
-                     "gm/variants/data/standard.map"):
+                     "gm/variants/data/standard.map", "gm/scenario/FORMAT.md"):
         assert resource in names, resource
     assert [n for n in names if n.endswith(".so")], "the wheel carries no compiled module"
     bin_ = _install(wheel, tmp_path / "venv")
@@ -106,6 +106,9 @@ def test_the_built_wheel_serves_mail_and_runs_every_scenario_compiled(
                                           for f in files), cwd=work)
     assert out.rstrip().splitlines()[-1].endswith(" 0 failed"), out[-2000:]
     assert int(out.rstrip().splitlines()[-1].split()[0]) > 1600
+    # the format the cases are written in, as installed
+    assert _run(bin_ / "gm", "scenario", "--format", cwd=work).startswith(
+        "# Scenario files: the adjudication test format")
 
 
 def test_a_wheel_built_without_a_c_compiler_runs_as_plain_python(

@@ -353,6 +353,16 @@ def test_cli_unreadable_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "missing.txt" in capsys.readouterr().err
 
 
+def test_the_format_is_printed_as_installed_and_files_are_asked_for(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert gm_main(["scenario", "--format"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("# Scenario files: the adjudication test format")
+    assert "PRESTATE_SETPHASE" in text and "POSTSTATE_SAME" in text
+    assert gm_main(["scenario"]) == 2
+    assert "gm scenario --format" in capsys.readouterr().err
+
+
 def test_the_command_process_writes_everything_and_exits_with_the_status(
     tmp_path: Path,
 ) -> None:
