@@ -407,6 +407,8 @@ def test_the_gm_reads_partial_press_only_under_set_all_press(database: Database,
     assert "gets a copy of all partial press between players" in reply
     told = _recipients_of(mail, "From now on the GM of alpha gets a copy of all partial press")
     assert {PLAYERS[p] for p in PLAYERS} <= told
+    # told once: no second mail of the settings' announcement for the same change
+    assert not [m for m in mail if "the GM changed the settings" in dict(m.headers)["Subject"]]
     reply, mail = send_all(database, tmp_path, PLAYERS["France"],
                            FRANCE + "PRESS TO G GREY\nprivate two\nENDPRESS\n")
     assert "Grey press sent to Germany. The GM gets a copy (SET ALL PRESS)." in reply

@@ -42,8 +42,9 @@ def read_set_normal_press(c: list[Token]) -> Draft:
 def handle(ctx: Context, command: SetAllPress) -> None:
     what = "SET ALL PRESS" if command.copied else "SET NORMAL PRESS"
     before = ctx.signed is not None and bool(ctx.signed.game.settings.extra.get(ALL_PRESS_KEY))
+    # its own notice tells everyone (observers too), once; not the settings' announcement
     if change_extra(ctx, what, ALL_PRESS_KEY, True if command.copied else None,
-                    {"all_press": command.copied}) is None:
+                    {"all_press": command.copied}, told=False) is None:
         return
     assert ctx.signed is not None  # change_extra checked the GM
     game = ctx.signed.game

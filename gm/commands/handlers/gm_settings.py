@@ -58,15 +58,16 @@ def change(
 
 
 def change_extra(ctx: Context, what: str, key: str, value: object,
-                 details: dict[str, Any]) -> GameSettings | None:
+                 details: dict[str, Any], *, told: bool = True) -> GameSettings | None:
     """`change` of one entry of the game's settings document beside its named settings
-    (`extra`; None removes it): the new settings, or None if refused."""
+    (`extra`; None removes it): the new settings, or None if refused. `told`: as `change`
+    (False for a setting whose command tells everyone itself)."""
     extra = {} if ctx.signed is None else dict(refresh(ctx, ctx.signed.game).settings.extra)
     if value is None:
         extra.pop(key, None)
     else:
         extra[key] = value
-    return change(ctx, what, details, extra=extra)
+    return change(ctx, what, details, told=told, extra=extra)
 
 
 def game_name(ctx: Context) -> str:
