@@ -216,7 +216,8 @@ def ingest(
             commands: list[Command] = []
             if decoded.too_large:
                 ctx.results.add(f"Your message is larger than {config.max_message_bytes} bytes "
-                                "and was not read. Send commands as plain text.")
+                                f"({decoded.size} bytes) and was not read. Send commands as "
+                                "plain text.")
             else:
                 commands = parse_message(decoded.text, dict(decoded.long_lines))
                 if new and hold_loop(session, decoded, record, commands, config=config,

@@ -241,7 +241,8 @@ def test_a_message_too_large_is_refused_in_words(database: Database, tmp_path: P
     result = ingest(database, raw, config=small, clock=FixedClock(START))
     assert result.outcome is Disposition.ANSWERED
     reply = _reply(database, result.inbound_id)
-    assert "larger than 2048 bytes and was not read" in reply
+    assert f"larger than 2048 bytes ({len(raw)} bytes) and was not read" in " ".join(
+        reply.split())
     with database.read() as s:
         assert games_repo.find_game(s, "huge") is None
 
