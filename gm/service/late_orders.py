@@ -25,13 +25,16 @@ from gm.store.rows import BodyPart
 from gm.variants import get_variant
 
 QUIET = 10.0  # seconds without another late message before the GM is told
+# how far back a tick looks for orders read late: ticks come every minute or so, so the GM has
+# been told of older ones (however long they stay kept for REPROCESS)
+LOOK_BACK = timedelta(days=1)
 
 
 def tell_late_orders(session: Session, config: Config, now: datetime) -> int:
     """Queue the GM's notice for each phase with orders read late that it has not been told
     of yet; how many were queued."""
     queued = 0
-    for phase_id in orders_repo.phases_with_late_sets(session):
+    for phase_id in orders_repo.phases_with_late_sets(session, now - LOOK_BACK):
         late = orders_repo.late_sets(session, phase_id)
         if not late or now - max(s.submitted_at for s in late) < timedelta(seconds=QUIET):
             continue

@@ -221,10 +221,12 @@ def late_sets(session: Session, phase_id: int) -> list[OrderSetRecord]:
     return _load_sets(session, OrderSet.phase_id == phase_id, late=True)
 
 
-def phases_with_late_sets(session: Session) -> list[int]:
-    """The phases that have submissions kept aside as read late."""
+def phases_with_late_sets(session: Session, since: datetime) -> list[int]:
+    """The phases that have submissions kept aside as read late, read since `since` (those
+    the GM may not have been told of yet: older ones are not looked at again)."""
     return list(session.scalars(
-        select(OrderSet.phase_id).where(OrderSet.late.is_(True)).distinct()
+        select(OrderSet.phase_id)
+        .where(OrderSet.late.is_(True), OrderSet.submitted_at >= since).distinct()
         .order_by(OrderSet.phase_id)))
 
 

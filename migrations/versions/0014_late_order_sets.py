@@ -24,9 +24,11 @@ def upgrade() -> None:
     with op.batch_alter_table("order_sets") as batch:
         batch.add_column(sa.Column("late", sa.Boolean(), nullable=False,
                                    server_default=sa.false()))
+    op.create_index("ix_order_sets_late", "order_sets", ["late", "submitted_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_order_sets_late", table_name="order_sets")
     op.execute("DELETE FROM order_sets WHERE late")
     with op.batch_alter_table("order_sets") as batch:
         batch.drop_column("late")
