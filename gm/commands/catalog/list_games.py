@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import no_game, shown_deadline, variant_label, variant_of
-from gm.commands.handlers.gm_settings import duration_text
+from gm.commands.handlers.gm_settings import duration_text, shown_late
 from gm.commands.handlers.meant_game import meant_game
-from gm.commands.handlers.press_settings import all_press
+from gm.commands.handlers.press_settings import shown_press
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -93,11 +93,8 @@ def _details(ctx: Context, game: GameRecord) -> None:
     else:
         ctx.results.add(f"  Deadlines: {_rules(game)}; grace: {grace}")
     extra = settings.extra
-    late = settings.late.value.upper() + (f" after {settings.late_after}"
-                                          if settings.late_after else "")
-    press = settings.press.value.upper() + (", the GM reads partial press (SET ALL PRESS)"
-                                            if all_press(settings) else "")
-    flags = [f"press {press}", f"late orders {late}",
+    late = shown_late(settings)
+    flags = [f"press {shown_press(settings)}", f"late orders {late}",
              f"early processing {'ON' if settings.early else 'OFF'}",
              "NoDIAS" if extra.get(NODIAS_KEY) else "DIAS",
              f"rulebook {extra.get(RULEBOOK_KEY, DEFAULT_RULEBOOK)}",

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import no_game, shown_deadline, variant_of
+from gm.commands.handlers.gm_settings import shown_late
 from gm.commands.handlers.meant_game import meant_game, no_game_meant
-from gm.commands.handlers.press_settings import all_press
+from gm.commands.handlers.press_settings import shown_press
 from gm.commands.handlers.records import add_rendered, standing
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
@@ -91,8 +92,7 @@ def handle(ctx: Context, command: Summary) -> None:
             elif game.status is GameStatus.PAUSED:
                 deadline = "none while the game is paused"
     settings = game.settings
-    late = settings.late.value.upper() + (f" after {settings.late_after}"
-                                          if settings.late_after else "")
+    late = shown_late(settings)
     records = phases_repo.history(ctx.session, game.id)
     bouncing = bouncing_lines(ctx.session, game) if standing(ctx, game) == "gm" else []
     players = players_lines(ctx.session, game, variant, records,
@@ -102,8 +102,7 @@ def handle(ctx: Context, command: Summary) -> None:
     add_rendered(ctx, render(
         "reply/summary.txt.j2", game=game.name, title=variant.title, status=game.status.value,
         phase=None if phase is None else variant.format_phase(phase.phase), deadline=deadline,
-        press=settings.press.value.upper() + (", the GM reads partial press (SET ALL PRESS)"
-                                              if all_press(settings) else ""),
+        press=shown_press(settings),
         late=late, powers=powers,
         quiet="QUIET" + (", revealed" if settings.revealed else "") if settings.quiet else None,
         players=players, years=_centres_by_year(variant, records), pictures=pictures,

@@ -34,6 +34,12 @@ def duration_text(span: timedelta) -> str:
     return " ".join(parts) or f"{seconds} seconds"
 
 
+def shown_late(settings: GameSettings) -> str:
+    """The game's late policy as SUMMARY and LIST show it (`HOLD after 2`)."""
+    return settings.late.value.upper() + (f" after {settings.late_after}"
+                                          if settings.late_after else "")
+
+
 def change(
     ctx: Context, what: str, details: dict[str, Any], *, told: bool = True, **changes: Any
 ) -> GameSettings | None:

@@ -26,3 +26,9 @@ def all_press(settings: GameSettings) -> bool:
     """Whether the GM gets a copy of partial press between players (njudge's SET ALL PRESS;
     off unless set, and the players are told when it changes)."""
     return bool(settings.extra.get(ALL_PRESS_KEY, False))
+
+
+def shown_press(settings: GameSettings) -> str:
+    """The game's press as SUMMARY and LIST show it (`GREY, the GM reads partial press ...`)."""
+    return settings.press.value.upper() + (", the GM reads partial press (SET ALL PRESS)"
+                                           if all_press(settings) else "")
