@@ -334,7 +334,9 @@ COMMAND = CommandSpec(
             "HISTORY needs a game and may name a phase or phases: HISTORY mygame, HISTORY mygame"
             " S1901M, HISTORY mygame Spring 1901, Movement, HISTORY mygame S1901M TO F1902M,"
             " HISTORY mygame FROM S1902M or HISTORY mygame LAST 4 (1 to 99 phases); or dates,"
-            " as on njudge: HISTORY mygame FROM Jan 1, 2026 TO Feb 1, 2026 18:00 LINES 500"
+            " as on njudge: HISTORY mygame FROM Jan 1, 2026 TO Feb 1, 2026 18:00 LINES 500;"
+            " or the whole game as a file: HISTORY mygame FILE, HISTORY mygame HTML or"
+            " HISTORY mygame ANIMATION"
         ),
     },
     without_signon=True,
