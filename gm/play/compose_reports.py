@@ -3,8 +3,12 @@ address of every power, then the GM and the game's observers, each address once.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from markupsafe import escape
 
 from gm.play import votes as votes_of
 from gm.play.adjudicate import Adjudication
@@ -12,6 +16,9 @@ from gm.play.observers import observers
 from gm.play.picture_choice import mode_for
 from gm.play.reports import ReportMail, build_view, phase_reports
 from gm.store.rows import PressRecord
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
 def recipients(done: Adjudication) -> list[tuple[str, str | None, str]]:
@@ -33,11 +40,13 @@ def recipients(done: Adjudication) -> list[tuple[str, str | None, str]]:
 
 
 def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
-                    service: str, bouncing: Sequence[str] = ()) -> list[ReportMail]:
+                    service: str, bouncing: Sequence[str] = (),
+                    session: Session | None = None) -> list[ReportMail]:
     """The reports of the adjudicated phase, one to each of its `recipients`, with the pictures
     each chose (SET PICTURES); `press`: the game's press (that of the phase goes with the
     reports); `service`: the service's name; `bouncing`: the GM's lines on failing addresses
-    (gm.play.bouncing)."""
+    (gm.play.bouncing); `session`: where the game's history is read for the files the report
+    that ends the game carries (gm.play.end_files)."""
     phase, step = done.phase, done.step
     nxt = done.next_phase
     view = build_view(done.variant, done.game, phase.state, step, now=done.at,
@@ -45,12 +54,33 @@ def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
                       service=service, playing=done.playing, stored=done.results)
     view = replace(view, bouncing=tuple(bouncing))
     first = step.reports[0] if step.reports else None
-    return phase_reports(done.variant, view, step.state, recipients=recipients(done),
+    reports = phase_reports(done.variant, view, step.state, recipients=recipients(done),
                          press=[p for p in press if p.phase_id == phase.id],
                          before=phase.state,
                          results=first.results if first is not None and first.played else (),
                          modes=lambda address: mode_for(done.game, address),
                          votes=lapsed_votes(done))
+    if session is None or done.next_phase is not None:
+        return reports
+    from gm.play.end_files import EndFiles  # the game's files: only at its end
+    from gm.play.played_game import played_game
+
+    files = EndFiles(played_game(session, done.game.id, done=done))
+    out = []
+    for report, (_, power, audience) in zip(reports, recipients(done), strict=True):
+        carried = files(power, audience)
+        said = files_line(done.game.name, [a.filename for a in carried])
+        out.append(replace(
+            report, attachments=report.attachments + carried,
+            text=report.text.replace("\n-- \n", f"\n{said}\n\n-- \n", 1),
+            html=report.html.replace("<p>-- ", f"<p>{escape(said)}</p>\n<p>-- ", 1)))
+    return out
+
+
+def files_line(game: str, names: Sequence[str]) -> str:
+    """What the mail ending a game says of the files it carries."""
+    return textwrap.fill(f"The whole game is attached: {', '.join(names)} (HISTORY {game} "
+                         "FILE, HTML or ANIMATION sends each again).", width=72)
 
 
 def lapsed_votes(done: Adjudication) -> dict[str | None, str]:

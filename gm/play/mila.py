@@ -338,7 +338,12 @@ def _extension(played: PlayedGame, reader: Reader, names: _Names,
     by_id = {r.id: r for r in played.phases}
     final = played.final
     outcome: dict[str, Any] = {"status": game.status.value}
-    if final is not None:
+    if played.ending is not None:
+        how, powers = played.ending
+        outcome["ended_by"] = how
+        outcome["draw" if how == "draw" else "winners"] = [names.power(p) for p in powers]
+    if final is not None and played.ending is None:
+        outcome["ended_by"] = "solo" if final.winners else "board"
         outcome["winners"] = [names.power(w) for w in final.winners]
         outcome["centres"] = {names.power(p): len(final.centres_of(p))
                               for p in variant.power_names}

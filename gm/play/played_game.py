@@ -16,6 +16,7 @@ from gm.engine.game import advance
 from gm.engine.state import GameState
 from gm.play.adjudicate import Adjudication, submissions
 from gm.play.seating import players_lines, seats_over_time
+from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
@@ -53,6 +54,9 @@ class PlayedGame:
     missed: dict[int, tuple[str, ...]]  # phase id -> the powers that had no orders in
     statuses: dict[str, str]  # power -> its status now
     at: datetime  # when the history was read
+    # how the game ended other than by the board: ("draw", the powers), ("concede", the
+    # winner), ("terminate", ()); None otherwise
+    ending: tuple[str, tuple[str, ...]] | None = None
 
     @property
     def over(self) -> bool:
@@ -99,7 +103,23 @@ def played_game(session: Session, game_id: int, *, done: Adjudication | None = N
     statuses = {p.name: p.status.value for p in powers_repo.list_powers(session, game_id)}
     return PlayedGame(game, variant, tuple(history), final,
                       tuple(press_repo.list_press(session, game_id)), shown, numbered, events,
-                      missed, statuses, now or (done.at if done is not None else game.updated_at))
+                      missed, statuses, now or (done.at if done is not None else game.updated_at),
+                      _ending(session, game))
+
+
+def _ending(session: Session, game: GameRecord) -> tuple[str, tuple[str, ...]] | None:
+    """How a finished game ended by a vote or the GM (the audit log's last such entry)."""
+    if game.status is not GameStatus.FINISHED:
+        return None
+    found = None
+    for entry in audit.audit_log(session, game_id=game.id):
+        if entry.action == "draw":
+            found = ("draw", tuple(str(p) for p in entry.details.get("powers", ())))
+        elif entry.action == "concede":
+            found = ("concede", (str(entry.details.get("winner")),))
+        elif entry.action == "terminate":
+            found = ("terminate", ())
+    return found
 
 
 def _missed(record: PhaseRecord, ordered: set[str]) -> tuple[str, ...]:

@@ -437,7 +437,8 @@ class GameTick:
         if press is None:
             press = press_repo.list_press(self.session, self.game.id)
         reports = compose_reports(done, press, service=self.config.display_name,
-                                  bouncing=bouncing_lines(self.session, self.game))
+                                  bouncing=bouncing_lines(self.session, self.game),
+                                  session=self.session)
         self.messages.extend(
             outbound_repo.NewMessage(
                 new_message_id(self.config.domain), report.recipients,

@@ -60,7 +60,8 @@ def handle(ctx: Context, command: Process) -> None:
                             submissions(ctx.session, variant, phase), now=ctx.now)
     record_adjudication(ctx.session, done)
     reports = compose_reports(done, press_repo.list_press(ctx.session, game.id),
-                              service=ctx.service, bouncing=bouncing_lines(ctx.session, game))
+                              service=ctx.service, bouncing=bouncing_lines(ctx.session, game),
+                              session=ctx.session)
     this_phase, step = done.name, done.step
     next_phase = variant.format_phase(step.state.phase)
     audit.record_action(ctx.session, actor=ctx.sender, action="process", now=ctx.now,

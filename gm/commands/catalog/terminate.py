@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.game_end import tell_game_end
 from gm.commands.handlers.gm_control import set_status
-from gm.commands.handlers.notices import tell_game
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -35,7 +35,7 @@ def handle(ctx: Context, command: Terminate) -> None:
     if game is None:
         return
     ctx.results.add(f"{game.name} is terminated: the game is over. Every player was told.")
-    tell_game(ctx, game, "the game is over", render(
+    tell_game_end(ctx, game, "the game is over", render(
         "reply/terminated.txt.j2", game=game.name, service=ctx.service))
 
 

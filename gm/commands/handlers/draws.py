@@ -17,7 +17,7 @@ from typing import Any
 
 from gm.commands.handlers.common import refresh, variant_of
 from gm.commands.handlers.context import Context
-from gm.commands.handlers.notices import tell_game
+from gm.commands.handlers.game_end import tell_game_end
 from gm.engine.variant import Variant
 from gm.play import votes as votes_of
 from gm.play.render import render
@@ -135,4 +135,4 @@ def _finish(ctx: Context, game: GameRecord, phase: PhaseRecord, action: str,
                         game_id=game.id, details=details, inbound_id=ctx.inbound_id)
     if ctx.signed is not None and ctx.signed.game.id == game.id:
         ctx.signed.game = refresh(ctx, game)
-    tell_game(ctx, game, what, body, phase=variant_of(game).format_phase(phase.phase))
+    tell_game_end(ctx, game, what, body, phase=variant_of(game).format_phase(phase.phase))
