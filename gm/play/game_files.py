@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gm.play.animation import animation_filename, animation_webp
+from gm.play.history_html import HistoryPictures, history_filename, history_html
 from gm.play.mila import Reader, record_bytes, record_filename
 from gm.play.played_game import PlayedGame
 from gm.store.rows import Attachment
 
-KINDS = ("record",)
+KINDS = ("record", "html", "animation")
 
 
 def _record(played: PlayedGame, reader: Reader) -> Attachment:
@@ -19,7 +21,42 @@ def _record(played: PlayedGame, reader: Reader) -> Attachment:
                       record_bytes(played, reader))
 
 
-_MAKERS: dict[str, Callable[[PlayedGame, Reader], Attachment]] = {"record": _record}
+def _html(played: PlayedGame, reader: Reader) -> Attachment:
+    return Attachment(history_filename(played.game.name), "text/html",
+                      history_html(played, reader, _pictures(played)).encode("utf-8"))
+
+
+def _animation(played: PlayedGame, reader: Reader) -> Attachment:
+    """The animation: the same for every reader (no press), made once per history."""
+    made = _shared(played).get("animation")
+    if made is None:
+        made = _shared(played)["animation"] = Attachment(
+            animation_filename(played.game.name), "image/webp", animation_webp(played))
+    assert isinstance(made, Attachment)
+    return made
+
+
+_MADE: dict[int, dict[str, object]] = {}  # id(played) -> what its copies share
+
+
+def _shared(played: PlayedGame) -> dict[str, object]:
+    """What every copy of one history's files shares (kept while `played` is the last)."""
+    if id(played) not in _MADE:
+        _MADE.clear()
+        _MADE[id(played)] = {"played": played}
+    return _MADE[id(played)]
+
+
+def _pictures(played: PlayedGame) -> HistoryPictures:
+    shared = _shared(played)
+    found = shared.get("pictures")
+    if not isinstance(found, HistoryPictures):
+        found = shared["pictures"] = HistoryPictures(played)
+    return found
+
+
+_MAKERS: dict[str, Callable[[PlayedGame, Reader], Attachment]] = {
+    "record": _record, "html": _html, "animation": _animation}
 
 
 def game_file(played: PlayedGame, reader: Reader, kind: str) -> Attachment:

@@ -242,10 +242,10 @@ class Table:
         parts = []
         for part in msg.walk():
             kind = part.get_content_type()
-            if kind == "text/html":
-                parts.append("[HTML alternative]")
-            elif part.get_filename():
+            if part.get_filename():  # an attached HTML file is no HTML alternative
                 parts.append(f"[attached: {part.get_filename()} ({kind})]")
+            elif kind == "text/html":
+                parts.append("[HTML alternative]")
         return text, parts
 
     def golden(self) -> str:

@@ -60,9 +60,10 @@ def test_a_solo_ends_with_every_report_carrying_the_record(database: Database,
     for report in reports:
         [to] = report.recipients
         names = [a.filename for a in report.attachments]
-        assert "final-record.json" in names, to
+        assert names[-3:] == ["final-record.json", "final-history.html",
+                              "final-animation.webp"], to
         text = next(p.text for p in report.parts if p.content_type == "text/plain")
-        assert "The whole game is attached: final-record.json" in text
+        assert "The whole game is attached: final-record.json, final-history.html," in text
         copies[to] = _record_of(report.attachments, "final-record.json")
     england, italy = copies[address("final", "England")], copies[address("final", "Italy")]
     france, gm_copy = copies[address("final", "France")], copies[GM]
@@ -101,3 +102,5 @@ async def test_a_draw_by_mail_carries_each_readers_record(database: Database,
         seen = SECRET in payload.decode("utf-8")
         assert seen == (to in (PLAYERS["Italy"], PLAYERS["England"], GM)), to
         assert "The whole game is attached: drawn-record.json" in text_of(mail)
+        files = [p.get_filename() for p in mail.walk() if p.get_filename()]
+        assert files == ["drawn-record.json", "drawn-history.html", "drawn-animation.webp"]

@@ -5,10 +5,13 @@ game, no player's address."""
 
 from __future__ import annotations
 
+import io
 import json
 from email.message import Message
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 from gm.store.db import Database
 from tests.support.mail_table import MailTable, seven_powers
@@ -107,3 +110,34 @@ async def test_a_file_of_no_game_is_refused(database: Database, tmp_path: Path) 
     assert "HISTORY: there is no game called nosuch" in reply or "nosuch" in reply
     assert not [p for p in (await table.send("someone@example.net", "HISTORY nosuch HTML"))
                 .walk() if p.get_filename()]
+
+
+def _file(reply: Message, name: str) -> bytes:
+    [part] = [p for p in reply.walk() if p.get_filename() == name]
+    data = part.get_payload(decode=True)
+    assert isinstance(data, bytes)
+    return data
+
+
+async def test_the_html_history_and_the_animation_by_mail(database: Database,
+                                                          tmp_path: Path) -> None:
+    table = seven_powers(database, tmp_path, "quietgame")
+    await _played(table)
+    reply = await table.send(PLAYERS["France"], "HISTORY quietgame HTML")
+    assert "the game's history in one HTML file" in text_of(reply)
+    page = _file(reply, "quietgame-history.html").decode("utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert "Spring 1901, Movement" in page and "Fall 1901, Movement" in page
+    assert "A Par - Bur" in page  # the orders and their results
+    assert PRIVATE_FE in page and WHITE_ALL in page and GREY_ALL in page
+    assert PRIVATE_GR not in page and GREY_FE not in page
+    assert not [a for a in [*PLAYERS.values(), GM] if a in page]
+    assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
+    assert "https://" not in page and "<script" not in page  # nothing fetched
+    reply = await table.send("someone@example.net", "HISTORY quietgame ANIMATION")
+    assert "an animation of the game's movement phases" in text_of(reply)
+    data = _file(reply, "quietgame-animation.webp")
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.format == "WEBP"
+        assert getattr(image, "n_frames", 1) == 2  # Spring 1901 with its orders, then now
+        assert image.width == 640

@@ -69,17 +69,13 @@ def reader_of(ctx: Context, game: GameRecord) -> Reader:
 
 def handle(ctx: Context, command: HistoryFile) -> None:
     # not at the head: the files load the adjudicator and the pictures
-    from gm.play.game_files import KINDS, game_file
+    from gm.play.game_files import game_file
     from gm.play.played_game import played_game
 
     found = played_phases(ctx, "HISTORY", command.game, "history")
     if found is None:
         return
     game = found[0]
-    if command.kind not in KINDS:
-        ctx.results.add(f"HISTORY {game.name} {command.line.text.split()[-1].upper()}: not "
-                        f"made yet; HISTORY {game.name} FILE sends the game's record.")
-        return
     reader = reader_of(ctx, game)
     attachment = game_file(played_game(ctx.session, game.id, now=ctx.now), reader,
                            command.kind)
