@@ -54,6 +54,10 @@
     inbox = "mail/inbox"      # default: <data_dir>/mail/inbox
     outbox = "mail/outbox"    # default: <data_dir>/mail/outbox
 
+    [web]         # GM_WEB_ARCHIVE_DIR
+    archive_dir = "/var/www/gm"   # the static web archive, written after each processed
+                                  # phase (gm.play.archive); default: none
+
 With [lmtp] the mail server hands each message to the service over LMTP (RFC 2033) the moment
 it arrives (Postfix: `mailbox_transport = lmtp:unix:/run/gm/lmtp.sock`); a message is answered
 250 only once it is stored. Without an IMAP host or [lmtp] the service reads the local Maildir
@@ -242,6 +246,7 @@ class Config:
     early_delay: float = 0.0
     max_message_seconds: float = DEFAULT_MAX_MESSAGE_SECONDS  # reading one message's body
     trusted_received_hosts: tuple[str, ...] = ()  # MTAs whose Received lines give arrival
+    archive_dir: Path | None = None  # [web] archive_dir: the static web archive (None: none)
 
     @property
     def domain(self) -> str:
@@ -269,8 +274,9 @@ _SMTP = ("host", "port", "security", "user", "password", "password_file", "ca_fi
          "verp", *_SIGN_IN)
 _MAILDIR = ("inbox", "outbox")
 _LMTP = ("listen", "settle", "flush", "quiet")
+_WEB = ("archive_dir",)
 _TABLES: dict[str, tuple[str, ...]] = {"imap": _IMAP, "smtp": _SMTP, "maildir": _MAILDIR,
-                                       "lmtp": _LMTP}
+                                       "lmtp": _LMTP, "web": _WEB}
 
 _DEFAULT_PORTS = {
     "imap": {Security.TLS: 993, Security.STARTTLS: 143, Security.PLAIN: 143},
@@ -710,4 +716,5 @@ def load_config(path: Path | None, env: Mapping[str, str]) -> Config:
         max_message_seconds=s.get("max_message_seconds", _seconds(0.01, 3600),
                                   DEFAULT_MAX_MESSAGE_SECONDS),
         trusted_received_hosts=s.get("trusted_received_hosts", _host_names, ()),
+        archive_dir=s.path("web.archive_dir", Path()) if s.has("web.archive_dir") else None,
     )

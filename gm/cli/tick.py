@@ -54,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
         summary = tick(db, config=config, clock=SystemClock(),
                        progress=progress if args.progress else None,
                        wait_for_mail=not args.no_mail_wait)
+        from gm.service.archive_writer import write_archive
+
+        write_archive(db, config)  # the web archive, where one is kept ([web] archive_dir)
         if args.send:
             from gm.mail.connect import make_sink
             from gm.service.sender import drain_outbox

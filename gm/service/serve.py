@@ -51,6 +51,7 @@ from gm.mail.errors import MailError
 from gm.mail.lmtp import HandOver, LmtpSource
 from gm.mail.transport import InboundMail, MailSink, PolledSource
 from gm.service import check_ahead
+from gm.service.archive_writer import write_archive
 from gm.service.clock import Clock
 from gm.service.hand_over_notice import tell_hand_over
 from gm.service.ingest import Ingested, ingest
@@ -463,6 +464,8 @@ class Service:
                     pause = await self._read_up_to(summary.waiting)
             except Exception:
                 log.exception("tick failed; trying again later")
+            if self.config.archive_dir is not None:  # the phases processed since the last
+                await asyncio.to_thread(write_archive, self.db, self.config)
             self._next_tick = time.monotonic() + pause
             while not self._stopping.is_set():  # a deadline the mail set may bring it nearer
                 left = self._next_tick - time.monotonic()
