@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 SUBCOMMANDS = (
     "gm.cli.demo", "gm.cli.scenario", "gm.cli.db", "gm.cli.serve", "gm.cli.ingest",
     "gm.cli.shunt", "gm.cli.tick", "gm.cli.export", "gm.cli.picture", "gm.cli.unlock",
-    "gm.cli.variant", "gm.cli.archive",
+    "gm.cli.variant", "gm.cli.archive", "gm.cli.import_game",
 )
 
 
