@@ -27,6 +27,9 @@ from gm.store.rows import PhaseRecord, StoredResult
 _POLYGON = re.compile(r'<polygon points="([^"]+)"')
 _PROVINCE = re.compile(r'<g id="p-([^"]+)"[^>]*>(?:<title>[^<]*</title>)?<polygon points="([^"]+)"')
 _SIZE = re.compile(r'<svg[^>]* width="([0-9.]+)" height="([0-9.]+)"')
+# what the file leaves out of the pictures: the data attributes (for tests and tools reading
+# one picture) and the provinces' ids, which would repeat in every phase
+_LEAN = re.compile(r' (?:data-[a-z-]+="[^"]*"|id="p-[^"]*")')
 
 _STYLE = """
 body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;
@@ -99,7 +102,7 @@ class SharedBoard:
         def named(found: re.Match[str]) -> str:
             province = self.points.get(found.group(1))
             return found.group(0) if province is None else f'<use href="#q-{province}"'
-        return [_POLYGON.sub(named, line) for line in lines]
+        return [_LEAN.sub("", _POLYGON.sub(named, line)) for line in lines]
 
     def defs(self) -> str:
         """The hidden SVG every picture draws from."""
@@ -123,7 +126,8 @@ class SharedBoard:
             f'role="img" aria-label="{escape(label)}">',
             f'<rect y="-30" width="{own.width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
             own.title, '<use href="#gm-board"/>', *self._shapes(board),
-            *([own.centres_open, *centres, "</g>"] if centres else []), *own.units,
+            *([own.centres_open, *self._shapes(centres), "</g>"] if centres else []),
+            *self._shapes(own.units),
             '<use href="#gm-names"/>', "</svg>"])
 
 
@@ -138,9 +142,7 @@ def _result_line(result: StoredResult) -> str:
     css = {"succeeds": "ok", "fails": "fail", "illegal": "void"}.get(outcome, "")
     word = {"illegal": "void"}.get(outcome, outcome)
     reason = f": {escape(result.reason)}" if result.reason else ""
-    dislodged = (f" (dislodged by {escape(result.dislodged_by)})"
-                 if result.dislodged_by else "")
-    return f'<li>{text} <span class="{css}">{word}{reason}{dislodged}</span></li>'
+    return f'<li>{text} <span class="{css}">{word}{reason}</span></li>'
 
 
 def _results(played: PlayedGame, record: PhaseRecord) -> str:
