@@ -26,6 +26,7 @@ from gm.engine.retreats import retreat_options
 from gm.engine.rulebook import rulebook_of
 from gm.engine.state import GameState
 from gm.engine.units import NEUTRAL
+from gm.play.absences import absences
 from gm.play.played_game import PlayedGame
 from gm.store import press as press_repo
 from gm.store.rows import PhaseRecord, PressRecord, StoredResult
@@ -371,6 +372,10 @@ def _extension(played: PlayedGame, reader: Reader, names: _Names,
         "players": {names.power(p): list(lines) for p, lines in players.items()},
         "seat_events": [{"power": names.power(e.power), "what": e.what, "phase": e.phase}
                         for e in played.seat_events],
+        # days away (SET ABSENCE) as kept: the GM's copy all, a player's their own
+        "absences": [{**a.to_json(), "power": names.power(a.power)}
+                     for a in absences(game.settings)
+                     if reader.audience == "gm" or a.power == reader.power],
         "press": [{
             "phase": names.phase(by_id[s.phase_id].phase) if s.phase_id in by_id else None,
             "from": None if s.sender is None else

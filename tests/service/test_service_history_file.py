@@ -46,6 +46,7 @@ async def _played(table: MailTable) -> None:
     await table.signed("Turkey", "GREY BROADCAST", GREY_ALL, "ENDPRESS")
     await table.signed("Italy", "BROADCAST", WHITE_ALL, "ENDPRESS")
     await table.signed("Austria", "GREY PRESS TO England", GREY_FE, "ENDPRESS")
+    await table.signed("France", "SET ABSENCE 2026-04-01 TO 2026-04-03")
     await table.orders(SPRING_1901)
     await table.process()
 
@@ -80,6 +81,10 @@ async def test_each_reader_gets_the_press_they_may_see(database: Database,
         assert grey["grey"] is True
         assert not [m for m in record["phases"][0]["messages"] if m["message"] == GREY_ALL
                     and power != "Turkey"]
+    # days away: the player's own, and all of them to the GM
+    away = [{"power": "FRANCE", "from": "2026-04-01", "to": "2026-04-03"}]
+    assert copies["France"]["gm"]["absences"] == away
+    assert copies["England"]["gm"]["absences"] == [] and stranger["gm"]["absences"] == []
     # England's grey press from Austria: unsigned, and to England alone as it saw it
     [grey_fe] = [p for p in copies["England"]["gm"]["press"] if p["body"] == GREY_FE]
     assert grey_fe["from"] is None and grey_fe["to"] == ["ENGLAND"]
@@ -93,6 +98,7 @@ async def test_each_reader_gets_the_press_they_may_see(database: Database,
     assert all(s in whole for s in [*secrets, GREY_ALL, WHITE_ALL])
     senders = {p["body"]: p["from"] for p in gm_copy["gm"]["press"]}
     assert senders[GREY_ALL] == "TURKEY" and senders[GREY_FE] == "AUSTRIA"
+    assert gm_copy["gm"]["absences"] == away
     assert gm_copy["gm"]["players"]["FRANCE"] == [f"{PLAYERS['France']} from the start"]
     # anyone else: the board and the orders, no press, no address
     whole = json.dumps(stranger)
