@@ -78,11 +78,13 @@ def _page(title: str, body: str, *, up: str | None = None) -> bytes:
             "</html>\n").encode()
 
 
-def stamp_of(game: GameRecord, phases: Sequence[PhaseRecord]) -> str:
-    """What changes when a game's archive must be written again."""
-    done = [p for p in phases if p.adjudicated]
-    last = done[-1].adjudicated_at.isoformat() if done and done[-1].adjudicated_at else "-"
-    return f"{game.status.value} {len(phases)} {len(done)} {last} {game.updated_at.isoformat()}"
+def stamp_of(game: GameRecord, current: PhaseRecord) -> str:
+    """What changes when a game's archive must be written again: its state, its last phase
+    (a new one opened, or processed at the end, or another after a ROLLBACK) and any change
+    to the game."""
+    done = current.adjudicated_at.isoformat() if current.adjudicated_at else "-"
+    return (f"{game.status.value} {current.id} {current.index} {done} "
+            f"{game.updated_at.isoformat()}")
 
 
 # -- one game ---------------------------------------------------------------------------------
@@ -234,14 +236,14 @@ def update_archive(session: Session, root: Path, *, only: str | None = None,
     one; `only`: that game alone, by name), and the index. The games written."""
     written: list[str] = []
     listed: list[Listed] = []
-    for game in games_repo.list_games(session):
-        if game.status is GameStatus.FORMING:
+    games = [g for g in games_repo.list_games(session) if g.status is not GameStatus.FORMING]
+    current = phases_repo.current_phases(session, [g.id for g in games])
+    for game in games:
+        last = current.get(game.id)
+        if last is None:
             continue
         folder = slug(game.name)
-        phases = phases_repo.history(session, game.id)
-        if not phases:
-            continue
-        stamp = stamp_of(game, phases)
+        stamp = stamp_of(game, last)
         path = root / folder
         old = (path / STAMP).read_text(encoding="utf-8") if (path / STAMP).is_file() else ""
         chosen = only is None or game.name.lower() == only.lower()
