@@ -82,14 +82,26 @@ class _Regions:
         self.height = float(lines[5].split('height="', 1)[1].split('"', 1)[0])
 
 
+def _regions(svg: str) -> _Regions | None:
+    """`svg` in parts, or None if it is not laid out as gm.pictures.svg writes it."""
+    try:
+        return _Regions(svg)
+    except (StopIteration, ValueError, IndexError):
+        return None
+
+
 class SharedBoard:
     """The map written once (`defs`), and each phase's picture as what differs from it."""
 
     def __init__(self, played: PlayedGame) -> None:
         first = played.phases[0].state if played.phases else played.variant.start_state()
         bare = first.evolve(units=(), dislodged=(), owners={})
-        self.base = _Regions(render_map_svg(played.variant, bare, ""))
+        self.base = _regions(render_map_svg(played.variant, bare, ""))
         self.points: dict[str, str] = {}
+        self._board: set[str] = set()
+        self._centres: set[str] = set()
+        if self.base is None:  # not laid out as expected: each picture is written whole
+            return
         for line in self.base.board:
             found = _PROVINCE.match(line)
             if found is not None:
@@ -106,6 +118,8 @@ class SharedBoard:
 
     def defs(self) -> str:
         """The hidden SVG every picture draws from."""
+        if self.base is None:
+            return ""
         outlines = "".join(f'<polygon id="q-{p}" points="{pts}"/>'
                            for pts, p in self.points.items())
         return "\n".join([
@@ -116,7 +130,9 @@ class SharedBoard:
 
     def picture(self, svg: str, label: str) -> str:
         """One phase's picture: the shared board, what differs from it, the names on top."""
-        own = _Regions(svg)
+        own = None if self.base is None else _regions(svg)
+        if own is None:
+            return svg.replace("<svg ", f'<svg class="board" aria-label="{escape(label)}" ', 1)
         board = [ln for ln in own.board if ln not in self._board]
         centres = [ln for ln in own.centres if ln not in self._centres]
         height = own.height + 30
