@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,7 @@ from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.mail.compose import build_subject
-from gm.secret import Secret
+from gm.secret import MASK, Secret
 from gm.store import address_changes, audit
 from gm.store import games as games_repo
 from gm.store.powers import address_key
@@ -70,9 +71,19 @@ def handle(ctx: Context, command: ConfirmAddress) -> None:
                 f"-- \n{ctx.service}\n"))
 
 
+def _mask(words: Sequence[str]) -> list[str] | None:
+    """`SET ADDRESS CONFIRM <game> <code>`: the code."""
+    if len(words) < 4 or [w.upper() for w in words[1:3]] != ["ADDRESS", "CONFIRM"]:
+        return None
+    return [*words[:3], MASK]
+
+
 COMMAND = CommandSpec(
+    masks=_mask,
     value=ConfirmAddress,
     keywords=("SET",),
+    set_words=("ADDRESS CONFIRM",),
+    player_setting=True,
     rules={"confirm_address": read_confirm_address},
     handle=handle,
     without_signon=True,

@@ -82,6 +82,8 @@ def handle(ctx: Context, command: SetAddress) -> None:
 COMMAND = CommandSpec(
     value=SetAddress,
     keywords=("SET",),
+    set_words=("ADDRESS",),
+    player_setting=True,
     rules={"set_address": read_set_address},
     handle=handle,
     set_usage={
