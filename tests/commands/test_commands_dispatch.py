@@ -31,7 +31,7 @@ def _imported(handle: object) -> list[tuple[str, str]]:
 
 # What a handler may import where it is used: modules that cost a `gm ingest` of orders ~0.1 s.
 _HEAVY = ("gm.play.adjudicate", "gm.play.compose_reports", "gm.play.reports",
-          "gm.play.orders_ahead", "gm.variants.abstraction2")
+          "gm.play.orders_ahead", "gm.play.process_phase", "gm.variants.abstraction2")
 
 
 def test_every_command_names_a_handler_that_exists() -> None:

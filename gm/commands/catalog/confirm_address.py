@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.address import seats_of
-from gm.commands.handlers.context import Notice
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -17,6 +16,7 @@ from gm.mail.compose import build_subject
 from gm.secret import MASK, Secret
 from gm.store import address_changes, audit
 from gm.store import games as games_repo
+from gm.store.outgoing import Outgoing
 from gm.store.powers import address_key
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def handle(ctx: Context, command: ConfirmAddress) -> None:
                         *(f"the GM of {game}" for game in mastered)]) or "nothing yet"
     ctx.results.add(f"Confirmed: what {change.old_address} had here ({listed}) is "
                     f"{change.new_address}'s now; your passwords are unchanged.")
-    ctx.results.mail.append(Notice(
+    ctx.results.mail.append(Outgoing(
         (change.old_address,), build_subject("your address has moved"),
         f"As asked, and confirmed from {change.new_address}, everything {change.old_address} "
         f"had at this judge ({listed}) now goes to {change.new_address}.\n\n"
@@ -64,7 +64,7 @@ def handle(ctx: Context, command: ConfirmAddress) -> None:
     for game, power, master in seats:
         if address_key(master) not in (address_key(change.old_address),
                                        address_key(change.new_address)):
-            ctx.results.mail.append(Notice(
+            ctx.results.mail.append(Outgoing(
                 (master,), build_subject(f"{power} has a new address", game=game),
                 f"The player of {power} in {game} moved from {change.old_address} to "
                 f"{change.new_address} (SET ADDRESS, confirmed from the new address).\n\n"
