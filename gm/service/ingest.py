@@ -21,6 +21,7 @@ the address it reports as failing (gm.service.bounces) and is not answered.
 from __future__ import annotations
 
 import email
+import email.message
 import logging
 import re
 from collections.abc import Sequence
@@ -122,6 +123,14 @@ def _receive(session: Session, raw: bytes, decoded: DecodedMessage, *, config: C
         count_cap=config.rate_limit, arrived_at=arrived_at)
 
 
+def _parsed(raw: bytes, decoded: DecodedMessage) -> email.message.Message:
+    """`raw` as the decoder parsed it; parsed here only when the decoder read its headers
+    alone (a message over the size limit)."""
+    if decoded.parsed is not None:
+        return decoded.parsed
+    return email.message_from_bytes(raw)
+
+
 def _reply(decoded: DecodedMessage, subject: str, body: str, *, config: Config,
            html: str | None = None, attachments: Sequence[Attachment] = ()) -> Outgoing:
     """An answer to `decoded`, to its sender, with a new Message-ID."""
@@ -196,7 +205,7 @@ def ingest(
                 return _duplicate(session, decoded, record, config=config, now=now,
                                   mailbox_id=mailbox_id)
             bounce = (decoded.is_automatic or not decoded.sender or MARK.encode() in raw) and \
-                bounces.bounced(session, email.message_from_bytes(raw), config=config,
+                bounces.bounced(session, _parsed(raw, decoded), config=config,
                                 now=now, inbound_id=record.id)
             if bounce:
                 log.info("message %s from %r is a bounce: read, not answered", record.id,
