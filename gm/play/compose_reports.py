@@ -14,7 +14,8 @@ from gm.play import votes as votes_of
 from gm.play.adjudicate import Adjudication
 from gm.play.observers import observers
 from gm.play.picture_choice import mode_for
-from gm.play.reports import ReportMail, build_view, phase_reports
+from gm.play.reports import build_view, phase_reports
+from gm.store.outgoing import Outgoing
 from gm.store.rows import PressRecord
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ def recipients(done: Adjudication) -> list[tuple[str, str | None, str]]:
 
 def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
                     service: str, bouncing: Sequence[str] = (),
-                    session: Session | None = None) -> list[ReportMail]:
+                    session: Session | None = None) -> list[Outgoing]:
     """The reports of the adjudicated phase, one to each of its `recipients`, with the pictures
     each chose (SET PICTURES); `press`: the game's press (that of the phase goes with the
     reports); `service`: the service's name; `bouncing`: the GM's lines on failing addresses
@@ -59,7 +60,7 @@ def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
                          before=phase.state,
                          results=first.results if first is not None and first.played else (),
                          modes=lambda address: mode_for(done.game, address),
-                         votes=lapsed_votes(done))
+                         votes=lapsed_votes(done), game_id=done.game.id)
     if session is None or done.next_phase is not None:
         return reports
     from gm.play.end_files import EndFiles  # the game's files: only at its end
@@ -72,8 +73,9 @@ def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
         said = files_line(done.game.name, [a.filename for a in carried])
         out.append(replace(
             report, attachments=report.attachments + carried,
-            text=report.text.replace("\n-- \n", f"\n{said}\n\n-- \n", 1),
-            html=report.html.replace("<p>-- ", f"<p>{escape(said)}</p>\n<p>-- ", 1)))
+            body=report.body.replace("\n-- \n", f"\n{said}\n\n-- \n", 1),
+            html=None if report.html is None else
+            report.html.replace("<p>-- ", f"<p>{escape(said)}</p>\n<p>-- ", 1)))
     return out
 
 

@@ -79,6 +79,8 @@ def handle(ctx: Context, command: SetConcede) -> None:
 COMMAND = CommandSpec(
     value=SetConcede,
     keywords=("SET",),
+    set_words=("CONCEDE", "NO CONCEDE",),
+    player_setting=True,
     rules={"set_concede": read_set_concede, "set_no_concede": read_set_no_concede},
     handle=handle,
     set_usage={

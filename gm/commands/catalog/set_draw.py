@@ -101,6 +101,8 @@ def handle(ctx: Context, command: SetDraw) -> None:
 COMMAND = CommandSpec(
     value=SetDraw,
     keywords=("SET",),
+    set_words=("DRAW", "NO DRAW",),
+    player_setting=True,
     rules={"set_draw": read_set_draw, "set_draw_among": read_set_draw_among,
            "set_no_draw": read_set_no_draw},
     handle=handle,

@@ -4,10 +4,11 @@ to everyone in the game, each carrying the game's files as that reader may see t
 
 from __future__ import annotations
 
-from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.context import Context
 from gm.mail.compose import build_subject
 from gm.play.observers import observers
 from gm.store import powers as powers_repo
+from gm.store.outgoing import Outgoing
 from gm.store.rows import GameRecord
 
 
@@ -34,4 +35,5 @@ def tell_game_end(ctx: Context, game: GameRecord, what: str, body: str, *,
         said = files_line(game.name, [a.filename for a in carried])
         text = body.replace("\n-- \n", f"\n{said}\n\n-- \n", 1) if "\n-- \n" in body \
             else f"{body.rstrip()}\n\n{said}\n"
-        ctx.results.mail.append(Notice((address,), subject, text, game.id, attachments=carried))
+        ctx.results.mail.append(Outgoing((address,), subject, text, game.id,
+                                         attachments=carried))

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
-from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.context import Context
 from gm.mail.compose import build_subject
 from gm.play.observers import observers
 from gm.store import powers as powers_repo
+from gm.store.outgoing import Outgoing
 from gm.store.rows import GameRecord
 
 
@@ -27,7 +28,7 @@ def game_addresses(ctx: Context, game: GameRecord, *, observers_too: bool = True
 def tell(ctx: Context, address: str, game: GameRecord, what: str, text: str) -> None:
     """Queue `text` (signed by the service) to one address, under a subject naming the game
     and `what`."""
-    ctx.results.mail.append(Notice((address,), build_subject(what, game=game.name),
+    ctx.results.mail.append(Outgoing((address,), build_subject(what, game=game.name),
                                    f"{text}\n\n-- \n{ctx.service}\n", game.id))
 
 
@@ -36,7 +37,7 @@ def tell_game(ctx: Context, game: GameRecord, what: str, body: str, *, phase: st
     """Queue `body` to everyone in `game`, under a subject naming the game and `what`."""
     subject = build_subject(what, game=game.name, phase=phase)
     for address in game_addresses(ctx, game, observers_too=observers_too):
-        ctx.results.mail.append(Notice((address,), subject, body, game.id))
+        ctx.results.mail.append(Outgoing((address,), subject, body, game.id))
 
 
 def what_was_said(line: str, said: list[str]) -> str:
