@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from email.message import Message
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,12 @@ async def test_each_reader_gets_the_press_they_may_see(database: Database,
         text, record = await _ask(table, address)
         assert "HISTORY quietgame: the game's record (MILA saved-game JSON) is attached" in text
         copies[power] = record
+    watcher = "watcher@example.net"
+    asked = text_of(await table.send(watcher, f"OBSERVE {table.game}"))
+    code = re.search(rf"OBSERVE {table.game} CONFIRM (\S+)", asked)
+    assert code is not None, asked
+    await table.send(watcher, f"OBSERVE {table.game} CONFIRM {code.group(1)}")
+    _, observer = await _ask(table, watcher)
     text, gm_copy = await _ask(table, GM)
     stranger_text, stranger = await _ask(table, "someone@example.net")
     for power, record in copies.items():
@@ -100,6 +107,12 @@ async def test_each_reader_gets_the_press_they_may_see(database: Database,
     assert senders[GREY_ALL] == "TURKEY" and senders[GREY_FE] == "AUSTRIA"
     assert gm_copy["gm"]["absences"] == away
     assert gm_copy["gm"]["players"]["FRANCE"] == [f"{PLAYERS['France']} from the start"]
+    # an observer: what was sent to everyone, grey unsigned; nothing private, no address
+    whole = json.dumps(observer)
+    assert observer["gm"]["copy_for"] == "observer"
+    assert WHITE_ALL in whole and GREY_ALL in whole
+    assert not [x for x in [*secrets, *addresses] if x in whole]
+    assert [p["from"] for p in observer["gm"]["press"] if p["body"] == GREY_ALL] == [None]
     # anyone else: the board and the orders, no press, no address
     whole = json.dumps(stranger)
     assert "MILA saved-game JSON" in stranger_text
