@@ -14,12 +14,16 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import pytest
+
 from gm.service.archive_writer import write_archive
 from gm.store.db import Database
 from tests.pictures.test_report_chromium import _chromium
 from tests.support.environment import clean_env
 from tests.support.mail_table import MailTable, seven_powers
 from tests.support.service_support import GM, PLAYERS, SPRING_1901
+
+pytestmark = pytest.mark.slow  # a game by mail, Chromium, a subprocess: tens of seconds
 
 PRIVATE = "Private to Russia: take Sweden, I will not stop you."
 GREY = "Grey to everyone: Germany lies."
