@@ -45,7 +45,11 @@ def _load(path: Path, line: int) -> Any:
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if not 1 <= line <= len(lines):
             raise ValueError(f"it has no line {line} (it has {len(lines)})") from None
-        return json.loads(lines[line - 1])
+        try:
+            return json.loads(lines[line - 1])
+        except json.JSONDecodeError as problem:
+            raise ValueError(f"not JSON ({problem}): a MILA saved game is one JSON document, "
+                             "or one a line (.jsonl)") from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -75,7 +75,8 @@ def test_a_file_gm_cannot_read_is_refused(tmp_path: Path) -> None:
     assert "phase 1 (S1901M): 'XYZ' is no province of Standard" in out.stderr
     path.write_text("not json\n")
     out = _gm(str(path), "--replay")
-    assert out.returncode == 2 and out.stderr.startswith(f"gm import: {path}: ")
+    assert out.returncode == 2 and out.stderr.startswith(f"gm import: {path}: not JSON (")
+    assert "a MILA saved game is one JSON document, or one a line (.jsonl)" in out.stderr
 
 
 async def test_a_game_starts_from_the_files_last_position(database: Database,
