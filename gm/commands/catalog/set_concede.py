@@ -1,6 +1,6 @@
 """SET CONCEDE <power> / SET NO CONCEDE: concede the game to one power (njudge's SET CONCEDE);
 when every other surviving power still played has conceded to it, the game ends with that
-power the winner (gm.commands.handlers.draws)."""
+power the winner (gm.play.draws)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """SET DRAW [<powers>] / SET NO DRAW: the power's vote for a draw, among every survivor or
 (NoDIAS games) among the powers named, for the phase open now (gm.play.votes says which draw
-passes, gm.commands.handlers.draws ends the game)."""
+passes, gm.play.draws ends the game)."""
 
 from __future__ import annotations
 

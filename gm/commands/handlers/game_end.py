@@ -1,39 +1,14 @@
-"""The mail that ends a game by a vote (a draw, a concession) or the GM's TERMINATE: the notice
-to everyone in the game, each carrying the game's files as that reader may see them
-(gm.play.end_files): the record, the one-file history and the animation."""
+"""The GM's TERMINATE tells everyone with the game's files attached (gm.play.game_end)."""
 
 from __future__ import annotations
 
 from gm.commands.handlers.context import Context
-from gm.mail.compose import build_subject
-from gm.play.observers import observers
-from gm.store import powers as powers_repo
-from gm.store.outgoing import Outgoing
+from gm.play.game_end import game_end_notices
 from gm.store.rows import GameRecord
 
 
 def tell_game_end(ctx: Context, game: GameRecord, what: str, body: str, *,
                   phase: str | None = None) -> None:
-    """Queue `body` to every player, the GM and the observers (each address once), under a
-    subject naming the game and `what`, with the game's files attached."""
-    # not at the head: the files load the adjudicator and the pictures
-    from gm.play.compose_reports import files_line
-    from gm.play.end_files import EndFiles
-    from gm.play.played_game import played_game
-
-    subject = build_subject(what, game=game.name, phase=phase)
-    readers: dict[str, tuple[str, str | None, str]] = {}
-    for seat in powers_repo.list_powers(ctx.session, game.id):
-        for address in seat.addresses:
-            readers.setdefault(address.lower(), (address, seat.name, "player"))
-    readers.setdefault(game.gm_address.lower(), (game.gm_address, None, "gm"))
-    for address in observers(game):
-        readers.setdefault(address.lower(), (address, None, "observer"))
-    files = EndFiles(played_game(ctx.session, game.id, now=ctx.now))
-    for address, power, audience in readers.values():
-        carried = files(power, audience)
-        said = files_line(game.name, [a.filename for a in carried])
-        text = body.replace("\n-- \n", f"\n{said}\n\n-- \n", 1) if "\n-- \n" in body \
-            else f"{body.rstrip()}\n\n{said}\n"
-        ctx.results.mail.append(Outgoing((address,), subject, text, game.id,
-                                         attachments=carried))
+    """Queue `body` to every player, the GM and the observers, with the game's files."""
+    ctx.results.mail.extend(game_end_notices(ctx.session, game, what, body, now=ctx.now,
+                                             phase=phase))
