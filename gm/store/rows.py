@@ -9,6 +9,7 @@ from typing import Any
 from gm.engine.order_json import decoded, encode
 from gm.engine.orders import AnyOrder
 from gm.engine.phase import Phase
+from gm.engine.reasons import Reason
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.store.settings import GameSettings
@@ -58,6 +59,7 @@ class StoredResult:
     dislodged_by: str | None = None
     details: tuple[str, ...] = ()
     order: AnyOrder | None = field(default=None, compare=False)
+    why: Reason | None = field(default=None, compare=False)  # a void order's reason, a value
 
     @staticmethod
     def of(result: OrderResult) -> StoredResult:
@@ -70,6 +72,7 @@ class StoredResult:
             dislodged_by=result.dislodged_by,
             details=tuple(result.details),
             order=result.order,
+            why=result.why,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -85,6 +88,8 @@ class StoredResult:
         value = order_value(self.order)
         if value is not None:
             out["order"] = value
+        if self.why is not None:
+            out["why"] = self.why.to_json()
         return out
 
     @staticmethod
@@ -98,6 +103,7 @@ class StoredResult:
             dislodged_by=data.get("dislodged_by"),
             details=tuple(data.get("details", ())),
             order=decoded(data.get("order")),
+            why=Reason.from_json(data.get("why")),
         )
 
 
