@@ -90,9 +90,15 @@ def best(repeat: int, work: Callable[[], object]) -> tuple[float, object]:
         start = time.process_time()
         work()
         again.append(time.process_time() - start)
-    if again:
-        print(f"    (again: {min(again) * 1000:.0f} ms)", end="")
+    AGAIN.append(min(again) if again else first)
     return first, result
+
+
+AGAIN: list[float] = []  # the best of each figure's later runs, in the order measured
+
+
+def _again() -> str:
+    return f"  (again {AGAIN.pop(0) * 1000:.0f} ms)" if AGAIN else ""
 
 
 def measure(db: Database, game: int, label: str, folder: Path, repeat: int) -> None:
@@ -107,13 +113,16 @@ def measure(db: Database, game: int, label: str, folder: Path, repeat: int) -> N
     phases = len(played.phases)  # type: ignore[attr-defined]
     size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
     print(f"{label}: {phases} phases")
-    print(f"  read the history          {read * 1000:7.0f} ms")
-    print(f"  record (JSON)             {t_record * 1000:7.0f} ms  {len(record) / 1000:7.0f} kB")  # type: ignore[arg-type]
+    print(f"  read the history          {read * 1000:7.0f} ms{_again()}")
+    print(f"  record (JSON)             {t_record * 1000:7.0f} ms  "
+          f"{len(record) / 1000:7.0f} kB{_again()}")  # type: ignore[arg-type]
     print(f"  history (HTML)            {t_html * 1000:7.0f} ms  "
-          f"{len(page.encode()) / 1000:7.0f} kB")  # type: ignore[union-attr]
-    print(f"  animation (WebP)          {t_anim * 1000:7.0f} ms  {len(anim) / 1000:7.0f} kB")  # type: ignore[arg-type]
-    print(f"  archive after a phase     {t_full * 1000:7.0f} ms  {size / 1000:7.0f} kB in all")
-    print(f"  archive, nothing changed  {t_none * 1000:7.0f} ms")
+          f"{len(page.encode()) / 1000:7.0f} kB{_again()}")  # type: ignore[union-attr]
+    print(f"  animation (WebP)          {t_anim * 1000:7.0f} ms  "
+          f"{len(anim) / 1000:7.0f} kB{_again()}")  # type: ignore[arg-type]
+    print(f"  archive after a phase     {t_full * 1000:7.0f} ms  "
+          f"{size / 1000:7.0f} kB in all{_again()}")
+    print(f"  archive, nothing changed  {t_none * 1000:7.0f} ms{_again()}")
 
 
 def _read(db: Database, game: int) -> object:
