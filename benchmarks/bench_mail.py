@@ -19,6 +19,11 @@ benchmarks/bytecode.py).
     .venv/bin/python benchmarks/bench_mail.py --count 200 --profile   # cProfile of the run
     .venv/bin/python benchmarks/bench_mail.py --fuzz 10000    # the 10,000-message fuzz soak
     .venv/bin/python benchmarks/bench_mail.py --count 200 --keep    # keep the service's log
+    .venv/bin/python benchmarks/bench_mail.py --postgresql --processes 2   # two gm serve
+
+With --processes N, N `gm serve` processes (each with its own data directory) share the one
+mailbox and database; reported beside the rate: how many messages each handled, and how many
+were handled twice (read by more than one process, or logged `duplicate`; goal 0).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import cProfile
 import imaplib
 import os
 import pstats
+import re
 import resource
 import shutil
 import signal
@@ -71,6 +77,7 @@ from tests.support.service_support import (  # noqa: E402
 POWERS = sorted(PLAYERS)
 PROFILE_SORT = ("cumulative",)
 ACKNOWLEDGED = b"Units without orders: none."  # in the reply to a message of complete orders
+_HANDLED = re.compile(r"message (\S+) \(inbound \d+\): (\w+)")
 
 
 def order_message(n: int) -> bytes:
@@ -158,7 +165,62 @@ def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, 
             proc.wait(60)
 
 
-def bench(count: int, postgresql: bool, profile: bool, keep: bool = False) -> None:
+def handled(logs: list[Path]) -> tuple[list[int], int]:
+    """From the services' logs: how many messages each handled, and how many messages were
+    handled twice (by more than one process, or logged `duplicate`)."""
+    per: list[int] = []
+    seen: Counter[str] = Counter()
+    twice = 0
+    for log in logs:
+        lines = _HANDLED.findall(log.read_text(errors="replace"))
+        per.append(len(lines))
+        twice += sum(1 for _, outcome in lines if outcome == "duplicate")
+        seen.update({mail for mail, _ in lines})
+    return per, twice + sum(1 for n in seen.values() if n > 1)
+
+
+def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer,
+                    expected: int, timeout: float, processes: int) -> tuple[float, float,
+                                                                             list[Path]]:
+    """Run `processes` `gm serve` processes on the one mailbox and database until the SMTP
+    server has `expected` messages: the seconds from their start to the last reply, the CPU
+    seconds they and their sender workers used, and their logs."""
+    env = serve_env()
+    roots = [root / f"serve{i}" for i in range(processes)]
+    procs = []
+    started = time.perf_counter()
+    for where in roots:
+        where.mkdir()
+        config = write_config(where, url, account, smtp, poll_interval=0.5, data_dir=where)
+        procs.append(start_serve(where, config, env, tick_every=0))
+    reaped: set[int] = set()
+    cpu = 0.0
+    try:
+        while len(smtp.received) < expected:
+            for proc in procs:
+                if proc.poll() is not None:
+                    reaped.add(proc.pid)
+                    raise RuntimeError(f"a gm serve exited with {proc.returncode}")
+            if time.perf_counter() - started > timeout:
+                raise RuntimeError(f"only {len(smtp.received)} of {expected} after {timeout} s")
+            time.sleep(0.005)
+        done = time.perf_counter()
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            _, _, usage = os.wait4(proc.pid, 0)
+            reaped.add(proc.pid)
+            cpu += usage.ru_utime + usage.ru_stime
+        return done - started, cpu, [where / "serve.log" for where in roots]
+    finally:
+        for proc in procs:
+            if proc.pid not in reaped:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(60)
+
+
+def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
+          processes: int = 1) -> None:
     root = Path(tempfile.mkdtemp(prefix="gm-bench-mail-"))
     root.chmod(0o755)
     dovecot = DovecotServer(root)
@@ -182,7 +244,11 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False) -> No
             profiler = db_profiler = None
             steady = cpu = first_s = None
             own = resource.getrusage(resource.RUSAGE_SELF)
-            if profile:  # in this process, to see where the time goes
+            logs = [root / "serve.log"]
+            if processes > 1:  # several `gm serve` sharing the mailbox and the database
+                seconds, cpu, logs = serve_processes(root, url, account, smtp, count + queued,
+                                                     900, processes)
+            elif profile:  # in this process, to see where the time goes
                 profiler, db_profiler = cProfile.Profile(), cProfile.Profile()
                 profiler.enable()
                 seconds = asyncio.run(run_service(db, config, smtp, count + queued, 900,
@@ -196,6 +262,13 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False) -> No
             acked = Counter(ACKNOWLEDGED in r.data for r in smtp.received)
             db.dispose()
         backend = "PostgreSQL" if postgresql else "SQLite"
+        per, twice = handled(logs) if not profile else ([], 0)
+        replied = Counter(str(r.data.split(b"In-Reply-To: ", 1)[-1].split(b"\r\n", 1)[0])
+                          for r in smtp.received if ACKNOWLEDGED in r.data)
+        print(f"{processes} gm serve process{'es' if processes > 1 else ''}: handled "
+              + " + ".join(str(n) for n in per)
+              + f" messages; handled twice: {twice}; acknowledged twice: "
+              f"{sum(1 for n in replied.values() if n > 1)}")
         print(f"{count} order messages, {backend}: APPEND {append_s:.1f} s; "
               f"served in {seconds:.2f} s = {count / seconds:.0f} messages/s end to end "
               f"({acked[True]} acknowledgements with every unit ordered)"
@@ -252,13 +325,15 @@ def main() -> None:
     parser.add_argument("--postgresql", action="store_true")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--fuzz", type=int, metavar="N", help="run the fuzz soak instead")
+    parser.add_argument("--processes", type=int, default=1, metavar="N",
+                        help="run N gm serve processes sharing the mailbox and the database")
     parser.add_argument("--keep", action="store_true",
                         help="keep the working directory (the service's log) afterwards")
     args = parser.parse_args()
     if args.fuzz:
         fuzz(args.fuzz)
     else:
-        bench(args.count, args.postgresql, args.profile, args.keep)
+        bench(args.count, args.postgresql, args.profile, args.keep, args.processes)
 
 
 if __name__ == "__main__":

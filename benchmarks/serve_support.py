@@ -51,12 +51,16 @@ def database_url(postgresql: bool, root: Path) -> Iterator[str]:
 
 
 def write_config(root: Path, url: str, account: ImapAccount | None, smtp: SmtpServer, *,
-                 poll_interval: float, lmtp: Path | None = None) -> Path:
+                 poll_interval: float, lmtp: Path | None = None,
+                 data_dir: Path | None = None) -> Path:
     """The service's configuration file: the database, the account's INBOX (or, with `lmtp`, an
-    LMTP socket the mail is delivered to), the SMTP server."""
+    LMTP socket the mail is delivered to), the SMTP server; `data_dir` when given (each of
+    several processes on one host has its own, for its wake socket)."""
     config = root / "gm.toml"
     text = (f'database_url = "{url}"\naddress = "judge@example.org"\n'
             f'poll_interval = {poll_interval}\n')
+    if data_dir is not None:
+        text += f'data_dir = "{data_dir}"\n'
     if lmtp is not None:
         text += f'[lmtp]\nlisten = "unix:{lmtp}"\n'
     elif account is not None:
