@@ -20,6 +20,11 @@ benchmarks/bytecode.py).
     .venv/bin/python benchmarks/bench_mail.py --fuzz 10000    # the 10,000-message fuzz soak
     .venv/bin/python benchmarks/bench_mail.py --count 200 --keep    # keep the service's log
     .venv/bin/python benchmarks/bench_mail.py --postgresql --processes 2   # two gm serve
+    .venv/bin/python benchmarks/bench_mail.py --rate 150      # paced: the reply latency's p99
+
+With --rate R the messages are APPENDed at R a second while the service runs (not before it
+starts), and the reply latency (from a message's APPEND to its acknowledgement at the SMTP
+server) is reported: median, 99th percentile and worst.
 
 With --processes N, N `gm serve` processes (each with its own data directory) share the one
 mailbox and database; reported beside the rate: how many messages each handled, and how many
@@ -40,6 +45,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -96,6 +102,37 @@ def append_all(account: ImapAccount, raws: list[bytes]) -> None:
     imap.logout()
 
 
+class Pacer(threading.Thread):
+    """APPENDs the messages at `rate` a second (one connection), noting when each was in."""
+
+    def __init__(self, account: ImapAccount, raws: list[bytes], rate: float) -> None:
+        super().__init__(daemon=True)
+        self.account, self.raws, self.rate = account, raws, rate
+        self.appended: list[float] = []  # time.perf_counter() after each APPEND
+
+    def run(self) -> None:
+        imap = imaplib.IMAP4("127.0.0.1", self.account.server.imap_port)
+        imap.login(self.account.user, self.account.password)
+        start = time.perf_counter()
+        for n, raw in enumerate(self.raws):
+            time.sleep(max(0.0, start + n / self.rate - time.perf_counter()))
+            imap.append("INBOX", None, None, raw)
+            self.appended.append(time.perf_counter())
+        imap.logout()
+
+
+def latencies(smtp: SmtpServer, seen: list[float], pacer: Pacer) -> list[float]:
+    """Seconds from each order message's APPEND to its acknowledgement's arrival."""
+    out = []
+    for item, at in zip(smtp.received, seen, strict=False):
+        if ACKNOWLEDGED not in item.data:
+            continue
+        found = re.search(rb"In-Reply-To: <bench-(\d+)@", item.data)
+        if found is not None and int(found.group(1)) < len(pacer.appended):
+            out.append(at - pacer.appended[int(found.group(1))])
+    return sorted(out)
+
+
 async def run_service(db: Database, config: Config, smtp: SmtpServer, expected: int,
                       timeout: float, db_profiler: cProfile.Profile) -> float:
     """Run the service until the SMTP server has `expected` messages; the seconds it took.
@@ -121,12 +158,15 @@ async def run_service(db: Database, config: Config, smtp: SmtpServer, expected: 
 
 
 def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, expected: int,
-                  timeout: float) -> tuple[float, float, tuple[float, float], float]:
+                  timeout: float, pacer: Pacer | None = None,
+                  seen: list[float] | None = None) -> tuple[float, float, tuple[float, float],
+                                                             float]:
     """Run `gm serve` as its own process until the SMTP server has `expected` messages: the
     seconds from its start, and from its first reply, to the last reply; the seconds from its
     start to its first answer to an order message (the replies queued before it started go out
     earlier), with the CPU seconds `gm serve` (not its worker) had used by then; and the CPU
-    seconds (user + system) `gm serve` and its sender worker used, until they stopped."""
+    seconds (user + system) `gm serve` and its sender worker used, until they stopped. With a
+    `pacer`, it APPENDs the messages meanwhile; `seen` gets the time each reply was seen."""
     config = write_config(root, url, account, smtp, poll_interval=0.5)
     env = serve_env()  # gm serve from compiled bytecode, as an installed service runs
     before = len(smtp.received)
@@ -136,9 +176,14 @@ def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, 
     answered_cpu = 0.0
     looked = before  # replies looked at for the first answer to an order message
     proc = start_serve(root, config, env, tick_every=0)
+    if pacer is not None:
+        pacer.start()
+    seen = [] if seen is None else seen
     reaped = False
     try:
         while len(smtp.received) < expected:
+            now = time.perf_counter()
+            seen.extend([now] * (len(smtp.received) - len(seen)))
             if first is None and len(smtp.received) > before:
                 first = time.perf_counter()
             while answered is None and looked < len(smtp.received):
@@ -220,7 +265,7 @@ def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer
 
 
 def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
-          processes: int = 1) -> None:
+          processes: int = 1, rate: float | None = None) -> None:
     root = Path(tempfile.mkdtemp(prefix="gm-bench-mail-"))
     root.chmod(0o755)
     dovecot = DovecotServer(root)
@@ -234,12 +279,16 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
             base = maildir_config(root)
             config = Config(data_dir=root, address=base.address, display_name="Judge",
                             maildir=base.maildir, imap=account.config(),
-                            smtp=smtp.config(), poll_interval=0.5)
+                            smtp=smtp.config(), poll_interval=0.5, rate_limit=0)
             result = ingest(db, message(GM, SETUP), config=config, clock=SystemClock())
             assert result.outcome is Disposition.ANSWERED
             queued = SETUP_REPLIES
             t = time.perf_counter()
-            append_all(account, [order_message(n) for n in range(count)])
+            pacer = None if rate is None else Pacer(account, [order_message(n)
+                                                              for n in range(count)], rate)
+            seen: list[float] = []
+            if pacer is None:
+                append_all(account, [order_message(n) for n in range(count)])
             append_s = time.perf_counter() - t
             profiler = db_profiler = None
             steady = cpu = first_s = None
@@ -256,7 +305,7 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
                 profiler.disable()
             else:  # the real thing: `gm serve` in its own process
                 seconds, steady, first_s, cpu = serve_process(root, url, account, smtp,
-                                                              count + queued, 900)
+                                                              count + queued, 900, pacer, seen)
             mine = resource.getrusage(resource.RUSAGE_SELF)
             smtp_cpu = mine.ru_utime + mine.ru_stime - own.ru_utime - own.ru_stime
             acked = Counter(ACKNOWLEDGED in r.data for r in smtp.received)
@@ -277,6 +326,13 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
               + ("" if first_s is None else
                  f"; first order answered {first_s[0]:.2f} s after the start ({first_s[1]:.2f} s "
                  "of CPU used by gm serve then)"))
+        if pacer is not None:
+            waits = latencies(smtp, seen, pacer)
+            if waits:
+                print(f"paced at {rate:g} messages/s: reply latency (APPEND to acknowledgement) "
+                      f"median {waits[len(waits) // 2] * 1000:.0f} ms, p99 "
+                      f"{waits[min(len(waits) - 1, len(waits) * 99 // 100)] * 1000:.0f} ms, "
+                      f"worst {waits[-1] * 1000:.0f} ms ({len(waits)} replies)")
         if cpu is not None:
             print(f"CPU: gm serve and its sender worker {cpu:.2f} s ({cpu / count * 1000:.1f} ms "
                   f"per message); this process (the SMTP server) {smtp_cpu:.2f} s; load "
@@ -327,13 +383,17 @@ def main() -> None:
     parser.add_argument("--fuzz", type=int, metavar="N", help="run the fuzz soak instead")
     parser.add_argument("--processes", type=int, default=1, metavar="N",
                         help="run N gm serve processes sharing the mailbox and the database")
+    parser.add_argument("--rate", type=float, metavar="R",
+                        help="APPEND the messages at R a second while the service runs, and "
+                        "report the reply latency")
     parser.add_argument("--keep", action="store_true",
                         help="keep the working directory (the service's log) afterwards")
     args = parser.parse_args()
     if args.fuzz:
         fuzz(args.fuzz)
     else:
-        bench(args.count, args.postgresql, args.profile, args.keep, args.processes)
+        bench(args.count, args.postgresql, args.profile, args.keep, args.processes,
+              args.rate)
 
 
 if __name__ == "__main__":
