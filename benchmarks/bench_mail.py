@@ -224,6 +224,13 @@ def handled(logs: list[Path]) -> tuple[list[int], int]:
     return per, twice + sum(1 for n in seen.values() if n > 1)
 
 
+def sent_twice(smtp: SmtpServer) -> int:
+    """Messages the SMTP server received more than once (by Message-ID)."""
+    ids = Counter(found.group(1) for r in smtp.received
+                  if (found := re.search(rb"Message-ID: (\S+)", r.data, re.IGNORECASE)))
+    return sum(1 for n in ids.values() if n > 1)
+
+
 def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer,
                     expected: int, timeout: float, processes: int) -> tuple[float, float,
                                                                              list[Path]]:
@@ -317,7 +324,7 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
         print(f"{processes} gm serve process{'es' if processes > 1 else ''}: handled "
               + " + ".join(str(n) for n in per)
               + f" messages; handled twice: {twice}; acknowledged twice: "
-              f"{sum(1 for n in replied.values() if n > 1)}")
+              f"{sum(1 for n in replied.values() if n > 1)}; sent twice: {sent_twice(smtp)}")
         print(f"{count} order messages, {backend}: APPEND {append_s:.1f} s; "
               f"served in {seconds:.2f} s = {count / seconds:.0f} messages/s end to end "
               f"({acked[True]} acknowledgements with every unit ordered)"

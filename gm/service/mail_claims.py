@@ -9,6 +9,7 @@ leaves the whole batch for a later pass.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -18,11 +19,19 @@ from typing import Any
 from gm.mail.imap import Claimed, ImapSource
 from gm.store.db import Database
 from gm.store.holders import this_process
-from gm.store.mailbox_claims import Uid, claim_mail, prune_mail_claims, release_mail
+from gm.store.mailbox_claims import (
+    LEASE,
+    Uid,
+    claim_mail,
+    prune_mail_claims,
+    release_mail,
+    renew_mail,
+)
 
 log = logging.getLogger(__name__)
 
 DbRunner = Callable[[Callable[[], Any]], Awaitable[Any]]
+RENEW_EVERY = LEASE.total_seconds() / 4  # seconds between two renewals of a process's claims
 
 
 def _uid(mail_id: str) -> Uid | None:
@@ -64,3 +73,20 @@ def claim_before_fetching(source: ImapSource, db: Database, run_db: DbRunner) ->
             return Claimed(mine=frozenset(), held=frozenset(mail_ids))
 
     source.claim = claim
+
+
+def renew(db: Database, source: str) -> None:
+    """Extend this process's claims on `source` by a lease."""
+    with db.transaction() as session:
+        renew_mail(session, source, this_process().key, now=datetime.now(UTC))
+
+
+async def keep_claims(source: ImapSource, db: Database, run_db: DbRunner) -> None:
+    """Renew this process's claims every RENEW_EVERY seconds while it runs (until cancelled):
+    what it read ahead stays its own however slowly it works through it."""
+    while True:
+        await asyncio.sleep(RENEW_EVERY)
+        try:
+            await run_db(partial(renew, db, source.key))
+        except Exception:  # they lapse and another process may take them: read twice, kept once
+            log.exception("could not renew the mailbox claims")

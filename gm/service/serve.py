@@ -55,7 +55,7 @@ from gm.service import check_ahead
 from gm.service.clock import Clock
 from gm.service.hand_over_notice import tell_hand_over
 from gm.service.ingest import Ingested, ingest
-from gm.service.mail_claims import claim_before_fetching, release
+from gm.service.mail_claims import claim_before_fetching, keep_claims, release
 from gm.service.ready import notify_ready
 from gm.service.sender import drain_outbox
 from gm.service.sender_wake import WakeListener
@@ -301,6 +301,8 @@ class Service:
         sender = asyncio.create_task(self._drain_loop())
         await self._in_db(partial(record_reader, self.db, self.source, self.clock))
         ticker = asyncio.create_task(self._tick_loop())
+        renewing = (asyncio.create_task(keep_claims(self.source, self.db, self._in_db))
+                    if isinstance(self.source, ImapSource) else None)
         queue: asyncio.Queue[InboundMail | PassEnd] = asyncio.Queue(READ_AHEAD)
         reader = asyncio.create_task(self._read_source(queue))
         try:
@@ -340,6 +342,8 @@ class Service:
             # or its reply would wait for its claim to lapse. It ends at its next check.
             self._stopping.set()
             wakes.close()
+            if renewing is not None:
+                renewing.cancel()
             reader.cancel()  # what it read and was not ingested is offered again next time
             with contextlib.suppress(asyncio.CancelledError):
                 await reader

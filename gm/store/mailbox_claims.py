@@ -9,8 +9,8 @@ holder's, is taken over. A message already stored (an inbound row with its folde
 and UID, written in its ingest's transaction) is reported `done`: it is only marked processed,
 never fetched again. On PostgreSQL the claimed rows are locked FOR UPDATE SKIP LOCKED (rows
 another claimer has locked count as held); on SQLite the writing transaction serialises claims
-whole (gm.store.claims). A process that stops releases its claims (`release_mail`); claims a
-day past their lease are pruned (`prune_mail_claims`).
+whole (gm.store.claims). A live process renews its claims (`renew_mail`), one that stops
+releases them (`release_mail`); claims a day past their lease are pruned (`prune_mail_claims`).
 """
 
 from __future__ import annotations
@@ -90,6 +90,16 @@ def _stored(session: Session, folder: str, uids: set[Uid]) -> set[Uid]:
         .where(InboundMessage.mailbox == folder,
                tuple_(InboundMessage.uidvalidity, InboundMessage.uid).in_(sorted(uids)))).all()
     return {(int(v), int(u)) for v, u in rows} & uids
+
+
+def renew_mail(session: Session, source: str, holder: str, *, now: datetime,
+               lease: timedelta = LEASE) -> int:
+    """Extend every claim `holder` has on `source` to now + `lease` (a process renews what it
+    read and has not stored yet while it works through it); how many were renewed."""
+    result = session.execute(update(MailboxClaim)
+                             .where(MailboxClaim.source == source, MailboxClaim.holder == holder)
+                             .values(leased_until=now + lease))
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 def release_mail(session: Session, source: str, holder: str) -> int:

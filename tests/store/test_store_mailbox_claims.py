@@ -9,7 +9,7 @@ from datetime import timedelta
 from gm.store import inbound
 from gm.store.db import Database
 from gm.store.holders import this_process
-from gm.store.mailbox_claims import claim_mail, prune_mail_claims, release_mail
+from gm.store.mailbox_claims import claim_mail, prune_mail_claims, release_mail, renew_mail
 from tests.support.store_samples import T0
 
 SOURCE, FOLDER = "imap:gm@127.0.0.1:143/INBOX", "INBOX"
@@ -68,3 +68,11 @@ def test_released_claims_are_free_and_old_ones_pruned(database: Database) -> Non
     with database.transaction() as s:
         assert prune_mail_claims(s, T0 + timedelta(hours=1)) == 0
         assert prune_mail_claims(s, T0 + timedelta(days=2)) == 3
+
+
+def test_a_renewed_claim_stays_held_past_its_first_lease(database: Database) -> None:
+    _claim(database, UIDS, OTHER)
+    with database.transaction() as s:
+        assert renew_mail(s, SOURCE, OTHER, now=T0 + timedelta(minutes=1.5)) == 3
+    assert _claim(database, UIDS, this_process().key, minutes=3).held == set(UIDS)
+    assert _claim(database, UIDS, this_process().key, minutes=4).mine == set(UIDS)
