@@ -215,13 +215,13 @@ def handled(logs: list[Path]) -> tuple[list[int], int]:
     handled twice (by more than one process, or logged `duplicate`)."""
     per: list[int] = []
     seen: Counter[str] = Counter()
-    twice = 0
+    duplicates: set[str] = set()
     for log in logs:
         lines = _HANDLED.findall(log.read_text(errors="replace"))
         per.append(len(lines))
-        twice += sum(1 for _, outcome in lines if outcome == "duplicate")
+        duplicates.update(mail for mail, outcome in lines if outcome == "duplicate")
         seen.update({mail for mail, _ in lines})
-    return per, twice + sum(1 for n in seen.values() if n > 1)
+    return per, len(duplicates | {mail for mail, n in seen.items() if n > 1})
 
 
 def sent_twice(smtp: SmtpServer) -> int:

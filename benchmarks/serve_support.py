@@ -28,7 +28,7 @@ SETUP = "\n".join(
     + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
     + ["SET EARLY OFF", "START"]
 )
-SETUP_REPLIES = 1 + 8  # the set-up reply and the start notices (seven powers and the GM)
+SETUP_REPLIES = 1 + 7 + 8  # the set-up reply, the seven seated players' notices, the start ones
 
 
 def password(power: str) -> str:
