@@ -40,7 +40,7 @@ SCENARIO = ROOT / "tests" / "scenarios" / "datc" / "6a_basic_checks.txt"
 DRAWING = ("numpy", "PIL", "skia")
 
 
-def run(argv: list[str], env: dict[str, str], stdin: bytes = b"",
+def run(argv: list[str], stdin: bytes = b"", *, env: dict[str, str],
         importtime: bool = False) -> tuple[float, float, str]:
     """One `gm` process: its wall time, its CPU time and its stderr."""
     code = "import sys\nfrom gm.cli import main\nsys.exit(main())"
@@ -71,7 +71,7 @@ def main() -> None:
         config = root / "gm.toml"
         config.write_text(f'database_url = "{url}"\naddress = "judge@example.org"\n'
                           f'data_dir = "{root}"\n')
-        run(["ingest", "--config", str(config)], env, message(GM_ADDRESS, SETUP, 0))
+        run(["ingest", "--config", str(config)], message(GM_ADDRESS, SETUP, 0), env=env)
         orders = f"SIGNON F bench {password('France')}\nA Par-Bur\nA Mar-Spa\nF Bre-MAO\n"
         numbers = iter(range(1, 10_000))
         commands = {
@@ -84,11 +84,11 @@ def main() -> None:
         print(f"{'command':10}{'wall ms':>9}{'cpu ms':>8}{'modules':>9}{'import ms':>11}"
               "  drawing libraries")
         for name, make in commands.items():
-            runs = [run(*make(), env)[:2] for _ in range(args.runs)]
-            stderr = run(*make(), env, importtime=True)[2]
+            runs = [run(*make(), env=env)[:2] for _ in range(args.runs)]
+            stderr = run(*make(), env=env, importtime=True)[2]
             count, total, _ = import_times(stderr)
-            loaded = [lib for lib in DRAWING
-                      if any(line.rstrip().endswith(f"| {lib}") for line in stderr.splitlines())]
+            names = {line.rsplit("|", 1)[-1].strip() for line in stderr.splitlines()}
+            loaded = [lib for lib in DRAWING if lib in names]
             print(f"{name:10}{statistics.median(w for w, _ in runs) * 1000:>9.0f}"
                   f"{statistics.median(c for _, c in runs) * 1000:>8.0f}{count:>9}"
                   f"{total:>11.0f}  {', '.join(loaded) or 'none'}", flush=True)
