@@ -20,7 +20,9 @@ Shared folders: given a `claim` (the service's: gm.service.mail_claims), the sou
 each batch before fetching it and fetches only what it was given; what was stored already is
 only marked, and what another process holds is left to it. A pass that left messages to others
 records nothing of how far it read (`reached` is None) and the next pass comes after
-HELD_RECHECK seconds instead of an IDLE, so that a holder's lapsed claim is taken over.
+HELD_RECHECK seconds instead of an IDLE, so that a holder's lapsed claim is taken over; a
+message found held is not asked for again for HELD_SKIP seconds (it is usually marked
+processed by then, and gone from the search).
 
 Ids are "UIDVALIDITY:UID". When the folder's UIDVALIDITY changes (the folder was recreated),
 old UIDs mean nothing: marks still pending for the old value are dropped, and everything
@@ -35,6 +37,7 @@ import contextlib
 import logging
 import re
 import ssl
+import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -68,6 +71,7 @@ _SIZE_RE = re.compile(rb"\bRFC822\.SIZE (\d+)", re.IGNORECASE)
 _UIDVALIDITY_RE = re.compile(rb"\[UIDVALIDITY (\d+)\]", re.IGNORECASE)
 _PERMANENTFLAGS_RE = re.compile(rb"\[PERMANENTFLAGS \(([^)]*)\)\]", re.IGNORECASE)
 HELD_RECHECK = 1.0  # seconds until the next pass after one that left messages to others
+HELD_SKIP = 5.0  # seconds a message found held elsewhere is not claimed again (nor sized)
 
 
 @dataclass(frozen=True)
@@ -215,6 +219,7 @@ class ImapSource(PolledSource):
         self._upcoming: asyncio.Future[list[InboundMail] | None] | None = None  # the next batch
         self.claim: Claimer | None = None  # claims a batch before it is fetched (shared folders)
         self._held: set[int] = set()  # UIDs of this pass another process holds
+        self._held_at: dict[int, float] = {}  # UID -> when (monotonic) it was found held
         oauth = config.sign_in.oauth
         self.tokens = TokenSource(oauth) if oauth is not None else None
 
@@ -569,7 +574,10 @@ class ImapSource(PolledSource):
         ids = {self.mail_id(uid): uid for uid in batch}
         claimed = await self.claim(list(ids))
         self._to_mark.update(ids[i] for i in claimed.done if i in ids)
-        self._held.update(ids[i] for i in claimed.held if i in ids)
+        held = [ids[i] for i in claimed.held if i in ids]
+        self._held.update(held)
+        now = time.monotonic()
+        self._held_at.update((uid, now) for uid in held)
         return [uid for mail_id, uid in ids.items() if mail_id in claimed.mine]
 
     def reached(self, started: float) -> float | None:
@@ -588,6 +596,12 @@ class ImapSource(PolledSource):
             generation = self._generation
         self._held.clear()
         todo = [u for u in uids if u not in self._offered and u not in self._to_mark]
+        if self._held_at:  # held elsewhere a moment ago: still so (it is not asked again)
+            now, found = time.monotonic(), set(uids)
+            self._held_at = {u: t for u, t in self._held_at.items()
+                             if u in found and now - t < HELD_SKIP}
+            self._held.update(u for u in todo if u in self._held_at)
+            todo = [u for u in todo if u not in self._held_at]
         plan = self._batches_of(todo, generation)
         upcoming = self._upcoming = asyncio.ensure_future(self._fetch_next(plan, generation))
         try:
