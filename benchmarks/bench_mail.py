@@ -325,8 +325,9 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
               + " + ".join(str(n) for n in per)
               + f" messages; handled twice: {twice}; acknowledged twice: "
               f"{sum(1 for n in replied.values() if n > 1)}; sent twice: {sent_twice(smtp)}")
-        print(f"{count} order messages, {backend}: APPEND {append_s:.1f} s; "
-              f"served in {seconds:.2f} s = {count / seconds:.0f} messages/s end to end "
+        print(f"{count} order messages, {backend}: "
+              + (f"APPEND {append_s:.1f} s; " if pacer is None else "APPENDed meanwhile; ")
+              + f"served in {seconds:.2f} s = {count / seconds:.0f} messages/s end to end "
               f"({acked[True]} acknowledgements with every unit ordered)"
               + ("" if steady is None else
                  f"; {(count - 1) / steady:.0f} messages/s from the first reply to the last")
