@@ -2,7 +2,7 @@
 UID) before fetching its body, so that no message is read and handled by two of them.
 
 Revision ID: 0016_scale
-Revises: 0015
+Revises: 0016_values
 Create Date: 2026-12-07
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0016_scale"
-down_revision: str | None = "0015"
+down_revision: str | None = "0016_values"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
