@@ -65,8 +65,9 @@ from gm.mail.source_keys import source_key
 from gm.notation import parse_order
 from gm.play.adjudicate import adjudicate_phase, playing, record_game_changes, submissions
 from gm.play.bouncing import bouncing_lines
+from gm.play.calendar_event import shown_for
 from gm.play.compose_reports import compose_reports
-from gm.play.deadlines import deadline_after, grace_end, show
+from gm.play.deadlines import deadline_after, grace_end
 from gm.play.reminders import remind_before
 from gm.play.render import render
 from gm.play.reports import choosers, has_choice, needed_in
@@ -462,26 +463,25 @@ class GameTick:
         before = remind_before(self.game.settings)
         if before <= timedelta(0) or self.now < deadline - before:
             return
-        shown = show(deadline, self.game.settings.timezone)
         for power in powers:
             if power.name not in stand.missing:
                 continue
             for address in power.addresses:
                 if self._notice("remind", phase, address, "orders due",
                                 "report/reminder-player.txt.j2", power=power.name,
-                                deadline=shown):
+                                deadline=shown_for(self.game.settings, address, deadline)):
                     self.summary.reminders += 1
 
     def tell_late(self, phase: PhaseRecord, stand: Standing, powers: list[PowerRecord],
                   until: datetime) -> None:
-        shown = show(until, self.game.settings.timezone)
         policy = self.game.settings.late.value
         for power in powers:
             if power.name not in stand.missing:
                 continue
             for address in power.addresses:
                 if self._notice("late", phase, address, "orders late",
-                                "report/late-player.txt.j2", power=power.name, until=shown,
+                                "report/late-player.txt.j2", power=power.name,
+                                until=shown_for(self.game.settings, address, until),
                                 policy=policy):
                     self.summary.notices += 1
 
