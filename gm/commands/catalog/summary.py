@@ -18,6 +18,7 @@ from gm.commands.handlers.gm_settings import shown_late
 from gm.commands.handlers.meant_game import meant_game, no_game_meant
 from gm.commands.handlers.press_settings import shown_press
 from gm.commands.handlers.records import add_rendered, standing
+from gm.commands.handlers.reliability import players_records
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -107,6 +108,9 @@ def handle(ctx: Context, command: Summary) -> None:
         quiet="QUIET" + (", revealed" if settings.revealed else "") if settings.quiet else None,
         players=players, years=_centres_by_year(variant, records), pictures=pictures,
         bouncing=bouncing))
+    if standing(ctx, game) == "gm":  # the players' reliability records
+        for line in players_records(ctx, game):
+            ctx.results.add(line)
 
 
 def shows_addresses(ctx: Context, game: GameRecord) -> bool:
