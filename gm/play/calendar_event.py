@@ -45,9 +45,11 @@ _NAMESPACE = uuid.UUID("6a1e4b8e-47d3-4c55-9a43-0c4f1d2b7e11")
 @dataclass(frozen=True)
 class PhaseDeadline:
     """A phase's deadline as its events give it: the phase's place in the game's history
-    (`index`), its name, the deadline and the event's SEQUENCE."""
+    (`index`) and when it opened (a phase reopened by ROLLBACK is another event), its name,
+    the deadline and the event's SEQUENCE."""
 
     index: int
+    opened: datetime
     phase: str
     deadline: datetime
     sequence: int
@@ -126,9 +128,12 @@ def with_time_line_html(html: str, line: str) -> str:
     return html[:end + 1] + paragraph + html[end + 1:]
 
 
-def event_uid(game: GameRecord, index: int, address: str) -> str:
-    """The UID of the event of the phase at `index` for `address`: the same in every mail."""
-    key = f"{game.id}|{game.name}|{game.created_at.isoformat()}|{index}|{address.lower()}"
+def event_uid(game: GameRecord, index: int, opened: datetime, address: str) -> str:
+    """The UID of the event of the phase at `index`, opened at `opened`, for `address`: the
+    same in every mail."""
+    opened_at = int(opened.timestamp())  # to the second, as every database keeps it
+    key = (f"{game.id}|{game.name}|{game.created_at.isoformat()}|{index}|{opened_at}|"
+           f"{address.lower()}")
     return str(uuid.uuid5(_NAMESPACE, hashlib.sha256(key.encode()).hexdigest()))
 
 
@@ -152,7 +157,7 @@ def deadline_event(game: GameRecord, deadline: PhaseDeadline, address: str,
     cal.add("calscale", "GREGORIAN")
     cal.add("method", "CANCEL" if cancel else "REQUEST")
     event = Event()
-    event.add("uid", event_uid(game, deadline.index, address))
+    event.add("uid", event_uid(game, deadline.index, deadline.opened, address))
     event.add("sequence", deadline.sequence)
     event.add("dtstamp", now.astimezone(UTC))
     start = deadline.deadline.astimezone(UTC)

@@ -26,13 +26,13 @@ def with_events(done: Adjudication, mails: Sequence[ReportMail]) -> list[ReportM
     nxt = done.next_phase
     opening = None
     if nxt is not None and nxt.deadline_at is not None:
-        opening = PhaseDeadline(nxt.index, done.variant.format_phase(nxt.phase),
+        opening = PhaseDeadline(nxt.index, nxt.opened_at, done.variant.format_phase(nxt.phase),
                                 nxt.deadline_at, 0)
     ended = done.phase
     closing = None
     # ended early, having been told (not a phase opened and resolved in the same moment)
     if ended.deadline_at is not None and ended.opened_at < done.at < ended.deadline_at:
-        closing = PhaseDeadline(ended.index, done.name, ended.deadline_at,
+        closing = PhaseDeadline(ended.index, ended.opened_at, done.name, ended.deadline_at,
                                 sequence_of(game.settings, ended.index) + 1)
     powers = {a.lower(): p.name for p in done.powers for a in p.addresses}
     out = []

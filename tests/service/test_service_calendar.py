@@ -175,3 +175,39 @@ async def test_a_players_own_time_zone_shows_beside_the_games(database: Database
     reminder = text_of(_to(_fresh(table), ITALY, "orders due"))
     assert ("Wed 2026-03-04 12:00 UTC; your time: Wed 2026-03-04 07:00 EST "
             "(America/New_York)") in " ".join(reminder.split())
+
+
+async def test_an_absence_moves_the_next_phases_event_and_a_new_player_gets_the_open_one(
+        database: Database, tmp_path: Path) -> None:
+    table, _ = await _started(database, tmp_path, "cal6")
+    # Italy is away over Fall 1901's deadline (Spring processed now + 72 hours: Wed 4 Mar):
+    # the report's event is at the deadline moved past the absence, whole days on
+    await table.answer("Italy", "SET ABSENCE 2026-03-04 TO 2026-03-05")
+    await table.orders(SPRING_1901)
+    _fresh(table)
+    await table.gm("SIGNON GM cal6 gmpass\nPROCESS")
+    fall = _event(_to(_fresh(table), ITALY, "results"))
+    assert fall["start"] == datetime(2026, 3, 6, 12, 0, tzinfo=UTC)
+    # the GM gives France to a new player: their first mail carries the open phase's event
+    await table.gm("SIGNON GM cal6 gmpass\nREPLACE France newfrance@example.org pwnew")
+    seated = _event(_to(_fresh(table), "newfrance@example.org", "you play France"))
+    assert seated["start"] == fall["start"] and seated["uid"] != fall["uid"]
+    assert seated["attendee"] == "mailto:newfrance@example.org"
+
+
+async def test_rollback_cancels_the_withdrawn_phase_and_sends_the_reopened_one_anew(
+        database: Database, tmp_path: Path) -> None:
+    table, start_mail = await _started(database, tmp_path, "cal7")
+    spring = _event(_to(start_mail, ITALY, "the game has started"))
+    await table.orders(SPRING_1901)
+    await table.gm("SIGNON GM cal7 gmpass\nPROCESS")
+    fall = _event(_to(_fresh(table), ITALY, "results"))
+    table.clock.advance(timedelta(hours=2))
+    await table.gm("SIGNON GM cal7 gmpass\nROLLBACK S1901M")
+    told = _to(_fresh(table), ITALY, "rolled back to")
+    withdrawn = _event(told, "CANCEL")
+    assert (withdrawn["uid"], withdrawn["sequence"]) == (fall["uid"], 1)
+    reopened = _event(told)
+    # a new event: the one of Spring 1901 as first opened was cancelled when it ended early
+    assert reopened["uid"] not in (spring["uid"], fall["uid"])
+    assert reopened["start"] == START + timedelta(hours=2 + 72)

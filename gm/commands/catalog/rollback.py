@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.calendar_notices import with_events
 from gm.commands.handlers.common import (
     as_master,
     deadline_for,
@@ -104,7 +105,11 @@ def handle(ctx: Context, command: Rollback) -> None:
     early = game.settings.early
     body = render("reply/rollback.txt.j2", game=game.name, phase=name, deadline=deadline,
                   early=early, service=ctx.service)
+    mark = len(ctx.results.mail)
     tell_game(ctx, game, f"rolled back to {name}", body)  # observers had the withdrawn report
+    if current is not None and not current.adjudicated and current.index != target.index:
+        with_events(ctx, game, current, mark, moved=True, cancel=True)  # withdrawn with it
+    with_events(ctx, game, reopened, mark)  # the reopened phase: a new event
     waits = ("its deadline, new orders from every power, or PROCESS" if early
              else "its deadline or PROCESS")
     ctx.results.add(f"{game.name} is back at the start of {name} (deadline {deadline}); "

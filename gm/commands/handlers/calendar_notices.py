@@ -20,7 +20,7 @@ from gm.play.calendar_event import (
 )
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
-from gm.store.rows import GameRecord, PhaseRecord
+from gm.store.rows import Attachment, GameRecord, PhaseRecord
 
 
 def with_events(ctx: Context, game: GameRecord, phase: PhaseRecord, since: int, *,
@@ -39,7 +39,7 @@ def with_events(ctx: Context, game: GameRecord, phase: PhaseRecord, since: int, 
         if ctx.signed is not None and ctx.signed.game.id == game.id:
             ctx.signed.game = game
     name = variant_of(game).format_phase(phase.phase)
-    deadline = PhaseDeadline(phase.index, name, phase.deadline_at, sequence)
+    deadline = PhaseDeadline(phase.index, phase.opened_at, name, phase.deadline_at, sequence)
     powers = {a.lower(): p.name for p in powers_repo.list_powers(ctx.session, game.id)
               for a in p.addresses}
     mail = ctx.results.mail
@@ -59,3 +59,14 @@ def with_events(ctx: Context, game: GameRecord, phase: PhaseRecord, since: int, 
             html = None if html is None else with_time_line_html(html, line)
         mail[at] = dataclasses.replace(notice, body=body, html=html,
                                        attachments=(*notice.attachments, event))
+
+
+def phase_event(ctx: Context, game: GameRecord, phase: PhaseRecord | None, address: str,
+                power: str) -> tuple[Attachment, ...]:
+    """The open `phase`'s event for a player just given `power` (ADD or REPLACE in a game
+    under way), or nothing when it has no deadline."""
+    if phase is None or phase.deadline_at is None:
+        return ()
+    deadline = PhaseDeadline(phase.index, phase.opened_at, variant_of(game).format_phase(
+        phase.phase), phase.deadline_at, sequence_of(game.settings, phase.index))
+    return (deadline_event(game, deadline, address, power, now=ctx.now),)
