@@ -30,8 +30,8 @@ def with_events(done: Adjudication, mails: Sequence[ReportMail]) -> list[ReportM
                                 nxt.deadline_at, 0)
     ended = done.phase
     closing = None
-    # ended early, having been told (not a phase opened and resolved in the same moment)
-    if ended.deadline_at is not None and ended.opened_at < done.at < ended.deadline_at:
+    # ended early (a phase resolved as it opened too: its event went with the report before)
+    if ended.deadline_at is not None and done.at < ended.deadline_at:
         closing = PhaseDeadline(ended.index, ended.opened_at, done.name, ended.deadline_at,
                                 sequence_of(game.settings, ended.index) + 1)
     powers = {a.lower(): p.name for p in done.powers for a in p.addresses}

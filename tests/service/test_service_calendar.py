@@ -150,6 +150,11 @@ async def test_a_players_own_time_zone_shows_beside_the_games(database: Database
             "America/New_York, beside the game's (UTC).") in reply
     assert ("Deadline of Spring 1901, Movement: Wed 2026-03-04 12:00 UTC; your time: Wed "
             "2026-03-04 07:00 EST (America/New_York).") in reply
+    # LIST and SUMMARY show it too
+    for asked in ("LIST cal5", "SUMMARY cal5"):
+        assert ("Wed 2026-03-04 12:00 UTC; your time: Wed 2026-03-04 07:00 EST "
+                "(America/New_York)") in " ".join((await table.answer("Italy", asked)).split())
+    assert "your time" not in await table.answer("France", "LIST cal5")
     # the player's zone is theirs alone: the game keeps its clock
     await table.gm("SIGNON GM cal5 gmpass\nSET DEADLINE 2026-03-10 18:00")
     mail = _fresh(table)

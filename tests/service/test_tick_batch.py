@@ -90,10 +90,10 @@ def test_a_phase_opened_by_the_tick_and_nobody_has_a_choice_in_is_resolved_in_th
         history = phases_repo.history(s, game)
         reports = outbound_repo.list_outbound(s, limit=100)
         # each phase: its orders and its position, as PNG (SET PICTURES INLINE, the default);
-        # each report its calendar event: the fall's cancelled (it ended early) and the
-        # winter's sent to each of eight, the winter's reports Spring 1902's (the winter,
-        # resolved as it opened, was never told: nothing to cancel)
-        assert s.scalar(select(func.count()).select_from(OutboundFile)) == 2 * 2 + 8 * 3
+        # each report its calendar events, to each of eight: the fall's cancelled (it ended
+        # early) and the winter's sent; the winter's cancelled (resolved as it opened, after
+        # its event went with the fall's report) and Spring 1902's sent
+        assert s.scalar(select(func.count()).select_from(OutboundFile)) == 2 * 2 + 8 * 4
     assert [(p.phase, p.adjudicated) for p in history] == [
         (Phase("Fall", 1901, PhaseType.MOVEMENT), True),
         (Phase("Winter", 1901, PhaseType.ADJUSTMENT), True),

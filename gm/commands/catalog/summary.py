@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.common import no_game, shown_deadline, variant_of
+from gm.commands.handlers.common import no_game, variant_of
 from gm.commands.handlers.gm_settings import shown_late
 from gm.commands.handlers.meant_game import meant_game, no_game_meant
 from gm.commands.handlers.press_settings import shown_press
@@ -24,6 +24,7 @@ from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.engine.phase import PhaseType
 from gm.play.bouncing import bouncing_lines
+from gm.play.calendar_event import shown_for
 from gm.play.picture_choice import chosen, game_default
 from gm.play.render import render
 from gm.play.seating import addresses_hidden, players_lines
@@ -89,7 +90,8 @@ def handle(ctx: Context, command: Summary) -> None:
                 status.value.replace("_", " ")))
         if phase.deadline_at is not None and not phase.adjudicated:
             if game.status is GameStatus.ACTIVE:
-                deadline = shown_deadline(game, phase.deadline_at)
+                # in the reader's own time too (SET TIMEZONE)
+                deadline = shown_for(game.settings, ctx.sender, phase.deadline_at)
             elif game.status is GameStatus.PAUSED:
                 deadline = "none while the game is paused"
     settings = game.settings
