@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from sqlalchemy import select
+from sqlalchemy import String, cast, select
 from sqlalchemy.orm import Session
 
 from gm.store import powers as powers_repo
@@ -21,8 +21,14 @@ def games_of(session: Session, address: str) -> list[int]:
     """The ids of the games `address` plays or played a power in, oldest first."""
     key = address_key(address)
     found = {p.game_id for p in powers_repo.powers_played_by(session, address)}
-    rows = session.execute(select(AuditEntry.game_id, AuditEntry.details).where(
-        AuditEntry.action.in_(SEATING_ACTIONS), AuditEntry.game_id.is_not(None)))
+    # the entries whose text holds the address (a first sieve, by the database; each is then
+    # read whole: the address must be one of its values, not part of one)
+    pattern = "%" + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    query = select(AuditEntry.game_id, AuditEntry.details).where(
+        AuditEntry.action.in_(SEATING_ACTIONS), AuditEntry.game_id.is_not(None))
+    if key.isascii():  # (a document may keep other characters escaped)
+        query = query.where(cast(AuditEntry.details, String).ilike(pattern, escape="\\"))
+    rows = session.execute(query)
     for game_id, details in rows:
         if game_id is not None and game_id not in found and _names(details, key):
             found.add(game_id)
