@@ -17,10 +17,10 @@ from gm.play.calendar_event import (
     with_time_line,
     with_time_line_html,
 )
-from gm.play.reports import ReportMail
+from gm.store.outgoing import Outgoing
 
 
-def with_events(done: Adjudication, mails: Sequence[ReportMail]) -> list[ReportMail]:
+def with_events(done: Adjudication, mails: Sequence[Outgoing]) -> list[Outgoing]:
     """`mails` (the reports of `done`, one recipient each) with their calendar events."""
     game = done.game
     nxt = done.next_phase
@@ -53,7 +53,8 @@ def with_events(done: Adjudication, mails: Sequence[ReportMail]) -> list[ReportM
             events.append(deadline_event(game, opening, address, power, now=done.at))
             line = time_line(game.settings, address, opening.phase, opening.deadline)
             if line is not None:
-                mail = replace(mail, text=with_time_line(mail.text, line),
-                               html=with_time_line_html(mail.html, line))
+                mail = replace(mail, body=with_time_line(mail.body, line),
+                               html=None if mail.html is None
+                               else with_time_line_html(mail.html, line))
         out.append(replace(mail, attachments=(*events, *mail.attachments)))
     return out

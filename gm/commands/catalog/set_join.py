@@ -65,6 +65,7 @@ COMMAND = CommandSpec(
     rules={"set_join": read_set_join},
     handle=handle,
     set_usage={"JOIN": f"SET JOIN needs the record a player must have to join: {FORMS}"},
+    set_words=("JOIN",),
     help=(
         HelpLines("DEADLINES", 112, """\
     SET JOIN ONTIME <n>%           only players who ordered at least that share of

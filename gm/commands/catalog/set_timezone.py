@@ -52,6 +52,8 @@ def handle(ctx: Context, command: SetTimezone) -> None:
 COMMAND = CommandSpec(
     value=SetTimezone,
     keywords=("SET",),
+    set_words=("TIMEZONE",),
+    player_setting=True,  # a player's own clock too (gm.commands.handlers.reader_zone)
     rules={"set_timezone": read_set_timezone},
     handle=handle,
     set_usage={

@@ -17,7 +17,7 @@ from gm.commands.handlers.common import (
     shown_deadline,
     variant_of,
 )
-from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.context import Context
 from gm.commands.handlers.signon_guard import unlock as unlock_signons
 from gm.mail.compose import build_subject
 from gm.play.absences import absences, with_absences
@@ -26,6 +26,7 @@ from gm.secret import Secret
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
+from gm.store.outgoing import Outgoing
 from gm.store.passwords import hash_password
 from gm.store.rows import GameRecord, PowerRecord
 from gm.store.statuses import GameStatus, PowerStatus
@@ -38,7 +39,7 @@ def new_password() -> str:
 
 
 def seated_notice(ctx: Context, game: GameRecord, power: str, address: str, password: str,
-                  *, replaced: bool = False) -> Notice:
+                  *, replaced: bool = False) -> Outgoing:
     """The mail to a player given `power` (ADD, REPLACE): the game, the power, the password,
     the current phase and deadline (if the game has started) and how to order."""
     variant = variant_of(game)
@@ -49,8 +50,8 @@ def seated_notice(ctx: Context, game: GameRecord, power: str, address: str, pass
                   phase=None if phase is None else phase_name(variant, phase),
                   deadline=None if phase is None else shown_deadline(game, phase.deadline_at),
                   service=ctx.service)
-    return Notice((address,), build_subject(f"you play {power}", game=game.name), body,
-                  game.id, attachments=phase_event(ctx, game, phase, address, power))
+    return Outgoing((address,), build_subject(f"you play {power}", game=game.name), body,
+                    game.id, attachments=phase_event(ctx, game, phase, address, power))
 
 
 def seat(ctx: Context, what: str, name: str) -> tuple[GameRecord, PowerRecord] | None:
@@ -125,7 +126,7 @@ def replace_player(ctx: Context, name: str, address: str, password: Secret | Non
                                           replaced=True))
     for previous in old:
         if previous.lower() != address.lower():
-            ctx.results.mail.append(Notice(
+            ctx.results.mail.append(Outgoing(
                 (previous,), build_subject(f"you no longer play {power.name}", game=game.name),
                 render("reply/unseated.txt.j2", game=game.name, power=power.name,
                        service=ctx.service), game.id))
