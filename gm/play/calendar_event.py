@@ -6,9 +6,13 @@ the mail that moves it) carries one event for that phase and reader (observers o
 and get none): the same UID every time (from the
 game, the phase's place in its history and the reader's address), a SEQUENCE that grows by one
 each time the deadline moves (SET DEADLINE <date>, PAUSE, RESUME; kept in the game's settings
-document under `CALENDAR_KEY`), and an alarm before the deadline. So a calendar updates the one
-event rather than adding a second. A phase that ends before its deadline (everyone ordered, the
-GM's PROCESS) and a paused game's deadline are cancelled (METHOD:CANCEL, STATUS:CANCELLED).
+document under `CALENDAR_KEY`), and an alarm before the deadline (the game's reminder lead, SET
+REMIND). So a calendar updates the one event rather than adding a second. A phase that ends
+before its deadline (everyone ordered, the GM's PROCESS), a paused game's deadline and a phase
+withdrawn by ROLLBACK are cancelled (METHOD:CANCEL, STATUS:CANCELLED); a phase reopened by
+ROLLBACK is a new event. An absence never moves the open phase's deadline (njudge `absence`):
+the later deadlines it moves are the ones the reports carry. A player given a power in a game
+under way gets the open phase's event with the seating mail.
 
 Why METHOD:REQUEST (an invitation) rather than PUBLISH: Gmail, Outlook, Apple Mail and
 Thunderbird all update an invitation in place from a later one with the same UID and a higher
