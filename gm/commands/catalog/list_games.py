@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.common import no_game, shown_deadline, variant_label, variant_of
+from gm.commands.handlers.common import no_game, variant_label, variant_of
 from gm.commands.handlers.gm_settings import duration_text, shown_late
 from gm.commands.handlers.meant_game import meant_game
 from gm.commands.handlers.press_settings import shown_press
@@ -20,6 +20,7 @@ from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
+from gm.play.calendar_event import shown_for
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
@@ -89,7 +90,10 @@ def _details(ctx: Context, game: GameRecord) -> None:
     settings = game.settings
     grace = duration_text(settings.grace)
     if phase is not None and not phase.adjudicated and game.status is GameStatus.ACTIVE:
-        ctx.results.add(f"  Deadline: {shown_deadline(game, phase.deadline_at)}; grace: {grace}")
+        # in the reader's own time too (SET TIMEZONE)
+        shown = ("none" if phase.deadline_at is None
+                 else shown_for(game.settings, ctx.sender, phase.deadline_at))
+        ctx.results.add(f"  Deadline: {shown}; grace: {grace}")
     else:
         ctx.results.add(f"  Deadlines: {_rules(game)}; grace: {grace}")
     extra = settings.extra

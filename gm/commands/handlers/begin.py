@@ -3,6 +3,7 @@ put in civil disorder (FORCE BEGIN), and the game-start notice to every player a
 
 from __future__ import annotations
 
+from gm.commands.handlers.calendar_notices import with_events
 from gm.commands.handlers.common import (
     as_master,
     deadline_for,
@@ -68,7 +69,9 @@ def begin(ctx: Context, what: str, *, force: bool) -> None:
                     f"deadline {deadline}."
                     + (f" In civil disorder (no player): {', '.join(missing)}." if missing
                        else ""))
+    mark = len(ctx.results.mail)
     _tell_start(ctx, game, variant, state, deadline)
+    with_events(ctx, game, phase, mark)  # the deadline's calendar event
 
 
 def _tell_start(ctx: Context, game: GameRecord, variant: Variant, state: GameState,
