@@ -166,7 +166,7 @@ class OrderLineRow(Base):
     text: Mapped[str] = mapped_column(Text)  # as received
     canonical: Mapped[str | None] = mapped_column(Text)  # str(order) when it parsed
     # the order as a value (gm.engine.order_json), read without the grammar; None: read the
-    # canonical text (stored before migration 0016_values, or not readable then)
+    # canonical text (stored before migration 0016, or not readable then)
     value: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument)
     error: Mapped[str | None] = mapped_column(Text)
 

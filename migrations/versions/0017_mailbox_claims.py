@@ -1,8 +1,8 @@
 """Mailbox claims: processes sharing one IMAP folder claim each message (by UIDVALIDITY and
 UID) before fetching its body, so that no message is read and handled by two of them.
 
-Revision ID: 0016_scale
-Revises: 0016_values
+Revision ID: 0017
+Revises: 0016
 Create Date: 2026-12-07
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0016_scale"
-down_revision: str | None = "0016_values"
+revision: str = "0017"
+down_revision: str | None = "0016"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
