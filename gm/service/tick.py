@@ -427,7 +427,7 @@ class GameTick:
     def adjudicate(self, phase: PhaseRecord, why: Why, powers: list[PowerRecord],
                    stand: Standing, disorder: list[str] | None = None) -> bool:
         done = adjudicate_phase(self.game, phase, powers, stand.submitted, now=self.now,
-                                disorder=disorder or ())
+                                disorder=disorder or (), session=self.session)
         record_game_changes(self.session, done)
         # the phases are recorded with the batch's, or before the next phase is looked at
         self.closing.append(done.closing)

@@ -57,7 +57,8 @@ def handle(ctx: Context, command: Process) -> None:
                         " was processed (PROCESS alone processes the current phase).")
         return
     done = adjudicate_phase(game, phase, powers_repo.list_powers(ctx.session, game.id),
-                            submissions(ctx.session, variant, phase), now=ctx.now)
+                            submissions(ctx.session, variant, phase), now=ctx.now,
+                            session=ctx.session)
     record_adjudication(ctx.session, done)
     reports = compose_reports(done, press_repo.list_press(ctx.session, game.id),
                               service=ctx.service, bouncing=bouncing_lines(ctx.session, game))
