@@ -15,7 +15,22 @@ from gm.bot.legal import checked, spec
 from gm.bot.position import FAR, Position
 from gm.engine.geo import Location
 from gm.engine.orders import AnyOrder, Hold, Move, SupportHold, SupportMove
+from gm.engine.phase import PhaseType
 from gm.engine.units import Unit
+
+
+def _deciding(pos: Position) -> bool:
+    """Is this the year's last movement phase (centres change hands after it)?"""
+    calendar = pos.variant.calendar
+    phase = pos.state.phase
+    later = calendar.next(phase)
+    for _ in range(6):
+        if later.year != phase.year:
+            return True
+        if later.type is PhaseType.MOVEMENT:
+            return False
+        later = calendar.next(later)
+    return True
 
 
 class _Plan:
@@ -26,6 +41,8 @@ class _Plan:
         self.orders: dict[Unit, AnyOrder] = {}
         self.staying: set[Unit] = set()  # units that stay where they are (hold or support)
         self.bound: set[str] = set()  # provinces a unit of the power moves to or stays in
+        # the movement after which centres change hands (the year's last: Fall)
+        self.deciding = _deciding(pos)
 
     def free(self) -> list[Unit]:
         return [u for u in self.pos.mine if u not in self.orders and u not in self.staying]
@@ -68,39 +85,65 @@ class _Plan:
 
 
 def _stay(plan: _Plan) -> None:
+    """Units on a wanted centre stay (to take it); on an own centre another power could enter,
+    in the season that decides who owns it."""
     pos = plan.pos
     for unit in pos.mine:
         here = unit.province
         if (here in pos.wanted and here in pos.gmap.centres) or \
-                (here in pos.owned and pos.threat.get(here, 0) > 0):
+                (plan.deciding and here in pos.owned and pos.threat.get(here, 0) > 0):
             plan.staying.add(unit)
             plan.bound.add(here)
 
 
+def _guards(pos: Position, target: str, occupant: Unit) -> list[Unit]:
+    """The units of `occupant`'s power that could support it where it stands."""
+    return [u for u in pos.state.units if u.power == occupant.power and u is not occupant
+            and target in pos.reach(u)]
+
+
 def _attack(plan: _Plan) -> None:
+    """Attack centres held by other powers: the attack must be stronger than the occupant and
+    every supporter it may have that no unit of the power attacks (an attacked unit's support
+    is cut)."""
     pos = plan.pos
-    held = [p for p in sorted(pos.wanted) if pos.foreign(p) is not None]
-    held.sort(key=lambda p: pos.threat.get(p, 0))
-    for target in held:
+    held = []
+    for target in sorted(pos.wanted):
+        occupant = pos.foreign(target)
+        if occupant is not None:
+            guards = _guards(pos, target, occupant)
+            held.append((len(guards), pos.threat.get(target, 0), target, guards))
+    held.sort(key=lambda h: h[:3])
+    for _, _, target, guards in held:
         if target in plan.bound:
             continue
-        occupant = pos.foreign(target)
-        assert occupant is not None
-        guards = sum(1 for u in pos.state.units
-                     if u.power == occupant.power and u is not occupant
-                     and pos.gmap.adjacent(u.province, target))
-        needed = 2 + min(guards, 1)
         movers = [u for u in plan.free() if target in pos.moves[u]]
         if not movers:
             continue
         mover = min(movers, key=lambda u: (u.province in pos.owned, u.province))
         helpers = plan.helpers(target, mover)
-        if 1 + len(helpers) < needed:
+        cutters: list[tuple[Unit, str]] = []
+        spare = [u for u in plan.free() if u is not mover and u not in helpers]
+        for guard in guards:
+            cutter = next((u for u in spare if plan.can_enter(u, guard.province)), None)
+            if cutter is None:
+                cutter = next((u for u in helpers if u not in plan.staying and len(helpers)
+                               > len(guards) - len(cutters)
+                               and plan.can_enter(u, guard.province)), None)
+                if cutter is not None:
+                    helpers.remove(cutter)
+            if cutter is not None:
+                spare = [u for u in spare if u is not cutter]
+                cutters.append((cutter, guard.province))
+        uncut = len(guards) - len(cutters)
+        if len(helpers) < uncut + 1:
             continue
         plan.move(mover, target)
+        for cutter, province in cutters:
+            plan.move(cutter, province)
         given = 0
         for helper in helpers:
-            if given >= needed - 1:
+            if given > uncut:
                 break
             if plan.support(helper, mover, target):
                 given += 1
@@ -108,7 +151,7 @@ def _attack(plan: _Plan) -> None:
 
 def _occupy(plan: _Plan) -> None:
     pos = plan.pos
-    autumn = pos.variant.calendar.season_of(pos.state.phase).name.lower().startswith(("f", "a"))
+    autumn = plan.deciding
     empty = [p for p in sorted(pos.wanted) if p not in pos.occupant]
     if autumn:  # an own centre another power could walk into
         empty += [p for p in sorted(pos.owned) if p not in pos.occupant
@@ -132,12 +175,12 @@ def _advance(plan: _Plan) -> None:
     pos = plan.pos
     for _ in range(2):  # a second pass: places left by the first pass's moves
         for unit in plan.free():
-            now = pos.far(unit.type, unit.province)
+            now = pos.far(unit.type, unit.location)
             best: tuple[int, int, str] | None = None
-            for province in pos.moves[unit]:
+            for province, move in pos.moves[unit].items():
                 if not plan.can_enter(unit, province) or pos.foreign(province) is not None:
                     continue
-                far = pos.far(unit.type, province)
+                far = pos.far(unit.type, move.dest)
                 if far >= now or far >= FAR:
                     continue
                 key = (far, pos.threat.get(province, 0), province)
@@ -145,6 +188,35 @@ def _advance(plan: _Plan) -> None:
                     best = key
             if best is not None:
                 plan.move(unit, best[2])
+
+
+def _gather(plan: _Plan) -> None:
+    """Free units near a centre held by another power, too few yet to take it, move next to it
+    (where no unit stands): enough to attack it next time with support."""
+    pos = plan.pos
+    held = []
+    for target in sorted(pos.wanted):
+        occupant = pos.foreign(target)
+        if occupant is not None and target not in plan.bound:
+            held.append((len(_guards(pos, target, occupant)), target))
+    held.sort()
+    for guards, target in held:
+        around = {p for p in pos.gmap.borders.get(target, ())}
+        near = sum(1 for u in pos.mine if target in pos.moves[u])
+        want = 2 + guards
+        for unit in plan.free():
+            if near >= want:
+                break
+            if target in pos.moves[unit] or pos.far(unit.type, unit.location) > 3:
+                continue
+            for province, move in sorted(pos.moves[unit].items()):
+                if province not in around or not plan.can_enter(unit, province) \
+                        or province in pos.occupant:
+                    continue
+                if target in pos.reach(Unit(pos.power, unit.type, move.dest)):
+                    plan.move(unit, province)
+                    near += 1
+                    break
 
 
 def _help(plan: _Plan) -> None:
@@ -175,6 +247,7 @@ def bot_movement(pos: Position) -> list[AnyOrder]:
     _stay(plan)
     _attack(plan)
     _occupy(plan)
+    _gather(plan)
     _advance(plan)
     _help(plan)
     return [plan.orders.get(u, Hold(spec(u))) for u in pos.mine]

@@ -4,10 +4,12 @@ it wants, who could reach each province next, and how far each place is from a w
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from gm.bot.legal import destinations
+from gm.engine.geo import Location
 from gm.engine.map import GameMap
 from gm.engine.orders import Move
 from gm.engine.state import GameState
@@ -15,6 +17,7 @@ from gm.engine.units import Unit, UnitType
 from gm.engine.variant import Variant
 
 FAR = 10_000  # no wanted centre can be reached
+N = TypeVar("N", bound=Hashable)  # a place: a province, or a fleet's location
 
 
 def _fleet_graph(gmap: GameMap) -> dict[str, set[str]]:
@@ -24,14 +27,13 @@ def _fleet_graph(gmap: GameMap) -> dict[str, set[str]]:
     return graph
 
 
-def _distances(graph: Mapping[str, Iterable[str]], sources: Iterable[str]) -> dict[str, int]:
-    """Steps from each province to the nearest of `sources` over `graph` (symmetric enough
-    for a heuristic: the map's borders are mostly both ways)."""
-    reverse: dict[str, set[str]] = {}
+def _distances(graph: Mapping[N, Iterable[N]], sources: Iterable[N]) -> dict[N, int]:
+    """Steps from each place to the nearest of `sources` over `graph`, walked backwards."""
+    reverse: dict[N, set[N]] = {}
     for src, dsts in graph.items():
         for dst in dsts:
             reverse.setdefault(dst, set()).add(src)
-    dist = {s: 0 for s in sources}
+    dist = dict.fromkeys(sources, 0)
     frontier = list(dist)
     while frontier:
         nxt = []
@@ -58,8 +60,9 @@ class Position:
     occupant: dict[str, Unit] = field(default_factory=dict)  # province -> unit there
     threat: dict[str, int] = field(default_factory=dict)  # province -> foreign units reaching it
     army_far: dict[str, int] = field(default_factory=dict)  # province -> steps to a wanted centre
-    fleet_far: dict[str, int] = field(default_factory=dict)
+    fleet_far: dict[Location, int] = field(default_factory=dict)  # by fleet location
     moves: dict[Unit, dict[str, Move]] = field(default_factory=dict)  # legal moves by place
+    fleet_graph: dict[str, set[str]] = field(default_factory=dict)  # province -> by fleet
 
     @staticmethod
     def of(variant: Variant, state: GameState, power: str) -> Position:
@@ -68,23 +71,33 @@ class Position:
         pos = Position(variant, gmap, state, power, state.units_of(power), owned,
                        frozenset(gmap.centres - owned))
         pos.occupant = {u.province: u for u in state.units}
-        fleet_graph = _fleet_graph(gmap)
+        pos.fleet_graph = _fleet_graph(gmap)
         for unit in state.units:
             if unit.power == power:
                 continue
-            reach = (gmap.army_adj.get(unit.province, ()) if unit.type is UnitType.ARMY
-                     else fleet_graph.get(unit.province, ()))
-            for p in reach:
+            for p in pos.reach(unit):
                 pos.threat[p] = pos.threat.get(p, 0) + 1
         pos.army_far = _distances(gmap.army_adj, pos.wanted)
-        pos.fleet_far = _distances(fleet_graph, pos.wanted)
+        pos.fleet_far = _distances(
+            gmap.fleet_adj, [loc for loc in gmap.fleet_adj if loc.province in pos.wanted])
         pos.moves = {u: destinations(variant, gmap, state, u) for u in pos.mine}
         return pos
 
-    def far(self, unit_type: UnitType, province: str) -> int:
-        """Steps from `province` to a wanted centre for a unit of `unit_type`."""
-        table = self.army_far if unit_type is UnitType.ARMY else self.fleet_far
-        return table.get(province, FAR)
+    def reach(self, unit: Unit) -> Iterable[str]:
+        """Where `unit` could move next (the map's adjacency, no convoy)."""
+        if unit.type is UnitType.ARMY:
+            return self.gmap.army_adj.get(unit.province, ())
+        return self.fleet_graph.get(unit.province, ())
+
+    def far(self, unit_type: UnitType, place: str | Location) -> int:
+        """Steps from `place` to a wanted centre for a unit of `unit_type` (a fleet from the
+        best coast of a province, or from the location given)."""
+        if unit_type is UnitType.ARMY:
+            return self.army_far.get(place if isinstance(place, str) else place.province, FAR)
+        if isinstance(place, Location):
+            return self.fleet_far.get(place, FAR)
+        return min((self.fleet_far.get(loc, FAR) for loc in self.gmap.fleet_locations(place)),
+                   default=FAR)
 
     def foreign(self, province: str) -> Unit | None:
         """The unit of another power (or a neutral garrison) in `province`, if any."""
