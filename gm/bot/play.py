@@ -136,7 +136,7 @@ def _attack(plan: _Plan) -> None:
                 spare = [u for u in spare if u is not cutter]
                 cutters.append((cutter, guard.province))
         uncut = len(guards) - len(cutters)
-        if len(helpers) < uncut + 1:
+        if len(helpers) < max(1, uncut):  # a tie bounces at worst: nothing is lost
             continue
         plan.move(mover, target)
         for cutter, province in cutters:
