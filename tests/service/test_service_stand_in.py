@@ -127,3 +127,24 @@ async def test_the_gm_seats_the_bot(database: Database, tmp_path: Path) -> None:
     report = _flat(await table.process())
     assert "France sent no orders" not in report  # its orders were in, as a player's
     assert _units(table, "France") != {"A Par", "A Mar", "F Bre"}
+
+
+async def test_a_quiet_game_shows_the_bot_as_a_player(database: Database,
+                                                      tmp_path: Path) -> None:
+    table = seven_powers(database, tmp_path, "siquiet")
+    players = {p: a for p, a in PLAYERS.items() if p != "France"}
+    await table.send(GM, "\n".join(
+        ["CREATE siquiet standard gmpass", "SET QUIET", "ADD France BOT"]
+        + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in players.items()]
+        + ["START"]))
+    listed = _flat(await table.answer("England", "LIST siquiet"))
+    assert "France: taken, playing" in listed
+    summary = _flat(await table.answer("England", "SUMMARY siquiet"))
+    assert "France: player 3 from the start" in summary and "bot" not in summary.lower()
+    gm_summary = _flat(text_of(await table.send(GM, "SIGNON GM siquiet gmpass\nSUMMARY")))
+    assert "the bot from the start" in gm_summary
+    gm_list = _flat(text_of(await table.send(GM, "LIST siquiet")))
+    assert "France: taken, playing" in gm_list  # the game is QUIET: LIST is everyone's
+    await table.orders(_without("France", SPRING_1901))
+    report = _flat(await table.process())
+    assert "France sent no orders" not in report and "stand-in" not in report
