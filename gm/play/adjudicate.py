@@ -118,7 +118,7 @@ def adjudicate_phase(game: GameRecord, phase: PhaseRecord, powers: Sequence[Powe
     ordered = {s.power for s in submitted}
     stood: tuple[StoodIn, ...] = ()
     if session is not None:
-        submitted, stood = stand_ins(session, game, phase, powers, submitted)
+        submitted, stood = stand_ins(session, game, phase, powers, submitted, now=now)
     by = {s.power: s.policy.value for s in stood}
     late = tuple(LateRow(p, p in disorder, by.get(p, ""))
                  for p in choosers(variant, phase.state, active) if p not in ordered)

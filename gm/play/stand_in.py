@@ -29,6 +29,7 @@ from gm.engine.orders import AnyOrder, Order
 from gm.engine.phase import PhaseType
 from gm.engine.results import Submitted
 from gm.notation import parse_order
+from gm.play.absences import holding
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
@@ -93,11 +94,18 @@ def seated_bots(settings: GameSettings, powers: Sequence[PowerRecord]) -> list[s
     return [p.name for p in powers if p.name in chosen and not p.addresses]
 
 
-def policy_for(settings: GameSettings, power: str, *, bot: bool = False) -> StandIn:
-    """The stand-in for `power`: BOT where the bot plays it (`bot`), else the player's choice,
-    the GM's for the power, the game's, else HOLD."""
+def policy_for(settings: GameSettings, power: str, *, bot: bool = False,
+               at: datetime | None = None) -> StandIn:
+    """The stand-in for `power`: BOT where the bot plays it (`bot`), else the stand-in of an
+    absence of its player that holds `at` (SET ABSENCE ... STANDIN), the player's choice, the
+    GM's for the power, the game's, else HOLD."""
     if bot:
         return StandIn.BOT
+    if at is not None:
+        for absence in holding(settings, at):
+            away = _read(absence.stand_in) if absence.power == power else None
+            if away is not None:
+                return away
     chosen = choices(settings)
     for key in (f"!{power}", power, ""):
         policy = _read(chosen.get(key))
@@ -127,11 +135,11 @@ def last_movement_orders(session: Session, variant: Variant, game_id: int, befor
 
 
 def stand_ins(session: Session, game: GameRecord, phase: PhaseRecord,
-              powers: Sequence[PowerRecord], submitted: Sequence[Submitted],
-              ) -> tuple[list[Submitted], tuple[StoodIn, ...]]:
+              powers: Sequence[PowerRecord], submitted: Sequence[Submitted], *,
+              now: datetime) -> tuple[list[Submitted], tuple[StoodIn, ...]]:
     """`submitted` with the stand-ins' orders added for each power that has a choice in `phase`
-    and no orders in `submitted` (`powers`: the game's); which powers' orders a stand-in
-    gave."""
+    and no orders in `submitted` (`powers`: the game's; `now`: when it is adjudicated, which
+    absences hold); which powers' orders a stand-in gave."""
     variant = get_variant(game.variant)
     playing_bots = seated_bots(game.settings, powers)
     state = phase.state
@@ -141,7 +149,7 @@ def stand_ins(session: Session, game: GameRecord, phase: PhaseRecord,
     for power, needed in orders_needed(variant, state).items():
         if power in ordered or needed.only_optional:
             continue
-        policy = policy_for(game.settings, power, bot=power in playing_bots)
+        policy = policy_for(game.settings, power, bot=power in playing_bots, at=now)
         if policy is StandIn.HOLD:
             continue
         last = (last_movement_orders(session, variant, game.id, phase.index, power)

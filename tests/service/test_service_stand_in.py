@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from gm.engine.phase import PhaseType
+from gm.store import games as games_repo
+from gm.store import phases as phases_repo
 from gm.store.db import Database
 from tests.support.mail_table import MailTable, seven_powers
 from tests.support.service_support import GM, PLAYERS, SPRING_1901, text_of
@@ -148,3 +150,26 @@ async def test_a_quiet_game_shows_the_bot_as_a_player(database: Database,
     await table.orders(_without("France", SPRING_1901))
     report = _flat(await table.process())
     assert "France sent no orders" not in report and "stand-in" not in report
+
+
+async def test_an_absence_with_a_stand_in_moves_no_deadline(database: Database,
+                                                            tmp_path: Path) -> None:
+    table = seven_powers(database, tmp_path, "siaway")
+    await table.start("standard")
+    reply = _flat(await table.answer(
+        "France", "SET ABSENCE 2026-03-01 TO 2026-03-06 STANDIN MAYBE"))
+    assert "STANDIN needs HOLD, DEFEND, REPEAT or BOT, not 'MAYBE'" in reply
+    reply = _flat(await table.answer("France", "SET ABSENCE 2026-03-01 TO 2026-03-06 STANDIN BOT"))
+    assert ("France is away from 2026-03-01 to 2026-03-06 in siaway (6 days of 14 claimed); "
+            "no deadline moves: the stand-in (BOT) gives France's orders at each deadline "
+            "within it that you have sent none for.") in reply
+    await table.orders(_without("France", SPRING_1901))
+    report = _flat(await table.process())
+    assert "France sent no orders: its stand-in (BOT) gave its orders (shown above)." in report
+    with database.read() as s:
+        game = games_repo.find_game(s, "siaway")
+        assert game is not None
+        opened = phases_repo.current_phase(s, game.id)
+        assert opened is not None and opened.deadline_at is not None
+        # the Fall deadline falls within the absence and stays there
+        assert opened.deadline_at.date().isoformat() <= "2026-03-06"
