@@ -101,9 +101,9 @@ def _shuffled_opening(variant: Variant, state: GameState, power: str,
     return keep_legal(variant, state, power, [*kept, choice])
 
 
-def seats(games: int, seed: int) -> None:
+def seats(games: int, seed: int, policies: Sequence[StandIn]) -> None:
     variant = get_variant("standard")
-    for against in (StandIn.HOLD, StandIn.REPEAT, StandIn.DEFEND):
+    for against in policies:
         print(f"bot against six {against.value} powers, centres after Winter 1910 "
               f"({games} games a seat):")
         means = []
@@ -149,11 +149,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=47)
     parser.add_argument("--only", choices=("seats", "variants"))
     parser.add_argument("--variant", action="append", choices=VARIANTS)
+    parser.add_argument("--against", action="append", choices=("HOLD", "REPEAT", "DEFEND"))
     args = parser.parse_args(argv)
     if args.only in (None, "variants"):
         variants(args.years, args.variant or VARIANTS)
     if args.only in (None, "seats"):
-        seats(args.games, args.seed)
+        seats(args.games, args.seed,
+              [StandIn(a) for a in args.against or ("HOLD", "REPEAT", "DEFEND")])
     return 0
 
 

@@ -79,8 +79,8 @@ def try_build(variant: Variant, gmap: GameMap, state: GameState, power: str, sit
 def keep_legal(variant: Variant, state: GameState, power: str,
                orders: Sequence[AnyOrder]) -> list[AnyOrder]:
     """`orders` less those the variant's adjudication finds illegal (given alone, every other
-    unit holding), checked again until none is; the last order for a unit counts (as a
-    player's). In a phase where `power` has nothing to order, none."""
+    unit holding; in a movement phase the unit is ordered to hold instead), checked again
+    until none is. In a phase where `power` has nothing to order, none."""
     if power not in orders_needed(variant, state):
         return []
     kept = list(orders)
@@ -93,7 +93,11 @@ def keep_legal(variant: Variant, state: GameState, power: str,
                and r.text.startswith("#") and r.text[1:].isdigit()}
         if not bad:
             return kept
+        dropped = [o for n, o in enumerate(kept) if n in bad]
         kept = [o for n, o in enumerate(kept) if n not in bad]
+        if state.phase.type is PhaseType.MOVEMENT:  # a unit whose order went holds, said so
+            kept += [Hold(o.unit) for o in dropped if isinstance(o, Order)
+                     and not isinstance(o, Hold)]
     return kept
 
 

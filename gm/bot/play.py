@@ -12,11 +12,11 @@ unit, else holds. Two units of the power never move to one place.
 from __future__ import annotations
 
 from gm.bot.legal import checked, spec
-from gm.bot.position import FAR, Position
+from gm.bot.position import FAR, Position, distances
 from gm.engine.geo import Location
 from gm.engine.orders import AnyOrder, Hold, Move, SupportHold, SupportMove
 from gm.engine.phase import PhaseType
-from gm.engine.units import Unit
+from gm.engine.units import Unit, UnitType
 
 
 def _deciding(pos: Position) -> bool:
@@ -171,16 +171,34 @@ def _occupy(plan: _Plan) -> None:
                     break
 
 
-def _advance(plan: _Plan) -> None:
+def _advance(plan: _Plan, empty_only: bool = False) -> None:
+    """Free units step nearer a wanted centre (`empty_only`: one no unit holds, at most a few
+    steps away), never into a unit of another power."""
     pos = plan.pos
+    if empty_only:
+        empty = [p for p in pos.wanted if p not in pos.occupant]
+        army_d = distances(pos.gmap.army_adj, empty)
+        fleet_d = distances(pos.gmap.fleet_adj,
+                            [loc for loc in pos.gmap.fleet_adj if loc.province in empty])
     for _ in range(2):  # a second pass: places left by the first pass's moves
         for unit in plan.free():
-            now = pos.far(unit.type, unit.location)
+            if empty_only:
+                now = (army_d.get(unit.province, FAR) if unit.type is UnitType.ARMY
+                       else fleet_d.get(unit.location, FAR))
+                if now > 4:
+                    continue
+            else:
+                now = pos.far(unit.type, unit.location)
             best: tuple[int, int, str] | None = None
             for province, move in pos.moves[unit].items():
                 if not plan.can_enter(unit, province) or pos.foreign(province) is not None:
                     continue
-                far = pos.far(unit.type, move.dest)
+                if not empty_only:
+                    far = pos.far(unit.type, move.dest)
+                elif unit.type is UnitType.ARMY:
+                    far = army_d.get(province, FAR)
+                else:
+                    far = fleet_d.get(move.dest, FAR)
                 if far >= now or far >= FAR:
                     continue
                 key = (far, pos.threat.get(province, 0), province)
@@ -191,8 +209,9 @@ def _advance(plan: _Plan) -> None:
 
 
 def _gather(plan: _Plan) -> None:
-    """Free units near a centre held by another power, too few yet to take it, move next to it
-    (where no unit stands): enough to attack it next time with support."""
+    """Free units move towards a centre held by another power that too few of its units can
+    attack yet (one more than the occupant's possible supporters, and one to move in): each
+    steps nearer the places from which it could attack."""
     pos = plan.pos
     held = []
     for target in sorted(pos.wanted):
@@ -201,22 +220,35 @@ def _gather(plan: _Plan) -> None:
             held.append((len(_guards(pos, target, occupant)), target))
     held.sort()
     for guards, target in held:
-        around = {p for p in pos.gmap.borders.get(target, ())}
         near = sum(1 for u in pos.mine if target in pos.moves[u])
         want = 2 + guards
+        if near >= want:
+            continue
+        army_ring = [p for p, adj in pos.gmap.army_adj.items() if target in adj]
+        fleet_ring = [loc for loc, adj in pos.gmap.fleet_adj.items()
+                      if any(d.province == target for d in adj)]
+        army_d = distances(pos.gmap.army_adj, army_ring)
+        fleet_d = distances(pos.gmap.fleet_adj, fleet_ring)
         for unit in plan.free():
             if near >= want:
                 break
-            if target in pos.moves[unit] or pos.far(unit.type, unit.location) > 3:
+            if target in pos.moves[unit]:
                 continue
-            for province, move in sorted(pos.moves[unit].items()):
-                if province not in around or not plan.can_enter(unit, province) \
-                        or province in pos.occupant:
+            now = (army_d.get(unit.province, FAR) if unit.type is UnitType.ARMY
+                   else fleet_d.get(unit.location, FAR))
+            if now > 4:
+                continue
+            best: tuple[int, str] | None = None
+            for province, move in pos.moves[unit].items():
+                if not plan.can_enter(unit, province) or province in pos.occupant:
                     continue
-                if target in pos.reach(Unit(pos.power, unit.type, move.dest)):
-                    plan.move(unit, province)
-                    near += 1
-                    break
+                d = (army_d.get(province, FAR) if unit.type is UnitType.ARMY
+                     else fleet_d.get(move.dest, FAR))
+                if d < now and (best is None or (d, province) < best):
+                    best = (d, province)
+            if best is not None:
+                plan.move(unit, best[1])
+                near += 1
 
 
 def _help(plan: _Plan) -> None:
@@ -247,6 +279,7 @@ def bot_movement(pos: Position) -> list[AnyOrder]:
     _stay(plan)
     _attack(plan)
     _occupy(plan)
+    _advance(plan, empty_only=True)
     _gather(plan)
     _advance(plan)
     _help(plan)

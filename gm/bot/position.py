@@ -27,7 +27,7 @@ def _fleet_graph(gmap: GameMap) -> dict[str, set[str]]:
     return graph
 
 
-def _distances(graph: Mapping[N, Iterable[N]], sources: Iterable[N]) -> dict[N, int]:
+def distances(graph: Mapping[N, Iterable[N]], sources: Iterable[N]) -> dict[N, int]:
     """Steps from each place to the nearest of `sources` over `graph`, walked backwards."""
     reverse: dict[N, set[N]] = {}
     for src, dsts in graph.items():
@@ -77,8 +77,8 @@ class Position:
                 continue
             for p in pos.reach(unit):
                 pos.threat[p] = pos.threat.get(p, 0) + 1
-        pos.army_far = _distances(gmap.army_adj, pos.wanted)
-        pos.fleet_far = _distances(
+        pos.army_far = distances(gmap.army_adj, pos.wanted)
+        pos.fleet_far = distances(
             gmap.fleet_adj, [loc for loc in gmap.fleet_adj if loc.province in pos.wanted])
         pos.moves = {u: destinations(variant, gmap, state, u) for u in pos.mine}
         return pos
