@@ -133,7 +133,9 @@ def variants(years: int, names: Sequence[str]) -> None:
         state = play(variant, dict.fromkeys(variant.power_names, StandIn.BOT),
                      until=variant.start_phase.year + years - 1, stats=stats)
         took = time.process_time() - started
-        print(f"  {name:<13} powers {len(variant.power_names):2d}  to {state.phase}  "
+        end = (f"won by {', '.join(state.winners) or 'nobody'} in {state.phase}"
+               if state.finished else f"to {state.phase}")
+        print(f"  {name:<13} powers {len(variant.power_names):2d}  {end}  "
               f"orders {stats.orders:5d}  illegal {len(stats.illegal)}  "
               f"errors {len(stats.errors)}  cpu per power and phase: max "
               f"{max(stats.cpu) * 1000:.0f} ms, mean {statistics.mean(stats.cpu) * 1000:.1f} ms"

@@ -11,6 +11,8 @@ unit, else holds. Two units of the power never move to one place.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gm.bot.legal import checked, spec
 from gm.bot.position import FAR, Position, distances
 from gm.engine.geo import Location
@@ -33,13 +35,28 @@ def _deciding(pos: Position) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class Style:
+    """How boldly a plan is made: `guard` keeps units on own centres another power could
+    enter in every season (not only the deciding one); `ties` attacks where the attack only
+    ties the defence the target may have."""
+
+    guard: bool = False
+    ties: bool = True
+
+
+STYLES = (Style(), Style(guard=True), Style(ties=False), Style(guard=True, ties=False))
+
+
 class _Plan:
     """Orders being chosen for one power's units."""
 
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, style: Style = Style()) -> None:
         self.pos = pos
+        self.style = style
         self.orders: dict[Unit, AnyOrder] = {}
         self.staying: set[Unit] = set()  # units that stay where they are (hold or support)
+        self.guarding: set[Unit] = set()  # staying on an own centre in a season not deciding
         self.bound: set[str] = set()  # provinces a unit of the power moves to or stays in
         # the movement after which centres change hands (the year's last: Fall)
         self.deciding = _deciding(pos)
@@ -85,15 +102,18 @@ class _Plan:
 
 
 def _stay(plan: _Plan) -> None:
-    """Units on a wanted centre stay (to take it); on an own centre another power could enter,
-    in the season that decides who owns it."""
+    """Units on a wanted centre stay (to take it), and on an own centre another power could
+    enter (outside the season that decides who owns it they may still take an empty wanted
+    centre: `guarding`)."""
     pos = plan.pos
     for unit in pos.mine:
         here = unit.province
         if (here in pos.wanted and here in pos.gmap.centres) or \
-                (plan.deciding and here in pos.owned and pos.threat.get(here, 0) > 0):
+                (here in pos.owned and pos.threat.get(here, 0) > 0):
             plan.staying.add(unit)
             plan.bound.add(here)
+            if here in pos.owned and not plan.deciding and not plan.style.guard:
+                plan.guarding.add(unit)
 
 
 def _guards(pos: Position, target: str, occupant: Unit) -> list[Unit]:
@@ -136,7 +156,8 @@ def _attack(plan: _Plan) -> None:
                 spare = [u for u in spare if u is not cutter]
                 cutters.append((cutter, guard.province))
         uncut = len(guards) - len(cutters)
-        if len(helpers) < max(1, uncut):  # a tie bounces at worst: nothing is lost
+        # a tie bounces at worst: nothing is lost (unless the style says not to)
+        if len(helpers) < (max(1, uncut) if plan.style.ties else uncut + 1):
             continue
         plan.move(mover, target)
         for cutter, province in cutters:
@@ -159,11 +180,16 @@ def _occupy(plan: _Plan) -> None:
     for target in empty:
         if target in plan.bound:
             continue
-        movers = [u for u in plan.free() if plan.can_enter(u, target)]
+        movers = [u for u in [*plan.free(), *sorted(plan.guarding)]
+                  if u not in plan.orders and plan.can_enter(u, target)
+                  and (u not in plan.guarding or target in pos.wanted)]
         if not movers:
             continue
-        mover = min(movers, key=lambda u: (pos.threat.get(u.province, 0) > 0
-                                           and u.province in pos.owned, u.province))
+        mover = min(movers, key=lambda u: (u in plan.guarding, u.province))
+        if mover in plan.guarding:
+            plan.staying.discard(mover)
+            plan.guarding.discard(mover)
+            plan.bound.discard(mover.province)
         plan.move(mover, target)
         if pos.threat.get(target, 0) > 0:
             for helper in plan.helpers(target, mover):
@@ -273,9 +299,9 @@ def _help(plan: _Plan) -> None:
                 plan.orders[unit] = Hold(spec(unit))
 
 
-def bot_movement(pos: Position) -> list[AnyOrder]:
-    """The bot's orders for every unit of `pos.power` in a movement phase."""
-    plan = _Plan(pos)
+def bot_movement(pos: Position, style: Style = Style()) -> list[AnyOrder]:
+    """The bot's orders for every unit of `pos.power` in a movement phase, made in `style`."""
+    plan = _Plan(pos, style)
     _stay(plan)
     _attack(plan)
     _occupy(plan)

@@ -21,12 +21,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
+from gm.bot.defend import defend_movement
 from gm.bot.legal import checked, keep_legal, retreat_targets, spec, try_build
-from gm.bot.play import bot_movement
+from gm.bot.lookahead import best_movement
 from gm.bot.position import FAR, Position
 from gm.engine.civil_disorder import disorder_removals
 from gm.engine.game import orders_needed
-from gm.engine.orders import AnyOrder, Disband, Hold, Order, Remove, Retreat, SupportHold
+from gm.engine.orders import AnyOrder, Disband, Hold, Order, Remove, Retreat
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import plays_2023
 from gm.engine.state import GameState
@@ -41,36 +42,6 @@ class StandIn(StrEnum):
     DEFEND = "DEFEND"
     REPEAT = "REPEAT"
     BOT = "BOT"
-
-
-def defend_movement(pos: Position) -> list[AnyOrder]:
-    """DEFEND's movement orders (see the module's docstring)."""
-    orders: dict[int, AnyOrder] = {}
-    mine = list(pos.mine)
-    bound = {u.province for u in mine}
-    for n, unit in enumerate(mine):  # an empty own centre under threat: a unit moves in
-        if unit.province in pos.owned:
-            continue
-        for province, move in sorted(pos.moves[unit].items()):
-            if province in pos.owned and province not in bound and pos.threat.get(province, 0):
-                orders[n] = move
-                bound.add(province)
-                break
-    guarded = [u for u in mine if u.province in pos.owned and pos.threat.get(u.province, 0)]
-    for n, unit in enumerate(mine):
-        if n in orders:
-            continue
-        for held in sorted(guarded, key=lambda u: -pos.threat.get(u.province, 0)):
-            if held is unit or held.province not in pos.moves[unit]:
-                continue
-            order = checked(pos.variant, pos.gmap, pos.state, pos.power,
-                            SupportHold(spec(unit), spec(held)))
-            if order is not None:
-                orders[n] = order
-                break
-        else:
-            orders[n] = Hold(spec(unit))
-    return [orders[n] for n in range(len(mine))]
 
 
 def repeat_movement(pos: Position, last: Sequence[AnyOrder]) -> list[AnyOrder]:
@@ -167,7 +138,7 @@ def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: st
         if not pos.mine:
             return []
         if policy is StandIn.BOT:
-            chosen = bot_movement(pos)
+            chosen = best_movement(pos)
         elif policy is StandIn.REPEAT:
             chosen = repeat_movement(pos, last)
         else:
