@@ -1,8 +1,8 @@
 """The bot looks one phase ahead: of the plans its styles make (gm.bot.play.STYLES), it keeps
 the one that does best when the phase is adjudicated by the engine against what the other
-powers may order, guessed from the board alone (their units holding, or keeping their centres
-as DEFEND would): centres held, units on centres to take, no unit lost, units nearer the
-centres wanted."""
+powers may order, guessed from the board alone as the careful answer (keeping their centres
+as DEFEND would: an attack that only ties such a defence is not counted on): centres held,
+units on centres to take, no unit lost, units nearer the centres wanted."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def best_movement(pos: Position) -> list[AnyOrder]:
             plans.append(plan)
     if len(plans) == 1:
         return plans[0]
-    models: Sequence[list[Submitted]] = ([], _others(pos))
+    models: Sequence[list[Submitted]] = (_others(pos),)  # more guesses may be added
     best: tuple[float, int] | None = None
     for n, plan in enumerate(plans):
         mine = [Submitted(pos.power, str(o), o) for o in plan]
