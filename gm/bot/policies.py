@@ -27,12 +27,20 @@ from gm.bot.lookahead import best_movement
 from gm.bot.position import FAR, Position
 from gm.engine.civil_disorder import disorder_removals
 from gm.engine.game import orders_needed
-from gm.engine.orders import AnyOrder, Disband, Hold, Order, Remove, Retreat
+from gm.engine.orders import (
+    AnyOrder,
+    Disband,
+    Hold,
+    Order,
+    Remove,
+    Retreat,
+    Transform,
+)
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import plays_2023
 from gm.engine.state import GameState
 from gm.engine.units import UnitType
-from gm.engine.variant import Variant
+from gm.engine.variant import OrderKind, Variant
 
 
 class StandIn(StrEnum):
@@ -126,6 +134,25 @@ def adjustments(pos: Position) -> list[AnyOrder]:
     return orders
 
 
+def _transforms(pos: Position, orders: list[AnyOrder]) -> list[AnyOrder]:
+    """Where the variant lets an army become a fleet (Deluge II rule 2), an army that only
+    holds on a coast, and would be nearer the centres it wants as a fleet, transforms."""
+    if OrderKind.TRANSFORM not in pos.variant.order_kinds:
+        return orders
+    changed: list[AnyOrder] = []
+    for order in orders:
+        unit = pos.occupant.get(order.unit.province) if isinstance(order, Hold) else None
+        if unit is not None and unit.type is UnitType.ARMY \
+                and pos.gmap.is_coastal(unit.province) and len(
+                    pos.gmap.fleet_locations(unit.province)) == 1 \
+                and pos.far(UnitType.FLEET, unit.province) < pos.far(UnitType.ARMY,
+                                                                      unit.province):
+            changed.append(Transform(spec(unit)))
+        else:
+            changed.append(order)
+    return changed
+
+
 def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: str,
                   last: Sequence[AnyOrder] = ()) -> list[AnyOrder]:
     """What `policy` orders for `power` in `state`'s phase (HOLD: nothing; `last`: the
@@ -138,7 +165,7 @@ def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: st
         if not pos.mine:
             return []
         if policy is StandIn.BOT:
-            chosen = best_movement(pos)
+            chosen = _transforms(pos, best_movement(pos))
         elif policy is StandIn.REPEAT:
             chosen = repeat_movement(pos, last)
         else:
