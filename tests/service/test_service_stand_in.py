@@ -173,3 +173,16 @@ async def test_an_absence_with_a_stand_in_moves_no_deadline(database: Database,
         assert opened is not None and opened.deadline_at is not None
         # the Fall deadline falls within the absence and stays there
         assert opened.deadline_at.date().isoformat() <= "2026-03-06"
+
+
+async def test_help_tells_of_the_stand_ins_and_the_bot(database: Database,
+                                                       tmp_path: Path) -> None:
+    table = seven_powers(database, tmp_path, "sihelp")
+    deadlines = _flat(text_of(await table.send("someone@example.org", "HELP DEADLINES")))
+    assert "SET STANDIN HOLD|DEFEND|REPEAT|BOT who orders for a power without orders" \
+        in deadlines
+    assert "SET STANDIN <power> HOLD|DEFEND|REPEAT|BOT|DEFAULT" in deadlines
+    gm_help = _flat(text_of(await table.send("someone@example.org", "HELP GM")))
+    assert "ADD <power> BOT seat the bot" in gm_help
+    player = _flat(text_of(await table.send("someone@example.org", "HELP SET")))
+    assert "SET ABSENCE <from> TO <to> STANDIN HOLD|DEFEND|REPEAT|BOT" in player
