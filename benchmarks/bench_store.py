@@ -105,8 +105,8 @@ def play_twenty_years(db: Database) -> int:
             for k in range(POWERS):
                 mid = f"<g{gid}-{i}-{k}@example.org>"
                 raw = f"Message-ID: {mid}\r\nFrom: p{k}@example.org\r\n\r\n{body}".encode()
-                msg, _ = inbound.record_inbound(s, raw=raw, sender=f"p{k}@example.org",
-                                                message_id=mid, now=now)
+                msg = inbound.receive_inbound(s, raw=raw, sender=f"p{k}@example.org",
+                                              message_id=mid, now=now).record
                 lines = [OrderLine(f"a p{k:02d}{u} - bur", f"A P{k:02d}{u} - Bur")
                          for u in range(per_power)]
                 orders.submit_orders(s, p.id, power_name(k), lines, inbound_id=msg.id, now=now)

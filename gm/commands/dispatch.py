@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from gm.commands.catalog import ANSWERS_ONLY, HANDLERS, WITHOUT_SIGNON
 from gm.commands.catalog.signoff import SignOff
-from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.context import Context
 from gm.commands.handlers.order_taking import order_line
 from gm.commands.handlers.unsigned import not_a_command, signon_hint
 from gm.commands.reply_cap import ReplyCap
@@ -21,6 +21,7 @@ from gm.commands.spec import Handler
 from gm.commands.values import Command, CommandError, NotACommand, OrderLine
 from gm.mail.compose import build_subject
 from gm.play.render import render
+from gm.store.outgoing import Outgoing
 
 
 def run_commands(ctx: Context, commands: Sequence[Command]) -> None:
@@ -86,7 +87,7 @@ def _queue_copies(ctx: Context) -> None:
     subject = build_subject(f"copy of the reply to {ctx.sender}", game=ctx.results.game)
     game_id = None if ctx.signed is None else ctx.signed.game.id
     for address in dict.fromkeys(copies):
-        ctx.results.mail.append(Notice((address,), subject, body, game_id))
+        ctx.results.mail.append(Outgoing((address,), subject, body, game_id))
 
 
 # --------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from typing import Any
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, VisitError
 
-from gm.commands.catalog import KEYWORDS, PASSWORD_KEYWORDS, RULES, usage
+from gm.commands.catalog import KEYWORDS, PASSWORD_KEYWORDS, RULES, TABLES, usage
 from gm.commands.catalog.press import OpenPress, Press, PressEnd, open_press
 from gm.commands.catalog.signoff import SignOff
 from gm.commands.catalog.signon import SignOn
@@ -33,6 +33,7 @@ from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.lark_cache import cached_lark
 from gm.commands.press_heading import FORMS
 from gm.commands.reading import Draft, Invalid, kind_of_phase, quote
+from gm.commands.tables import command_rule, mask_unread
 from gm.commands.values import (
     Command,
     CommandError,
@@ -352,30 +353,9 @@ def _mask_last_word(clean: str) -> str:
 
 
 def _mask_unread(clean: str, keyword: str) -> str:
-    """Mask what may be a password in a line that was not read (see usage.PASSWORD_KEYWORDS)."""
-    words = clean.split(" ")
-    if (keyword == "SET" and len(words) > 2 and words[1].upper().startswith(("PA", "PW"))
-            and words[1].upper() != "PARTIAL"):
-        return " ".join([*words[:2], MASK])
-    upper = [w.upper() for w in words]
-    if keyword == "SET" and upper[1:2] == ["TAKEOVER"] and len(words) > 2:
-        return " ".join([*words[:2], *[MASK] * (len(words) - 2)])
-    if keyword == "TAKEOVER" and len(words) > 3:  # two passwords (after the power and game)
-        return " ".join([*words[:3], *[MASK] * (len(words) - 3)])
-    if keyword == "SET" and upper[1:3] == ["ADDRESS", "CONFIRM"] and len(words) > 3:
-        return " ".join([*words[:3], MASK])
-    if keyword == "JOIN" and "PREFER" in upper[1:]:
-        at = upper.index("PREFER")  # the password is the word before PREFER
-        return " ".join([*words[: at - 1], MASK, *words[at:]]) if at > 1 else clean
-    if keyword == "CREATE" and len(words) > 2 and words[1].startswith("?"):
-        # njudge's `CREATE ?game secret [variant]`: the password is the word after the game
-        return " ".join([*words[:2], MASK, *words[3:]])
-    if keyword == "CREATE" and len(words) > 3 and words[-2].upper() == "RULEBOOK":
-        # `CREATE g v secret RULEBOOK 1999`: the password is before RULEBOOK
-        return " ".join([*words[:-3], MASK, *words[-2:]])
-    if keyword in PASSWORD_KEYWORDS:
-        return _mask_last_word(clean)
-    return clean
+    """Mask what may be a password in a line that was not read (the commands of `keyword` say
+    where: gm.commands.tables.mask_unread)."""
+    return " ".join(mask_unread(clean.split(" "), keyword, TABLES))
 
 
 def _closest_keyword(word: str) -> str | None:
@@ -429,13 +409,20 @@ def _message_too_long(text: str) -> TooLong:
 # Command lines
 
 
+def command_grammar() -> str:
+    """The command grammar: grammars/commands.lark with its `command` rule, made from the rules
+    the commands read."""
+    grammar = (GRAMMARS / "commands.lark").read_text(encoding="utf-8")
+    return grammar + command_rule(grammar, RULES)
+
+
 @functools.cache
 def _parser() -> Lark:
     """The command grammar, built once per process (LALR, values built while parsing; the
     built parser is kept between runs by gm.commands.lark_cache)."""
     return cached_lark(
         "commands",
-        (GRAMMARS / "commands.lark").read_text(encoding="utf-8"),
+        command_grammar(),
         lexer="contextual",
         transformer=_Build(),
     )

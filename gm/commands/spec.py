@@ -9,7 +9,7 @@ does (its handler).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 # What a command does: run one value of it against the message's context.
 Handler = Callable[["Context", Any], None]
+# The words of a line that was not read with its passwords masked (gm.secret.MASK), or None when
+# the line is not of the command's shape (CommandSpec.masks).
+Masker = Callable[[Sequence[str]], list[str] | None]
 
 
 # The HELP topics in the order the index lists them; each is made of the lines every command
@@ -53,6 +56,10 @@ class CommandSpec:
     without_signon: whether it runs in a message that has no (accepted) SIGNON before it.
     holds_password: whether its line may end with a password (masked when the line is quoted
         back without having been read).
+    masks: where its passwords are when not only at the end of the line (`Masker`: tried
+        before the last-word rule of holds_password, for a line of its keyword not read).
+    set_words: a SET command's settings as "SET needs one of ..." names them (("DRAW",
+        "NO DRAW")); `player_setting`: whether players give it (named first there).
     answers_only: whether it changes nothing and only answers (HELP, LIST, MAP, ...): the same
         line again in a message is answered once, and past what one reply may carry it is left
         out and named (gm.commands.reply_cap).
@@ -68,5 +75,8 @@ class CommandSpec:
     set_usage: Mapping[str, str] = field(default_factory=dict)
     without_signon: bool = False
     holds_password: bool = False
+    masks: Masker | None = None
+    set_words: tuple[str, ...] = ()
+    player_setting: bool = False
     answers_only: bool = False
     help: tuple[HelpLines, ...] = ()

@@ -99,6 +99,9 @@ class DecodedMessage:
     # read"); and each line cut to MAX_LINE characters, as kept, with its real length
     unread: tuple[str, ...] = ()
     long_lines: tuple[tuple[str, int], ...] = ()
+    # the message as parsed, when all of it was (None when only its headers were read): a
+    # reader of its MIME parts (a bounce's report, gm.mail.bounces) needs not parse it again
+    parsed: Message | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_automatic(self) -> bool:
@@ -671,6 +674,7 @@ def _decode(
     total = max(size if size is not None else 0, len(raw))
     too_large = max_bytes is not None and total > max_bytes
     unread: list[str] = []
+    whole = False
     if too_large:
         problems.append(f"the message is {total} bytes; the limit is {max_bytes} bytes")
         message = _parse(_header_block(raw), problems)
@@ -682,6 +686,7 @@ def _decode(
         message = _parse(_header_block(raw), problems)
     else:
         message = _parse(raw, problems)
+        whole = True
 
     sender_name, sender = "", None
     from_value = _first_header(message, "From")
@@ -763,4 +768,5 @@ def _decode(
         problems=tuple(dict.fromkeys(problems)),
         unread=tuple(unread),
         long_lines=tuple(long_lines),
+        parsed=message if whole else None,
     )

@@ -10,7 +10,8 @@ from gm.play import votes as votes_of
 from gm.play.adjudicate import Adjudication
 from gm.play.observers import observers
 from gm.play.picture_choice import mode_for
-from gm.play.reports import ReportMail, build_view, phase_reports
+from gm.play.reports import build_view, phase_reports
+from gm.store.outgoing import Outgoing
 from gm.store.rows import PressRecord
 
 
@@ -33,7 +34,7 @@ def recipients(done: Adjudication) -> list[tuple[str, str | None, str]]:
 
 
 def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
-                    service: str, bouncing: Sequence[str] = ()) -> list[ReportMail]:
+                    service: str, bouncing: Sequence[str] = ()) -> list[Outgoing]:
     """The reports of the adjudicated phase, one to each of its `recipients`, with the pictures
     each chose (SET PICTURES); `press`: the game's press (that of the phase goes with the
     reports); `service`: the service's name; `bouncing`: the GM's lines on failing addresses
@@ -50,7 +51,7 @@ def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
                          before=phase.state,
                          results=first.results if first is not None and first.played else (),
                          modes=lambda address: mode_for(done.game, address),
-                         votes=lapsed_votes(done))
+                         votes=lapsed_votes(done), game_id=done.game.id)
 
 
 def lapsed_votes(done: Adjudication) -> dict[str | None, str]:

@@ -12,7 +12,6 @@ could not be used, and why. Nothing unusable is applied.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -30,26 +29,17 @@ from gm.store import orders_ahead as ahead_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store import submissions as orders_repo
+from gm.store.outgoing import Outgoing
 from gm.store.rows import GameRecord, OrderLine, PhaseRecord
 from gm.variants import Variant, get_variant
 
 
-@dataclass(frozen=True)
-class AheadNotice:
-    """A message to a power's players about its orders sent ahead."""
-
-    recipients: tuple[str, ...]
-    subject: str
-    body: str
-    game_id: int
-
-
 def apply_opened(session: Session, game_ids: Collection[int], *, now: datetime,
-                 service: str) -> list[AheadNotice]:
+                 service: str) -> list[Outgoing]:
     """Apply the orders ahead due in the open phase of each of `game_ids` (phases opened just
     now); the notices to mail."""
     seat_bots(session, game_ids, now=now)  # the bot's orders, where it plays a power
-    notices: list[AheadNotice] = []
+    notices: list[Outgoing] = []
     for game_id in ahead_repo.games_with_orders(session, game_ids):
         game = games_repo.get_game(session, game_id)
         phase = phases_repo.current_phase(session, game_id)
@@ -60,7 +50,7 @@ def apply_opened(session: Session, game_ids: Collection[int], *, now: datetime,
 
 
 def _apply(session: Session, game: GameRecord, phase: PhaseRecord, *, now: datetime,
-           service: str) -> list[AheadNotice]:
+           service: str) -> list[Outgoing]:
     rows = [r for r in ahead_repo.of_game(session, game.id) if r.after_index < phase.index]
     due = [r for r in rows if r.phase_type is phase.phase.type]
     # retreats and adjustments sent ahead are for the coming ones before the next movement
@@ -97,7 +87,7 @@ def _apply(session: Session, game: GameRecord, phase: PhaseRecord, *, now: datet
                   "to change them." if taken else "None was used: send your orders for this "
                   "phase as usual.", "", "-- ", service, ""]
         if addresses.get(power):
-            notices.append(AheadNotice(addresses[power], build_subject(
+            notices.append(Outgoing(addresses[power], build_subject(
                 "orders sent ahead", game=game.name, phase=name), "\n".join(lines), game.id))
     ahead_repo.remove(session, [r.id for r in (*due, *lapsed)])
     return notices

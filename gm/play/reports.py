@@ -36,6 +36,7 @@ from gm.play.coming import ComingEvent, coming_events
 from gm.play.deadlines import show
 from gm.play.picture_choice import Mode
 from gm.play.render import render
+from gm.store.outgoing import Outgoing
 from gm.store.press import GM_COPY, OBSERVERS
 from gm.store.rows import Attachment, GameRecord, PressRecord, StoredResult
 
@@ -132,17 +133,6 @@ class ReportView:
     # the reader's draw votes and concessions that lapsed with the phase (gm.play.votes): to
     # a voter, what to send again; to the GM, every voter's
     votes: str = ""
-
-
-@dataclass(frozen=True)
-class ReportMail:
-    """One report message: its recipients, subject, text, HTML alternative and picture."""
-
-    recipients: tuple[str, ...]
-    subject: str
-    text: str
-    html: str
-    attachments: tuple[Attachment, ...]
 
 
 def _rows(results: Sequence[StoredResult]) -> tuple[tuple[str, tuple[ResultRow, ...]], ...]:
@@ -325,8 +315,10 @@ def phase_reports(variant: Variant, view: ReportView, after: GameState, *,
                   press: Sequence[PressRecord] = (), before: GameState | None = None,
                   results: Sequence[OrderResult] = (),
                   modes: Callable[[str], Mode] | None = None,
-                  votes: Mapping[str | None, str] | None = None) -> list[ReportMail]:
-    """One report per recipient `(address, power or None, audience)`; each audience's text is
+                  votes: Mapping[str | None, str] | None = None,
+                  game_id: int | None = None) -> list[Outgoing]:
+    """One report per recipient `(address, power or None, audience)` (of the game
+    `game_id`); each audience's text is
     rendered once per distinct press and choice of pictures it sees. The pictures show
     `results` (the orders of the phase played from `before`) and the position after the phase;
     `modes`: which pictures each address chose (gm.play.picture_choice; None: all); `votes`:
@@ -354,7 +346,7 @@ def phase_reports(variant: Variant, view: ReportView, after: GameState, *,
         carried = (attachments if mode == "all" else ()
                    if mode == "none" else tuple(a for a in attachments
                                                 if a.content_type == "image/png"))
-        out.append(ReportMail((address,), subject, text, html, carried))
+        out.append(Outgoing((address,), subject, text, game_id, html, carried))
     return out
 
 

@@ -16,11 +16,11 @@ from sqlalchemy.orm import Session
 
 from gm.mail.compose import build_subject
 from gm.play.render import render
-from gm.store import audit
+from gm.store import audit, outgoing
 from gm.store import games as games_repo
-from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
-from gm.store.rows import BodyPart, GameRecord
+from gm.store.outgoing import Outgoing
+from gm.store.rows import GameRecord
 from gm.store.statuses import GameStatus
 from gm.variants.registry import UnknownVariant, file_of, get_variant
 from gm.variants.varfile import position_problems
@@ -74,11 +74,7 @@ def paused_for_its_variant(session: Session, game: GameRecord, *, now: datetime,
     recipients = [game.gm_address, *([operator] if operator else [])]
     for address in dict.fromkeys(recipients):
         who = hashlib.sha256(f"{address.lower()} {digest}".encode()).hexdigest()[:16]
-        outbound_repo.enqueue_outbound(
-            session, message_id=f"<variant.{game.id}.{who}@{domain}>",
-            recipients=[address],
-            headers=[("Subject", build_subject("paused: its variant file changed",
-                                               game=game.name)),
-                     ("Auto-Submitted", "auto-generated")],
-            parts=[BodyPart("text/plain", body)], now=now, game_id=game.id)
+        outgoing.queue_once(session, Outgoing(
+            (address,), build_subject("paused: its variant file changed", game=game.name),
+            body, game.id, message_id=f"<variant.{game.id}.{who}@{domain}>"), now=now)
     return True

@@ -25,11 +25,12 @@ from gm.mail.errors import Refusal
 from gm.mail.verp import token_in
 from gm.play.deadlines import show
 from gm.play.render import render
-from gm.store import address_failures
+from gm.store import address_failures, outgoing
 from gm.store import games as games_repo
 from gm.store import outbound as outbound_repo
 from gm.store.address_failures import FailureRecord
-from gm.store.rows import BodyPart, OutboundRecord
+from gm.store.outgoing import Outgoing
+from gm.store.rows import OutboundRecord
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +143,5 @@ def _tell_cleared(session: Session, failure: FailureRecord, *, config: Config,
 
 def _notify(session: Session, to: str, game_id: int, subject: str, body: str, *,
             config: Config, now: datetime) -> None:
-    outbound_repo.enqueue_outbound(
-        session, message_id=new_message_id(config.domain), recipients=[to],
-        headers=[("Subject", subject), ("Auto-Submitted", "auto-generated")],
-        parts=[BodyPart("text/plain", body)], now=now, game_id=game_id)
+    outgoing.queue_once(session, Outgoing(
+        (to,), subject, body, game_id, message_id=new_message_id(config.domain)), now=now)

@@ -15,10 +15,10 @@ from gm.play.deadlines import show
 from gm.play.render import render
 from gm.service.clock import Clock
 from gm.store import games as games_repo
-from gm.store import outbound as outbound_repo
+from gm.store import outgoing
 from gm.store import phases as phases_repo
 from gm.store.db import Database
-from gm.store.rows import BodyPart
+from gm.store.outgoing import Outgoing
 from gm.variants import get_variant
 
 
@@ -45,12 +45,10 @@ def tell_hand_over(db: Database, config: Config, clock: Clock,
                           why=("passed while gm was not taking mail" if handed.at_start else
                                "came while the mail server still held mail for gm"),
                           service=config.display_name)
-            _, new = outbound_repo.enqueue_outbound(
-                session, message_id=f"<handover.{game.id}.{phase.id}.{digest}@{config.domain}>",
-                recipients=[game.gm_address],
-                headers=[("Subject", build_subject("deadline waited for the mail server",
-                                                   game=game.name, phase=shown)),
-                         ("Auto-Submitted", "auto-generated")],
-                parts=[BodyPart("text/plain", body)], now=now, game_id=game.id)
+            new = outgoing.queue_once(session, Outgoing(
+                (game.gm_address,), build_subject("deadline waited for the mail server",
+                                                  game=game.name, phase=shown), body, game.id,
+                message_id=f"<handover.{game.id}.{phase.id}.{digest}@{config.domain}>"),
+                now=now)
             queued += new
     return queued

@@ -21,10 +21,11 @@ the address it reports as failing (gm.service.bounces) and is not answered.
 from __future__ import annotations
 
 import email
+import email.message
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 
@@ -43,16 +44,16 @@ from gm.mail.compose import build_subject, new_message_id
 from gm.mail.decode import MAX_HEADER_BLOCK, DecodedMessage, cut_headers, decode_message
 from gm.mail.verp import MARK
 from gm.play.render import render
-from gm.service import bounces
+from gm.service import bounces, outbox
 from gm.service.clock import Clock
 from gm.service.loop_guard import hold_loop
 from gm.service.subject_mask import masked_subject
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
-from gm.store import outbound as outbound_repo
 from gm.store.db import Database
+from gm.store.outgoing import Answered, Outgoing
 from gm.store.powers import address_key
-from gm.store.rows import BodyPart, InboundRecord
+from gm.store.rows import Attachment, InboundRecord
 from gm.store.statuses import InboundStatus
 
 log = logging.getLogger(__name__)
@@ -122,25 +123,34 @@ def _receive(session: Session, raw: bytes, decoded: DecodedMessage, *, config: C
         count_cap=config.rate_limit, arrived_at=arrived_at)
 
 
-def _reply_headers(decoded: DecodedMessage, subject: str) -> list[tuple[str, str]]:
-    headers = [("Subject", subject), ("Auto-Submitted", "auto-replied")]
-    if decoded.message_id:
-        headers.append(("In-Reply-To", decoded.message_id))
-        headers.append(("References", " ".join([*decoded.references, decoded.message_id])))
-    return headers
+def _parsed(raw: bytes, decoded: DecodedMessage) -> email.message.Message:
+    """`raw` as the decoder parsed it; parsed here only when the decoder read its headers
+    alone (a message over the size limit)."""
+    if decoded.parsed is not None:
+        return decoded.parsed
+    return email.message_from_bytes(raw)
+
+
+def _reply(decoded: DecodedMessage, subject: str, body: str, *, config: Config,
+           html: str | None = None, attachments: Sequence[Attachment] = ()) -> Outgoing:
+    """An answer to `decoded`, to its sender, with a new Message-ID."""
+    assert decoded.sender is not None
+    return Outgoing((decoded.sender,), subject, body, html=html,
+                    attachments=tuple(attachments), message_id=new_message_id(config.domain),
+                    answers=Answered(decoded.message_id, decoded.references))
 
 
 _RE = re.compile(r"^(?:\s*re\s*:\s*)+", re.IGNORECASE)
 
 
-def _html_part(ctx: Context, config: Config, notes: list[str]) -> list[BodyPart]:
+def _html_part(ctx: Context, config: Config, notes: list[str]) -> str | None:
     """The reply's HTML alternative when it shows pictures (an acknowledgement of orders: the
     power's orders drawn on the board), else none: most replies are plain text only."""
     if not ctx.results.pictures:
-        return []
-    return [BodyPart("text/html", render(
+        return None
+    return render(
         "reply/ack.html.j2", lines=[*notes, *ctx.results.lines], service=config.display_name,
-        pictures=[(p.content_id, p.caption) for p in ctx.results.pictures.values()]))]
+        pictures=[(p.content_id, p.caption) for p in ctx.results.pictures.values()])
 
 
 def _reply_subject(decoded: DecodedMessage, game: str | None,
@@ -195,7 +205,7 @@ def ingest(
                 return _duplicate(session, decoded, record, config=config, now=now,
                                   mailbox_id=mailbox_id)
             bounce = (decoded.is_automatic or not decoded.sender or MARK.encode() in raw) and \
-                bounces.bounced(session, email.message_from_bytes(raw), config=config,
+                bounces.bounced(session, _parsed(raw, decoded), config=config,
                                 now=now, inbound_id=record.id)
             if bounce:
                 log.info("message %s from %r is a bounce: read, not answered", record.id,
@@ -228,25 +238,15 @@ def ingest(
             body = render("reply/ack.txt.j2", lines=ctx.results.lines, notes=notes,
                           pictures=[p.mention for p in ctx.results.pictures.values()],
                           service=config.display_name)
-            message_id = None if ctx.results.withheld else new_message_id(config.domain)
-            reply = [] if message_id is None else [outbound_repo.NewMessage(
-                message_id=message_id, recipients=[decoded.sender],
-                headers=_reply_headers(decoded, _reply_subject(decoded, ctx.results.game,
-                                                              commands)),
-                parts=[BodyPart("text/plain", body), *_html_part(ctx, config, notes)],
+            reply = [] if ctx.results.withheld else [_reply(
+                decoded, _reply_subject(decoded, ctx.results.game, commands), body,
+                config=config, html=_html_part(ctx, config, notes),
                 attachments=[*ctx.results.attachments,
                              *(a for p in ctx.results.pictures.values() for a in p.attachments)])]
+            message_id = reply[0].message_id if reply else None
             # the reply first, then the notices (one INSERT; their Message-IDs are new)
-            outbound_repo.enqueue_many(session, [
-                *reply,
-                *(outbound_repo.NewMessage(
-                    message_id=new_message_id(config.domain), recipients=notice.recipients,
-                    headers=[("Subject", notice.subject), ("Auto-Submitted", "auto-generated")],
-                    parts=[BodyPart("text/plain", notice.body)]
-                    + ([BodyPart("text/html", notice.html)] if notice.html else []),
-                    attachments=notice.attachments, game_id=notice.game_id)
-                  for notice in ctx.results.mail),
-            ], now=now, inbound_id=record.id)
+            outbox.queue(session, [*reply, *ctx.results.mail], config=config, now=now,
+                         inbound_id=record.id)
             if not new:  # a replay: stored as new before
                 inbound_repo.mark_processed(session, record.id, now=now)
             if message_id is None:
@@ -273,18 +273,14 @@ def _duplicate(session: Session, decoded: DecodedMessage, record: InboundRecord,
              decoded.sender, told_before + 2)
     if told_before or same_copy or not decoded.sender or decoded.is_automatic:
         return Ingested(record.id, Disposition.DUPLICATE)
-    message_id = new_message_id(config.domain)
     commands = [] if decoded.too_large else parse_message(decoded.text)
-    outbound_repo.enqueue_outbound(
-        session, message_id=message_id, recipients=[decoded.sender],
-        headers=_reply_headers(decoded, _reply_subject(decoded, None, commands)),
-        parts=[BodyPart("text/plain", render(
-            "reply/already-read.txt.j2", message_id=decoded.message_id or "",
-            subject=masked_subject(decoded.subject, commands),
-            read_at=(record.processed_at or record.received_at).strftime("%Y-%m-%d %H:%M UTC"),
-            service=config.display_name))],
-        now=now, inbound_id=record.id)
-    return Ingested(record.id, Disposition.DUPLICATE, message_id)
+    reply = _reply(decoded, _reply_subject(decoded, None, commands), render(
+        "reply/already-read.txt.j2", message_id=decoded.message_id or "",
+        subject=masked_subject(decoded.subject, commands),
+        read_at=(record.processed_at or record.received_at).strftime("%Y-%m-%d %H:%M UTC"),
+        service=config.display_name), config=config)
+    outbox.queue_one(session, reply, config=config, now=now, inbound_id=record.id)
+    return Ingested(record.id, Disposition.DUPLICATE, reply.message_id)
 
 
 def limits_of(config: Config) -> Limits:
@@ -309,15 +305,11 @@ def _hold(session: Session, decoded: DecodedMessage, record: InboundRecord, *,
                 record.id, record.sender, config.rate_limit, window)
     if told:
         return Ingested(record.id, Disposition.HELD)
-    message_id = new_message_id(config.domain)
-    outbound_repo.enqueue_outbound(
-        session, message_id=message_id, recipients=[record.sender],
-        headers=_reply_headers(decoded, _reply_subject(decoded, None)),
-        parts=[BodyPart("text/plain", render("reply/rate-limited.txt.j2",
-                                             limit=config.rate_limit, window=window,
-                                             service=config.display_name))],
-        now=now, inbound_id=record.id)
-    return Ingested(record.id, Disposition.HELD, message_id)
+    reply = replace(_reply(decoded, _reply_subject(decoded, None), render(
+        "reply/rate-limited.txt.j2", limit=config.rate_limit, window=window,
+        service=config.display_name), config=config), recipients=(record.sender,))
+    outbox.queue_one(session, reply, config=config, now=now, inbound_id=record.id)
+    return Ingested(record.id, Disposition.HELD, reply.message_id)
 
 
 def window_words(seconds: float) -> str:
@@ -346,14 +338,11 @@ def _shunt(db: Database, raw: bytes, decoded: DecodedMessage, error: str, *, con
         inbound_repo.mark_shunted(session, record.id, error, now=now)
         message_id: str | None = None
         if decoded.sender and not decoded.is_automatic:
-            message_id = new_message_id(config.domain)
-            outbound_repo.enqueue_outbound(
-                session, message_id=message_id, recipients=[decoded.sender],
-                headers=_reply_headers(decoded, _reply_subject(decoded, None)),
-                parts=[BodyPart("text/plain", render(
-                    "reply/apology.txt.j2" if reason is None else "reply/not-read.txt.j2",
-                    reason=reason, service=config.display_name))],
-                now=now, inbound_id=record.id)
+            reply = _reply(decoded, _reply_subject(decoded, None), render(
+                "reply/apology.txt.j2" if reason is None else "reply/not-read.txt.j2",
+                reason=reason, service=config.display_name), config=config)
+            outbox.queue_one(session, reply, config=config, now=now, inbound_id=record.id)
+            message_id = reply.message_id
         _tell_masters(session, decoded, record.id, error, config=config, now=now)
         _tell_operator(session, decoded, record.id, error, config=config, now=now)
         return Ingested(record.id, Disposition.SHUNTED, message_id, error)
@@ -367,11 +356,9 @@ def _tell_operator(session: Session, decoded: DecodedMessage, inbound_id: int, e
     body = render("reply/operator-shunted.txt.j2", inbound_id=inbound_id,
                   sender=decoded.sender or "(unknown)", subject=decoded.subject, error=error,
                   service=config.display_name)
-    outbound_repo.enqueue_outbound(
-        session, message_id=new_message_id(config.domain), recipients=[config.operator],
-        headers=[("Subject", build_subject(f"message {inbound_id} was shunted")),
-                 ("Auto-Submitted", "auto-generated")],
-        parts=[BodyPart("text/plain", body)], now=now, inbound_id=inbound_id)
+    outbox.queue_one(session, Outgoing(
+        (config.operator,), build_subject(f"message {inbound_id} was shunted"), body),
+        config=config, now=now, inbound_id=inbound_id)
 
 
 def _tell_masters(session: Session, decoded: DecodedMessage, inbound_id: int, error: str, *,
@@ -390,10 +377,7 @@ def _tell_masters(session: Session, decoded: DecodedMessage, inbound_id: int, er
         body = render("report/shunted.txt.j2", game=game.name, inbound_id=inbound_id,
                       sender=decoded.sender or "(unknown)", subject=decoded.subject,
                       error=error, service=config.display_name)
-        outbound_repo.enqueue_outbound(
-            session, message_id=new_message_id(config.domain), recipients=[game.gm_address],
-            headers=[("Subject", build_subject("a message could not be processed",
-                                               game=game.name)),
-                     ("Auto-Submitted", "auto-generated")],
-            parts=[BodyPart("text/plain", body)], now=now, game_id=game.id,
-            inbound_id=inbound_id)
+        outbox.queue_one(session, Outgoing(
+            (game.gm_address,), build_subject("a message could not be processed",
+                                              game=game.name), body, game.id),
+            config=config, now=now, inbound_id=inbound_id)

@@ -17,11 +17,11 @@ from gm.play.deadlines import show
 from gm.play.render import render
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
-from gm.store import outbound as outbound_repo
+from gm.store import outgoing
 from gm.store import phases as phases_repo
 from gm.store import submissions as orders_repo
 from gm.store.errors import NotFound
-from gm.store.rows import BodyPart
+from gm.store.outgoing import Outgoing
 from gm.variants import get_variant
 
 QUIET = 10.0  # seconds without another late message before the GM is told
@@ -55,13 +55,10 @@ def tell_late_orders(session: Session, config: Config, now: datetime) -> int:
                          f"{show(arrived, game.settings.timezone, seconds=True)}")
         body = render("report/late-orders-gm.txt.j2", game=game.name, phase=name,
                       lines=lines, service=config.display_name)
-        _, new = outbound_repo.enqueue_outbound(
-            session, message_id=f"<late-orders.{game.id}.{phase.id}.{len(late)}"
-                                f"@{config.domain}>",
-            recipients=[game.gm_address],
-            headers=[("Subject", build_subject("orders read after their phase",
-                                               game=game.name, phase=name)),
-                     ("Auto-Submitted", "auto-generated")],
-            parts=[BodyPart("text/plain", body)], now=now, game_id=game.id)
+        new = outgoing.queue_once(session, Outgoing(
+            (game.gm_address,), build_subject("orders read after their phase",
+                                              game=game.name, phase=name), body, game.id,
+            message_id=f"<late-orders.{game.id}.{phase.id}.{len(late)}@{config.domain}>"),
+            now=now)
         queued += new
     return queued

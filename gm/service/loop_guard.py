@@ -37,12 +37,13 @@ from gm.mail.clean import unquoted
 from gm.mail.compose import build_subject, new_message_id
 from gm.mail.decode import DecodedMessage
 from gm.play.render import render
-from gm.store import audit
+from gm.store import audit, outgoing
 from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo
 from gm.store.models import AuditEntry
+from gm.store.outgoing import Outgoing
 from gm.store.powers import address_key
-from gm.store.rows import AuditRecord, BodyPart, InboundRecord
+from gm.store.rows import AuditRecord, InboundRecord
 from gm.store.statuses import InboundStatus
 
 log = logging.getLogger(__name__)
@@ -152,9 +153,7 @@ def hold_loop(session: Session, decoded: DecodedMessage, record: InboundRecord,
     body = render("reply/operator-loop.txt.j2", sender=record.sender, count=earlier + 1,
                   minutes=minutes, inbound_id=record.id, subject=decoded.subject,
                   service=config.display_name)
-    outbound_repo.enqueue_outbound(
-        session, message_id=new_message_id(config.domain), recipients=[config.operator],
-        headers=[("Subject", build_subject(f"a mail loop with {record.sender} is held")),
-                 ("Auto-Submitted", "auto-generated")],
-        parts=[BodyPart("text/plain", body)], now=now, inbound_id=record.id)
+    outgoing.queue_once(session, Outgoing(
+        (config.operator,), build_subject(f"a mail loop with {record.sender} is held"), body,
+        message_id=new_message_id(config.domain)), now=now, inbound_id=record.id)
     return True

@@ -56,27 +56,24 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gm.config import Config
-from gm.engine.errors import OrderError
 from gm.engine.orders import Build, Disband, Order, Remove, Waive
 from gm.engine.phase import PhaseType
 from gm.engine.results import Submitted
-from gm.mail.compose import build_subject, new_message_id
+from gm.mail.compose import build_subject
 from gm.mail.source_keys import source_key
-from gm.notation import parse_order
-from gm.play.adjudicate import adjudicate_phase, playing, record_game_changes, submissions
-from gm.play.bouncing import bouncing_lines
-from gm.play.compose_reports import compose_reports
+from gm.play.adjudicate import playing, submissions
 from gm.play.deadlines import deadline_after, grace_end, show
+from gm.play.process_phase import orders_ahead_mail, process_phase
 from gm.play.reminders import remind_before
 from gm.play.render import render
 from gm.play.reports import choosers, has_choice, needed_in
 from gm.play.variant_watch import paused_for_its_variant
 from gm.policies import LatePolicy
+from gm.service import outbox
 from gm.service.clock import Clock
 from gm.service.late_orders import tell_late_orders
 from gm.store import audit
 from gm.store import games as games_repo
-from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store import press as press_repo
@@ -84,8 +81,8 @@ from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.inbox_reads import InboxState, inbox_state
 from gm.store.models import Game, OutboundMessage, PhaseRow
+from gm.store.outgoing import Outgoing
 from gm.store.rows import (
-    BodyPart,
     GameRecord,
     OrderSetRecord,
     PhaseRecord,
@@ -143,18 +140,10 @@ class TickSummary:
             self.early_at = min(self.early_at or other.early_at, other.early_at)
 
 
-def complete(variant: Variant, phase: PhaseRecord, power: str, lines: list[str]) -> bool:
-    """Do `lines` (a power's stored orders) give every order the power owes this phase?"""
-    gmap = variant.map_for(phase.state)
-    kinds = variant.order_kinds
-    return complete_orders(variant, phase, power, bool(lines), [
-        o for o in (parse_order(t, gmap, phase.phase.type, kinds) for t in lines)
-        if not isinstance(o, OrderError)])
-
-
 def complete_orders(variant: Variant, phase: PhaseRecord, power: str, wrote: bool,
                     orders: Sequence[Any]) -> bool:
-    """`complete` for orders parsed already (`wrote`: the power stored any lines)."""
+    """Do `orders` (a power's stored orders, as parsed) give every order the power owes this
+    phase? (`wrote`: the power stored any lines)."""
     needed = needed_in(variant, phase.state).get(power)
     if needed is None:
         return True
@@ -231,7 +220,7 @@ class Batch:
     powers: dict[int, list[PowerRecord]]
     stored: dict[int, dict[str, OrderSetRecord]]  # by phase id: latest valid orders
     press: dict[int, list[PressRecord]]
-    messages: list[outbound_repo.NewMessage] = field(default_factory=list)
+    messages: list[Outgoing] = field(default_factory=list)
     entries: list[audit.NewEntry] = field(default_factory=list)
     closing: list[phases_repo.ClosedPhase] = field(default_factory=list)
     opening: list[phases_repo.NewPhase] = field(default_factory=list)
@@ -245,13 +234,14 @@ class Batch:
                        session, [p.id for p in phases.values() if not p.adjudicated]),
                    press_repo.press_of_games(session, game_ids))
 
-    def write(self, session: Session, now: datetime, config: Config | None = None) -> None:
+    def write(self, session: Session, now: datetime, config: Config) -> None:
         phases_repo.close_phases(session, self.closing, now=now)
         phases_repo.open_phases(session, self.opening, now=now)
-        if config is not None:  # the orders sent ahead for the phases opened now
-            self.messages.extend(ahead_messages(
-                session, [previous.game_id for previous, _, _ in self.opening], now, config))
-        outbound_repo.enqueue_many(session, self.messages, now=now)
+        # the orders sent ahead for the phases opened now
+        self.messages.extend(orders_ahead_mail(
+            session, [previous.game_id for previous, _, _ in self.opening], now=now,
+            service=config.display_name))
+        outbox.queue(session, self.messages, config=config, now=now)
         audit.record_actions(session, self.entries)
         self.forget()
 
@@ -285,7 +275,7 @@ class GameTick:
             if game.id in batch.phases:
                 self.stored = batch.stored.get(batch.phases[game.id].id)
         self.next_phase: PhaseRecord | None = None
-        self.messages: list[outbound_repo.NewMessage] = []
+        self.messages: list[Outgoing] = []
         self.entries: list[audit.NewEntry] = []
         # the adjudicated phase whose results are not recorded yet, and the next phase not
         # opened yet: written with the batch's, or before the next phase is looked at
@@ -301,11 +291,9 @@ class GameTick:
         name = self.variant.format_phase(phase.phase)
         body = render(template, game=self.game.name, service=self.config.display_name,
                       phase=name, **values)
-        outbound_repo.enqueue_outbound(
-            self.session, message_id=message_id, recipients=[address],
-            headers=[("Subject", build_subject(subject, game=self.game.name, phase=name)),
-                     ("Auto-Submitted", "auto-generated")],
-            parts=[BodyPart("text/plain", body)], now=self.now, game_id=self.game.id)
+        outbox.queue_one(self.session, Outgoing(
+            (address,), build_subject(subject, game=self.game.name, phase=name), body,
+            self.game.id, message_id=message_id), config=self.config, now=self.now)
         return True
 
     def run(self) -> None:
@@ -331,7 +319,7 @@ class GameTick:
             self.batch.entries.extend(self.entries)
         else:
             self.write_phases()
-            outbound_repo.enqueue_many(self.session, self.messages, now=self.now)
+            outbox.queue(self.session, self.messages, config=self.config, now=self.now)
             audit.record_actions(self.session, self.entries)
 
     def step(self, phase: PhaseRecord) -> bool:
@@ -418,7 +406,8 @@ class GameTick:
                                                  deadline_at=deadline_at)
         self.closing, self.opening = [], []
         if opened is not None:
-            ahead = ahead_messages(self.session, [self.game.id], self.now, self.config)
+            ahead = orders_ahead_mail(self.session, [self.game.id], now=self.now,
+                                      service=self.config.display_name)
             if ahead:  # orders sent ahead became orders of the phase: read them again
                 self.messages.extend(ahead)
                 self.stored = None
@@ -426,29 +415,14 @@ class GameTick:
 
     def adjudicate(self, phase: PhaseRecord, why: Why, powers: list[PowerRecord],
                    stand: Standing, disorder: list[str] | None = None) -> bool:
-        done = adjudicate_phase(self.game, phase, powers, stand.submitted, now=self.now,
-                                disorder=disorder or (), session=self.session)
-        record_game_changes(self.session, done)
-        # the phases are recorded with the batch's, or before the next phase is looked at
-        self.closing.append(done.closing)
-        if done.opening is not None:
-            self.opening.append(done.opening)
-        press = self.press
-        if press is None:
-            press = press_repo.list_press(self.session, self.game.id)
-        reports = compose_reports(done, press, service=self.config.display_name,
-                                  bouncing=bouncing_lines(self.session, self.game))
-        self.messages.extend(
-            outbound_repo.NewMessage(
-                new_message_id(self.config.domain), report.recipients,
-                [("Subject", report.subject), ("Auto-Submitted", "auto-generated")],
-                [BodyPart("text/plain", report.text), BodyPart("text/html", report.html)],
-                report.attachments, game_id=self.game.id)
-            for report in reports)
-        self.entries.append(audit.NewEntry(
-            actor=ACTOR, action="process", at=self.now, game_id=self.game.id,
-            game_name=self.game.name,
-            details={"phase": done.name, "why": why.value, "disorder": list(disorder or ())}))
+        # the phases and the audit entry are recorded with the batch's, or before the next
+        # phase is looked at (`later=self`)
+        processed = process_phase(
+            self.session, self.game, phase, now=self.now, actor=ACTOR,
+            service=self.config.display_name, why=why.value, powers=powers,
+            submitted=stand.submitted, press=self.press, disorder=disorder or (), later=self)
+        self.messages.extend(processed.mail)
+        done = processed.done
         self.summary.adjudicated.append((self.game.name, done.name, why.value))
         nxt = self.next_phase = done.next_phase
         # look at the next phase in this tick only if it may be due already: nobody has a
@@ -537,19 +511,6 @@ class GameTick:
                                              PowerStatus.CIVIL_DISORDER, now=self.now)
                 fallen.append(power)
         return fallen
-
-
-def ahead_messages(session: Session, game_ids: list[int], now: datetime,
-                   config: Config) -> list[outbound_repo.NewMessage]:
-    """The orders sent ahead for the phases just opened in `game_ids`, applied; the mail
-    telling the powers (gm.play.orders_ahead)."""
-    from gm.play.orders_ahead import apply_opened
-
-    return [outbound_repo.NewMessage(
-        new_message_id(config.domain), n.recipients,
-        [("Subject", n.subject), ("Auto-Submitted", "auto-generated")],
-        [BodyPart("text/plain", n.body)], game_id=n.game_id)
-        for n in apply_opened(session, game_ids, now=now, service=config.display_name)]
 
 
 def candidates(db: Database, limit: int | None = None) -> list[int]:

@@ -89,26 +89,6 @@ _INSERT_NEW = text(
 ).bindparams(*(bindparam(c, type_=_TABLE.c[c].type) for c in _NEW_COLUMNS)).columns(id=Integer)
 
 
-def record_inbound(
-    session: Session,
-    *,
-    raw: bytes,
-    sender: str,
-    now: datetime,
-    message_id: str | None = None,
-    subject: str | None = None,
-    mailbox: str | None = None,
-    uidvalidity: int | None = None,
-    uid: int | None = None,
-    arrived_at: datetime | None = None,
-) -> tuple[InboundRecord, bool]:
-    """Store a received message unless it is stored already; return it and whether it is new."""
-    received = receive_inbound(session, raw=raw, sender=sender, now=now, message_id=message_id,
-                               subject=subject, mailbox=mailbox, uidvalidity=uidvalidity,
-                               uid=uid, arrived_at=arrived_at)
-    return received.record, received.new
-
-
 @dataclass(frozen=True)
 class Received:
     """What `receive_inbound` found: the stored message, whether it is new, and how many other

@@ -46,10 +46,7 @@ from gm.engine.victory import centre_counts
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
 from gm.variants.frozen import FrozenRules, frozen_regions
-from gm.variants.hook_sets import HookSet
-
-NAME = "abstraction2"
-ALIASES = ("Abstraction2", "Abstraction II", "Abstraction 2", "abstraction", "Abstraction-II")
+from gm.variants.special_rules import HookSet
 
 SOLO = 23  # rule 7
 LAST_YEAR = 1918  # rule 2: the game ends after the December 1918 adjustments
@@ -336,11 +333,5 @@ def rules() -> HookSet:
     )
 
 
-def build() -> Variant:
-    """The variant its file declares (gm/variants/data/abstraction2.toml)."""
-    from gm.variants.varfile import read_variant
 
-    return read_variant(VARIANT_DATA / "abstraction2.toml").variant
-
-
-__all__ = ["build", "calendar", "exchanges", "frozen_rules", "rules"]
+__all__ = ["calendar", "exchanges", "frozen_rules", "rules"]

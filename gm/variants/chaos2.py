@@ -47,11 +47,9 @@ from gm.variants.designated import (
     canonical_state,
     winter_orders,
 )
-from gm.variants.hook_sets import HookSet
+from gm.variants.special_rules import HookSet
 
 FILE = VARIANT_DATA / "chaos2.toml"
-NAME = "chaos2"
-ALIASES = ("Chaos II", "chaos", "Chaos 2")
 
 SOLO = 18
 ALLIANCE_CENTRES = 18  # rule 6: "own more than 17 centers"
@@ -317,9 +315,3 @@ def rules() -> HookSet:
         help=_help(),
     )
 
-
-def build() -> Variant:
-    """The variant its file declares (gm/variants/data/chaos2.toml)."""
-    from gm.variants.varfile import read_variant
-
-    return read_variant(FILE).variant

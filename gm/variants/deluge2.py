@@ -48,8 +48,8 @@ from gm.engine.variant import (
 )
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
-from gm.variants.hook_sets import HookSet
 from gm.variants.maps import standard_map
+from gm.variants.special_rules import HookSet
 from gm.variants.standard import POWERS
 from gm.variants.terrain_schedule import (
     Tables,
@@ -63,9 +63,6 @@ from gm.variants.terrain_schedule import (
     with_centres,
     with_terrain,
 )
-
-NAME = "deluge2"
-ALIASES = ("Deluge II", "Deluge 2", "Deluge2", "deluge")
 
 # What each kind of table line does (gm.variants.terrain_schedule.no_op_report's words).
 KINDS = {"submerge": "sea", "centre": "centre", "passable": "open"}
@@ -325,9 +322,3 @@ def rules() -> HookSet:
         help=_help(),
     )
 
-
-def build() -> Variant:
-    """The variant its file declares (gm/variants/data/deluge2.toml)."""
-    from gm.variants.varfile import read_variant
-
-    return read_variant(VARIANT_DATA / "deluge2.toml").variant

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import import_module
 
 from gm.engine.calendar import Calendar
 from gm.engine.geo import Terrain
@@ -41,8 +40,9 @@ _NO_BOUNDARIES: Mapping[str, str | None] = {}
 def apply_file_events(variant: Variant, state: GameState, due: Sequence[ScheduledEvent]
                       ) -> HookStep:
     """The season's events of a variant file, one after another in the order written."""
-    # the variants' modules, by name: each of them is declared by a file this package reads
-    deluge2, sahara = import_module("gm.variants.deluge2"), import_module("gm.variants.sahara")
+    # the rules of Deluge II and Sahara play these events (imported when a file's event is due)
+    from gm.variants import deluge2, sahara
+
     words: list[str] = []
     for event in due:
         if event.kind == "submerge":

@@ -18,7 +18,6 @@ from gm.engine.phase import PhaseType
 from gm.engine.results import Outcome, PhaseOutcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.variant import Hooks, HookStep, OrderKind, Variant
-from gm.paths import VARIANT_DATA
 from gm.variants.geo_events import (
     ICE_KEY,
     display_location,
@@ -28,12 +27,9 @@ from gm.variants.geo_events import (
     events_before_movement,
     refuse_outside_movement,
 )
-from gm.variants.hook_sets import HookSet
+from gm.variants.special_rules import HookSet
 
-NAME = "geophysical"
-ALIASES = ("Geophysical Diplomacy", "geo", "geophysics")
-
-__all__ = ["ALIASES", "NAME", "build", "display_location", "display_name", "display_unit"]
+__all__ = ["display_location", "display_name", "display_unit", "rules"]
 
 HELP = """\
 Geophysical Diplomacy (Jeremy Maiden): the standard game, and the players reshape the map.
@@ -158,10 +154,3 @@ def rules() -> HookSet:
         help=HELP,
     )
 
-
-def build() -> Variant:
-    """The variant its file declares (gm/variants/data/geophysical.toml): the start terrain
-    is its `[terrain]`."""
-    from gm.variants.varfile import read_variant
-
-    return read_variant(VARIANT_DATA / "geophysical.toml").variant

@@ -11,29 +11,64 @@ game's (no hooks). A built-in name is never taken by an installed set.
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
+from collections.abc import Callable
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
 from gm.engine.calendar import Calendar
-from gm.engine.variant import Hooks, ScheduledEvent
+from gm.engine.variant import Hooks
+from gm.variants.special_rules import HookSet
 
-# The built-in variants whose rules are hook sets, by name (each module's NAME).
-_BUILT_IN = ("standard", "deluge2", "sahara", "abstraction2", "chaos2", "geophysical")
 GROUP = "gm.hook_sets"  # the entry-point group of the hook sets installed packages bring
 
 
-@dataclass(frozen=True)
-class HookSet:
-    """Hooks and the orders of its own a variant needs for them (OrderKind values), with the
-    dated changes its hooks play (`scheduled`, e.g. Deluge II's tables) and the rules text for
-    HELP (`help`), when the set has them."""
+# Each built-in set is its variant module's `rules()`; the module is imported when the set is
+# first asked for (a standard game's ingest never imports Chaos II's rules). Plain imports, so
+# that the import graph (the import contracts, tests/packaging/test_import_cycles.py) sees them.
+def _standard() -> HookSet:
+    return HookSet(Hooks())  # the standard game has no hooks
 
-    hooks: Hooks
-    order_kinds: frozenset[str] = frozenset()
-    scheduled: tuple[ScheduledEvent, ...] = ()
-    help: str = ""
+
+def _deluge2() -> HookSet:
+    from gm.variants import deluge2
+
+    return deluge2.rules()
+
+
+def _sahara() -> HookSet:
+    from gm.variants import sahara
+
+    return sahara.rules()
+
+
+def _abstraction2() -> HookSet:
+    from gm.variants import abstraction2
+
+    return abstraction2.rules()
+
+
+def _chaos2() -> HookSet:
+    from gm.variants import chaos2
+
+    return chaos2.rules()
+
+
+def _geophysical() -> HookSet:
+    from gm.variants import geophysical
+
+    return geophysical.rules()
+
+
+# The built-in hook sets by name: the one list of them (each built-in variant's file, in
+# gm/variants/data, names its set).
+_BUILT_IN: dict[str, Callable[[], HookSet]] = {
+    "standard": _standard, "deluge2": _deluge2, "sahara": _sahara,
+    "abstraction2": _abstraction2, "chaos2": _chaos2, "geophysical": _geophysical,
+}
+
+__all__ = ["GROUP", "HookSet", "hook_set", "hook_set_names", "load_hook_set", "months_calendar"]
+
+
 
 
 def hook_set_names() -> tuple[str, ...]:
@@ -51,8 +86,9 @@ def _installed() -> dict[str, EntryPoint]:
 def months_calendar() -> Calendar:
     """Abstraction2's calendar, a move a month from July 1914 (a file's `calendar = "months"`),
     without building that variant (its own file asks for this calendar)."""
-    calendar: Calendar = importlib.import_module("gm.variants.abstraction2").calendar()
-    return calendar
+    from gm.variants.abstraction2 import calendar
+
+    return calendar()
 
 
 def hook_set(name: str) -> HookSet | None:
@@ -67,13 +103,8 @@ def load_hook_set(name: str) -> HookSet | str | None:
     that name (each built-in variant is declared by a file that names its set), or the object
     an installed package's entry point gives; a sentence saying why an installed set does not
     load; None if no set is called so."""
-    if name not in _BUILT_IN:
-        return _load_installed(name)
-    if name == "standard":
-        return HookSet(Hooks())  # the standard game has no hooks
-    module = importlib.import_module(f"gm.variants.{name}")  # fixed names only
-    found: HookSet = module.rules()
-    return found
+    built_in = _BUILT_IN.get(name)
+    return _load_installed(name) if built_in is None else built_in()
 
 
 def _load_installed(name: str) -> HookSet | str | None:

@@ -1,33 +1,27 @@
 """Variants by name (any case): `standard`, `deluge2` or `Deluge II`, `sahara`, `abstraction2`,
 `chaos2`, `geophysical`, and their other aliases.
 
-Each variant module defines `NAME`, `ALIASES` and `build() -> Variant`; the map is only built
-when the variant is first asked for. Variants read from files (gm.variants.varfile) are added
-with `load_directory` (the configuration's `variants_dir`, when the service starts) and are
-found by name and alias after the built-in ones.
+Every variant is built from its file by gm.variants.varfile. The built-in ones are the files in
+gm/variants/data (`<name>.toml`: the one list of them; each names its rules, a hook set of
+gm.variants.hook_sets); a variant is only built when first asked for, and only its file's name
+and aliases are read before. Variants read from other files are added with `load_directory`
+(the configuration's `variants_dir`, when the service starts) and are found by name and alias
+after the built-in ones.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 
 from gm.engine.variant import Variant
 from gm.paths import VARIANT_DATA
 
-_MODULES = (
-    "gm.variants.standard",
-    "gm.variants.deluge2",
-    "gm.variants.sahara",
-    "gm.variants.abstraction2",
-    "gm.variants.chaos2",
-    "gm.variants.geophysical",
-)
+FIRST = "standard"  # listed first; the other built-in variants follow by name
 
 
 log = logging.getLogger(__name__)
@@ -61,24 +55,29 @@ def _key(name: str) -> str:
 
 
 @cache
-def _modules() -> dict[str, ModuleType]:
-    modules = (importlib.import_module(m) for m in _MODULES)
-    return {str(m.NAME): m for m in modules}
+def _built_in() -> dict[str, tuple[str, ...]]:
+    """The built-in variants' canonical names -> their aliases, read from their files (each
+    named after its variant: the name is checked against the file's `name`)."""
+    found: dict[str, tuple[str, ...]] = {}
+    paths = sorted(VARIANT_DATA.glob("*.toml"), key=lambda p: (p.stem != FIRST, p.stem))
+    for path in paths:
+        declared = tomllib.loads(path.read_text(encoding="utf-8"))
+        if declared.get("name") != path.stem:
+            raise ValueError(f"{path}: a built-in variant's file is named after its variant")
+        found[path.stem] = tuple(declared.get("aliases", ()))
+    return found
 
 
-def _named(key: str) -> ModuleType | None:
-    """The module of the variant whose canonical name is `key`, when the module is named after
-    it (then only that module is imported: start-up time); None otherwise."""
-    module = f"gm.variants.{key}"
-    if module not in _MODULES:
-        return None
-    found = importlib.import_module(module)
-    return found if key == found.NAME else None
+def _built_in_file(key: str) -> Path | None:
+    """The file of the built-in variant whose canonical name is `key`, or None (no file is
+    parsed: the quick way for a canonical name, as most mail gives it)."""
+    path = VARIANT_DATA / f"{key}.toml"
+    return path if key and "/" not in key and path.is_file() else None
 
 
 def names() -> tuple[str, ...]:
     """The canonical names of all variants: the built-in ones, then those loaded from files."""
-    return (*_modules(), *_loaded)
+    return (*_built_in(), *_loaded)
 
 
 def file_of(name: str) -> tuple[Path, str] | None:
@@ -155,7 +154,8 @@ def register(variant: Variant, path: Path, digest: str) -> str | None:
     """Add a variant read from a file; why not (a name or alias taken), or None."""
     taken = [n for n in (variant.name, *variant.aliases)
              if (c := canonical_name(n)) is not None and c != variant.name]
-    if variant.name in _modules() or (variant.name in _loaded and _paths[variant.name] != path):
+    if _built_in_file(variant.name) is not None or (
+            variant.name in _loaded and _paths[variant.name] != path):
         taken.insert(0, variant.name)
     if taken:
         return (f"the name or alias {taken[0]!r} is taken by another variant; give the file's "
@@ -174,10 +174,10 @@ def _forget(name: str) -> None:
 def canonical_name(name: str) -> str | None:
     """`Standard` -> `standard`; None if no variant has that name or alias."""
     key = _key(name)
-    if _named(key) is not None:
+    if _built_in_file(key) is not None:
         return key
-    for canonical, module in _modules().items():
-        if key == canonical or key in (_key(a) for a in module.ALIASES):
+    for canonical, aliases in _built_in().items():
+        if key in (_key(a) for a in aliases):
             return canonical
     for canonical, variant in _loaded.items():
         if key == _key(canonical) or key in (_key(a) for a in variant.aliases):
@@ -197,8 +197,12 @@ def get_variant(name: str) -> Variant:
 
 @cache
 def _build(canonical: str) -> Variant:
-    variant: Variant = (_named(canonical) or _modules()[canonical]).build()
-    return variant
+    """The built-in variant `canonical`, from its file."""
+    from gm.variants.varfile import read_variant
+
+    path = _built_in_file(canonical)
+    assert path is not None, canonical
+    return read_variant(path).variant
 
 
 def forget_loaded() -> None:

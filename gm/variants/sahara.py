@@ -44,8 +44,8 @@ from gm.engine.variant import (
     Verdict,
 )
 from gm.paths import VARIANT_DATA
-from gm.variants.hook_sets import HookSet
 from gm.variants.maps import standard_map
+from gm.variants.special_rules import HookSet
 from gm.variants.terrain_schedule import (
     Tables,
     build_anywhere,
@@ -58,9 +58,6 @@ from gm.variants.terrain_schedule import (
     with_centres,
     with_terrain,
 )
-
-NAME = "sahara"
-ALIASES = ("Sahara Diplomacy",)
 
 KINDS = {
     "land": "land",
@@ -362,9 +359,3 @@ def rules() -> HookSet:
         help=_help(),
     )
 
-
-def build() -> Variant:
-    """The variant its file declares (gm/variants/data/sahara.toml)."""
-    from gm.variants.varfile import read_variant
-
-    return read_variant(VARIANT_DATA / "sahara.toml").variant

@@ -13,8 +13,8 @@ from lark import Lark
 
 from gm.commands.catalog import COMMANDS, HANDLERS, RULES
 from gm.commands.dispatch import handler_for
+from gm.commands.parse import command_grammar
 from gm.commands.values import OrderLine
-from gm.paths import GRAMMARS
 from tests.support.service_support import GM, message
 
 
@@ -31,7 +31,7 @@ def _imported(handle: object) -> list[tuple[str, str]]:
 
 # What a handler may import where it is used: modules that cost a `gm ingest` of orders ~0.1 s.
 _HEAVY = ("gm.play.adjudicate", "gm.play.compose_reports", "gm.play.reports",
-          "gm.play.orders_ahead", "gm.variants.abstraction2")
+          "gm.play.orders_ahead", "gm.play.process_phase", "gm.variants.abstraction2")
 
 
 def test_every_command_names_a_handler_that_exists() -> None:
@@ -46,7 +46,7 @@ def test_every_command_names_a_handler_that_exists() -> None:
 
 
 def test_every_grammar_rule_of_a_command_has_its_reader() -> None:
-    grammar = Lark((GRAMMARS / "commands.lark").read_text(encoding="utf-8"), parser="lalr")
+    grammar = Lark(command_grammar(), parser="lalr")
     shared = {"start", "command", "recipients", "name", "duration", "season", "phase",
               "phase_long", "phase_code", "date_words"}
     named = {str(r.alias or r.origin.name) for r in grammar.rules

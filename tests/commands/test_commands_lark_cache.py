@@ -12,11 +12,10 @@ from lark import Lark
 from lark.exceptions import UnexpectedInput
 
 from gm.commands.lark_cache import cached_lark
-from gm.commands.parse import _Build
+from gm.commands.parse import _Build, command_grammar
 from gm.commands.values import Line
-from gm.paths import GRAMMARS
 
-COMMANDS = (GRAMMARS / "commands.lark").read_text(encoding="utf-8")
+COMMANDS = command_grammar()
 LINES = ["SIGNON France alpha secret", "SET DEADLINE 2d", "CREATE alpha standard pw", "LIST"]
 SMALL = 'start: WORD\nWORD: /[a-z]+/\n%ignore " "\n'
 

@@ -608,7 +608,7 @@ def test_press_alone_sends_nothing() -> None:
         ("LIST a b", "LIST a b", "LIST takes at most a game name"),
         ("ROLLBACK yesterday", "ROLLBACK yesterday",
          "ROLLBACK takes a phase, or a phase's number (njudge's turn), or nothing"),
-        ("SET", "SET", "SET needs one of PASSWORD, DRAW, NO DRAW, WAIT"),
+        ("SET", "SET", "SET needs one of PASSWORD, DRAW, NO DRAW, CONCEDE, NO CONCEDE, WAIT"),
         ("SET COLOUR red", "SET COLOUR red", "SET needs one of PASSWORD"),
         ("SET PASSWORD", "SET PASSWORD", "SET PASSWORD needs the new password"),
         ("SET PASSWORD a b", "SET PASSWORD ******", "SET PASSWORD needs the new password"),

@@ -50,9 +50,11 @@ def _install(wheel: Path, where: Path) -> Path:
     return where / "bin"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the source tree, without what a checkout accumulates (venv, builds)."""
+    """A copy of the source tree, without what a checkout accumulates (venv, builds): one for
+    each test, since a build leaves its compiled modules in the tree it built (a wheel built
+    after it from the same tree would carry them, C compiler or not)."""
     path = tmp_path_factory.mktemp("install") / "source"
     shutil.copytree(ROOT, path, ignore=SKIP)
     return path

@@ -20,11 +20,11 @@ RAW = b"From: a@example.org\r\nMessage-ID: <m1@example.org>\r\n\r\nSIGNON Fg pw\
 def _store(db: Database, raw: bytes = RAW, mid: str | None = "<m1@example.org>", uid: int = 7
            ) -> tuple[int, bool]:
     with db.transaction() as s:
-        rec, new = inbound.record_inbound(
+        received = inbound.receive_inbound(
             s, raw=raw, sender="a@example.org", message_id=mid, subject="orders",
             mailbox="INBOX", uidvalidity=1, uid=uid, now=T0,
         )
-        return rec.id, new
+        return received.record.id, received.new
 
 
 def test_a_message_is_stored_once_per_message_id_sender_and_body(database: Database) -> None:
@@ -39,8 +39,9 @@ def test_a_message_is_stored_once_per_message_id_sender_and_body(database: Datab
     other, new = _store(database, raw=RAW + b" other orders", uid=9)
     assert new and other != first
     with database.transaction() as s:
-        rec, new = inbound.record_inbound(s, raw=RAW, sender="b@example.org",
-                                          message_id="<m1@example.org>", now=T0)
+        received = inbound.receive_inbound(s, raw=RAW, sender="b@example.org",
+                                           message_id="<m1@example.org>", now=T0)
+        rec, new = received.record, received.new
     assert new and rec.id not in (first, other)
     with database.read() as s:
         rec = inbound.get_inbound(s, first)

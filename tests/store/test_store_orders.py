@@ -42,8 +42,8 @@ def test_lines_are_kept_as_received_with_canonical_form_or_error(database: Datab
     ]
     assert lines[0] == OrderLine("f lon - nth", "F Lon - NTH", None)
     with database.transaction() as s:
-        msg, _ = inbound.record_inbound(s, raw=b"orders", sender="e@example.org",
-                                        message_id="<1@x>", now=T0)
+        msg = inbound.receive_inbound(s, raw=b"orders", sender="e@example.org",
+                                      message_id="<1@x>", now=T0).record
         sub = orders.submit_orders(s, pid, "England", lines, inbound_id=msg.id, now=T0 + MIN)
     assert not sub.valid
     with database.read() as s:

@@ -18,7 +18,7 @@ def _game(db: Database) -> int:
 def test_press_is_kept_and_shown_to_whom_it_was_sent(database: Database) -> None:
     gid = _game(database)
     with database.transaction() as s:
-        msg, _ = inbound.record_inbound(s, raw=b"p", sender="e@example.org", now=T0)
+        msg = inbound.receive_inbound(s, raw=b"p", sender="e@example.org", now=T0).record
         press.record_press(s, gid, from_power="England", from_address="e@example.org",
                            to_powers=["France"], body="Channel DMZ?", inbound_id=msg.id, now=T0)
         press.record_press(s, gid, from_power="Germany", from_address="g@example.org",

@@ -99,7 +99,7 @@ def test_a_held_claim_is_never_handed_out_twice(database: Database) -> None:
     game_ids = _setup_games(database)
     with database.transaction() as s:
         for i in range(2):
-            inbound.record_inbound(s, raw=b"x", sender="p@x", message_id=f"<{i}@x>", now=T0)
+            inbound.receive_inbound(s, raw=b"x", sender="p@x", message_id=f"<{i}@x>", now=T0)
     now = T0 + timedelta(hours=1)
     seen: dict[str, object] = {}
     first_holds = threading.Event()

@@ -44,8 +44,8 @@ def main(url: str, name: str, go_file: str, messages: int, phase_count: int) -> 
         if order:
             mid, raw = message(order.pop())
             with db.transaction() as s:
-                inbound.record_inbound(s, raw=raw, sender="p@example.org", message_id=mid,
-                                       mailbox="INBOX", now=NOW)
+                inbound.receive_inbound(s, raw=raw, sender="p@example.org", message_id=mid,
+                                        mailbox="INBOX", now=NOW)
             worked = True
         with db.transaction() as s:
             msg = inbound.claim_next_inbound(s)

@@ -12,7 +12,8 @@ several commands share sit in gm.commands.handlers, which never imports a comman
 imports go catalog -> handlers -> values, never back.
 
 To add a command:
-1. write its rule in grammars/commands.lark and add it to the `command` alternatives there;
+1. write its rule in grammars/commands.lark (the `command` rule's alternatives are made from
+   the rules the commands name: gm.commands.tables.command_rule);
 2. write its module here: its value class, and a `COMMAND` naming the rule, its reader, usage,
    its HELP lines (`help`: the topic and the place among the topic's lines) and its handler
    (the handler holds its work).
@@ -27,9 +28,8 @@ from collections.abc import Mapping
 from types import ModuleType
 
 from gm.commands.reading import Reader
-from gm.commands.spec import TOPIC_ORDER, CommandSpec, Handler
-from gm.commands.usage import SET_USAGE as SHARED_SET_USAGE
-from gm.commands.usage import USAGE as SHARED_USAGE
+from gm.commands.spec import CommandSpec, Handler
+from gm.commands.tables import publish, tables
 from gm.commands.values import Command
 
 
@@ -44,55 +44,19 @@ MODULES: tuple[ModuleType, ...] = _command_modules()
 
 COMMANDS: tuple[CommandSpec, ...] = tuple(module.COMMAND for module in MODULES)
 
-# Grammar rule (or alias) -> the reader of its parse tree (gm.commands.parse builds with them).
-RULES: Mapping[str, Reader] = {
-    rule: reader for command in COMMANDS for rule, reader in command.rules.items()
-}
+TABLES = tables(COMMANDS)
+publish(TABLES)
 
-# First words a command line starts with (other lines are orders, or not commands).
-KEYWORDS = frozenset(keyword for command in COMMANDS for keyword in command.keywords)
-
-# Keywords whose lines may hold a password (masked when a line is quoted back unread).
-PASSWORD_KEYWORDS = frozenset(
-    keyword for command in COMMANDS if command.holds_password for keyword in command.keywords
-)
-
-# Keyword -> what a line starting with it needs; second word of a SET line -> the same.
-USAGE: Mapping[str, str] = {
-    **SHARED_USAGE, **{k: text for command in COMMANDS for k, text in command.usage.items()}
-}
-SET_USAGE: Mapping[str, str] = {
-    **SHARED_SET_USAGE,
-    **{k: text for command in COMMANDS for k, text in command.set_usage.items()},
-}
-
-# Value type -> what it does.
-HANDLERS: Mapping[type[Command], Handler] = {
-    command.value: command.handle for command in COMMANDS if command.handle is not None
-}
-
-# Commands that run even after a refused SIGNON (they need no sign-on).
-WITHOUT_SIGNON: tuple[type[Command], ...] = tuple(
-    command.value for command in COMMANDS if command.without_signon
-)
-
-# Commands that change nothing and only answer (deduplicated and capped, gm.commands.reply_cap).
-ANSWERS_ONLY: tuple[type[Command], ...] = tuple(
-    command.value for command in COMMANDS if command.answers_only
-)
-
-
-def _help_topics() -> dict[str, str]:
-    lines: dict[str, list[tuple[int, str]]] = {}
-    for command in COMMANDS:
-        for entry in command.help:
-            lines.setdefault(entry.topic, []).append((entry.place, entry.text))
-    order = [*TOPIC_ORDER, *sorted(set(lines).difference(TOPIC_ORDER))]
-    return {topic: "".join(text for _, text in sorted(lines[topic])) for topic in order}
-
-
-# Each HELP topic: the lines every command gives it, by place (gm.commands.spec.HelpLines).
-HELP_TOPICS: Mapping[str, str] = _help_topics()
+# The tables by name (gm.commands.tables.Tables says what each holds).
+RULES: Mapping[str, Reader] = TABLES.rules
+KEYWORDS = TABLES.keywords
+PASSWORD_KEYWORDS = TABLES.password_keywords
+USAGE: Mapping[str, str] = TABLES.usage
+SET_USAGE: Mapping[str, str] = TABLES.set_usage
+HANDLERS: Mapping[type[Command], Handler] = TABLES.handlers
+WITHOUT_SIGNON: tuple[type[Command], ...] = TABLES.without_signon
+ANSWERS_ONLY: tuple[type[Command], ...] = TABLES.answers_only
+HELP_TOPICS: Mapping[str, str] = TABLES.help_topics
 
 
 def usage(keyword: str, second: str = "") -> str:

@@ -65,6 +65,8 @@ def handle(ctx: Context, command: ClearAbsence) -> None:
 COMMAND = CommandSpec(
     value=ClearAbsence,
     keywords=("SET",),
+    set_words=("NO ABSENCE",),
+    player_setting=True,
     rules={"clear_absence": read_clear_absence},
     handle=handle,
     set_usage={

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lark import Token
 
 from gm.commands.handlers.address import seats_of
-from gm.commands.handlers.context import Notice
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.mail.compose import build_subject
-from gm.secret import Secret
+from gm.secret import MASK, Secret
 from gm.store import address_changes, audit
 from gm.store import games as games_repo
+from gm.store.outgoing import Outgoing
 from gm.store.powers import address_key
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def handle(ctx: Context, command: ConfirmAddress) -> None:
                         *(f"the GM of {game}" for game in mastered)]) or "nothing yet"
     ctx.results.add(f"Confirmed: what {change.old_address} had here ({listed}) is "
                     f"{change.new_address}'s now; your passwords are unchanged.")
-    ctx.results.mail.append(Notice(
+    ctx.results.mail.append(Outgoing(
         (change.old_address,), build_subject("your address has moved"),
         f"As asked, and confirmed from {change.new_address}, everything {change.old_address} "
         f"had at this judge ({listed}) now goes to {change.new_address}.\n\n"
@@ -63,16 +64,26 @@ def handle(ctx: Context, command: ConfirmAddress) -> None:
     for game, power, master in seats:
         if address_key(master) not in (address_key(change.old_address),
                                        address_key(change.new_address)):
-            ctx.results.mail.append(Notice(
+            ctx.results.mail.append(Outgoing(
                 (master,), build_subject(f"{power} has a new address", game=game),
                 f"The player of {power} in {game} moved from {change.old_address} to "
                 f"{change.new_address} (SET ADDRESS, confirmed from the new address).\n\n"
                 f"-- \n{ctx.service}\n"))
 
 
+def _mask(words: Sequence[str]) -> list[str] | None:
+    """`SET ADDRESS CONFIRM <game> <code>`: the code."""
+    if len(words) < 4 or [w.upper() for w in words[1:3]] != ["ADDRESS", "CONFIRM"]:
+        return None
+    return [*words[:3], MASK]
+
+
 COMMAND = CommandSpec(
+    masks=_mask,
     value=ConfirmAddress,
     keywords=("SET",),
+    set_words=("ADDRESS CONFIRM",),
+    player_setting=True,
     rules={"confirm_address": read_confirm_address},
     handle=handle,
     without_signon=True,

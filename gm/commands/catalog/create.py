@@ -6,6 +6,7 @@ its GM at once (on njudge a player, who then sends BECOME MASTER, njudge `data/m
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,7 @@ from gm.commands.reading import Draft, game_name, joined, rulebook_year
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
-from gm.secret import Secret
+from gm.secret import MASK, Secret
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
@@ -180,7 +181,18 @@ def _unknown_variant(command: Create) -> str:
             f"{', '.join(variant_label(v) for v in variants)})")
 
 
+def _mask(words: Sequence[str]) -> list[str] | None:
+    """Where CREATE's password is: njudge's `CREATE ?game secret [variant]` after the game,
+    `CREATE g v secret RULEBOOK 1999` before RULEBOOK, else the last word."""
+    if len(words) > 2 and words[1].startswith("?"):
+        return [*words[:2], MASK, *words[3:]]
+    if len(words) > 3 and words[-2].upper() == "RULEBOOK":
+        return [*words[:-3], MASK, *words[-2:]]
+    return None
+
+
 COMMAND = CommandSpec(
+    masks=_mask,
     value=Create,
     keywords=("CREATE",),
     rules={"create": read_create, "create_judge": read_create_judge,

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import as_master, refresh
-from gm.commands.handlers.context import Notice
 from gm.commands.handlers.gm_settings import store_observers
 from gm.commands.handlers.seats import new_password, seat
 from gm.commands.handlers.standing_by import offer_line
@@ -21,6 +20,7 @@ from gm.mail.compose import build_subject
 from gm.play.observers import observers
 from gm.store import audit
 from gm.store import powers as powers_repo
+from gm.store.outgoing import Outgoing
 from gm.store.passwords import hash_password
 from gm.store.statuses import GameStatus, PowerStatus
 
@@ -73,7 +73,7 @@ def _eject(ctx: Context, game: GameRecord, power: PowerRecord, leaving: tuple[st
                         game_id=game.id, details={"power": power.name, "previous": list(old)},
                         inbound_id=ctx.inbound_id)
     for address in leaving:
-        ctx.results.mail.append(Notice(
+        ctx.results.mail.append(Outgoing(
             (address,), build_subject(f"you no longer play {power.name}", game=game.name),
             f"The GM of {game.name} has removed you from {power.name}.\n\n-- \n{ctx.service}\n",
             game.id))
@@ -114,7 +114,7 @@ def _eject_address(ctx: Context, command: Eject) -> None:
         _eject(ctx, game, power, tuple(a for a in power.addresses if a.lower() == address))
     if watching:
         store_observers(ctx, what, [a for a in observers(game) if a.lower() != address])
-        ctx.results.mail.append(Notice(
+        ctx.results.mail.append(Outgoing(
             (watching[0],), build_subject("you no longer observe the game", game=game.name),
             f"The GM of {game.name} has removed you from its observers.\n\n-- \n{ctx.service}\n",
             game.id))

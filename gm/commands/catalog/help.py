@@ -21,6 +21,7 @@ from lark import Token
 from gm.commands.handlers.common import game_rulebook
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
+from gm.commands.tables import published
 from gm.commands.values import Command
 from gm.variants import registry
 
@@ -292,8 +293,8 @@ def help_text(topic: str | None = None, extra: Mapping[str, str] | None = None) 
     without regard to case or spaces and listed at the end of the index. An unknown topic gets
     the index, headed by a line saying so.
     """
-    # at run time: the catalog's tables are made from every command module, this one included
-    from gm.commands.catalog import HELP_TOPICS as TOPICS
+    # the catalog's tables are made from every command module, this one included
+    TOPICS = published().help_topics
 
     extras = {_key(name): text for name, text in (extra or {}).items()}
     index = INDEX
@@ -380,10 +381,8 @@ def _shape(line: str) -> tuple[str, str, Callable[[str], bool]]:
 
 def _example(line: str) -> bool:
     """Whether `line` shows a command (kept on its own line)."""
-    from gm.commands.catalog import KEYWORDS  # at run time, as HELP_TOPICS above
-
     words = line.split()
-    return bool(words) and words[0] in KEYWORDS
+    return bool(words) and words[0] in published().keywords
 
 
 def _key(name: str) -> str:

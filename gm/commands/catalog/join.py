@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import no_game, variant_of
-from gm.commands.handlers.context import Notice
 from gm.commands.handlers.join_prefer import (
     ONE_POWER_RULE,
     multiple_allowed,
@@ -24,6 +23,7 @@ from gm.play.render import render
 from gm.secret import Secret
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
+from gm.store.outgoing import Outgoing
 from gm.store.passwords import hash_password
 from gm.store.statuses import GameStatus
 from gm.variants.registry import canonical_name
@@ -104,7 +104,7 @@ def handle(ctx: Context, command: Join) -> None:
     ctx.results.game = game.name
     ctx.results.add(f"You joined {game.name} as {chosen}. Sign on with: "
                     f"SIGNON {chosen} {game.name} <your password>")
-    ctx.results.mail.append(Notice(
+    ctx.results.mail.append(Outgoing(
         (game.gm_address,), build_subject(f"{chosen} has a player", game=game.name),
         render("reply/joined-gm.txt.j2", game=game.name, power=chosen, address=ctx.sender,
                others=already, free=[p.name for p in powers_repo.list_powers(ctx.session,

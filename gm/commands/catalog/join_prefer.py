@@ -3,6 +3,7 @@ the preferences."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +13,7 @@ from gm.commands.handlers.notices import tell
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.secret import Secret
+from gm.secret import MASK, Secret
 from gm.store import games as games_repo
 from gm.store import join_requests as requests_repo
 from gm.store import powers as powers_repo
@@ -83,7 +84,17 @@ def handle(ctx: Context, command: JoinPrefer) -> None:
          "by preference (ADD seats them by your choice instead).")
 
 
+def _mask(words: Sequence[str]) -> list[str] | None:
+    """`JOIN <game> <password> PREFER ...`: the word before PREFER."""
+    upper = [w.upper() for w in words]
+    if "PREFER" not in upper[1:]:
+        return None
+    at = upper.index("PREFER")
+    return [*words[: at - 1], MASK, *words[at:]] if at > 1 else list(words)
+
+
 COMMAND = CommandSpec(
+    masks=_mask,
     value=JoinPrefer,
     keywords=("JOIN",),
     rules={"join_prefer": read_join_prefer},

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, NamedTuple
 from lark import Token
 
 from gm.commands.handlers.common import open_phase_of, refresh, variant_of
-from gm.commands.handlers.context import Notice
 from gm.commands.handlers.press_settings import all_press, fake_allowed, partial_allowed
 from gm.commands.press_heading import FORMS, Fake, Heading, read_heading
 from gm.commands.reading import Draft, Invalid, quote
@@ -41,6 +40,7 @@ from gm.play.render import render
 from gm.policies import PressPolicy
 from gm.store import powers as powers_repo
 from gm.store import press as press_repo
+from gm.store.outgoing import Outgoing
 from gm.store.press import GM_COPY, OBSERVERS
 from gm.store.statuses import GameStatus
 
@@ -311,10 +311,10 @@ def _send(ctx: Context, command: Press) -> bool:
     for name in to_powers:
         (delivered if addresses.get(name) else unplayed).append(name)
         for address in addresses.get(name, ()):
-            ctx.results.mail.append(Notice((address,), subject, body, game.id))
+            ctx.results.mail.append(Outgoing((address,), subject, body, game.id))
     watching = observers(game) if to_observers else []
     for address in watching:
-        ctx.results.mail.append(Notice((address,), subject, body, game.id))
+        ctx.results.mail.append(Outgoing((address,), subject, body, game.id))
     if to_gm or gm_copy:  # the GM's copy names the sender of grey press, the truth of fake
         truth = (f"Fake press: sent by {sender} to {to_text}." if fake is not None
                  else None)
@@ -324,7 +324,7 @@ def _send(ctx: Context, command: Press) -> bool:
             "press/message.txt.j2", grey=grey, sender=sender_name,
             sender_for_gm=sender if grey else None, game=game.name, to=shown_text,
             body=command.body, service=ctx.service, truth=truth)
-        ctx.results.mail.append(Notice((game.gm_address,), subject, gm_body, game.id))
+        ctx.results.mail.append(Outgoing((game.gm_address,), subject, gm_body, game.id))
     ctx.results.game = game.name
     kind = "Fake press" if fake is not None else "Grey press" if grey else "Press"
     went = delivered + (["the GM"] if to_gm else [])

@@ -6,16 +6,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gm.commands.handlers.common import matches_phase, phase_text, variant_of
-from gm.commands.handlers.context import Notice
 from gm.commands.handlers.gm_control import open_game
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, PhaseRef
-from gm.play.bouncing import bouncing_lines
 from gm.play.variant_watch import variant_problems
-from gm.store import audit
-from gm.store import powers as powers_repo
-from gm.store import press as press_repo
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -37,8 +32,7 @@ def read_process(c: list[PhaseRef]) -> Draft:
 def handle(ctx: Context, command: Process) -> None:
     # not at the head: adjudicating and the reports cost an order's `gm ingest` ~0.1 s
     # (benchmarks/bench_ingest_startup.py)
-    from gm.play.adjudicate import adjudicate_phase, record_adjudication, submissions
-    from gm.play.compose_reports import compose_reports
+    from gm.play.process_phase import process_phase
 
     found = open_game(ctx, "PROCESS", "process", lock=True)
     if found is None:
@@ -56,27 +50,12 @@ def handle(ctx: Context, command: Process) -> None:
                         f" phase of {game.name} is {variant.format_phase(phase.phase)}; nothing"
                         " was processed (PROCESS alone processes the current phase).")
         return
-    done = adjudicate_phase(game, phase, powers_repo.list_powers(ctx.session, game.id),
-                            submissions(ctx.session, variant, phase), now=ctx.now,
-                            session=ctx.session)
-    record_adjudication(ctx.session, done)
-    reports = compose_reports(done, press_repo.list_press(ctx.session, game.id),
-                              service=ctx.service, bouncing=bouncing_lines(ctx.session, game))
-    this_phase, step = done.name, done.step
-    next_phase = variant.format_phase(step.state.phase)
-    audit.record_action(ctx.session, actor=ctx.sender, action="process", now=ctx.now,
-                        game_id=game.id, details={"phase": this_phase},
-                        inbound_id=ctx.inbound_id)
-    for report in reports:  # one message each: addresses stay private
-        ctx.results.mail.append(Notice(report.recipients, report.subject, report.text, game.id,
-                                       html=report.html, attachments=report.attachments))
-    if done.next_phase is not None:  # orders sent ahead for the phase opened now
-        from gm.play.orders_ahead import apply_opened  # loads the adjudicator: as above
-
-        for sent in apply_opened(ctx.session, [game.id], now=ctx.now, service=ctx.service):
-            ctx.results.mail.append(Notice(sent.recipients, sent.subject, sent.body, game.id))
-    ctx.results.add(f"{this_phase} of {game.name} processed; the report went to every player."
-                    + ("" if step.state.finished else f" Now: {next_phase}."))
+    processed = process_phase(ctx.session, game, phase, now=ctx.now, actor=ctx.sender,
+                              service=ctx.service, inbound_id=ctx.inbound_id)
+    # one message each: addresses stay private
+    ctx.results.mail.extend(processed.mail)
+    ctx.results.add(f"{processed.name} of {game.name} processed; the report went to every "
+                    "player." + ("" if processed.finished else f" Now: {processed.next_name}."))
 
 
 COMMAND = CommandSpec(

@@ -11,21 +11,17 @@ from lark import Token
 
 from gm.commands.handlers.common import (
     as_master,
-    deadline_for,
     matches_phase,
     phase_text,
     refresh,
     shown_deadline,
     variant_of,
 )
-from gm.commands.handlers.notices import tell_game
 from gm.commands.reading import Draft, Invalid
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, PhaseRef
-from gm.play.render import render
-from gm.store import games as games_repo
-from gm.store import phases as phases_repo
-from gm.store.statuses import GameStatus
+from gm.play.rollback import Refusal, RollbackRefused, roll_back
+from gm.variants import Variant
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -52,64 +48,50 @@ def read_rollback_turn(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Rollback) -> None:
-    """Reopen an earlier phase: later phases and their orders go (kept in the audit log); the
-    phase's own orders stand; every player and the GM are told."""
+    """Reopen an earlier phase (gm.play.rollback) and say so, or why not."""
     signed = as_master(ctx, "ROLLBACK")
     if signed is None:
         return
     game = refresh(ctx, signed.game)
-    if game.status is GameStatus.FORMING:
-        ctx.results.add(f"ROLLBACK: {game.name} has not started; there is nothing to roll back.")
-        return
-    games_repo.lock_game(ctx.session, game.id)
     variant = variant_of(game)
-    records = phases_repo.history(ctx.session, game.id)
-    current = phases_repo.current_phase(ctx.session, game.id)
-    played = ", ".join(f"{n} {variant.format_phase(p.phase)}"
-                       for n, p in enumerate(records, start=1))
     ref = command.phase
-    if ref is None:
-        # njudge's turn n: the n-th phase, reopened; no number: the one before the current
-        at = command.turn
-        if at is None:
-            at = len(records) - (1 if current is not None and not current.adjudicated else 0)
-        if at < 1 and command.turn is None:
-            ctx.results.add(f"ROLLBACK: {game.name} is at its first phase; there is none before "
-                            "it (UNSTART takes the game back to forming).")
-            return
-        if not 1 <= at <= len(records):
-            ctx.results.add(f"ROLLBACK: {game.name} has no phase {at} to go back to (its "
-                            f"phases by number: {played}).")
-            return
-        target = records[at - 1]
-    else:
-        wanted = phase_text(variant, ref)
-        found = next((r for r in records if matches_phase(variant, r, ref)), None)
-        if found is None:
-            ctx.results.add(f"ROLLBACK: {game.name} has no phase {wanted!r} (its phases: "
-                            f"{', '.join(variant.format_phase(p.phase) for p in records)}).")
-            return
-        target = found
-    name = variant.format_phase(target.phase)
-    if current is not None and current.index == target.index and not current.adjudicated:
-        ctx.results.add(f"ROLLBACK: {name} is the current phase of {game.name} already.")
+    outcome = roll_back(
+        ctx.session, game, now=ctx.now, actor=ctx.sender, service=ctx.service,
+        turn=command.turn, inbound_id=ctx.inbound_id,
+        phase=None if ref is None else (lambda r: matches_phase(variant, r, ref)))
+    if isinstance(outcome, RollbackRefused):
+        ctx.results.add(_refused(game.name, outcome, command, variant))
         return
-    reopened = phases_repo.rollback_to(
-        ctx.session, game.id, target.index, actor=ctx.sender, now=ctx.now,
-        deadline_at=deadline_for(game, target.phase.type, ctx.now), inbound_id=ctx.inbound_id)
-    if game.status is GameStatus.FINISHED:
-        signed.game = games_repo.set_game_status(ctx.session, game.id, GameStatus.ACTIVE,
-                                                 now=ctx.now)
-    deadline = shown_deadline(game, reopened.deadline_at)
-    early = game.settings.early
-    body = render("reply/rollback.txt.j2", game=game.name, phase=name, deadline=deadline,
-                  early=early, service=ctx.service)
-    tell_game(ctx, game, f"rolled back to {name}", body)  # observers had the withdrawn report
-    waits = ("its deadline, new orders from every power, or PROCESS" if early
+    if outcome.resumed is not None:
+        signed.game = outcome.resumed
+    ctx.results.mail.extend(outcome.mail)
+    deadline = shown_deadline(game, outcome.deadline_at)
+    waits = ("its deadline, new orders from every power, or PROCESS" if game.settings.early
              else "its deadline or PROCESS")
-    ctx.results.add(f"{game.name} is back at the start of {name} (deadline {deadline}); "
-                    "the orders of later phases are discarded and every player was told. "
-                    f"The orders given for it stand; it waits for {waits}.")
+    ctx.results.add(f"{game.name} is back at the start of {outcome.phase} (deadline "
+                    f"{deadline}); the orders of later phases are discarded and every player "
+                    f"was told. The orders given for it stand; it waits for {waits}.")
+
+
+def _refused(game: str, refused: RollbackRefused, command: Rollback, variant: Variant) -> str:
+    """Why nothing was rolled back, in words."""
+    match refused.why:
+        case Refusal.NOT_STARTED:
+            return f"ROLLBACK: {game} has not started; there is nothing to roll back."
+        case Refusal.FIRST_PHASE:
+            return (f"ROLLBACK: {game} is at its first phase; there is none before it (UNSTART "
+                    "takes the game back to forming).")
+        case Refusal.NO_TURN:
+            played = ", ".join(f"{n} {p}" for n, p in enumerate(refused.phases, start=1))
+            return (f"ROLLBACK: {game} has no phase {refused.turn} to go back to (its phases "
+                    f"by number: {played}).")
+        case Refusal.NO_PHASE:
+            assert command.phase is not None
+            wanted = phase_text(variant, command.phase)
+            return (f"ROLLBACK: {game} has no phase {wanted!r} (its phases: "
+                    f"{', '.join(refused.phases)}).")
+        case Refusal.CURRENT:
+            return f"ROLLBACK: {refused.phase} is the current phase of {game} already."
 
 
 COMMAND = CommandSpec(

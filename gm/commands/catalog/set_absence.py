@@ -163,6 +163,8 @@ def handle(ctx: Context, command: SetAbsence) -> None:
 COMMAND = CommandSpec(
     value=SetAbsence,
     keywords=("SET",),
+    set_words=("ABSENCE",),
+    player_setting=True,
     rules={"set_absence": read_set_absence},
     handle=handle,
     set_usage={

@@ -64,6 +64,7 @@ def handle(ctx: Context, command: SetAbsenceLimit) -> None:
 COMMAND = CommandSpec(
     value=SetAbsenceLimit,
     keywords=("SET",),
+    set_words=("ABSENCE LIMIT",),
     rules={"set_absence_limit": read_set_absence_limit},
     handle=handle,
     help=(

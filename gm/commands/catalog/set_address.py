@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.address import seats_of
-from gm.commands.handlers.context import Notice
 from gm.commands.handlers.seats import new_password
 from gm.commands.reading import Draft, bare_address
 from gm.commands.spec import CommandSpec, HelpLines
@@ -17,6 +16,7 @@ from gm.mail.compose import build_subject
 from gm.store import address_changes, audit
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
+from gm.store.outgoing import Outgoing
 from gm.store.powers import address_key
 
 if TYPE_CHECKING:
@@ -75,13 +75,15 @@ def handle(ctx: Context, command: SetAddress) -> None:
             f"    SET ADDRESS CONFIRM {code}\n\nwithin {address_changes.CONFIRM_WITHIN.days} "
             "days. If you did not expect this, ignore it: nothing changes.\n\n"
             f"-- \n{ctx.service}\n")
-    ctx.results.mail.append(Notice((command.address,), build_subject(
+    ctx.results.mail.append(Outgoing((command.address,), build_subject(
         "confirm your new address"), body, signed.game.id))
 
 
 COMMAND = CommandSpec(
     value=SetAddress,
     keywords=("SET",),
+    set_words=("ADDRESS",),
+    player_setting=True,
     rules={"set_address": read_set_address},
     handle=handle,
     set_usage={

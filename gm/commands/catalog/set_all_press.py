@@ -65,6 +65,7 @@ def handle(ctx: Context, command: SetAllPress) -> None:
 COMMAND = CommandSpec(
     value=SetAllPress,
     keywords=("SET",),
+    set_words=("ALL PRESS", "NORMAL PRESS",),
     rules={"set_all_press": read_set_all_press, "set_normal_press": read_set_normal_press},
     handle=handle,
     set_usage={

@@ -1,6 +1,6 @@
 """SET CONCEDE <power> / SET NO CONCEDE: concede the game to one power (njudge's SET CONCEDE);
 when every other surviving power still played has conceded to it, the game ends with that
-power the winner (gm.commands.handlers.draws)."""
+power the winner (gm.play.draws)."""
 
 from __future__ import annotations
 
@@ -79,6 +79,8 @@ def handle(ctx: Context, command: SetConcede) -> None:
 COMMAND = CommandSpec(
     value=SetConcede,
     keywords=("SET",),
+    set_words=("CONCEDE", "NO CONCEDE",),
+    player_setting=True,
     rules={"set_concede": read_set_concede, "set_no_concede": read_set_no_concede},
     handle=handle,
     set_usage={

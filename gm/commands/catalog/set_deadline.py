@@ -72,6 +72,7 @@ def deadline_text(rule: Deadline, zone: str) -> str:
 COMMAND = CommandSpec(
     value=SetDeadline,
     keywords=("SET",),
+    set_words=("DEADLINE",),
     rules={"set_deadline": read_set_deadline},
     handle=handle,
     set_usage={

@@ -134,6 +134,7 @@ def handle(ctx: Context, command: SetDeadlineAt) -> None:
 COMMAND = CommandSpec(
     value=SetDeadlineAt,
     keywords=("SET",),
+    set_words=("DEADLINE",),
     rules={"set_deadline_at": read_set_deadline_at},
     handle=handle,
     help=(

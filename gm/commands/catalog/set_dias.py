@@ -50,6 +50,7 @@ def handle(ctx: Context, command: SetDias) -> None:
 COMMAND = CommandSpec(
     value=SetDias,
     keywords=("SET",),
+    set_words=("DIAS", "NODIAS",),
     rules={"set_dias": read_set_dias, "set_nodias": read_set_nodias},
     handle=handle,
     set_usage={

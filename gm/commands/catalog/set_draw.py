@@ -1,6 +1,6 @@
 """SET DRAW [<powers>] / SET NO DRAW: the power's vote for a draw, among every survivor or
 (NoDIAS games) among the powers named, for the phase open now (gm.play.votes says which draw
-passes, gm.commands.handlers.draws ends the game)."""
+passes, gm.play.draws ends the game)."""
 
 from __future__ import annotations
 
@@ -101,6 +101,8 @@ def handle(ctx: Context, command: SetDraw) -> None:
 COMMAND = CommandSpec(
     value=SetDraw,
     keywords=("SET",),
+    set_words=("DRAW", "NO DRAW",),
+    player_setting=True,
     rules={"set_draw": read_set_draw, "set_draw_among": read_set_draw_among,
            "set_no_draw": read_set_no_draw},
     handle=handle,

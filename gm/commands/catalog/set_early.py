@@ -38,6 +38,7 @@ def handle(ctx: Context, command: SetEarly) -> None:
 COMMAND = CommandSpec(
     value=SetEarly,
     keywords=("SET",),
+    set_words=("EARLY",),
     rules={"set_early": read_set_early},
     handle=handle,
     set_usage={

@@ -51,6 +51,7 @@ def handle(ctx: Context, command: SetFake) -> None:
 COMMAND = CommandSpec(
     value=SetFake,
     keywords=("SET",),
+    set_words=("FAKE", "NO FAKE",),
     rules={"set_fake": read_set_fake, "set_no_fake": read_set_no_fake},
     handle=handle,
     set_usage={

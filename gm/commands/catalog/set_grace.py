@@ -36,6 +36,7 @@ def handle(ctx: Context, command: SetGrace) -> None:
 COMMAND = CommandSpec(
     value=SetGrace,
     keywords=("SET",),
+    set_words=("GRACE",),
     rules={"set_grace": read_set_grace},
     handle=handle,
     set_usage={

@@ -68,6 +68,7 @@ def handle(ctx: Context, command: SetGraceAt) -> None:
 COMMAND = CommandSpec(
     value=SetGraceAt,
     keywords=("SET",),
+    set_words=("GRACE",),
     rules={"set_grace_at": read_set_grace_at},
     handle=handle,
     help=(

@@ -73,6 +73,7 @@ def handle(ctx: Context, command: SetLate) -> None:
 COMMAND = CommandSpec(
     value=SetLate,
     keywords=("SET",),
+    set_words=("LATE",),
     rules={
         "set_late_hold": read_set_late_hold,
         "set_late_wait": read_set_late_wait,

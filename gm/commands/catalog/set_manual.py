@@ -49,6 +49,7 @@ def handle(ctx: Context, command: SetManual) -> None:
 COMMAND = CommandSpec(
     value=SetManual,
     keywords=("SET",),
+    set_words=("MANUAL PROCESS", "NO MANUAL PROCESS",),
     rules={"set_manual": read_set_manual, "set_no_manual": read_set_no_manual},
     handle=handle,
     set_usage={

@@ -59,6 +59,7 @@ def handle(ctx: Context, command: SetMultiple) -> None:
 COMMAND = CommandSpec(
     value=SetMultiple,
     keywords=("SET",),
+    set_words=("MULTIPLE",),
     rules={"set_multiple": read_set_multiple},
     handle=handle,
     set_usage={

@@ -61,6 +61,7 @@ def handle(ctx: Context, command: SetObserve) -> None:
 COMMAND = CommandSpec(
     value=SetObserve,
     keywords=("SET",),
+    set_words=("OBSERVE",),
     rules={"set_observe": read_set_observe},
     handle=handle,
     set_usage={

@@ -38,6 +38,7 @@ def handle(ctx: Context, command: SetObservers) -> None:
 COMMAND = CommandSpec(
     value=SetObservers,
     keywords=("SET",),
+    set_words=("OBSERVERS",),
     rules={"set_observers": read_set_observers},
     handle=handle,
     set_usage={

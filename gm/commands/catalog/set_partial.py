@@ -50,6 +50,7 @@ def handle(ctx: Context, command: SetPartial) -> None:
 COMMAND = CommandSpec(
     value=SetPartial,
     keywords=("SET",),
+    set_words=("PARTIAL", "NO PARTIAL",),
     rules={"set_partial": read_set_partial, "set_no_partial": read_set_no_partial},
     handle=handle,
     set_usage={

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -12,7 +13,7 @@ from gm.commands.handlers.signon_guard import unlock as unlock_signons
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.secret import Secret
+from gm.secret import MASK, Secret
 from gm.store import powers as powers_repo
 from gm.store.passwords import hash_password
 
@@ -41,9 +42,20 @@ def handle(ctx: Context, command: SetPassword) -> None:
     ctx.results.add(f"Password of {signed.power} in {signed.game.name} changed.")
 
 
+def _mask(words: Sequence[str]) -> list[str] | None:
+    """`SET PASSWORD x`, also misspelt (`SET PASWORD x`, `SET PW x`): all after it masked."""
+    second = words[1].upper() if len(words) > 2 else ""
+    if not second.startswith(("PA", "PW")) or second == "PARTIAL":
+        return None
+    return [*words[:2], MASK]
+
+
 COMMAND = CommandSpec(
+    masks=_mask,
     value=SetPassword,
     keywords=("SET",),
+    set_words=("PASSWORD",),
+    player_setting=True,
     rules={"set_password": read_set_password},
     handle=handle,
     set_usage={

@@ -106,6 +106,8 @@ def _store(ctx: Context, game: GameRecord, mode: Mode, what: str) -> None:
 COMMAND = CommandSpec(
     value=SetPictures,
     keywords=("SET",),
+    set_words=("PICTURES",),
+    player_setting=True,
     rules={"set_pictures": read_set_pictures,
            "set_pictures_default": read_set_pictures_default},
     handle=handle,

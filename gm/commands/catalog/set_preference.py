@@ -160,6 +160,8 @@ def handle(ctx: Context, command: SetPreference) -> None:
 COMMAND = CommandSpec(
     value=SetPreference,
     keywords=("SET",),
+    set_words=("PREFERENCE",),
+    player_setting=True,
     rules={"set_preference": read_set_preference},
     handle=handle,
     without_signon=True,  # after a SIGNON ?<game>, which is a JOIN, not a sign-on

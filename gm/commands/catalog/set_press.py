@@ -58,6 +58,7 @@ def handle(ctx: Context, command: SetPress) -> None:
 COMMAND = CommandSpec(
     value=SetPress,
     keywords=("SET",),
+    set_words=("PRESS", "NO PRESS",),
     rules={"set_press": read_set_press, "set_press_kind": read_set_press_kind,
            "set_no_press": read_set_no_press},
     handle=handle,

@@ -55,6 +55,7 @@ def handle(ctx: Context, command: SetQuiet) -> None:
 COMMAND = CommandSpec(
     value=SetQuiet,
     keywords=("SET",),
+    set_words=("QUIET", "NO QUIET",),
     rules={"set_quiet": read_set_quiet, "set_no_quiet": read_set_no_quiet},
     handle=handle,
     set_usage={

@@ -54,6 +54,7 @@ def handle(ctx: Context, command: SetRemind) -> None:
 COMMAND = CommandSpec(
     value=SetRemind,
     keywords=("SET",),
+    set_words=("REMIND",),
     rules={"set_remind": read_set_remind},
     handle=handle,
     set_usage={

@@ -54,6 +54,7 @@ def handle(ctx: Context, command: SetRulebook) -> None:
 COMMAND = CommandSpec(
     value=SetRulebook,
     keywords=("SET",),
+    set_words=("RULEBOOK",),
     rules={"set_rulebook": read_set_rulebook},
     handle=handle,
     help=(

@@ -128,6 +128,7 @@ COMMAND = CommandSpec(
     keywords=("SET",),
     rules={"set_standin": read_set_standin},
     handle=handle,
+    set_words=("STANDIN",),
     set_usage={
         "STANDIN": (f"SET STANDIN needs {POLICIES}, after a power's name for one power: "
                     "SET STANDIN DEFEND or SET STANDIN France BOT"),

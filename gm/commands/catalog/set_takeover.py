@@ -4,6 +4,7 @@ hash is kept, in the game's settings document."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ from gm.commands.handlers.gm_settings import change, game_name
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.secret import Secret
+from gm.secret import MASK, Secret
 from gm.store.passwords import hash_password
 from gm.store.settings import TAKEOVER_KEY
 
@@ -61,9 +62,18 @@ def handle(ctx: Context, command: SetTakeover) -> None:
         f"Takeovers in {name}: OFF.")
 
 
+def _mask(words: Sequence[str]) -> list[str] | None:
+    """`SET TAKEOVER <password>`: every word after TAKEOVER masked."""
+    if len(words) < 3 or words[1].upper() != "TAKEOVER":
+        return None
+    return [*words[:2], *[MASK] * (len(words) - 2)]
+
+
 COMMAND = CommandSpec(
+    masks=_mask,
     value=SetTakeover,
     keywords=("SET",),
+    set_words=("TAKEOVER", "NO TAKEOVER",),
     rules={"set_takeover": read_set_takeover, "set_no_takeover": read_set_no_takeover},
     handle=handle,
     set_usage={

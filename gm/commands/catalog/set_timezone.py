@@ -46,6 +46,7 @@ def handle(ctx: Context, command: SetTimezone) -> None:
 COMMAND = CommandSpec(
     value=SetTimezone,
     keywords=("SET",),
+    set_words=("TIMEZONE",),
     rules={"set_timezone": read_set_timezone},
     handle=handle,
     set_usage={

@@ -46,6 +46,8 @@ def handle(ctx: Context, command: SetWait) -> None:
 COMMAND = CommandSpec(
     value=SetWait,
     keywords=("SET",),
+    set_words=("WAIT", "NO WAIT",),
+    player_setting=True,
     rules={"set_wait": read_set_wait, "set_no_wait": read_set_no_wait},
     handle=handle,
     set_usage={

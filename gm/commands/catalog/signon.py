@@ -14,7 +14,7 @@ from gm.commands.catalog.observe import Observe
 from gm.commands.catalog.observe import handle as observe
 from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.handlers.common import did_you_mean, no_game, variant_of
-from gm.commands.handlers.context import Notice, Signed
+from gm.commands.handlers.context import Signed
 from gm.commands.handlers.signon import refuse
 from gm.commands.handlers.signon_guard import refusal, refused, wrong_password
 from gm.commands.handlers.takeovers import takeover_hint
@@ -27,6 +27,7 @@ from gm.play.render import render
 from gm.secret import Secret
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
+from gm.store.outgoing import Outgoing
 from gm.store.passwords import upgraded_hash, verify_password
 from gm.store.statuses import PowerStatus
 
@@ -127,7 +128,7 @@ def handle(ctx: Context, command: SignOn) -> None:
                                      now=ctx.now)
         ctx.results.add(f"{power.name} was in civil disorder; it is played again from now on, "
                         "and its orders count.")
-        ctx.results.mail.append(Notice(
+        ctx.results.mail.append(Outgoing(
             (game.gm_address,), build_subject(f"{power.name} is back", game=game.name),
             render("reply/back-from-disorder.txt.j2", game=game.name, power=power.name,
                    service=ctx.service), game.id))

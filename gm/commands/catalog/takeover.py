@@ -6,6 +6,7 @@ the taker's own password; the GM is told. Wrong takeover passwords count as wron
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,7 @@ from gm.commands.handlers.takeovers import vacant
 from gm.commands.reading import Draft, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.secret import Secret
+from gm.secret import MASK, Secret
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
@@ -100,7 +101,15 @@ def handle(ctx: Context, command: Takeover) -> None:
          "(SET NO TAKEOVER stops further takeovers; REPLACE gives a power another player).")
 
 
+def _mask(words: Sequence[str]) -> list[str] | None:
+    """`TAKEOVER <power> <game> <takeover password> <your password>`: the two passwords."""
+    if len(words) < 4:
+        return None
+    return [*words[:3], *[MASK] * (len(words) - 3)]
+
+
 COMMAND = CommandSpec(
+    masks=_mask,
     value=Takeover,
     keywords=("TAKEOVER",),
     rules={"takeover": read_takeover},

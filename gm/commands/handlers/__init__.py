@@ -7,6 +7,6 @@ value, does its work in the context's transaction, and writes what it did into t
 `Results.mail`.
 """
 
-from gm.commands.handlers.context import Context, Notice, Results, Signed
+from gm.commands.handlers.context import Context, Results, Signed
 
-__all__ = ["Context", "Notice", "Results", "Signed"]
+__all__ = ["Context", "Results", "Signed"]

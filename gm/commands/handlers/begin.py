@@ -11,7 +11,7 @@ from gm.commands.handlers.common import (
     shown_deadline,
     variant_of,
 )
-from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.context import Context
 from gm.commands.handlers.join_prefer import seat_by_preference
 from gm.engine.game import orders_needed, start_state
 from gm.engine.phase import PhaseType
@@ -25,6 +25,7 @@ from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
+from gm.store.outgoing import Outgoing
 from gm.store.rows import GameRecord
 from gm.store.statuses import GameStatus, PowerStatus
 from gm.variants import Variant
@@ -99,10 +100,10 @@ def _tell_start(ctx: Context, game: GameRecord, variant: Variant, state: GameSta
                       builds=want.builds if want else 0,
                       sites=list(want.build_sites) if want else [])
         for address in power.addresses:
-            ctx.results.mail.append(Notice((address,), subject, body, game.id,
+            ctx.results.mail.append(Outgoing((address,), subject, body, game.id,
                                            attachments=pictures))
     body = render("reply/started.txt.j2", **common, power=None)
-    ctx.results.mail.append(Notice((game.gm_address,), subject, body, game.id,
+    ctx.results.mail.append(Outgoing((game.gm_address,), subject, body, game.id,
                                    attachments=pictures))
     seen = {a.lower() for p in powers for a in p.addresses} | {game.gm_address.lower()}
     watching = [a for a in observers(games_repo.get_game(ctx.session, game.id))
@@ -110,5 +111,5 @@ def _tell_start(ctx: Context, game: GameRecord, variant: Variant, state: GameSta
     if watching:
         body = render("reply/started.txt.j2", **common, power=None, observer=True)
         for address in watching:
-            ctx.results.mail.append(Notice((address,), subject, body, game.id,
+            ctx.results.mail.append(Outgoing((address,), subject, body, game.id,
                                            attachments=pictures))

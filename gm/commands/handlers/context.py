@@ -12,23 +12,11 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from sqlalchemy.orm import Session
 
 from gm.commands.values import Command
+from gm.store.outgoing import Outgoing
 from gm.store.rows import Attachment, GameRecord
 
 if TYPE_CHECKING:
     from gm.play.order_pictures import ReplyPicture
-
-
-@dataclass(frozen=True)
-class Notice:
-    """A message for other people than the sender (a phase report): recipients, subject, body
-    (and an HTML alternative and attachments, such as a report's map picture)."""
-
-    recipients: tuple[str, ...]
-    subject: str
-    body: str
-    game_id: int | None = None
-    html: str | None = None
-    attachments: tuple[Attachment, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -49,7 +37,7 @@ class Results:
     """The reply being built: lines in order, and notices to queue with it."""
 
     lines: list[str] = field(default_factory=list)
-    mail: list[Notice] = field(default_factory=list)
+    mail: list[Outgoing] = field(default_factory=list)
     game: str | None = None  # the game the reply is about, for its subject
     copies: list[str] = field(default_factory=list)  # addresses that get a copy of the reply
     attachments: list[Attachment] = field(default_factory=list)  # files the reply carries (MAP)

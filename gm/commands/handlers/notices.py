@@ -5,38 +5,30 @@ from __future__ import annotations
 
 import re
 
-from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.context import Context
 from gm.mail.compose import build_subject
-from gm.play.observers import observers
-from gm.store import powers as powers_repo
+from gm.play import everyone
+from gm.store.outgoing import Outgoing
 from gm.store.rows import GameRecord
 
 
 def game_addresses(ctx: Context, game: GameRecord, *, observers_too: bool = True) -> list[str]:
     """Every player's address, the GM's and, with `observers_too`, the observers', once each."""
-    found = [a for p in powers_repo.list_powers(ctx.session, game.id) for a in p.addresses]
-    found.append(game.gm_address)
-    if observers_too:
-        found.extend(observers(game))
-    unique: dict[str, str] = {}
-    for address in found:
-        unique.setdefault(address.lower(), address)
-    return list(unique.values())
+    return everyone.game_addresses(ctx.session, game, observers_too=observers_too)
 
 
 def tell(ctx: Context, address: str, game: GameRecord, what: str, text: str) -> None:
     """Queue `text` (signed by the service) to one address, under a subject naming the game
     and `what`."""
-    ctx.results.mail.append(Notice((address,), build_subject(what, game=game.name),
+    ctx.results.mail.append(Outgoing((address,), build_subject(what, game=game.name),
                                    f"{text}\n\n-- \n{ctx.service}\n", game.id))
 
 
 def tell_game(ctx: Context, game: GameRecord, what: str, body: str, *, phase: str | None = None,
               observers_too: bool = True) -> None:
     """Queue `body` to everyone in `game`, under a subject naming the game and `what`."""
-    subject = build_subject(what, game=game.name, phase=phase)
-    for address in game_addresses(ctx, game, observers_too=observers_too):
-        ctx.results.mail.append(Notice((address,), subject, body, game.id))
+    ctx.results.mail.extend(everyone.notices_to_game(ctx.session, game, what, body, phase=phase,
+                                                     observers_too=observers_too))
 
 
 def what_was_said(line: str, said: list[str]) -> str:

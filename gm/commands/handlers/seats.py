@@ -16,7 +16,7 @@ from gm.commands.handlers.common import (
     shown_deadline,
     variant_of,
 )
-from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.context import Context
 from gm.commands.handlers.signon_guard import unlock as unlock_signons
 from gm.mail.compose import build_subject
 from gm.play.absences import absences, with_absences
@@ -25,6 +25,7 @@ from gm.secret import Secret
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
+from gm.store.outgoing import Outgoing
 from gm.store.passwords import hash_password
 from gm.store.rows import GameRecord, PowerRecord
 from gm.store.statuses import GameStatus, PowerStatus
@@ -37,7 +38,7 @@ def new_password() -> str:
 
 
 def seated_notice(ctx: Context, game: GameRecord, power: str, address: str, password: str,
-                  *, replaced: bool = False) -> Notice:
+                  *, replaced: bool = False) -> Outgoing:
     """The mail to a player given `power` (ADD, REPLACE): the game, the power, the password,
     the current phase and deadline (if the game has started) and how to order."""
     variant = variant_of(game)
@@ -48,7 +49,7 @@ def seated_notice(ctx: Context, game: GameRecord, power: str, address: str, pass
                   phase=None if phase is None else phase_name(variant, phase),
                   deadline=None if phase is None else shown_deadline(game, phase.deadline_at),
                   service=ctx.service)
-    return Notice((address,), build_subject(f"you play {power}", game=game.name), body,
+    return Outgoing((address,), build_subject(f"you play {power}", game=game.name), body,
                   game.id)
 
 
@@ -124,7 +125,7 @@ def replace_player(ctx: Context, name: str, address: str, password: Secret | Non
                                           replaced=True))
     for previous in old:
         if previous.lower() != address.lower():
-            ctx.results.mail.append(Notice(
+            ctx.results.mail.append(Outgoing(
                 (previous,), build_subject(f"you no longer play {power.name}", game=game.name),
                 render("reply/unseated.txt.j2", game=game.name, power=power.name,
                        service=ctx.service), game.id))

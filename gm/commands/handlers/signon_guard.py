@@ -34,12 +34,13 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from gm.commands.handlers.context import Context, Notice
+from gm.commands.handlers.context import Context
 from gm.commands.handlers.signon import refuse
 from gm.mail.compose import build_subject
 from gm.play.render import wrap
 from gm.play.seating import addresses_hidden
 from gm.store import audit
+from gm.store.outgoing import Outgoing
 from gm.store.rows import AuditRecord, GameRecord
 
 PER_ADDRESS = 5  # wrong passwords from one address for one game within WINDOW: refused
@@ -164,7 +165,7 @@ def wrong_password(ctx: Context, game: GameRecord, power: str, owners: tuple[str
             f"If the wrong passwords came from elsewhere, UNLOCK {keyword} "
             "lifts the slowing of sign-ons they may have caused, and SET PASSWORD changes a "
             "password.\n")
-    ctx.results.mail.append(Notice((game.gm_address,), subject,
+    ctx.results.mail.append(Outgoing((game.gm_address,), subject,
                                    f"{_wrapped(body)}\n-- \n{ctx.service}\n", game.id))
 
 
@@ -206,7 +207,7 @@ def record_failure(ctx: Context, game: GameRecord, power: str,
     players_see = hidden if addresses_hidden(game) else ctx.sender
     for address in dict.fromkeys((*owners, game.gm_address)):
         shown = ctx.sender if address == game.gm_address else players_see
-        ctx.results.mail.append(Notice((address,), subject, body(shown), game.id))
+        ctx.results.mail.append(Outgoing((address,), subject, body(shown), game.id))
 
 
 def unlock(ctx: Context, game: GameRecord, power: str) -> None:
