@@ -38,7 +38,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gm.config import Config, MaildirConfig  # noqa: E402
+from gm.engine.errors import OrderError  # noqa: E402
+from gm.engine.orders import AnyOrder  # noqa: E402
 from gm.mail.connect import make_sink  # noqa: E402
+from gm.notation import parse_order  # noqa: E402
 from gm.service.clock import FixedClock  # noqa: E402
 from gm.service.sender import drain_outbox  # noqa: E402
 from gm.service.tick import tick  # noqa: E402
@@ -61,6 +64,11 @@ def setup(db: Database, count: int, say: bool) -> None:
     every power's orders in."""
     variant = get_variant("standard")
     start = variant.start_state()
+    read: dict[str, AnyOrder] = {}
+    for text in (t for lines in SPRING_1901.values() for t in lines):
+        order = parse_order(text, variant.map, start.phase.type)
+        assert not isinstance(order, OrderError), order
+        read[text] = order
     batch = 100
     for first in range(0, count, batch):
         with db.transaction() as s:
@@ -73,8 +81,8 @@ def setup(db: Database, count: int, say: bool) -> None:
                                      addresses=[f"{power.lower()}{i}@example.org"])
                 phase = phases.open_phase(s, game.id, start, now=T0, deadline_at=DUE)
                 for power, lines in SPRING_1901.items():
-                    orders.submit_orders(s, phase.id, power,
-                                         [OrderLine(t, t) for t in lines], now=T0)
+                    orders.submit_orders(s, phase.id, power, [  # as read on arrival
+                        OrderLine.taken(t, read[t]) for t in lines], now=T0)
         if say:
             print(f"  set up {min(count, first + batch)}/{count} games", file=sys.stderr)
 

@@ -16,6 +16,8 @@ from gm.engine.civil_disorder import FAR, disorder_removals
 from gm.engine.legality import check_adjustment_order, error_reason, spec_of
 from gm.engine.map import GameMap
 from gm.engine.orders import Build, Remove, Waive
+from gm.engine.reason_words import words
+from gm.engine.reasons import Reason, Void
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.rulebook import plays_2023
 from gm.engine.state import GameState
@@ -86,33 +88,36 @@ def resolve_adjustments(
             continue
         limit = abs(delta)
         count = used.get(sub.power, 0)
+        why: Reason | None = None
+        outcome, reason = _ILLEGAL, ""
         if isinstance(checked, Remove):
             province = checked.unit.province
             if province in removed:
-                outcome, reason = _ILLEGAL, f"void: {checked.unit} is already removed"
+                why = Reason(Void.ALREADY_REMOVED, unit=str(checked.unit))
             elif count >= limit:
-                outcome, reason = _ILLEGAL, (
-                    f"void: {sub.power} needs to remove only {limit}")
+                why = Reason(Void.REMOVE_ONLY, power=sub.power, count=limit)
             else:
                 removed.add(province)
                 used[sub.power] = count + 1
                 outcome, reason = _SUCCEEDS, f"{checked.unit} removed"
         elif count >= limit:
-            outcome, reason = _ILLEGAL, f"void: {sub.power} may build only {limit}"
+            why = Reason(Void.BUILD_ONLY, power=sub.power, count=limit)
         elif isinstance(checked, Waive):
             used[sub.power] = count + 1
             outcome, reason = _SUCCEEDS, "build waived"
         else:
             province = checked.unit.province
             if province in built_in:
-                outcome, reason = _ILLEGAL, f"void: a unit is already built in {province}"
+                why = Reason(Void.ALREADY_BUILT, province=province)
             else:
                 built_in.add(province)
                 used[sub.power] = count + 1
                 assert checked.unit.type is not None
                 new_units.append(Unit(sub.power, checked.unit.type, checked.unit.location))
                 outcome, reason = _SUCCEEDS, f"builds {checked.unit}"
-        results.append(OrderResult(sub.power, checked, sub.text, outcome, reason))
+        if why is not None:
+            outcome, reason = _ILLEGAL, words(why)
+        results.append(OrderResult(sub.power, checked, sub.text, outcome, reason, why=why))
     extra: list[OrderResult] = []
     for power, delta in deltas.items():
         missing = abs(delta) - used.get(power, 0)

@@ -43,6 +43,8 @@ from gm.engine.orders import (
     UnitSpec,
     Waive,
 )
+from gm.engine.reason_words import words
+from gm.engine.reasons import REPLACED, Reason
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
@@ -607,7 +609,7 @@ class Entry:
     """A submitted order as a resolver keeps it until the results are written (a plain slotted
     class: one is made for every order of every phase)."""
 
-    __slots__ = ("order", "outcome", "power", "reason", "text")
+    __slots__ = ("order", "outcome", "power", "reason", "text", "why")
 
     def __init__(
         self,
@@ -622,6 +624,7 @@ class Entry:
         self.order = order
         self.outcome = outcome
         self.reason = reason
+        self.why: Reason | None = None  # why the order is void, as a value (gm.engine.reasons)
 
     def __repr__(self) -> str:
         return (f"Entry(power={self.power!r}, text={self.text!r}, order={self.order!r}, "
@@ -674,7 +677,8 @@ def submitted_orders(
         if previous is not None:
             old = entries[previous]
             old.outcome = _VOID
-            old.reason = "void: replaced by a later order"
+            old.why = REPLACED
+            old.reason = words(REPLACED)
         follows[u] = idx
     return entries, follows, tried
 

@@ -50,6 +50,8 @@ from gm.engine.legality import (
 )
 from gm.engine.map import GameMap
 from gm.engine.orders import AnyOrder, Convoy, Hold, Move, Order, SupportHold, SupportMove
+from gm.engine.reason_words import words
+from gm.engine.reasons import Reason, Void
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.rulebook import plays_2023
 from gm.engine.state import Dislodged, GameState
@@ -585,7 +587,7 @@ def _outcome(
             reason += explained.fate_of_holder(u)
             by = explained.attacker_name(u)
         results.append(OrderResult(entry.power, entry.order, entry.text,
-                                   entry.outcome or _ILLEGAL, reason, by))
+                                   entry.outcome or _ILLEGAL, reason, by, why=entry.why))
     extra = []
     for i, unit in enumerate(units):
         if i not in follows and i not in tried:
@@ -608,6 +610,13 @@ class Explainer:
         self.moved = moved
         self.dislodged_by = dislodged_by
         self.names: dict[int, str] = {}
+        self.why: dict[int, Reason] = {}  # the supports and convoys found void, why
+
+    def void(self, i: int, reason: Reason) -> tuple[bool, str]:
+        """Order `i` is void for `reason` (kept for its result): fails, with the reason's
+        words."""
+        self.why[i] = reason
+        return False, words(reason)
 
     def name(self, i: int) -> str:
         name = self.names.get(i)
@@ -659,7 +668,8 @@ class Explainer:
             else:
                 reason = f"{reason}; {lost}"
         outcome = _SUCCEEDS if ok else _FAILS
-        return OrderResult(power, order, text, outcome, prefix + reason, by, tuple(details))
+        return OrderResult(power, order, text, outcome, prefix + reason, by, tuple(details),
+                           why=self.why.get(i))
 
     # -- moves --------------------------------------------------------------------------------
     def move(self, i: int, details: list[str]) -> tuple[bool, str]:
@@ -719,12 +729,14 @@ class Explainer:
         t = dec.target[s]
         if not dec.matched[s]:
             if dec.kind[s] == SUPPORT_HOLD:
-                return False, (f"support void: {self.name(t)} did not hold "
-                               f"(it moved to {dec.dest_loc[t]})")
+                return self.void(s, Reason(Void.SUPPORT_DID_NOT_HOLD, unit=self.name(t),
+                                           province=str(dec.dest_loc[t])))
             if dec.kind[t] == MOVE:
-                return False, (f"support void: {self.name(t)} moved to {dec.dest_loc[t]}, "
-                               f"not to {dec.dest_loc[s]}")
-            return False, f"support void: {self.name(t)} did not move to {dec.dest_loc[s]}"
+                return self.void(s, Reason(Void.SUPPORT_MOVED_ELSEWHERE, unit=self.name(t),
+                                           province=str(dec.dest_loc[t]),
+                                           other=str(dec.dest_loc[s])))
+            return self.void(s, Reason(Void.SUPPORT_DID_NOT_MOVE, unit=self.name(t),
+                                       province=str(dec.dest_loc[s])))
         if dec.res[s]:
             if dec.kind[s] == SUPPORT_HOLD:
                 return True, f"supports {self.name(t)}"
@@ -741,8 +753,11 @@ class Explainer:
         army = self.name(a)
         if not dec.matched[c]:
             if dec.kind[a] == MOVE:
-                return False, f"convoy void: {army} moved to {dec.dest_loc[a]}, not {dec.dest[c]}"
-            return False, f"convoy void: {army} did not move to {dec.dest[c]}"
+                return self.void(c, Reason(Void.CONVOY_MOVED_ELSEWHERE, unit=army,
+                                           province=str(dec.dest_loc[a]),
+                                           other=str(dec.dest[c])))
+            return self.void(c, Reason(Void.CONVOY_DID_NOT_MOVE, unit=army,
+                                       province=str(dec.dest[c])))
         if dec.paradox[c]:
             return False, "convoy failed: convoy paradox (Szykman rule)"
         if not dec.res[c]:

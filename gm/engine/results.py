@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from gm.engine.errors import OrderError
 from gm.engine.orders import AnyOrder
+from gm.engine.reasons import Reason
 from gm.engine.state import GameState
 
 
@@ -22,7 +23,9 @@ class Outcome(StrEnum):
 
 @dataclass(frozen=True)
 class OrderResult:
-    """One order's fate. `reason` is a short sentence for reports ("bounced with A Mun")."""
+    """One order's fate. `reason` is a short sentence for reports ("bounced with A Mun");
+    `why`, for a void order, why as a value (gm.engine.reasons; `reason` then begins with its
+    words, gm.engine.reason_words), which readers take rather than the words."""
 
     power: str
     order: AnyOrder | None
@@ -31,6 +34,7 @@ class OrderResult:
     reason: str = ""
     dislodged_by: str | None = None  # the attacking unit, when this unit was dislodged
     details: tuple[str, ...] = ()
+    why: Reason | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -103,8 +103,8 @@ def resolve_retreats(
             if u >= 0:
                 reason += f"; {dislodged[u].unit} is disbanded"
             results[e] = OrderResult(
-                entry.power, entry.order, entry.text, entry.outcome or _ILLEGAL, reason
-            )
+                entry.power, entry.order, entry.text, entry.outcome or _ILLEGAL, reason,
+                why=entry.why)
     extra = []
     for u, d in enumerate(dislodged):
         if u in follows or u in tried:

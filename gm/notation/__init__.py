@@ -8,11 +8,14 @@ The syntax is grammars/orders.lark; names are resolved against the game's map.
   (separated by commas or semicolons, gm.notation.lines).
 - `parse_unit(text, gmap)`, `parse_location(text, gmap)`: `A Par`, `StP/nc`.
 - `resolve_province(name, gmap)`: canonical abbreviation, or UNKNOWN_PROVINCE with suggestions.
+- `stored_order(kept, text, board, phase_type, kinds)`: an order as stored, its value kept on
+  arrival, else its text read again (gm.notation.stored).
 """
 
 from gm.notation.lines import parse_orders
 from gm.notation.names import coast_label
 from gm.notation.parser import parse_location, parse_order, parse_unit, resolve_province
+from gm.notation.stored import stored_order
 
 __all__ = [
     "coast_label",
@@ -21,4 +24,5 @@ __all__ = [
     "parse_orders",
     "parse_unit",
     "resolve_province",
+    "stored_order",
 ]

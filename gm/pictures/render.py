@@ -9,13 +9,14 @@ of a report, so they are made once per game and phase.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from gm.engine.errors import OrderError
 from gm.engine.results import OrderResult
 from gm.engine.state import GameState
 from gm.engine.variant import Variant
-from gm.notation import parse_order
+from gm.notation import stored_order
 from gm.pictures.files import Picture, file_stem
 from gm.pictures.png import svg_to_png
 from gm.pictures.svg import render_map_svg
@@ -55,15 +56,16 @@ def picture_pair(variant: Variant, game: str, before: GameState, after: GameStat
 
 def results_from_stored(variant: Variant, state: GameState,
                         stored: Sequence[StoredResult]) -> tuple[OrderResult, ...]:
-    """The results of a phase as stored (canonical order texts and outcomes) as the engine's
-    results again, read by the order parser on the map of `state` (for drawing them)."""
-    gmap = variant.map_for(state)
+    """The results of a phase as stored (the orders' values and outcomes) as the engine's
+    results again (for drawing them); a result stored without its order's value has its text
+    read again by the order parser on the map of `state`."""
+    board = functools.cache(lambda: variant.map_for(state))
     out = []
     for r in stored:
         text = r.canonical or r.text
-        order = parse_order(text, gmap, state.phase.type, variant.order_kinds)
+        order = stored_order(r.order, text, board, state.phase.type, variant.order_kinds)
         out.append(OrderResult(r.power, None if isinstance(order, OrderError) else order, text,
-                               r.outcome, r.reason, r.dislodged_by, r.details))
+                               r.outcome, r.reason, r.dislodged_by, r.details, why=r.why))
     return tuple(out)
 
 

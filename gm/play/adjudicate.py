@@ -1,7 +1,7 @@
 """Adjudicate a game's open phase: what it gives, as a value, and writing that down.
 
 `adjudicate_phase` reads and writes nothing: from the open phase, the game's powers and their
-orders (as `submissions` reads the stored ones back through the real order parser) it advances
+orders (as `submissions` reads the stored ones: the values kept when they arrived) it advances
 through every phase needing no orders and gives an `Adjudication`: the results, the powers that
 were late, and the phase opened next with its deadline (or the game over).
 `record_adjudication` writes it in the caller's transaction (the caller holds the game lock):
@@ -14,6 +14,7 @@ Shared by the GM's PROCESS and by `gm tick`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,7 +24,7 @@ from sqlalchemy.orm import Session
 from gm.engine.errors import OrderError
 from gm.engine.game import GameStep, advance
 from gm.engine.results import Submitted
-from gm.notation import parse_order
+from gm.notation import stored_order
 from gm.play.deadlines import deadline_after
 from gm.play.reports import LateRow, choosers, stored_results
 from gm.play.stand_in import StoodIn, stand_ins
@@ -81,16 +82,16 @@ class Adjudication:
 def submissions(session: Session, variant: Variant, phase: PhaseRecord,
                 stored: Mapping[str, OrderSetRecord] | None = None) -> list[Submitted]:
     """Each power's latest valid orders for the phase (`stored`, if the caller read them),
-    read again by the order parser."""
-    gmap = variant.map_for(phase.state)
+    as the values kept on arrival (gm.notation.stored_order: the text is read again only for
+    a line stored without its value)."""
+    board = functools.cache(lambda: variant.map_for(phase.state))
     submitted: list[Submitted] = []
     if stored is None:
         stored = orders_repo.latest_valid_orders(session, phase.id)
     for power, order_set in sorted(stored.items()):
         for line in order_set.lines:
-            order = parse_order(
-                line.canonical or line.text, gmap, phase.phase.type, variant.order_kinds
-            )
+            order = stored_order(line.order, line.canonical or line.text, board,
+                                 phase.phase.type, variant.order_kinds)
             if isinstance(order, OrderError):
                 submitted.append(Submitted(power, line.text, None, order))
             else:

@@ -67,7 +67,7 @@ def void_now(variant: Variant, state: GameState, power: str,
     submitted = [Submitted(power, f"#{n}", o) for n, o in enumerate(orders)]
     return frozenset(
         int(r.text[1:]) for r in phase_results(variant, state, submitted)
-        if (r.outcome is Outcome.ILLEGAL or "void" in r.reason.partition(":")[0])
+        if (r.outcome is Outcome.ILLEGAL or r.why is not None)
         and r.text.startswith("#") and r.text[1:].isdigit() and int(r.text[1:]) in helping)
 
 

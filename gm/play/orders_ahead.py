@@ -77,7 +77,7 @@ def _apply(session: Session, game: GameRecord, phase: PhaseRecord, *, now: datet
         if taken:
             orders_repo.submit_orders(
                 session, phase.id, power,
-                [OrderLine(text=t, canonical=str(o)) for t, o in taken], now=now,
+                [OrderLine.taken(t, o) for t, o in taken], now=now,
                 game_id=game.id)
         lines = [f"Orders {power} sent ahead, checked now that {name} has opened in "
                  f"{game.name}:", ""]

@@ -44,6 +44,7 @@ from gm.store import address_failures
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.store.holders import this_process
+from gm.store.outgoing import AUTO_GENERATED
 from gm.store.rows import Attachment as StoredAttachment
 from gm.store.rows import OutboundRecord
 
@@ -94,7 +95,7 @@ def compose(record: OutboundRecord, config: Config) -> OutgoingMessage:
             sender=config.address, sender_name=config.display_name,
             to=list(record.recipients), subject=headers.get("Subject", ""), body=text,
             message_id=record.message_id, reply_to=reply_to,
-            auto_submitted=headers.get("Auto-Submitted", "auto-generated"),
+            auto_submitted=headers.get("Auto-Submitted", AUTO_GENERATED),
             date=record.created_at)
         if plain is not None:
             return plain
@@ -108,7 +109,7 @@ def compose(record: OutboundRecord, config: Config) -> OutgoingMessage:
         reply_to=reply_to,
         attachments=[Attachment(a.filename, a.content_type, a.data, _inline(a.filename, html))
                      for a in record.attachments],
-        auto_submitted=headers.get("Auto-Submitted", "auto-generated"),
+        auto_submitted=headers.get("Auto-Submitted", AUTO_GENERATED),
         date=record.created_at,
     )
 

@@ -165,6 +165,9 @@ class OrderLineRow(Base):
     position: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)  # as received
     canonical: Mapped[str | None] = mapped_column(Text)  # str(order) when it parsed
+    # the order as a value (gm.engine.order_json), read without the grammar; None: read the
+    # canonical text (stored before migration 0016_values, or not readable then)
+    value: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument)
     error: Mapped[str | None] = mapped_column(Text)
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from gm.engine.order_json import decoded, encode
+from gm.engine.orders import AnyOrder
 from gm.engine.phase import Phase
+from gm.engine.reasons import Reason
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.store.settings import GameSettings
@@ -43,7 +46,10 @@ class PowerRecord:
 
 @dataclass(frozen=True)
 class StoredResult:
-    """One order's result as stored: the text, its canonical form and what became of it."""
+    """One order's result as stored: the text, its canonical form and what became of it;
+    `order`, the order as a value (gm.engine.order_json), when it was stored with it (results
+    stored before it was kept, or of an order gm.engine.order_json cannot write, have None:
+    the canonical text is read again)."""
 
     power: str
     text: str
@@ -52,6 +58,8 @@ class StoredResult:
     reason: str = ""
     dislodged_by: str | None = None
     details: tuple[str, ...] = ()
+    order: AnyOrder | None = field(default=None, compare=False)
+    why: Reason | None = field(default=None, compare=False)  # a void order's reason, a value
 
     @staticmethod
     def of(result: OrderResult) -> StoredResult:
@@ -63,10 +71,12 @@ class StoredResult:
             reason=result.reason,
             dislodged_by=result.dislodged_by,
             details=tuple(result.details),
+            order=result.order,
+            why=result.why,
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "power": self.power,
             "text": self.text,
             "canonical": self.canonical,
@@ -75,6 +85,12 @@ class StoredResult:
             "dislodged_by": self.dislodged_by,
             "details": list(self.details),
         }
+        value = order_value(self.order)
+        if value is not None:
+            out["order"] = value
+        if self.why is not None:
+            out["why"] = self.why.to_json()
+        return out
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> StoredResult:
@@ -86,7 +102,20 @@ class StoredResult:
             reason=data.get("reason", ""),
             dislodged_by=data.get("dislodged_by"),
             details=tuple(data.get("details", ())),
+            order=decoded(data.get("order")),
+            why=Reason.from_json(data.get("why")),
         )
+
+
+def order_value(order: AnyOrder | None) -> dict[str, Any] | None:
+    """`order` as gm.engine.order_json writes it, or None (no order, or one of a kind it
+    cannot write: the canonical text stands for it)."""
+    if order is None:
+        return None
+    try:
+        return encode(order)
+    except TypeError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -111,11 +140,20 @@ class PhaseRecord:
 
 @dataclass(frozen=True)
 class OrderLine:
-    """One order line as received: its text, and either its canonical form or an error."""
+    """One order line as received: its text, and either its canonical form or an error;
+    `order`, the order read from it, kept as a value (gm.engine.order_json) so that no reader
+    reads the text again (None: stored without it, as before it was kept, or by a caller that
+    gave the canonical text alone; the canonical text is then read again)."""
 
     text: str
     canonical: str | None = None
     error: str | None = None
+    order: AnyOrder | None = field(default=None, compare=False)
+
+    @staticmethod
+    def taken(text: str, order: AnyOrder) -> OrderLine:
+        """The line `text`, read as `order`."""
+        return OrderLine(text=text, canonical=str(order), order=order)
 
     @staticmethod
     def of(submitted: Submitted) -> OrderLine:
@@ -123,6 +161,7 @@ class OrderLine:
             text=submitted.text,
             canonical=None if submitted.order is None else str(submitted.order),
             error=None if submitted.error is None else submitted.error.message,
+            order=submitted.order,
         )
 
 

@@ -1,7 +1,8 @@
 """Orders: each submission a power makes for a phase, kept whole, line by line.
 
-A submission (order set) keeps every line as received, with its canonical form when it parsed
-or its error when not. A set is valid when no line has an error; the latest valid set of each
+A submission (order set) keeps every line as received, with its canonical form and the order as
+a value (gm.engine.order_json: read back without the grammar) when it parsed, or its error when
+not. A set is valid when no line has an error; the latest valid set of each
 power is what adjudication uses, and invalid ones stay on record for the player's reply and the
 GM. Orders are accepted only while the phase is open, under the game lock, so an order can never
 slip in after its phase was adjudicated.
@@ -11,17 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Table, bindparam, func, insert, select, update
+from sqlalchemy import ColumnElement, Row, Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
+from gm.engine.order_json import decoded
 from gm.store.db import plain
 from gm.store.errors import NotFound, PhaseClosed
 from gm.store.games import lock_game
 from gm.store.models import OrderLineRow, OrderSet, PhaseRow, Power
 from gm.store.powers import power_id
-from gm.store.rows import OrderLine, OrderSetRecord
+from gm.store.rows import OrderLine, OrderSetRecord, order_value
 
 # Built once (every order message runs them; a statement built anew costs more than its run).
 _PHASE_AND_POWER = (
@@ -35,7 +37,7 @@ _NEW_LINES = insert(cast(Table, OrderLineRow.__table__))
 _LATEST_OF_POWER = (  # a power's latest valid set joined to its lines
     select(OrderSet.id, OrderSet.phase_id, OrderSet.inbound_id, OrderSet.submitted_at,
            OrderSet.valid, OrderLineRow.text, OrderLineRow.canonical, OrderLineRow.error,
-           OrderLineRow.position)
+           OrderLineRow.value, OrderLineRow.position)
     .outerjoin(OrderLineRow, OrderLineRow.set_id == OrderSet.id)
     .where(OrderSet.id == (
         select(OrderSet.id)
@@ -89,11 +91,16 @@ def submit_orders(
     if lines:
         conn.execute(_NEW_LINES, [
             {"set_id": set_id, "position": i, "text": ln.text, "canonical": ln.canonical,
-             "error": ln.error}
+             "error": ln.error, "value": order_value(ln.order)}
             for i, ln in enumerate(lines)])
     return OrderSetRecord(
         id=set_id, phase_id=phase_id, power=power, inbound_id=inbound_id, submitted_at=now,
-        valid=valid, lines=tuple(OrderLine(ln.text, ln.canonical, ln.error) for ln in lines))
+        valid=valid, lines=tuple(lines))
+
+
+def _line(row: Row[Any]) -> OrderLine:
+    """An order line as read, its value decoded (gm.engine.order_json)."""
+    return OrderLine(row.text, row.canonical, row.error, decoded(row.value))
 
 
 def _load_sets(session: Session, *where: ColumnElement[bool],
@@ -118,11 +125,11 @@ def _load_sets(session: Session, *where: ColumnElement[bool],
     for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
         for ln in session.execute(
             select(OrderLineRow.set_id, OrderLineRow.text, OrderLineRow.canonical,
-                   OrderLineRow.error)
+                   OrderLineRow.error, OrderLineRow.value)
             .where(OrderLineRow.set_id.in_(chunk))
             .order_by(OrderLineRow.set_id, OrderLineRow.position)
         ):
-            lines.setdefault(ln.set_id, []).append(OrderLine(ln.text, ln.canonical, ln.error))
+            lines.setdefault(ln.set_id, []).append(_line(ln))
     return [
         OrderSetRecord(
             id=r.id,
@@ -185,8 +192,7 @@ def latest_valid_orders_of(session: Session, phase_id: int,
     return OrderSetRecord(
         id=r.id, phase_id=r.phase_id, power=power, inbound_id=r.inbound_id,
         submitted_at=r.submitted_at, valid=r.valid,
-        lines=tuple(OrderLine(x.text, x.canonical, x.error) for x in rows
-                    if x.position is not None))
+        lines=tuple(_line(x) for x in rows if x.position is not None))
 
 
 def latest_valid_orders_of_phases(

@@ -39,6 +39,8 @@ from gm.engine.army_fleet import (
 from gm.engine.calendar import Calendar, Season
 from gm.engine.orders import Exchange
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.reason_words import words
+from gm.engine.reasons import REPLACED
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, Verdict
@@ -161,7 +163,7 @@ def exchanges(
             old, old_order = latest[key]
             results.append(
                 OrderResult(old.power, old_order, old.text, Outcome.ILLEGAL,
-                            "void: replaced by a later order")
+                            words(REPLACED), why=REPLACED)
             )
         latest[key] = (sub, sub.order)
     owners = dict(state.owners)

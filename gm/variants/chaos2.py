@@ -36,6 +36,8 @@ from types import MappingProxyType
 from gm.engine.game import alive_powers
 from gm.engine.orders import Alliance
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.reason_words import words
+from gm.engine.reasons import Reason, Void
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, Verdict
@@ -87,8 +89,7 @@ def _before_phase(
     """Take the Alliance orders out: carried out in a Winter, void otherwise (the Home orders
     are the designated homes' own, gm.variants.designated)."""
     return winter_orders(variant, state, submitted, Alliance,
-                         "void: alliance declarations are made in a Winter (Chaos II rule 6)",
-                         _declare)
+                         Reason(Void.ALLIANCE_NOT_IN_WINTER), _declare)
 
 
 def _declare(variant: Variant, state: GameState, orders: Sequence[Submitted]) -> HookStep:
@@ -101,13 +102,15 @@ def _declare(variant: Variant, state: GameState, orders: Sequence[Submitted]) ->
         named, unknown = alliance_members(variant, sub.order.powers)
         members = frozenset({sub.power, *named})
         if unknown:
+            unknown_names = Reason(Void.NO_SUCH_POWER, names=tuple(unknown))
             results.append(OrderResult(sub.power, sub.order, sub.text, Outcome.ILLEGAL,
-                                       f"void: no power called {', '.join(unknown)}"))
+                                       words(unknown_names), why=unknown_names))
             continue
         if sub.power in last:
             old = last[sub.power]
+            replaced = Reason(Void.DECLARATION_REPLACED)
             results.append(OrderResult(old.power, old.order, old.text, Outcome.ILLEGAL,
-                                       "void: replaced by a later declaration"))
+                                       words(replaced), why=replaced))
         declared[sub.power] = frozenset(members)
         last[sub.power] = sub
     alive = alive_powers(state)

@@ -25,6 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from gm.engine.frozen import replace
 from gm.engine.orders import DesignateHome
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.reason_words import words
+from gm.engine.reasons import Reason, Void
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.variant import (
@@ -90,37 +92,35 @@ def _started(variant: Variant, power: str, centre: str) -> bool:
 
 
 def may_designate(variant: Variant, state: GameState, power: str, centre: str,
-                  centres: frozenset[str]) -> str:
-    """Why `power` may not make `centre` a home now ("" if it may), RULINGS "Chaos II"."""
+                  centres: frozenset[str]) -> Reason | None:
+    """Why `power` may not make `centre` a home now (None if it may), RULINGS "Chaos II"."""
     if centre not in centres:
-        return f"void: {centre} is not a supply centre"
+        return Reason(Void.NOT_A_CENTRE, province=centre)
     if centre in state.homes.get(power, ()) or centre in _words(state, NEW_HOMES + power):
-        return f"void: {centre} is already a home centre of {power}"
+        return Reason(Void.ALREADY_HOME, province=centre, power=power)
     if state.owners.get(centre) != power:
-        return f"void: {power} does not own {centre}"
+        return Reason(Void.NOT_OWNED, power=power, province=centre)
     if state.extra.get(WINTER_OWNER + centre) != power:
-        return (f"void: {power} did not own {centre} at the end of the previous Winter "
-                "(Chaos II rule 4: two consecutive Winters)")
+        return Reason(Void.NOT_OWNED_LAST_WINTER, power=power, province=centre)
     if centre in _words(state, LOST + power):
-        return (f"void: {centre} lost its home status since the last Winter; it must be owned "
-                "during two new Winters (Chaos II rule 5)")
+        return Reason(Void.HOME_STATUS_LOST, province=centre)
     free = _started(variant, power, centre) or centre in _words(state, DESIGNATED + power)
     if not free and len(_words(state, DESIGNATED + power)) >= DESIGNATIONS:
-        return (f"void: {power} has used both of its home designations "
-                "(Chaos II rules 4 and 5: a lost one is not refunded)")
-    return ""
+        return Reason(Void.HOMES_USED, power=power)
+    return None
 
 
 def _designation_possible(variant: Variant, state: GameState, power: str,
                           centres: frozenset[str]) -> bool:
     return any(
-        not may_designate(variant, state, power, c, centres) for c in state.centres_of(power)
+        may_designate(variant, state, power, c, centres) is None
+        for c in state.centres_of(power)
     )
 
 
 def winter_orders(
     variant: Variant, state: GameState, submitted: Sequence[Submitted], kind: type,
-    void: str, carry_out: Callable[[Variant, GameState, Sequence[Submitted]], HookStep],
+    void: Reason, carry_out: Callable[[Variant, GameState, Sequence[Submitted]], HookStep],
 ) -> tuple[HookStep, Sequence[Submitted]]:
     """Take the orders of `kind` out of `submitted`: carried out (`carry_out`) in a Winter,
     void with the reason `void` in any other phase (Chaos II rules 4 and 6)."""
@@ -130,8 +130,8 @@ def winter_orders(
         return HookStep(state), submitted
     rest = [s for s in submitted if not isinstance(s.order, kind)]
     if state.phase.type is not PhaseType.ADJUSTMENT:
-        results = tuple(OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL, void)
-                        for s in own)
+        results = tuple(OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL, words(void),
+                                    why=void) for s in own)
         return HookStep(state, results), rest
     return carry_out(variant, state, own), rest
 
@@ -141,8 +141,7 @@ def before_phase(
 ) -> tuple[HookStep, Sequence[Submitted]]:
     """Take the Home orders out: carried out in a Winter, void otherwise."""
     return winter_orders(variant, state, submitted, DesignateHome,
-                         "void: home designations are made in a Winter (Chaos II rule 4)",
-                         _designate)
+                         Reason(Void.HOME_NOT_IN_WINTER), _designate)
 
 
 def _designate(variant: Variant, state: GameState, orders: Sequence[Submitted]) -> HookStep:
@@ -153,8 +152,9 @@ def _designate(variant: Variant, state: GameState, orders: Sequence[Submitted]) 
         assert isinstance(sub.order, DesignateHome)
         power, centre = sub.power, sub.order.province
         why = may_designate(variant, state, power, centre, centres)
-        if why:
-            results.append(OrderResult(power, sub.order, sub.text, Outcome.ILLEGAL, why))
+        if why is not None:
+            results.append(OrderResult(power, sub.order, sub.text, Outcome.ILLEGAL, words(why),
+                                       why=why))
             continue
         extra = dict(state.extra)
         used = _words(state, DESIGNATED + power)
@@ -245,7 +245,7 @@ def optional_orders(variant: Variant, state: GameState) -> dict[str, tuple[str, 
     may: dict[str, tuple[str, ...]] = {}
     for power in variant.power_names:
         homes = tuple(f"Home {c}" for c in state.centres_of(power)
-                      if not may_designate(variant, state, power, c, centres))
+                      if may_designate(variant, state, power, c, centres) is None)
         if homes:
             may[power] = homes
     return may

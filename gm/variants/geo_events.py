@@ -42,6 +42,8 @@ from gm.engine.orders import (
     UnitSpec,
 )
 from gm.engine.phase import PhaseType
+from gm.engine.reason_words import words
+from gm.engine.reasons import Reason, Void
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.topology import border_key
@@ -201,7 +203,12 @@ class _Tally:
     # Stabilisations cut down to the allowance (rule 1b), by id of the Submitted: what to say.
     trimmed: dict[int, str] = field(default_factory=dict)
 
-    def refuse(self, sub: Submitted, reason: str) -> None:
+    def refuse(self, sub: Submitted, reason: str | Reason) -> None:
+        """`sub` is void: for `reason` (in words, or as a value worded here)."""
+        if isinstance(reason, Reason):
+            self.results.append(OrderResult(sub.power, sub.order, sub.text, Outcome.ILLEGAL,
+                                            words(reason), why=reason))
+            return
         self.results.append(OrderResult(sub.power, sub.order, sub.text, Outcome.ILLEGAL, reason))
 
 
@@ -244,8 +251,7 @@ def _collect(variant: Variant, state: GameState, gmap: GameMap,
             continue
         if mine.event is not None:
             old_sub, _ = mine.event
-            tally.refuse(old_sub, "void: replaced by a later event order (one event per "
-                                  "movement phase, rule 1a)")
+            tally.refuse(old_sub, Reason(Void.EVENT_REPLACED))
         mine.event = (sub, order)
     return tally
 

@@ -6,7 +6,7 @@ gm.commands.values.Command), and as its `COMMAND` (gm.commands.spec.CommandSpec)
 grammar rule(s) it is read from with the reader turning each rule's parse tree into its value,
 what a player is told when its line cannot be read, its lines in the HELP topics, and its
 handler. A module imports what its work needs at its head; only the adjudicator and the reports
-(gm.play.adjudicate, .reports, .compose_reports) are imported where they are used, because they
+(gm.play.adjudicate, .reports, .compose_reports, .process_phase) are imported where used: they
 add about 0.1 s to a `gm ingest` of orders (benchmarks/bench_ingest_startup.py). The helpers
 several commands share sit in gm.commands.handlers, which never imports a command module: the
 imports go catalog -> handlers -> values, never back.

@@ -64,9 +64,10 @@ from gm.engine.orders import (
     Waive,
 )
 from gm.engine.phase import PhaseType
+from gm.engine.reason_words import refusal
 from gm.engine.results import Outcome, Submitted
 from gm.engine.units import Unit, UnitType
-from gm.notation import parse_order, parse_orders
+from gm.notation import parse_orders, stored_order
 from gm.play.deadlines import grace_end
 from gm.play.order_pictures import power_orders_picture, reply_picture
 from gm.play.picture_choice import mode_for
@@ -444,7 +445,8 @@ class OrderTaking:
             for line in () if stored is None else stored.lines:
                 if line.canonical is None:
                     continue
-                order = parse_order(line.canonical, gmap, phase.phase.type, variant.order_kinds)
+                order = stored_order(line.order, line.canonical, lambda: gmap,
+                                     phase.phase.type, variant.order_kinds)
                 if not isinstance(order, OrderError):
                     taken[_key(order, len(taken))] = (line.text, order)
             self._stored[phase.id, power] = taken
@@ -470,7 +472,7 @@ class OrderTaking:
         submitted.append(Submitted(signed.power, mine, order))
         for result in phase_results(view.variant, view.phase.state, submitted):
             if result.text == mine and result.outcome is Outcome.ILLEGAL:
-                return result.reason.removeprefix("void: ")
+                return result.reason if result.why is None else refusal(result.why)
         return None
 
     # -- the run's end --------------------------------------------------------------------------
@@ -512,7 +514,7 @@ class OrderTaking:
             merged[key] = (text, order)
         if phase.phase.type is PhaseType.ADJUSTMENT:
             self._keep_within_counts(merged, view.needed.get(signed.power))
-        lines = [StoredLine(text=text, canonical=str(order)) for text, order in merged.values()]
+        lines = [StoredLine.taken(text, order) for text, order in merged.values()]
         orders_repo.submit_orders(ctx.session, phase.id, signed.power, lines, now=ctx.now,
                                   inbound_id=ctx.inbound_id, game_id=view.game.id,
                                   late=view.late)

@@ -34,6 +34,8 @@ from gm.engine.orders import (
     Retreat,
 )
 from gm.engine.phase import PhaseType
+from gm.engine.reason_words import words
+from gm.engine.reasons import REPLACED, Reason, Void
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats
 from gm.engine.state import Dislodged, GameState
@@ -92,7 +94,7 @@ def embark(
         sub = submitted[n]
         if last[(sub.power, order.unit.province)] != n:
             results[n] = OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL,
-                                     "void: replaced by a later order")
+                                     words(REPLACED), why=REPLACED)
         else:
             onto.setdefault(order.fleet.province, []).append(n)
     boarding: dict[str, tuple[int, str]] = {}  # army province -> (submission, sea)
@@ -121,7 +123,7 @@ def embark(
                 and given.unit.province in boarding \
                 and board.units[given.unit.province].power == sub.power:
             results[n] = OrderResult(sub.power, given, sub.text, Outcome.ILLEGAL,
-                                     "void: replaced by a later order")
+                                     words(REPLACED), why=REPLACED)
             continue
         remaining.append(sub)
     units = tuple(
@@ -364,7 +366,8 @@ def resolve_movement_af(
         entry.order = checked[0]
         old = landings.get(u)
         if old is not None:
-            old[0].outcome, old[0].reason = Outcome.ILLEGAL, "void: replaced by a later order"
+            old[0].outcome, old[0].reason = Outcome.ILLEGAL, words(REPLACED)
+            old[0].why = REPLACED
         landings[u] = (entry, checked[0], checked[1])
     all_units = list(units)
     carrier: dict[int, int] = {}
@@ -543,13 +546,15 @@ def _outcome(
             reason += explained.fate_of_holder(u)
             by = explained.attacker_name(u)
         by_entry[id(entry)] = OrderResult(entry.power, entry.order, entry.text,
-                                          entry.outcome or Outcome.ILLEGAL, reason, by)
+                                          entry.outcome or Outcome.ILLEGAL, reason, by,
+                                          why=entry.why)
     counted = {id(landings[af][0]): d for d, af in carrier.items()}
     for entry in dis_entries:
         d = counted.get(id(entry), -1)
         if d < 0:
             by_entry[id(entry)] = OrderResult(entry.power, entry.order, entry.text,
-                                              entry.outcome or Outcome.ILLEGAL, entry.reason)
+                                              entry.outcome or Outcome.ILLEGAL, entry.reason,
+                                              why=entry.why)
             continue
         details: list[str] = []
         if d in excepted:
@@ -653,11 +658,13 @@ def resolve_adjustments_af(
             continue
         assert isinstance(order, (Remove, Disband))
         left = -deltas[sub.power] - used.get(sub.power, 0)
+        why: Reason | None = None
         if unit.province in done:
-            outcome, reason = Outcome.ILLEGAL, f"void: {unit} is already removed"
+            why = Reason(Void.ALREADY_REMOVED, unit=str(unit))
+            outcome, reason = Outcome.ILLEGAL, words(why)
         elif left <= 0:
-            outcome, reason = Outcome.ILLEGAL, (
-                f"void: {sub.power} needs to remove only {-deltas[sub.power]}")
+            why = Reason(Void.REMOVE_ONLY, power=sub.power, count=-deltas[sub.power])
+            outcome, reason = Outcome.ILLEGAL, words(why)
         elif order.unit.type is UnitType.ARMY or left == 1:
             fleet = Unit(unit.power, UnitType.FLEET, unit.location)
             units[unit.province] = fleet
@@ -668,7 +675,8 @@ def resolve_adjustments_af(
             used[sub.power] = used.get(sub.power, 0) + 2
             outcome, reason = Outcome.SUCCEEDS, f"{unit} removed (its army and its fleet)"
         done.add(unit.province)
-        results[n] = OrderResult(sub.power, Remove(spec_of(unit)), sub.text, outcome, reason)
+        results[n] = OrderResult(sub.power, Remove(spec_of(unit)), sub.text, outcome, reason,
+                                 why=why)
     before = state.evolve(units=tuple(units.values())) if done else state
     standard = resolve_adjustments(gmap, before, rest, build_sites)
     given = iter(standard.results[: len(rest)])
