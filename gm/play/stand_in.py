@@ -190,7 +190,7 @@ def play_bots(session: Session, game: GameRecord, phase: PhaseRecord, seated: Se
         if power not in needed or power in stored or needed[power].only_optional:
             continue
         orders = policy_orders(StandIn.BOT, variant, phase.state, power)
-        lines = [OrderLine(text=str(o), canonical=str(o)) for o in orders]
+        lines = [OrderLine.taken(str(o), o) for o in orders]  # the value kept, as on arrival
         if not lines:
             continue
         orders_repo.submit_orders(session, phase.id, power, lines, now=now, game_id=game.id)
