@@ -21,6 +21,7 @@ from gm.commands.values import Command
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
 from gm.play.calendar_event import shown_for
+from gm.play.stand_in import seated_bots
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
@@ -108,8 +109,12 @@ def _details(ctx: Context, game: GameRecord) -> None:
     if settings.quiet:
         flags.append("QUIET" + (", revealed" if settings.revealed else ""))
     ctx.results.add(f"  Settings: {'; '.join(flags)}")
-    for power in powers_repo.list_powers(ctx.session, game.id):
+    powers = powers_repo.list_powers(ctx.session, game.id)
+    playing_bots = seated_bots(settings, powers)
+    for power in powers:
         who = "taken" if power.addresses else "free"
+        if power.name in playing_bots:  # ADD <power> BOT; a QUIET game's players see a player
+            who = "taken" if settings.quiet else "the bot"
         ctx.results.add(f"  {power.name}: {who}, {power.status.value.replace('_', ' ')}")
 
 
