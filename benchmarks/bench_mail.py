@@ -19,6 +19,16 @@ benchmarks/bytecode.py).
     .venv/bin/python benchmarks/bench_mail.py --count 200 --profile   # cProfile of the run
     .venv/bin/python benchmarks/bench_mail.py --fuzz 10000    # the 10,000-message fuzz soak
     .venv/bin/python benchmarks/bench_mail.py --count 200 --keep    # keep the service's log
+    .venv/bin/python benchmarks/bench_mail.py --postgresql --processes 2   # two gm serve
+    .venv/bin/python benchmarks/bench_mail.py --rate 150      # paced: the reply latency's p99
+
+With --rate R the messages are APPENDed at R a second while the service runs (not before it
+starts), and the reply latency (from a message's APPEND to its acknowledgement at the SMTP
+server) is reported: median, 99th percentile and worst.
+
+With --processes N, N `gm serve` processes (each with its own data directory) share the one
+mailbox and database; reported beside the rate: how many messages each handled, and how many
+were handled twice (read by more than one process, or logged `duplicate`; goal 0).
 """
 
 from __future__ import annotations
@@ -29,11 +39,13 @@ import cProfile
 import imaplib
 import os
 import pstats
+import re
 import resource
 import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -71,6 +83,7 @@ from tests.support.service_support import (  # noqa: E402
 POWERS = sorted(PLAYERS)
 PROFILE_SORT = ("cumulative",)
 ACKNOWLEDGED = b"Units without orders: none."  # in the reply to a message of complete orders
+_HANDLED = re.compile(r"message (\S+) \(inbound \d+\): (\w+)")
 
 
 def order_message(n: int) -> bytes:
@@ -87,6 +100,37 @@ def append_all(account: ImapAccount, raws: list[bytes]) -> None:
     for raw in raws:
         imap.append("INBOX", None, None, raw)
     imap.logout()
+
+
+class Pacer(threading.Thread):
+    """APPENDs the messages at `rate` a second (one connection), noting when each was in."""
+
+    def __init__(self, account: ImapAccount, raws: list[bytes], rate: float) -> None:
+        super().__init__(daemon=True)
+        self.account, self.raws, self.rate = account, raws, rate
+        self.appended: list[float] = []  # time.perf_counter() after each APPEND
+
+    def run(self) -> None:
+        imap = imaplib.IMAP4("127.0.0.1", self.account.server.imap_port)
+        imap.login(self.account.user, self.account.password)
+        start = time.perf_counter()
+        for n, raw in enumerate(self.raws):
+            time.sleep(max(0.0, start + n / self.rate - time.perf_counter()))
+            imap.append("INBOX", None, None, raw)
+            self.appended.append(time.perf_counter())
+        imap.logout()
+
+
+def latencies(smtp: SmtpServer, seen: list[float], pacer: Pacer) -> list[float]:
+    """Seconds from each order message's APPEND to its acknowledgement's arrival."""
+    out = []
+    for item, at in zip(smtp.received, seen, strict=False):
+        if ACKNOWLEDGED not in item.data:
+            continue
+        found = re.search(rb"In-Reply-To: <bench-(\d+)@", item.data)
+        if found is not None and int(found.group(1)) < len(pacer.appended):
+            out.append(at - pacer.appended[int(found.group(1))])
+    return sorted(out)
 
 
 async def run_service(db: Database, config: Config, smtp: SmtpServer, expected: int,
@@ -114,12 +158,15 @@ async def run_service(db: Database, config: Config, smtp: SmtpServer, expected: 
 
 
 def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, expected: int,
-                  timeout: float) -> tuple[float, float, tuple[float, float], float]:
+                  timeout: float, pacer: Pacer | None = None,
+                  seen: list[float] | None = None) -> tuple[float, float, tuple[float, float],
+                                                             float]:
     """Run `gm serve` as its own process until the SMTP server has `expected` messages: the
     seconds from its start, and from its first reply, to the last reply; the seconds from its
     start to its first answer to an order message (the replies queued before it started go out
     earlier), with the CPU seconds `gm serve` (not its worker) had used by then; and the CPU
-    seconds (user + system) `gm serve` and its sender worker used, until they stopped."""
+    seconds (user + system) `gm serve` and its sender worker used, until they stopped. With a
+    `pacer`, it APPENDs the messages meanwhile; `seen` gets the time each reply was seen."""
     config = write_config(root, url, account, smtp, poll_interval=0.5)
     env = serve_env()  # gm serve from compiled bytecode, as an installed service runs
     before = len(smtp.received)
@@ -129,9 +176,14 @@ def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, 
     answered_cpu = 0.0
     looked = before  # replies looked at for the first answer to an order message
     proc = start_serve(root, config, env, tick_every=0)
+    if pacer is not None:
+        pacer.start()
+    seen = [] if seen is None else seen
     reaped = False
     try:
         while len(smtp.received) < expected:
+            now = time.perf_counter()
+            seen.extend([now] * (len(smtp.received) - len(seen)))
             if first is None and len(smtp.received) > before:
                 first = time.perf_counter()
             while answered is None and looked < len(smtp.received):
@@ -158,7 +210,69 @@ def serve_process(root: Path, url: str, account: ImapAccount, smtp: SmtpServer, 
             proc.wait(60)
 
 
-def bench(count: int, postgresql: bool, profile: bool, keep: bool = False) -> None:
+def handled(logs: list[Path]) -> tuple[list[int], int]:
+    """From the services' logs: how many messages each handled, and how many messages were
+    handled twice (by more than one process, or logged `duplicate`)."""
+    per: list[int] = []
+    seen: Counter[str] = Counter()
+    duplicates: set[str] = set()
+    for log in logs:
+        lines = _HANDLED.findall(log.read_text(errors="replace"))
+        per.append(len(lines))
+        duplicates.update(mail for mail, outcome in lines if outcome == "duplicate")
+        seen.update({mail for mail, _ in lines})
+    return per, len(duplicates | {mail for mail, n in seen.items() if n > 1})
+
+
+def sent_twice(smtp: SmtpServer) -> int:
+    """Messages the SMTP server received more than once (by Message-ID)."""
+    ids = Counter(found.group(1) for r in smtp.received
+                  if (found := re.search(rb"Message-ID: (\S+)", r.data, re.IGNORECASE)))
+    return sum(1 for n in ids.values() if n > 1)
+
+
+def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer,
+                    expected: int, timeout: float, processes: int) -> tuple[float, float,
+                                                                             list[Path]]:
+    """Run `processes` `gm serve` processes on the one mailbox and database until the SMTP
+    server has `expected` messages: the seconds from their start to the last reply, the CPU
+    seconds they and their sender workers used, and their logs."""
+    env = serve_env()
+    roots = [root / f"serve{i}" for i in range(processes)]
+    procs = []
+    started = time.perf_counter()
+    for where in roots:
+        where.mkdir()
+        config = write_config(where, url, account, smtp, poll_interval=0.5, data_dir=where)
+        procs.append(start_serve(where, config, env, tick_every=0))
+    reaped: set[int] = set()
+    cpu = 0.0
+    try:
+        while len(smtp.received) < expected:
+            for proc in procs:
+                if proc.poll() is not None:
+                    reaped.add(proc.pid)
+                    raise RuntimeError(f"a gm serve exited with {proc.returncode}")
+            if time.perf_counter() - started > timeout:
+                raise RuntimeError(f"only {len(smtp.received)} of {expected} after {timeout} s")
+            time.sleep(0.005)
+        done = time.perf_counter()
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            _, _, usage = os.wait4(proc.pid, 0)
+            reaped.add(proc.pid)
+            cpu += usage.ru_utime + usage.ru_stime
+        return done - started, cpu, [where / "serve.log" for where in roots]
+    finally:
+        for proc in procs:
+            if proc.pid not in reaped:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(60)
+
+
+def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
+          processes: int = 1, rate: float | None = None) -> None:
     root = Path(tempfile.mkdtemp(prefix="gm-bench-mail-"))
     root.chmod(0o755)
     dovecot = DovecotServer(root)
@@ -172,17 +286,25 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False) -> No
             base = maildir_config(root)
             config = Config(data_dir=root, address=base.address, display_name="Judge",
                             maildir=base.maildir, imap=account.config(),
-                            smtp=smtp.config(), poll_interval=0.5)
+                            smtp=smtp.config(), poll_interval=0.5, rate_limit=0)
             result = ingest(db, message(GM, SETUP), config=config, clock=SystemClock())
             assert result.outcome is Disposition.ANSWERED
             queued = SETUP_REPLIES
             t = time.perf_counter()
-            append_all(account, [order_message(n) for n in range(count)])
+            pacer = None if rate is None else Pacer(account, [order_message(n)
+                                                              for n in range(count)], rate)
+            seen: list[float] = []
+            if pacer is None:
+                append_all(account, [order_message(n) for n in range(count)])
             append_s = time.perf_counter() - t
             profiler = db_profiler = None
             steady = cpu = first_s = None
             own = resource.getrusage(resource.RUSAGE_SELF)
-            if profile:  # in this process, to see where the time goes
+            logs = [root / "serve.log"]
+            if processes > 1:  # several `gm serve` sharing the mailbox and the database
+                seconds, cpu, logs = serve_processes(root, url, account, smtp, count + queued,
+                                                     900, processes)
+            elif profile:  # in this process, to see where the time goes
                 profiler, db_profiler = cProfile.Profile(), cProfile.Profile()
                 profiler.enable()
                 seconds = asyncio.run(run_service(db, config, smtp, count + queued, 900,
@@ -190,20 +312,35 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False) -> No
                 profiler.disable()
             else:  # the real thing: `gm serve` in its own process
                 seconds, steady, first_s, cpu = serve_process(root, url, account, smtp,
-                                                              count + queued, 900)
+                                                              count + queued, 900, pacer, seen)
             mine = resource.getrusage(resource.RUSAGE_SELF)
             smtp_cpu = mine.ru_utime + mine.ru_stime - own.ru_utime - own.ru_stime
             acked = Counter(ACKNOWLEDGED in r.data for r in smtp.received)
             db.dispose()
         backend = "PostgreSQL" if postgresql else "SQLite"
-        print(f"{count} order messages, {backend}: APPEND {append_s:.1f} s; "
-              f"served in {seconds:.2f} s = {count / seconds:.0f} messages/s end to end "
+        per, twice = handled(logs) if not profile else ([], 0)
+        replied = Counter(str(r.data.split(b"In-Reply-To: ", 1)[-1].split(b"\r\n", 1)[0])
+                          for r in smtp.received if ACKNOWLEDGED in r.data)
+        print(f"{processes} gm serve process{'es' if processes > 1 else ''}: handled "
+              + " + ".join(str(n) for n in per)
+              + f" messages; handled twice: {twice}; acknowledged twice: "
+              f"{sum(1 for n in replied.values() if n > 1)}; sent twice: {sent_twice(smtp)}")
+        print(f"{count} order messages, {backend}: "
+              + (f"APPEND {append_s:.1f} s; " if pacer is None else "APPENDed meanwhile; ")
+              + f"served in {seconds:.2f} s = {count / seconds:.0f} messages/s end to end "
               f"({acked[True]} acknowledgements with every unit ordered)"
               + ("" if steady is None else
                  f"; {(count - 1) / steady:.0f} messages/s from the first reply to the last")
               + ("" if first_s is None else
                  f"; first order answered {first_s[0]:.2f} s after the start ({first_s[1]:.2f} s "
                  "of CPU used by gm serve then)"))
+        if pacer is not None:
+            waits = latencies(smtp, seen, pacer)
+            if waits:
+                print(f"paced at {rate:g} messages/s: reply latency (APPEND to acknowledgement) "
+                      f"median {waits[len(waits) // 2] * 1000:.0f} ms, p99 "
+                      f"{waits[min(len(waits) - 1, len(waits) * 99 // 100)] * 1000:.0f} ms, "
+                      f"worst {waits[-1] * 1000:.0f} ms ({len(waits)} replies)")
         if cpu is not None:
             print(f"CPU: gm serve and its sender worker {cpu:.2f} s ({cpu / count * 1000:.1f} ms "
                   f"per message); this process (the SMTP server) {smtp_cpu:.2f} s; load "
@@ -252,13 +389,19 @@ def main() -> None:
     parser.add_argument("--postgresql", action="store_true")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--fuzz", type=int, metavar="N", help="run the fuzz soak instead")
+    parser.add_argument("--processes", type=int, default=1, metavar="N",
+                        help="run N gm serve processes sharing the mailbox and the database")
+    parser.add_argument("--rate", type=float, metavar="R",
+                        help="APPEND the messages at R a second while the service runs, and "
+                        "report the reply latency")
     parser.add_argument("--keep", action="store_true",
                         help="keep the working directory (the service's log) afterwards")
     args = parser.parse_args()
     if args.fuzz:
         fuzz(args.fuzz)
     else:
-        bench(args.count, args.postgresql, args.profile, args.keep)
+        bench(args.count, args.postgresql, args.profile, args.keep, args.processes,
+              args.rate)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ SETUP = "\n".join(
     + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
     + ["SET EARLY OFF", "START"]
 )
-SETUP_REPLIES = 1 + 8  # the set-up reply and the start notices (seven powers and the GM)
+SETUP_REPLIES = 1 + 7 + 8  # the set-up reply, the seven seated players' notices, the start ones
 
 
 def password(power: str) -> str:
@@ -51,12 +51,17 @@ def database_url(postgresql: bool, root: Path) -> Iterator[str]:
 
 
 def write_config(root: Path, url: str, account: ImapAccount | None, smtp: SmtpServer, *,
-                 poll_interval: float, lmtp: Path | None = None) -> Path:
+                 poll_interval: float, lmtp: Path | None = None,
+                 data_dir: Path | None = None) -> Path:
     """The service's configuration file: the database, the account's INBOX (or, with `lmtp`, an
-    LMTP socket the mail is delivered to), the SMTP server."""
+    LMTP socket the mail is delivered to), the SMTP server; `data_dir` when given (each of
+    several processes on one host has its own, for its wake socket)."""
     config = root / "gm.toml"
+    # no rate limit: each power sends more than a window's 100 messages
     text = (f'database_url = "{url}"\naddress = "judge@example.org"\n'
-            f'poll_interval = {poll_interval}\n')
+            f'poll_interval = {poll_interval}\nrate_limit = 0\n')
+    if data_dir is not None:
+        text += f'data_dir = "{data_dir}"\n'
     if lmtp is not None:
         text += f'[lmtp]\nlisten = "unix:{lmtp}"\n'
     elif account is not None:

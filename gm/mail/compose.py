@@ -264,6 +264,15 @@ def _mime_type(content_type: str) -> tuple[str, str]:
     return maintype, subtype
 
 
+def _calendar_params(data: bytes, subtype: str) -> dict[str, str] | None:
+    """A text/calendar part's `method` parameter, as its METHOD line says (RFC 6047 2.4: mail
+    programs read an invitation, update or cancellation by it)."""
+    if subtype != "calendar":
+        return None
+    found = re.search(rb"^METHOD:([A-Za-z-]+)\r?$", data, re.M)
+    return {"method": found.group(1).decode("ascii").upper()} if found else None
+
+
 def _filename(name: str) -> str:
     cleaned = header_safe(name, 100).replace("/", "_").replace("\\", "_").replace('"', "'")
     return cleaned or "attachment"
@@ -338,7 +347,8 @@ def compose_message(
         maintype, subtype = _mime_type(item.content_type)
         if maintype == "text":
             message.add_attachment(item.data.decode("utf-8", "replace"), subtype=subtype,
-                                   filename=_filename(item.filename))
+                                   filename=_filename(item.filename),
+                                   params=_calendar_params(item.data, subtype))
         else:
             _attach(message, "mixed", _binary_part(item.data, maintype, subtype,
                                         filename=_filename(item.filename),

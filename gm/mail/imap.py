@@ -16,6 +16,14 @@ offered again; one not marked is offered again after a reconnect or a restart. I
 connection is down when a message is marked, the mark is kept and stored right after the next
 login, before anything is fetched.
 
+Shared folders: given a `claim` (the service's: gm.service.mail_claims), the source claims
+each batch before fetching it and fetches only what it was given; what was stored already is
+only marked, and what another process holds is left to it. A pass that left messages to others
+records nothing of how far it read (`reached` is None) and the next pass comes after
+HELD_RECHECK seconds instead of an IDLE, so that a holder's lapsed claim is taken over; a
+message found held is not asked for again for HELD_SKIP seconds (it is usually marked
+processed by then, and gone from the search).
+
 Ids are "UIDVALIDITY:UID". When the folder's UIDVALIDITY changes (the folder was recreated),
 old UIDs mean nothing: marks still pending for the old value are dropped, and everything
 without the keyword is offered again under new ids (the caller's Message-ID dedup absorbs it).
@@ -29,7 +37,9 @@ import contextlib
 import logging
 import re
 import ssl
+import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import aioimaplib
@@ -60,6 +70,21 @@ _UID_RE = re.compile(rb"\bUID (\d+)", re.IGNORECASE)
 _SIZE_RE = re.compile(rb"\bRFC822\.SIZE (\d+)", re.IGNORECASE)
 _UIDVALIDITY_RE = re.compile(rb"\[UIDVALIDITY (\d+)\]", re.IGNORECASE)
 _PERMANENTFLAGS_RE = re.compile(rb"\[PERMANENTFLAGS \(([^)]*)\)\]", re.IGNORECASE)
+HELD_RECHECK = 1.0  # seconds until the next pass after one that left messages to others
+HELD_SKIP = 5.0  # seconds a message found held elsewhere is not claimed again (nor sized)
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A claim's answer for a batch of message ids: `mine` to fetch, `done` (stored already)
+    to mark processed only, `held` by another process (left to it)."""
+
+    mine: frozenset[str]
+    done: frozenset[str] = frozenset()
+    held: frozenset[str] = frozenset()
+
+
+Claimer = Callable[[list[str]], Awaitable[Claimed]]
 
 
 class _RedactLogin(logging.Filter):
@@ -192,6 +217,9 @@ class ImapSource(PolledSource):
         self._lock = asyncio.Lock()
         self._buffered = 0  # messages fetched and not yet offered
         self._upcoming: asyncio.Future[list[InboundMail] | None] | None = None  # the next batch
+        self.claim: Claimer | None = None  # claims a batch before it is fetched (shared folders)
+        self._held: set[int] = set()  # UIDs of this pass another process holds
+        self._held_at: dict[int, float] = {}  # UID -> when (monotonic) it was found held
         oauth = config.sign_in.oauth
         self.tokens = TokenSource(oauth) if oauth is not None else None
 
@@ -530,12 +558,31 @@ class ImapSource(PolledSource):
         """The messages of the plan's next batch not offered yet (None when it is done)."""
         async for batch in plan:
             batch = [u for u in batch if u not in self._offered and u not in self._to_mark]
+            if batch and self.claim is not None:
+                batch = await self._claimed(batch)
             if not batch:
                 continue
             async with self._lock:
                 self._check_generation(generation)
                 return await self._fetch(batch)
         return None
+
+    async def _claimed(self, batch: list[int]) -> list[int]:
+        """Those of `batch` this process claimed; those stored already are to be marked, those
+        held elsewhere are noted (the pass is then not whole)."""
+        assert self.claim is not None
+        ids = {self.mail_id(uid): uid for uid in batch}
+        claimed = await self.claim(list(ids))
+        self._to_mark.update(ids[i] for i in claimed.done if i in ids)
+        held = [ids[i] for i in claimed.held if i in ids]
+        self._held.update(held)
+        now = time.monotonic()
+        self._held_at.update((uid, now) for uid in held)
+        return [uid for mail_id, uid in ids.items() if mail_id in claimed.mine]
+
+    def reached(self, started: float) -> float | None:
+        """As PolledSource.reached, but None after a pass that left messages to others."""
+        return None if self._held else started
 
     async def pending(self) -> AsyncIterator[InboundMail]:
         """Each batch is fetched while the one before it is offered (so the caller's work and
@@ -547,7 +594,14 @@ class ImapSource(PolledSource):
             self._protocol.changed.clear()
             uids = await self._search()
             generation = self._generation
+        self._held.clear()
         todo = [u for u in uids if u not in self._offered and u not in self._to_mark]
+        if self._held_at:  # held elsewhere a moment ago: still so (it is not asked again)
+            now, found = time.monotonic(), set(uids)
+            self._held_at = {u: t for u, t in self._held_at.items()
+                             if u in found and now - t < HELD_SKIP}
+            self._held.update(u for u in todo if u in self._held_at)
+            todo = [u for u in todo if u not in self._held_at]
         plan = self._batches_of(todo, generation)
         upcoming = self._upcoming = asyncio.ensure_future(self._fetch_next(plan, generation))
         try:
@@ -588,7 +642,9 @@ class ImapSource(PolledSource):
             self._interrupt.clear()
             if self._protocol.changed.is_set() or self._closed:
                 return
-            if self.idle_supported:
+            if self._held:  # held elsewhere: looked at again soon (its claim may lapse)
+                await self._wait_any(HELD_RECHECK)
+            elif self.idle_supported:
                 await self._idle()
             else:
                 await self._wait_any(self.poll_interval)

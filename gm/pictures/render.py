@@ -18,7 +18,6 @@ from gm.engine.state import GameState
 from gm.engine.variant import Variant
 from gm.notation import stored_order
 from gm.pictures.files import Picture, file_stem
-from gm.pictures.png import svg_to_png
 from gm.pictures.svg import render_map_svg
 from gm.store.rows import PhaseRecord, StoredResult
 
@@ -34,6 +33,8 @@ def render_phase_png(variant: Variant, state: GameState, title: str, *,
                      results: Sequence[OrderResult] = (),
                      previous: GameState | None = None) -> bytes:
     """The same picture as PNG."""
+    from gm.pictures.png import svg_to_png  # numpy, Pillow, Skia: not for the SVG alone
+
     return svg_to_png(render_phase_svg(variant, state, title, results=results,
                                        previous=previous))
 

@@ -665,6 +665,45 @@ COAST_COLOUR = "#0d47a1"
 COAST_INSET = 13.0  # how far inside its province a coast's label stands from the coast
 
 
+_MARKS: dict[tuple[int, int], tuple[_Static, GameMap, list[str]]] = {}  # by identity
+
+
+def _marks_of(static: _Static, gmap: GameMap) -> list[str]:
+    """`_coast_marks` of this map, remembered (a map under one overlay is one GameMap object,
+    gm.engine.variant.Variant.map_for, and its coasts do not change)."""
+    key = (id(static), id(gmap))
+    found = _MARKS.get(key)
+    if found is None or found[0] is not static or found[1] is not gmap:
+        if len(_MARKS) >= 64:
+            _MARKS.clear()
+        found = _MARKS[key] = (static, gmap, _coast_marks(static.board, static, gmap))
+    return found[2]
+
+
+_LINES: dict[tuple[int, frozenset[str]], tuple[_Static, tuple[str, str]]] = {}
+
+
+def _lines(static: _Static, water: frozenset[str]) -> tuple[str, str]:
+    """The borders and the coasts (drawn stronger than borders on land or at sea) of the
+    board with these provinces water, remembered."""
+    key = (id(static), water)
+    found = _LINES.get(key)
+    if found is None or found[0] is not static:
+        inland: list[str] = []
+        coasts: list[str] = []
+        for s in static.board.stretches:
+            (coasts if (s.a in water) != (s.b in water) else inland).append(
+                "M" + " L".join(f"{x:g} {y:g}" for x, y in s.points))
+        if len(_LINES) >= 64:
+            _LINES.clear()
+        found = _LINES[key] = (static, (
+            f'<path class="borders" d="{" ".join(inland)}" fill="none" '
+            f'stroke="#6b6b6b" stroke-width="0.8"/>',
+            f'<path class="coasts" d="{" ".join(coasts)}" fill="none" '
+            f'stroke="#3a3a3a" stroke-width="1.8" stroke-linejoin="round"/>'))
+    return found[1]
+
+
 def _coast_marks(b: Board, static: _Static, gmap: GameMap) -> list[str]:
     """Each coast of a province with several (Spain's nc and sc): its stretches of coastline
     drawn strong and its label just inside the province, beside the longest of them, so a
@@ -819,15 +858,7 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
     for hole, poly in b.holes.items():
         out_board.append(f'<polygon class="hole" data-edge={quoteattr(hole)} '
                          f'points="{_pts(poly)}" fill="#7d7d7d" stroke="#333"/>')
-    inland: list[str] = []  # coasts drawn stronger than borders on land or at sea
-    coasts: list[str] = []
-    for s in b.stretches:
-        (coasts if (s.a in water) != (s.b in water) else inland).append(
-            "M" + " L".join(f"{x:g} {y:g}" for x, y in s.points))
-    out_board.append(f'<path class="borders" d="{" ".join(inland)}" fill="none" '
-                     f'stroke="#6b6b6b" stroke-width="0.8"/>')
-    out_board.append(f'<path class="coasts" d="{" ".join(coasts)}" fill="none" '
-                     f'stroke="#3a3a3a" stroke-width="1.8" stroke-linejoin="round"/>')
+    out_board.extend(_lines(static, frozenset(water)))
     for (a, c), link in b.passages.items():
         used.add("passage")
         out_board.append(f'<polyline class="passage" data-mark="passage" '
@@ -835,7 +866,7 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
                          f'fill="none" stroke="#0d47a1" stroke-width="2.5" '
                          f'stroke-dasharray="1 5" stroke-linecap="round" '
                          f'stroke-linejoin="round"/>')
-    marks = _coast_marks(b, static, gmap)
+    marks = _marks_of(static, gmap)
     if marks:
         used.add("split-coast")
         out_board.extend(marks)

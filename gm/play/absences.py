@@ -30,13 +30,15 @@ class Absence:
     power: str
     start: date  # first day away
     end: date  # last day away
+    stand_in: str = ""  # SET ABSENCE ... STANDIN <policy>: it orders, no deadline moves
 
     @property
     def days(self) -> int:
         return (self.end - self.start).days + 1
 
     def to_json(self) -> dict[str, str]:
-        return {"power": self.power, "from": self.start.isoformat(), "to": self.end.isoformat()}
+        kept = {"power": self.power, "from": self.start.isoformat(), "to": self.end.isoformat()}
+        return {**kept, "standin": self.stand_in} if self.stand_in else kept
 
     def __str__(self) -> str:
         return f"{self.start.isoformat()} to {self.end.isoformat()}"
@@ -50,7 +52,7 @@ def absences(settings: GameSettings) -> list[Absence]:
     for entry in value if isinstance(value, list) else []:
         try:
             absence = Absence(str(entry["power"]), date.fromisoformat(entry["from"]),
-                              date.fromisoformat(entry["to"]))
+                              date.fromisoformat(entry["to"]), str(entry.get("standin", "")))
         except (KeyError, TypeError, ValueError):
             continue
         if day_kept(absence.start) and day_kept(absence.end):
@@ -81,7 +83,8 @@ def window(absence: Absence, zone_name: str) -> tuple[datetime, datetime]:
 def past_absences(settings: GameSettings, deadline: datetime) -> datetime:
     """`deadline`, moved on by whole days (its time of day kept, in the game's time zone) until
     no absence holds it."""
-    windows = [window(a, settings.timezone) for a in absences(settings)]
+    # an absence with a stand-in holds no deadline: the stand-in orders (gm.play.stand_in)
+    windows = [window(a, settings.timezone) for a in absences(settings) if not a.stand_in]
     if not windows:
         return deadline
     tz = zone(settings.timezone)

@@ -27,6 +27,7 @@ from gm.engine.results import Submitted
 from gm.notation import stored_order
 from gm.play.deadlines import deadline_after
 from gm.play.reports import LateRow, choosers, stored_results
+from gm.play.stand_in import StoodIn, stand_ins
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
@@ -53,6 +54,7 @@ class Adjudication:
     disorder: tuple[str, ...]
     next_phase: PhaseRecord | None
     at: datetime
+    stood: tuple[StoodIn, ...] = ()  # the powers whose orders a stand-in gave
 
     @property
     def name(self) -> str:
@@ -104,16 +106,26 @@ def playing(powers: Collection[PowerRecord]) -> list[str]:
 
 def adjudicate_phase(game: GameRecord, phase: PhaseRecord, powers: Sequence[PowerRecord],
                      submitted: Sequence[Submitted], *, now: datetime,
-                     disorder: Collection[str] = ()) -> Adjudication:
+                     disorder: Collection[str] = (),
+                     session: Session | None = None) -> Adjudication:
     """Adjudicate `phase` (open, of `game`) on the orders `submitted` (as `submissions` reads
     them) by the game's `powers` (as they are now). Powers that have a choice but no orders are
     reported late; those in `disorder` were just put into civil disorder by the late policy.
-    Nothing is read or written."""
+    With `session`, the game's stand-ins give the orders of powers without any
+    (gm.play.stand_in, which reads the last movement orders REPEAT gives again); nothing is
+    written."""
     variant = get_variant(game.variant)
     active = playing(powers) + list(disorder)
     ordered = {s.power for s in submitted}
-    late = tuple(LateRow(p, p in disorder) for p in choosers(variant, phase.state, active)
-                 if p not in ordered)
+    stood: tuple[StoodIn, ...] = ()
+    if session is not None:
+        submitted, stood = stand_ins(session, game, phase, powers, submitted, now=now)
+    by = {s.power: s.policy.value for s in stood}
+    late = tuple(LateRow(p, p in disorder, by.get(p, ""))
+                 for p in choosers(variant, phase.state, active) if p not in ordered)
+    # powers not waited for (in civil disorder) whose orders a stand-in gave are named too
+    late += tuple(LateRow(s.power, False, s.policy.value) for s in stood
+                  if s.power not in {row.power for row in late})
     step = advance(variant, phase.state, submitted)
     nxt: PhaseRecord | None = None
     if not step.state.finished:
@@ -123,7 +135,7 @@ def adjudicate_phase(game: GameRecord, phase: PhaseRecord, powers: Sequence[Powe
                           events=None, opened_at=now, deadline_at=deadline_at,
                           adjudicated_at=None)
     return Adjudication(variant, game, phase, tuple(powers), step, stored_results(step), late,
-                        tuple(disorder), nxt, now)
+                        tuple(disorder), nxt, now, stood)
 
 
 def record_game_changes(session: Session, done: Adjudication) -> None:

@@ -12,6 +12,7 @@ from markupsafe import escape
 
 from gm.play import votes as votes_of
 from gm.play.adjudicate import Adjudication
+from gm.play.calendar_reports import with_events
 from gm.play.observers import observers
 from gm.play.picture_choice import mode_for
 from gm.play.reports import build_view, phase_reports
@@ -55,12 +56,13 @@ def compose_reports(done: Adjudication, press: Sequence[PressRecord], *,
                       service=service, playing=done.playing, stored=done.results)
     view = replace(view, bouncing=tuple(bouncing))
     first = step.reports[0] if step.reports else None
-    reports = phase_reports(done.variant, view, step.state, recipients=recipients(done),
+    sent = phase_reports(done.variant, view, step.state, recipients=recipients(done),
                          press=[p for p in press if p.phase_id == phase.id],
                          before=phase.state,
                          results=first.results if first is not None and first.played else (),
                          modes=lambda address: mode_for(done.game, address),
                          votes=lapsed_votes(done), game_id=done.game.id)
+    reports = with_events(done, sent)  # the deadlines' calendar events
     if session is None or done.next_phase is not None:
         return reports
     from gm.play.end_files import EndFiles  # the game's files: only at its end

@@ -23,6 +23,7 @@ from gm.engine.orders import AnyOrder, Build, Disband, Order, Remove, Waive
 from gm.engine.phase import PhaseType
 from gm.mail.compose import build_subject
 from gm.notation import parse_orders
+from gm.play.stand_in import seat_bots
 from gm.store import games as games_repo
 from gm.store import orders_ahead as ahead_repo
 from gm.store import phases as phases_repo
@@ -37,6 +38,7 @@ def apply_opened(session: Session, game_ids: Collection[int], *, now: datetime,
                  service: str) -> list[Outgoing]:
     """Apply the orders ahead due in the open phase of each of `game_ids` (phases opened just
     now); the notices to mail."""
+    seat_bots(session, game_ids, now=now)  # the bot's orders, where it plays a power
     notices: list[Outgoing] = []
     for game_id in ahead_repo.games_with_orders(session, game_ids):
         game = games_repo.get_game(session, game_id)

@@ -92,7 +92,8 @@ def process_phase(session: Session, game: GameRecord, phase: PhaseRecord, *, now
         powers = powers_repo.list_powers(session, game.id)
     if submitted is None:
         submitted = submissions(session, get_variant(game.variant), phase)
-    done = adjudicate_phase(game, phase, powers, submitted, now=now, disorder=disorder)
+    done = adjudicate_phase(game, phase, powers, submitted, now=now, disorder=disorder,
+                            session=session)
     opened = None
     if later is None:
         opened = record_adjudication(session, done)

@@ -82,10 +82,12 @@ class CentreRow:
 
 @dataclass(frozen=True)
 class LateRow:
-    """A power that had no orders in: its units held, or it fell into civil disorder."""
+    """A power that had no orders in: its units held, or it fell into civil disorder;
+    `stand_in`: the stand-in policy that gave its orders (gm.play.stand_in), if one did."""
 
     power: str
     disorder: bool
+    stand_in: str = ""
 
 
 @dataclass(frozen=True)

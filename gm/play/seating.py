@@ -29,6 +29,7 @@ from gm.variants import Variant
 
 # Audit actions that seat a player (or nobody) on a power: its details name the power and the
 # new address ("address"); "previous" (when present) who held it before.
+BOT_SEAT = "ADD BOT"  # a stint's `how` when ADD <power> BOT seated the bot
 _SEATING = {"add": "ADD", "replace": "REPLACE", "eject": "EJECT", "takeover": "TAKEOVER"}
 
 
@@ -109,7 +110,7 @@ def _undo(entry: AuditRecord, phase: str | None, current: dict[str, tuple[str, .
         power = str(details.get("power"))
         if power not in seats:
             return
-        how = _SEATING[entry.action]
+        how = BOT_SEAT if details.get("bot") else _SEATING[entry.action]
         if how == "REPLACE" and (entry.inbound_id, entry.at, power) in standby:
             how = "STANDBY"
         seats[power].stints.insert(
@@ -149,13 +150,15 @@ def players_lines(session: Session, game: GameRecord, variant: Variant,
     found_seats = seats_over_time(session, game, variant, phases)
     seats = {power: _from_the_start(found.stints) for power, found in found_seats.items()}
     taken = [(stint.order, at, power) for at, (power, stints) in enumerate(seats.items())
-             for stint in stints if stint.addresses]
+             for stint in stints if stint.addresses or _bot(stint)]
     number = {(power, order): n for n, (order, _, power) in enumerate(sorted(taken), start=1)}
     out = []
     for power, found in found_seats.items():
         told: list[tuple[int, str]] = []
         for stint in seats[power]:
-            if not stint.addresses:
+            if _bot(stint) and addresses:
+                who = "the bot"
+            elif not stint.addresses and not _bot(stint):
                 who = "nobody"
             elif addresses:
                 who = ", ".join(stint.addresses)
@@ -163,12 +166,20 @@ def players_lines(session: Session, game: GameRecord, variant: Variant,
                 who = f"player {number[(power, stint.order)]}"
             since = "from the start" if stint.since is None else f"from {stint.since}"
             how = f" ({stint.how})" if stint.how else ""
+            if _bot(stint):  # told as an ADD, or, from the start, as any player's seat
+                how = "" if stint.since is None else " (ADD)"
             told.append((stint.order, f"{who} {since}{how}"))
         told.extend((order, f"{what} in {phase or 'before the start'}")
                     for order, what, phase in found.events)
         told.sort(key=lambda t: t[0])
         out.append(PowerPlayers(power, tuple(text for _, text in told)))
     return out
+
+
+def _bot(stint: Stint) -> bool:
+    """A stint of the bot (ADD <power> BOT: an ADD that seats no address); a QUIET game's
+    players see it as any player's."""
+    return stint.how == BOT_SEAT
 
 
 def _from_the_start(stints: list[Stint]) -> list[Stint]:
@@ -178,4 +189,5 @@ def _from_the_start(stints: list[Stint]) -> list[Stint]:
     while count < len(stints) and stints[count].since is None:
         count += 1
     before, after = stints[:count], stints[count:]
-    return [Stint(before[-1].addresses, None, "", 0), *after] if before else after
+    kept = BOT_SEAT if before and _bot(before[-1]) else ""
+    return [Stint(before[-1].addresses, None, kept, 0), *after] if before else after

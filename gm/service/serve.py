@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, TypeVar
 from gm.config import Config
 from gm.mail.connect import make_sink, make_source
 from gm.mail.errors import MailError
+from gm.mail.imap import ImapSource
 from gm.mail.lmtp import HandOver, LmtpSource
 from gm.mail.transport import InboundMail, MailSink, PolledSource
 from gm.service import check_ahead
@@ -55,6 +56,7 @@ from gm.service.archive_writer import write_archive
 from gm.service.clock import Clock
 from gm.service.hand_over_notice import tell_hand_over
 from gm.service.ingest import Ingested, ingest
+from gm.service.mail_claims import claim_before_fetching, keep_claims, release
 from gm.service.ready import notify_ready
 from gm.service.sender import drain_outbox
 from gm.service.sender_wake import WakeListener
@@ -196,6 +198,8 @@ class Service:
         self._next_tick = 0.0  # time.monotonic() of the next tick
         self._waiting_told: set[tuple[str, datetime]] = set()  # games waiting for the mail
         self._passes_queued = 0  # pass ends in the queue (among the messages read)
+        if isinstance(self.source, ImapSource):  # other processes may share the folder
+            claim_before_fetching(self.source, db, self._in_db)
 
     async def _in_db(self, work: Callable[[], T]) -> T:
         """Run `work` (transactions) in the database thread; one at a time, in order."""
@@ -248,8 +252,18 @@ class Service:
                                          clock=self.clock)
         finally:
             await self.source.close()
+            await self._release_claims()
             await self.sink.close()
             self._db_thread.shutdown()
+
+    async def _release_claims(self) -> None:
+        """Give up the mailbox claims of what was read and not stored (the other processes
+        sharing the folder take it at once)."""
+        if isinstance(self.source, ImapSource) and self.source.claim is not None:
+            try:
+                await self._in_db(partial(release, self.db, self.source.key))
+            except Exception:  # they lapse with their lease
+                log.exception("could not release the mailbox claims")
 
     async def _ready(self) -> None:
         """Tell systemd the service is ready (gm.service.ready): with LMTP once it listens (it
@@ -288,6 +302,8 @@ class Service:
         sender = asyncio.create_task(self._drain_loop())
         await self._in_db(partial(record_reader, self.db, self.source, self.clock))
         ticker = asyncio.create_task(self._tick_loop())
+        renewing = (asyncio.create_task(keep_claims(self.source, self.db, self._in_db))
+                    if isinstance(self.source, ImapSource) else None)
         queue: asyncio.Queue[InboundMail | PassEnd] = asyncio.Queue(READ_AHEAD)
         reader = asyncio.create_task(self._read_source(queue))
         try:
@@ -327,6 +343,8 @@ class Service:
             # or its reply would wait for its claim to lapse. It ends at its next check.
             self._stopping.set()
             wakes.close()
+            if renewing is not None:
+                renewing.cancel()
             reader.cancel()  # what it read and was not ingested is offered again next time
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
@@ -344,6 +362,7 @@ class Service:
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._closing
             await self.source.close()
+            await self._release_claims()
             if self._worker is not None:
                 await self._worker.stop()  # it sends what is due, then exits
             await self._drain()

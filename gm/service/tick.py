@@ -62,7 +62,8 @@ from gm.engine.results import Submitted
 from gm.mail.compose import build_subject
 from gm.mail.source_keys import source_key
 from gm.play.adjudicate import playing, submissions
-from gm.play.deadlines import deadline_after, grace_end, show
+from gm.play.calendar_event import shown_for
+from gm.play.deadlines import deadline_after, grace_end
 from gm.play.process_phase import orders_ahead_mail, process_phase
 from gm.play.reminders import remind_before
 from gm.play.render import render
@@ -436,26 +437,25 @@ class GameTick:
         before = remind_before(self.game.settings)
         if before <= timedelta(0) or self.now < deadline - before:
             return
-        shown = show(deadline, self.game.settings.timezone)
         for power in powers:
             if power.name not in stand.missing:
                 continue
             for address in power.addresses:
                 if self._notice("remind", phase, address, "orders due",
                                 "report/reminder-player.txt.j2", power=power.name,
-                                deadline=shown):
+                                deadline=shown_for(self.game.settings, address, deadline)):
                     self.summary.reminders += 1
 
     def tell_late(self, phase: PhaseRecord, stand: Standing, powers: list[PowerRecord],
                   until: datetime) -> None:
-        shown = show(until, self.game.settings.timezone)
         policy = self.game.settings.late.value
         for power in powers:
             if power.name not in stand.missing:
                 continue
             for address in power.addresses:
                 if self._notice("late", phase, address, "orders late",
-                                "report/late-player.txt.j2", power=power.name, until=shown,
+                                "report/late-player.txt.j2", power=power.name,
+                                until=shown_for(self.game.settings, address, until),
                                 policy=policy):
                     self.summary.notices += 1
 

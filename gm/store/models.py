@@ -166,7 +166,7 @@ class OrderLineRow(Base):
     text: Mapped[str] = mapped_column(Text)  # as received
     canonical: Mapped[str | None] = mapped_column(Text)  # str(order) when it parsed
     # the order as a value (gm.engine.order_json), read without the grammar; None: read the
-    # canonical text (stored before migration 0016_values, or not readable then)
+    # canonical text (stored before migration 0016, or not readable then)
     value: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument)
     error: Mapped[str | None] = mapped_column(Text)
 
@@ -401,3 +401,16 @@ class InboxRead(Base):
     source: Mapped[str] = mapped_column(String(512), primary_key=True)
     read_until: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class MailboxClaim(Base):
+    """A message of a mail source claimed by one process before it fetches the message's body,
+    so that processes sharing the source do not read it twice (gm.store.mailbox_claims)."""
+
+    __tablename__ = "mailbox_claims"
+
+    source: Mapped[str] = mapped_column(String(512), primary_key=True)
+    uidvalidity: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    uid: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    holder: Mapped[str] = mapped_column(String(255))  # gm.store.holders
+    leased_until: Mapped[datetime] = mapped_column(UTCDateTime, index=True)

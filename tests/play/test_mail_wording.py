@@ -158,7 +158,8 @@ def test_the_chaos2_start_mail_gives_the_opening_build_and_the_code(database: Da
     start = message_.parts[0].text
     assert "You play St Petersburg." in start, start
     # the starting board: a PNG every mail client shows, and the SVG to zoom
-    png, svg = draw_pictures(message_)[0].attachments  # the PNG as the sender draws it
+    png, svg, event = draw_pictures(message_)[0].attachments  # the PNG as the sender draws it
+    assert (event.filename, event.content_type) == ("deadline.ics", "text/calendar")
     assert (png.filename, png.content_type) == ("kaos-winter-1900-adjustment.png", "image/png")
     assert png.data.startswith(b"\x89PNG") and png.drawn
     assert (svg.filename, svg.content_type) == ("kaos-winter-1900-adjustment.svg",

@@ -97,8 +97,12 @@ async def test_each_reader_chooses_the_pictures_of_their_reports(database: Datab
     # NONE: text and HTML only, saying how to get the pictures
     france = reports[PLAYERS["France"]]
     assert _files(france) == []
-    assert [p.get_content_type() for p in france.walk() if not p.is_multipart()] == [
-        "text/plain", "text/html"]
+    assert [p.get_content_type() for p in france.walk() if not p.is_multipart()
+            and p.get_content_type() != "text/calendar"] == ["text/plain", "text/html"]
+    # (the deadlines' calendar events, gm.play.calendar_event, are no pictures)
+    assert [p.get_filename() for p in france.walk()
+            if p.get_content_type() == "text/calendar"] == ["deadline-cancelled.ics",
+                                                           "deadline.ics"]
     assert 'src="cid:' not in _html(france)
     assert ("The pictures are left out of your reports (SET PICTURES NONE); MAP alpha sends "
             "them." in text_of(france))

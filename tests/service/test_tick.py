@@ -88,8 +88,10 @@ def test_a_due_phase_is_adjudicated_once_and_reported(database: Database,
     assert all(len(r.recipients) == 1 for r in reports)
     for r in reports:
         # the orders and the new position, as PNG (shown in the HTML part); no SVG attached
-        # (SET PICTURES INLINE, the default)
-        assert [a.content_type for a in r.attachments] == ["image/png", "image/png"]
+        # (SET PICTURES INLINE, the default); and the next deadline's calendar event first
+        # (gm.play.calendar_event; the phase ended at its deadline: none is cancelled)
+        assert [a.content_type for a in r.attachments] == ["text/calendar", "image/png",
+                                                           "image/png"]
         assert any(p.content_type == "text/html" for p in r.parts)
         assert dict(r.headers)["Subject"] == "[due] Spring 1901, Movement: results"
     text = _text(reports[0])

@@ -51,8 +51,11 @@ def test_a_failing_game_is_rolled_back_alone_and_the_batch_goes_on(database: Dat
         reports = outbound_repo.list_outbound(s, limit=100)
         assert s.scalar(select(func.count()).select_from(AuditEntry)) == 2
         # the pictures of each adjudicated phase (orders and position, PNG; SET PICTURES
-        # INLINE, the default) are stored once, attached to its eight reports
-        assert s.scalar(select(func.count()).select_from(OutboundFile)) == 2 * 2
+        # INLINE, the default) are stored once, attached to its eight reports (each report's
+        # calendar event, gm.play.calendar_event, is its own)
+        assert s.scalar(select(func.count()).select_from(OutboundFile)) == 2 * 2 + 16
+        assert sum(data.startswith(b"BEGIN:VCALENDAR")
+                   for data in s.scalars(select(OutboundFile.data))) == 16
     recipients = {r.recipients[0] for r in reports}
     assert len(reports) == 16
     assert address("first", "France") in recipients and address("third", "Italy") in recipients
@@ -86,8 +89,11 @@ def test_a_phase_opened_by_the_tick_and_nobody_has_a_choice_in_is_resolved_in_th
     with database.read() as s:
         history = phases_repo.history(s, game)
         reports = outbound_repo.list_outbound(s, limit=100)
-        # each phase: its orders and its position, as PNG (SET PICTURES INLINE, the default)
-        assert s.scalar(select(func.count()).select_from(OutboundFile)) == 2 * 2
+        # each phase: its orders and its position, as PNG (SET PICTURES INLINE, the default);
+        # each report its calendar events, to each of eight: the fall's cancelled (it ended
+        # early) and the winter's sent; the winter's cancelled (resolved as it opened, after
+        # its event went with the fall's report) and Spring 1902's sent
+        assert s.scalar(select(func.count()).select_from(OutboundFile)) == 2 * 2 + 8 * 4
     assert [(p.phase, p.adjudicated) for p in history] == [
         (Phase("Fall", 1901, PhaseType.MOVEMENT), True),
         (Phase("Winter", 1901, PhaseType.ADJUSTMENT), True),

@@ -1,4 +1,4 @@
-"""Migration 0016_values, on SQLite and PostgreSQL: order lines gain their order as a value and
+"""Migration 0016, on SQLite and PostgreSQL: order lines gain their order as a value and
 stored results their "order", filled by reading the canonical text once on the phase's map; a
 line that no longer reads (or of a variant not known) keeps none and is read from its text as
 before; both ways."""

@@ -24,7 +24,7 @@ TABLES = {
     "games", "powers", "power_addresses", "phases", "order_sets", "order_lines",
     "inbound_messages", "outbound_messages", "outbound_attachments", "press_messages",
     "audit_log", "outbound_files", "outbound_bodies", "standby_offers", "address_changes",
-    "join_requests", "orders_ahead", "inbox_reads", "address_failures",
+    "join_requests", "orders_ahead", "inbox_reads", "address_failures", "mailbox_claims",
 }
 
 

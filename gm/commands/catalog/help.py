@@ -231,6 +231,7 @@ ALIASES: dict[str, str] = {
     "LIST": "GAMES",
     "HISTORY": "GAMES",
     "SUMMARY": "GAMES",
+    "RECORD": "GAMES",
     "JOIN": "GAMES",
     "GAME": "GAMES",
     "MASTER": "GM",

@@ -15,6 +15,7 @@ from gm.commands.handlers.join_prefer import (
     open_seats,
     seats_of_sender,
 )
+from gm.commands.handlers.reliability import join_refused, record_for_gm
 from gm.commands.reading import Draft, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -71,6 +72,8 @@ def handle(ctx: Context, command: Join) -> None:
                         f"(njudge's SIGNON ?{game.name} <password> <variant> names the game's "
                         f"own variant; SIGNON ?{game.name} <password> is enough here).")
         return
+    if join_refused(ctx, game, "JOIN"):  # the GM's minimum record (SET JOIN)
+        return
     free = [p for p in powers_repo.list_powers(ctx.session, game.id) if not p.addresses]
     if command.power is not None:
         wanted = variant.power(command.power)
@@ -109,7 +112,8 @@ def handle(ctx: Context, command: Join) -> None:
         render("reply/joined-gm.txt.j2", game=game.name, power=chosen, address=ctx.sender,
                others=already, free=[p.name for p in powers_repo.list_powers(ctx.session,
                                                                             game.id)
-                                     if not p.addresses], service=ctx.service), game.id))
+                                     if not p.addresses], service=ctx.service,
+               record=record_for_gm(ctx, ctx.sender)), game.id))
 
 
 COMMAND = CommandSpec(

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from gm.commands.handlers.common import no_game, variant_of
 from gm.commands.handlers.join_prefer import ONE_POWER_RULE, multiple_allowed, open_seats
 from gm.commands.handlers.notices import tell
+from gm.commands.handlers.reliability import join_refused, record_for_gm
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -50,6 +51,8 @@ def handle(ctx: Context, command: JoinPrefer) -> None:
         ctx.results.add(f"JOIN: {game.name} has started; ask its GM for a free power "
                         "(or STANDBY to take over one that loses its player).")
         return
+    if join_refused(ctx, game, "JOIN"):  # the GM's minimum record (SET JOIN)
+        return
     variant = variant_of(game)
     wanted: list[str] = []
     for written in command.preferences:
@@ -81,7 +84,8 @@ def handle(ctx: Context, command: JoinPrefer) -> None:
         ctx.results.add("(Your earlier preferences and password for this game are replaced.)")
     tell(ctx, game.gm_address, game, "a player joined with preferences",
          f"{ctx.sender} joined {game.name}, preferring {', '.join(wanted)}; START seats them "
-         "by preference (ADD seats them by your choice instead).")
+         "by preference (ADD seats them by your choice instead).\n"
+         + record_for_gm(ctx, ctx.sender))
 
 
 def _mask(words: Sequence[str]) -> list[str] | None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.common import no_game, shown_deadline, variant_label, variant_of
+from gm.commands.handlers.common import no_game, variant_label, variant_of
 from gm.commands.handlers.gm_settings import duration_text, shown_late
 from gm.commands.handlers.meant_game import meant_game
 from gm.commands.handlers.press_settings import shown_press
@@ -20,6 +20,8 @@ from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
+from gm.play.calendar_event import shown_for
+from gm.play.stand_in import seated_bots
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
@@ -89,7 +91,10 @@ def _details(ctx: Context, game: GameRecord) -> None:
     settings = game.settings
     grace = duration_text(settings.grace)
     if phase is not None and not phase.adjudicated and game.status is GameStatus.ACTIVE:
-        ctx.results.add(f"  Deadline: {shown_deadline(game, phase.deadline_at)}; grace: {grace}")
+        # in the reader's own time too (SET TIMEZONE)
+        shown = ("none" if phase.deadline_at is None
+                 else shown_for(game.settings, ctx.sender, phase.deadline_at))
+        ctx.results.add(f"  Deadline: {shown}; grace: {grace}")
     else:
         ctx.results.add(f"  Deadlines: {_rules(game)}; grace: {grace}")
     extra = settings.extra
@@ -104,8 +109,12 @@ def _details(ctx: Context, game: GameRecord) -> None:
     if settings.quiet:
         flags.append("QUIET" + (", revealed" if settings.revealed else ""))
     ctx.results.add(f"  Settings: {'; '.join(flags)}")
-    for power in powers_repo.list_powers(ctx.session, game.id):
+    powers = powers_repo.list_powers(ctx.session, game.id)
+    playing_bots = seated_bots(settings, powers)
+    for power in powers:
         who = "taken" if power.addresses else "free"
+        if power.name in playing_bots:  # ADD <power> BOT; a QUIET game's players see a player
+            who = "taken" if settings.quiet else "the bot"
         ctx.results.add(f"  {power.name}: {who}, {power.status.value.replace('_', ' ')}")
 
 

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.calendar_notices import with_events
+from gm.commands.handlers.common import open_phase_of
 from gm.commands.handlers.gm_control import set_status
 from gm.commands.handlers.notices import tell_game
 from gm.commands.reading import Draft
@@ -34,8 +36,12 @@ def handle(ctx: Context, command: Pause) -> None:
         return
     ctx.results.add(f"{game.name} is now paused: no deadline runs and nothing is processed "
                     "until RESUME. Every player was told.")
+    mark = len(ctx.results.mail)
     tell_game(ctx, game, "the game is paused", render(
         "reply/paused.txt.j2", game=game.name, service=ctx.service))
+    phase = open_phase_of(ctx, game)  # its deadline's event is cancelled until RESUME
+    if phase is not None:
+        with_events(ctx, game, phase, mark, moved=True, cancel=True)
 
 
 COMMAND = CommandSpec(

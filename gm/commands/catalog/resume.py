@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.calendar_notices import with_events
 from gm.commands.handlers.common import open_phase_of, shown_deadline, variant_of
 from gm.commands.handlers.gm_control import set_status
 from gm.commands.handlers.notices import tell_game
@@ -43,10 +44,13 @@ def handle(ctx: Context, command: Resume) -> None:
     deadline = None if phase is None else _deadline_after_pause(ctx, game, phase)
     shown = shown_deadline(game, deadline)
     ctx.results.add(f"{game.name} is active again; deadline {shown}. Every player was told.")
+    mark = len(ctx.results.mail)
     tell_game(ctx, game, "the game goes on", render(
         "reply/resumed.txt.j2", game=game.name, deadline=shown,
         phase=None if phase is None else variant_of(game).format_phase(phase.phase),
         service=ctx.service))
+    if phase is not None:  # the deadline's event again, moved on by the pause
+        with_events(ctx, game, open_phase_of(ctx, game) or phase, mark, moved=True)
 
 
 def _deadline_after_pause(ctx: Context, game: GameRecord, phase: PhaseRecord) -> datetime | None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from gm.commands.handlers.calendar_notices import with_events
 from gm.commands.handlers.common import (
     as_master,
     matches_phase,
@@ -21,6 +22,7 @@ from gm.commands.reading import Draft, Invalid
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, PhaseRef
 from gm.play.rollback import Refusal, RollbackRefused, roll_back
+from gm.store import phases as phases_repo
 from gm.variants import Variant
 
 if TYPE_CHECKING:
@@ -55,6 +57,7 @@ def handle(ctx: Context, command: Rollback) -> None:
     game = refresh(ctx, signed.game)
     variant = variant_of(game)
     ref = command.phase
+    withdrawn = phases_repo.current_phase(ctx.session, game.id)  # its event is cancelled
     outcome = roll_back(
         ctx.session, game, now=ctx.now, actor=ctx.sender, service=ctx.service,
         turn=command.turn, inbound_id=ctx.inbound_id,
@@ -64,7 +67,14 @@ def handle(ctx: Context, command: Rollback) -> None:
         return
     if outcome.resumed is not None:
         signed.game = outcome.resumed
+    mark = len(ctx.results.mail)
     ctx.results.mail.extend(outcome.mail)
+    reopened = phases_repo.current_phase(ctx.session, game.id)
+    if reopened is not None:  # the calendar: the reopened phase is a new event
+        if withdrawn is not None and not withdrawn.adjudicated \
+                and withdrawn.index != reopened.index:
+            with_events(ctx, game, withdrawn, mark, moved=True, cancel=True)
+        with_events(ctx, game, reopened, mark)
     deadline = shown_deadline(game, outcome.deadline_at)
     waits = ("its deadline, new orders from every power, or PROCESS" if game.settings.early
              else "its deadline or PROCESS")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token, Tree
 
+from gm.bot.policies import StandIn
 from gm.commands.catalog.set_deadline_at import read_date_words
 from gm.commands.dates import EXAMPLES, DateProblem, DateWords, resolve
 from gm.commands.handlers.absence import days, save
@@ -42,18 +43,28 @@ class SetAbsence(Command):
 
     start: DateWords
     end: DateWords | None
+    stand_in: StandIn | None = None  # ... STANDIN <policy>: it orders, the deadlines stay
 
 
-def read_set_absence(c: list[Tree[Token]]) -> Draft:
+def read_set_absence(c: list[Tree[Token] | Token]) -> Draft:
     usage = ("SET ABSENCE needs your first day away and, after TO, your last: SET ABSENCE "
              f"Dec 20 TO Dec 22 or SET ABSENCE 2026-03-05 TO 2026-03-08 (dates: {EXAMPLES})")
-    start = read_date_words(c[0].children, usage)
-    end = read_date_words(c[1].children, usage) if len(c) > 1 else None
+    stand_in = None
+    if c and isinstance(c[-1], Token):  # ... STANDIN <policy>
+        word = str(c[-1])
+        try:
+            stand_in = StandIn(word.upper())
+        except ValueError:
+            raise Invalid(f"STANDIN needs HOLD, DEFEND, REPEAT or BOT, not {word!r}: SET "
+                          "ABSENCE Dec 20 TO Dec 22 STANDIN BOT") from None
+    trees = [t for t in c if isinstance(t, Tree)]
+    start = read_date_words(trees[0].children, usage)
+    end = read_date_words(trees[1].children, usage) if len(trees) > 1 else None
     first, last = _whole_day(start), None if end is None else _whole_day(end)
     if first is not None and last is not None and last < first:
         raise Invalid(f"the absence ends ({last}) before it begins ({first}); write the"
                       " first day away, then the last: SET ABSENCE 2026-03-05 TO 2026-03-08")
-    return Draft(lambda line: SetAbsence(line, start, end))
+    return Draft(lambda line: SetAbsence(line, start, end, stand_in))
 
 
 def _whole_day(words: DateWords) -> date | None:
@@ -103,7 +114,8 @@ def handle(ctx: Context, command: SetAbsence) -> None:
         return
     stored = absences(game.settings)
     mine = [a for a in stored if a.power == signed.power]
-    claim = Absence(signed.power, first, last)
+    claim = Absence(signed.power, first, last,
+                    "" if command.stand_in is None else command.stand_in.value)
     overlap = [a for a in mine if a.start <= claim.end and claim.start <= a.end]
     if overlap:
         ctx.results.add(f"{what}: refused, you are away from {overlap[0]} already (SET NO "
@@ -121,8 +133,18 @@ def handle(ctx: Context, command: SetAbsence) -> None:
                         game_id=game.id, details={"power": signed.power, **claim.to_json()},
                         inbound_id=ctx.inbound_id)
     ctx.results.add(f"{signed.power} is away from {claim} in {game.name} "
-                    f"({days(used + claim.days)} of {allowed} claimed); the deadlines of the "
-                    "phases to come that fall within it move past it.")
+                    f"({days(used + claim.days)} of {allowed} claimed); " + (
+                        "the deadlines of the phases to come that fall within it move past it."
+                        if command.stand_in is None else
+                        f"no deadline moves: the stand-in ({claim.stand_in}) gives "
+                        f"{signed.power}'s orders at each deadline within it that you have "
+                        "sent none for."))
+    if command.stand_in is not None:
+        tell(ctx, game.gm_address, game, f"{signed.power} is away",
+             f"{signed.power} is away from {claim} in {game.name} (SET ABSENCE; "
+             f"{days(used + claim.days)} of {allowed} claimed), its stand-in "
+             f"{claim.stand_in} ordering for it; no deadline moves.")
+        return
     tell(ctx, game.gm_address, game, f"{signed.power} is away",
          f"{signed.power} is away from {claim} in {game.name} (SET ABSENCE; "
          f"{days(used + claim.days)} of {allowed} claimed).")
@@ -170,6 +192,10 @@ COMMAND = CommandSpec(
                                now never moves (ask the GM); the GM is told (the GM
                                sets how many days each power may claim: 14 unless set)
     SET HOLIDAY <from> TO <to>  the same (the classic judges' word)
+    SET ABSENCE <from> TO <to> STANDIN HOLD|DEFEND|REPEAT|BOT
+                               away, and no deadline moves: at each deadline within it
+                               that you have sent no orders for, the stand-in gives
+                               them (HELP DEADLINES, SET STANDIN)
 """),
     ),
 )

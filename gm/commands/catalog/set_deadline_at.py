@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.dates import EXAMPLES, DateProblem, DateWords, read_date, resolve
+from gm.commands.handlers.calendar_notices import with_events
 from gm.commands.handlers.common import shown_deadline, variant_of
 from gm.commands.handlers.gm_control import open_game
 from gm.commands.handlers.notices import tell_game
@@ -126,9 +127,11 @@ def handle(ctx: Context, command: SetDeadlineAt) -> None:
         local = moment.astimezone(zone(zone_name))
         ctx.results.add(f"{local:%H:%M} comes twice on {local:%Y-%m-%d} in {zone_name} (the "
                         "clocks go back over it): the deadline is the first.")
+    mark = len(ctx.results.mail)
     tell_game(ctx, game, "the deadline has moved", render(
         "reply/deadline-moved.txt.j2", game=game.name, phase=name, deadline=shown,
         before=shown_deadline(game, before), service=ctx.service), phase=name)
+    with_events(ctx, game, phases_repo.get_phase(ctx.session, phase.id), mark, moved=True)
 
 
 COMMAND = CommandSpec(

@@ -1,4 +1,5 @@
-"""SET TIMEZONE <zone> (GM): the game's clock."""
+"""SET TIMEZONE <zone> (GM): the game's clock; from a player: the player's own clock, in which
+their mail of the game shows the deadlines too."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from lark import Token
 
 from gm.commands.handlers.common import as_master
 from gm.commands.handlers.gm_settings import change, game_name
+from gm.commands.handlers.reader_zone import set_reader_zone
 from gm.commands.reading import Draft, zone_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -31,6 +33,10 @@ def read_set_timezone(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: SetTimezone) -> None:
+    signed = ctx.signed
+    if signed is not None and signed.power is not None and not signed.master:
+        set_reader_zone(ctx, signed, command.zone, command.line.text)  # a player's own zone
+        return
     if as_master(ctx, "SET TIMEZONE") is None:
         return
     try:
@@ -47,6 +53,7 @@ COMMAND = CommandSpec(
     value=SetTimezone,
     keywords=("SET",),
     set_words=("TIMEZONE",),
+    player_setting=True,  # a player's own clock too (gm.commands.handlers.reader_zone)
     rules={"set_timezone": read_set_timezone},
     handle=handle,
     set_usage={
@@ -62,6 +69,14 @@ COMMAND = CommandSpec(
     help=(
         HelpLines("DEADLINES", 40, """\
     SET TIMEZONE <zone>            the game's clock: SET TIMEZONE Europe/Paris
+"""),
+        HelpLines("SET", 65, """\
+    SET TIMEZONE <zone>         your own clock (after SIGNON <power>; a tz database
+                               name): every mail of the game to you shows the
+                               deadlines in your time and in the game's:
+                               SET TIMEZONE America/New_York
+                               The start mail, the reports and the mail that moves
+                               a deadline carry it as a calendar event (.ics).
 """),
     ),
 )

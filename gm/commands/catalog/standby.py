@@ -15,6 +15,7 @@ from lark import Token
 
 from gm.commands.handlers.common import no_game
 from gm.commands.handlers.notices import tell
+from gm.commands.handlers.reliability import record_for_gm
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -86,7 +87,7 @@ def handle(ctx: Context, command: Standby) -> None:
                     f"its player. STANDBY {game.name} OFF withdraws.")
     tell(ctx, game.gm_address, game, "a player stands by",
          f"{ctx.sender} stands by for {game.name}: REPLACE <power> STANDBY gives a power to "
-         "the first player standing by.")
+         "the first player standing by.\n" + record_for_gm(ctx, ctx.sender))
 
 
 COMMAND = CommandSpec(

@@ -13,16 +13,18 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.common import no_game, shown_deadline, variant_of
+from gm.commands.handlers.common import no_game, variant_of
 from gm.commands.handlers.gm_settings import shown_late
 from gm.commands.handlers.meant_game import meant_game, no_game_meant
 from gm.commands.handlers.press_settings import shown_press
 from gm.commands.handlers.records import add_rendered, standing
+from gm.commands.handlers.reliability import players_records
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.engine.phase import PhaseType
 from gm.play.bouncing import bouncing_lines
+from gm.play.calendar_event import shown_for
 from gm.play.picture_choice import chosen, game_default
 from gm.play.render import render
 from gm.play.seating import addresses_hidden, players_lines
@@ -88,7 +90,8 @@ def handle(ctx: Context, command: Summary) -> None:
                 status.value.replace("_", " ")))
         if phase.deadline_at is not None and not phase.adjudicated:
             if game.status is GameStatus.ACTIVE:
-                deadline = shown_deadline(game, phase.deadline_at)
+                # in the reader's own time too (SET TIMEZONE)
+                deadline = shown_for(game.settings, ctx.sender, phase.deadline_at)
             elif game.status is GameStatus.PAUSED:
                 deadline = "none while the game is paused"
     settings = game.settings
@@ -107,6 +110,9 @@ def handle(ctx: Context, command: Summary) -> None:
         quiet="QUIET" + (", revealed" if settings.revealed else "") if settings.quiet else None,
         players=players, years=_centres_by_year(variant, records), pictures=pictures,
         bouncing=bouncing))
+    if standing(ctx, game) == "gm":  # the players' reliability records
+        for line in players_records(ctx, game):
+            ctx.results.add(line)
 
 
 def shows_addresses(ctx: Context, game: GameRecord) -> bool:

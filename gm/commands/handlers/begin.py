@@ -3,6 +3,7 @@ put in civil disorder (FORCE BEGIN), and the game-start notice to every player a
 
 from __future__ import annotations
 
+from gm.commands.handlers.calendar_notices import with_events
 from gm.commands.handlers.common import (
     as_master,
     deadline_for,
@@ -20,6 +21,7 @@ from gm.engine.state import GameState
 from gm.mail.compose import build_subject
 from gm.play.observers import observers
 from gm.play.render import render
+from gm.play.stand_in import bots, play_bots, seated_bots
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -43,7 +45,8 @@ def begin(ctx: Context, what: str, *, force: bool) -> None:
     if not seat_by_preference(ctx, game, force=force):
         return
     powers = powers_repo.list_powers(ctx.session, game.id)
-    missing = [p.name for p in powers if not p.addresses]
+    missing = [p.name for p in powers if not p.addresses
+               and p.name not in bots(game.settings)]  # ADD <power> BOT
     if missing and not force:
         ctx.results.add(f"START: these powers have no player yet: {', '.join(missing)} "
                         "(FORCE BEGIN starts without them, in civil disorder).")
@@ -60,6 +63,7 @@ def begin(ctx: Context, what: str, *, force: bool) -> None:
                                    deadline_at=deadline_for(game, state.phase.type, ctx.now))
     signed.game = games_repo.set_game_status(ctx.session, game.id, GameStatus.ACTIVE,
                                              now=ctx.now)
+    play_bots(ctx.session, game, phase, seated_bots(game.settings, powers), now=ctx.now)
     audit.record_action(ctx.session, actor=ctx.sender, action="start", now=ctx.now,
                         game_id=game.id, inbound_id=ctx.inbound_id,
                         details={"disorder": missing} if missing else None)
@@ -68,7 +72,9 @@ def begin(ctx: Context, what: str, *, force: bool) -> None:
                     f"deadline {deadline}."
                     + (f" In civil disorder (no player): {', '.join(missing)}." if missing
                        else ""))
+    mark = len(ctx.results.mail)
     _tell_start(ctx, game, variant, state, deadline)
+    with_events(ctx, game, phase, mark)  # the deadline's calendar event
 
 
 def _tell_start(ctx: Context, game: GameRecord, variant: Variant, state: GameState,

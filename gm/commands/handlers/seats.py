@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import secrets
 
+from gm.commands.handlers.calendar_notices import phase_event
 from gm.commands.handlers.common import (
     as_master,
     open_phase_of,
@@ -50,7 +51,7 @@ def seated_notice(ctx: Context, game: GameRecord, power: str, address: str, pass
                   deadline=None if phase is None else shown_deadline(game, phase.deadline_at),
                   service=ctx.service)
     return Outgoing((address,), build_subject(f"you play {power}", game=game.name), body,
-                  game.id)
+                    game.id, attachments=phase_event(ctx, game, phase, address, power))
 
 
 def seat(ctx: Context, what: str, name: str) -> tuple[GameRecord, PowerRecord] | None:

@@ -4,7 +4,7 @@ its "order". Existing rows are filled by reading their canonical text once, on t
 their phase; a row that does not read (a variant no longer known, a map that changed) keeps
 NULL, and gm reads its canonical text as before. The downgrade drops them.
 
-Revision ID: 0016_values
+Revision ID: 0016
 Revises: 0015
 Create Date: 2026-12-07
 """
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "0016_values"
+revision: str = "0016"
 down_revision: str | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

@@ -1,0 +1,165 @@
+"""The bot and the stand-in policies (gm.bot) played against each other on the engine alone.
+
+Three measures (not timed tests: run by hand, figures in the output):
+
+- seats: on the standard board, the bot in each seat against six powers played by one stand-in
+  policy (HOLD, REPEAT, DEFEND), N games a seat (the bot's choices are deterministic; the games
+  differ only by one random opening move of the bot's first phase, drawn from `--seed`): the bot's
+  supply centres after Winter 1910, averaged per seat;
+- variants: seven bots (every power a bot, 34 in Chaos II) play YEARS years of each variant
+  gm plays built in, counting orders the engine finds illegal and errors;
+- CPU: the most and the mean CPU time one power's orders take in a phase (process time).
+
+Run: .venv/bin/python benchmarks/bench_bot.py [--games N] [--years N] [--only seats|variants]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+from gm.bot.policies import StandIn, policy_orders
+from gm.engine.game import advance, orders_needed
+from gm.engine.orders import AnyOrder, Move, Order
+from gm.engine.phase import PhaseType
+from gm.engine.results import Outcome, Submitted
+from gm.engine.state import GameState
+from gm.engine.variant import Variant
+from gm.variants.registry import get_variant
+
+VARIANTS = ("standard", "deluge2", "sahara", "abstraction2", "chaos2", "geophysical")
+Chooser = Callable[[Variant, GameState, str], list[AnyOrder]]
+
+
+class Stats:
+    """What a run counted: orders given, illegal ones, errors, CPU per power and phase."""
+
+    def __init__(self) -> None:
+        self.orders = 0
+        self.illegal: list[str] = []
+        self.errors: list[str] = []
+        self.cpu: list[float] = []
+
+
+def play(variant: Variant, seats: dict[str, StandIn], *, until: int, stats: Stats,
+         rng: random.Random | None = None) -> GameState:
+    """Play `variant` from its start until after the Winter of `until` (or its end), each
+    power by its policy in `seats` (HOLD if not named)."""
+    state = variant.start_state()
+    last: dict[str, list[AnyOrder]] = {}
+    first = True
+    while not state.finished and state.phase.year <= until:
+        submitted: list[Submitted] = []
+        for power in orders_needed(variant, state):
+            policy = seats.get(power, StandIn.HOLD)
+            started = time.process_time()
+            try:
+                orders = policy_orders(policy, variant, state, power, last.get(power, ()))
+            except Exception as exc:  # counted: the run goes on
+                stats.errors.append(f"{variant.name} {state.phase} {power}: {exc!r}")
+                orders = []
+            stats.cpu.append(time.process_time() - started)
+            if first and rng is not None and policy is StandIn.BOT:
+                orders = _shuffled_opening(variant, state, power, orders, rng)
+            if state.phase.type is PhaseType.MOVEMENT:
+                last[power] = orders
+            submitted.extend(Submitted(power, str(o), o) for o in orders)
+        stats.orders += len(submitted)
+        step = advance(variant, state, submitted)
+        for report in step.reports[:1]:
+            for r in report.results:
+                if r.outcome is Outcome.ILLEGAL and r.text != "":
+                    stats.illegal.append(f"{variant.name} {state.phase} {r.power}: "
+                                         f"{r.text} ({r.reason})")
+        state = step.state
+        first = False
+    return state
+
+
+def _shuffled_opening(variant: Variant, state: GameState, power: str,
+                      orders: list[AnyOrder], rng: random.Random) -> list[AnyOrder]:
+    """The bot's first orders with one unit's order swapped for a random legal move: each of
+    a seat's games starts differently."""
+    from gm.bot.legal import destinations, keep_legal
+
+    gmap = variant.map_for(state)
+    units = state.units_of(power)
+    if not units:
+        return orders
+    unit = rng.choice(units)
+    moves = list(destinations(variant, gmap, state, unit).values())
+    if not moves:
+        return orders
+    choice = rng.choice(moves)
+    kept = [o for o in orders if not (isinstance(o, Order) and (
+        o.unit.province == unit.province
+        or (isinstance(o, Move) and o.dest.province == choice.dest.province)))]
+    return keep_legal(variant, state, power, [*kept, choice])
+
+
+def seats(games: int, seed: int, policies: Sequence[StandIn]) -> None:
+    variant = get_variant("standard")
+    for against in policies:
+        print(f"bot against six {against.value} powers, centres after Winter 1910 "
+              f"({games} games a seat):")
+        means = []
+        for power in variant.power_names:
+            stats = Stats()
+            counts = []
+            for n in range(games):
+                rng = random.Random(f"{seed}-{power}-{against}-{n}")
+                policies = dict.fromkeys(variant.power_names, against)
+                policies[power] = StandIn.BOT
+                state = play(variant, policies, until=1910, stats=stats, rng=rng)
+                counts.append(len(state.centres_of(power)))
+            means.append(statistics.mean(counts))
+            print(f"  {power:<8} mean {statistics.mean(counts):5.2f}  min {min(counts):2d}  "
+                  f"max {max(counts):2d}  illegal {len(stats.illegal)}  "
+                  f"errors {len(stats.errors)}  cpu max {max(stats.cpu) * 1000:.0f} ms")
+        print(f"  all seats: mean {statistics.mean(means):.2f}, lowest seat "
+              f"{min(means):.2f}")
+
+
+def variants(years: int, names: Sequence[str]) -> None:
+    print(f"every power a bot, {years} years of each variant:")
+    for name in names:
+        variant = get_variant(name)
+        stats = Stats()
+        started = time.process_time()
+        state = play(variant, dict.fromkeys(variant.power_names, StandIn.BOT),
+                     until=variant.start_phase.year + years - 1, stats=stats)
+        took = time.process_time() - started
+        end = (f"won by {', '.join(state.winners) or 'nobody'} in {state.phase}"
+               if state.finished else f"to {state.phase}")
+        print(f"  {name:<13} powers {len(variant.power_names):2d}  {end}  "
+              f"orders {stats.orders:5d}  illegal {len(stats.illegal)}  "
+              f"errors {len(stats.errors)}  cpu per power and phase: max "
+              f"{max(stats.cpu) * 1000:.0f} ms, mean {statistics.mean(stats.cpu) * 1000:.1f} ms"
+              f"  (run {took:.0f} s)")
+        for line in (stats.illegal + stats.errors)[:5]:
+            print("     ", line)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--years", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=47)
+    parser.add_argument("--only", choices=("seats", "variants"))
+    parser.add_argument("--variant", action="append", choices=VARIANTS)
+    parser.add_argument("--against", action="append", choices=("HOLD", "REPEAT", "DEFEND"))
+    args = parser.parse_args(argv)
+    if args.only in (None, "variants"):
+        variants(args.years, args.variant or VARIANTS)
+    if args.only in (None, "seats"):
+        seats(args.games, args.seed,
+              [StandIn(a) for a in args.against or ("HOLD", "REPEAT", "DEFEND")])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""The reliability record in commands (gm.play.reliability): what the GM is told of a player who
+JOINs or stands by, the GM's SUMMARY lines, and the minimum a GM may ask to JOIN (SET JOIN
+ONTIME <n>%, kept in the game's settings document under `JOIN_KEY`). The record is read by
+gm.play.reports' `has_choice`, which loads the adjudicator: it is imported where it is used
+(gm.commands.catalog)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gm.commands.handlers.context import Context
+from gm.store import powers as powers_repo
+from gm.store.rows import GameRecord
+
+if TYPE_CHECKING:
+    from gm.play.reliability import Record
+
+JOIN_KEY = "join_minimum"  # settings document: {"on_time": percent}
+
+
+def minimum(game: GameRecord) -> int | None:
+    """The share of phases ordered in time (per cent) a player needs to JOIN, if the GM set
+    one."""
+    stored = game.settings.extra.get(JOIN_KEY)
+    value = stored.get("on_time") if isinstance(stored, dict) else None
+    return value if isinstance(value, int) and 0 < value <= 100 else None
+
+
+def join_refused(ctx: Context, game: GameRecord, what: str) -> bool:
+    """Whether the sender's record falls short of the game's minimum to join (the reply says
+    so, with the record); a player with no phase to order yet may join."""
+    wanted = minimum(game)
+    if wanted is None:
+        return False
+    from gm.play.reliability import record_of  # it reads phases by gm.play.reports
+
+    record = record_of(ctx.session, ctx.sender)
+    ratio = record.on_time
+    if ratio is None or ratio >= wanted:
+        return False
+    ctx.results.add(f"{what}: refused, the GM of {game.name} takes players who ordered at least "
+                    f"{wanted}% of their phases in time (SET JOIN ONTIME); your record: "
+                    f"{ratio}% ({record.in_time} of {record.phases}). RECORD shows it whole.")
+    return True
+
+
+def record_for_gm(ctx: Context, address: str) -> str:
+    """The line the GM reads of a player: "Record: ..."."""
+    from gm.play.reliability import record_of, summary_line  # as join_refused
+
+    return f"Record: {summary_line(record_of(ctx.session, address))}"
+
+
+def players_records(ctx: Context, game: GameRecord) -> list[str]:
+    """The GM's SUMMARY lines: each present player's record."""
+    from gm.play.reliability import record_of, summary_line  # as join_refused
+
+    seen: dict[str, Record] = {}
+    for power in powers_repo.list_powers(ctx.session, game.id):
+        for address in power.addresses:
+            if address.lower() not in seen:
+                seen[address.lower()] = record_of(ctx.session, address)
+    if not seen:
+        return []
+    return ["The players' records on this server (RECORD; shown to the GM only):",
+            *(f"  {summary_line(r)}" for r in seen.values())]
+
+
+def tell_record(ctx: Context) -> None:
+    """RECORD: the sender's own record, whole."""
+    from gm.play.reliability import game_lines, record_of, summary_line  # as join_refused
+
+    record = record_of(ctx.session, ctx.sender)
+    ctx.results.add("Your record on this server: " + summary_line(record))
+    for line in game_lines(record):
+        ctx.results.add(f"  {line}")
+    if record.games:
+        ctx.results.add("(A phase counts in time when your orders arrived by its deadline; a "
+                        "seat left by RESIGN, civil disorder or the GM's REPLACE counts as "
+                        "abandoned. GMs see this record when you JOIN or STANDBY.)")

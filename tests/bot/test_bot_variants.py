@@ -1,0 +1,116 @@
+"""The bot plays every variant gm plays, built in and from a file, giving only orders the
+engine accepts (a few years each: benchmarks/bench_bot.py plays twenty), and the stand-ins'
+retreats and adjustments lose nothing the rules let them keep."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gm.bot.policies import StandIn, policy_orders
+from gm.engine.game import advance, orders_needed, vacant_build_sites
+from gm.engine.geo import Location
+from gm.engine.orders import Build, Hold, Move, Order, Retreat
+from gm.engine.phase import Phase, PhaseType
+from gm.engine.results import Outcome, Submitted
+from gm.engine.state import Dislodged
+from gm.engine.units import Unit, UnitType
+from gm.engine.variant import Variant
+from gm.variants.registry import get_variant
+from gm.variants.varfile import read_variant
+
+TESTS = Path(__file__).resolve().parent.parent
+FILES = {"marches": TESTS / "variants" / "marches" / "marches.toml",
+         "isthmia": TESTS / "variants" / "data" / "isthmia.toml"}
+BUILT_IN = ("standard", "deluge2", "sahara", "abstraction2", "chaos2", "geophysical")
+
+
+def _variant(name: str) -> Variant:
+    if name in FILES:
+        return read_variant(FILES[name]).variant
+    return get_variant(name)
+
+
+@pytest.mark.parametrize("name", [*BUILT_IN, *FILES])
+def test_bots_give_only_legal_orders(name: str) -> None:
+    variant = _variant(name)
+    state = variant.start_state()
+    moved = 0
+    for _ in range(8):  # some two years of phases
+        if state.finished:
+            break
+        submitted = []
+        for power in orders_needed(variant, state):
+            orders = policy_orders(StandIn.BOT, variant, state, power)
+            if state.phase.type is PhaseType.MOVEMENT:  # every unit ordered
+                ordered = {o.unit.province for o in orders if isinstance(o, Order)}
+                assert ordered == {u.province for u in state.units_of(power)}, power
+                moved += sum(isinstance(o, Move) for o in orders)
+            submitted += [Submitted(power, str(o), o) for o in orders]
+        step = advance(variant, state, submitted)
+        illegal = [f"{r.power}: {r.text} ({r.reason})" for r in step.reports[0].results
+                   if r.outcome is Outcome.ILLEGAL]
+        assert not illegal, f"{name} {state.phase}: {illegal}"
+        state = step.state
+    assert moved > 0  # the bots played, not only held
+
+
+def test_bot_orders_read_back_through_the_order_parser() -> None:
+    """A bot's orders are stored as text, as a player's: each reads back to itself."""
+    from gm.notation import parse_order
+
+    for name in BUILT_IN:
+        variant = _variant(name)
+        state = variant.start_state()
+        gmap = variant.map_for(state)
+        for power in orders_needed(variant, state):
+            for order in policy_orders(StandIn.BOT, variant, state, power):
+                again = parse_order(str(order), gmap, state.phase.type, variant.order_kinds)
+                assert again == order, (name, str(order))
+
+
+def test_a_stand_in_retreats_rather_than_disbands_and_hold_does_not() -> None:
+    variant = get_variant("standard")
+    start = variant.start_state()
+    unit = Unit("France", UnitType.ARMY, Location("Bur"))
+    state = start.evolve(phase=Phase("Spring", 1901, PhaseType.RETREAT),
+                         units=tuple(u for u in start.units if u.power != "France"),
+                         dislodged=(Dislodged(unit, "Mun"),))
+    assert policy_orders(StandIn.HOLD, variant, state, "France") == []
+    for policy in (StandIn.DEFEND, StandIn.REPEAT, StandIn.BOT):
+        [order] = policy_orders(policy, variant, state, "France")
+        assert isinstance(order, Retreat)
+        assert order.dest.province in {"Par", "Mar"}  # an own centre first
+
+
+def test_every_vacant_build_site_is_built_on() -> None:
+    variant = get_variant("standard")
+    start = variant.start_state()
+    owners = {**start.owners, "Spa": "France", "Por": "France", "Bel": "France"}
+    state = start.evolve(phase=Phase("Winter", 1901, PhaseType.ADJUSTMENT), owners=owners,
+                         units=tuple(u for u in start.units if u.power != "France"))
+    sites = vacant_build_sites(variant, state, "France")
+    assert policy_orders(StandIn.HOLD, variant, state, "France") == []
+    for policy in (StandIn.DEFEND, StandIn.REPEAT, StandIn.BOT):
+        orders = policy_orders(policy, variant, state, "France")
+        assert all(isinstance(o, Build) for o in orders)
+        assert {o.unit.province for o in orders} == set(sites)  # 6 centres, 3 sites: 3 builds
+        kinds = {o.unit.province: o.unit.type for o in orders if isinstance(o, Build)}
+        assert kinds["Bre"] in (UnitType.ARMY, UnitType.FLEET)
+
+
+def test_defend_supports_a_threatened_centre() -> None:
+    variant = get_variant("standard")
+    start = variant.start_state()
+    units = (
+        *(u for u in start.units if u.power not in ("France", "Germany")),
+        Unit("France", UnitType.ARMY, Location("Par")),
+        Unit("France", UnitType.ARMY, Location("Pic")),
+        Unit("Germany", UnitType.ARMY, Location("Bur")),
+    )
+    state = start.evolve(units=units)
+    orders = {str(o) for o in policy_orders(StandIn.DEFEND, variant, state, "France")}
+    assert orders == {"A Par H", "A Pic S A Par"}
+    assert all(isinstance(o, Hold) or "S" in str(o)
+               for o in policy_orders(StandIn.DEFEND, variant, start, "France"))
