@@ -259,7 +259,8 @@ def start_position(saved: SavedGame) -> GameState:
     last = saved.phases[-1]
     if last.name == "COMPLETED":
         raise ImportProblem("the saved game is completed: there is no phase left to play "
-                           "(gm import --replay compares its phases)")
+                           "(a replay compares its phases: gm import --replay, or IMPORT "
+                           "REPLAY by mail)")
     if last.state.phase.type is PhaseType.RETREAT:
         raise ImportProblem(f"its last phase, {last.name}, is a retreat phase: the file does "
                            "not say where the attackers came from; import a file that ends "

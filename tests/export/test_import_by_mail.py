@@ -6,6 +6,7 @@ without a readable saved game is told what was wrong and what is accepted."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default
@@ -117,6 +118,33 @@ async def test_import_by_mail_says_what_was_wrong_and_what_is_accepted(
         "MILA saved game" in reply
     reply = await _send(table, _with_file("IMPORT REPLAY", b"\xff\xfe{}", "game.json"))
     assert "is not UTF-8 text" in reply
+    retreat = _package_game("S1901M", seed=1)
+    retreat["phases"][-1]["name"] = "F1901R"
+    reply = await _send(table, _with_file("IMPORT mine secret", _json(retreat), "game.json"))
+    assert ("IMPORT mine: refused, game.json (application/json): its last phase, F1901R, is a "
+            "retreat phase") in reply
+    done = _package_game("F1901M", seed=1)
+    done["phases"].append({**done["phases"][-1], "name": "COMPLETED"})
+    reply = await _send(table, _with_file("IMPORT mine secret", _json(done), "game.json"))
+    assert "the saved game is completed: there is no phase left to play (a replay compares " \
+        "its phases: gm import --replay, or IMPORT REPLAY by mail)" in reply
     reply = await _send(table, _with_file("IMPORT mine", _json(bad), "game.json"))
     assert "IMPORT needs a game name and a password" in reply
     assert "Game mine" not in reply
+
+
+async def test_import_by_mail_counts_against_the_games_an_address_may_have_unstarted(
+        database: Database, tmp_path: Path) -> None:
+    saved = _json(_package_game("F1901M", seed=3))
+    table = MailTable(database, replace(maildir_config(tmp_path), max_forming_games=2), "none",
+                      {}, reporter="France")
+    await table.send(GM, "CREATE first standard secret")
+    reply = await _send(table, _with_file("IMPORT second secret", saved, "game.json"))
+    assert "Game second (Standard) made from game.json" in reply
+    reply = await _send(table, _with_file("IMPORT third secret", saved, "game.json"))
+    assert (f"IMPORT third: refused, {GM} has 2 games not yet under way (first, second), the "
+            "most one address may have here.") in reply
+    # an imported game with a player seated is under way
+    await table.send(GM, "SIGNON GM second secret\nREPLACE France france@example.org pw")
+    reply = await _send(table, _with_file("IMPORT third secret", saved, "game.json"))
+    assert "Game third (Standard) made from game.json" in reply
