@@ -14,10 +14,20 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from typing import Any
 
+from gm.store import games as games_repo
+from gm.store import phases as phases_repo
 from gm.store.db import Database
 from tests.export.test_import import _package_game
-from tests.support.mail_table import MailTable
-from tests.support.service_support import GM, SERVICE, START, deliver, maildir_config, text_of
+from tests.support.mail_table import MailTable, seven_powers
+from tests.support.service_support import (
+    GM,
+    SERVICE,
+    SPRING_1901,
+    START,
+    deliver,
+    maildir_config,
+    text_of,
+)
 
 
 def _with_file(body: str, data: bytes | None, filename: str,
@@ -148,3 +158,25 @@ async def test_import_by_mail_counts_against_the_games_an_address_may_have_unsta
     await table.send(GM, "SIGNON GM second secret\nREPLACE France france@example.org pw")
     reply = await _send(table, _with_file("IMPORT third secret", saved, "game.json"))
     assert "Game third (Standard) made from game.json" in reply
+
+
+async def test_a_record_gm_sent_by_mail_replays_and_imports_by_mail(
+        database: Database, tmp_path: Path) -> None:
+    table = seven_powers(database, tmp_path, "played")
+    await table.start("standard")
+    await table.orders(SPRING_1901)
+    await table.process()
+    asked = await table.send(GM, "HISTORY played FILE")
+    [record] = list(asked.iter_attachments())  # type: ignore[attr-defined]
+    data = record.get_content()
+    data = data if isinstance(data, bytes) else data.encode()
+    reply = await _send(table, _with_file("IMPORT REPLAY", data, record.get_filename()))
+    assert "gm agrees with every phase" in reply
+    assert "1 phases replayed, 1 agree, 0 disagree" in reply
+    reply = await _send(table, _with_file("IMPORT copy secret", data, record.get_filename()))
+    assert "Game copy (Standard) made from" in reply and "at its last phase, F1901M" in reply
+    with database.read() as s:
+        games = {g: games_repo.find_game(s, g) for g in ("played", "copy")}
+        states = {g: phases_repo.history(s, r.id)[-1].state for g, r in games.items() if r}
+    assert states["copy"].units == states["played"].units
+    assert states["copy"].owners == states["played"].owners
