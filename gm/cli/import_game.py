@@ -5,7 +5,6 @@ through gm's adjudicator, or made a game at its last position."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -38,22 +37,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _load(path: Path, line: int) -> Any:
-    text = path.read_text(encoding="utf-8")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        if not 1 <= line <= len(lines):
-            raise ValueError(f"it has no line {line} (it has {len(lines)})") from None
-        try:
-            return json.loads(lines[line - 1])
-        except json.JSONDecodeError as problem:
-            raise ValueError(f"not JSON ({problem}): a MILA saved game is one JSON document, "
-                             "or one a line (.jsonl)") from None
+    from gm.play.import_mila import load_saved
+
+    return load_saved(path.read_text(encoding="utf-8"), line)
 
 
 def run(args: argparse.Namespace) -> int:
-    from gm.play.import_mila import ImportProblem, read_saved_game, replay
+    from gm.play.import_mila import ImportProblem, read_saved_game, replay, replay_lines
 
     try:
         saved = read_saved_game(_load(args.file, args.line))
@@ -62,10 +52,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.replay:
         found = replay(saved)
-        for d in found:
-            print(f"{d.phase}: {d.what}")
-        count = len(saved.phases) - 1
-        print(f"{count} phases replayed, {count - len(found)} agree, {len(found)} disagree")
+        print("\n".join(replay_lines(saved, found)))
         return 1 if found else 0
     if not (args.game and args.gm and args.password):
         print("gm import: give --replay, or --game NAME --gm ADDRESS --password PASSWORD to "

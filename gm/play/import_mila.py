@@ -9,6 +9,7 @@ variant) in gm's own names.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -128,6 +129,21 @@ def _state(reader: _Reader, variant: Variant, data: Mapping[str, Any], phase: Ph
                        owners=owners, homes=homes)
 
 
+def load_saved(text: str, line: int = 1) -> Any:
+    """The JSON of a saved game's file: the whole text, or its `line`th line of a .jsonl."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if not 1 <= line <= len(lines):
+            raise ImportProblem(f"it has no line {line} (it has {len(lines)})") from None
+        try:
+            return json.loads(lines[line - 1])
+        except json.JSONDecodeError as problem:
+            raise ImportProblem(f"not JSON ({problem}): a MILA saved game is one JSON "
+                                "document, or one a line (.jsonl)") from None
+
+
 def read_saved_game(data: Mapping[str, Any]) -> SavedGame:
     """The saved game `data` (as json.load gives it) in gm's terms."""
     if not isinstance(data, Mapping) or not isinstance(data.get("phases"), list):
@@ -230,13 +246,21 @@ def replay(saved: SavedGame) -> list[Disagreement]:
     return found
 
 
+def replay_lines(saved: SavedGame, found: Sequence[Disagreement]) -> list[str]:
+    """What a replay found: each phase where gm disagrees, then the count."""
+    count = len(saved.phases) - 1
+    return [*(f"{d.phase}: {d.what}" for d in found),
+            f"{count} phases replayed, {count - len(found)} agree, {len(found)} disagree"]
+
+
 def start_position(saved: SavedGame) -> GameState:
     """The position a game imported from `saved` starts at: its last phase's (a retreat
     phase cannot be: where the attackers came from is not in the file)."""
     last = saved.phases[-1]
     if last.name == "COMPLETED":
         raise ImportProblem("the saved game is completed: there is no phase left to play "
-                           "(gm import --replay compares its phases)")
+                           "(a replay compares its phases: gm import --replay, or IMPORT "
+                           "REPLAY by mail)")
     if last.state.phase.type is PhaseType.RETREAT:
         raise ImportProblem(f"its last phase, {last.name}, is a retreat phase: the file does "
                            "not say where the attackers came from; import a file that ends "

@@ -40,6 +40,7 @@ from gm.commands.handlers.context import Limits
 from gm.commands.parse import parse_message
 from gm.commands.values import Command
 from gm.config import Config
+from gm.mail.attached import json_files
 from gm.mail.compose import build_subject, new_message_id
 from gm.mail.decode import MAX_HEADER_BLOCK, DecodedMessage, cut_headers, decode_message
 from gm.mail.verp import MARK
@@ -222,7 +223,9 @@ def ingest(
             # a replayed message keeps the arrival it was stored with
             ctx = Context(session=session, now=now, sender=decoded.sender,
                           inbound_id=record.id, service=config.display_name,
-                          arrived_at=record.arrived_at, limits=limits_of(config))
+                          arrived_at=record.arrived_at, limits=limits_of(config),
+                          attachments=decoded.attachments,
+                          json_files=lambda: json_files(decoded.parsed))
             commands: list[Command] = []
             if decoded.too_large:
                 ctx.results.add(f"Your message is larger than {config.max_message_bytes} bytes "

@@ -31,10 +31,10 @@ def _imported(handle: object) -> list[tuple[str, str]]:
 
 # What a handler may import where it is used: modules that cost a `gm ingest` of orders ~0.1 s.
 # (gm.play.game_files and gm.play.played_game, HISTORY <game> FILE's: the pictures, Pillow and
-# the adjudicator)
+# the adjudicator; gm.play.import_mila, IMPORT's: the adjudicator)
 _HEAVY = ("gm.play.adjudicate", "gm.play.compose_reports", "gm.play.reports",
           "gm.play.orders_ahead", "gm.play.process_phase", "gm.variants.abstraction2",
-          "gm.play.game_files", "gm.play.played_game")
+          "gm.play.game_files", "gm.play.played_game", "gm.play.import_mila")
 
 
 def test_every_command_names_a_handler_that_exists() -> None:

@@ -236,6 +236,7 @@ ALIASES: dict[str, str] = {
     "GAME": "GAMES",
     "MASTER": "GM",
     "CREATE": "GM",
+    "IMPORT": "GM",
     "ADD": "GM",
     "START": "GM",
     "PAUSE": "GM",

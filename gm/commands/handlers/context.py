@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from sqlalchemy.orm import Session
 
 from gm.commands.values import Command
+from gm.mail.attached import AttachedFile
+from gm.mail.decode import AttachmentInfo
 from gm.store.outgoing import Outgoing
 from gm.store.rows import Attachment, GameRecord
 
@@ -111,6 +113,10 @@ class Context:
     # writes at the message's end comes after it)
     commands_done_at: int = field(default=0, init=False)
     command: Command | None = field(default=None, init=False)  # the command running
+    # the files the message carries: all listed, and its JSON files read when asked for
+    # (IMPORT's saved game; gm.mail.attached)
+    attachments: tuple[AttachmentInfo, ...] = ()
+    json_files: Callable[[], tuple[AttachedFile, ...]] = field(default=lambda: ())
 
     @property
     def arrived(self) -> datetime:
