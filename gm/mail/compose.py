@@ -131,6 +131,33 @@ def to_raw(message: EmailMessage) -> RawMessage:
                       recipients, flatten(shown))
 
 
+def header_fields(headers: Sequence[tuple[str, Any]]) -> bytes:
+    """Header fields written as `compose_message` writes them (its policy: folded, encoded
+    words, CRLF between them), without the blank line after them."""
+    message = EmailMessage(policy=_POLICY)
+    for name, value in headers:
+        message[name] = value
+    _check_headers(message)
+    return flatten(message).partition(b"\r\n\r\n")[0]
+
+
+def text_attachment_part(item: Attachment) -> bytes:
+    """A text attachment's MIME part, its headers and body, as `compose_message` writes it
+    among a message's parts (made by the same call)."""
+    holder = EmailMessage(policy=_POLICY)
+    maintype, subtype = _mime_type(item.content_type)
+    if maintype != "text":
+        raise ComposeError(f"not a text attachment: {item.content_type}")
+    holder.add_attachment(item.data.decode("utf-8", "replace"), subtype=subtype,
+                          filename=_filename(item.filename),
+                          params=_calendar_params(item.data, subtype))
+    (part,) = holder.iter_attachments()
+    if not isinstance(part, EmailMessage):
+        raise ComposeError("the attachment's part could not be made")
+    _check_headers(part)
+    return flatten(part)
+
+
 class ComposeError(ValueError):
     """A value cannot go into a message (an unusable address, Message-ID or content type)."""
 

@@ -13,6 +13,14 @@ tests/pictures/test_picture_paint.py draws every variant and every mark both way
 the pixels with resvg's, so a change to the pictures that this module does not follow fails
 there, not in a player's mail.
 
+The board (everything svg.py writes before the supply centres: sea, land and their owners'
+tints, borders, coasts) is the same in the two pictures of a phase, in every acknowledgement
+of it, and in every game at the same position: its pixels are kept for the last few boards
+(`BOARDS`, by the digest of its SVG text, titles left out), and a picture whose board is kept
+starts from a copy of them and paints only what lies on it (centres, units, orders, names,
+legend, heading). Painting on a copy of the pixels is painting on the same pixels: the picture
+is the same, pixel for pixel (tests/pictures/test_picture_board_cache.py).
+
 Fonts: DejaVu Sans (Debian's fonts-dejavu-core), read from its files through a font manager of
 its own (the system's would load fontconfig, which warns about newer configuration files);
 without it, Skia's default typeface.
@@ -20,8 +28,10 @@ without it, Skia's default typeface.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -86,22 +96,72 @@ def paint_rgba(svg: str, zoom: float) -> tuple[np.ndarray[Any, np.dtype[np.uint8
         raise Undrawable(f"the SVG has no readable size: {exc}") from exc
     if not (0 < width <= 10_000 and 0 < height <= 10_000) or len(box) != 4:
         raise Undrawable(f"the SVG's size cannot be drawn: {width}x{height}")
+    cut = svg.find(_BOARD_END)
+    key = None if cut < 0 else (
+        hashlib.blake2b(_TITLE.sub("", svg[:cut]).encode(), digest_size=20).digest(), zoom)
+    kept = None if key is None else _boards.get(key)
     pixels = np.empty((height, width * 4), np.uint8)
+    if kept is not None and kept[0].shape == pixels.shape:
+        np.copyto(pixels, kept[0])
+    else:
+        kept = None
+        pixels[:] = 0xFF  # white
     info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType,
                                skia.kPremul_AlphaType)
     surface = skia.Surface.MakeRasterDirect(info, pixels, width * 4)
     canvas = surface.getCanvas()
-    canvas.clear(0xFFFFFFFF)
     canvas.scale(width / box[2], height / box[3])
     canvas.translate(-box[0], -box[1])
     painter = _Painter(_kit())
     try:
         painter.patterns(root)
-        painter.draw(root, _DEFAULT, canvas)
-    except (KeyError, ValueError, IndexError) as exc:
+        style = painter.style(root, _DEFAULT)
+        children = list(root)
+        start = 0 if kept is None else kept[1]
+        if key is not None and kept is None:  # the board first, kept for the next pictures
+            board = len(ElementTree.fromstring(svg[:cut] + "</svg>"))
+            for child in children[:board]:
+                painter.draw(child, style, canvas)
+            _boards.put(key, (pixels.copy(), board))
+            start = board
+        for child in children[start:]:
+            painter.draw(child, style, canvas)
+    except (KeyError, ValueError, IndexError, ElementTree.ParseError) as exc:
         raise Undrawable(f"the SVG cannot be drawn: {exc!r}") from exc
     del canvas, surface
     return pixels, width, height
+
+
+_BOARD_END = '\n<g class="centres"'  # svg.py writes the board before it
+_TITLE = re.compile(r"<title>[^<]*</title>")  # not drawn: no part of a board's digest
+BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
+
+
+class _Boards:
+    """The pixels of the last few boards painted, and how many of the SVG's top elements
+    they are (shared by the threads: the pixels are copied, never painted on)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.kept: OrderedDict[tuple[bytes, float], tuple[np.ndarray[Any, Any], int]] = (
+            OrderedDict())
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[bytes, float]) -> tuple[np.ndarray[Any, Any], int] | None:
+        with self.lock:
+            found = self.kept.get(key)
+            if found is not None:
+                self.kept.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[bytes, float], value: tuple[np.ndarray[Any, Any], int]) -> None:
+        with self.lock:
+            self.kept[key] = value
+            while len(self.kept) > self.size:
+                self.kept.popitem(last=False)
+
+
+_boards = _Boards(BOARDS)
 
 
 class _Kit:
@@ -223,18 +283,25 @@ class _Painter:
             paints[key] = paint
         return paint
 
-    def draw(self, element: ElementTree.Element, inherited: Style, canvas: Any) -> None:
-        tag = element.tag[len(_NS):] if element.tag.startswith(_NS) else element.tag
-        if tag in ("title", "defs", "desc", "metadata"):
-            return
+    @staticmethod
+    def style(element: ElementTree.Element, inherited: Style, tag: str = "svg") -> Style:
+        """The element's style: what it inherits with its own presentation attributes (an
+        attribute this module does not draw raises Undrawable)."""
         a = element.attrib
         if not _KNOWN.issuperset(a):
             unknown = [k for k in a if k not in _KNOWN and not k.startswith("data-")]
             if unknown:
                 raise Undrawable(f"<{tag}>: cannot draw attribute {unknown[0]}")
-        style = inherited
-        if not _STYLE_SET.isdisjoint(a):
-            style = {**inherited, **{k: a[k] for k in _STYLE if k in a}}
+        if _STYLE_SET.isdisjoint(a):
+            return inherited
+        return {**inherited, **{k: a[k] for k in _STYLE if k in a}}
+
+    def draw(self, element: ElementTree.Element, inherited: Style, canvas: Any) -> None:
+        tag = element.tag[len(_NS):] if element.tag.startswith(_NS) else element.tag
+        if tag in ("title", "defs", "desc", "metadata"):
+            return
+        a = element.attrib
+        style = self.style(element, inherited, tag)
         transform = a.get("transform")
         if transform is not None:
             turn = _ROTATE.fullmatch(transform.strip())

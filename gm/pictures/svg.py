@@ -941,11 +941,13 @@ def render_map_svg(variant: Variant, state: GameState, title: str, *,
         f'font-family="DejaVu Sans, Arial, sans-serif" data-variant={quoteattr(variant.name)}>',
         f'<title>{escape(title)}</title>', _DEFS,
         f'<rect y="-30" width="{b.width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
-        f'<text x="10" y="-9" font-size="17" font-weight="bold">{escape(title)}</text>',
         f'<rect width="{b.width:g}" height="{b.height:g}" fill="none" stroke="#555"/>',
     ]
+    # the heading last: above the board, it covers nothing, and what comes before it is the
+    # same in every game at the same position (gm.pictures.paint keeps that board painted)
+    heading = f'<text x="10" y="-9" font-size="17" font-weight="bold">{escape(title)}</text>'
     return "\n".join([*head, *out_board, *orders.under, *units, *orders.out, *labels, *legend,
-                      "</svg>"]) + "\n"
+                      heading, "</svg>"]) + "\n"
 
 
 def _legend(variant: Variant, powers: tuple[str, ...], colours: dict[str, str],

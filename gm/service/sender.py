@@ -34,12 +34,14 @@ from gm.mail.compose import (
     compose_plain,
     inline_content_id,
     make_address,
+    text_attachment_part,
 )
 from gm.mail.errors import MailError, PermanentSendError, Refusal, SignInFailed
 from gm.mail.transport import MailSink, OutgoingMessage
 from gm.mail.verp import envelope_sender
 from gm.service import bounces
 from gm.service.clock import Clock
+from gm.service.shared_compose import Own, SharedComposer
 from gm.store import address_failures
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
@@ -81,9 +83,12 @@ CLAIM_LEASE = timedelta(seconds=30)  # claimed messages are kept from other send
 RENEW_EVERY = 5.0  # seconds between two renewals of a sender's claims while it sends
 
 
-def compose(record: OutboundRecord, config: Config) -> OutgoingMessage:
+def compose(record: OutboundRecord, config: Config,
+            shared: SharedComposer | None = None) -> OutgoingMessage:
     """The message to send for a queued row (its Message-ID is the row's): written directly
-    when it is a simple plain-text one (most replies), else built by the email package."""
+    when it is a simple plain-text one (most replies), else built by the email package, or,
+    with `shared`, written from the bytes of the last row of the same content (a report's
+    copies: gm.service.shared_compose)."""
     headers = dict(record.headers)
     text = next((p.text for p in record.parts if p.content_type == "text/plain"), "")
     html = next((p.text for p in record.parts if p.content_type == "text/html"), None)
@@ -99,19 +104,34 @@ def compose(record: OutboundRecord, config: Config) -> OutgoingMessage:
             date=record.created_at)
         if plain is not None:
             return plain
-    return compose_message(
+    to = [make_address(r) for r in record.recipients]
+    attachments = [Attachment(a.filename, a.content_type, a.data, _inline(a.filename, html))
+                   for a in record.attachments]
+    build = partial(
+        compose_message,
         sender=make_address(config.address, config.display_name),
-        to=[make_address(r) for r in record.recipients],
+        to=to,
         subject=headers.get("Subject", ""),
         body=text,
         html=html,
         message_id=record.message_id,
         reply_to=reply_to,
-        attachments=[Attachment(a.filename, a.content_type, a.data, _inline(a.filename, html))
-                     for a in record.attachments],
+        attachments=attachments,
         auto_submitted=headers.get("Auto-Submitted", AUTO_GENERATED),
         date=record.created_at,
     )
+    if shared is None:
+        return build()
+    # a text attachment (a calendar entry naming the power) is each copy's own
+    mixed = [a for a in attachments if html is None or a.content_id is None]
+    own = [Own(1 + i, partial(text_attachment_part, a))
+           for i, a in enumerate(mixed) if a.content_type.startswith("text/")]
+    key = (config.address, config.display_name, headers.get("Subject", ""), text, html,
+           tuple(a if not a.content_type.startswith("text/") or a not in mixed
+                 else (a.filename, a.content_type) for a in attachments),
+           headers.get("Auto-Submitted", AUTO_GENERATED), headers.get("In-Reply-To"),
+           headers.get("References"), record.created_at)
+    return shared.message(key, to, record.message_id, build, own)
 
 
 def _inline(filename: str, html: str | None) -> str | None:
@@ -187,6 +207,7 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
                  run: DbRunner) -> int:
     sent = 0
     known: dict[bytes, bytes] = {}  # the PNGs of the message before, by SVG
+    shared = SharedComposer()  # a report's copies written from its first
     release = True  # the first claim takes back what dead senders held
     while True:
         claimed: list[OutboundRecord] = await run(
@@ -199,7 +220,8 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
             if drawn := {svg: png for svg, png in pictures.items() if svg not in known}:
                 await run(partial(_keep_drawn, db, drawn))  # the next senders need not draw
             known = pictures  # a phase's reports, queued together, come one after the other
-            if await _send_one(db, sink, record, config=config, clock=clock, run=run):
+            if await _send_one(db, sink, record, config=config, clock=clock, run=run,
+                               shared=shared):
                 sent += 1
         if len(claimed) < batch:
             return sent  # that was all that was due (what came since waits for the next call)
@@ -236,9 +258,9 @@ def _keep_drawn(db: Database, drawn: dict[bytes, bytes]) -> None:
 
 
 async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, config: Config,
-                    clock: Clock, run: DbRunner) -> bool:
+                    clock: Clock, run: DbRunner, shared: SharedComposer | None = None) -> bool:
     try:
-        message = compose(record, config)
+        message = compose(record, config, shared)
         report = await sink.send(
             message, envelope_from=envelope_sender(
                 config.address,

@@ -1,0 +1,114 @@
+"""A report's message composed once for all its recipients.
+
+A phase's report goes out as one queued message a recipient (each power's players, the GM),
+the same text, HTML and pictures in each and a small attachment of its own (the deadline's
+calendar entry names the power): the email package takes milliseconds to build and write such
+a message, most of a report's sending cost after its pictures. `SharedComposer` composes the
+first copy with `gm.mail.compose.compose_message` and keeps its bytes; a later message of the
+same content is written from them: its To and Message-ID headers new, and each attachment of
+its own written alone and put in the place of the first copy's (all by the same email
+package policy: the message reads exactly as one composed whole). The copies share their MIME
+boundaries: random, and chosen after their content was fixed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from email.headerregistry import Address
+from email.message import EmailMessage
+
+from gm.mail.compose import checked_message_id, header_fields, to_raw
+from gm.mail.transport import RawMessage
+
+_END = b"\r\n\r\n"  # the end of a message's headers (compose_message writes CRLF)
+_OWN = (b"to", b"message-id")  # the headers written anew for each copy
+_MIXED = re.compile(rb'multipart/mixed;\s*boundary="?([^";\r\n]+)"?', re.I)
+
+
+def _fields(head: bytes) -> list[bytes]:
+    """The header fields of a header block, each with its folded lines."""
+    fields: list[bytes] = []
+    for line in head.split(b"\r\n"):
+        if line[:1] in (b" ", b"\t") and fields:
+            fields[-1] += b"\r\n" + line
+        else:
+            fields.append(line)
+    return fields
+
+
+def _name(field: bytes) -> bytes:
+    return field.split(b":", 1)[0].strip().lower()
+
+
+def _parts(fields: list[bytes], body: bytes) -> tuple[bytes, list[bytes]] | None:
+    """The delimiter and the pieces of a multipart/mixed body (the first, before the first
+    part, empty; then each part behind its line end; then the closing one), None if the
+    message is not multipart/mixed."""
+    kind = next((f for f in fields if _name(f) == b"content-type"), b"")
+    found = _MIXED.search(kind.replace(b"\r\n", b""))
+    if found is None:
+        return None
+    delimiter = b"\r\n--" + found.group(1)
+    return delimiter, (b"\r\n" + body).split(delimiter)
+
+
+@dataclass(frozen=True)
+class Own:
+    """A message's own part: the `index`-th part of its multipart/mixed body, and how to
+    write it (gm.mail.compose.text_attachment_part)."""
+
+    index: int
+    write: Callable[[], bytes]
+
+
+class SharedComposer:
+    """Composes messages, remembering the last few contents (by a key the caller gives: all
+    that goes into the message but its recipients, its Message-ID and its own parts) and
+    writing later messages of the same content from the bytes."""
+
+    def __init__(self, size: int = 4) -> None:
+        self.size = size
+        self.kept: OrderedDict[Hashable, tuple[list[bytes], bytes, str]] = OrderedDict()
+        self.composed = 0  # messages the email package built whole (the others written here)
+
+    def message(self, key: Hashable, to: Sequence[Address], message_id: str,
+                build: Callable[[], EmailMessage], own: Sequence[Own] = ()) -> RawMessage:
+        """The message `build` makes (compose_message to `to`, with `message_id`), written
+        from the one last built under `key` when there is one."""
+        kept = self.kept.get(key)
+        written = None if kept is None or not to else self._write(kept, to, message_id, own)
+        if written is not None:
+            self.kept.move_to_end(key)
+            return written
+        raw = to_raw(build())
+        head, _, body = raw.data.partition(_END)
+        fields = _fields(head)
+        if sorted(n for n in map(_name, fields) if n in _OWN) == sorted(_OWN):
+            self.kept[key] = (fields, body, raw.sender)
+            while len(self.kept) > self.size:
+                self.kept.popitem(last=False)
+        self.composed += 1
+        return raw
+
+    @staticmethod
+    def _write(kept: tuple[list[bytes], bytes, str], to: Sequence[Address], message_id: str,
+               own: Sequence[Own]) -> RawMessage | None:
+        fields, body, sender = kept
+        if own:
+            split = _parts(fields, body)
+            if split is None:
+                return None
+            delimiter, pieces = split
+            for part in own:
+                if part.index + 1 >= len(pieces) - 1:
+                    return None
+                pieces[part.index + 1] = b"\r\n" + part.write()
+            body = delimiter.join(pieces)[2:]
+        mid = checked_message_id(message_id)
+        new = {_name(f): f for f in _fields(header_fields([("To", list(to)),
+                                                            ("Message-ID", mid)]))}
+        head = b"\r\n".join(new.get(_name(f), f) for f in fields)
+        return RawMessage(mid, sender, tuple(a.addr_spec for a in to), head + _END + body)
