@@ -9,7 +9,7 @@ stand-in plays):
   enter gets a unit; the others hold.
 - REPEAT gives again the power's orders of its last movement phase where they are still legal
   (the same unit in the same place); its other units hold.
-- BOT plays (gm.bot.play).
+- BOT plays (gm.bot.play), with the variants' own orders (gm.bot.variant_orders).
 
 Every policy but HOLD retreats a dislodged unit rather than lose it (to a centre first, no two
 units to one place), builds on every vacant site its centres allow (an army, or a fleet where a
@@ -25,6 +25,7 @@ from gm.bot.defend import defend_movement
 from gm.bot.legal import checked, keep_legal, retreat_targets, spec, try_build
 from gm.bot.lookahead import best_movement
 from gm.bot.position import FAR, Position
+from gm.bot.variant_orders import army_fleet_orders, designations
 from gm.engine.civil_disorder import disorder_removals
 from gm.engine.game import orders_needed
 from gm.engine.orders import (
@@ -165,7 +166,7 @@ def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: st
         if not pos.mine:
             return []
         if policy is StandIn.BOT:
-            chosen = _transforms(pos, best_movement(pos))
+            chosen = army_fleet_orders(pos, _transforms(pos, best_movement(pos)))
         elif policy is StandIn.REPEAT:
             chosen = repeat_movement(pos, last)
         else:
@@ -174,4 +175,6 @@ def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: st
         chosen = retreats(pos)
     else:
         chosen = adjustments(pos)
+        if policy is StandIn.BOT:
+            chosen += designations(pos)
     return keep_legal(variant, state, power, chosen)

@@ -1,0 +1,109 @@
+"""The bot's orders of the variants' own kinds, each candidate kept only where the engine
+accepts it (gm.bot.legal.checked, gm.variants.designated.may_designate):
+
+- the A/F rules (Abstraction2 rule 3, Deluge II rule 8): an A/F lands its army on a centre the
+  power wants (the fleet holds while it lands); an army with nothing better to do boards a fleet
+  of its power that stays in a sea next to a centre it wants and cannot walk to;
+- Chaos II rules 4-5: in a Winter, the owned centres the rules let the power make homes.
+"""
+
+from __future__ import annotations
+
+from gm.bot.legal import checked, spec
+from gm.bot.position import Position
+from gm.engine.geo import Location
+from gm.engine.orders import AnyOrder, DesignateHome, Disembark, Embark, Hold, Move, Order
+from gm.engine.units import Unit, UnitType
+from gm.engine.variant import OrderKind
+from gm.variants.designated import canonical_state, may_designate
+
+
+def _given(orders: list[AnyOrder]) -> tuple[set[str], dict[str, Order]]:
+    """The provinces the power's units move to or stay in, and each unit's order by place."""
+    by_place = {o.unit.province: o for o in orders if isinstance(o, Order)}
+    bound = {o.dest.province for o in orders if isinstance(o, Move)}
+    bound |= {p for p, o in by_place.items() if not isinstance(o, Move)}
+    return bound, by_place
+
+
+def _landing(pos: Position, unit: Unit, bound: set[str]) -> Disembark | None:
+    """A landing of `unit`'s army on a centre the power wants, empty first."""
+    targets = sorted((p in pos.occupant, p) for p in pos.fleet_graph.get(unit.province, ())
+                     if p in pos.wanted and p not in bound and pos.foreign(p) is None)
+    for _, province in targets:
+        order = checked(pos.variant, pos.gmap, pos.state, pos.power,
+                        Disembark(spec(unit), Location(province)))
+        if isinstance(order, Disembark):
+            return order
+    return None
+
+
+def _boarding(pos: Position, army: Unit, fleets: list[Unit], by_place: dict[str, Order],
+              boarded: set[str]) -> Embark | None:
+    """`army` boards a staying fleet of its power next to a wanted centre it cannot walk to."""
+    for fleet in fleets:
+        if fleet.province in boarded or isinstance(by_place.get(fleet.province), Move):
+            continue
+        shore = [p for p in pos.fleet_graph.get(fleet.province, ())
+                 if p in pos.wanted and pos.foreign(p) is None
+                 and p not in pos.moves[army] and p != army.province]
+        if not shore:
+            continue
+        order = checked(pos.variant, pos.gmap, pos.state, pos.power,
+                        Embark(spec(army), fleet.location))
+        if isinstance(order, Embark):
+            return order
+    return None
+
+
+def _idle(pos: Position, order: AnyOrder) -> bool:
+    """Does `order` leave its army idle: holding, or walking where no wanted centre is within
+    two steps (boarding, then landing, takes two)?"""
+    if isinstance(order, Hold):
+        return True
+    return isinstance(order, Move) and pos.far(UnitType.ARMY, order.dest.province) > 1
+
+
+def army_fleet_orders(pos: Position, orders: list[AnyOrder]) -> list[AnyOrder]:
+    """`orders` with the landings and boardings the A/F rules allow and the bot wants."""
+    if OrderKind.ARMY_FLEET not in pos.variant.order_kinds:
+        return orders
+    bound, by_place = _given(orders)
+    out = list(orders)
+    for unit in pos.mine:
+        if unit.type is not UnitType.ARMY_FLEET:
+            continue
+        landing = _landing(pos, unit, bound)
+        if landing is None:
+            continue
+        if isinstance(by_place.get(unit.province), Move):  # the fleet holds while it lands
+            out = [Hold(spec(unit)) if isinstance(o, Order) and o.unit.province == unit.province
+                   else o for o in out]
+        out.append(landing)
+        bound.add(landing.dest.province)
+    fleets = [u for u in pos.mine if u.type is UnitType.FLEET]
+    boarded: set[str] = set()
+    for n, order in enumerate(out):
+        idle = pos.occupant.get(order.unit.province) if isinstance(order, Order) else None
+        if idle is None or idle.type is not UnitType.ARMY or idle.power != pos.power \
+                or idle.province in pos.gmap.centres or not _idle(pos, order):
+            continue
+        boarding = _boarding(pos, idle, fleets, by_place, boarded)
+        if boarding is not None:
+            out[n] = boarding
+            boarded.add(boarding.fleet.province)
+    return out
+
+
+def designations(pos: Position) -> list[AnyOrder]:
+    """In a Winter of a variant with home designations (Chaos II rules 4-5), a Home order for
+    each owned centre the rules let the power make a home now, nearest the centres it wants
+    first (the rules judge each in turn: one beyond the power's designations is void)."""
+    if OrderKind.HOME not in pos.variant.order_kinds:
+        return []
+    state = canonical_state(pos.variant, pos.state)
+    centres = pos.gmap.centres
+    may = [c for c in sorted(state.centres_of(pos.power))
+           if may_designate(pos.variant, state, pos.power, c, centres) is None]
+    may.sort(key=lambda c: (pos.far(UnitType.ARMY, c), c))
+    return [DesignateHome(c) for c in may]
