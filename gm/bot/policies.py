@@ -25,7 +25,7 @@ from gm.bot.defend import defend_movement
 from gm.bot.legal import checked, keep_legal, retreat_targets, spec, try_build
 from gm.bot.lookahead import best_movement
 from gm.bot.position import FAR, Position
-from gm.bot.variant_orders import army_fleet_orders, designations
+from gm.bot.variant_orders import army_fleet_orders, convoy_orders, designations
 from gm.engine.civil_disorder import disorder_removals
 from gm.engine.game import orders_needed
 from gm.engine.orders import (
@@ -166,7 +166,8 @@ def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: st
         if not pos.mine:
             return []
         if policy is StandIn.BOT:
-            chosen = army_fleet_orders(pos, _transforms(pos, best_movement(pos)))
+            chosen = convoy_orders(pos, army_fleet_orders(
+                pos, _transforms(pos, best_movement(pos))))
         elif policy is StandIn.REPEAT:
             chosen = repeat_movement(pos, last)
         else:

@@ -4,6 +4,8 @@ accepts it (gm.bot.legal.checked, gm.variants.designated.may_designate):
 - the A/F rules (Abstraction2 rule 3, Deluge II rule 8): an A/F lands its army on a centre the
   power wants (the fleet holds while it lands); an army with nothing better to do boards a fleet
   of its power that stays in a sea next to a centre it wants and cannot walk to;
+- convoys: an idle army next to a sea where a fleet of its power stays is convoyed by that
+  fleet to an empty centre it wants across that one sea, which it cannot walk to;
 - Chaos II rules 4-5: in a Winter, the owned centres the rules let the power make homes.
 """
 
@@ -12,7 +14,16 @@ from __future__ import annotations
 from gm.bot.legal import checked, spec
 from gm.bot.position import Position
 from gm.engine.geo import Location
-from gm.engine.orders import AnyOrder, DesignateHome, Disembark, Embark, Hold, Move, Order
+from gm.engine.orders import (
+    AnyOrder,
+    Convoy,
+    DesignateHome,
+    Disembark,
+    Embark,
+    Hold,
+    Move,
+    Order,
+)
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import OrderKind
 from gm.variants.designated import canonical_state, may_designate
@@ -93,6 +104,46 @@ def army_fleet_orders(pos: Position, orders: list[AnyOrder]) -> list[AnyOrder]:
             out[n] = boarding
             boarded.add(boarding.fleet.province)
     return out
+
+
+def _convoy(pos: Position, army: Unit, fleet: Unit, bound: set[str]) -> list[AnyOrder]:
+    """`army` convoyed by `fleet` to an empty wanted centre across its sea, both orders as the
+    engine resolves them (none if it refuses either)."""
+    for dest in sorted(pos.fleet_graph.get(fleet.province, ())):
+        if dest not in pos.wanted or dest in pos.occupant or dest in bound \
+                or dest in pos.moves[army] or dest == army.province:
+            continue
+        move = checked(pos.variant, pos.gmap, pos.state, pos.power,
+                       Move(spec(army), Location(dest), via_convoy=True))
+        convoy = checked(pos.variant, pos.gmap, pos.state, pos.power,
+                         Convoy(spec(fleet), spec(army), Location(dest)))
+        if isinstance(move, Move) and isinstance(convoy, Convoy):
+            return [move, convoy]
+    return []
+
+
+def convoy_orders(pos: Position, orders: list[AnyOrder]) -> list[AnyOrder]:
+    """`orders` with idle armies convoyed across one sea by a holding fleet of the power."""
+    bound, by_place = _given(orders)
+    fleets = [u for u in pos.mine if u.type is UnitType.FLEET
+              and isinstance(by_place.get(u.province), Hold)
+              and u.province not in pos.gmap.army_adj]  # at sea, holding
+    given: dict[str, AnyOrder] = {}
+    for order in orders:
+        army = pos.occupant.get(order.unit.province) if isinstance(order, Order) else None
+        if army is None or army.type is not UnitType.ARMY or army.power != pos.power \
+                or army.province in pos.wanted or not _idle(pos, order):
+            continue
+        for fleet in fleets:
+            if fleet.province in given:
+                continue
+            pair = _convoy(pos, army, fleet, bound)
+            if pair:
+                given[army.province], given[fleet.province] = pair
+                assert isinstance(pair[0], Move)
+                bound.add(pair[0].dest.province)
+                break
+    return [given.get(o.unit.province, o) if isinstance(o, Order) else o for o in orders]
 
 
 def designations(pos: Position) -> list[AnyOrder]:

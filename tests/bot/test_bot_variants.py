@@ -9,15 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from gm.bot.legal import spec
+from gm.bot.legal import keep_legal, spec
 from gm.bot.policies import StandIn, policy_orders
 from gm.bot.position import Position
-from gm.bot.variant_orders import army_fleet_orders
+from gm.bot.variant_orders import army_fleet_orders, convoy_orders
 from gm.engine.game import advance, orders_needed, vacant_build_sites
 from gm.engine.geo import Location
 from gm.engine.orders import (
     AnyOrder,
     Build,
+    Convoy,
     DesignateHome,
     Disembark,
     Embark,
@@ -181,3 +182,24 @@ def test_the_bot_makes_a_conquered_centre_a_home_in_a_chaos2_winter() -> None:
     after, outcomes = _outcomes(variant, state, "Ankara", orders)
     assert outcomes and Outcome.ILLEGAL not in outcomes
     assert "Con" in after.homes["Ankara"]
+
+
+def test_an_idle_army_is_convoyed_across_one_sea_to_a_centre_it_wants() -> None:
+    """The army in Yor holds and the fleet in NTH holds: the fleet convoys it to an empty
+    centre across the North Sea, and the army lands there."""
+    variant = get_variant("standard")
+    army = Unit("England", UnitType.ARMY, Location("Yor"))
+    fleet = Unit("England", UnitType.FLEET, Location("NTH"))
+    state = variant.start_state().evolve(units=(army, fleet))
+    pos = Position.of(variant, state, "England")
+    orders = convoy_orders(pos, [Hold(spec(army)), Hold(spec(fleet))])
+    [move] = [o for o in orders if isinstance(o, Move)]
+    assert move.via_convoy and move.dest.province in {"Bel", "Den", "Hol", "Nwy"}
+    assert Convoy(spec(fleet), spec(army), move.dest) in orders
+    assert keep_legal(variant, state, "England", orders) == orders
+    after, outcomes = _outcomes(variant, state, "England", orders)
+    assert Outcome.ILLEGAL not in outcomes
+    assert Unit("England", UnitType.ARMY, move.dest) in after.units
+    # a fleet on its way elsewhere convoys nothing
+    moving = [Hold(spec(army)), Move(spec(fleet), Location("Nwy"))]
+    assert convoy_orders(pos, moving) == moving
