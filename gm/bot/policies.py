@@ -23,7 +23,7 @@ from enum import StrEnum
 
 from gm.bot.defend import defend_movement
 from gm.bot.legal import checked, keep_legal, retreat_targets, spec, try_build
-from gm.bot.lookahead import best_movement
+from gm.bot.lookahead import best_movement, best_plan
 from gm.bot.position import FAR, Position
 from gm.bot.variant_orders import army_fleet_orders, convoy_orders, designations
 from gm.engine.civil_disorder import disorder_removals
@@ -154,6 +154,18 @@ def _transforms(pos: Position, orders: list[AnyOrder]) -> list[AnyOrder]:
     return changed
 
 
+def _with_variant_orders(pos: Position, plan: list[AnyOrder]) -> list[AnyOrder]:
+    """`plan`, or the plan with the landings, boardings and convoys the variant allows
+    (gm.bot.variant_orders: with the fleets that hold, or also those moving to no centre),
+    whichever the engine's adjudication scores best (gm.bot.lookahead)."""
+    plans = [plan]
+    for eager in (False, True):
+        other = convoy_orders(pos, army_fleet_orders(pos, plan, eager), eager)
+        if all({str(o) for o in other} != {str(o) for o in p} for p in plans):
+            plans.append(other)
+    return best_plan(pos, plans)
+
+
 def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: str,
                   last: Sequence[AnyOrder] = ()) -> list[AnyOrder]:
     """What `policy` orders for `power` in `state`'s phase (HOLD: nothing; `last`: the
@@ -166,8 +178,7 @@ def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: st
         if not pos.mine:
             return []
         if policy is StandIn.BOT:
-            chosen = convoy_orders(pos, army_fleet_orders(
-                pos, _transforms(pos, best_movement(pos))))
+            chosen = _with_variant_orders(pos, _transforms(pos, best_movement(pos)))
         elif policy is StandIn.REPEAT:
             chosen = repeat_movement(pos, last)
         else:

@@ -49,11 +49,19 @@ def _landing(pos: Position, unit: Unit, bound: set[str]) -> Disembark | None:
     return None
 
 
+def _staying(pos: Position, order: Order | None, eager: bool) -> bool:
+    """May a fleet given `order` stay instead: it holds, or (`eager`) it only moves to a place
+    that is not a centre the power wants?"""
+    if isinstance(order, Hold):
+        return True
+    return eager and isinstance(order, Move) and order.dest.province not in pos.wanted
+
+
 def _boarding(pos: Position, army: Unit, fleets: list[Unit], by_place: dict[str, Order],
-              boarded: set[str]) -> Embark | None:
+              boarded: set[str], eager: bool) -> Embark | None:
     """`army` boards a staying fleet of its power next to a wanted centre it cannot walk to."""
     for fleet in fleets:
-        if fleet.province in boarded or isinstance(by_place.get(fleet.province), Move):
+        if fleet.province in boarded or not _staying(pos, by_place.get(fleet.province), eager):
             continue
         shore = [p for p in pos.fleet_graph.get(fleet.province, ())
                  if p in pos.wanted and pos.foreign(p) is None
@@ -75,8 +83,10 @@ def _idle(pos: Position, order: AnyOrder) -> bool:
     return isinstance(order, Move) and pos.far(UnitType.ARMY, order.dest.province) > 1
 
 
-def army_fleet_orders(pos: Position, orders: list[AnyOrder]) -> list[AnyOrder]:
-    """`orders` with the landings and boardings the A/F rules allow and the bot wants."""
+def army_fleet_orders(pos: Position, orders: list[AnyOrder],
+                      eager: bool = False) -> list[AnyOrder]:
+    """`orders` with the landings and boardings the A/F rules allow and the bot wants
+    (`eager`: a fleet moving to no wanted centre holds instead, to be boarded)."""
     if OrderKind.ARMY_FLEET not in pos.variant.order_kinds:
         return orders
     bound, by_place = _given(orders)
@@ -99,11 +109,12 @@ def army_fleet_orders(pos: Position, orders: list[AnyOrder]) -> list[AnyOrder]:
         if idle is None or idle.type is not UnitType.ARMY or idle.power != pos.power \
                 or idle.province in pos.gmap.centres or not _idle(pos, order):
             continue
-        boarding = _boarding(pos, idle, fleets, by_place, boarded)
+        boarding = _boarding(pos, idle, fleets, by_place, boarded, eager)
         if boarding is not None:
             out[n] = boarding
             boarded.add(boarding.fleet.province)
-    return out
+    return [Hold(o.unit) if isinstance(o, Move) and o.unit.province in boarded else o
+            for o in out]
 
 
 def _convoy(pos: Position, army: Unit, fleet: Unit, bound: set[str]) -> list[AnyOrder]:
@@ -122,12 +133,14 @@ def _convoy(pos: Position, army: Unit, fleet: Unit, bound: set[str]) -> list[Any
     return []
 
 
-def convoy_orders(pos: Position, orders: list[AnyOrder]) -> list[AnyOrder]:
-    """`orders` with idle armies convoyed across one sea by a holding fleet of the power."""
+def convoy_orders(pos: Position, orders: list[AnyOrder],
+                  eager: bool = False) -> list[AnyOrder]:
+    """`orders` with idle armies convoyed across one sea by a holding fleet of the power
+    (`eager`: or by one moving to no wanted centre)."""
     bound, by_place = _given(orders)
     fleets = [u for u in pos.mine if u.type is UnitType.FLEET
-              and isinstance(by_place.get(u.province), Hold)
-              and u.province not in pos.gmap.army_adj]  # at sea, holding
+              and _staying(pos, by_place.get(u.province), eager)
+              and u.province not in pos.gmap.army_adj]  # at sea
     given: dict[str, AnyOrder] = {}
     for order in orders:
         army = pos.occupant.get(order.unit.province) if isinstance(order, Order) else None

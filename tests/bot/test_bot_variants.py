@@ -203,3 +203,18 @@ def test_an_idle_army_is_convoyed_across_one_sea_to_a_centre_it_wants() -> None:
     # a fleet on its way elsewhere convoys nothing
     moving = [Hold(spec(army)), Move(spec(fleet), Location("Nwy"))]
     assert convoy_orders(pos, moving) == moving
+
+
+def test_a_fleet_on_its_way_to_no_centre_may_convoy_when_asked_eagerly() -> None:
+    """The plans the bot weighs include one where a fleet moving to no wanted centre convoys
+    instead (gm.bot.policies adjudicates it against the plan without)."""
+    variant = get_variant("standard")
+    army = Unit("England", UnitType.ARMY, Location("Yor"))
+    fleet = Unit("England", UnitType.FLEET, Location("NTH"))
+    state = variant.start_state().evolve(units=(army, fleet))
+    pos = Position.of(variant, state, "England")
+    roaming = [Hold(spec(army)), Move(spec(fleet), Location("SKA"))]
+    assert convoy_orders(pos, roaming) == roaming
+    eager = convoy_orders(pos, roaming, eager=True)
+    assert any(isinstance(o, Convoy) for o in eager)
+    assert keep_legal(variant, state, "England", eager) == eager
