@@ -5,7 +5,8 @@ accepts it (gm.bot.legal.checked, gm.variants.designated.may_designate):
   power wants (the fleet holds while it lands); an army with nothing better to do boards a fleet
   of its power that stays in a sea next to a centre it wants and cannot walk to;
 - convoys: an idle army next to a sea where a fleet of its power stays is convoyed by that
-  fleet to an empty centre it wants across that one sea, which it cannot walk to;
+  fleet across that one sea to an empty centre it wants, which it cannot walk to, else to an
+  empty place at least two steps nearer one;
 - Chaos II rules 4-5: in a Winter, the owned centres the rules let the power make homes.
 """
 
@@ -118,11 +119,17 @@ def army_fleet_orders(pos: Position, orders: list[AnyOrder],
 
 
 def _convoy(pos: Position, army: Unit, fleet: Unit, bound: set[str]) -> list[AnyOrder]:
-    """`army` convoyed by `fleet` to an empty wanted centre across its sea, both orders as the
-    engine resolves them (none if it refuses either)."""
-    for dest in sorted(pos.fleet_graph.get(fleet.province, ())):
-        if dest not in pos.wanted or dest in pos.occupant or dest in bound \
-                or dest in pos.moves[army] or dest == army.province:
+    """`army` convoyed by `fleet` across its sea to an empty wanted centre, else to an empty
+    place at least two steps nearer one than the army is, both orders as the engine resolves
+    them (none if it refuses either)."""
+    now = pos.far(UnitType.ARMY, army.province)
+    shore = sorted(pos.fleet_graph.get(fleet.province, ()),
+                   key=lambda p: (p not in pos.wanted, pos.far(UnitType.ARMY, p), p))
+    for dest in shore:
+        if dest in pos.occupant or dest in bound or dest in pos.moves[army] \
+                or dest == army.province:
+            continue
+        if dest not in pos.wanted and pos.far(UnitType.ARMY, dest) + 2 > now:
             continue
         move = checked(pos.variant, pos.gmap, pos.state, pos.power,
                        Move(spec(army), Location(dest), via_convoy=True))
