@@ -20,6 +20,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from gm.bot.policies import StandIn, policy_orders
@@ -32,6 +33,9 @@ from gm.engine.variant import Variant
 from gm.variants.registry import get_variant
 
 VARIANTS = ("standard", "deluge2", "sahara", "abstraction2", "chaos2", "geophysical")
+# the variants' own orders, counted by name (gm.engine.orders)
+OWN_KINDS = ("Embark", "Disembark", "Transform", "KeepFleet", "DesignateHome", "Alliance",
+             "Convoy", "GeoEvent", "SupportEvent")
 Chooser = Callable[[Variant, GameState, str], list[AnyOrder]]
 
 
@@ -43,6 +47,7 @@ class Stats:
         self.illegal: list[str] = []
         self.errors: list[str] = []
         self.cpu: list[float] = []
+        self.kinds: Counter[str] = Counter()  # the variants' own orders given, by kind
 
 
 def play(variant: Variant, seats: dict[str, StandIn], *, until: int, stats: Stats,
@@ -68,6 +73,7 @@ def play(variant: Variant, seats: dict[str, StandIn], *, until: int, stats: Stat
             if state.phase.type is PhaseType.MOVEMENT:
                 last[power] = orders
             submitted.extend(Submitted(power, str(o), o) for o in orders)
+            stats.kinds.update(type(o).__name__ for o in orders if type(o).__name__ in OWN_KINDS)
         stats.orders += len(submitted)
         step = advance(variant, state, submitted)
         for report in step.reports[:1]:
@@ -140,6 +146,9 @@ def variants(years: int, names: Sequence[str]) -> None:
               f"errors {len(stats.errors)}  cpu per power and phase: max "
               f"{max(stats.cpu) * 1000:.0f} ms, mean {statistics.mean(stats.cpu) * 1000:.1f} ms"
               f"  (run {took:.0f} s)")
+        if stats.kinds:
+            print("      own orders: "
+                  + ", ".join(f"{k} {n}" for k, n in sorted(stats.kinds.items())))
         for line in (stats.illegal + stats.errors)[:5]:
             print("     ", line)
 

@@ -45,6 +45,12 @@ def best_movement(pos: Position) -> list[AnyOrder]:
         plan = bot_movement(pos, style)
         if all({str(o) for o in plan} != {str(o) for o in p} for p in plans):
             plans.append(plan)
+    return best_plan(pos, plans)
+
+
+def best_plan(pos: Position, plans: Sequence[list[AnyOrder]]) -> list[AnyOrder]:
+    """Of `plans` for `pos.power`, the one the engine's adjudication scores best (the first
+    if there is one only, or all score alike)."""
     if len(plans) == 1:
         return plans[0]
     models: Sequence[list[Submitted]] = (_others(pos),)  # more guesses may be added

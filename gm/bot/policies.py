@@ -9,7 +9,7 @@ stand-in plays):
   enter gets a unit; the others hold.
 - REPEAT gives again the power's orders of its last movement phase where they are still legal
   (the same unit in the same place); its other units hold.
-- BOT plays (gm.bot.play).
+- BOT plays (gm.bot.play), with the variants' own orders (gm.bot.variant_orders).
 
 Every policy but HOLD retreats a dislodged unit rather than lose it (to a centre first, no two
 units to one place), builds on every vacant site its centres allow (an army, or a fleet where a
@@ -23,8 +23,9 @@ from enum import StrEnum
 
 from gm.bot.defend import defend_movement
 from gm.bot.legal import checked, keep_legal, retreat_targets, spec, try_build
-from gm.bot.lookahead import best_movement
+from gm.bot.lookahead import best_movement, best_plan
 from gm.bot.position import FAR, Position
+from gm.bot.variant_orders import army_fleet_orders, convoy_orders, designations
 from gm.engine.civil_disorder import disorder_removals
 from gm.engine.game import orders_needed
 from gm.engine.orders import (
@@ -153,6 +154,18 @@ def _transforms(pos: Position, orders: list[AnyOrder]) -> list[AnyOrder]:
     return changed
 
 
+def _with_variant_orders(pos: Position, plan: list[AnyOrder]) -> list[AnyOrder]:
+    """`plan`, or the plan with the landings, boardings and convoys the variant allows
+    (gm.bot.variant_orders: with the fleets that hold, or also those moving to no centre),
+    whichever the engine's adjudication scores best (gm.bot.lookahead)."""
+    plans = [plan]
+    for eager in (False, True):
+        other = convoy_orders(pos, army_fleet_orders(pos, plan, eager), eager)
+        if all({str(o) for o in other} != {str(o) for o in p} for p in plans):
+            plans.append(other)
+    return best_plan(pos, plans)
+
+
 def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: str,
                   last: Sequence[AnyOrder] = ()) -> list[AnyOrder]:
     """What `policy` orders for `power` in `state`'s phase (HOLD: nothing; `last`: the
@@ -165,7 +178,7 @@ def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: st
         if not pos.mine:
             return []
         if policy is StandIn.BOT:
-            chosen = _transforms(pos, best_movement(pos))
+            chosen = _with_variant_orders(pos, _transforms(pos, best_movement(pos)))
         elif policy is StandIn.REPEAT:
             chosen = repeat_movement(pos, last)
         else:
@@ -174,4 +187,6 @@ def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: st
         chosen = retreats(pos)
     else:
         chosen = adjustments(pos)
+        if policy is StandIn.BOT:
+            chosen += designations(pos)
     return keep_legal(variant, state, power, chosen)

@@ -4,19 +4,35 @@ retreats and adjustments lose nothing the rules let them keep."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from gm.bot.legal import keep_legal, spec
 from gm.bot.policies import StandIn, policy_orders
+from gm.bot.position import Position
+from gm.bot.variant_orders import army_fleet_orders, convoy_orders
 from gm.engine.game import advance, orders_needed, vacant_build_sites
 from gm.engine.geo import Location
-from gm.engine.orders import Build, Hold, Move, Order, Retreat
+from gm.engine.orders import (
+    AnyOrder,
+    Build,
+    Convoy,
+    DesignateHome,
+    Disembark,
+    Embark,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+)
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, Submitted
-from gm.engine.state import Dislodged
+from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import Variant
+from gm.variants.designated import WINTER_OWNER
 from gm.variants.registry import get_variant
 from gm.variants.varfile import read_variant
 
@@ -114,3 +130,91 @@ def test_defend_supports_a_threatened_centre() -> None:
     assert orders == {"A Par H", "A Pic S A Par"}
     assert all(isinstance(o, Hold) or "S" in str(o)
                for o in policy_orders(StandIn.DEFEND, variant, start, "France"))
+
+
+def _outcomes(variant: Variant, state: GameState, power: str,
+              orders: Sequence[AnyOrder]) -> tuple[GameState, list[Outcome]]:
+    step = advance(variant, state, [Submitted(power, str(o), o) for o in orders])
+    return step.state, [r.outcome for r in step.reports[0].results if r.power == power]
+
+
+def test_the_bot_lands_an_af_army_on_a_centre_it_wants() -> None:
+    """Abstraction2 rule 3: the A/F in GoL lands its army on an empty centre next to its sea."""
+    variant = get_variant("abstraction2")
+    af = Unit("England", UnitType.ARMY_FLEET, Location("GoL"))
+    state = variant.start_state().evolve(units=(af,))
+    orders = policy_orders(StandIn.BOT, variant, state, "England")
+    [landing] = [o for o in orders if isinstance(o, Disembark)]
+    assert landing.dest.province in {"And", "Mar"}  # the centres next to GoL
+    after, outcomes = _outcomes(variant, state, "England", orders)
+    assert Outcome.ILLEGAL not in outcomes
+    assert Unit("England", UnitType.ARMY, landing.dest) in after.units
+
+
+def test_an_idle_army_boards_a_staying_fleet_next_to_a_centre_it_cannot_walk_to() -> None:
+    """Abstraction2 rule 3: the army in Tus holds; the fleet in GoL stays, next to And and Mar,
+    which the army cannot reach in one step: the army boards, and the A/F stands in GoL."""
+    variant = get_variant("abstraction2")
+    army = Unit("England", UnitType.ARMY, Location("Tus"))
+    fleet = Unit("England", UnitType.FLEET, Location("GoL"))
+    state = variant.start_state().evolve(units=(army, fleet))
+    pos = Position.of(variant, state, "England")
+    orders = army_fleet_orders(pos, [Hold(spec(army)), Hold(spec(fleet))])
+    assert Embark(spec(army), Location("GoL")) in orders
+    after, outcomes = _outcomes(variant, state, "England", orders)
+    assert Outcome.ILLEGAL not in outcomes
+    assert after.units_of("England") == (Unit("England", UnitType.ARMY_FLEET, Location("GoL")),)
+    # an army on its way to a centre a step away does not board
+    walking = [Move(spec(army), Location("Rom")), Hold(spec(fleet))]
+    assert army_fleet_orders(pos, walking) == walking
+
+
+def test_the_bot_makes_a_conquered_centre_a_home_in_a_chaos2_winter() -> None:
+    """Chaos II rule 4: Ankara owned Con last Winter and owns it now: the bot makes it a home."""
+    variant = get_variant("chaos2")
+    start = variant.start_state()
+    owners = {**start.owners, "Con": "Ankara"}
+    units = tuple(u for u in start.units if u.power != "Constantinople")
+    state = start.evolve(phase=Phase("Winter", 1901, PhaseType.ADJUSTMENT), owners=owners,
+                         units=units, extra={**start.extra, WINTER_OWNER + "Con": "Ankara"})
+    orders = policy_orders(StandIn.BOT, variant, state, "Ankara")
+    assert DesignateHome("Con") in orders
+    after, outcomes = _outcomes(variant, state, "Ankara", orders)
+    assert outcomes and Outcome.ILLEGAL not in outcomes
+    assert "Con" in after.homes["Ankara"]
+
+
+def test_an_idle_army_is_convoyed_across_one_sea_to_a_centre_it_wants() -> None:
+    """The army in Yor holds and the fleet in NTH holds: the fleet convoys it to an empty
+    centre across the North Sea, and the army lands there."""
+    variant = get_variant("standard")
+    army = Unit("England", UnitType.ARMY, Location("Yor"))
+    fleet = Unit("England", UnitType.FLEET, Location("NTH"))
+    state = variant.start_state().evolve(units=(army, fleet))
+    pos = Position.of(variant, state, "England")
+    orders = convoy_orders(pos, [Hold(spec(army)), Hold(spec(fleet))])
+    [move] = [o for o in orders if isinstance(o, Move)]
+    assert move.via_convoy and move.dest.province in {"Bel", "Den", "Hol", "Nwy"}
+    assert Convoy(spec(fleet), spec(army), move.dest) in orders
+    assert keep_legal(variant, state, "England", orders) == orders
+    after, outcomes = _outcomes(variant, state, "England", orders)
+    assert Outcome.ILLEGAL not in outcomes
+    assert Unit("England", UnitType.ARMY, move.dest) in after.units
+    # a fleet on its way elsewhere convoys nothing
+    moving = [Hold(spec(army)), Move(spec(fleet), Location("Nwy"))]
+    assert convoy_orders(pos, moving) == moving
+
+
+def test_a_fleet_on_its_way_to_no_centre_may_convoy_when_asked_eagerly() -> None:
+    """The plans the bot weighs include one where a fleet moving to no wanted centre convoys
+    instead (gm.bot.policies adjudicates it against the plan without)."""
+    variant = get_variant("standard")
+    army = Unit("England", UnitType.ARMY, Location("Yor"))
+    fleet = Unit("England", UnitType.FLEET, Location("NTH"))
+    state = variant.start_state().evolve(units=(army, fleet))
+    pos = Position.of(variant, state, "England")
+    roaming = [Hold(spec(army)), Move(spec(fleet), Location("SKA"))]
+    assert convoy_orders(pos, roaming) == roaming
+    eager = convoy_orders(pos, roaming, eager=True)
+    assert any(isinstance(o, Convoy) for o in eager)
+    assert keep_legal(variant, state, "England", eager) == eager
