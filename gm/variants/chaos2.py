@@ -36,8 +36,7 @@ from types import MappingProxyType
 from gm.engine.game import alive_powers
 from gm.engine.orders import Alliance
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.reason_words import words
-from gm.engine.reasons import Reason, Void
+from gm.engine.reasons import Fate, Reason, Void
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, Verdict
@@ -104,13 +103,13 @@ def _declare(variant: Variant, state: GameState, orders: Sequence[Submitted]) ->
         if unknown:
             unknown_names = Reason(Void.NO_SUCH_POWER, names=tuple(unknown))
             results.append(OrderResult(sub.power, sub.order, sub.text, Outcome.ILLEGAL,
-                                       words(unknown_names), why=unknown_names))
+                                       unknown_names))
             continue
         if sub.power in last:
             old = last[sub.power]
             replaced = Reason(Void.DECLARATION_REPLACED)
             results.append(OrderResult(old.power, old.order, old.text, Outcome.ILLEGAL,
-                                       words(replaced), why=replaced))
+                                       replaced))
         declared[sub.power] = frozenset(members)
         last[sub.power] = sub
     alive = alive_powers(state)
@@ -122,14 +121,14 @@ def _declare(variant: Variant, state: GameState, orders: Sequence[Submitted]) ->
         members = declared[power]
         why = _alliance_fails(members, declared, counts, len(alive), limit)
         if why:
-            results.append(OrderResult(power, sub.order, sub.text, Outcome.FAILS, why))
+            results.append(OrderResult(power, sub.order, sub.text, Outcome.FAILS,
+                                       Reason.stated(why)))
             continue
         winners = members
-        names = _names(sorted(members))
         total = sum(counts[m] for m in members)
         results.append(OrderResult(power, sub.order, sub.text, Outcome.SUCCEEDS,
-                                   f"the declarations of {names} tally ({total} centres): "
-                                   "they share the victory"))
+                                   Reason(Fate.ALLIANCE_TALLIES, names=tuple(sorted(members)),
+                                          count=total)))
     if not winners:
         return HookStep(state, tuple(results))
     extra = dict(state.extra)

@@ -12,6 +12,7 @@ from gm.engine.geo import Location
 from gm.engine.legality import spec_of
 from gm.engine.map import GameMap
 from gm.engine.orders import Hold, Transform
+from gm.engine.reasons import Fate, Reason
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
@@ -72,7 +73,8 @@ def with_transforms(base: Resolver) -> Resolver:
                 key = (sub.power, order.unit.province)
                 if key in illegal:
                     void.append(illegal[key])
-                illegal[key] = OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL, found)
+                illegal[key] = OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL,
+                                           Reason.stated(found))
                 continue
             unit = state.unit_in(order.unit.province)
             assert unit is not None
@@ -85,13 +87,13 @@ def with_transforms(base: Resolver) -> Resolver:
         units = list(outcome.state.units)
         events: list[str] = []
         for r in outcome.results:
-            if isinstance(r.order, Hold) and r.reason.startswith("no order: "):
+            if isinstance(r.order, Hold) and r.why.kind is Fate.NO_ORDER:
                 bad = illegal.get((r.power, r.order.unit.province))
                 if bad is not None:  # the army of an illegal transform held
-                    fate = r.reason.removeprefix("no order: ")
+                    fate = Reason(Fate.UNIT_FATE, unit=str(r.order.unit), parts=r.why.parts)
                     illegal[(r.power, r.order.unit.province)] = OrderResult(
-                        bad.power, bad.order, bad.text, Outcome.ILLEGAL,
-                        f"{bad.reason}; {r.order.unit} {fate}", r.dislodged_by)
+                        bad.power, bad.order, bad.text, Outcome.ILLEGAL, bad.why.then(fate),
+                        r.dislodged_by)
                     continue
             key = (r.power, r.text)
             if key not in wanted or not isinstance(r.order, Hold):
@@ -104,11 +106,13 @@ def with_transforms(base: Resolver) -> Resolver:
                 units[units.index(army)] = fleet
                 events.append(f"{unit_text(army)} becomes a fleet: {fleet}.")
                 results.append(OrderResult(r.power, order, r.text, Outcome.SUCCEEDS,
-                                           f"becomes {fleet}"))
+                                           Reason(Fate.BECOMES, unit=str(fleet))))
             else:
                 outcome_word = Outcome.FAILS if r.outcome is Outcome.SUCCEEDS else r.outcome
                 results.append(OrderResult(r.power, order, r.text, outcome_word,
-                                           r.reason or "dislodged", r.dislodged_by, r.details))
+                                           r.why if r.why.kind is not Fate.NOTHING
+                                           else Reason(Fate.DISLODGED_ONLY), r.dislodged_by,
+                                           r.details))
         state_after = outcome.state.evolve(units=tuple(units))
         return PhaseOutcome(state_after, (*void, *illegal.values(), *results),
                             outcome.events + tuple(events))
