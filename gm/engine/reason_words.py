@@ -9,7 +9,8 @@ from gm.engine.reasons import Fate, Kind, Reason, Void
 
 # what each kind says, its fields filled in (str.format: {power} {unit} {province} {other}
 # {count} {s}: "" for a count of 1, else "s", {names} {and_names}: "A and B", {and_list}:
-# "A, B and C", {more} {against} {via}: " by convoy" or "", {cvia}: ", by convoy" or "",
+# "A, B and C", {more} {against}, {error}: the order error's sentence (gm.engine.errors),
+# {via}: " by convoy" or "", {cvia}: ", by convoy" or "",
 # {how}: "cannot reach {other}" for a count of -1, else "{count} moves from {other}")
 _SAYS: dict[Kind, str] = {
     Void.REPLACED: "replaced by a later order",
@@ -39,6 +40,8 @@ _SAYS: dict[Kind, str] = {
                      "lost one is not refunded)",
     Fate.NOTHING: "",
     Fate.STATED: "{other}",
+    Fate.ORDER_ERROR: "{error}",
+    Fate.AMBIGUOUS: "ambiguous: {error}",
     Fate.REFUSED_ON_ARRIVAL: "refused on arrival",
     Fate.POWER_UNKNOWN: "no power called {other!r} in {names}; the order is void",
     Fate.POWER_UNNAMED: "no power named in {names}; the order is void",
@@ -161,10 +164,10 @@ def says(kind: Kind) -> str:
 def refusal(reason: Reason) -> str:
     """Why, without its head nor what follows: how a reply refusing the order says it
     ("replaced by a later order")."""
+    error = ""
     if reason.kind is Fate.ORDER_ERROR or reason.kind is Fate.AMBIGUOUS:
-        said = compose(ErrorCode(reason.other), reason.facts)
-        return f"ambiguous: {said}" if reason.kind is Fate.AMBIGUOUS else said
-    return _SAYS[reason.kind].format(
+        error = compose(ErrorCode(reason.other), reason.facts)
+    return _SAYS[reason.kind].format(error=error,
         power=reason.power, unit=reason.unit, province=reason.province, other=reason.other,
         count=reason.count, names=", ".join(reason.names),
         and_names=" and ".join(reason.names), and_list=_and_list(reason.names),
