@@ -8,9 +8,9 @@ from gm.engine.errors import ErrorCode, compose
 from gm.engine.reasons import Fate, Kind, Reason, Void
 
 # what each kind says, its fields filled in (str.format: {power} {unit} {province} {other}
-# {count} {s}: "" for a count of 1, else "s", {names} {and_names}: "A and B", {and_list}:
-# "A, B and C", {more} {against}, {error}: the order error's sentence (gm.engine.errors),
-# {via}: " by convoy" or "", {cvia}: ", by convoy" or "",
+# {count} {s}: "" for a count of 1, else "s" ({s_against}: the same for `against`), {names}
+# {and_names}: "A and B", {and_list}: "A, B and C", {more} {against}, {error}: the order
+# error's sentence (gm.engine.errors), {via}: " by convoy" or "", {cvia}: ", by convoy" or "",
 # {how}: "cannot reach {other}" for a count of -1, else "{count} moves from {other}")
 _SAYS: dict[Kind, str] = {
     Void.REPLACED: "replaced by a later order",
@@ -100,6 +100,16 @@ _SAYS: dict[Kind, str] = {
     Fate.DESTROYED_BEFORE: "the unit in {province} was destroyed before movement: {other}",
     Fate.EVENTS_NOT_NOW: "terrain events are ordered in movement phases only (rule 1)",
     Fate.NEUTRAL_CENTRE: "a neutral centre from now on",
+    Fate.EVENT_SUCCEEDS: "strength {count} against {against} stabilisation{s_against}",
+    Fate.EVENT_NO_CHANGE: "strength {count} against {against} stabilisation{s_against}: no "
+                          "change",
+    Fate.SUPPORT_ADDS_SUCCEEDS: "adds 1 to {power}'s {other}, which succeeds (strength {count} "
+                                "against {against} stabilisation{s_against})",
+    Fate.SUPPORT_ADDS_FAILS: "adds 1 to {power}'s {other}, which fails (strength {count} "
+                             "against {against} stabilisation{s_against})",
+    Fate.NOTHING_TO_SUPPORT: "{power} ordered {other}, so there is nothing to support (rule 3)",
+    Fate.NO_EVENT_TO_SUPPORT: "{power} ordered no event, so there is nothing to support (rule "
+                              "3)",
     Fate.BUILD_KIND_ONLY: "{unit} cannot be built: only {other} are built in {province}",
     Fate.REMOVED: "{unit} removed",
     Fate.WAIVED: "build waived",
@@ -171,7 +181,8 @@ def refusal(reason: Reason) -> str:
         power=reason.power, unit=reason.unit, province=reason.province, other=reason.other,
         count=reason.count, names=", ".join(reason.names),
         and_names=" and ".join(reason.names), and_list=_and_list(reason.names),
-        more=", ".join(reason.more), s="" if reason.count == 1 else "s", against=reason.against,
+        more=", ".join(reason.more), s="" if reason.count == 1 else "s",
+        s_against="" if reason.against == 1 else "s", against=reason.against,
         via=" by convoy" if reason.convoy else "", cvia=", by convoy" if reason.convoy else "",
         how=f"cannot reach {reason.other}" if reason.count < 0 else
         f"{reason.count} move{'' if reason.count == 1 else 's'} from {reason.other}")

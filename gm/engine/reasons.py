@@ -113,6 +113,13 @@ class Fate(StrEnum):
     FROZEN_CONVOY = "frozen, no convoy"  # province, unit
     DESTROYED_BEFORE = "destroyed before movement"  # province, other (how)
     EVENTS_NOT_NOW = "events in movement only"
+    # Geophysical rule 3: count, the event's strength, against, the stabilisations against it
+    EVENT_SUCCEEDS = "event succeeds"  # count, against
+    EVENT_NO_CHANGE = "event fails"  # count, against
+    SUPPORT_ADDS_SUCCEEDS = "support adds, event succeeds"  # power, other (event), count, against
+    SUPPORT_ADDS_FAILS = "support adds, event fails"  # power, other (event), count, against
+    NOTHING_TO_SUPPORT = "nothing to support"  # power, other (the event it ordered)
+    NO_EVENT_TO_SUPPORT = "no event to support"  # power
     NEUTRAL_CENTRE = "a neutral centre"
     BUILD_KIND_ONLY = "build kind only"  # unit, other (armies or fleets), province
     REMOVED = "removed"  # unit

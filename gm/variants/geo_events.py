@@ -326,10 +326,9 @@ def _adjudicate(variant: Variant, tally: _Tally) -> tuple[list[_Outcome], list[C
             support[power.name] = support.get(power.name, 0) + 1
             support_results.append((sub, power.name, order))
         else:
-            given = f"ordered {theirs}" if theirs is not None else "ordered no event"
-            tally.results.append(OrderResult(
-                sub.power, order, sub.text, Outcome.FAILS,
-                Reason.stated(f"{power.name} {given}, so there is nothing to support (rule 3)")))
+            why = Reason(Fate.NOTHING_TO_SUPPORT, power=power.name, other=str(theirs)) \
+                if theirs is not None else Reason(Fate.NO_EVENT_TO_SUPPORT, power=power.name)
+            tally.results.append(OrderResult(sub.power, order, sub.text, Outcome.FAILS, why))
     outcomes = [
         _Outcome(p, e, 1 + support.get(p, 0), stabs.get(_key(e.target), 0))
         for p, e in sorted(events.items())
@@ -337,18 +336,20 @@ def _adjudicate(variant: Variant, tally: _Tally) -> tuple[list[_Outcome], list[C
     by_power = {o.power: o for o in outcomes}
     for sub, named, order in support_results:
         o = by_power[named]
-        word = "succeeds" if o.succeeds else "fails"
+        kind = Fate.SUPPORT_ADDS_SUCCEEDS if o.succeeds else Fate.SUPPORT_ADDS_FAILS
         tally.results.append(OrderResult(
             sub.power, order, sub.text, Outcome.SUCCEEDS,
-            Reason.stated(f"adds 1 to {named}'s {o.event}, which {word} ({o.describe()})")))
+            Reason(kind, power=named, other=str(o.event), count=o.strength,
+                   against=o.stabilisations)))
     for o in outcomes:
         mine = tally.powers[o.power]
         assert mine.event is not None
         sub = mine.event[0]
         outcome = Outcome.SUCCEEDS if o.succeeds else Outcome.FAILS
-        reason = o.describe() + ("" if o.succeeds else ": no change")
-        tally.results.append(OrderResult(sub.power, o.event, sub.text, outcome,
-                                         Reason.stated(reason)))
+        tally.results.append(OrderResult(
+            sub.power, o.event, sub.text, outcome,
+            Reason(Fate.EVENT_SUCCEEDS if o.succeeds else Fate.EVENT_NO_CHANGE,
+                   count=o.strength, against=o.stabilisations)))
     attacked: dict[tuple[str, ...], list[_Outcome]] = {}
     for o in outcomes:
         attacked.setdefault(_key(o.event.target), []).append(o)
