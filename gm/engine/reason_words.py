@@ -8,10 +8,11 @@ from gm.engine.errors import ErrorCode, compose
 from gm.engine.reasons import Fate, Kind, Reason, Void
 
 # what each kind says, its fields filled in (str.format: {power} {unit} {province} {other}
-# {count} {s}: "" for a count of 1, else "s" ({s_against}: the same for `against`), {names}
-# {and_names}: "A and B", {and_list}: "A, B and C", {more} {against}, {error}: the order
-# error's sentence (gm.engine.errors), {via}: " by convoy" or "", {cvia}: ", by convoy" or "",
-# {how}: "cannot reach {other}" for a count of -1, else "{count} moves from {other}")
+# {count} {against} {more}; {s}: "" for a count of 1, else "s" ({s_against}: the same for
+# `against`); {names}: "A, B", {and_names}: "A and B", {or_names}: "A or B", {and_list}:
+# "A, B and C"; {error}: the order error's sentence (gm.engine.errors); {via}: " by convoy" or
+# "", {cvia}: ", by convoy" or ""; {how}: "cannot reach {other}" for a count of -1, else
+# "{count} moves from {other}")
 _SAYS: dict[Kind, str] = {
     Void.REPLACED: "replaced by a later order",
     Void.ALREADY_REMOVED: "{unit} is already removed",
@@ -78,6 +79,17 @@ _SAYS: dict[Kind, str] = {
     Fate.NO_RETREAT_PLACE: "no place to retreat to: disbanded",
     Fate.UNIT_FATE: "{unit}",
     Fate.BECOMES: "becomes {unit}",
+    Fate.NOT_AN_ARMY: "only an army can transform into a fleet; {unit} is not an army",
+    Fate.NOT_COASTAL: "{province} is not a coastal province: an army there cannot become a fleet",
+    Fate.COAST_NOT_SAID: "{province} has more than one coast: say which ({or_names})",
+    Fate.NOT_A_COAST: "{other} is not a coast of {province}: say {or_names}",
+    Fate.ALLIANCE_ALONE: "an alliance needs at least one other power",
+    Fate.ALLIANCE_NOT_DECLARED: "the lists do not tally: {and_list} did not declare the alliance",
+    Fate.ALLIANCE_OTHERS_NAMED: "the lists do not tally: {and_list} named other powers",
+    Fate.ALLIANCE_TOO_MANY: "{count} members are more than one third of the {against} powers "
+                            "left (at most {other}; Chaos II rule 6)",
+    Fate.ALLIANCE_TOO_SMALL: "the members own {count} centres together; {against} are needed "
+                             "(Chaos II rule 6)",
     Fate.DISLODGED_ONLY: "dislodged",
     Fate.ALLIANCE_TALLIES: "the declarations of {and_list} tally ({count} centres): they share "
                            "the victory",
@@ -180,7 +192,8 @@ def refusal(reason: Reason) -> str:
     return _SAYS[reason.kind].format(error=error,
         power=reason.power, unit=reason.unit, province=reason.province, other=reason.other,
         count=reason.count, names=", ".join(reason.names),
-        and_names=" and ".join(reason.names), and_list=_and_list(reason.names),
+        and_names=" and ".join(reason.names), or_names=" or ".join(reason.names),
+        and_list=_and_list(reason.names),
         more=", ".join(reason.more), s="" if reason.count == 1 else "s",
         s_against="" if reason.against == 1 else "s", against=reason.against,
         via=" by convoy" if reason.convoy else "", cvia=", by convoy" if reason.convoy else "",

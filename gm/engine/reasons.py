@@ -96,6 +96,17 @@ class Fate(StrEnum):
     # the variants' own (gm.variants, each with its rule)
     UNIT_FATE = "the unit's fate"  # unit; parts: what became of it ("A Par holds")
     BECOMES = "becomes"  # unit (the fleet an army becomes: Transform)
+    # Deluge II rule 2 (Transform): unit, province; names, the coasts to choose from
+    NOT_AN_ARMY = "not an army"  # unit
+    NOT_COASTAL = "not coastal"  # province
+    COAST_NOT_SAID = "coast not said"  # province, names
+    NOT_A_COAST = "not a coast"  # other (the coast said), province, names
+    # Chaos II rule 6: alliances
+    ALLIANCE_ALONE = "alliance of one"
+    ALLIANCE_NOT_DECLARED = "alliance not declared"  # names (the powers that did not)
+    ALLIANCE_OTHERS_NAMED = "alliance names others"  # names (the powers that named others)
+    ALLIANCE_TOO_MANY = "alliance too large"  # count (members), against (powers left), other
+    ALLIANCE_TOO_SMALL = "alliance too small"  # count (their centres), against (needed)
     DISLODGED_ONLY = "dislodged, no more said"
     ALLIANCE_TALLIES = "alliance tallies"  # names (the members), count (their centres)
     HOME_AGAIN_START = "starting centre a home again"  # province, power

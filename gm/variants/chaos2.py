@@ -120,9 +120,8 @@ def _declare(variant: Variant, state: GameState, orders: Sequence[Submitted]) ->
     for power, sub in last.items():
         members = declared[power]
         why = _alliance_fails(members, declared, counts, len(alive), limit)
-        if why:
-            results.append(OrderResult(power, sub.order, sub.text, Outcome.FAILS,
-                                       Reason.stated(why)))
+        if why is not None:
+            results.append(OrderResult(power, sub.order, sub.text, Outcome.FAILS, why))
             continue
         winners = members
         total = sum(counts[m] for m in members)
@@ -173,24 +172,22 @@ def _alliance_fails(
     counts: Counter[str],
     alive: int,
     limit: int,
-) -> str:
-    """Why the alliance `members` does not win ("" if it does)."""
+) -> Reason | None:
+    """Why the alliance `members` does not win (None if it does)."""
     if len(members) < 2:
-        return "an alliance needs at least one other power"
+        return Reason(Fate.ALLIANCE_ALONE)
     silent = sorted(m for m in members if m not in declared)
     if silent:
-        return f"the lists do not tally: {_names(silent)} did not declare the alliance"
+        return Reason(Fate.ALLIANCE_NOT_DECLARED, names=tuple(silent))
     differ = sorted(m for m in members if declared[m] != members)
     if differ:
-        return f"the lists do not tally: {_names(differ)} named other powers"
+        return Reason(Fate.ALLIANCE_OTHERS_NAMED, names=tuple(differ))
     if len(members) > limit:
-        return (f"{len(members)} members are more than one third of the {alive} powers "
-                f"left (at most {limit}; Chaos II rule 6)")
+        return Reason(Fate.ALLIANCE_TOO_MANY, count=len(members), against=alive, other=str(limit))
     total = sum(counts[m] for m in members)
     if total < ALLIANCE_CENTRES:
-        return (f"the members own {total} centres together; {ALLIANCE_CENTRES} are needed "
-                "(Chaos II rule 6)")
-    return ""
+        return Reason(Fate.ALLIANCE_TOO_SMALL, count=total, against=ALLIANCE_CENTRES)
+    return None
 
 
 def _names(powers: Sequence[str]) -> str:

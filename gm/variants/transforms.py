@@ -28,27 +28,27 @@ supported to hold) and becomes a fleet at the end of the movement phase unless d
 
 
 def check_transform(gmap: GameMap, state: GameState, power: str, order: Transform) -> (
-    Location | str
+    Location | Reason
 ):
     """Where the fleet will stand if the transform succeeds, or why the order is illegal
     (rule 2: an army of the power, in a coastal province; a split coast must be named)."""
     prov = order.unit.province
     unit = state.unit_in(prov)
     if unit is None or unit.power != power:
-        return f"{power} has no unit in {prov}"
+        return Reason(Fate.NO_UNIT, power=power, province=prov)
     if unit.type is not UnitType.ARMY:
-        return f"only an army can transform into a fleet; {unit} is not an army"
+        return Reason(Fate.NOT_AN_ARMY, unit=str(unit))
     places = gmap.fleet_locations(prov)
     if not places or not gmap.is_land(prov):
-        return f"{prov} is not a coastal province: an army there cannot become a fleet"
+        return Reason(Fate.NOT_COASTAL, province=prov)
     if len(places) == 1:
         return places[0]
-    listed = " or ".join(str(p) for p in places)
+    listed = tuple(str(p) for p in places)
     if order.coast is None or order.coast.coast is None:
-        return f"{prov} has more than one coast: say which ({listed})"
+        return Reason(Fate.COAST_NOT_SAID, province=prov, names=listed)
     wanted = Location(prov, order.coast.coast)
     if order.coast.province != prov or wanted not in places:
-        return f"{order.coast} is not a coast of {prov}: say {listed}"
+        return Reason(Fate.NOT_A_COAST, other=str(order.coast), province=prov, names=listed)
     return wanted
 
 
@@ -69,12 +69,11 @@ def with_transforms(base: Resolver) -> Resolver:
                 passed.append(sub)
                 continue
             found = check_transform(gmap, state, sub.power, order)
-            if isinstance(found, str):
+            if isinstance(found, Reason):
                 key = (sub.power, order.unit.province)
                 if key in illegal:
                     void.append(illegal[key])
-                illegal[key] = OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL,
-                                           Reason.stated(found))
+                illegal[key] = OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL, found)
                 continue
             unit = state.unit_in(order.unit.province)
             assert unit is not None
