@@ -13,15 +13,18 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from gm.engine.civil_disorder import FAR, disorder_removals
-from gm.engine.legality import check_adjustment_order, error_reason, spec_of
+from gm.engine.legality import check_adjustment_order, error_reason, spec_of, unreadable
 from gm.engine.map import GameMap
 from gm.engine.orders import Build, Remove, Waive
-from gm.engine.reason_words import words
-from gm.engine.reasons import Reason, Void
+from gm.engine.reasons import NOTHING, Fate, Reason, Void
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.rulebook import plays_2023
 from gm.engine.state import GameState
 from gm.engine.units import NEUTRAL, Unit, UnitType
+
+# the reasons given most often, made once
+NO_ORDER = Reason(Fate.NO_ORDER)
+WAIVED = Reason(Fate.WAIVED)
 
 # Enum members as module constants (an enum class attribute costs a lookup each time).
 _ILLEGAL = Outcome.ILLEGAL
@@ -77,8 +80,8 @@ def resolve_adjustments(
     results: list[OrderResult] = []
     for sub in submitted:
         if sub.order is None:
-            message = sub.error.message if sub.error is not None else "unreadable order"
-            results.append(OrderResult(sub.power, None, sub.text, _ILLEGAL, message))
+            results.append(OrderResult(sub.power, None, sub.text, _ILLEGAL,
+                                       unreadable(sub.error)))
             continue
         delta = deltas.get(sub.power, 0)
         checked = check_adjustment_order(gmap, state, sub.power, sub.order, build_sites, delta)
@@ -89,7 +92,7 @@ def resolve_adjustments(
         limit = abs(delta)
         count = used.get(sub.power, 0)
         why: Reason | None = None
-        outcome, reason = _ILLEGAL, ""
+        outcome, reason = _ILLEGAL, NOTHING
         if isinstance(checked, Remove):
             province = checked.unit.province
             if province in removed:
@@ -99,12 +102,12 @@ def resolve_adjustments(
             else:
                 removed.add(province)
                 used[sub.power] = count + 1
-                outcome, reason = _SUCCEEDS, f"{checked.unit} removed"
+                outcome, reason = _SUCCEEDS, Reason(Fate.REMOVED, unit=str(checked.unit))
         elif count >= limit:
             why = Reason(Void.BUILD_ONLY, power=sub.power, count=limit)
         elif isinstance(checked, Waive):
             used[sub.power] = count + 1
-            outcome, reason = _SUCCEEDS, "build waived"
+            outcome, reason = _SUCCEEDS, WAIVED
         else:
             province = checked.unit.province
             if province in built_in:
@@ -114,10 +117,10 @@ def resolve_adjustments(
                 used[sub.power] = count + 1
                 assert checked.unit.type is not None
                 new_units.append(Unit(sub.power, checked.unit.type, checked.unit.location))
-                outcome, reason = _SUCCEEDS, f"builds {checked.unit}"
+                outcome, reason = _SUCCEEDS, Reason(Fate.BUILDS, unit=str(checked.unit))
         if why is not None:
-            outcome, reason = _ILLEGAL, words(why)
-        results.append(OrderResult(sub.power, checked, sub.text, outcome, reason, why=why))
+            outcome, reason = _ILLEGAL, why
+        results.append(OrderResult(sub.power, checked, sub.text, outcome, reason))
     extra: list[OrderResult] = []
     for power, delta in deltas.items():
         missing = abs(delta) - used.get(power, 0)
@@ -126,7 +129,7 @@ def resolve_adjustments(
         if delta > 0:
             for _ in range(missing):
                 extra.append(OrderResult(power, Waive(), "Waive", _SUCCEEDS,
-                                         "no order: build waived"))
+                                         NO_ORDER.then(WAIVED)))
             continue
         # DATC 6.J: the missing removals by civil disorder.
         left = [u for u in state.units if u.power == power and u.province not in removed]
@@ -139,10 +142,9 @@ def resolve_adjustments(
         for unit, distance in disorder_removals(gmap, left, homes, missing, plays_2023(state)):
             removed.add(unit.province)
             order = Remove(spec_of(unit))
-            how = f"cannot reach {'a home centre' if where == 'home' else where}" \
-                if distance >= FAR else (
-                    f"{distance} move{'s' if distance != 1 else ''} from {where}")
-            extra.append(OrderResult(power, order, str(order), _SUCCEEDS,
-                                     f"no order: removed by civil disorder ({how})"))
+            how = Reason(Fate.DISORDER, count=distance, other=where) if distance < FAR else \
+                Reason(Fate.DISORDER, count=-1,
+                       other="a home centre" if where == "home" else where)
+            extra.append(OrderResult(power, order, str(order), _SUCCEEDS, NO_ORDER.then(how)))
     units = tuple(u for u in state.units if u.location.province not in removed) + tuple(new_units)
     return PhaseOutcome(state=state.evolve(units=units), results=tuple(results + extra))

@@ -17,6 +17,7 @@ from gm.engine.adjustments import resolve_adjustments
 from gm.engine.army_fleet.legality import retreat_places_af
 from gm.engine.movement import resolve_movement
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.reasons import NOTHING
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats, retreat_options
 from gm.engine.state import GameState
@@ -248,11 +249,11 @@ def _play(
         }
         resolver = hooks.resolve_adjustments or resolve_adjustments
         if variant.build_only:  # a build of the other kind at such a site is refused first
-            kept = [s for s in submitted if variant.build_refusal(s.order) is None]
+            kept = [s for s in submitted if variant.build_refused(s.order) is None]
             results.extend(
                 OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL,
-                            variant.build_refusal(s.order) or "")
-                for s in submitted if variant.build_refusal(s.order) is not None)
+                            variant.build_refused(s.order) or NOTHING)
+                for s in submitted if variant.build_refused(s.order) is not None)
             submitted = kept
         state = absorb(_as_step(resolver(gmap, state, submitted, sites)))
     return state, PhaseReport(phase, True, tuple(results), tuple(events))

@@ -25,7 +25,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
-from gm.engine.errors import ErrorCode, ErrorKind, OrderError, order_error
+from gm.engine.errors import ErrorCode, ErrorKind, Fields, OrderError, compose, order_error
 from gm.engine.geo import Location
 from gm.engine.map import GameMap
 from gm.engine.orders import (
@@ -43,8 +43,7 @@ from gm.engine.orders import (
     UnitSpec,
     Waive,
 )
-from gm.engine.reason_words import words
-from gm.engine.reasons import REPLACED, Reason
+from gm.engine.reasons import NOTHING, REPLACED, UNREADABLE, Fate, Reason
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
@@ -72,6 +71,7 @@ __all__ = [
     "retreat_places",
     "spec_of",
     "submitted_orders",
+    "unreadable",
     "waters_touching",
 ]
 
@@ -597,19 +597,38 @@ def _built_unit(gmap: GameMap, power: str, order: Build) -> Unit | OrderError:
 
 
 # -- submissions --------------------------------------------------------------------------------
-def error_reason(error: OrderError) -> str:
-    """How an order error reads as the reason of an ILLEGAL result (`no unit in Bur`); the
-    outcome word is shown beside it, so the reason does not repeat it."""
-    if error.kind is _AMBIGUOUS:
-        return f"ambiguous: {error.message}"
-    return error.message
+def error_reason(error: OrderError) -> Reason:
+    """An order error as the reason of an ILLEGAL result (worded `no unit in Bur`: the outcome
+    word is shown beside it, so the reason does not repeat it), its code and fields kept."""
+    kind = Fate.AMBIGUOUS if error.kind is _AMBIGUOUS else Fate.ORDER_ERROR
+    return Reason(kind, other=_code(error).value, facts=_facts(error))
+
+
+def unreadable(error: OrderError | None) -> Reason:
+    """The reason of an order that could not be read: its error, or "unreadable order"."""
+    if error is None:
+        return UNREADABLE
+    return Reason(Fate.ORDER_ERROR, other=_code(error).value, facts=_facts(error))
+
+
+def _code(error: OrderError) -> ErrorCode:
+    """The error's code, or STATED when its message is not the one its code and fields make."""
+    if compose(error.code, error.worded_from) != error.message:
+        return ErrorCode.STATED
+    return error.code
+
+
+def _facts(error: OrderError) -> Fields:
+    if compose(error.code, error.worded_from) != error.message:
+        return (("message", error.message),)
+    return error.worded_from
 
 
 class Entry:
     """A submitted order as a resolver keeps it until the results are written (a plain slotted
     class: one is made for every order of every phase)."""
 
-    __slots__ = ("order", "outcome", "power", "reason", "text", "why")
+    __slots__ = ("order", "outcome", "power", "text", "why")
 
     def __init__(
         self,
@@ -617,18 +636,17 @@ class Entry:
         text: str,
         order: AnyOrder | None,
         outcome: Outcome | None = None,  # set for orders void before adjudication
-        reason: str = "",
+        why: Reason = NOTHING,
     ) -> None:
         self.power = power
         self.text = text
         self.order = order
         self.outcome = outcome
-        self.reason = reason
-        self.why: Reason | None = None  # why the order is void, as a value (gm.engine.reasons)
+        self.why = why  # why the order is void, as a value (gm.engine.reasons)
 
     def __repr__(self) -> str:
         return (f"Entry(power={self.power!r}, text={self.text!r}, order={self.order!r}, "
-                f"outcome={self.outcome!r}, reason={self.reason!r})")
+                f"outcome={self.outcome!r}, why={self.why!r})")
 
 
 Checker = Callable[[str, AnyOrder], AnyOrder | OrderError]
@@ -658,12 +676,12 @@ def submitted_orders(
         entries.append(entry)
         if order is None:
             entry.outcome = _VOID
-            entry.reason = sub.error.message if sub.error is not None else "unreadable order"
+            entry.why = unreadable(sub.error)
             continue
         result = check(power, order)
         if isinstance(result, OrderError):
             entry.outcome = _VOID
-            entry.reason = error_reason(result)
+            entry.why = error_reason(result)
             if isinstance(order, Order):
                 u, owner = units.get(order.unit.location.province, (-1, ""))
                 if u >= 0 and owner == power:
@@ -678,7 +696,6 @@ def submitted_orders(
             old = entries[previous]
             old.outcome = _VOID
             old.why = REPLACED
-            old.reason = words(REPLACED)
         follows[u] = idx
     return entries, follows, tried
 

@@ -50,12 +50,19 @@ from gm.engine.legality import (
 )
 from gm.engine.map import GameMap
 from gm.engine.orders import AnyOrder, Convoy, Hold, Move, Order, SupportHold, SupportMove
-from gm.engine.reason_words import words
-from gm.engine.reasons import Reason, Void
+from gm.engine.reasons import Fate, Reason, Void
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.rulebook import plays_2023
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
+
+# the reasons given most often, made once
+HOLDS = Reason(Fate.HOLDS)
+NO_ORDER = Reason(Fate.NO_ORDER)
+NO_CONVOY_ROUTE = Reason(Fate.NO_CONVOY_ROUTE)
+SUPPORT_CUT = Reason(Fate.SUPPORT_CUT)
+CONVOY_PARADOX = Reason(Fate.CONVOY_PARADOX)
+CONVOY_DISRUPTED = Reason(Fate.CONVOY_DISRUPTED)
 
 # Enum members as module constants (an enum class attribute costs a lookup each time).
 _FAILS = Outcome.FAILS
@@ -580,19 +587,19 @@ def _outcome(
             assert isinstance(entry.order, Order)
             results.append(explained.result(u, entry.power, entry.text, entry.order))
             continue
-        reason = entry.reason
+        why = entry.why
         by = None
         u = held.get(e, -1)
         if u >= 0:
-            reason += explained.fate_of_holder(u)
+            why = why.then(explained.fate_of_holder(u))
             by = explained.attacker_name(u)
         results.append(OrderResult(entry.power, entry.order, entry.text,
-                                   entry.outcome or _ILLEGAL, reason, by, why=entry.why))
+                                   entry.outcome or _ILLEGAL, why, by))
     extra = []
     for i, unit in enumerate(units):
         if i not in follows and i not in tried:
             hold = Hold(spec_of(unit))
-            extra.append(explained.result(i, unit.power, str(hold), hold, "no order: "))
+            extra.append(explained.result(i, unit.power, str(hold), hold, no_order=True))
     extra.sort(key=lambda r: (r.power, r.text))
     final = tuple(results) + tuple(extra)
     return PhaseOutcome(
@@ -610,13 +617,6 @@ class Explainer:
         self.moved = moved
         self.dislodged_by = dislodged_by
         self.names: dict[int, str] = {}
-        self.why: dict[int, Reason] = {}  # the supports and convoys found void, why
-
-    def void(self, i: int, reason: Reason) -> tuple[bool, str]:
-        """Order `i` is void for `reason` (kept for its result): fails, with the reason's
-        words."""
-        self.why[i] = reason
-        return False, words(reason)
 
     def name(self, i: int) -> str:
         name = self.names.get(i)
@@ -628,22 +628,23 @@ class Explainer:
         m = self.dislodged_by[i]
         return None if m < 0 else self.name(m)
 
-    def dislodged_text(self, i: int) -> str:
+    def dislodged_reason(self, i: int) -> Reason:
         dec = self.dec
         m = self.dislodged_by[i]
         attacker = dec.units[m]
-        via = ", by convoy" if dec.convoyed[m] else ""
         # named as the players ordered it: by where it came from
-        return f"dislodged by {attacker.type.value} {dec.prov[m]} ({attacker.power}{via})"
+        return Reason(Fate.DISLODGED, unit=f"{attacker.type.value} {dec.prov[m]}",
+                      power=attacker.power, convoy=dec.convoyed[m])
 
-    def fate_of_holder(self, i: int) -> str:
+    def fate_of_holder(self, i: int) -> Reason:
         """What became of a unit whose orders were all illegal: it held."""
+        held = Reason(Fate.HOLDER_HOLDS, unit=self.name(i))
         if self.dislodged_by[i] >= 0:
-            return f"; {self.name(i)} holds and is " + self.dislodged_text(i)
-        return f"; {self.name(i)} holds"
+            return held.then(self.dislodged_reason(i))
+        return held
 
     def result(
-        self, i: int, power: str, text: str, order: Order, prefix: str = ""
+        self, i: int, power: str, text: str, order: Order, no_order: bool = False
     ) -> OrderResult:
         dec = self.dec
         k = dec.kind[i]
@@ -655,41 +656,38 @@ class Explainer:
         elif k == CONVOY:
             ok, reason = self.convoy(i)
         else:
-            ok, reason = True, "holds"
+            ok, reason = True, HOLDS
         by = None
         if self.dislodged_by[i] >= 0:
             by = self.name(self.dislodged_by[i])
             ok = False
-            lost = self.dislodged_text(i)
-            if k == HOLD:
-                reason = lost
-            elif reason in ("support cut", "convoy disrupted"):
-                reason = f"{reason}: {lost}"
-            else:
-                reason = f"{reason}; {lost}"
+            lost = self.dislodged_reason(i)
+            reason = lost if k == HOLD else reason.then(lost)
         outcome = _SUCCEEDS if ok else _FAILS
-        return OrderResult(power, order, text, outcome, prefix + reason, by, tuple(details),
-                           why=self.why.get(i))
+        if no_order:
+            reason = NO_ORDER.then(reason)
+        return OrderResult(power, order, text, outcome, reason, by, tuple(details))
 
     # -- moves --------------------------------------------------------------------------------
-    def move(self, i: int, details: list[str]) -> tuple[bool, str]:
+    def move(self, i: int, details: list[str]) -> tuple[bool, Reason]:
         dec = self.dec
         where = str(dec.dest_loc[i])
-        via = " by convoy" if dec.convoyed[i] else ""
+        via = dec.convoyed[i]
         if self.moved[i]:
             if dec.circular[i]:
-                return True, f"moves to {where}{via} (circular movement)"
+                return True, Reason(Fate.MOVES_CIRCULAR, province=where, convoy=via)
             j = dec.at.get(dec.dest[i], -1)
             if j >= 0 and self.dislodged_by[j] == i:
-                return True, f"moves to {where}{via}, dislodging {self.name(j)}"
-            return True, f"moves to {where}{via}"
+                return True, Reason(Fate.MOVES_DISLODGING, province=where, convoy=via,
+                                    unit=self.name(j))
+            return True, Reason(Fate.MOVES, province=where, convoy=via)
         if not dec.path(i):
             return False, self.no_path(i)
         attack = dec.attack_strength(i)
         details.append(f"attack strength {attack}")
         j = dec.at.get(dec.dest[i], -1)
         if attack == 0 and j >= 0 and dec.power[j] == dec.power[i]:
-            return False, f"would dislodge its own {self.name(j)}"
+            return False, Reason(Fate.OWN_UNIT, unit=self.name(j))
         # The strongest resistance: head to head, the holder, or a unit moving there too.
         against: list[tuple[int, str]] = []
         opponent = dec.head_to_head(i)
@@ -702,68 +700,65 @@ class Explainer:
                 against.append((dec.prevent_strength(k), self.name(k)))
         beaten = [(s, who) for s, who in against if s >= attack]
         if not beaten and j >= 0 and dec.shielded(i):
-            return False, f"{self.name(j)} cannot be dislodged there"
+            return False, Reason(Fate.SHIELDED, unit=self.name(j))
         if not beaten:
-            return False, f"failed to move to {where}"
+            return False, Reason(Fate.FAILED_TO_MOVE, province=where)
         strength, who = max(beaten, key=lambda x: x[0])
         if strength == attack:
-            return False, f"bounced with {who} ({attack} against {strength})"
-        return False, f"bounced: {who} is stronger ({strength} against {attack})"
+            return False, Reason(Fate.BOUNCED, unit=who, count=attack, against=strength)
+        return False, Reason(Fate.OUTMATCHED, unit=who, count=strength, against=attack)
 
-    def no_path(self, i: int) -> str:
+    def no_path(self, i: int) -> Reason:
         dec = self.dec
         fleets = dec.fleets[i]
         if not fleets or not dec._route(i, dynamic=False):
-            return "no convoy route: no chain of fleets was ordered to convoy it"
+            return NO_CONVOY_ROUTE
         broken = [f for f in fleets.values() if not dec.res[f]]
         paradox = [f for f in broken if dec.paradox[f]]
         if paradox:
-            names = ", ".join(self.name(f) for f in paradox)
-            return f"convoy failed: paradox, {names} does not convoy (Szykman rule)"
-        names = ", ".join(self.name(f) for f in broken)
-        return f"convoy disrupted: {names} dislodged"
+            return Reason(Fate.CONVOY_PARADOX_MOVE, names=tuple(self.name(f) for f in paradox))
+        return Reason(Fate.CONVOY_FLEETS_DISLODGED, names=tuple(self.name(f) for f in broken))
 
     # -- supports -----------------------------------------------------------------------------
-    def support(self, s: int) -> tuple[bool, str]:
+    def support(self, s: int) -> tuple[bool, Reason]:
         dec = self.dec
         t = dec.target[s]
         if not dec.matched[s]:
             if dec.kind[s] == SUPPORT_HOLD:
-                return self.void(s, Reason(Void.SUPPORT_DID_NOT_HOLD, unit=self.name(t),
-                                           province=str(dec.dest_loc[t])))
+                return False, Reason(Void.SUPPORT_DID_NOT_HOLD, unit=self.name(t),
+                                     province=str(dec.dest_loc[t]))
             if dec.kind[t] == MOVE:
-                return self.void(s, Reason(Void.SUPPORT_MOVED_ELSEWHERE, unit=self.name(t),
-                                           province=str(dec.dest_loc[t]),
-                                           other=str(dec.dest_loc[s])))
-            return self.void(s, Reason(Void.SUPPORT_DID_NOT_MOVE, unit=self.name(t),
-                                       province=str(dec.dest_loc[s])))
+                return False, Reason(Void.SUPPORT_MOVED_ELSEWHERE, unit=self.name(t),
+                                     province=str(dec.dest_loc[t]),
+                                     other=str(dec.dest_loc[s]))
+            return False, Reason(Void.SUPPORT_DID_NOT_MOVE, unit=self.name(t),
+                                 province=str(dec.dest_loc[s]))
         if dec.res[s]:
             if dec.kind[s] == SUPPORT_HOLD:
-                return True, f"supports {self.name(t)}"
-            return True, f"supports {self.name(t)} - {dec.dest_loc[s]}"
+                return True, Reason(Fate.SUPPORTS, unit=self.name(t))
+            return True, Reason(Fate.SUPPORTS_MOVE, unit=self.name(t),
+                                province=str(dec.dest_loc[s]))
         m = dec.cutter(s)
         if m >= 0:
-            return False, f"support cut by {self.name(m)}"
-        return False, "support cut"  # by dislodgement, which the caller adds
+            return False, Reason(Fate.SUPPORT_CUT_BY, unit=self.name(m))
+        return False, SUPPORT_CUT  # by dislodgement, which the caller adds
 
     # -- convoys ------------------------------------------------------------------------------
-    def convoy(self, c: int) -> tuple[bool, str]:
+    def convoy(self, c: int) -> tuple[bool, Reason]:
         dec = self.dec
         a = dec.target[c]
         army = self.name(a)
         if not dec.matched[c]:
             if dec.kind[a] == MOVE:
-                return self.void(c, Reason(Void.CONVOY_MOVED_ELSEWHERE, unit=army,
-                                           province=str(dec.dest_loc[a]),
-                                           other=str(dec.dest[c])))
-            return self.void(c, Reason(Void.CONVOY_DID_NOT_MOVE, unit=army,
-                                       province=str(dec.dest[c])))
+                return False, Reason(Void.CONVOY_MOVED_ELSEWHERE, unit=army,
+                                     province=str(dec.dest_loc[a]), other=str(dec.dest[c]))
+            return False, Reason(Void.CONVOY_DID_NOT_MOVE, unit=army, province=str(dec.dest[c]))
         if dec.paradox[c]:
-            return False, "convoy failed: convoy paradox (Szykman rule)"
+            return False, CONVOY_PARADOX
         if not dec.res[c]:
-            return False, "convoy disrupted"
+            return False, CONVOY_DISRUPTED
         if not dec.convoyed[a]:
-            return False, f"convoy not used: {army} went over land"
+            return False, Reason(Fate.CONVOY_NOT_USED, unit=army)
         if self.moved[a]:
-            return True, f"convoys {army} to {dec.dest[c]}"
-        return True, f"convoys {army} to {dec.dest[c]} (the army did not get there)"
+            return True, Reason(Fate.CONVOYS, unit=army, province=dec.dest[c])
+        return True, Reason(Fate.CONVOYS_IN_VAIN, unit=army, province=dec.dest[c])

@@ -7,7 +7,8 @@ from enum import StrEnum
 
 from gm.engine.errors import OrderError
 from gm.engine.orders import AnyOrder
-from gm.engine.reasons import Reason
+from gm.engine.reason_words import words
+from gm.engine.reasons import NOTHING, Reason
 from gm.engine.state import GameState
 
 
@@ -23,18 +24,22 @@ class Outcome(StrEnum):
 
 @dataclass(frozen=True)
 class OrderResult:
-    """One order's fate. `reason` is a short sentence for reports ("bounced with A Mun");
-    `why`, for a void order, why as a value (gm.engine.reasons; `reason` then begins with its
-    words, gm.engine.reason_words), which readers take rather than the words."""
+    """One order's fate. `why` says why as a value (gm.engine.reasons), which readers take;
+    `reason` is its words for reports ("bounced with A Mun (1 against 1)"), made from it by
+    gm.engine.reason_words."""
 
     power: str
     order: AnyOrder | None
     text: str
     outcome: Outcome
-    reason: str = ""
+    why: Reason = NOTHING
     dislodged_by: str | None = None  # the attacking unit, when this unit was dislodged
-    details: tuple[str, ...] = ()
-    why: Reason | None = field(default=None, compare=False)
+    details: tuple[str, ...] = field(default=())
+
+    @property
+    def reason(self) -> str:
+        """The words of `why`, as the reports show them."""
+        return words(self.why)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from gm.engine.geo import Location
 from gm.engine.legality import check_retreat_order, retreat_places, spec_of, submitted_orders
 from gm.engine.map import GameMap
 from gm.engine.orders import AnyOrder, Disband, Retreat
+from gm.engine.reasons import Fate, Reason
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit
@@ -28,13 +29,17 @@ _FAILS = Outcome.FAILS
 _ILLEGAL = Outcome.ILLEGAL
 _SUCCEEDS = Outcome.SUCCEEDS
 
+DISBANDED = Reason(Fate.DISBANDED)
+NO_RETREAT_ORDER = Reason(Fate.NO_RETREAT_ORDER)
+NO_RETREAT_PLACE = Reason(Fate.NO_RETREAT_PLACE)
+
 __all__ = ["CarryOut", "RetreatCheck", "RetreatPlaces", "resolve_retreats", "retreat_options"]
 
 # How a set of rules checks a retreat order, where a unit may retreat, and what an uncontested
 # retreat does (it adds the units it places to `placed`; it says what happened).
 RetreatCheck = Callable[[GameMap, GameState, str, AnyOrder], AnyOrder | OrderError]
 RetreatPlaces = Callable[[GameMap, GameState, Dislodged], tuple[Location, ...]]
-CarryOut = Callable[[GameMap, Unit, Retreat, list[Unit]], str]
+CarryOut = Callable[[GameMap, Unit, Retreat, list[Unit]], Reason]
 
 
 def retreat_options(
@@ -44,10 +49,10 @@ def retreat_options(
     return retreat_places(gmap, state, dislodged)
 
 
-def retreat(gmap: GameMap, unit: Unit, order: Retreat, placed: list[Unit]) -> str:
+def retreat(gmap: GameMap, unit: Unit, order: Retreat, placed: list[Unit]) -> Reason:
     """Carry out an uncontested retreat: the unit goes to its destination."""
     placed.append(unit.moved_to(order.dest))
-    return f"retreats to {order.dest}"
+    return Reason(Fate.RETREATS, province=str(order.dest))
 
 
 def resolve_retreats(
@@ -87,31 +92,30 @@ def resolve_retreats(
         if isinstance(order, Retreat):
             rivals = [r for r in going[order.dest.province] if r != u]
             if rivals:
-                names = ", ".join(str(dislodged[r].unit) for r in rivals)
-                outcome, reason = _FAILS, (
-                    f"disbanded: {names} also retreated to {order.dest.province}")
+                outcome, reason = _FAILS, Reason(
+                    Fate.RETREATS_CLASHED, names=tuple(str(dislodged[r].unit) for r in rivals),
+                    province=order.dest.province)
             else:
                 outcome, reason = _SUCCEEDS, carry_out(gmap, unit, order, placed)
         else:
             assert isinstance(order, Disband)
-            outcome, reason = _SUCCEEDS, "disbanded"
+            outcome, reason = _SUCCEEDS, DISBANDED
         results[e] = OrderResult(entry.power, order, entry.text, outcome, reason)
     for e, entry in enumerate(entries):
         if results[e] is None:
-            reason = entry.reason
+            reason = entry.why
             u = next((u for u, t in tried.items() if t == e and u not in follows), -1)
             if u >= 0:
-                reason += f"; {dislodged[u].unit} is disbanded"
+                reason = reason.then(Reason(Fate.UNIT_DISBANDED, unit=str(dislodged[u].unit)))
             results[e] = OrderResult(
-                entry.power, entry.order, entry.text, entry.outcome or _ILLEGAL, reason,
-                why=entry.why)
+                entry.power, entry.order, entry.text, entry.outcome or _ILLEGAL, reason)
     extra = []
     for u, d in enumerate(dislodged):
         if u in follows or u in tried:
             continue
         order = Disband(spec_of(d.unit))
         options = places(gmap, state, d)
-        why = "no retreat order: disbanded" if options else "no place to retreat to: disbanded"
+        why = NO_RETREAT_ORDER if options else NO_RETREAT_PLACE
         extra.append(OrderResult(d.unit.power, order, str(order), _SUCCEEDS, why))
     extra.sort(key=lambda r: (r.power, r.text))
     final = tuple(r for r in results if r is not None) + tuple(extra)

@@ -43,6 +43,8 @@ from gm.engine.calendar import Calendar
 from gm.engine.map import GameMap, Overlay
 from gm.engine.orders import Build
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.reason_words import words
+from gm.engine.reasons import Fate, Reason
 from gm.engine.results import OrderResult, PhaseOutcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
@@ -176,7 +178,7 @@ class Variant:
     # build sites for one kind of unit (a variant file's `build_only`): "armies" or "fleets"
     build_only: Mapping[str, str] = field(default_factory=dict)
 
-    def build_refusal(self, order: object) -> str | None:
+    def build_refused(self, order: object) -> Reason | None:
         """Why `order` (a build) may not be given where only one kind of unit is built (as
         DPjudge map files and webDiplomacy variants mark some centres); None if it may."""
         if not self.build_only or not isinstance(order, Build) or order.unit.type is None:
@@ -185,7 +187,13 @@ class Variant:
         kind = self.build_only.get(where)
         if kind is None or _BUILT_KIND[kind] is order.unit.type:
             return None
-        return f"{order.unit} cannot be built: only {kind} are built in {where}"
+        return Reason(Fate.BUILD_KIND_ONLY, unit=str(order.unit), other=str(kind),
+                      province=where)
+
+    def build_refusal(self, order: object) -> str | None:
+        """`build_refused` in words, as a reply refusing the order gives it."""
+        why = self.build_refused(order)
+        return None if why is None else words(why)
 
     @property
     def army_fleet(self) -> bool:

@@ -66,7 +66,7 @@ def results_from_stored(variant: Variant, state: GameState,
         text = r.canonical or r.text
         order = stored_order(r.order, text, board, state.phase.type, variant.order_kinds)
         out.append(OrderResult(r.power, None if isinstance(order, OrderError) else order, text,
-                               r.outcome, r.reason, r.dislodged_by, r.details, why=r.why))
+                               r.outcome, r.why, r.dislodged_by, r.details))
     return tuple(out)
 
 

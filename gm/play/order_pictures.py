@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from gm.engine.game import phase_results
 from gm.engine.orders import AnyOrder, Convoy, SupportHold, SupportMove
 from gm.engine.phase import PhaseType
+from gm.engine.reasons import Fate, Reason
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit
@@ -67,7 +68,7 @@ def void_now(variant: Variant, state: GameState, power: str,
     submitted = [Submitted(power, f"#{n}", o) for n, o in enumerate(orders)]
     return frozenset(
         int(r.text[1:]) for r in phase_results(variant, state, submitted)
-        if (r.outcome is Outcome.ILLEGAL or r.why is not None)
+        if (r.outcome is Outcome.ILLEGAL or r.why.is_void)
         and r.text.startswith("#") and r.text[1:].isdigit() and int(r.text[1:]) in helping)
 
 
@@ -81,7 +82,8 @@ def power_orders_picture(variant: Variant, state: GameState, game: str, power: s
     void = void_now(variant, state, power, orders)
     results = [OrderResult(power, o, str(o), Outcome.ILLEGAL if n in void else Outcome.SUCCEEDS)
                for n, o in enumerate(orders)]
-    results += [OrderResult(power, o, str(o), Outcome.ILLEGAL, "refused on arrival")
+    results += [OrderResult(power, o, str(o), Outcome.ILLEGAL,
+                             Reason(Fate.REFUSED_ON_ARRIVAL))
                 for o in refused]
     caption = f"{game}: {phase}, the orders of {power} as they stand"
     svg = render_map_svg(variant, state, caption, results=results, standing=True,

@@ -20,6 +20,7 @@ from gm.engine.geo import Location, Terrain
 from gm.engine.map import GameMap
 from gm.engine.orders import Move
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.reasons import Fate, Reason
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.rulebook import with_rulebook
 from gm.engine.state import Dislodged, GameState
@@ -559,8 +560,8 @@ def _submission_uncached(
     if found is not None and power is None:
         power = _misspelt_power(variant, found[0])
     if found is None or power is None:
-        named = f"no power called {found[0]!r}" if found else "no power named"
-        reason = f"{named} in {variant.title}; the order is void"
+        reason = Reason(Fate.POWER_UNKNOWN, other=found[0], names=(variant.title,)) if found \
+            else Reason(Fate.POWER_UNNAMED, names=(variant.title,))
         written, text = found or ("?", line)
         return OrderResult(written, None, text, _ILLEGAL, reason)
     text = found[1]

@@ -9,7 +9,7 @@ from typing import Any
 from gm.engine.order_json import decoded, encode
 from gm.engine.orders import AnyOrder
 from gm.engine.phase import Phase
-from gm.engine.reasons import Reason
+from gm.engine.reasons import NOTHING, Fate, Reason
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.store.settings import GameSettings
@@ -59,7 +59,7 @@ class StoredResult:
     dislodged_by: str | None = None
     details: tuple[str, ...] = ()
     order: AnyOrder | None = field(default=None, compare=False)
-    why: Reason | None = field(default=None, compare=False)  # a void order's reason, a value
+    why: Reason = field(default=NOTHING, compare=False)  # `reason` as a value
 
     @staticmethod
     def of(result: OrderResult) -> StoredResult:
@@ -88,7 +88,7 @@ class StoredResult:
         value = order_value(self.order)
         if value is not None:
             out["order"] = value
-        if self.why is not None:
+        if self.why.kind is not Fate.NOTHING:
             out["why"] = self.why.to_json()
         return out
 
@@ -103,7 +103,7 @@ class StoredResult:
             dislodged_by=data.get("dislodged_by"),
             details=tuple(data.get("details", ())),
             order=decoded(data.get("order")),
-            why=Reason.from_json(data.get("why")),
+            why=Reason.from_json(data.get("why")) or Reason.stated(data.get("reason", "")),
         )
 
 

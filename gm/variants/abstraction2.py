@@ -39,8 +39,7 @@ from gm.engine.army_fleet import (
 from gm.engine.calendar import Calendar, Season
 from gm.engine.orders import Exchange
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.reason_words import words
-from gm.engine.reasons import REPLACED
+from gm.engine.reasons import REPLACED, Fate, Reason
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, Verdict
@@ -162,8 +161,7 @@ def exchanges(
         if key in latest:
             old, old_order = latest[key]
             results.append(
-                OrderResult(old.power, old_order, old.text, Outcome.ILLEGAL,
-                            words(REPLACED), why=REPLACED)
+                OrderResult(old.power, old_order, old.text, Outcome.ILLEGAL, REPLACED)
             )
         latest[key] = (sub, sub.order)
     owners = dict(state.owners)
@@ -175,28 +173,30 @@ def exchanges(
             variant, state, power, order, partner.name if partner else None
         )
         if problem is not None:
-            results.append(OrderResult(power, order, sub.text, Outcome.ILLEGAL, problem))
+            results.append(OrderResult(power, order, sub.text, Outcome.ILLEGAL,
+                                       Reason.stated(problem)))
             continue
         other = latest.get((partner_name, power))
-        reason = ""
+        reason: Reason | None = None
         if other is None:
-            reason = f"{partner_name} did not order the exchange"
+            reason = Reason(Fate.EXCHANGE_NOT_ORDERED, power=partner_name)
         elif (set(other[1].give), set(other[1].receive)) != (set(order.receive), set(order.give)):
-            reason = f"{partner_name} ordered a different exchange"
+            reason = Reason(Fate.EXCHANGE_DIFFERENT, power=partner_name)
         else:
             other_partner = variant.power(other[1].partner)
             if _exchange_problem(
                 variant, state, partner_name, other[1],
                 other_partner.name if other_partner else None,
             ) is not None:
-                reason = f"{partner_name}'s side of the exchange cannot be carried out"
-        if reason:
+                reason = Reason(Fate.EXCHANGE_PARTNER_CANNOT, power=partner_name)
+        if reason is not None:
             results.append(OrderResult(power, order, sub.text, Outcome.FAILS, reason))
             continue
         gives, gets = ", ".join(order.give), ", ".join(order.receive)
         results.append(
             OrderResult(power, order, sub.text, Outcome.SUCCEEDS,
-                        f"{power} gives {gives} to {partner_name} and receives {gets}")
+                        Reason(Fate.EXCHANGES, power=power, other=partner_name,
+                               names=tuple(order.give), more=tuple(order.receive)))
         )
         pair = (min(power, partner_name), max(power, partner_name))
         if pair in done:
@@ -224,7 +224,7 @@ def before_phase(
         return HookStep(state), rest
     void = tuple(
         OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL,
-                    "centres are exchanged at the end of a movement phase (rule 6)")
+                    Reason(Fate.EXCHANGE_NOT_IN_PHASE))
         for s in submitted
         if isinstance(s.order, Exchange)
     )

@@ -36,8 +36,7 @@ from types import MappingProxyType
 from gm.engine.game import alive_powers
 from gm.engine.orders import Alliance
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.reason_words import words
-from gm.engine.reasons import Reason, Void
+from gm.engine.reasons import Fate, Reason, Void
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, Verdict
@@ -104,13 +103,13 @@ def _declare(variant: Variant, state: GameState, orders: Sequence[Submitted]) ->
         if unknown:
             unknown_names = Reason(Void.NO_SUCH_POWER, names=tuple(unknown))
             results.append(OrderResult(sub.power, sub.order, sub.text, Outcome.ILLEGAL,
-                                       words(unknown_names), why=unknown_names))
+                                       unknown_names))
             continue
         if sub.power in last:
             old = last[sub.power]
             replaced = Reason(Void.DECLARATION_REPLACED)
             results.append(OrderResult(old.power, old.order, old.text, Outcome.ILLEGAL,
-                                       words(replaced), why=replaced))
+                                       replaced))
         declared[sub.power] = frozenset(members)
         last[sub.power] = sub
     alive = alive_powers(state)
@@ -121,15 +120,14 @@ def _declare(variant: Variant, state: GameState, orders: Sequence[Submitted]) ->
     for power, sub in last.items():
         members = declared[power]
         why = _alliance_fails(members, declared, counts, len(alive), limit)
-        if why:
+        if why is not None:
             results.append(OrderResult(power, sub.order, sub.text, Outcome.FAILS, why))
             continue
         winners = members
-        names = _names(sorted(members))
         total = sum(counts[m] for m in members)
         results.append(OrderResult(power, sub.order, sub.text, Outcome.SUCCEEDS,
-                                   f"the declarations of {names} tally ({total} centres): "
-                                   "they share the victory"))
+                                   Reason(Fate.ALLIANCE_TALLIES, names=tuple(sorted(members)),
+                                          count=total)))
     if not winners:
         return HookStep(state, tuple(results))
     extra = dict(state.extra)
@@ -174,24 +172,22 @@ def _alliance_fails(
     counts: Counter[str],
     alive: int,
     limit: int,
-) -> str:
-    """Why the alliance `members` does not win ("" if it does)."""
+) -> Reason | None:
+    """Why the alliance `members` does not win (None if it does)."""
     if len(members) < 2:
-        return "an alliance needs at least one other power"
+        return Reason(Fate.ALLIANCE_ALONE)
     silent = sorted(m for m in members if m not in declared)
     if silent:
-        return f"the lists do not tally: {_names(silent)} did not declare the alliance"
+        return Reason(Fate.ALLIANCE_NOT_DECLARED, names=tuple(silent))
     differ = sorted(m for m in members if declared[m] != members)
     if differ:
-        return f"the lists do not tally: {_names(differ)} named other powers"
+        return Reason(Fate.ALLIANCE_OTHERS_NAMED, names=tuple(differ))
     if len(members) > limit:
-        return (f"{len(members)} members are more than one third of the {alive} powers "
-                f"left (at most {limit}; Chaos II rule 6)")
+        return Reason(Fate.ALLIANCE_TOO_MANY, count=len(members), against=alive, other=str(limit))
     total = sum(counts[m] for m in members)
     if total < ALLIANCE_CENTRES:
-        return (f"the members own {total} centres together; {ALLIANCE_CENTRES} are needed "
-                "(Chaos II rule 6)")
-    return ""
+        return Reason(Fate.ALLIANCE_TOO_SMALL, count=total, against=ALLIANCE_CENTRES)
+    return None
 
 
 def _names(powers: Sequence[str]) -> str:

@@ -25,8 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from gm.engine.frozen import replace
 from gm.engine.orders import DesignateHome
 from gm.engine.phase import Phase, PhaseType
-from gm.engine.reason_words import words
-from gm.engine.reasons import Reason, Void
+from gm.engine.reasons import Fate, Reason, Void
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.variant import (
@@ -130,8 +129,8 @@ def winter_orders(
         return HookStep(state), submitted
     rest = [s for s in submitted if not isinstance(s.order, kind)]
     if state.phase.type is not PhaseType.ADJUSTMENT:
-        results = tuple(OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL, words(void),
-                                    why=void) for s in own)
+        results = tuple(OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL, void)
+                        for s in own)
         return HookStep(state, results), rest
     return carry_out(variant, state, own), rest
 
@@ -153,21 +152,19 @@ def _designate(variant: Variant, state: GameState, orders: Sequence[Submitted]) 
         power, centre = sub.power, sub.order.province
         why = may_designate(variant, state, power, centre, centres)
         if why is not None:
-            results.append(OrderResult(power, sub.order, sub.text, Outcome.ILLEGAL, words(why),
-                                       why=why))
+            results.append(OrderResult(power, sub.order, sub.text, Outcome.ILLEGAL, why))
             continue
         extra = dict(state.extra)
         used = _words(state, DESIGNATED + power)
         if _started(variant, power, centre):
-            reason = f"{centre}, the starting centre of {power}, is a home centre again"
+            reason = Reason(Fate.HOME_AGAIN_START, province=centre, power=power)
         elif centre in used:
-            reason = f"{centre} is a home centre of {power} again (no designation used)"
+            reason = Reason(Fate.HOME_AGAIN, province=centre, power=power)
         else:
             used.append(centre)
             _set_words(extra, DESIGNATED + power, used)
             left = DESIGNATIONS - len(used)
-            reason = (f"{centre} becomes a home centre of {power} "
-                      f"({left} designation{'s' if left != 1 else ''} left)")
+            reason = Reason(Fate.BECOMES_HOME, province=centre, power=power, count=left)
         _set_words(extra, NEW_HOMES + power, [*_words(state, NEW_HOMES + power), centre])
         state = state.evolve(extra=extra)
         results.append(OrderResult(power, sub.order, sub.text, Outcome.SUCCEEDS, reason))

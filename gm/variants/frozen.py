@@ -21,6 +21,7 @@ from gm.engine.army_fleet import resolve_movement_af
 from gm.engine.map import GameMap
 from gm.engine.orders import Convoy, Embark, Hold, Move
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.reasons import Fate, Reason
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
@@ -107,7 +108,7 @@ class FrozenRegions:
             for r in outcome.results
             if not (
                 isinstance(r.order, Hold)
-                and r.reason.startswith("no order")
+                and r.why.kind is Fate.NO_ORDER
                 and (r.power, r.order.unit.province) in replaced
             )
         ]
@@ -118,8 +119,7 @@ class FrozenRegions:
                     sub.order,
                     sub.text,
                     Outcome.ILLEGAL,
-                    f"{where} is frozen: an army there may leave only overland, not by convoy "
-                    f"(rule 5); {unit} holds",
+                    Reason(Fate.FROZEN_CONVOY, province=where, unit=str(unit)),
                 )
             )
         return PhaseOutcome(outcome.state, tuple(final), outcome.events)

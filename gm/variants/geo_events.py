@@ -42,8 +42,7 @@ from gm.engine.orders import (
     UnitSpec,
 )
 from gm.engine.phase import PhaseType
-from gm.engine.reason_words import words
-from gm.engine.reasons import Reason, Void
+from gm.engine.reasons import Fate, Reason, Void
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.topology import border_key
@@ -204,12 +203,9 @@ class _Tally:
     trimmed: dict[int, str] = field(default_factory=dict)
 
     def refuse(self, sub: Submitted, reason: str | Reason) -> None:
-        """`sub` is void: for `reason` (in words, or as a value worded here)."""
-        if isinstance(reason, Reason):
-            self.results.append(OrderResult(sub.power, sub.order, sub.text, Outcome.ILLEGAL,
-                                            words(reason), why=reason))
-            return
-        self.results.append(OrderResult(sub.power, sub.order, sub.text, Outcome.ILLEGAL, reason))
+        """`sub` is void: for `reason` (a value, or a sentence of the rules kept as it is)."""
+        why = reason if isinstance(reason, Reason) else Reason.stated(reason)
+        self.results.append(OrderResult(sub.power, sub.order, sub.text, Outcome.ILLEGAL, why))
 
 
 def _collect(variant: Variant, state: GameState, gmap: GameMap,
@@ -330,10 +326,9 @@ def _adjudicate(variant: Variant, tally: _Tally) -> tuple[list[_Outcome], list[C
             support[power.name] = support.get(power.name, 0) + 1
             support_results.append((sub, power.name, order))
         else:
-            given = f"ordered {theirs}" if theirs is not None else "ordered no event"
-            tally.results.append(OrderResult(
-                sub.power, order, sub.text, Outcome.FAILS,
-                f"{power.name} {given}, so there is nothing to support (rule 3)"))
+            why = Reason(Fate.NOTHING_TO_SUPPORT, power=power.name, other=str(theirs)) \
+                if theirs is not None else Reason(Fate.NO_EVENT_TO_SUPPORT, power=power.name)
+            tally.results.append(OrderResult(sub.power, order, sub.text, Outcome.FAILS, why))
     outcomes = [
         _Outcome(p, e, 1 + support.get(p, 0), stabs.get(_key(e.target), 0))
         for p, e in sorted(events.items())
@@ -341,17 +336,20 @@ def _adjudicate(variant: Variant, tally: _Tally) -> tuple[list[_Outcome], list[C
     by_power = {o.power: o for o in outcomes}
     for sub, named, order in support_results:
         o = by_power[named]
-        word = "succeeds" if o.succeeds else "fails"
+        kind = Fate.SUPPORT_ADDS_SUCCEEDS if o.succeeds else Fate.SUPPORT_ADDS_FAILS
         tally.results.append(OrderResult(
             sub.power, order, sub.text, Outcome.SUCCEEDS,
-            f"adds 1 to {named}'s {o.event}, which {word} ({o.describe()})"))
+            Reason(kind, power=named, other=str(o.event), count=o.strength,
+                   against=o.stabilisations)))
     for o in outcomes:
         mine = tally.powers[o.power]
         assert mine.event is not None
         sub = mine.event[0]
         outcome = Outcome.SUCCEEDS if o.succeeds else Outcome.FAILS
-        reason = o.describe() + ("" if o.succeeds else ": no change")
-        tally.results.append(OrderResult(sub.power, o.event, sub.text, outcome, reason))
+        tally.results.append(OrderResult(
+            sub.power, o.event, sub.text, outcome,
+            Reason(Fate.EVENT_SUCCEEDS if o.succeeds else Fate.EVENT_NO_CHANGE,
+                   count=o.strength, against=o.stabilisations)))
     attacked: dict[tuple[str, ...], list[_Outcome]] = {}
     for o in outcomes:
         attacked.setdefault(_key(o.event.target), []).append(o)
@@ -371,7 +369,7 @@ def _adjudicate(variant: Variant, tally: _Tally) -> tuple[list[_Outcome], list[C
             if note is not None:
                 reason = f"{note}; {reason}"
             tally.results.append(OrderResult(sub.power, sub.order if note else s, sub.text,
-                                             outcome, reason))
+                                             outcome, Reason.stated(reason)))
     creations: list[CreateCentre] = []
     for mine in tally.powers.values():
         if mine.event is None:
@@ -380,7 +378,7 @@ def _adjudicate(variant: Variant, tally: _Tally) -> tuple[list[_Outcome], list[C
         if isinstance(cc, CreateCentre):
             creations.append(cc)
             tally.results.append(OrderResult(sub.power, cc, sub.text, Outcome.SUCCEEDS,
-                                             "a neutral centre from now on"))
+                                             Reason(Fate.NEUTRAL_CENTRE)))
     return outcomes, creations
 
 
@@ -571,14 +569,15 @@ def _reread(
             mine = state.unit_in(p)
             if p in gone and mine is None:
                 results.append(OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL,
-                                           f"the unit in {p} was destroyed before movement: "
-                                           f"{gone[p]}"))
+                                           Reason(Fate.DESTROYED_BEFORE, province=p,
+                                                  other=gone[p])))
                 continue
             message = _ice_refusal(mine, order, after) if mine is not None \
                 and mine.power == sub.power else None
             if message is not None and mine is not None:
                 # rule 8: refused, and the fleet holds in its place
-                results.append(OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL, message))
+                results.append(OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL,
+                                           Reason.stated(message)))
                 hold = Hold(UnitSpec(mine.type, mine.location))
                 sub = Submitted(sub.power, str(hold), hold)
         out.append(sub)
@@ -632,7 +631,7 @@ def refuse_outside_movement(
     geo, rest = split_orders(submitted)
     results = tuple(
         OrderResult(s.power, s.order, s.text, Outcome.ILLEGAL,
-                    "terrain events are ordered in movement phases only (rule 1)")
+                    Reason(Fate.EVENTS_NOT_NOW))
         for s in geo
     )
     return HookStep(state, results), rest

@@ -31,6 +31,7 @@ from gm.engine.map import GameMap
 from gm.engine.movement import resolve_movement
 from gm.engine.orders import KeepFleet, Move, Retreat
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.reasons import Fate, Reason
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats
 from gm.engine.state import GameState
@@ -116,17 +117,16 @@ def take_keep_orders(
         if retreat:
             unit = next((d.unit for d in state.dislodged if d.unit.province == prov), None)
         if not (movement or retreat):
-            reason = "a `no change` order is given with the season's moves or retreats"
+            reason = Reason(Fate.NO_CHANGE_NOT_NOW)
         elif unit is None or unit.power != sub.power:
-            reason = f"{sub.power} has no unit in {prov}"
+            reason = Reason(Fate.NO_UNIT, power=sub.power, province=prov)
         elif unit.type is not UnitType.FLEET:
-            reason = f"{unit} is not a fleet"
+            reason = Reason(Fate.NOT_A_FLEET, unit=str(unit))
         else:
             extra[KEEP + prov] = sub.power
             results.append(OrderResult(
                 sub.power, order, sub.text, Outcome.SUCCEEDS,
-                f"{unit} will be disbanded, not become an army, if it is stranded inland "
-                "this season"))
+                Reason(Fate.KEEPS_FLEET, unit=str(unit))))
             continue
         results.append(OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL, reason))
     new_state = state if extra == state.extra else state.evolve(extra=extra)

@@ -12,6 +12,7 @@ from gm.engine.geo import Location
 from gm.engine.legality import spec_of
 from gm.engine.map import GameMap
 from gm.engine.orders import Hold, Transform
+from gm.engine.reasons import Fate, Reason
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
@@ -27,27 +28,27 @@ supported to hold) and becomes a fleet at the end of the movement phase unless d
 
 
 def check_transform(gmap: GameMap, state: GameState, power: str, order: Transform) -> (
-    Location | str
+    Location | Reason
 ):
     """Where the fleet will stand if the transform succeeds, or why the order is illegal
     (rule 2: an army of the power, in a coastal province; a split coast must be named)."""
     prov = order.unit.province
     unit = state.unit_in(prov)
     if unit is None or unit.power != power:
-        return f"{power} has no unit in {prov}"
+        return Reason(Fate.NO_UNIT, power=power, province=prov)
     if unit.type is not UnitType.ARMY:
-        return f"only an army can transform into a fleet; {unit} is not an army"
+        return Reason(Fate.NOT_AN_ARMY, unit=str(unit))
     places = gmap.fleet_locations(prov)
     if not places or not gmap.is_land(prov):
-        return f"{prov} is not a coastal province: an army there cannot become a fleet"
+        return Reason(Fate.NOT_COASTAL, province=prov)
     if len(places) == 1:
         return places[0]
-    listed = " or ".join(str(p) for p in places)
+    listed = tuple(str(p) for p in places)
     if order.coast is None or order.coast.coast is None:
-        return f"{prov} has more than one coast: say which ({listed})"
+        return Reason(Fate.COAST_NOT_SAID, province=prov, names=listed)
     wanted = Location(prov, order.coast.coast)
     if order.coast.province != prov or wanted not in places:
-        return f"{order.coast} is not a coast of {prov}: say {listed}"
+        return Reason(Fate.NOT_A_COAST, other=str(order.coast), province=prov, names=listed)
     return wanted
 
 
@@ -68,7 +69,7 @@ def with_transforms(base: Resolver) -> Resolver:
                 passed.append(sub)
                 continue
             found = check_transform(gmap, state, sub.power, order)
-            if isinstance(found, str):
+            if isinstance(found, Reason):
                 key = (sub.power, order.unit.province)
                 if key in illegal:
                     void.append(illegal[key])
@@ -85,13 +86,13 @@ def with_transforms(base: Resolver) -> Resolver:
         units = list(outcome.state.units)
         events: list[str] = []
         for r in outcome.results:
-            if isinstance(r.order, Hold) and r.reason.startswith("no order: "):
+            if isinstance(r.order, Hold) and r.why.kind is Fate.NO_ORDER:
                 bad = illegal.get((r.power, r.order.unit.province))
                 if bad is not None:  # the army of an illegal transform held
-                    fate = r.reason.removeprefix("no order: ")
+                    fate = Reason(Fate.UNIT_FATE, unit=str(r.order.unit), parts=r.why.parts)
                     illegal[(r.power, r.order.unit.province)] = OrderResult(
-                        bad.power, bad.order, bad.text, Outcome.ILLEGAL,
-                        f"{bad.reason}; {r.order.unit} {fate}", r.dislodged_by)
+                        bad.power, bad.order, bad.text, Outcome.ILLEGAL, bad.why.then(fate),
+                        r.dislodged_by)
                     continue
             key = (r.power, r.text)
             if key not in wanted or not isinstance(r.order, Hold):
@@ -104,11 +105,13 @@ def with_transforms(base: Resolver) -> Resolver:
                 units[units.index(army)] = fleet
                 events.append(f"{unit_text(army)} becomes a fleet: {fleet}.")
                 results.append(OrderResult(r.power, order, r.text, Outcome.SUCCEEDS,
-                                           f"becomes {fleet}"))
+                                           Reason(Fate.BECOMES, unit=str(fleet))))
             else:
                 outcome_word = Outcome.FAILS if r.outcome is Outcome.SUCCEEDS else r.outcome
                 results.append(OrderResult(r.power, order, r.text, outcome_word,
-                                           r.reason or "dislodged", r.dislodged_by, r.details))
+                                           r.why if r.why.kind is not Fate.NOTHING
+                                           else Reason(Fate.DISLODGED_ONLY), r.dislodged_by,
+                                           r.details))
         state_after = outcome.state.evolve(units=tuple(units))
         return PhaseOutcome(state_after, (*void, *illegal.values(), *results),
                             outcome.events + tuple(events))

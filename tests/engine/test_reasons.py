@@ -15,7 +15,7 @@ from gm.engine.game import advance
 from gm.engine.orders import Alliance, DesignateHome
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.reason_words import head, refusal, words
-from gm.engine.reasons import REPLACED, Reason, Void
+from gm.engine.reasons import REPLACED, Fate, Reason, Void
 from gm.engine.results import Outcome, Submitted
 from gm.store.rows import StoredResult
 from gm.variants import get_variant
@@ -65,7 +65,7 @@ def test_adjustments_say_why_a_build_or_a_removal_is_void() -> None:
     extra = result(outcome, "Germany: Build A Mun")
     assert extra.why == Reason(Void.BUILD_ONLY, power="Germany", count=1)
     assert extra.reason == words(extra.why)
-    assert result(outcome, "Germany: Build A Kie").why is None
+    assert result(outcome, "Germany: Build A Kie").why == Reason(Fate.BUILDS, unit="A Kie")
     twice = adjustments(["Russia: A War"], {"Mos": "Russia", "StP": "Russia", "War": "Russia"},
                         ["Russia: Build A Mos", "Russia: Build A Mos"])
     second = [r for r in twice.results if r.text == "Build A Mos"][1]
@@ -75,7 +75,8 @@ def test_adjustments_say_why_a_build_or_a_removal_is_void() -> None:
 def test_movement_says_why_an_order_or_a_support_is_void() -> None:
     outcome = movement(["France: A Par"], ["France: A Par - Bur", "France: A Par - Pic"])
     assert result(outcome, "France: A Par - Bur").why == REPLACED
-    assert result(outcome, "France: A Par - Pic").why is None
+    moved = result(outcome, "France: A Par - Pic").why
+    assert moved == Reason(Fate.MOVES, province="Pic") and not moved.is_void
     outcome = movement(
         ["Italy: A Ven", "Italy: A Rom", "Austria: A Tri"],
         ["Italy: A Ven H", "Italy: A Rom S A Ven - Tus", "Austria: A Tri H"],
@@ -105,4 +106,5 @@ def test_a_stored_result_keeps_its_reason() -> None:
     again = StoredResult.from_json(data)
     assert again.why == REPLACED and again.reason == "void: replaced by a later order"
     older = StoredResult.from_json({k: v for k, v in data.items() if k != "why"})
-    assert older.why is None and older.reason == again.reason
+    assert older.why == Reason(Fate.STATED, other=again.reason)
+    assert older.reason == again.reason

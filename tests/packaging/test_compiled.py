@@ -13,6 +13,7 @@ from gm.engine.frozen import replace
 from gm.engine.geo import Location
 from gm.engine.orders import Disband, Hold, Move, UnitSpec
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.reasons import Reason
 from gm.engine.results import OrderResult, Outcome
 from gm.engine.units import Unit, UnitType
 
@@ -81,7 +82,7 @@ def test_replace_copies_a_value_with_fields_changed() -> None:
     move = Move(army, Location("Bur"), True)
     assert replace(move, unit=fleet) == Move(fleet, Location("Bur"), True)
     result = OrderResult("France", move, "A Par - Bur", Outcome.SUCCEEDS)
-    assert replace(result, reason="moved").reason == "moved"
+    assert replace(result, why=Reason.stated("moved")).reason == "moved"
     try:
         replace(move, target=army)
     except TypeError as e:

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from gm.engine.geo import Location, Terrain
 from gm.engine.orders import Hold, Move, SupportMove, UnitSpec
 from gm.engine.phase import Phase, PhaseType
+from gm.engine.reasons import Reason
 from gm.engine.results import OrderResult, Outcome
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
@@ -81,7 +82,7 @@ def sample_results(state: GameState) -> list[OrderResult]:
                 order=order,
                 text=str(order).lower(),
                 outcome=outcome,
-                reason=reason,
+                why=Reason.stated(reason),
                 dislodged_by="A Mun" if i == 1 else None,
                 details=("cut",) if i % 3 == 2 else (),
             )

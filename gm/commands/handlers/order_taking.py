@@ -64,7 +64,7 @@ from gm.engine.orders import (
     Waive,
 )
 from gm.engine.phase import PhaseType
-from gm.engine.reason_words import refusal
+from gm.engine.reason_words import unheaded
 from gm.engine.results import Outcome, Submitted
 from gm.engine.units import Unit, UnitType
 from gm.notation import parse_orders, stored_order
@@ -472,7 +472,7 @@ class OrderTaking:
         submitted.append(Submitted(signed.power, mine, order))
         for result in phase_results(view.variant, view.phase.state, submitted):
             if result.text == mine and result.outcome is Outcome.ILLEGAL:
-                return result.reason if result.why is None else refusal(result.why)
+                return unheaded(result.why)
         return None
 
     # -- the run's end --------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from gm.engine.adjustments import adjustment_deltas, resolve_adjustments
 from gm.engine.army_fleet.legality import (
@@ -34,13 +35,16 @@ from gm.engine.orders import (
     Retreat,
 )
 from gm.engine.phase import PhaseType
-from gm.engine.reason_words import words
-from gm.engine.reasons import REPLACED, Reason, Void
+from gm.engine.reasons import REPLACED, Fate, Reason, Void
 from gm.engine.results import OrderResult, Outcome, PhaseOutcome, Submitted
 from gm.engine.retreats import resolve_retreats
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
 from gm.engine.variant import HookStep, Variant
+
+# the reasons given most often, made once
+_CIRCULAR = Reason(Fate.CIRCULAR_STAND)
+_STAYS_ABOARD = Reason(Fate.ARMY_STAYS_ABOARD)
 
 __all__ = [
     "AFDecisions",
@@ -94,18 +98,18 @@ def embark(
         sub = submitted[n]
         if last[(sub.power, order.unit.province)] != n:
             results[n] = OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL,
-                                     words(REPLACED), why=REPLACED)
+                                     REPLACED)
         else:
             onto.setdefault(order.fleet.province, []).append(n)
     boarding: dict[str, tuple[int, str]] = {}  # army province -> (submission, sea)
     for sea, ns in onto.items():
         if len(ns) > 1:
-            armies = " and ".join(str(legal[n].unit) for n in ns)
+            armies = Reason(Fate.BOARD_CLASH, names=tuple(str(legal[n].unit) for n in ns),
+                            province=sea)
             for n in ns:
                 sub = submitted[n]
                 results[n] = OrderResult(sub.power, legal[n], sub.text, Outcome.ILLEGAL,
-                                         f"{armies} both board the fleet in {sea}, which "
-                                         "carries one army")
+                                         armies)
         else:
             boarding[legal[ns[0]].unit.province] = (ns[0], sea)
     seas = {sea for _, sea in boarding.values()}
@@ -113,7 +117,7 @@ def embark(
         if n not in results:
             sub = submitted[n]
             results[n] = OrderResult(sub.power, order, sub.text, Outcome.SUCCEEDS,
-                                     f"boards F {order.fleet}, forming A/F {order.fleet}")
+                                     Reason(Fate.BOARDS, province=str(order.fleet)))
     remaining: list[Submitted] = []
     for n, sub in enumerate(submitted):
         if n in results:
@@ -123,7 +127,7 @@ def embark(
                 and given.unit.province in boarding \
                 and board.units[given.unit.province].power == sub.power:
             results[n] = OrderResult(sub.power, given, sub.text, Outcome.ILLEGAL,
-                                     words(REPLACED), why=REPLACED)
+                                     REPLACED)
             continue
         remaining.append(sub)
     units = tuple(
@@ -250,61 +254,58 @@ class _AFExplainer(Explainer):
             return f"the army of {self.af.units[self.af.carrier[i]]}"
         return super().name(i)
 
-    def dislodged_text(self, i: int) -> str:
+    def dislodged_reason(self, i: int) -> Reason:
         m = self.dislodged_by[i]
         if m >= self.af.n_real:
-            return f"dislodged by {self.name(m)}, landing from {self.af.prov[m]}"
-        return super().dislodged_text(i)
+            return Reason(Fate.DISLODGED_BY_LANDING, unit=self.name(m), province=self.af.prov[m])
+        return super().dislodged_reason(i)
 
-    def move(self, i: int, details: list[str]) -> tuple[bool, str]:
+    def move(self, i: int, details: list[str]) -> tuple[bool, Reason]:
         dec = self.af
         if dec.stood[i]:
-            return False, "circular reasoning: all units involved stand"
+            return False, _CIRCULAR
         if i in dec.landing and not self.moved[i] and dec.fleet_move_possible(i):
-            return False, (f"its army did not land in {dec.dest[dec.landing[i]]}, so the A/F "
-                           "stays (the army would be left behind to drown)")
+            return False, Reason(Fate.AF_STAYS, province=dec.dest[dec.landing[i]])
         ok, reason = super().move(i, details)
         f = self.boarded.get(i, -1)
         if f >= 0:
-            sea = dec.prov[f]
-            reason += f"; it stays aboard the fleet in {sea}, which becomes A/F {sea}"
+            reason = reason.then(Reason(Fate.STAYS_ABOARD, province=dec.prov[f]))
         return ok, reason
 
-    def landing(self, d: int, details: list[str]) -> tuple[bool, str]:
+    def landing(self, d: int, details: list[str]) -> tuple[bool, Reason]:
         dec = self.af
         where = dec.dest[d]
         if self.moved[d]:
             j = dec.at.get(where, -1)
             if j >= 0 and self.dislodged_by[j] == d:
-                return True, f"the army lands in {where}, dislodging {self.name(j)}"
-            return True, f"the army lands in {where}"
+                return True, Reason(Fate.LANDS_DISLODGING, province=where, unit=self.name(j))
+            return True, Reason(Fate.LANDS, province=where)
         if dec.stood[d]:
-            return False, "circular reasoning: all units involved stand; the army stays aboard"
+            return False, _CIRCULAR.then(_STAYS_ABOARD)
         if not dec.path(d):
-            return False, (f"{self.name(dec.carrier[d])} did not reach {dec.prov[d]}; "
-                           "the army stays aboard")
+            return False, Reason(Fate.CARRIER_DID_NOT_REACH, unit=self.name(dec.carrier[d]),
+                                 province=dec.prov[d]).then(_STAYS_ABOARD)
         ok, reason = Explainer.move(self, d, details)
-        reason = reason.replace(" by convoy", "")
-        return ok, f"{reason}; the army stays aboard"
+        return ok, replace(reason, convoy=False).then(_STAYS_ABOARD)
 
-    def no_path(self, i: int) -> str:
+    def no_path(self, i: int) -> Reason:
         if any(self.af.stood[f] for f in self.af.fleets[i].values()):
-            return "circular reasoning: all units involved stand"
+            return _CIRCULAR
         return super().no_path(i)
 
-    def support(self, s: int) -> tuple[bool, str]:
+    def support(self, s: int) -> tuple[bool, Reason]:
         if self.af.stood[s]:
-            return False, "circular reasoning: all units involved stand"
+            return False, _CIRCULAR
         return super().support(s)
 
-    def convoy(self, c: int) -> tuple[bool, str]:
+    def convoy(self, c: int) -> tuple[bool, Reason]:
         dec = self.af
         if dec.stood[c]:
-            return False, "circular reasoning: all units involved stand"
+            return False, _CIRCULAR
         a = dec.target[c]
         if dec.matched[c] and self.boarded.get(a, -1) == c:
-            return True, (f"carries {self.name(a)}, which could not land in {dec.dest[c]} and "
-                          f"stays aboard: A/F {dec.prov[c]} formed")
+            return True, Reason(Fate.CARRIES_ABOARD, unit=self.name(a), province=dec.dest[c],
+                                other=dec.prov[c])
         return super().convoy(c)
 
 
@@ -361,13 +362,12 @@ def resolve_movement_af(
         assert isinstance(entry.order, Disembark)
         checked = check_disembark(board, sub.power, entry.order, moves_to, hold_only)
         if isinstance(checked, OrderError):
-            entry.outcome, entry.reason = Outcome.ILLEGAL, error_reason(checked)
+            entry.outcome, entry.why = Outcome.ILLEGAL, error_reason(checked)
             continue
         entry.order = checked[0]
         old = landings.get(u)
         if old is not None:
-            old[0].outcome, old[0].reason = Outcome.ILLEGAL, words(REPLACED)
-            old[0].why = REPLACED
+            old[0].outcome, old[0].why = Outcome.ILLEGAL, REPLACED
         landings[u] = (entry, checked[0], checked[1])
     all_units = list(units)
     carrier: dict[int, int] = {}
@@ -539,27 +539,24 @@ def _outcome(
             assert isinstance(entry.order, Order)
             by_entry[id(entry)] = explained.result(u, entry.power, entry.text, entry.order)
             continue
-        reason = entry.reason
+        reason = entry.why
         by = None
         u = held.get(e, -1)
         if u >= 0:
-            reason += explained.fate_of_holder(u)
+            reason = reason.then(explained.fate_of_holder(u))
             by = explained.attacker_name(u)
         by_entry[id(entry)] = OrderResult(entry.power, entry.order, entry.text,
-                                          entry.outcome or Outcome.ILLEGAL, reason, by,
-                                          why=entry.why)
+                                          entry.outcome or Outcome.ILLEGAL, reason, by)
     counted = {id(landings[af][0]): d for d, af in carrier.items()}
     for entry in dis_entries:
         d = counted.get(id(entry), -1)
         if d < 0:
             by_entry[id(entry)] = OrderResult(entry.power, entry.order, entry.text,
-                                              entry.outcome or Outcome.ILLEGAL, entry.reason,
-                                              why=entry.why)
+                                              entry.outcome or Outcome.ILLEGAL, entry.why)
             continue
         details: list[str] = []
         if d in excepted:
-            ok, reason = False, ("the landing would affect the move of its own A/F, so it "
-                                 "fails (the circularity exception); the army stays aboard")
+            ok, reason = False, Reason(Fate.LANDING_EXCEPTED).then(_STAYS_ABOARD)
         else:
             ok, reason = explained.landing(d, details)
         by_entry[id(entry)] = OrderResult(entry.power, entry.order, entry.text,
@@ -575,7 +572,7 @@ def _outcome(
     for i in range(n):
         if i not in follows and i not in tried:
             hold = Hold(spec_of(units[i]))
-            extra.append(explained.result(i, units[i].power, str(hold), hold, "no order: "))
+            extra.append(explained.result(i, units[i].power, str(hold), hold, no_order=True))
     extra.sort(key=lambda r: (r.power, r.text))
     return PhaseOutcome(
         state=state.evolve(units=tuple(new_units), dislodged=tuple(dislodged),
@@ -602,16 +599,16 @@ def resolve_retreats_af(
     units retreating to one province)."""
     boarded: set[str] = set()  # the seas whose fleet an army retreated onto
 
-    def carry_out(gmap: GameMap, unit: Unit, order: Retreat, placed: list[Unit]) -> str:
+    def carry_out(gmap: GameMap, unit: Unit, order: Retreat, placed: list[Unit]) -> Reason:
         dest = order.dest
         if unit.type is UnitType.ARMY and gmap.is_water(dest.province):
             boarded.add(dest.province)
-            return f"retreats onto the fleet in {dest.province}, forming A/F {dest.province}"
+            return Reason(Fate.RETREATS_ABOARD, province=dest.province)
         if unit.type is UnitType.ARMY_FLEET and not gmap.is_water(dest.province):
             placed.append(Unit(unit.power, UnitType.FLEET, dest))
-            return f"retreats to {dest} as a fleet; its army is disbanded"
+            return Reason(Fate.RETREATS_AS_FLEET, province=str(dest))
         placed.append(unit.moved_to(dest))
-        return f"retreats to {dest}"
+        return Reason(Fate.RETREATS, province=str(dest))
 
     outcome = resolve_retreats(gmap, state, submitted, check=check_retreat_order_af,
                                places=retreat_places_af, carry_out=carry_out)
@@ -658,25 +655,23 @@ def resolve_adjustments_af(
             continue
         assert isinstance(order, (Remove, Disband))
         left = -deltas[sub.power] - used.get(sub.power, 0)
-        why: Reason | None = None
         if unit.province in done:
-            why = Reason(Void.ALREADY_REMOVED, unit=str(unit))
-            outcome, reason = Outcome.ILLEGAL, words(why)
+            outcome, reason = Outcome.ILLEGAL, Reason(Void.ALREADY_REMOVED, unit=str(unit))
         elif left <= 0:
-            why = Reason(Void.REMOVE_ONLY, power=sub.power, count=-deltas[sub.power])
-            outcome, reason = Outcome.ILLEGAL, words(why)
+            outcome, reason = Outcome.ILLEGAL, Reason(Void.REMOVE_ONLY, power=sub.power,
+                                                      count=-deltas[sub.power])
         elif order.unit.type is UnitType.ARMY or left == 1:
             fleet = Unit(unit.power, UnitType.FLEET, unit.location)
             units[unit.province] = fleet
             used[sub.power] = used.get(sub.power, 0) + 1
-            outcome, reason = Outcome.SUCCEEDS, f"the army of {unit} removed; {fleet} stays"
+            outcome, reason = Outcome.SUCCEEDS, Reason(Fate.AF_ARMY_REMOVED, unit=str(unit),
+                                                       names=(str(fleet),))
         else:
             del units[unit.province]
             used[sub.power] = used.get(sub.power, 0) + 2
-            outcome, reason = Outcome.SUCCEEDS, f"{unit} removed (its army and its fleet)"
+            outcome, reason = Outcome.SUCCEEDS, Reason(Fate.AF_REMOVED, unit=str(unit))
         done.add(unit.province)
-        results[n] = OrderResult(sub.power, Remove(spec_of(unit)), sub.text, outcome, reason,
-                                 why=why)
+        results[n] = OrderResult(sub.power, Remove(spec_of(unit)), sub.text, outcome, reason)
     before = state.evolve(units=tuple(units.values())) if done else state
     standard = resolve_adjustments(gmap, before, rest, build_sites)
     given = iter(standard.results[: len(rest)])
@@ -696,7 +691,8 @@ def _disorder_af(
     army when one is."""
     removed: dict[str, list[Unit]] = {}
     for r in extra:
-        if isinstance(r.order, Remove) and r.reason.startswith("no order: removed by civil"):
+        if isinstance(r.order, Remove) and r.why.kind is Fate.NO_ORDER \
+                and any(part.kind is Fate.DISORDER for part in r.why.parts):
             unit = before.unit_in(r.order.unit.province)
             if unit is not None:
                 removed.setdefault(r.power, []).append(unit)
@@ -714,20 +710,19 @@ def _disorder_af(
         for unit, distance in disorder_removals(gmap, left, homes, len(left)):
             if due <= 0:
                 break
-            how = "cannot reach a home centre" if distance >= FAR else (
-                f"{distance} move{'s' if distance != 1 else ''} from home")
+            count, where = (-1, "a home centre") if distance >= FAR else (distance, "home")
             units.remove(unit)
             if unit.type is UnitType.ARMY_FLEET and due == 1:
                 fleet = Unit(unit.power, UnitType.FLEET, unit.location)
                 units.append(fleet)
                 due -= 1
-                reason = (f"no order: the army of {unit} removed by civil disorder ({how}); "
-                          f"{fleet} stays")
+                reason = Reason(Fate.AF_DISORDER_ARMY, unit=str(unit), names=(str(fleet),),
+                                count=count, other=where)
             else:
                 due -= 2 if unit.type is UnitType.ARMY_FLEET else 1
-                reason = (f"no order: removed by civil disorder, its army and its fleet ({how})"
-                          if unit.type is UnitType.ARMY_FLEET
-                          else f"no order: removed by civil disorder ({how})")
+                reason = Reason(Fate.AF_DISORDER if unit.type is UnitType.ARMY_FLEET
+                                else Fate.DISORDER, count=count, other=where)
             order = Remove(spec_of(unit))
-            kept.append(OrderResult(power, order, str(order), Outcome.SUCCEEDS, reason))
+            kept.append(OrderResult(power, order, str(order), Outcome.SUCCEEDS,
+                                    Reason(Fate.NO_ORDER).then(reason)))
     return after.evolve(units=tuple(units)), kept
