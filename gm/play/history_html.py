@@ -71,15 +71,18 @@ class _Regions:
         labels = next(i for i, ln in enumerate(lines) if ln.startswith('<g class="labels"'))
         end_labels = labels + lines[labels:].index("</g>")
         self.defs = lines[2]  # <defs>...</defs>: the patterns
-        self.title = lines[4]
-        self.board = lines[6:centres]
+        # the heading (wherever gm.pictures.svg puts it) and the frame the board starts after
+        self.title = next(ln for ln in lines if ln.startswith('<text x="10" y="-9"'))
+        page = next(i for i, ln in enumerate(lines) if ln.startswith('<rect y="-30"'))
+        frame = next(i for i, ln in enumerate(lines) if i > page and ln.startswith("<rect "))
+        self.board = [ln for ln in lines[frame + 1:centres] if ln != self.title]
         self.centres_open = lines[centres]
         self.centres = lines[centres + 1:units - 1]
         self.units = lines[units:labels]
         self.labels = lines[labels:end_labels + 1]
         size = _SIZE.search(self.open)
         self.width = float(size.group(1)) if size else 1000.0
-        self.height = float(lines[5].split('height="', 1)[1].split('"', 1)[0])
+        self.height = float(lines[frame].split('height="', 1)[1].split('"', 1)[0])
 
 
 def _regions(svg: str) -> _Regions | None:

@@ -12,6 +12,7 @@ after the built-in ones.
 from __future__ import annotations
 
 import logging
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from gm.engine.variant import Variant
 from gm.paths import VARIANT_DATA
 
 FIRST = "standard"  # listed first; the other built-in variants follow by name
+_PLAIN_NAME = re.compile(r"[a-z0-9][a-z0-9 _-]{0,63}")  # what a built-in variant's file is named
 
 
 log = logging.getLogger(__name__)
@@ -71,8 +73,13 @@ def _built_in() -> dict[str, tuple[str, ...]]:
 def _built_in_file(key: str) -> Path | None:
     """The file of the built-in variant whose canonical name is `key`, or None (no file is
     parsed: the quick way for a canonical name, as most mail gives it)."""
+    if not _PLAIN_NAME.fullmatch(key):
+        return None  # no file is named so (and a name from mail is never a path)
     path = VARIANT_DATA / f"{key}.toml"
-    return path if key and "/" not in key and path.is_file() else None
+    try:
+        return path if path.is_file() else None
+    except OSError:  # a name the file system refuses
+        return None
 
 
 def names() -> tuple[str, ...]:

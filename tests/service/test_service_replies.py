@@ -142,7 +142,8 @@ def test_create_without_a_password_says_the_password_is_missing(
             "variant: CREATE beta Deluge II secret.") in reply
     reply = _send(database, tmp_path, GM, "CREATE beta Standrd secret")
     assert "line 1: CREATE beta Standrd ******: there is no variant called 'Standrd' (did " \
-           "you mean Standard? variants: Standard, Deluge II (deluge2), Sahara," in reply
+           "you mean Standard? variants: Standard, Abstraction2, Chaos II (chaos2), Deluge II" \
+           " (deluge2), Geophysical Diplomacy (geophysical), Sahara)" in reply
     assert "secret" not in reply.replace("Deluge II secret", "")
     with database.read() as s:
         assert games_repo.find_game(s, "beta") is None

@@ -38,3 +38,9 @@ def test_each_file_gives_its_variant_names_and_rules(path: Path) -> None:
 def test_no_variant_module_builds_or_names_a_variant(module: str) -> None:
     found = importlib.import_module(f"gm.variants.{module}")
     assert not hasattr(found, "build") and not hasattr(found, "ALIASES")
+
+
+@pytest.mark.parametrize("name", ["x" * 5000, "../standard", "standard/../standard", "a\x00b",
+                                  "convoy disband c france aa\udcff-b"])
+def test_a_name_no_file_can_have_is_only_unknown(name: str) -> None:
+    assert canonical_name(name) is None  # never an error of the file system
