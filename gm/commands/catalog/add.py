@@ -8,16 +8,13 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import as_master, refresh, variant_of
-from gm.commands.handlers.seats import new_password, seated_notice
+from gm.commands.handlers.seats import new_password, seated_notice, tell_unseated
 from gm.commands.reading import Draft, bare_address, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.mail.compose import build_subject
-from gm.play.render import render
 from gm.secret import Secret
 from gm.store import audit, join_requests
 from gm.store import powers as powers_repo
-from gm.store.outgoing import Outgoing
 from gm.store.passwords import hash_password
 
 if TYPE_CHECKING:
@@ -72,11 +69,7 @@ def handle(ctx: Context, command: Add) -> None:
                     + ("; a password was made and mailed to them." if made is not None
                        else "; they were mailed the game, the power and the password."))
     ctx.results.mail.append(seated_notice(ctx, game, power.name, command.address, secret))
-    for address in before:
-        ctx.results.mail.append(Outgoing(
-            (address,), build_subject(f"you no longer play {power.name}", game=game.name),
-            render("reply/unseated.txt.j2", game=game.name, power=power.name,
-                   service=ctx.service), game.id))
+    tell_unseated(ctx, game, power.name, list(before))
 
 
 COMMAND = CommandSpec(

@@ -11,16 +11,14 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import as_master, open_phase_of, refresh, variant_of
+from gm.commands.handlers.seats import tell_unseated
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.mail.compose import build_subject
-from gm.play.render import render
 from gm.play.stand_in import play_bots, with_bot
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
-from gm.store.outgoing import Outgoing
 from gm.store.statuses import GameStatus, PowerStatus
 
 if TYPE_CHECKING:
@@ -74,11 +72,7 @@ def handle(ctx: Context, command: AddBot) -> None:
     ctx.results.add(f"The bot plays {power.name} in {game.name}"
                     + (f" (instead of {', '.join(before)}, who was told)" if before else "")
                     + f"; ADD or REPLACE a player to take it back.{ordered}")
-    for address in before:
-        ctx.results.mail.append(Outgoing(
-            (address,), build_subject(f"you no longer play {power.name}", game=game.name),
-            render("reply/unseated.txt.j2", game=game.name, power=power.name,
-                   service=ctx.service), game.id))
+    tell_unseated(ctx, game, power.name, list(before))
 
 
 COMMAND = CommandSpec(

@@ -54,6 +54,15 @@ def seated_notice(ctx: Context, game: GameRecord, power: str, address: str, pass
                     game.id, attachments=phase_event(ctx, game, phase, address, power))
 
 
+def tell_unseated(ctx: Context, game: GameRecord, power: str, addresses: list[str]) -> None:
+    """Tell each of `addresses` that they no longer play `power` (ADD, ADD BOT, REPLACE)."""
+    for address in addresses:
+        ctx.results.mail.append(Outgoing(
+            (address,), build_subject(f"you no longer play {power}", game=game.name),
+            render("reply/unseated.txt.j2", game=game.name, power=power,
+                   service=ctx.service), game.id))
+
+
 def seat(ctx: Context, what: str, name: str) -> tuple[GameRecord, PowerRecord] | None:
     """The GM's game and the power `name` of it, or None after writing why not."""
     signed = as_master(ctx, what)
@@ -124,12 +133,8 @@ def replace_player(ctx: Context, name: str, address: str, password: Secret | Non
         _drop_absences(ctx, game, power.name)
     ctx.results.mail.append(seated_notice(ctx, game, power.name, address, secret,
                                           replaced=True))
-    for previous in old:
-        if previous.lower() != address.lower():
-            ctx.results.mail.append(Outgoing(
-                (previous,), build_subject(f"you no longer play {power.name}", game=game.name),
-                render("reply/unseated.txt.j2", game=game.name, power=power.name,
-                       service=ctx.service), game.id))
+    tell_unseated(ctx, game, power.name,
+                  [previous for previous in old if previous.lower() != address.lower()])
     ctx.results.add(f"{address} now plays {power.name} in {game.name}"
                     + ("" if made is None else "; a new password was made and sent to the new "
                        "player alone") + ". The old password no longer works.")
