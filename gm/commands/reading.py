@@ -97,7 +97,7 @@ def zone_name(name: str) -> str:
     if not zones:  # no tz database to list: ask zoneinfo itself
         try:
             zoneinfo.ZoneInfo(name)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
             pass
         else:
             return name

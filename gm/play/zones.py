@@ -10,7 +10,7 @@ def zone(name: str) -> ZoneInfo:
     """The tz database zone `name`; UTC if the name is not known."""
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long for a file
         return ZoneInfo("UTC")
 
 

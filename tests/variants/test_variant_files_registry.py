@@ -44,3 +44,4 @@ def test_no_variant_module_builds_or_names_a_variant(module: str) -> None:
                                   "convoy disband c france aa\udcff-b"])
 def test_a_name_no_file_can_have_is_only_unknown(name: str) -> None:
     assert canonical_name(name) is None  # never an error of the file system
+

@@ -41,7 +41,7 @@ def handle(ctx: Context, command: SetTimezone) -> None:
         return
     try:
         ZoneInfo(command.zone)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long for a file
         ctx.results.add(f"SET TIMEZONE: {command.zone!r} is not a time zone; give a tz "
                         "database name such as Europe/Paris or UTC.")
         return
