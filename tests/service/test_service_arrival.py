@@ -44,6 +44,8 @@ from tests.support.service_support import (
     until,
 )
 
+pytestmark = pytest.mark.postgresql_too  # times with zones compared in SQL
+
 FRANCE = PLAYERS["France"]
 ORDERS = "SIGNON France omega pwfrance\nA Par - Bur\nA Mar - Spa\nF Bre - MAO"
 SETUP = "\n".join(

@@ -25,6 +25,8 @@ from tests.support.fixtures.mailservers import DovecotServer, ImapAccount, SmtpS
 from tests.support.fixtures.served import Served
 from tests.support.service_support import GM, PLAYERS, SPRING_1901, message
 
+pytestmark = pytest.mark.postgresql_too  # a kill in the middle of a transaction
+
 SETUP = "\n".join(
     ["CREATE kappa standard gmpass"]
     + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]

@@ -9,6 +9,7 @@ PostgreSQL too.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -29,8 +30,11 @@ from tests.service.test_service_hostile import protected_game, snapshot
 from tests.support.hostile_mail import fuzz_messages
 from tests.support.service_support import START, maildir_config
 
+pytestmark = pytest.mark.postgresql_too  # hostile text stored in each database
+
 SEED = 20261123
 COUNT = 10_000
+PARTS = 4  # the messages in four runs of 2,500 (each in a fresh store), spread over the workers
 
 
 def _check_outcome(raw: bytes, outcome: Disposition, config: Config) -> None:
@@ -49,20 +53,22 @@ def _check_outcome(raw: bytes, outcome: Disposition, config: Config) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite"])
-def test_ten_thousand_random_messages(database: Database, tmp_path: Path) -> None:
+@pytest.mark.parametrize("part", range(PARTS))
+def test_ten_thousand_random_messages(part: int, database: Database, tmp_path: Path) -> None:
     config, clock = maildir_config(tmp_path), FixedClock(START)
     protected_game(database, tmp_path)
     before = snapshot(database)
     outcomes: Counter[Disposition] = Counter()
-    for raw in fuzz_messages(SEED, COUNT):
+    size = COUNT // PARTS
+    for raw in islice(fuzz_messages(SEED, COUNT), part * size, (part + 1) * size):
         result = ingest(database, raw, config=config, clock=clock)
         assert result.outcome is not Disposition.SHUNTED, (result.error, raw[:300])
         _check_outcome(raw, result.outcome, config)
         outcomes[result.outcome] += 1
-    assert sum(outcomes.values()) == COUNT, outcomes
+    assert sum(outcomes.values()) == size, outcomes
     # each kind of input occurred in earnest
-    assert (outcomes[Disposition.ANSWERED] > 3000
-            and outcomes[Disposition.AUTOMATIC] > 1000), outcomes
+    assert (outcomes[Disposition.ANSWERED] > 0.3 * size
+            and outcomes[Disposition.AUTOMATIC] > 0.1 * size), outcomes
     with database.read() as s:
         assert not inbound_repo.list_inbound(s, status=InboundStatus.SHUNTED, limit=1)
         assert not inbound_repo.list_inbound(s, status=InboundStatus.NEW, limit=1)

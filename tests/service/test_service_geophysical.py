@@ -7,9 +7,7 @@ lists the terrain events of the phase and their results (Geophysical rules 1-4, 
 from __future__ import annotations
 
 from collections import defaultdict
-from email import message_from_bytes
 from email.message import Message
-from email.policy import default
 from pathlib import Path
 
 from gm.config import Config
@@ -26,6 +24,7 @@ from tests.support.service_support import (
     deliver,
     maildir_config,
     message,
+    read_mail,
     text_of,
 )
 
@@ -54,7 +53,7 @@ SPRING = {
 def _mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
     found: dict[str, list[Message]] = defaultdict(list)
     for path in sorted((outbox / "new").iterdir()):
-        msg = message_from_bytes(path.read_bytes(), policy=default)
+        msg = read_mail(path)
         found[str(msg["To"]).strip().strip("<>").split("<")[-1].rstrip(">")].append(msg)
     return found
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from gm.config import Config
 from gm.service.clock import FixedClock
 from gm.service.ingest import Disposition, ingest
@@ -17,6 +19,8 @@ from gm.store.db import Database
 from gm.store.passwords import hash_password
 from gm.store.statuses import GameStatus, InboundStatus
 from tests.support.service_support import GM, PLAYERS, START, maildir_config, message, unwrapped
+
+pytestmark = pytest.mark.postgresql_too  # duplicates refused by the database
 
 
 def _reply(db: Database, inbound_id: int) -> str:

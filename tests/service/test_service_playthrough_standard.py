@@ -8,10 +8,14 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from gm.service.tick import tick
 from gm.store.db import Database
 from tests.support.mail_table import MailTable, seven_powers
 from tests.support.service_support import PLAYERS
+
+pytestmark = pytest.mark.postgresql_too  # a whole game, as production runs it
 
 
 async def _deadline(table: MailTable) -> dict[str, list[str]]:

@@ -11,11 +11,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.store.statuses import OutboundStatus
 from tests.support.environment import clean_env
 from tests.support.service_support import GM, PLAYERS, deliver, message
+
+pytestmark = pytest.mark.postgresql_too  # a worker process claims rows another writes
 
 WAIT = 90.0
 

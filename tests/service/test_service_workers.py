@@ -18,6 +18,8 @@ from gm.store.statuses import InboundStatus
 from tests.support.environment import clean_env
 from tests.support.service_support import GM, PLAYERS, SPRING_1901, message
 
+pytestmark = pytest.mark.postgresql_too  # several processes on one database
+
 GAME = "race"
 
 

@@ -10,6 +10,7 @@ import sys
 from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 
 from gm.config import Config
@@ -41,6 +42,8 @@ from tests.support.tick_support import (
     submit,
     with_settings,
 )
+
+pytestmark = pytest.mark.postgresql_too  # due phases found by times compared in SQL
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DEADLINE = T0 + timedelta(hours=48)

@@ -21,6 +21,8 @@ from gm.variants import get_variant
 from tests.support.service_support import maildir_config
 from tests.support.tick_support import GM, address, new_game, spring_orders, submit, with_settings
 
+pytestmark = pytest.mark.postgresql_too  # ticks in parallel batches lock rows
+
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DEADLINE = T0 + timedelta(hours=48)
 NAMES = ("alpha", "bravo", "charlie", "delta", "echo")

@@ -25,6 +25,7 @@ from tests.support.service_support import (
     deliver,
     maildir_config,
     message,
+    read_mail,
     text_of,
 )
 
@@ -60,16 +61,18 @@ class MailTable:
     def outbox(self) -> list[Message]:
         """Every message the service has mailed, oldest first."""
         folder = self.config.maildir.outbox / "new"
-        return [message_from_bytes(path.read_bytes(), policy=default)
-                for path in sorted(folder.iterdir() if folder.exists() else ())]
+        return [read_mail(path) for path in sorted(folder.iterdir() if folder.exists() else ())]
 
     async def send(self, sender: str, body: str) -> Message:
         """Deliver `body` from `sender` and run the service once (answered): the reply, whole."""
         raw = message(sender, body)
         asked = message_from_bytes(raw, policy=default)["Message-ID"]
+        folder = self.config.maildir.outbox / "new"
+        before = set(folder.iterdir()) if folder.exists() else set()
         deliver(self.config.maildir.inbox, raw)
         assert await self.run() == [Disposition.ANSWERED]
-        [reply] = [m for m in self.outbox() if m["In-Reply-To"] == asked]
+        [reply] = [read_mail(path) for path in sorted(set(folder.iterdir()) - before)
+                   if read_mail(path)["In-Reply-To"] == asked]
         return reply
 
     async def signed(self, power: str, *lines: str) -> Message:
@@ -95,7 +98,7 @@ class MailTable:
             if path.name in self.seen:
                 continue
             self.seen.add(path.name)
-            msg = message_from_bytes(path.read_bytes(), policy=default)
+            msg = read_mail(path)
             files = [p.get_filename() for p in msg.walk() if p.get_filename()]
             text = f"Subject: {msg['Subject']}\nFiles: {files}\n{text_of(msg)}"
             for addr in str(msg["To"]).split(","):

@@ -14,6 +14,7 @@ from email import message_from_bytes
 from email.message import EmailMessage, Message
 from email.policy import default
 from email.utils import format_datetime, make_msgid
+from functools import lru_cache
 from pathlib import Path
 
 from gm.config import Config, MaildirConfig
@@ -87,11 +88,23 @@ def deliver(inbox: Path, raw: bytes) -> None:
     (inbox / "tmp" / name).rename(inbox / "new" / name)
 
 
+def read_mail(path: Path) -> Message:
+    """The message in a Maildir file, parsed once: a delivered file does not change (its size
+    and time are part of the key all the same), and a test reads its outbox again and again."""
+    stat = path.stat()
+    return _parsed(str(path), stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=256)
+def _parsed(path: str, size: int, mtime: int) -> Message:
+    return message_from_bytes(Path(path).read_bytes(), policy=default)
+
+
 def mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
     """Every message in a Maildir outbox, by recipient address."""
     found: dict[str, list[Message]] = defaultdict(list)
     for path in sorted((outbox / "new").iterdir()):
-        msg = message_from_bytes(path.read_bytes(), policy=default)
+        msg = read_mail(path)
         for addr in str(msg["To"]).split(","):
             found[addr.strip().strip("<>").split("<")[-1].rstrip(">")].append(msg)
     return found
