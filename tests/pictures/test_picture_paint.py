@@ -31,13 +31,18 @@ def _unmatched(a: Pixels, b: Pixels, reach: int = 2, tolerance: int = 60) -> Pix
     """The pixels of `a` (its rim of `reach` left out) with no pixel in `b` within `reach`
     whose colour is within `tolerance` in every channel."""
     height, width = a.shape[:2]
-    core = a[reach:height - reach, reach:width - reach]
-    nearest = np.full(core.shape[:2], 255, np.int16)
+    inner = (slice(reach, height - reach), slice(reach, width - reach))
+    # a pixel matched where it stands is matched; only the others are looked for around
+    unmatched: Pixels = np.abs(a[inner] - b[inner]).max(axis=2) > tolerance
+    ys, xs = np.nonzero(unmatched)
+    ys, xs = ys + reach, xs + reach
+    colours = a[ys, xs]
+    nearest = np.full(len(ys), 255, np.int16)
     for dy in range(-reach, reach + 1):
         for dx in range(-reach, reach + 1):
-            moved = b[reach + dy:height - reach + dy, reach + dx:width - reach + dx]
-            np.minimum(nearest, np.abs(core - moved).max(axis=2), out=nearest)
-    return nearest > tolerance
+            np.minimum(nearest, np.abs(colours - b[ys + dy, xs + dx]).max(axis=1), out=nearest)
+    unmatched[ys - reach, xs - reach] = nearest > tolerance
+    return unmatched
 
 
 def _differences(svg: str) -> tuple[int, list[tuple[int, int]]]:
