@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
@@ -230,15 +230,24 @@ def _stored_file(session: Session, attachment: Attachment) -> OutboundFile:
 def _store_files(session: Session,
                  attachments: Sequence[Attachment]) -> dict[tuple[bytes, bytes | None], int]:
     """Store each distinct content of `attachments` once (a phase's picture, attached to every
-    report of the phase, is one row); the stored file's id by content (`_content`)."""
+    report of the phase, is one row; a picture stored before, as the same orders drawn again
+    are, is that row, drawn already if it was); the stored file's id by content (`_content`)."""
     distinct = {_content(a): a for a in attachments}
     if not distinct:
         return {}
     digests = {key: file_digest(a) for key, a in distinct.items()}
-    ids = dict(session.execute(  # one multi-row INSERT; each row named by its digest
-        insert(OutboundFile).returning(OutboundFile.digest, OutboundFile.id),
-        [{"digest": digests[key], "data": a.data, "svg": a.svg}
-         for key, a in distinct.items()]).tuples().all())
+    ids: dict[str, int] = {}
+    for digest, file_id in session.execute(  # a drawn one first
+            select(OutboundFile.digest, OutboundFile.id)
+            .where(OutboundFile.digest.in_(sorted(set(digests.values()))))
+            .order_by(OutboundFile.svg.is_not(None), OutboundFile.id)).tuples():
+        ids.setdefault(digest, file_id)
+    new = [{"digest": digests[key], "data": a.data, "svg": a.svg}
+           for key, a in distinct.items() if digests[key] not in ids]
+    if new:
+        ids.update(session.execute(  # one multi-row INSERT; each row named by its digest
+            insert(OutboundFile).returning(OutboundFile.digest, OutboundFile.id),
+            new).tuples().all())
     return {key: ids[digests[key]] for key in distinct}
 
 
@@ -302,21 +311,28 @@ class SentText:
     text: str | None
 
 
+# built once (each call then only binds its values): the mail guard asks it of every message
+_REPLIES_TO = (
+    select(OutboundMessage.recipients, OutboundMessage.parts, OutboundBody.parts)
+    .join(InboundMessage, OutboundMessage.inbound_id == InboundMessage.id)
+    .outerjoin(OutboundBody, OutboundMessage.body_id == OutboundBody.id)
+    .where(InboundMessage.sender == bindparam("sender"),
+           OutboundMessage.created_at >= bindparam("since"))
+    .order_by(OutboundMessage.inbound_id.desc(), OutboundMessage.id)
+    .limit(bindparam("limit")))
+
+
 def replies_to(session: Session, sender: str, *, since: datetime,
                limit: int = 3) -> list[SentText]:
     """The mail queued at or after `since` in answer to messages from `sender` (an inbound
     message's sender, as stored): the latest message's first, each message's in the order
     queued (its reply first, then the notices it caused). Only recipients and text are read:
     the attachments (pictures) are left in the database."""
-    stmt = (select(OutboundMessage.recipients, OutboundMessage.parts, OutboundBody.parts)
-            .join(InboundMessage, OutboundMessage.inbound_id == InboundMessage.id)
-            .outerjoin(OutboundBody, OutboundMessage.body_id == OutboundBody.id)
-            .where(InboundMessage.sender == sender, OutboundMessage.created_at >= since)
-            .order_by(OutboundMessage.inbound_id.desc(), OutboundMessage.id).limit(limit))
+    rows = session.execute(_REPLIES_TO, {"sender": sender, "since": since, "limit": limit})
     return [SentText(tuple(recipients),
                      next((p["text"] for p in (shared if shared is not None else own)
                            if p["content_type"] == "text/plain"), None))
-            for recipients, own, shared in session.execute(stmt)]
+            for recipients, own, shared in rows]
 
 
 def claim_due_outbound(
