@@ -161,9 +161,12 @@ def _claim(db: Database, clock: Clock, batch: int, lease: timedelta, *,
                                                 holder=holder)
 
 
-def _sent(db: Database, clock: Clock, outbound_id: int) -> None:
-    with db.engine.begin() as conn:  # one UPDATE: no ORM session needed
+def _sent(db: Database, clock: Clock, outbound_id: int, accepted: list[str]) -> bool:
+    """Mark the message sent; whether any of the `accepted` recipients is marked failing (in
+    the same transaction: most sends need no other)."""
+    with db.engine.begin() as conn:  # one UPDATE and one SELECT: no ORM session needed
         outbound_repo.record_sent(conn, outbound_id, now=clock.now())
+        return address_failures.any_failing(conn, accepted)
 
 
 def _failed(db: Database, outbound_id: int, error: str, retry_at: datetime | None) -> None:
@@ -289,10 +292,11 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
     for address, refusal in report.refused.items():
         # the others accepted it: sending again would duplicate their copy
         log.warning("outbound %s: %s refused (%s); not retried", record.id, address, refusal)
-    await run(partial(_sent, db, clock, record.id))
+    failing = await run(partial(_sent, db, clock, record.id, list(report.accepted)))
     if report.refused:
         await run(partial(_refused, db, record, report.refused, config, clock))
-    await run(partial(_delivered, db, list(report.accepted), config, clock))
+    if failing:
+        await run(partial(_delivered, db, list(report.accepted), config, clock))
     return True
 
 
@@ -304,9 +308,6 @@ def _refused(db: Database, record: OutboundRecord, refusals: Mapping[str, Refusa
 
 
 def _delivered(db: Database, accepted: list[str], config: Config, clock: Clock) -> None:
-    """Clear the failing marks of the recipients the relay accepted, if they have any."""
-    with db.read() as session:  # most sends: one cheap SELECT, no write
-        if not address_failures.any_failing(session, accepted):
-            return
+    """Clear the failing marks of the recipients the relay accepted (some have one)."""
     with db.transaction() as session:
         bounces.delivered(session, accepted, config=config, now=clock.now())
