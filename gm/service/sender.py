@@ -36,6 +36,7 @@ from gm.mail.compose import (
     make_address,
     text_attachment_part,
 )
+from gm.mail.compose_direct import compose_related
 from gm.mail.errors import MailError, PermanentSendError, Refusal, SignInFailed
 from gm.mail.transport import MailSink, OutgoingMessage
 from gm.mail.verp import envelope_sender
@@ -86,7 +87,8 @@ RENEW_EVERY = 5.0  # seconds between two renewals of a sender's claims while it 
 def compose(record: OutboundRecord, config: Config,
             shared: SharedComposer | None = None) -> OutgoingMessage:
     """The message to send for a queued row (its Message-ID is the row's): written directly
-    when it is a simple plain-text one (most replies), else built by the email package, or,
+    when it is a simple plain-text one (most replies) or a simple one whose HTML shows its
+    pictures (an acknowledgement of orders), else built by the email package, or,
     with `shared`, written from the bytes of the last row of the same content (a report's
     copies: gm.service.shared_compose)."""
     headers = dict(record.headers)
@@ -107,6 +109,15 @@ def compose(record: OutboundRecord, config: Config,
     to = [make_address(r) for r in record.recipients]
     attachments = [Attachment(a.filename, a.content_type, a.data, _inline(a.filename, html))
                    for a in record.attachments]
+    if html is not None and all(a.content_id for a in attachments):  # an acknowledgement
+        direct = compose_related(
+            sender=config.address, sender_name=config.display_name,
+            to=list(record.recipients), subject=headers.get("Subject", ""), body=text,
+            html=html, pictures=attachments, message_id=record.message_id,
+            reply_to=reply_to, auto_submitted=headers.get("Auto-Submitted", AUTO_GENERATED),
+            date=record.created_at)
+        if direct is not None:
+            return direct
     build = partial(
         compose_message,
         sender=make_address(config.address, config.display_name),
