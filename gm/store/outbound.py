@@ -150,9 +150,8 @@ def enqueue_many(session: Session, messages: Sequence[NewMessage], *, now: datet
     if any(not m.recipients for m in messages):
         raise StoreError("an outbound message has no recipients")
     bodies = _store_bodies(session, [tuple(m.parts) for m in messages])
-    table = OutboundMessage.__table__
     ids: dict[str, int] = dict(session.execute(  # one multi-row INSERT, each row named
-        insert(table).returning(table.c.message_id, table.c.id),  # type: ignore[arg-type]
+        _INSERT_MESSAGES,
         [{"message_id": m.message_id, "recipients": list(m.recipients),
           "headers": [[n, v] for n, v in m.headers],
           "parts": [] if body is not None else _parts_document(m.parts), "body_id": body,
@@ -166,7 +165,17 @@ def enqueue_many(session: Session, messages: Sequence[NewMessage], *, now: datet
              "content_type": a.content_type, "file_id": files[_content(a)]}
             for m in with_files for i, a in enumerate(m.attachments)]
     if rows:  # RETURNING makes it one multi-row INSERT on PostgreSQL too, not one per row
-        session.execute(insert(OutboundAttachment).returning(OutboundAttachment.id), rows)
+        session.execute(_INSERT_ATTACHMENTS, rows)
+
+
+# the statements of queueing, built once (each call then only binds its values)
+_INSERT_MESSAGES = insert(OutboundMessage.__table__).returning(  # type: ignore[arg-type]
+    OutboundMessage.__table__.c.message_id, OutboundMessage.__table__.c.id)
+_INSERT_ATTACHMENTS = insert(OutboundAttachment).returning(OutboundAttachment.id)
+_INSERT_FILES = insert(OutboundFile).returning(OutboundFile.digest, OutboundFile.id)
+_FILES_BY_DIGEST = (select(OutboundFile.digest, OutboundFile.id)
+                    .where(OutboundFile.digest.in_(bindparam("digests", expanding=True)))
+                    .order_by(OutboundFile.id))
 
 
 def _parts_document(parts: Sequence[BodyPart]) -> list[dict[str, str]]:
@@ -231,23 +240,20 @@ def _store_files(session: Session,
                  attachments: Sequence[Attachment]) -> dict[tuple[bytes, bytes | None], int]:
     """Store each distinct content of `attachments` once (a phase's picture, attached to every
     report of the phase, is one row; a picture stored before, as the same orders drawn again
-    are, is that row, drawn already if it was); the stored file's id by content (`_content`)."""
+    are, is that row, drawn already if it was: `record_drawn` draws every row of a picture);
+    the stored file's id by content (`_content`)."""
     distinct = {_content(a): a for a in attachments}
     if not distinct:
         return {}
     digests = {key: file_digest(a) for key, a in distinct.items()}
     ids: dict[str, int] = {}
-    for digest, file_id in session.execute(  # a drawn one first
-            select(OutboundFile.digest, OutboundFile.id)
-            .where(OutboundFile.digest.in_(sorted(set(digests.values()))))
-            .order_by(OutboundFile.svg.is_not(None), OutboundFile.id)).tuples():
+    for digest, file_id in session.execute(  # the first stored (drawn with the others)
+            _FILES_BY_DIGEST, {"digests": sorted(set(digests.values()))}).tuples():
         ids.setdefault(digest, file_id)
     new = [{"digest": digests[key], "data": a.data, "svg": a.svg}
            for key, a in distinct.items() if digests[key] not in ids]
-    if new:
-        ids.update(session.execute(  # one multi-row INSERT; each row named by its digest
-            insert(OutboundFile).returning(OutboundFile.digest, OutboundFile.id),
-            new).tuples().all())
+    if new:  # one multi-row INSERT; each row named by its digest
+        ids.update(session.execute(_INSERT_FILES, new).tuples().all())
     return {key: ids[digests[key]] for key in distinct}
 
 
