@@ -1,13 +1,15 @@
 """Two `gm serve` processes share one Dovecot mailbox and one PostgreSQL database, and one of
 them, running as on another host (its own host name: the other cannot see whether it lives), is
-killed (SIGKILL) in the middle of its batches: the messages it had claimed and not stored are
-taken over by the other once their lease (`[imap] claim_lease`, short here) has run out, and
-every message is answered exactly once (none lost, none twice)."""
+killed (SIGKILL) in the middle of its batches (stopped first, so that the other is reading the
+mailbox when it dies): the messages it had claimed and not stored are taken over by the other
+once their lease (`[imap] claim_lease`, short here) has run out, and every message is answered
+exactly once (none lost, none twice)."""
 
 from __future__ import annotations
 
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -92,12 +94,16 @@ def test_a_killed_process_claims_are_taken_over_after_their_lease(
         dovecot.save(imap_account.user, message(GM, SETUP, message_id="<setup@example.org>"))
         survivor.start("--tick-every", "0", env=env)
         survivor.wait(lambda: len(smtp_server.received) >= SETUP_MAIL, "the set-up's replies")
-        start_elsewhere(victim, env)
-        victim.wait(lambda: "logged in" in victim.log.read_text(errors="replace"),
-                    "the second process reading the mailbox")
-        append(imap_account, [orders(n) for n in range(COUNT)])  # both claim batches of them
-        victim.wait(lambda: len(logged(victim)) >= 3, "the second process answering")
-        victim.kill()  # SIGKILL, mid-batch: it holds claims on messages it has not stored
+        survivor.stop()
+        append(imap_account, [orders(n) for n in range(COUNT)])
+        start_elsewhere(victim, env)  # alone: it claims the first batches of the orders
+        victim.wait(lambda: len(logged(victim)) >= 3, "the first orders answered")
+        assert victim.proc is not None
+        victim.proc.send_signal(signal.SIGSTOP)  # mid-batch; it renews its claims no more
+        survivor.start("--tick-every", "0", env=env)
+        survivor.wait(lambda: survivor.log.read_text(errors="replace").count("logged in") >= 2,
+                      "the other process reading the mailbox")
+        victim.kill()  # SIGKILL: it holds claims on messages it has not stored
         left = unstored_claims(database, source)
         orphans = {uid: until for uid, (holder, until) in left.items()
                    if holder.startswith(f"{ELSEWHERE} ")}
