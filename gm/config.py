@@ -97,6 +97,9 @@ DEFAULT_POLL_INTERVAL = 60.0
 # early (SET EARLY): a correction mailed just after the orders still counts
 DEFAULT_EARLY_DELAY = 20.0
 DEFAULT_IDLE_TIMEOUT = 600.0  # re-issue IDLE this often (RFC 2177 asks for less than 29 min)
+# seconds a process's claim on a message of a shared folder keeps it from the others
+# (gm.store.mailbox_claims); renewed every quarter of it
+DEFAULT_CLAIM_LEASE = 120.0
 DEFAULT_SMTP_TIMEOUT = 60.0
 DEFAULT_LMTP_SETTLE = 60.0  # seconds the mail server has after a start to hand queued mail over
 DEFAULT_LMTP_QUIET = 3.0  # seconds without a delivery after the flush that end the hand-over
@@ -180,6 +183,7 @@ class ImapConfig:
     ca_file: Path | None = None  # trust these certificates instead of the system's
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
     sign_in: SignIn = field(default_factory=SignIn)
+    claim_lease: float = DEFAULT_CLAIM_LEASE
 
 
 @dataclass(frozen=True)
@@ -269,7 +273,7 @@ _TOP = ("database_url", "data_dir", "address", "display_name", "max_message_byte
 _SIGN_IN = ("password_command", "auth", "token_command", "token_url", "client_id",
             "client_secret", "client_secret_command", "client_secret_file", "refresh_token_file")
 _IMAP = ("host", "port", "security", "user", "password", "password_file", "folder",
-         "processed_folder", "ca_file", "idle_timeout", *_SIGN_IN)
+         "processed_folder", "ca_file", "idle_timeout", "claim_lease", *_SIGN_IN)
 _SMTP = ("host", "port", "security", "user", "password", "password_file", "ca_file", "timeout",
          "verp", *_SIGN_IN)
 _MAILDIR = ("inbox", "outbox")
@@ -616,6 +620,7 @@ def _imap(s: _Settings) -> ImapConfig | None:
         ca_file=s.path("imap.ca_file", Path()) if s.has("imap.ca_file") else None,
         idle_timeout=s.get("imap.idle_timeout", _seconds(1, 1740), DEFAULT_IDLE_TIMEOUT),
         sign_in=_sign_in(s, "imap"),
+        claim_lease=s.get("imap.claim_lease", _seconds(2, 3600), DEFAULT_CLAIM_LEASE),
     )
 
 

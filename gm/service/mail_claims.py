@@ -3,8 +3,9 @@ claimed in the database before their bodies are fetched, so that several `gm ser
 reading one folder each fetch and answer a message alone.
 
 The claims name this process (gm.store.holders) and use the real time, not the service's
-clock: leases are kept between processes. A claim that fails (the database is unreachable)
-leaves the whole batch for a later pass.
+clock: leases are kept between processes. A claim lasts the folder's `claim_lease` (gm.config,
+`[imap] claim_lease`, two minutes unless set) and is renewed every quarter of it. A claim that
+fails (the database is unreachable) leaves the whole batch for a later pass.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -20,7 +21,6 @@ from gm.mail.imap import Claimed, ImapSource
 from gm.store.db import Database
 from gm.store.holders import this_process
 from gm.store.mailbox_claims import (
-    LEASE,
     Uid,
     claim_mail,
     prune_mail_claims,
@@ -31,7 +31,16 @@ from gm.store.mailbox_claims import (
 log = logging.getLogger(__name__)
 
 DbRunner = Callable[[Callable[[], Any]], Awaitable[Any]]
-RENEW_EVERY = LEASE.total_seconds() / 4  # seconds between two renewals of a process's claims
+
+
+def lease_of(source: ImapSource) -> timedelta:
+    """How long a claim of `source`'s messages lasts (its `claim_lease` setting)."""
+    return timedelta(seconds=source.config.claim_lease)
+
+
+def renew_every(source: ImapSource) -> float:
+    """Seconds between two renewals of this process's claims: a quarter of the lease."""
+    return source.config.claim_lease / 4
 
 
 def _uid(mail_id: str) -> Uid | None:
@@ -39,12 +48,14 @@ def _uid(mail_id: str) -> Uid | None:
     return (int(validity), int(uid)) if validity.isdigit() and uid.isdigit() else None
 
 
-def claim_batch(db: Database, source: str, folder: str, mail_ids: list[str]) -> Claimed:
-    """Claim these "UIDVALIDITY:UID" ids of `source` for this process (one transaction)."""
+def claim_batch(db: Database, source: str, folder: str, mail_ids: list[str],
+                lease: timedelta) -> Claimed:
+    """Claim these "UIDVALIDITY:UID" ids of `source` for this process for `lease` (one
+    transaction)."""
     uids = {uid: mail_id for mail_id in mail_ids if (uid := _uid(mail_id)) is not None}
     with db.transaction() as session:
         claims = claim_mail(session, source, folder, uids, holder=this_process().key,
-                            now=datetime.now(UTC))
+                            now=datetime.now(UTC), lease=lease)
     return Claimed(mine=frozenset(uids[u] for u in claims.mine),
                    done=frozenset(uids[u] for u in claims.done),
                    held=frozenset(uids[u] for u in claims.held))
@@ -65,7 +76,7 @@ def claim_before_fetching(source: ImapSource, db: Database, run_db: DbRunner) ->
     async def claim(mail_ids: list[str]) -> Claimed:
         try:
             claimed: Claimed = await run_db(partial(claim_batch, db, source.key, folder,
-                                                    mail_ids))
+                                                    mail_ids, lease_of(source)))
             return claimed
         except Exception:
             log.exception("could not claim %d messages; they are left for a later pass",
@@ -75,18 +86,18 @@ def claim_before_fetching(source: ImapSource, db: Database, run_db: DbRunner) ->
     source.claim = claim
 
 
-def renew(db: Database, source: str) -> None:
-    """Extend this process's claims on `source` by a lease."""
+def renew(db: Database, source: str, lease: timedelta) -> None:
+    """Extend this process's claims on `source` by `lease`."""
     with db.transaction() as session:
-        renew_mail(session, source, this_process().key, now=datetime.now(UTC))
+        renew_mail(session, source, this_process().key, now=datetime.now(UTC), lease=lease)
 
 
 async def keep_claims(source: ImapSource, db: Database, run_db: DbRunner) -> None:
-    """Renew this process's claims every RENEW_EVERY seconds while it runs (until cancelled):
-    what it read ahead stays its own however slowly it works through it."""
+    """Renew this process's claims every quarter lease while it runs (until cancelled): what
+    it read ahead stays its own however slowly it works through it."""
     while True:
-        await asyncio.sleep(RENEW_EVERY)
+        await asyncio.sleep(renew_every(source))
         try:
-            await run_db(partial(renew, db, source.key))
+            await run_db(partial(renew, db, source.key, lease_of(source)))
         except Exception:  # they lapse and another process may take them: read twice, kept once
             log.exception("could not renew the mailbox claims")

@@ -36,6 +36,7 @@ from gm.mail.compose import (
     make_address,
     text_attachment_part,
 )
+from gm.mail.compose_direct import compose_related
 from gm.mail.errors import MailError, PermanentSendError, Refusal, SignInFailed
 from gm.mail.transport import MailSink, OutgoingMessage
 from gm.mail.verp import envelope_sender
@@ -86,7 +87,8 @@ RENEW_EVERY = 5.0  # seconds between two renewals of a sender's claims while it 
 def compose(record: OutboundRecord, config: Config,
             shared: SharedComposer | None = None) -> OutgoingMessage:
     """The message to send for a queued row (its Message-ID is the row's): written directly
-    when it is a simple plain-text one (most replies), else built by the email package, or,
+    when it is a simple plain-text one (most replies) or a simple one whose HTML shows its
+    pictures (an acknowledgement of orders), else built by the email package, or,
     with `shared`, written from the bytes of the last row of the same content (a report's
     copies: gm.service.shared_compose)."""
     headers = dict(record.headers)
@@ -107,6 +109,15 @@ def compose(record: OutboundRecord, config: Config,
     to = [make_address(r) for r in record.recipients]
     attachments = [Attachment(a.filename, a.content_type, a.data, _inline(a.filename, html))
                    for a in record.attachments]
+    if html is not None and all(a.content_id for a in attachments):  # an acknowledgement
+        direct = compose_related(
+            sender=config.address, sender_name=config.display_name,
+            to=list(record.recipients), subject=headers.get("Subject", ""), body=text,
+            html=html, pictures=attachments, message_id=record.message_id,
+            reply_to=reply_to, auto_submitted=headers.get("Auto-Submitted", AUTO_GENERATED),
+            date=record.created_at)
+        if direct is not None:
+            return direct
     build = partial(
         compose_message,
         sender=make_address(config.address, config.display_name),
@@ -161,9 +172,12 @@ def _claim(db: Database, clock: Clock, batch: int, lease: timedelta, *,
                                                 holder=holder)
 
 
-def _sent(db: Database, clock: Clock, outbound_id: int) -> None:
-    with db.engine.begin() as conn:  # one UPDATE: no ORM session needed
+def _sent(db: Database, clock: Clock, outbound_id: int, accepted: list[str]) -> bool:
+    """Mark the message sent; whether any of the `accepted` recipients is marked failing (in
+    the same transaction: most sends need no other)."""
+    with db.engine.begin() as conn:  # one UPDATE and one SELECT: no ORM session needed
         outbound_repo.record_sent(conn, outbound_id, now=clock.now())
+        return address_failures.any_failing(conn, accepted)
 
 
 def _failed(db: Database, outbound_id: int, error: str, retry_at: datetime | None) -> None:
@@ -289,10 +303,11 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
     for address, refusal in report.refused.items():
         # the others accepted it: sending again would duplicate their copy
         log.warning("outbound %s: %s refused (%s); not retried", record.id, address, refusal)
-    await run(partial(_sent, db, clock, record.id))
+    failing = await run(partial(_sent, db, clock, record.id, list(report.accepted)))
     if report.refused:
         await run(partial(_refused, db, record, report.refused, config, clock))
-    await run(partial(_delivered, db, list(report.accepted), config, clock))
+    if failing:
+        await run(partial(_delivered, db, list(report.accepted), config, clock))
     return True
 
 
@@ -304,9 +319,6 @@ def _refused(db: Database, record: OutboundRecord, refusals: Mapping[str, Refusa
 
 
 def _delivered(db: Database, accepted: list[str], config: Config, clock: Clock) -> None:
-    """Clear the failing marks of the recipients the relay accepted, if they have any."""
-    with db.read() as session:  # most sends: one cheap SELECT, no write
-        if not address_failures.any_failing(session, accepted):
-            return
+    """Clear the failing marks of the recipients the relay accepted (some have one)."""
     with db.transaction() as session:
         bounces.delivered(session, accepted, config=config, now=clock.now())

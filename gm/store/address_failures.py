@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import Connection, delete, select
 from sqlalchemy.orm import Session
 
 from gm.store.models import AddressFailure, Game, Power, PowerAddress
@@ -106,8 +106,9 @@ def clear_mark(session: Session, failure: FailureRecord) -> None:
         AddressFailure.address_key == address_key(failure.address)))
 
 
-def any_failing(session: Session, addresses: list[str]) -> bool:
-    """Whether any of `addresses` is marked failing (one cheap query)."""
+def any_failing(session: Session | Connection, addresses: list[str]) -> bool:
+    """Whether any of `addresses` is marked failing (one cheap query; a plain Connection will
+    do)."""
     keys = {address_key(a) for a in addresses}
     return bool(keys) and session.scalar(
         select(AddressFailure.id).where(AddressFailure.address_key.in_(keys)).limit(1)

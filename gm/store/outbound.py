@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
@@ -150,9 +150,8 @@ def enqueue_many(session: Session, messages: Sequence[NewMessage], *, now: datet
     if any(not m.recipients for m in messages):
         raise StoreError("an outbound message has no recipients")
     bodies = _store_bodies(session, [tuple(m.parts) for m in messages])
-    table = OutboundMessage.__table__
     ids: dict[str, int] = dict(session.execute(  # one multi-row INSERT, each row named
-        insert(table).returning(table.c.message_id, table.c.id),  # type: ignore[arg-type]
+        _INSERT_MESSAGES,
         [{"message_id": m.message_id, "recipients": list(m.recipients),
           "headers": [[n, v] for n, v in m.headers],
           "parts": [] if body is not None else _parts_document(m.parts), "body_id": body,
@@ -166,7 +165,17 @@ def enqueue_many(session: Session, messages: Sequence[NewMessage], *, now: datet
              "content_type": a.content_type, "file_id": files[_content(a)]}
             for m in with_files for i, a in enumerate(m.attachments)]
     if rows:  # RETURNING makes it one multi-row INSERT on PostgreSQL too, not one per row
-        session.execute(insert(OutboundAttachment).returning(OutboundAttachment.id), rows)
+        session.execute(_INSERT_ATTACHMENTS, rows)
+
+
+# the statements of queueing, built once (each call then only binds its values)
+_INSERT_MESSAGES = insert(OutboundMessage.__table__).returning(  # type: ignore[arg-type]
+    OutboundMessage.__table__.c.message_id, OutboundMessage.__table__.c.id)
+_INSERT_ATTACHMENTS = insert(OutboundAttachment).returning(OutboundAttachment.id)
+_INSERT_FILES = insert(OutboundFile).returning(OutboundFile.digest, OutboundFile.id)
+_FILES_BY_DIGEST = (select(OutboundFile.digest, OutboundFile.id)
+                    .where(OutboundFile.digest.in_(bindparam("digests", expanding=True)))
+                    .order_by(OutboundFile.id))
 
 
 def _parts_document(parts: Sequence[BodyPart]) -> list[dict[str, str]]:
@@ -230,15 +239,21 @@ def _stored_file(session: Session, attachment: Attachment) -> OutboundFile:
 def _store_files(session: Session,
                  attachments: Sequence[Attachment]) -> dict[tuple[bytes, bytes | None], int]:
     """Store each distinct content of `attachments` once (a phase's picture, attached to every
-    report of the phase, is one row); the stored file's id by content (`_content`)."""
+    report of the phase, is one row; a picture stored before, as the same orders drawn again
+    are, is that row, drawn already if it was: `record_drawn` draws every row of a picture);
+    the stored file's id by content (`_content`)."""
     distinct = {_content(a): a for a in attachments}
     if not distinct:
         return {}
     digests = {key: file_digest(a) for key, a in distinct.items()}
-    ids = dict(session.execute(  # one multi-row INSERT; each row named by its digest
-        insert(OutboundFile).returning(OutboundFile.digest, OutboundFile.id),
-        [{"digest": digests[key], "data": a.data, "svg": a.svg}
-         for key, a in distinct.items()]).tuples().all())
+    ids: dict[str, int] = {}
+    for digest, file_id in session.execute(  # the first stored (drawn with the others)
+            _FILES_BY_DIGEST, {"digests": sorted(set(digests.values()))}).tuples():
+        ids.setdefault(digest, file_id)
+    new = [{"digest": digests[key], "data": a.data, "svg": a.svg}
+           for key, a in distinct.items() if digests[key] not in ids]
+    if new:  # one multi-row INSERT; each row named by its digest
+        ids.update(session.execute(_INSERT_FILES, new).tuples().all())
     return {key: ids[digests[key]] for key in distinct}
 
 
@@ -302,21 +317,28 @@ class SentText:
     text: str | None
 
 
+# built once (each call then only binds its values): the mail guard asks it of every message
+_REPLIES_TO = (
+    select(OutboundMessage.recipients, OutboundMessage.parts, OutboundBody.parts)
+    .join(InboundMessage, OutboundMessage.inbound_id == InboundMessage.id)
+    .outerjoin(OutboundBody, OutboundMessage.body_id == OutboundBody.id)
+    .where(InboundMessage.sender == bindparam("sender"),
+           OutboundMessage.created_at >= bindparam("since"))
+    .order_by(OutboundMessage.inbound_id.desc(), OutboundMessage.id)
+    .limit(bindparam("limit")))
+
+
 def replies_to(session: Session, sender: str, *, since: datetime,
                limit: int = 3) -> list[SentText]:
     """The mail queued at or after `since` in answer to messages from `sender` (an inbound
     message's sender, as stored): the latest message's first, each message's in the order
     queued (its reply first, then the notices it caused). Only recipients and text are read:
     the attachments (pictures) are left in the database."""
-    stmt = (select(OutboundMessage.recipients, OutboundMessage.parts, OutboundBody.parts)
-            .join(InboundMessage, OutboundMessage.inbound_id == InboundMessage.id)
-            .outerjoin(OutboundBody, OutboundMessage.body_id == OutboundBody.id)
-            .where(InboundMessage.sender == sender, OutboundMessage.created_at >= since)
-            .order_by(OutboundMessage.inbound_id.desc(), OutboundMessage.id).limit(limit))
+    rows = session.execute(_REPLIES_TO, {"sender": sender, "since": since, "limit": limit})
     return [SentText(tuple(recipients),
                      next((p["text"] for p in (shared if shared is not None else own)
                            if p["content_type"] == "text/plain"), None))
-            for recipients, own, shared in session.execute(stmt)]
+            for recipients, own, shared in rows]
 
 
 def claim_due_outbound(

@@ -140,6 +140,7 @@ def test_documented_defaults_are_the_loaders() -> None:
         "imap.port": f"{minimal.imap.port} with tls",
         "imap.folder": minimal.imap.folder,
         "imap.idle_timeout": minimal.imap.idle_timeout,
+        "imap.claim_lease": minimal.imap.claim_lease,
         "smtp.security": minimal.smtp.security.value,
         "smtp.port": f"{minimal.smtp.port} with tls",
         "smtp.timeout": minimal.smtp.timeout,

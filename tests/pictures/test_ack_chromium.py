@@ -6,9 +6,12 @@ reply's lines and the picture; the screenshot shows the map (its seas: the image
 
 from __future__ import annotations
 
+from email import message_from_bytes
 from email.message import EmailMessage
+from email.policy import SMTP
 from pathlib import Path
 
+from gm.mail.transport import RawMessage
 from gm.service.clock import FixedClock
 from gm.service.ingest import Disposition, ingest
 from gm.service.sender import compose, draw_pictures
@@ -20,14 +23,18 @@ from tests.support.service_support import GM, PLAYERS, START, maildir_config, me
 
 
 def _reply(db: Database, tmp_path: Path, sender: str, body: str) -> object:
-    """The reply the service queues to `body`, composed for sending (its picture drawn)."""
+    """The reply the service queues to `body`, composed for sending (its picture drawn), read
+    as a mail client reads it (an acknowledgement is written as bytes: gm.mail.compose_direct)."""
     config = maildir_config(tmp_path)
     result = ingest(db, message(sender, body), config=config, clock=FixedClock(START))
     assert result.outcome is Disposition.ANSWERED
     with db.read() as s:
         [record] = [r for r in outbound_repo.list_outbound(s, limit=100)
                     if r.message_id == result.reply_message_id]
-    return compose(draw_pictures(record)[0], config)
+    composed = compose(draw_pictures(record)[0], config)
+    if isinstance(composed, RawMessage):
+        return message_from_bytes(composed.data, policy=SMTP)
+    return composed
 
 
 def test_the_acknowledgement_opens_in_chromium_with_its_picture(tmp_path: Path) -> None:

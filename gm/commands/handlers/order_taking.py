@@ -69,7 +69,8 @@ from gm.engine.results import Outcome, Submitted
 from gm.engine.units import Unit, UnitType
 from gm.notation import parse_orders, stored_order
 from gm.play.deadlines import grace_end
-from gm.play.order_pictures import power_orders_picture, reply_picture
+from gm.play.order_picture_memo import orders_picture
+from gm.play.order_pictures import reply_picture
 from gm.play.picture_choice import mode_for
 from gm.store import powers as powers_repo
 from gm.store import submissions as orders_repo
@@ -582,7 +583,7 @@ class OrderTaking:
         if mode == "none":
             return
         needed = view.needed.get(signed.power)
-        picture = power_orders_picture(
+        picture = orders_picture(
             view.variant, view.phase.state, view.game.name, signed.power, orders,
             refused=list(refused or ()),
             unordered=() if needed is None or view.phase.phase.type is PhaseType.ADJUSTMENT

@@ -1,0 +1,132 @@
+"""The bytes `gm.mail.compose.compose_message` makes for a reply with an HTML alternative that
+shows its pictures (an acknowledgement of orders: text, HTML and the PNG of the orders),
+written directly: the email package's header objects cost milliseconds a message.
+
+Only the simple kind is written here, else None (and the email package builds it): headers as
+`compose_plain` writes them (ASCII, plain addresses, no line over 78 characters), a 7-bit text
+part, an HTML part the package would send as 7-bit or quoted-printable, and pictures every one
+of which the HTML shows. The structure is the package's: multipart/alternative of the text and
+a multipart/related of the HTML and the pictures, each multipart with a random `=_gm_`
+boundary; a picture's part is written by the package itself (and remembered: the same picture
+goes out again).
+"""
+
+from __future__ import annotations
+
+import binascii
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from email import quoprimime
+from functools import lru_cache
+
+from gm.mail.compose import (
+    Attachment,
+    ReplyTo,
+    _binary_part,
+    _filename,
+    _mime_type,
+    checked_message_id,
+    compose_plain,
+    flatten,
+)
+from gm.mail.transport import RawMessage
+
+_LINE = 78  # the email package's policy.max_line_length
+_CRLF = "\r\n"
+
+
+def _boundary() -> str:
+    return f"=_gm_{secrets.token_hex(16)}"
+
+
+def _crlf(text: str) -> str:
+    """`text`'s line ends as CRLF (the generator writes a part's lines so)."""
+    return text.replace("\r\n", "\n").replace("\n", _CRLF)
+
+
+def html_payload(html: str) -> tuple[str, str] | None:
+    """The Content-Transfer-Encoding and body the email package gives `html` as UTF-8 text
+    (email.contentmanager's choice: 7bit when every line fits and it is ASCII, else quoted-
+    printable unless base64 is shorter); None for any other outcome (8bit, base64)."""
+    lines = html.encode("utf-8").splitlines()
+    if max((len(x) for x in lines), default=0) <= _LINE:
+        body = b"\n".join(lines) + b"\n"
+        return ("7bit", body.decode("ascii")) if body.isascii() else None
+    sniff = b"\r\n".join(lines[:10]) + b"\r\n"
+    sniff_qp = quoprimime.body_encode(sniff.decode("latin-1"), _LINE)
+    if len(sniff_qp) > len(binascii.b2a_base64(sniff)):
+        return None
+    if len(lines) <= 10:
+        return "quoted-printable", sniff_qp
+    return "quoted-printable", quoprimime.body_encode(
+        (b"\n".join(lines) + b"\n").decode("latin-1"), _LINE)
+
+
+@lru_cache(maxsize=16)
+def _picture_part(filename: str, content_type: str, content_id: str, data: bytes) -> bytes:
+    """An inline picture's MIME part, headers and body, as compose_message writes it."""
+    maintype, subtype = _mime_type(content_type)
+    return flatten(_binary_part(data, maintype, subtype, filename=_filename(filename),
+                                disposition="inline", cid=checked_message_id(content_id)))
+
+
+def compose_related(
+    *,
+    sender: str,
+    sender_name: str,
+    to: Sequence[str],
+    subject: str,
+    body: str,
+    html: str,
+    pictures: Sequence[Attachment],
+    message_id: str,
+    reply_to: ReplyTo | None = None,
+    auto_submitted: str = "auto-replied",
+    date: datetime | None = None,
+) -> RawMessage | None:
+    """The message of `body`, `html` and the `pictures` it shows (each with its content id),
+    written directly; None unless it is of the simple kind (see the module docstring)."""
+    if not pictures or any(p.content_id is None for p in pictures):
+        return None
+    head = compose_plain(sender=sender, sender_name=sender_name, to=to, subject=subject,
+                         body=body, message_id=message_id, reply_to=reply_to,
+                         auto_submitted=auto_submitted, date=date)
+    encoded = html_payload(html)
+    if head is None or encoded is None:
+        return None
+    cte, payload = encoded
+    text = head.data.decode("ascii")
+    headers, _, text_body = text.partition(_CRLF + _CRLF)
+    kept = [line for line in headers.split(_CRLF) if not line.startswith(
+        ("Content-Type:", "Content-Transfer-Encoding:", "MIME-Version:"))]
+    outer, inner = _boundary(), _boundary()
+    parts = [
+        *kept,
+        "MIME-Version: 1.0",
+        f'Content-Type: multipart/alternative;{_CRLF} boundary="{outer}"',
+        "",
+        f"--{outer}",
+        'Content-Type: text/plain; charset="utf-8"',
+        "Content-Transfer-Encoding: 7bit",
+        "",
+        text_body,  # ends with its line end
+        f"--{outer}",
+        "MIME-Version: 1.0",
+        f'Content-Type: multipart/related;{_CRLF} boundary="{inner}"',
+        "",
+        f"--{inner}",
+        'Content-Type: text/html; charset="utf-8"',
+        f"Content-Transfer-Encoding: {cte}",
+        "",
+        _crlf(payload),
+    ]
+    out = _CRLF.join(parts).encode("ascii")  # ends with the HTML's last line end
+    for picture in pictures:
+        assert picture.content_id is not None
+        out += (f"{_CRLF}--{inner}{_CRLF}".encode("ascii")
+                + _picture_part(picture.filename, picture.content_type, picture.content_id,
+                                picture.data))
+    out += f"{_CRLF}--{inner}--{_CRLF}{_CRLF}--{outer}--{_CRLF}".encode("ascii")
+    return RawMessage(message_id=head.message_id, sender=head.sender,
+                      recipients=head.recipients, data=out)
