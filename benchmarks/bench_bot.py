@@ -11,6 +11,7 @@ Three measures (not timed tests: run by hand, figures in the output):
 - CPU: the most and the mean CPU time one power's orders take in a phase (process time).
 
 Run: .venv/bin/python benchmarks/bench_bot.py [--games N] [--years N] [--only seats|variants]
+     [--variant NAME] [--seated]
 """
 
 from __future__ import annotations
@@ -51,9 +52,10 @@ class Stats:
 
 
 def play(variant: Variant, seats: dict[str, StandIn], *, until: int, stats: Stats,
-         rng: random.Random | None = None) -> GameState:
+         rng: random.Random | None = None, seated: bool = False) -> GameState:
     """Play `variant` from its start until after the Winter of `until` (or its end), each
-    power by its policy in `seats` (HOLD if not named)."""
+    power by its policy in `seats` (HOLD if not named; `seated`: the bots play as the powers'
+    players, declaring Chaos II's alliances)."""
     state = variant.start_state()
     last: dict[str, list[AnyOrder]] = {}
     first = True
@@ -63,7 +65,8 @@ def play(variant: Variant, seats: dict[str, StandIn], *, until: int, stats: Stat
             policy = seats.get(power, StandIn.HOLD)
             started = time.process_time()
             try:
-                orders = policy_orders(policy, variant, state, power, last.get(power, ()))
+                orders = policy_orders(policy, variant, state, power, last.get(power, ()),
+                                       seated=seated)
             except Exception as exc:  # counted: the run goes on
                 stats.errors.append(f"{variant.name} {state.phase} {power}: {exc!r}")
                 orders = []
@@ -130,14 +133,15 @@ def seats(games: int, seed: int, policies: Sequence[StandIn]) -> None:
               f"{min(means):.2f}")
 
 
-def variants(years: int, names: Sequence[str]) -> None:
-    print(f"every power a bot, {years} years of each variant:")
+def variants(years: int, names: Sequence[str], seated: bool = False) -> None:
+    print(f"every power a bot{' (seated: alliances declared)' if seated else ''}, {years} years "
+          "of each variant:")
     for name in names:
         variant = get_variant(name)
         stats = Stats()
         started = time.process_time()
         state = play(variant, dict.fromkeys(variant.power_names, StandIn.BOT),
-                     until=variant.start_phase.year + years - 1, stats=stats)
+                     until=variant.start_phase.year + years - 1, stats=stats, seated=seated)
         took = time.process_time() - started
         end = (f"won by {', '.join(state.winners) or 'nobody'} in {state.phase}"
                if state.finished else f"to {state.phase}")
@@ -161,9 +165,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", choices=("seats", "variants"))
     parser.add_argument("--variant", action="append", choices=VARIANTS)
     parser.add_argument("--against", action="append", choices=("HOLD", "REPEAT", "DEFEND"))
+    parser.add_argument("--seated", action="store_true",
+                        help="the variants' bots play as seated players (Chaos II alliances)")
     args = parser.parse_args(argv)
     if args.only in (None, "variants"):
-        variants(args.years, args.variant or VARIANTS)
+        variants(args.years, args.variant or VARIANTS, args.seated)
     if args.only in (None, "seats"):
         seats(args.games, args.seed,
               [StandIn(a) for a in args.against or ("HOLD", "REPEAT", "DEFEND")])
