@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from gm.bot.policies import StandIn, policy_orders
-from gm.engine.game import advance, orders_needed
+from gm.engine.game import advance, orders_needed, phase_results
 from gm.engine.orders import AnyOrder, Move, Order
 from gm.engine.phase import PhaseType
 from gm.engine.results import Outcome, Submitted
@@ -36,7 +36,7 @@ from gm.variants.registry import get_variant
 VARIANTS = ("standard", "deluge2", "sahara", "abstraction2", "chaos2", "geophysical")
 # the variants' own orders, counted by name (gm.engine.orders)
 OWN_KINDS = ("Embark", "Disembark", "Transform", "KeepFleet", "DesignateHome", "Alliance",
-             "Convoy", "GeoEvent", "SupportEvent")
+             "Convoy", "GeoEvent", "SupportEvent", "CreateCentre", "Stabilize")
 Chooser = Callable[[Variant, GameState, str], list[AnyOrder]]
 
 
@@ -46,6 +46,9 @@ class Stats:
     def __init__(self) -> None:
         self.orders = 0
         self.illegal: list[str] = []
+        # legal as given, void once other powers' Geophysical events changed the map (the unit
+        # destroyed, its move now across water): not the bot's error
+        self.voided: list[str] = []
         self.errors: list[str] = []
         self.cpu: list[float] = []
         self.kinds: Counter[str] = Counter()  # the variants' own orders given, by kind
@@ -80,10 +83,16 @@ def play(variant: Variant, seats: dict[str, StandIn], *, until: int, stats: Stat
         stats.orders += len(submitted)
         step = advance(variant, state, submitted)
         for report in step.reports[:1]:
+            alone: dict[str, set[str]] = {}
             for r in report.results:
-                if r.outcome is Outcome.ILLEGAL and r.text != "":
-                    stats.illegal.append(f"{variant.name} {state.phase} {r.power}: "
-                                         f"{r.text} ({r.reason})")
+                if r.outcome is not Outcome.ILLEGAL or r.text == "":
+                    continue
+                if r.power not in alone:  # the power's orders alone: what it is to blame for
+                    own = [s for s in submitted if s.power == r.power]
+                    alone[r.power] = {a.text for a in phase_results(variant, state, own)
+                                      if a.outcome is Outcome.ILLEGAL and a.power == r.power}
+                line = f"{variant.name} {state.phase} {r.power}: {r.text} ({r.reason})"
+                (stats.illegal if r.text in alone[r.power] else stats.voided).append(line)
         state = step.state
         first = False
     return state
@@ -147,6 +156,7 @@ def variants(years: int, names: Sequence[str], seated: bool = False) -> None:
                if state.finished else f"to {state.phase}")
         print(f"  {name:<13} powers {len(variant.power_names):2d}  {end}  "
               f"orders {stats.orders:5d}  illegal {len(stats.illegal)}  "
+              + (f"void by others' events {len(stats.voided)}  " if stats.voided else "") +
               f"errors {len(stats.errors)}  cpu per power and phase: max "
               f"{max(stats.cpu) * 1000:.0f} ms, mean {statistics.mean(stats.cpu) * 1000:.1f} ms"
               f"  (run {took:.0f} s)")

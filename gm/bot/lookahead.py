@@ -29,7 +29,7 @@ def _score(pos: Position, after: GameState) -> float:
     return 10 * owned + 4 * taking - 6 * lost - 0.2 * progress
 
 
-def _others(pos: Position) -> list[Submitted]:
+def others_orders(pos: Position) -> list[Submitted]:
     """What the other powers may order, as DEFEND would."""
     guessed: list[Submitted] = []
     for power in sorted({u.power for u in pos.state.units} - {pos.power, NEUTRAL}):
@@ -53,7 +53,7 @@ def best_plan(pos: Position, plans: Sequence[list[AnyOrder]]) -> list[AnyOrder]:
     if there is one only, or all score alike)."""
     if len(plans) == 1:
         return plans[0]
-    models: Sequence[list[Submitted]] = (_others(pos),)  # more guesses may be added
+    models: Sequence[list[Submitted]] = (others_orders(pos),)  # more guesses may be added
     best: tuple[float, int] | None = None
     for n, plan in enumerate(plans):
         mine = [Submitted(pos.power, str(o), o) for o in plan]

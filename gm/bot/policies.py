@@ -9,7 +9,8 @@ stand-in plays):
   enter gets a unit; the others hold.
 - REPEAT gives again the power's orders of its last movement phase where they are still legal
   (the same unit in the same place); its other units hold.
-- BOT plays (gm.bot.play), with the variants' own orders (gm.bot.variant_orders); a bot
+- BOT plays (gm.bot.play), with the variants' own orders (gm.bot.variant_orders) and
+  Geophysical's terrain orders (gm.bot.terrain); a bot
   seated in a power (`seated`: it is the power's player, not standing in for one) also
   declares Chaos II's alliances (gm.bot.alliance), which end the game.
 
@@ -28,6 +29,7 @@ from gm.bot.defend import defend_movement
 from gm.bot.legal import checked, keep_legal, retreat_targets, spec, try_build
 from gm.bot.lookahead import best_movement, best_plan
 from gm.bot.position import FAR, Position
+from gm.bot.terrain import terrain_orders
 from gm.bot.variant_orders import army_fleet_orders, convoy_orders, designations
 from gm.engine.civil_disorder import disorder_removals
 from gm.engine.game import orders_needed
@@ -182,7 +184,8 @@ def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: st
         if not pos.mine:
             return []
         if policy is StandIn.BOT:
-            chosen = _with_variant_orders(pos, _transforms(pos, best_movement(pos)))
+            chosen = terrain_orders(pos, _with_variant_orders(
+                pos, _transforms(pos, best_movement(pos))))
         elif policy is StandIn.REPEAT:
             chosen = repeat_movement(pos, last)
         else:
