@@ -161,10 +161,11 @@ def _transforms(pos: Position, orders: list[AnyOrder]) -> list[AnyOrder]:
 
 def _with_variant_orders(pos: Position, plan: list[AnyOrder]) -> list[AnyOrder]:
     """`plan`, or the plan with the landings, boardings and convoys the variant allows
-    (gm.bot.variant_orders: with the fleets that hold, or also those moving to no centre),
+    (gm.bot.variant_orders: with the fleets that hold, or also those moving to no centre, or
+    any fleet),
     whichever the engine's adjudication scores best (gm.bot.lookahead)."""
     plans = [plan]
-    for eager in (False, True):
+    for eager in (0, 1, 2):
         other = convoy_orders(pos, army_fleet_orders(pos, plan, eager), eager)
         if all({str(o) for o in other} != {str(o) for o in p} for p in plans):
             plans.append(other)

@@ -50,16 +50,17 @@ def _landing(pos: Position, unit: Unit, bound: set[str]) -> Disembark | None:
     return None
 
 
-def _staying(pos: Position, order: Order | None, eager: bool) -> bool:
-    """May a fleet given `order` stay instead: it holds, or (`eager`) it only moves to a place
-    that is not a centre the power wants?"""
-    if isinstance(order, Hold):
+def _staying(pos: Position, order: Order | None, eager: int) -> bool:
+    """May a fleet given `order` stay instead: it holds, or (`eager` 1) it only moves to a
+    place that is not a centre the power wants, or (`eager` 2) whatever its order (the plan
+    with it is weighed against the plan without, gm.bot.lookahead)?"""
+    if isinstance(order, Hold) or eager >= 2:
         return True
-    return eager and isinstance(order, Move) and order.dest.province not in pos.wanted
+    return eager == 1 and isinstance(order, Move) and order.dest.province not in pos.wanted
 
 
 def _boarding(pos: Position, army: Unit, fleets: list[Unit], by_place: dict[str, Order],
-              boarded: set[str], eager: bool) -> Embark | None:
+              boarded: set[str], eager: int) -> Embark | None:
     """`army` boards a staying fleet of its power next to a wanted centre it cannot walk to."""
     for fleet in fleets:
         if fleet.province in boarded or not _staying(pos, by_place.get(fleet.province), eager):
@@ -85,9 +86,9 @@ def _idle(pos: Position, order: AnyOrder) -> bool:
 
 
 def army_fleet_orders(pos: Position, orders: list[AnyOrder],
-                      eager: bool = False) -> list[AnyOrder]:
+                      eager: int = 0) -> list[AnyOrder]:
     """`orders` with the landings and boardings the A/F rules allow and the bot wants
-    (`eager`: a fleet moving to no wanted centre holds instead, to be boarded)."""
+    (`eager`: which fleets hold instead, to be boarded: see `_staying`)."""
     if OrderKind.ARMY_FLEET not in pos.variant.order_kinds:
         return orders
     bound, by_place = _given(orders)
@@ -141,9 +142,9 @@ def _convoy(pos: Position, army: Unit, fleet: Unit, bound: set[str]) -> list[Any
 
 
 def convoy_orders(pos: Position, orders: list[AnyOrder],
-                  eager: bool = False) -> list[AnyOrder]:
+                  eager: int = 0) -> list[AnyOrder]:
     """`orders` with idle armies convoyed across one sea by a holding fleet of the power
-    (`eager`: or by one moving to no wanted centre)."""
+    (`eager`: or by one moving elsewhere, see `_staying`; the place it moved to is free)."""
     bound, by_place = _given(orders)
     fleets = [u for u in pos.mine if u.type is UnitType.FLEET
               and _staying(pos, by_place.get(u.province), eager)
@@ -157,7 +158,9 @@ def convoy_orders(pos: Position, orders: list[AnyOrder],
         for fleet in fleets:
             if fleet.province in given:
                 continue
-            pair = _convoy(pos, army, fleet, bound)
+            left = by_place.get(fleet.province)
+            free = {left.dest.province} if isinstance(left, Move) else set()
+            pair = _convoy(pos, army, fleet, bound - free)
             if pair:
                 given[army.province], given[fleet.province] = pair
                 assert isinstance(pair[0], Move)
