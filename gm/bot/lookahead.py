@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from gm.bot.defend import defend_movement
 from gm.bot.play import STYLES, bot_movement
-from gm.bot.position import FAR, Position
+from gm.bot.position import Position
 from gm.engine.game import advance
 from gm.engine.orders import AnyOrder
 from gm.engine.results import Submitted
@@ -24,8 +24,8 @@ def _score(pos: Position, after: GameState) -> float:
     mine = after.units_of(power)
     taking = sum(1 for u in mine if u.province in pos.wanted and u.province in pos.gmap.centres)
     lost = max(0, len(pos.mine) - len(mine))  # dislodged (or destroyed) in the phase
-    progress = sum(min(pos.far(u.type, u.location), 8) for u in mine
-                   if pos.far(u.type, u.location) < FAR)
+    # a unit that cannot reach any wanted centre counts as far as the farthest counted
+    progress = sum(min(pos.far(u.type, u.location), 8) for u in mine)
     return 10 * owned + 4 * taking - 6 * lost - 0.2 * progress
 
 

@@ -221,13 +221,13 @@ def _advance(plan: _Plan, empty_only: bool = False) -> None:
                 if now > 4:
                     continue
             else:
-                now = pos.far(unit.type, unit.location)
+                now = pos.far(unit.type, unit.location, sea=True)
             best: tuple[int, int, int, str] | None = None
             for province, move in pos.moves[unit].items():
                 if not plan.can_enter(unit, province) or pos.foreign(province) is not None:
                     continue
                 if not empty_only:
-                    far = pos.far(unit.type, move.dest)
+                    far = pos.far(unit.type, move.dest, sea=True)
                 elif unit.type is UnitType.ARMY:
                     far = army_d.get(province, FAR)
                 else:

@@ -1,7 +1,8 @@
 """The position as one power sees it, read once per phase: its units and centres, the centres
 it wants, who could reach each province next, and how far each place is from a wanted centre
-(for an army and for a fleet; an army that cannot walk to any, as on an island, counts the
-seas it would be convoyed across, three steps each: gm.bot.variant_orders convoys it)."""
+(for an army and for a fleet; where the bot moves an army that cannot walk to any, as on an
+island, it counts the seas it would be convoyed across, three steps each: gm.bot.variant_orders
+convoys it)."""
 
 from __future__ import annotations
 
@@ -108,13 +109,14 @@ class Position:
             return self.gmap.army_adj.get(unit.province, ())
         return self.fleet_graph.get(unit.province, ())
 
-    def far(self, unit_type: UnitType, place: str | Location) -> int:
+    def far(self, unit_type: UnitType, place: str | Location, *, sea: bool = False) -> int:
         """Steps from `place` to a wanted centre for a unit of `unit_type` (a fleet from the
-        best coast of a province, or from the location given)."""
+        best coast of a province, or from the location given; `sea`: an army that cannot
+        walk to any counts the seas it could be convoyed across)."""
         if unit_type is UnitType.ARMY:
             province = place if isinstance(place, str) else place.province
             walk = self.army_far.get(province, FAR)
-            return walk if walk < FAR else self.army_sea_far.get(province, FAR)
+            return walk if walk < FAR or not sea else self.army_sea_far.get(province, FAR)
         if isinstance(place, Location):
             return self.fleet_far.get(place, FAR)
         return min((self.fleet_far.get(loc, FAR) for loc in self.gmap.fleet_locations(place)),

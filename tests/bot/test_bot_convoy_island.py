@@ -28,7 +28,8 @@ def test_englands_army_is_convoyed_to_the_continent() -> None:
     start = STANDARD.start_state()
     pos = Position.of(STANDARD, start, "England")
     assert pos.army_far.get("Lvp", FAR) == FAR  # no walk off the island
-    assert pos.far(UnitType.ARMY, "Lvp") == 4  # Lvp, Yor, into NTH, out of it, Hol
+    assert pos.far(UnitType.ARMY, "Lvp") == FAR
+    assert pos.far(UnitType.ARMY, "Lvp", sea=True) == 4  # Lvp, Yor, into NTH, out of it, Hol
     spring, state = _england(start)
     [army] = [o for o in spring if isinstance(o, Move) and o.unit.province == "Lvp"]
     assert army.dest.province in ("Edi", "Yor")  # the shore of the North Sea
