@@ -11,6 +11,7 @@ Three measures (not timed tests: run by hand, figures in the output):
 - CPU: the most and the mean CPU time one power's orders take in a phase (process time).
 
 Run: .venv/bin/python benchmarks/bench_bot.py [--games N] [--years N] [--only seats|variants]
+     [--variant NAME] [--seated]
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from gm.bot.policies import StandIn, policy_orders
-from gm.engine.game import advance, orders_needed
+from gm.engine.game import advance, orders_needed, phase_results
 from gm.engine.orders import AnyOrder, Move, Order
 from gm.engine.phase import PhaseType
 from gm.engine.results import Outcome, Submitted
@@ -35,7 +36,7 @@ from gm.variants.registry import get_variant
 VARIANTS = ("standard", "deluge2", "sahara", "abstraction2", "chaos2", "geophysical")
 # the variants' own orders, counted by name (gm.engine.orders)
 OWN_KINDS = ("Embark", "Disembark", "Transform", "KeepFleet", "DesignateHome", "Alliance",
-             "Convoy", "GeoEvent", "SupportEvent")
+             "Convoy", "GeoEvent", "SupportEvent", "CreateCentre", "Stabilize")
 Chooser = Callable[[Variant, GameState, str], list[AnyOrder]]
 
 
@@ -45,15 +46,19 @@ class Stats:
     def __init__(self) -> None:
         self.orders = 0
         self.illegal: list[str] = []
+        # legal as given, void once other powers' Geophysical events changed the map (the unit
+        # destroyed, its move now across water): not the bot's error
+        self.voided: list[str] = []
         self.errors: list[str] = []
         self.cpu: list[float] = []
         self.kinds: Counter[str] = Counter()  # the variants' own orders given, by kind
 
 
 def play(variant: Variant, seats: dict[str, StandIn], *, until: int, stats: Stats,
-         rng: random.Random | None = None) -> GameState:
+         rng: random.Random | None = None, seated: bool = False) -> GameState:
     """Play `variant` from its start until after the Winter of `until` (or its end), each
-    power by its policy in `seats` (HOLD if not named)."""
+    power by its policy in `seats` (HOLD if not named; `seated`: the bots play as the powers'
+    players, declaring Chaos II's alliances)."""
     state = variant.start_state()
     last: dict[str, list[AnyOrder]] = {}
     first = True
@@ -63,7 +68,8 @@ def play(variant: Variant, seats: dict[str, StandIn], *, until: int, stats: Stat
             policy = seats.get(power, StandIn.HOLD)
             started = time.process_time()
             try:
-                orders = policy_orders(policy, variant, state, power, last.get(power, ()))
+                orders = policy_orders(policy, variant, state, power, last.get(power, ()),
+                                       seated=seated)
             except Exception as exc:  # counted: the run goes on
                 stats.errors.append(f"{variant.name} {state.phase} {power}: {exc!r}")
                 orders = []
@@ -77,10 +83,16 @@ def play(variant: Variant, seats: dict[str, StandIn], *, until: int, stats: Stat
         stats.orders += len(submitted)
         step = advance(variant, state, submitted)
         for report in step.reports[:1]:
+            alone: dict[str, set[str]] = {}
             for r in report.results:
-                if r.outcome is Outcome.ILLEGAL and r.text != "":
-                    stats.illegal.append(f"{variant.name} {state.phase} {r.power}: "
-                                         f"{r.text} ({r.reason})")
+                if r.outcome is not Outcome.ILLEGAL or r.text == "":
+                    continue
+                if r.power not in alone:  # the power's orders alone: what it is to blame for
+                    own = [s for s in submitted if s.power == r.power]
+                    alone[r.power] = {a.text for a in phase_results(variant, state, own)
+                                      if a.outcome is Outcome.ILLEGAL and a.power == r.power}
+                line = f"{variant.name} {state.phase} {r.power}: {r.text} ({r.reason})"
+                (stats.illegal if r.text in alone[r.power] else stats.voided).append(line)
         state = step.state
         first = False
     return state
@@ -130,19 +142,21 @@ def seats(games: int, seed: int, policies: Sequence[StandIn]) -> None:
               f"{min(means):.2f}")
 
 
-def variants(years: int, names: Sequence[str]) -> None:
-    print(f"every power a bot, {years} years of each variant:")
+def variants(years: int, names: Sequence[str], seated: bool = False) -> None:
+    print(f"every power a bot{' (seated: alliances declared)' if seated else ''}, {years} years "
+          "of each variant:")
     for name in names:
         variant = get_variant(name)
         stats = Stats()
         started = time.process_time()
         state = play(variant, dict.fromkeys(variant.power_names, StandIn.BOT),
-                     until=variant.start_phase.year + years - 1, stats=stats)
+                     until=variant.start_phase.year + years - 1, stats=stats, seated=seated)
         took = time.process_time() - started
         end = (f"won by {', '.join(state.winners) or 'nobody'} in {state.phase}"
                if state.finished else f"to {state.phase}")
         print(f"  {name:<13} powers {len(variant.power_names):2d}  {end}  "
               f"orders {stats.orders:5d}  illegal {len(stats.illegal)}  "
+              + (f"void by others' events {len(stats.voided)}  " if stats.voided else "") +
               f"errors {len(stats.errors)}  cpu per power and phase: max "
               f"{max(stats.cpu) * 1000:.0f} ms, mean {statistics.mean(stats.cpu) * 1000:.1f} ms"
               f"  (run {took:.0f} s)")
@@ -161,9 +175,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", choices=("seats", "variants"))
     parser.add_argument("--variant", action="append", choices=VARIANTS)
     parser.add_argument("--against", action="append", choices=("HOLD", "REPEAT", "DEFEND"))
+    parser.add_argument("--seated", action="store_true",
+                        help="the variants' bots play as seated players (Chaos II alliances)")
     args = parser.parse_args(argv)
     if args.only in (None, "variants"):
-        variants(args.years, args.variant or VARIANTS)
+        variants(args.years, args.variant or VARIANTS, args.seated)
     if args.only in (None, "seats"):
         seats(args.games, args.seed,
               [StandIn(a) for a in args.against or ("HOLD", "REPEAT", "DEFEND")])

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from gm.bot.defend import defend_movement
 from gm.bot.play import STYLES, bot_movement
-from gm.bot.position import FAR, Position
+from gm.bot.position import Position
 from gm.engine.game import advance
 from gm.engine.orders import AnyOrder
 from gm.engine.results import Submitted
@@ -24,12 +24,12 @@ def _score(pos: Position, after: GameState) -> float:
     mine = after.units_of(power)
     taking = sum(1 for u in mine if u.province in pos.wanted and u.province in pos.gmap.centres)
     lost = max(0, len(pos.mine) - len(mine))  # dislodged (or destroyed) in the phase
-    progress = sum(min(pos.far(u.type, u.location), 8) for u in mine
-                   if pos.far(u.type, u.location) < FAR)
+    # a unit that cannot reach any wanted centre counts as far as the farthest counted
+    progress = sum(min(pos.far(u.type, u.location), 8) for u in mine)
     return 10 * owned + 4 * taking - 6 * lost - 0.2 * progress
 
 
-def _others(pos: Position) -> list[Submitted]:
+def others_orders(pos: Position) -> list[Submitted]:
     """What the other powers may order, as DEFEND would."""
     guessed: list[Submitted] = []
     for power in sorted({u.power for u in pos.state.units} - {pos.power, NEUTRAL}):
@@ -53,7 +53,7 @@ def best_plan(pos: Position, plans: Sequence[list[AnyOrder]]) -> list[AnyOrder]:
     if there is one only, or all score alike)."""
     if len(plans) == 1:
         return plans[0]
-    models: Sequence[list[Submitted]] = (_others(pos),)  # more guesses may be added
+    models: Sequence[list[Submitted]] = (others_orders(pos),)  # more guesses may be added
     best: tuple[float, int] | None = None
     for n, plan in enumerate(plans):
         mine = [Submitted(pos.power, str(o), o) for o in plan]

@@ -11,6 +11,7 @@ unit, else holds. Two units of the power never move to one place.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from gm.bot.legal import checked, spec
@@ -206,6 +207,12 @@ def _advance(plan: _Plan, empty_only: bool = False) -> None:
         army_d = distances(pos.gmap.army_adj, empty)
         fleet_d = distances(pos.gmap.fleet_adj,
                             [loc for loc in pos.gmap.fleet_adj if loc.province in empty])
+    # seas a fleet of the power is in or may move to (each counted once a fleet): an army
+    # goes to a shore of one, to be convoyed (gm.bot.variant_orders)
+    seas: Counter[str] = Counter()
+    for fleet in pos.mine:
+        if fleet.type is not UnitType.ARMY:
+            seas.update({p for p in {fleet.province, *pos.moves[fleet]} if pos.gmap.is_water(p)})
     for _ in range(2):  # a second pass: places left by the first pass's moves
         for unit in plan.free():
             if empty_only:
@@ -214,24 +221,26 @@ def _advance(plan: _Plan, empty_only: bool = False) -> None:
                 if now > 4:
                     continue
             else:
-                now = pos.far(unit.type, unit.location)
-            best: tuple[int, int, str] | None = None
+                now = pos.far(unit.type, unit.location, sea=True)
+            best: tuple[int, int, int, str] | None = None
             for province, move in pos.moves[unit].items():
                 if not plan.can_enter(unit, province) or pos.foreign(province) is not None:
                     continue
                 if not empty_only:
-                    far = pos.far(unit.type, move.dest)
+                    far = pos.far(unit.type, move.dest, sea=True)
                 elif unit.type is UnitType.ARMY:
                     far = army_d.get(province, FAR)
                 else:
                     far = fleet_d.get(move.dest, FAR)
                 if far >= now or far >= FAR:
                     continue
-                key = (far, pos.threat.get(province, 0), province)
+                shore = sum(seas[p] for p in pos.fleet_graph.get(province, ())) \
+                    if unit.type is UnitType.ARMY else 0
+                key = (far, pos.threat.get(province, 0), -shore, province)
                 if best is None or key < best:
                     best = key
             if best is not None:
-                plan.move(unit, best[2])
+                plan.move(unit, best[3])
 
 
 def _gather(plan: _Plan) -> None:

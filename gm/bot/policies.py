@@ -9,7 +9,10 @@ stand-in plays):
   enter gets a unit; the others hold.
 - REPEAT gives again the power's orders of its last movement phase where they are still legal
   (the same unit in the same place); its other units hold.
-- BOT plays (gm.bot.play), with the variants' own orders (gm.bot.variant_orders).
+- BOT plays (gm.bot.play), with the variants' own orders (gm.bot.variant_orders) and
+  Geophysical's terrain orders (gm.bot.terrain); a bot
+  seated in a power (`seated`: it is the power's player, not standing in for one) also
+  declares Chaos II's alliances (gm.bot.alliance), which end the game.
 
 Every policy but HOLD retreats a dislodged unit rather than lose it (to a centre first, no two
 units to one place), builds on every vacant site its centres allow (an army, or a fleet where a
@@ -21,10 +24,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
+from gm.bot.alliance import alliance_orders
 from gm.bot.defend import defend_movement
 from gm.bot.legal import checked, keep_legal, retreat_targets, spec, try_build
 from gm.bot.lookahead import best_movement, best_plan
 from gm.bot.position import FAR, Position
+from gm.bot.terrain import terrain_orders
 from gm.bot.variant_orders import army_fleet_orders, convoy_orders, designations
 from gm.engine.civil_disorder import disorder_removals
 from gm.engine.game import orders_needed
@@ -156,10 +161,11 @@ def _transforms(pos: Position, orders: list[AnyOrder]) -> list[AnyOrder]:
 
 def _with_variant_orders(pos: Position, plan: list[AnyOrder]) -> list[AnyOrder]:
     """`plan`, or the plan with the landings, boardings and convoys the variant allows
-    (gm.bot.variant_orders: with the fleets that hold, or also those moving to no centre),
+    (gm.bot.variant_orders: with the fleets that hold, or also those moving to no centre, or
+    any fleet),
     whichever the engine's adjudication scores best (gm.bot.lookahead)."""
     plans = [plan]
-    for eager in (False, True):
+    for eager in (0, 1, 2):
         other = convoy_orders(pos, army_fleet_orders(pos, plan, eager), eager)
         if all({str(o) for o in other} != {str(o) for o in p} for p in plans):
             plans.append(other)
@@ -167,9 +173,10 @@ def _with_variant_orders(pos: Position, plan: list[AnyOrder]) -> list[AnyOrder]:
 
 
 def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: str,
-                  last: Sequence[AnyOrder] = ()) -> list[AnyOrder]:
+                  last: Sequence[AnyOrder] = (), *, seated: bool = False) -> list[AnyOrder]:
     """What `policy` orders for `power` in `state`'s phase (HOLD: nothing; `last`: the
-    power's orders of its last movement phase, for REPEAT), every order legal."""
+    power's orders of its last movement phase, for REPEAT; `seated`: the bot plays the power
+    as its player), every order legal."""
     if policy is StandIn.HOLD or power not in orders_needed(variant, state):
         return []
     pos = Position.of(variant, state, power)
@@ -178,7 +185,8 @@ def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: st
         if not pos.mine:
             return []
         if policy is StandIn.BOT:
-            chosen = _with_variant_orders(pos, _transforms(pos, best_movement(pos)))
+            chosen = terrain_orders(pos, _with_variant_orders(
+                pos, _transforms(pos, best_movement(pos))))
         elif policy is StandIn.REPEAT:
             chosen = repeat_movement(pos, last)
         else:
@@ -189,4 +197,6 @@ def policy_orders(policy: StandIn, variant: Variant, state: GameState, power: st
         chosen = adjustments(pos)
         if policy is StandIn.BOT:
             chosen += designations(pos)
+            if seated:
+                chosen += alliance_orders(variant, state, power)
     return keep_legal(variant, state, power, chosen)

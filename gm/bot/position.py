@@ -1,6 +1,8 @@
 """The position as one power sees it, read once per phase: its units and centres, the centres
 it wants, who could reach each province next, and how far each place is from a wanted centre
-(for an army and for a fleet)."""
+(for an army and for a fleet; where the bot moves an army that cannot walk to any, as on an
+island, it counts the seas it would be convoyed across, three steps each: gm.bot.variant_orders
+convoys it)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,22 @@ def _fleet_graph(gmap: GameMap) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for src, dsts in gmap.fleet_adj.items():
         graph.setdefault(src.province, set()).update(d.province for d in dsts)
+    return graph
+
+
+def _army_sea_graph(gmap: GameMap) -> dict[str, set[str]]:
+    """The armies' graph with one-sea crossings: a coast, into a sea, out of it, onto a coast
+    (three steps, so that a fleet's way is shorter where there is one)."""
+    graph: dict[str, set[str]] = {p: set(adj) for p, adj in gmap.army_adj.items()}
+    for src, dsts in gmap.fleet_adj.items():
+        a = src.province
+        for dst in dsts:
+            b = dst.province
+            if not gmap.is_water(a) and gmap.is_water(b):
+                graph.setdefault(a, set()).add("~in " + b)
+                graph.setdefault("~in " + b, set()).add("~out " + b)
+            elif gmap.is_water(a) and not gmap.is_water(b):
+                graph.setdefault("~out " + a, set()).add(b)
     return graph
 
 
@@ -60,6 +78,7 @@ class Position:
     occupant: dict[str, Unit] = field(default_factory=dict)  # province -> unit there
     threat: dict[str, int] = field(default_factory=dict)  # province -> foreign units reaching it
     army_far: dict[str, int] = field(default_factory=dict)  # province -> steps to a wanted centre
+    army_sea_far: dict[str, int] = field(default_factory=dict)  # the same, convoyed across seas
     fleet_far: dict[Location, int] = field(default_factory=dict)  # by fleet location
     moves: dict[Unit, dict[str, Move]] = field(default_factory=dict)  # legal moves by place
     fleet_graph: dict[str, set[str]] = field(default_factory=dict)  # province -> by fleet
@@ -78,6 +97,7 @@ class Position:
             for p in pos.reach(unit):
                 pos.threat[p] = pos.threat.get(p, 0) + 1
         pos.army_far = distances(gmap.army_adj, pos.wanted)
+        pos.army_sea_far = distances(_army_sea_graph(gmap), pos.wanted)
         pos.fleet_far = distances(
             gmap.fleet_adj, [loc for loc in gmap.fleet_adj if loc.province in pos.wanted])
         pos.moves = {u: destinations(variant, gmap, state, u) for u in pos.mine}
@@ -89,11 +109,14 @@ class Position:
             return self.gmap.army_adj.get(unit.province, ())
         return self.fleet_graph.get(unit.province, ())
 
-    def far(self, unit_type: UnitType, place: str | Location) -> int:
+    def far(self, unit_type: UnitType, place: str | Location, *, sea: bool = False) -> int:
         """Steps from `place` to a wanted centre for a unit of `unit_type` (a fleet from the
-        best coast of a province, or from the location given)."""
+        best coast of a province, or from the location given; `sea`: an army that cannot
+        walk to any counts the seas it could be convoyed across)."""
         if unit_type is UnitType.ARMY:
-            return self.army_far.get(place if isinstance(place, str) else place.province, FAR)
+            province = place if isinstance(place, str) else place.province
+            walk = self.army_far.get(province, FAR)
+            return walk if walk < FAR or not sea else self.army_sea_far.get(province, FAR)
         if isinstance(place, Location):
             return self.fleet_far.get(place, FAR)
         return min((self.fleet_far.get(loc, FAR) for loc in self.gmap.fleet_locations(place)),

@@ -13,7 +13,7 @@ accepts it (gm.bot.legal.checked, gm.variants.designated.may_designate):
 from __future__ import annotations
 
 from gm.bot.legal import checked, spec
-from gm.bot.position import Position
+from gm.bot.position import FAR, Position
 from gm.engine.geo import Location
 from gm.engine.orders import (
     AnyOrder,
@@ -50,16 +50,17 @@ def _landing(pos: Position, unit: Unit, bound: set[str]) -> Disembark | None:
     return None
 
 
-def _staying(pos: Position, order: Order | None, eager: bool) -> bool:
-    """May a fleet given `order` stay instead: it holds, or (`eager`) it only moves to a place
-    that is not a centre the power wants?"""
-    if isinstance(order, Hold):
+def _staying(pos: Position, order: Order | None, eager: int) -> bool:
+    """May a fleet given `order` stay instead: it holds, or (`eager` 1) it only moves to a
+    place that is not a centre the power wants, or (`eager` 2) whatever its order (the plan
+    with it is weighed against the plan without, gm.bot.lookahead)?"""
+    if isinstance(order, Hold) or eager >= 2:
         return True
-    return eager and isinstance(order, Move) and order.dest.province not in pos.wanted
+    return eager == 1 and isinstance(order, Move) and order.dest.province not in pos.wanted
 
 
 def _boarding(pos: Position, army: Unit, fleets: list[Unit], by_place: dict[str, Order],
-              boarded: set[str], eager: bool) -> Embark | None:
+              boarded: set[str], eager: int) -> Embark | None:
     """`army` boards a staying fleet of its power next to a wanted centre it cannot walk to."""
     for fleet in fleets:
         if fleet.province in boarded or not _staying(pos, by_place.get(fleet.province), eager):
@@ -81,13 +82,13 @@ def _idle(pos: Position, order: AnyOrder) -> bool:
     two steps (boarding, then landing, takes two)?"""
     if isinstance(order, Hold):
         return True
-    return isinstance(order, Move) and pos.far(UnitType.ARMY, order.dest.province) > 1
+    return isinstance(order, Move) and pos.far(UnitType.ARMY, order.dest.province, sea=True) > 1
 
 
 def army_fleet_orders(pos: Position, orders: list[AnyOrder],
-                      eager: bool = False) -> list[AnyOrder]:
+                      eager: int = 0) -> list[AnyOrder]:
     """`orders` with the landings and boardings the A/F rules allow and the bot wants
-    (`eager`: a fleet moving to no wanted centre holds instead, to be boarded)."""
+    (`eager`: which fleets hold instead, to be boarded: see `_staying`)."""
     if OrderKind.ARMY_FLEET not in pos.variant.order_kinds:
         return orders
     bound, by_place = _given(orders)
@@ -118,18 +119,20 @@ def army_fleet_orders(pos: Position, orders: list[AnyOrder],
             for o in out]
 
 
-def _convoy(pos: Position, army: Unit, fleet: Unit, bound: set[str]) -> list[AnyOrder]:
-    """`army` convoyed by `fleet` across its sea to an empty wanted centre, else to an empty
-    place at least two steps nearer one than the army is, both orders as the engine resolves
-    them (none if it refuses either)."""
-    now = pos.far(UnitType.ARMY, army.province)
+def _convoy(pos: Position, army: Unit, fleet: Unit, bound: set[str],
+            centres_only: bool = False) -> list[AnyOrder]:
+    """`army` convoyed by `fleet` across its sea to an empty wanted centre, else (unless
+    `centres_only`) to an empty place at least two steps nearer one than the army is, both
+    orders as the engine resolves them (none if it refuses either)."""
+    now = pos.far(UnitType.ARMY, army.province, sea=True)
     shore = sorted(pos.fleet_graph.get(fleet.province, ()),
-                   key=lambda p: (p not in pos.wanted, pos.far(UnitType.ARMY, p), p))
+                   key=lambda p: (p not in pos.wanted, pos.far(UnitType.ARMY, p, sea=True), p))
     for dest in shore:
         if dest in pos.occupant or dest in bound or dest in pos.moves[army] \
                 or dest == army.province:
             continue
-        if dest not in pos.wanted and pos.far(UnitType.ARMY, dest) + 2 > now:
+        if dest not in pos.wanted and (
+                centres_only or pos.far(UnitType.ARMY, dest, sea=True) + 2 > now):
             continue
         move = checked(pos.variant, pos.gmap, pos.state, pos.power,
                        Move(spec(army), Location(dest), via_convoy=True))
@@ -141,9 +144,11 @@ def _convoy(pos: Position, army: Unit, fleet: Unit, bound: set[str]) -> list[Any
 
 
 def convoy_orders(pos: Position, orders: list[AnyOrder],
-                  eager: bool = False) -> list[AnyOrder]:
+                  eager: int = 0) -> list[AnyOrder]:
     """`orders` with idle armies convoyed across one sea by a holding fleet of the power
-    (`eager`: or by one moving to no wanted centre)."""
+    (`eager`: or by one moving elsewhere, see `_staying`; the place it moved to is free; a
+    fleet that gives up whatever its order was, `eager` 2, convoys onto a centre only, and
+    only an army that cannot walk to any centre it wants, as on an island)."""
     bound, by_place = _given(orders)
     fleets = [u for u in pos.mine if u.type is UnitType.FLEET
               and _staying(pos, by_place.get(u.province), eager)
@@ -157,7 +162,12 @@ def convoy_orders(pos: Position, orders: list[AnyOrder],
         for fleet in fleets:
             if fleet.province in given:
                 continue
-            pair = _convoy(pos, army, fleet, bound)
+            left = by_place.get(fleet.province)
+            free = {left.dest.province} if isinstance(left, Move) else set()
+            keen = not _staying(pos, left, 1)  # it gives up its order: `eager` 2
+            if keen and pos.army_far.get(army.province, FAR) < FAR:
+                continue  # only for an army that cannot walk to any centre it wants
+            pair = _convoy(pos, army, fleet, bound - free, centres_only=keen)
             if pair:
                 given[army.province], given[fleet.province] = pair
                 assert isinstance(pair[0], Move)

@@ -4,7 +4,8 @@ Each case sets up the position stored before the phase (units, dislodged units w
 previous movement's results for where their attackers came from, centre owners, and the map
 where it differs from what the variant's schedule alone gives: terrain, ice, cut borders,
 centres, homes, variant state), gives the orders the adjudication used (each power's latest
-valid submission, as canonical order text), and expects the position stored at the start of
+valid submission, as canonical order text, and for a power without one the orders its
+stand-in gave: gm.export.played_orders), and expects the position stored at the start of
 the next phase (for the last phase of a finished game, the final position is computed again).
 `gm scenario` runs the file; every case passes when the record and the engine agree.
 """
@@ -19,11 +20,10 @@ from gm.engine.game import GameStep, advance
 from gm.engine.phase import PhaseType
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
-from gm.play.adjudicate import submissions
+from gm.export.played_orders import order_lines, played_orders
 from gm.scenario.runner import _scheduled_before
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
-from gm.store import submissions as orders_repo
 from gm.store.rows import StoredResult
 from gm.variants import Variant, get_variant
 
@@ -142,10 +142,8 @@ def scenario_text(session: Session, game_id: int) -> str:
         if i + 1 < len(history):
             after = history[i + 1].state
         else:  # the final phase of a finished game: its position is not stored
-            after = advance(variant, record.state, submissions(session, variant, record)).state
-        used = orders_repo.latest_valid_orders(session, record.id)
-        orders = [f"{power}: {line.canonical or line.text}"
-                  for power, s in sorted(used.items()) for line in s.lines]
+            after = advance(variant, record.state, played_orders(session, variant, record)).state
+        orders = order_lines(played_orders(session, variant, record))
         previous = history[i - 1].results if i > 0 else None
         out += phase_case(variant, f"{game.name}.{record.index}",
                           f"phase {record.index} of {game.name}", record.state, orders, after,

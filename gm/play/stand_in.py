@@ -154,7 +154,8 @@ def stand_ins(session: Session, game: GameRecord, phase: PhaseRecord,
             continue
         last = (last_movement_orders(session, variant, game.id, phase.index, power)
                 if policy is StandIn.REPEAT else ())
-        orders = policy_orders(policy, variant, state, power, last)
+        orders = policy_orders(policy, variant, state, power, last,
+                               seated=power in playing_bots)
         if not orders:
             continue
         added.extend(Submitted(power, str(o), o) for o in orders)
@@ -180,16 +181,17 @@ def seat_bots(session: Session, game_ids: Collection[int], *, now: datetime) -> 
 def play_bots(session: Session, game: GameRecord, phase: PhaseRecord, seated: Sequence[str],
               *, now: datetime, stored: Mapping[str, object] | None = None) -> list[str]:
     """Store the bot's orders for each power of `seated` that has a choice and no orders in
-    `phase`; the powers it ordered for."""
+    `phase` (one whose only orders are optional too: the bot is its player, it may designate
+    homes and declare alliances, Chaos II rules 4-6); the powers it ordered for."""
     variant = get_variant(game.variant)
     if stored is None:
         stored = orders_repo.latest_valid_orders(session, phase.id)
     needed = orders_needed(variant, phase.state)
     done = []
     for power in seated:
-        if power not in needed or power in stored or needed[power].only_optional:
+        if power not in needed or power in stored:
             continue
-        orders = policy_orders(StandIn.BOT, variant, phase.state, power)
+        orders = policy_orders(StandIn.BOT, variant, phase.state, power, seated=True)
         lines = [OrderLine.taken(str(o), o) for o in orders]  # the value kept, as on arrival
         if not lines:
             continue

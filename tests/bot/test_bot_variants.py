@@ -13,7 +13,7 @@ from gm.bot.legal import keep_legal, spec
 from gm.bot.policies import StandIn, policy_orders
 from gm.bot.position import Position
 from gm.bot.variant_orders import army_fleet_orders, convoy_orders
-from gm.engine.game import advance, orders_needed, vacant_build_sites
+from gm.engine.game import advance, orders_needed, phase_results, vacant_build_sites
 from gm.engine.geo import Location
 from gm.engine.orders import (
     AnyOrder,
@@ -31,7 +31,7 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.results import Outcome, Submitted
 from gm.engine.state import Dislodged, GameState
 from gm.engine.units import Unit, UnitType
-from gm.engine.variant import Variant
+from gm.engine.variant import OrderKind, Variant
 from gm.variants.designated import WINTER_OWNER
 from gm.variants.registry import get_variant
 from gm.variants.varfile import read_variant
@@ -67,6 +67,13 @@ def test_bots_give_only_legal_orders(name: str) -> None:
         step = advance(variant, state, submitted)
         illegal = [f"{r.power}: {r.text} ({r.reason})" for r in step.reports[0].results
                    if r.outcome is Outcome.ILLEGAL]
+        if OrderKind.GEO in variant.order_kinds:
+            # Geophysical rule 4: another power's event may destroy a unit or change the map
+            # under an order legal as given; each power's orders alone are all legal
+            illegal = [f"{r.power}: {r.text} ({r.reason})" for power in orders_needed(
+                variant, state) for r in phase_results(
+                    variant, state, [s for s in submitted if s.power == power])
+                if r.outcome is Outcome.ILLEGAL]
         assert not illegal, f"{name} {state.phase}: {illegal}"
         state = step.state
     assert moved > 0  # the bots played, not only held

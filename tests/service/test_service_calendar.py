@@ -216,3 +216,20 @@ async def test_rollback_cancels_the_withdrawn_phase_and_sends_the_reopened_one_a
     # a new event: the one of Spring 1901 as first opened was cancelled when it ended early
     assert reopened["uid"] not in (spring["uid"], fall["uid"])
     assert reopened["start"] == START + timedelta(hours=2 + 72)
+
+
+async def test_a_takeover_carries_the_open_phases_event(database: Database,
+                                                        tmp_path: Path) -> None:
+    table, start_mail = await _started(database, tmp_path, "cal8")
+    spring = _event(_to(start_mail, ITALY, "the game has started"))
+    await table.gm("SIGNON GM cal8 gmpass\nEJECT France\nSET TAKEOVER opensesame")
+    _fresh(table)
+    taker = "taker@example.org"
+    await table.send(taker, "TAKEOVER France cal8 opensesame mine")
+    reply = _to(_fresh(table), taker, "")
+    assert "You took over France in cal8" in text_of(reply)
+    seated = _event(reply)
+    # the phase's deadline, for the new reader (a UID of their own), as ADD and REPLACE give it
+    assert seated["start"] == spring["start"] and seated["uid"] != spring["uid"]
+    assert seated["attendee"] == f"mailto:{taker}" and seated["sequence"] == 0
+    assert seated["alarms"] == spring["alarms"]

@@ -84,7 +84,8 @@ COMMAND = CommandSpec(
         HelpLines("GM", 41, """\
     ADD <power> BOT                        seat the bot: it orders for the power each
                                            phase, as a player would (ADD or REPLACE a
-                                           player to take the power back)
+                                           player to take the power back); seated, it
+                                           also declares Chaos II alliances (rule 6)
 """),
     ),
 )

@@ -1,8 +1,9 @@
 """TAKEOVER <power> <game> <takeover password> <your password>: take over a power in civil
 disorder or without a player, in a game whose GM allows it (SET TAKEOVER) and gave out the
 takeover password (DPjudge's TAKEOVER; njudge's SIGNON to a vacant power). The power gets
-the taker's own password; the GM is told. Wrong takeover passwords count as wrong sign-ons
-(gm.commands.handlers.signon_guard)."""
+the taker's own password; the GM is told; the reply carries the open phase's deadline as a
+calendar event (deadline.ics, as the mail of ADD and REPLACE). Wrong takeover passwords
+count as wrong sign-ons (gm.commands.handlers.signon_guard)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.common import no_game
+from gm.commands.handlers.calendar_notices import phase_event
+from gm.commands.handlers.common import no_game, open_phase_of
 from gm.commands.handlers.context import Signed
 from gm.commands.handlers.notices import tell
 from gm.commands.handlers.signon import refuse
@@ -96,6 +98,9 @@ def handle(ctx: Context, command: Takeover) -> None:
     ctx.results.add(f"You took over {found.name} in {game.name}; the lines that follow are "
                     f"its orders. From now on sign on with: SIGNON {found.name} {game.name} "
                     "<your password>.")
+    # the open phase's deadline in the new player's calendar, as ADD and REPLACE give it
+    ctx.results.attachments.extend(phase_event(ctx, game, open_phase_of(ctx, game), ctx.sender,
+                                               found.name))
     tell(ctx, game.gm_address, game, f"{found.name} was taken over",
          f"{ctx.sender} took over {found.name} in {game.name} with the takeover password "
          "(SET NO TAKEOVER stops further takeovers; REPLACE gives a power another player).")
@@ -131,7 +136,9 @@ COMMAND = CommandSpec(
                                        (njudge takes over an abandoned power by a
                                        sign-on to it; here that sign-on is answered
                                        with the TAKEOVER line to send, so that only
-                                       whom the GM gave the password can take one)
+                                       whom the GM gave the password can take one);
+                                       the reply carries the open phase's deadline
+                                       as a calendar event (deadline.ics)
 """),
     ),
 )
