@@ -78,7 +78,6 @@ from gm.store.rows import GameRecord, PhaseRecord
 from gm.store.rows import OrderLine as StoredLine
 from gm.store.statuses import GameStatus
 from gm.variants import Variant
-from gm.variants.geo_events import check_event
 
 # `A disembarks Por` alone on a line: the A/F is named only on the line of its move.
 _LONE_LANDING = re.compile(r"\s*a(?:rmy)?\s+disembarks?\b", re.IGNORECASE)
@@ -271,8 +270,6 @@ class OrderTaking:
                 continue
             given = order  # as written: the note below says when it named the other kind of unit
             why = _refusal(needed, order, phase, signed.power)
-            if why is None and isinstance(order, GeoEvent):
-                why = check_event(gmap, order)  # Geophysical rule 2: judged on the map as it is
             if why is None and isinstance(order, Order | Waive) \
                     and not isinstance(order, _VARIANT_UNIT_ORDERS):
                 # Abstraction2 rule 3 / Deluge II rule 8: the A/F rules' checks where they apply.
@@ -457,11 +454,13 @@ class OrderTaking:
         power's other orders (stored, and accepted so far in this run), or None: the phase is
         adjudicated with them, every other unit holding, and the order's result read."""
         assert view.phase is not None and signed.power is not None
-        if isinstance(order, Exchange):  # judged after the moves: all but that is known now
-            # only Abstraction2's exchanges need it; a standard game's ingest skips its map
-            from gm.variants.abstraction2 import exchange_problem_now
-
-            return exchange_problem_now(view.variant, view.phase.state, signed.power, order)
+        # the variant's own judgement first (Abstraction2's exchanges: all but what the moves
+        # decide; Geophysical's events: on the map as it is)
+        on_arrival = view.variant.hooks.on_arrival
+        judged = None if on_arrival is None else on_arrival(view.variant, view.phase.state,
+                                                            signed.power, order)
+        if judged is not None:
+            return None if judged.why is None else unheaded(judged.why)
         merged = dict(self._stored_orders(view, signed.power))
         for _, earlier in self._pending:
             merged[_key(earlier, len(merged))] = ("", earlier)

@@ -23,6 +23,7 @@ from gm.engine.orders import (
     SupportHold,
     SupportMove,
     Waive,
+    order_word,
 )
 from gm.engine.phase import PhaseType
 from gm.engine.units import UnitType
@@ -40,21 +41,16 @@ _PHASE_TAKES: dict[PhaseType, tuple[tuple[type, ...], str]] = {
                            "builds (Build A Par), removals (Remove A Par) and Waive"),
 }
 
-# gm.engine.legality names an order of another phase by its class (NOT_IN_PHASE, `order`:
-# "supportmove"); a player reads the order's own word.
-_ORDER_WORDS = {"supportmove": "support", "supporthold": "support", "keepfleet": "keep fleet",
-                "supportevent": "support of an event", "geoevent": "geophysical event",
-                "createcentre": "centre creation", "designatehome": "home",
-                "remove": "removal"}
-
-
 def illegal(error: OrderError, order: AnyOrder, phase: PhaseRecord, variant: Variant) -> str:
     """Why gm.engine.legality refuses `order`, as a reply says it (no full stop): an order of
     another phase named by its word, with what this phase takes (for an adjustment order,
     when the next adjustment phase is)."""
     if error.code is ErrorCode.NOT_IN_PHASE:
+        # gm.engine.legality names an order of another phase by its class ("supportmove"); a
+        # player reads the order kind's own word (gm.engine.orders.order_word: "support")
         word = error.field("order")
-        message = error.worded(order=_ORDER_WORDS.get(word, word))
+        message = error.worded(
+            order=order_word(order) if word == type(order).__name__.lower() else word)
     else:
         message = error.message
     message = message.rstrip(".")
