@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gm.commands.handlers.order_taking import _key
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.geo import Location
 from gm.engine.map import GameMap
@@ -43,6 +42,7 @@ from gm.notation import parse_order, parse_orders
 from gm.notation.fast import fast_order
 from gm.notation.kinds import ADJUSTMENT_KINDS, KIND_NAMES, RETREAT_TOO_KINDS
 from gm.notation.parser import _keywords
+from gm.play.order_taking import order_key as _key
 from gm.store.db import Database
 from gm.variants.maps import standard_map
 
