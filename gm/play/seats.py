@@ -1,5 +1,6 @@
 """Seat changes: the GM seats a player (ADD) or gives a power another (REPLACE, REPLACE ...
-STANDBY), and a player leaves (RESIGN, WITHDRAW).
+STANDBY), a player takes over a vacant power (TAKEOVER), and a player leaves (RESIGN,
+WITHDRAW).
 
 Each use case takes the session, the game, the time and the actor, changes the seat, logs it
 in the audit trail (gm.play.seating reads the seats back from it) and gives a typed outcome
@@ -163,6 +164,19 @@ def unseated_notices(game: GameRecord, power: str, addresses: tuple[str, ...] | 
                      render("reply/unseated.txt.j2", game=game.name, power=power,
                             service=service), game.id)
             for address in addresses]
+
+
+def take_over(session: Session, game: GameRecord, power: PowerRecord, password: str, *,
+              now: datetime, actor: str, inbound_id: int | None = None) -> None:
+    """TAKEOVER, once the takeover password is right and `power` is vacant: the taker `actor`
+    plays it, with their own `password`, and it plays again (no longer in civil disorder)."""
+    powers_repo.set_players(session, game.id, power.name, [actor], now=now)
+    powers_repo.set_power_password(session, game.id, power.name, hash_password(password),
+                                   now=now)
+    powers_repo.set_power_status(session, game.id, power.name, PowerStatus.PLAYING, now=now)
+    audit.record_action(session, actor=actor, action="takeover", now=now, game_id=game.id,
+                        details={"power": power.name, "previous": list(power.addresses)},
+                        inbound_id=inbound_id)
 
 
 class Departure(StrEnum):

@@ -117,3 +117,20 @@ def test_withdrawing_from_a_forming_game_frees_the_power(database: Database) -> 
         assert austria is not None and austria.addresses == ()
         assert austria.password_hash is None
         assert len(audit.audit_log(s, game_id=game_id, action="withdraw")) == 1
+
+
+def test_take_over_seats_the_taker_with_their_own_password(database: Database) -> None:
+    game_id = new_game(database, "kappa", opened=T0, deadline=T0 + timedelta(hours=48))
+    with database.transaction() as s:
+        powers_repo.set_power_status(s, game_id, "Russia", PowerStatus.CIVIL_DISORDER, now=T0)
+        game = games_repo.get_game(s, game_id)
+        russia = powers_repo.get_power(s, game_id, "Russia")
+        assert russia is not None
+        seats.take_over(s, game, russia, "mine", now=NOW, actor=NEW)
+    with database.read() as s:
+        russia = powers_repo.get_power(s, game_id, "Russia")
+        assert russia is not None and russia.addresses == (NEW,)
+        assert russia.status is PowerStatus.PLAYING
+        assert verify_password("mine", russia.password_hash)
+        (entry,) = audit.audit_log(s, game_id=game_id, action="takeover")
+        assert entry.details == {"power": "Russia", "previous": [address("kappa", "Russia")]}
