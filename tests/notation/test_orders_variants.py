@@ -458,7 +458,7 @@ def test_generated_adjustment_orders_read_back(order: AnyOrder) -> None:
     assert one(str(order), ADJ) == order, str(order)
 
 
-# -- how a mailed order set keeps them (gm.commands.handlers.order_taking) ---------------------
+# -- how a mailed order set keeps them (gm.play.order_taking) --------------------------------
 def merged(*texts: str, phase: PhaseType = M) -> list[AnyOrder]:
     """The order set after each text in turn, kept as the mail handler keys orders."""
     kept: dict[str, AnyOrder] = {}
