@@ -17,13 +17,14 @@ kept among the power's others (the message's run of order lines is gm.commands.h
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
 from sqlalchemy.orm import Session
 
 from gm.engine.errors import OrderError
-from gm.engine.game import Needed, phase_results
+from gm.engine.game import Needed, orders_needed, phase_results
 from gm.engine.map import GameMap
 from gm.engine.orders import (
     Alliance,
@@ -50,8 +51,9 @@ from gm.engine.state import GameState
 from gm.engine.units import Unit, UnitType
 from gm.notation import stored_order
 from gm.store import submissions as orders_repo
-from gm.store.rows import PhaseRecord
-from gm.variants import Variant
+from gm.store.rows import GameRecord, PhaseRecord
+from gm.store.statuses import GameStatus
+from gm.variants import Variant, get_variant
 
 # Unit orders the variants judge when they resolve (their hooks), not gm.engine.legality:
 # checked when adjudicated, against the phase's other orders (a landing after its A/F's move);
@@ -60,6 +62,35 @@ VARIANT_UNIT_ORDERS = (Disembark, Transform, KeepFleet)
 
 # A power's orders for a phase by what each is for (`order_key`): the text as written, the order.
 Taken = dict[str, tuple[str, AnyOrder]]
+
+
+@dataclass(frozen=True)
+class OrderView:
+    """A game's open phase as a run of order lines sees it: the game, its phase (None when none
+    is open), variant, map and what each power has to order. Loaded once per run of order
+    lines and dropped at its end, so a command that changes the game is always followed by a
+    fresh one."""
+
+    game: GameRecord
+    phase: PhaseRecord | None
+    variant: Variant
+    gmap: GameMap
+    needed: Mapping[str, Needed]
+    # the phase the message arrived in time for, adjudicated before the message could be read:
+    # its orders are kept aside for it (the GM may REPROCESS it with them)
+    late: bool = False
+
+
+def order_view(game: GameRecord, phase: PhaseRecord | None, *, late: bool = False) -> OrderView:
+    """The view of `game`'s `phase` open for orders (None: none is): the map as the position
+    makes it and what each power has to order (nothing in a game not active, unless `late`:
+    the phase the message was in time for)."""
+    variant = get_variant(game.variant)
+    if phase is None:
+        return OrderView(game, None, variant, variant.map, {})
+    needed = orders_needed(variant, phase.state) \
+        if late or game.status is GameStatus.ACTIVE else {}
+    return OrderView(game, phase, variant, variant.map_for(phase.state), needed, late)
 
 
 def order_key(order: AnyOrder, index: int) -> str:

@@ -17,8 +17,6 @@ its Variant.order_kinds allow them.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
 
 from gm.commands.handlers.common import (
     as_player,
@@ -26,7 +24,6 @@ from gm.commands.handlers.common import (
     orders_closed,
     refresh,
     shown_deadline,
-    variant_of,
 )
 from gm.commands.handlers.context import Context, Signed
 from gm.commands.handlers.order_arrival import arrived_too_early, kept_late, was_open
@@ -42,8 +39,7 @@ from gm.commands.handlers.order_wording import (
 from gm.commands.handlers.standing_in import standing_in
 from gm.commands.values import Clear, Command, CommandError, ListOrders, OrderLine
 from gm.engine.errors import OrderError
-from gm.engine.game import Needed, build_sites, orders_needed
-from gm.engine.map import GameMap
+from gm.engine.game import Needed, build_sites
 from gm.engine.order_check import check_order
 from gm.engine.orders import (
     AnyOrder,
@@ -58,10 +54,12 @@ from gm.play.deadlines import grace_end
 from gm.play.order_pictures import power_orders_picture, reply_picture
 from gm.play.order_taking import (
     VARIANT_UNIT_ORDERS,
+    OrderView,
     Taken,
     chained,
     judged_by_variant,
     order_key,
+    order_view,
     refusal,
     removal_weight,
     stored_orders,
@@ -73,30 +71,11 @@ from gm.play.picture_choice import mode_for
 from gm.store import powers as powers_repo
 from gm.store import submissions as orders_repo
 from gm.store.errors import PhaseClosed
-from gm.store.rows import GameRecord, PhaseRecord
 from gm.store.rows import OrderLine as StoredLine
 from gm.store.statuses import GameStatus
-from gm.variants import Variant
 
 # `A disembarks Por` alone on a line: the A/F is named only on the line of its move.
 _LONE_LANDING = re.compile(r"\s*a(?:rmy)?\s+disembarks?\b", re.IGNORECASE)
-
-@dataclass(frozen=True)
-class OrderView:
-    """A game's open phase as a run of order lines sees it: the game, its phase (None when none
-    is open), variant, map and what each power has to order. Loaded once per run of order
-    lines and dropped at its end, so a command that changes the game is always followed by a
-    fresh one."""
-
-    game: GameRecord
-    phase: PhaseRecord | None
-    variant: Variant
-    gmap: GameMap
-    needed: Mapping[str, Needed]
-    # the phase the message arrived in time for, adjudicated before the message could be read:
-    # its orders are kept aside for it (the GM may REPROCESS it with them)
-    late: bool = False
-
 
 def order_line(ctx: Context, command: OrderLine) -> None:
     """An order line: read, checked and kept for the run's end (OrderTaking.order_line)."""
@@ -279,16 +258,8 @@ class OrderTaking:
         """The signed-on game's OrderView, loaded now unless this run has it."""
         view = self._views.get(signed.game.id)
         if view is None:
-            ctx = self.ctx
-            game = signed.game if signed.fresh else refresh(ctx, signed.game)
-            variant = variant_of(game)
-            phase = open_phase_of(ctx, game)
-            if phase is None:
-                view = OrderView(game, None, variant, variant.map, {})
-            else:
-                needed = orders_needed(variant, phase.state) \
-                    if game.status is GameStatus.ACTIVE else {}
-                view = OrderView(game, phase, variant, variant.map_for(phase.state), needed)
+            game = signed.game if signed.fresh else refresh(self.ctx, signed.game)
+            view = order_view(game, open_phase_of(self.ctx, game))
             self._views[game.id] = view
         return view
 
@@ -351,8 +322,7 @@ class OrderTaking:
         if was is None or orders_closed(game, was, ctx.arrived):
             return None
         variant = view.variant
-        late = OrderView(game, was, variant, variant.map_for(was.state),
-                         orders_needed(variant, was.state), late=True)
+        late = order_view(game, was, late=True)
         self._views[key] = late
         self._views[game.id] = late  # the run's lines go to it
         if game.id not in self.told_late:
