@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from gm.cli.service_setup import open_service
-    from gm.commands.handlers.signon_guard import ALL_KEY, GM_KEY, lift
+    from gm.play.signon_locks import ALL_KEY, GM_KEY, lift
     from gm.service.clock import SystemClock
     from gm.store import games as games_repo
     from gm.variants import registry

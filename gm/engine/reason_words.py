@@ -102,6 +102,15 @@ _SAYS: dict[Kind, str] = {
     Fate.EXCHANGE_PARTNER_CANNOT: "{power}'s side of the exchange cannot be carried out",
     Fate.EXCHANGES: "{power} gives {names} to {other} and receives {more}",
     Fate.EXCHANGE_NOT_IN_PHASE: "centres are exchanged at the end of a movement phase (rule 6)",
+    Fate.EXCHANGE_NO_SUCH_POWER: "there is no power called {other}",
+    Fate.EXCHANGE_WITH_ITSELF: "a power cannot exchange centres with itself",
+    Fate.EXCHANGE_CENTRES_UNNAMED: "an exchange names the centres given and the centres received",
+    Fate.EXCHANGE_UNEQUAL: "the number of centres exchanged by each power must be equal (gives "
+                           "{count}, receives {against}; rule 6)",
+    Fate.EXCHANGE_NAMED_TWICE: "a centre is named twice",
+    Fate.EXCHANGE_NOT_A_CENTRE: "{province} is not a supply centre",
+    Fate.EXCHANGE_NOT_OWNED: "{power} does not own {province}",
+    Fate.EXCHANGE_OCCUPIED: "{power} still occupies {province} with {unit} (rule 6)",
     Fate.NO_CHANGE_NOT_NOW: "a `no change` order is given with the season's moves or retreats",
     Fate.NO_UNIT: "{power} has no unit in {province}",
     Fate.NOT_A_FLEET: "{unit} is not a fleet",
@@ -111,6 +120,45 @@ _SAYS: dict[Kind, str] = {
                         "convoy (rule 5); {unit} holds",
     Fate.DESTROYED_BEFORE: "the unit in {province} was destroyed before movement: {other}",
     Fate.EVENTS_NOT_NOW: "terrain events are ordered in movement phases only (rule 1)",
+    Fate.OFF_THE_BOARD: "{province} is not part of the board in this game",
+    Fate.NO_SUCH_SPACE: "there is no space {province}",
+    Fate.NO_SHARED_BORDER: "{province} and {other} share no border",
+    Fate.EARTHQUAKE_ON_A_SPACE: "an earthquake strikes a border: name two spaces, e.g. Earthquake "
+                                "Mun-Ber",
+    Fate.EVENT_ON_A_BORDER: "{other} strikes a space, not a border",
+    Fate.UPLIFT_NOT_WATER: "uplift raises a sea or lake; {province} is {other}",
+    Fate.ERODE_NOT_LAND: "erosion wears down land or a mountain; {province} is {other}",
+    Fate.OROGENESIS_NOT_LAND: "orogenesis raises land into a mountain; {province} is {other}",
+    Fate.ALREADY_ICED: "{province} is already under ice",
+    Fate.ICE_OUT_OF_REACH: "ice advances only into a space bordering the polar ice or an iced "
+                           "space; {province} borders neither",
+    Fate.NOT_ICED: "{province} is not under ice",
+    Fate.ICE_SURROUNDED: "{province} is completely surrounded by ice, so the ice cannot retreat "
+                         "from it",
+    Fate.CREATE_NOT_IN_SPRING: "a new centre may be created in a Spring movement phase only "
+                               "(rule 7)",
+    Fate.CREATE_NOT_ON_LAND: "a centre is created on land; {province} is {other}",
+    Fate.ALREADY_A_CENTRE: "{province} is already a supply centre",
+    Fate.SUPPORT_NO_SUCH_POWER: "there is no power called {other!r}",
+    Fate.SUPPORT_OWN_EVENT: "a power supports another power's event, not its own (rule 3)",
+    Fate.STABILISE_NONE: "a stabilisation count must be at least 1",
+    Fate.STABILISE_ALLOWANCE: "{power} owns {count} centre(s) and may stabilise that many times "
+                              "(rule 1b); {other} already ordered",
+    Fate.STABILISE_TRIMMED: "{count} of the {against} counted: {power} owns {other} centre(s) "
+                            "and may stabilise that many times (rule 1b); the other {rest} "
+                            "refused",
+    Fate.STABILISE_TRIMMED_AFTER: "{count} of the {against} counted: {power} owns {other} "
+                                  "centre(s) and may stabilise that many times (rule 1b), "
+                                  "{province} already ordered; the other {rest} refused",
+    Fate.OVERCOME_BY: "overcome by",
+    Fate.HOLDS_AGAINST: "holds against",
+    Fate.NO_EVENT_THERE: "no event there",
+    Fate.AN_EVENT: "{power}'s {other}",
+    Fate.AN_EVENT_OF_STRENGTH: "{power}'s {other} (strength {count} against {against} "
+                               "stabilisation{s_against})",
+    Fate.ENGULFED_BY_ICE: "{unit} is engulfed by ice and cannot move or act until the ice "
+                          "retreats; it holds (rule 8)",
+    Fate.INTO_ICE: "fleets cannot move into ice: {province} is iced; {unit} holds (rule 8)",
     Fate.NEUTRAL_CENTRE: "a neutral centre from now on",
     Fate.EVENT_SUCCEEDS: "strength {count} against {against} stabilisation{s_against}",
     Fate.EVENT_NO_CHANGE: "strength {count} against {against} stabilisation{s_against}: no "
@@ -153,6 +201,8 @@ _SAYS: dict[Kind, str] = {
 # the reasons a part follows with ": " rather than "; " (the part says how: "no order: holds",
 # "support cut: dislodged by ..."), and " and is " ("A Par holds and is dislodged by ...")
 _COLON = frozenset({Fate.NO_ORDER, Fate.SUPPORT_CUT, Fate.CONVOY_DISRUPTED})
+# the reasons whose parts are a list that follows them: "holds against A, B" (Geophysical)
+_LISTING = frozenset({Fate.OVERCOME_BY, Fate.HOLDS_AGAINST})
 
 _SUPPORTS = frozenset({Void.SUPPORT_DID_NOT_HOLD, Void.SUPPORT_MOVED_ELSEWHERE,
                        Void.SUPPORT_DID_NOT_MOVE})
@@ -196,6 +246,7 @@ def refusal(reason: Reason) -> str:
         and_list=_and_list(reason.names),
         more=", ".join(reason.more), s="" if reason.count == 1 else "s",
         s_against="" if reason.against == 1 else "s", against=reason.against,
+        rest=reason.against - reason.count,
         via=" by convoy" if reason.convoy else "", cvia=", by convoy" if reason.convoy else "",
         how=f"cannot reach {reason.other}" if reason.count < 0 else
         f"{reason.count} move{'' if reason.count == 1 else 's'} from {reason.other}")
@@ -217,8 +268,10 @@ def unheaded(reason: Reason) -> str:
             joint = ": "
         elif reason.kind is Fate.HOLDER_HOLDS and part.kind is Fate.DISLODGED:
             joint = " and is "
-        elif n == 0 and reason.kind is Fate.UNIT_FATE:
+        elif n == 0 and reason.kind in (Fate.UNIT_FATE, *_LISTING):
             joint = " "
+        elif reason.kind in _LISTING:
+            joint = ", "
         else:
             joint = "; "
         text += joint + words(part)

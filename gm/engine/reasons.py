@@ -117,6 +117,15 @@ class Fate(StrEnum):
     EXCHANGE_PARTNER_CANNOT = "partner cannot exchange"  # power (the partner)
     EXCHANGES = "exchanges"  # power, other (the partner), names (given), more (received)
     EXCHANGE_NOT_IN_PHASE = "exchange not in this phase"
+    # Abstraction2 rule 6: why a power's own side of an exchange cannot be carried out
+    EXCHANGE_NO_SUCH_POWER = "exchange: no such power"  # other (the partner as written)
+    EXCHANGE_WITH_ITSELF = "exchange with itself"
+    EXCHANGE_CENTRES_UNNAMED = "exchange: centres not named"
+    EXCHANGE_UNEQUAL = "exchange: unequal"  # count (given), against (received)
+    EXCHANGE_NAMED_TWICE = "exchange: a centre named twice"
+    EXCHANGE_NOT_A_CENTRE = "exchange: not a centre"  # province
+    EXCHANGE_NOT_OWNED = "exchange: not owned"  # power, province
+    EXCHANGE_OCCUPIED = "exchange: still occupied"  # power, province, unit
     NO_CHANGE_NOT_NOW = "no change not now"
     NO_UNIT = "no unit"  # power, province
     NOT_A_FLEET = "not a fleet"  # unit
@@ -124,6 +133,37 @@ class Fate(StrEnum):
     FROZEN_CONVOY = "frozen, no convoy"  # province, unit
     DESTROYED_BEFORE = "destroyed before movement"  # province, other (how)
     EVENTS_NOT_NOW = "events in movement only"
+    # Geophysical rules 1 to 3, 7, 8: why an event, a stabilisation or a fleet's order is refused
+    OFF_THE_BOARD = "not on the board"  # province (its full name)
+    NO_SUCH_SPACE = "no such space"  # province
+    NO_SHARED_BORDER = "no shared border"  # province, other
+    EARTHQUAKE_ON_A_SPACE = "earthquake on a space"
+    EVENT_ON_A_BORDER = "event on a border"  # other (the event's kind)
+    UPLIFT_NOT_WATER = "uplift not on water"  # province, other (its terrain)
+    ERODE_NOT_LAND = "erosion not on land"  # province, other (its terrain)
+    OROGENESIS_NOT_LAND = "orogenesis not on land"  # province, other (its terrain)
+    ALREADY_ICED = "already iced"  # province
+    ICE_OUT_OF_REACH = "ice out of reach"  # province
+    NOT_ICED = "not iced"  # province
+    ICE_SURROUNDED = "surrounded by ice"  # province
+    CREATE_NOT_IN_SPRING = "centre created outside a Spring"
+    CREATE_NOT_ON_LAND = "centre created off land"  # province, other (its terrain)
+    ALREADY_A_CENTRE = "already a centre"  # province
+    SUPPORT_NO_SUCH_POWER = "event support: no such power"  # other (the power as written)
+    SUPPORT_OWN_EVENT = "support of its own event"
+    STABILISE_NONE = "stabilisation count below 1"
+    STABILISE_ALLOWANCE = "stabilisations used up"  # power, count (centres), other (ordered)
+    # a stabilisation cut down to the allowance: power, count (kept), against (ordered), other
+    # (centres owned), province (already ordered: STABILISE_TRIMMED_AFTER); its result follows
+    STABILISE_TRIMMED = "stabilisation trimmed"
+    STABILISE_TRIMMED_AFTER = "stabilisation trimmed after others"
+    OVERCOME_BY = "overcome by"  # parts: the events (AN_EVENT_OF_STRENGTH)
+    HOLDS_AGAINST = "holds against"  # parts: the events (AN_EVENT)
+    NO_EVENT_THERE = "no event there"
+    AN_EVENT = "an event"  # power, other (the event)
+    AN_EVENT_OF_STRENGTH = "an event and its strength"  # power, other (the event), count, against
+    ENGULFED_BY_ICE = "engulfed by ice"  # unit
+    INTO_ICE = "into ice"  # province, unit
     # Geophysical rule 3: count, the event's strength, against, the stabilisations against it
     EVENT_SUCCEEDS = "event succeeds"  # count, against
     EVENT_NO_CHANGE = "event fails"  # count, against

@@ -28,6 +28,9 @@ A variant differs from the standard game only where its rules say so. The game f
   rule 9: seas in capitals, land in title case, `F(BUR) C A(Bel)-Mar`).
 - `frozen_provinces`: the provinces frozen in a position (Abstraction2 rule 5, a variant file's
   `[frozen]`), for the pictures.
+- `on_arrival`: taking orders, the variant's judgement of one of its own orders as it arrives
+  (`OnArrival`: Abstraction2 rule 6 exchanges, Geophysical rule 2 events), before the trial
+  adjudication that judges the others.
 
 A hook left as None means the standard behaviour.
 """
@@ -123,6 +126,20 @@ AdjustmentNeeded = Callable[["Variant", GameState], bool]
 VictoryRule = Callable[["Variant", GameState, Phase, bool], Verdict | None]
 OptionalOrders = Callable[["Variant", GameState], Mapping[str, tuple[str, ...]]]
 DisplayNames = Callable[[GameMap, str], str]
+
+
+@dataclass(frozen=True)
+class OnArrival:
+    """A variant's judgement of an order of its own as it arrives: `why` it cannot be carried
+    out, or None when nothing known before adjudication stops it (and no trial adjudication is
+    needed)."""
+
+    why: Reason | None = None
+
+
+# the variant, the position, the power and its order; None: the variant has no judgement of it
+# on arrival (a trial adjudication judges it)
+ArrivalCheck = Callable[["Variant", GameState, str, object], OnArrival | None]
 FrozenProvinces = Callable[[GameState], frozenset[str]]
 
 
@@ -143,6 +160,7 @@ class Hooks:
     optional_orders: OptionalOrders | None = None
     display_names: DisplayNames | None = None  # reports: place names as the map now is
     frozen_provinces: FrozenProvinces | None = None  # pictures: the regions frozen now
+    on_arrival: ArrivalCheck | None = None  # taking orders: its own orders judged on arrival
 
 
 @dataclass(frozen=True, eq=False)

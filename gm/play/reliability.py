@@ -217,3 +217,8 @@ def game_lines(record: Record) -> list[str]:
         out.append(f"{hidden} quiet game{'s' if hidden != 1 else ''}, counted above but not "
                    "named")
     return out
+
+
+def record_line(session: Session, address: str) -> str:
+    """The line the GM reads of a player: "Record: ..."."""
+    return f"Record: {summary_line(record_of(session, address))}"

@@ -481,7 +481,7 @@ class GameTick:
     def offer_standby(self, phase: PhaseRecord, fallen: list[str]) -> None:
         """Tell the GM which powers fell into civil disorder, with who stands by to take
         them over (STANDBY; REPLACE <power> STANDBY)."""
-        from gm.commands.handlers.standing_by import standing_by
+        from gm.play.standing_by import standing_by
 
         if self._notice("standby", phase, self.game.gm_address, "civil disorder",
                         "report/standby-gm.txt.j2", powers=fallen,

@@ -42,7 +42,7 @@ from gm.engine.phase import Phase, PhaseType
 from gm.engine.reasons import REPLACED, Fate, Reason
 from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
-from gm.engine.variant import Hooks, HookStep, OrderKind, Variant, Verdict
+from gm.engine.variant import Hooks, HookStep, OnArrival, OrderKind, Variant, Verdict
 from gm.engine.victory import centre_counts
 from gm.paths import VARIANT_DATA
 from gm.variants.army_fleet_help import HELP_TEXT as AF_HELP
@@ -100,49 +100,49 @@ def frozen_rules(state: GameState) -> FrozenRules:
 def _exchange_problem(
     variant: Variant, state: GameState, power: str, order: Exchange, partner: str | None,
     *, moved: bool = True,
-) -> str | None:
+) -> Reason | None:
     """Why this power's own side of an exchange cannot be carried out, or None. `moved`: the
     phase's moves are done (whether the power still occupies a centre it gives is known only
     then)."""
     if partner is None:
-        return f"there is no power called {order.partner}"
+        return Reason(Fate.EXCHANGE_NO_SUCH_POWER, other=order.partner)
     if partner == power:
-        return "a power cannot exchange centres with itself"
+        return Reason(Fate.EXCHANGE_WITH_ITSELF)
     if not order.give or not order.receive:
-        return "an exchange names the centres given and the centres received"
+        return Reason(Fate.EXCHANGE_CENTRES_UNNAMED)
     if len(order.give) != len(order.receive):
-        return (
-            f"the number of centres exchanged by each power must be equal (gives "
-            f"{len(order.give)}, receives {len(order.receive)}; rule 6)"
-        )
+        return Reason(Fate.EXCHANGE_UNEQUAL, count=len(order.give), against=len(order.receive))
     if len(set(order.give)) != len(order.give) or len(set(order.receive)) != len(order.receive):
-        return "a centre is named twice"
+        return Reason(Fate.EXCHANGE_NAMED_TWICE)
     centres = variant.map_for(state).centres
     for c in order.give:
         if c not in centres:
-            return f"{c} is not a supply centre"
+            return Reason(Fate.EXCHANGE_NOT_A_CENTRE, province=c)
         if state.owners.get(c) != power:
-            return f"{power} does not own {c}"
+            return Reason(Fate.EXCHANGE_NOT_OWNED, power=power, province=c)
         unit = state.unit_in(c)
         if moved and unit is not None and unit.power == power:
-            return f"{power} still occupies {c} with {unit} (rule 6)"
+            return Reason(Fate.EXCHANGE_OCCUPIED, power=power, province=c, unit=str(unit))
     for c in order.receive:
         if c not in centres:
-            return f"{c} is not a supply centre"
+            return Reason(Fate.EXCHANGE_NOT_A_CENTRE, province=c)
         if state.owners.get(c) != partner:
-            return f"{partner} does not own {c}"
+            return Reason(Fate.EXCHANGE_NOT_OWNED, power=partner, province=c)
     return None
 
 
-def exchange_problem_now(variant: Variant, state: GameState, power: str,
-                        order: Exchange) -> str | None:
-    """Why adjudication will find this power's exchange order illegal, judged when it arrives:
-    all but whether the power still occupies a centre it gives after the moves (rule 6)."""
-    partner = variant.power(order.partner)
+def exchange_on_arrival(variant: Variant, state: GameState, power: str,
+                        order: object) -> OnArrival | None:
+    """Taking orders (the `on_arrival` hook): why adjudication will find this power's exchange
+    order illegal, judged when it arrives: all but whether the power still occupies a centre it
+    gives after the moves (rule 6). None for the other orders."""
+    if not isinstance(order, Exchange):
+        return None
     if state.phase.type is not _M:
-        return "centres are exchanged at the end of a movement phase (rule 6)"
-    return _exchange_problem(variant, state, power, order,
-                             partner.name if partner else None, moved=False)
+        return OnArrival(Reason(Fate.EXCHANGE_NOT_IN_PHASE))
+    partner = variant.power(order.partner)
+    return OnArrival(_exchange_problem(variant, state, power, order,
+                                       partner.name if partner else None, moved=False))
 
 
 def exchanges(
@@ -173,8 +173,7 @@ def exchanges(
             variant, state, power, order, partner.name if partner else None
         )
         if problem is not None:
-            results.append(OrderResult(power, order, sub.text, Outcome.ILLEGAL,
-                                       Reason.stated(problem)))
+            results.append(OrderResult(power, order, sub.text, Outcome.ILLEGAL, problem))
             continue
         other = latest.get((partner_name, power))
         reason: Reason | None = None
@@ -329,6 +328,7 @@ def rules() -> HookSet:
             resolve_adjustments=resolve_adjustments_af,
             after_movement=exchanges,
             victory=victory,
+            on_arrival=exchange_on_arrival,
         ),
         order_kinds=frozenset({OrderKind.ARMY_FLEET, OrderKind.EXCHANGE}),
         help=HELP + AF_HELP,

@@ -47,7 +47,7 @@ from gm.engine.results import OrderResult, Outcome, Submitted
 from gm.engine.state import GameState
 from gm.engine.topology import border_key
 from gm.engine.units import Unit, UnitType
-from gm.engine.variant import HookStep, Variant
+from gm.engine.variant import HookStep, OnArrival, Variant
 from gm.notation import parse_order
 from gm.variants.terrain_schedule import with_article
 
@@ -114,25 +114,25 @@ def _ice_counts(state: GameState, gmap: GameMap) -> dict[str, str]:
 
 
 # -- checking one order --------------------------------------------------------------------------
-def _on_board(gmap: GameMap, province: str) -> str | None:
+def _on_board(gmap: GameMap, province: str) -> Reason | None:
     """Why `province` cannot take part in events, or None."""
     if gmap.terrain[province] is Terrain.IMPASSABLE:
-        return f"{gmap.provinces[province].name} is not part of the board in this game"
+        return Reason(Fate.OFF_THE_BOARD, province=gmap.provinces[province].name)
     return None
 
 
-def _target_problem(gmap: GameMap, target: GeoTarget) -> str | None:
+def _target_problem(gmap: GameMap, target: GeoTarget) -> Reason | None:
     """Why a space or border cannot be the target of events or stabilisations, or None."""
     for p in (target.province, target.other):
         if p is None:
             continue
         if p not in gmap.terrain:
-            return f"there is no space {p}"
+            return Reason(Fate.NO_SUCH_SPACE, province=p)
         problem = _on_board(gmap, p)
         if problem:
             return problem
     if target.other is not None and not gmap.adjacent(target.province, target.other):
-        return f"{target.province} and {target.other} share no border"
+        return Reason(Fate.NO_SHARED_BORDER, province=target.province, other=target.other)
     return None
 
 
@@ -148,7 +148,7 @@ def _surrounded(gmap: GameMap, province: str) -> bool:
                if gmap.terrain[q] is not Terrain.IMPASSABLE)
 
 
-def check_event(gmap: GameMap, event: GeoEvent) -> str | None:
+def check_event(gmap: GameMap, event: GeoEvent) -> Reason | None:
     """Why `event` cannot be ordered on this map (rule 2), or None."""
     target = event.target
     problem = _target_problem(gmap, target)
@@ -157,31 +157,40 @@ def check_event(gmap: GameMap, event: GeoEvent) -> str | None:
     kind = event.kind
     if kind is GeoKind.EARTHQUAKE:
         if target.other is None:
-            return "an earthquake strikes a border: name two spaces, e.g. Earthquake Mun-Ber"
+            return Reason(Fate.EARTHQUAKE_ON_A_SPACE)
         return None
     if target.other is not None:
-        return f"{kind.value} strikes a space, not a border"
+        return Reason(Fate.EVENT_ON_A_BORDER, other=kind.value)
     p = target.province
     terrain = gmap.terrain[p]
     name = display_name(p, gmap)
     if kind is GeoKind.UPLIFT and not terrain.is_water:
-        return f"uplift raises a sea or lake; {name} is {terrain.value}"
+        return Reason(Fate.UPLIFT_NOT_WATER, province=name, other=terrain.value)
     if kind is GeoKind.ERODE and terrain not in (Terrain.LAND, Terrain.MOUNTAIN):
-        return f"erosion wears down land or a mountain; {name} is {terrain.value}"
+        return Reason(Fate.ERODE_NOT_LAND, province=name, other=terrain.value)
     if kind is GeoKind.OROGENESIS and terrain is not Terrain.LAND:
-        return f"orogenesis raises land into a mountain; {name} is {terrain.value}"
+        return Reason(Fate.OROGENESIS_NOT_LAND, province=name, other=terrain.value)
     if kind is GeoKind.ICE_ADVANCE:
         if p in gmap.iced:
-            return f"{name} is already under ice"
+            return Reason(Fate.ALREADY_ICED, province=name)
         if not _polar_reach(gmap, p):
-            return f"ice advances only into a space bordering the polar ice or an iced space; " \
-                   f"{name} borders neither"
+            return Reason(Fate.ICE_OUT_OF_REACH, province=name)
     if kind is GeoKind.ICE_RETREAT:
         if p not in gmap.iced:
-            return f"{name} is not under ice"
+            return Reason(Fate.NOT_ICED, province=name)
         if _surrounded(gmap, p):
-            return f"{name} is completely surrounded by ice, so the ice cannot retreat from it"
+            return Reason(Fate.ICE_SURROUNDED, province=name)
     return None
+
+
+def event_on_arrival(variant: Variant, state: GameState, power: str,
+                     order: object) -> OnArrival | None:
+    """Taking orders (the `on_arrival` hook): an event the map as it is now rules out (rule
+    2), refused; None for anything else (the trial adjudication judges it)."""
+    if not isinstance(order, GeoEvent):
+        return None
+    why = check_event(variant.map_for(state), order)
+    return None if why is None else OnArrival(why)
 
 
 # -- the phase's event orders ------------------------------------------------------------------
@@ -200,12 +209,11 @@ class _Tally:
     powers: dict[str, _Power] = field(default_factory=dict)
     results: list[OrderResult] = field(default_factory=list)
     # Stabilisations cut down to the allowance (rule 1b), by id of the Submitted: what to say.
-    trimmed: dict[int, str] = field(default_factory=dict)
+    trimmed: dict[int, Reason] = field(default_factory=dict)
 
-    def refuse(self, sub: Submitted, reason: str | Reason) -> None:
-        """`sub` is void: for `reason` (a value, or a sentence of the rules kept as it is)."""
-        why = reason if isinstance(reason, Reason) else Reason.stated(reason)
-        self.results.append(OrderResult(sub.power, sub.order, sub.text, Outcome.ILLEGAL, why))
+    def refuse(self, sub: Submitted, reason: Reason) -> None:
+        """`sub` is void, for `reason`."""
+        self.results.append(OrderResult(sub.power, sub.order, sub.text, Outcome.ILLEGAL, reason))
 
 
 def _collect(variant: Variant, state: GameState, gmap: GameMap,
@@ -223,20 +231,19 @@ def _collect(variant: Variant, state: GameState, gmap: GameMap,
             if problem:
                 tally.refuse(sub, problem)
             elif order.count < 1:
-                tally.refuse(sub, "a stabilisation count must be at least 1")
+                tally.refuse(sub, Reason(Fate.STABILISE_NONE))
             elif used >= owned:
-                tally.refuse(sub, f"{sub.power} owns {owned} centre(s) and may stabilise that "
-                                  f"many times (rule 1b); {used} already ordered")
+                tally.refuse(sub, Reason(Fate.STABILISE_ALLOWANCE, power=sub.power, count=owned,
+                                         other=str(used)))
             elif used + order.count > owned:
                 # Rule 1b gives one stabilisation per centre owned and rule 3 allows several
                 # on one space: what the allowance covers counts, the rest is refused.
                 kept = owned - used
                 mine.stabilised.append((sub, Stabilize(order.target, kept)))
-                tally.trimmed[id(sub)] = (
-                    f"{kept} of the {order.count} counted: {sub.power} owns {owned} centre(s) "
-                    f"and may stabilise that many times (rule 1b)"
-                    + (f", {used} already ordered" if used else "")
-                    + f"; the other {order.count - kept} refused")
+                tally.trimmed[id(sub)] = Reason(
+                    Fate.STABILISE_TRIMMED_AFTER if used else Fate.STABILISE_TRIMMED,
+                    power=sub.power, count=kept, against=order.count, other=str(owned),
+                    province=str(used))
             else:
                 mine.stabilised.append((sub, order))
             continue
@@ -253,26 +260,26 @@ def _collect(variant: Variant, state: GameState, gmap: GameMap,
 
 
 def _event_problem(variant: Variant, gmap: GameMap, power: str, order: EventOrder,
-                   spring: bool) -> str | None:
+                   spring: bool) -> Reason | None:
     if isinstance(order, CreateCentre):
         p = order.province
         if not spring:
-            return "a new centre may be created in a Spring movement phase only (rule 7)"
+            return Reason(Fate.CREATE_NOT_IN_SPRING)
         problem = _on_board(gmap, p)
         if problem:
             return problem
         if gmap.terrain[p] is not Terrain.LAND:
-            return f"a centre is created on land; {display_name(p, gmap)} is " \
-                   f"{gmap.terrain[p].value}"
+            return Reason(Fate.CREATE_NOT_ON_LAND, province=display_name(p, gmap),
+                          other=gmap.terrain[p].value)
         if p in gmap.centres:
-            return f"{p} is already a supply centre"
+            return Reason(Fate.ALREADY_A_CENTRE, province=p)
         return None
     if isinstance(order, SupportEvent):
         other = variant.power(order.power)
         if other is None:
-            return f"there is no power called {order.power!r}"
+            return Reason(Fate.SUPPORT_NO_SUCH_POWER, other=order.power)
         if other.name == power:
-            return "a power supports another power's event, not its own (rule 3)"
+            return Reason(Fate.SUPPORT_OWN_EVENT)
         return check_event(gmap, order.event)
     return check_event(gmap, order)
 
@@ -295,9 +302,6 @@ class _Outcome:
     def succeeds(self) -> bool:
         return self.strength > self.stabilisations
 
-    def describe(self) -> str:
-        s = "s" if self.stabilisations != 1 else ""
-        return f"strength {self.strength} against {self.stabilisations} stabilisation{s}"
 
 
 def _adjudicate(variant: Variant, tally: _Tally) -> tuple[list[_Outcome], list[CreateCentre]]:
@@ -358,18 +362,20 @@ def _adjudicate(variant: Variant, tally: _Tally) -> tuple[list[_Outcome], list[C
             against = attacked.get(_key(s.target), [])
             beaten = [o for o in against if o.succeeds]
             if beaten:
-                reason = "overcome by " + ", ".join(f"{o.power}'s {o.event} ({o.describe()})"
-                                                    for o in beaten)
+                reason = Reason(Fate.OVERCOME_BY).then(*(
+                    Reason(Fate.AN_EVENT_OF_STRENGTH, power=o.power, other=str(o.event),
+                           count=o.strength, against=o.stabilisations) for o in beaten))
                 outcome = Outcome.FAILS
             else:
-                reason = "holds against " + ", ".join(
-                    f"{o.power}'s {o.event}" for o in against) if against else "no event there"
+                reason = Reason(Fate.HOLDS_AGAINST).then(*(
+                    Reason(Fate.AN_EVENT, power=o.power, other=str(o.event)) for o in against)) \
+                    if against else Reason(Fate.NO_EVENT_THERE)
                 outcome = Outcome.SUCCEEDS
             note = tally.trimmed.get(id(sub))
             if note is not None:
-                reason = f"{note}; {reason}"
+                reason = note.then(reason)
             tally.results.append(OrderResult(sub.power, sub.order if note else s, sub.text,
-                                             outcome, Reason.stated(reason)))
+                                             outcome, reason))
     creations: list[CreateCentre] = []
     for mine in tally.powers.values():
         if mine.event is None:
@@ -572,28 +578,26 @@ def _reread(
                                            Reason(Fate.DESTROYED_BEFORE, province=p,
                                                   other=gone[p])))
                 continue
-            message = _ice_refusal(mine, order, after) if mine is not None \
+            refusal = _ice_refusal(mine, order, after) if mine is not None \
                 and mine.power == sub.power else None
-            if message is not None and mine is not None:
+            if refusal is not None and mine is not None:
                 # rule 8: refused, and the fleet holds in its place
-                results.append(OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL,
-                                           Reason.stated(message)))
+                results.append(OrderResult(sub.power, order, sub.text, Outcome.ILLEGAL, refusal))
                 hold = Hold(UnitSpec(mine.type, mine.location))
                 sub = Submitted(sub.power, str(hold), hold)
         out.append(sub)
     return out, results
 
 
-def _ice_refusal(fleet: Unit, order: Order, gmap: GameMap) -> str | None:
+def _ice_refusal(fleet: Unit, order: Order, gmap: GameMap) -> Reason | None:
     """Rule 8: why a fleet's order cannot be carried out because of ice, or None."""
     if fleet.type is not UnitType.FLEET or isinstance(order, Hold):
         return None
     if fleet.province in gmap.iced:
-        return (f"{display_unit(fleet, gmap)} is engulfed by ice and cannot move or act until "
-                "the ice retreats; it holds (rule 8)")
+        return Reason(Fate.ENGULFED_BY_ICE, unit=display_unit(fleet, gmap))
     if isinstance(order, Move) and order.dest.province in gmap.iced:
-        return (f"fleets cannot move into ice: {display_name(order.dest.province, gmap)} is "
-                f"iced; {display_unit(fleet, gmap)} holds (rule 8)")
+        return Reason(Fate.INTO_ICE, province=display_name(order.dest.province, gmap),
+                      unit=display_unit(fleet, gmap))
     return None
 
 

@@ -24,6 +24,7 @@ from gm.variants.geo_events import (
     display_name,
     display_text,
     display_unit,
+    event_on_arrival,
     events_before_movement,
     refuse_outside_movement,
 )
@@ -149,7 +150,7 @@ def rules() -> HookSet:
     terrain orders before movement, ice counters, rule 9's place names in reports."""
     return HookSet(
         hooks=Hooks(before_phase=_before_phase, resolve_movement=_resolve_movement,
-                    display_names=_display_names),
+                    display_names=_display_names, on_arrival=event_on_arrival),
         order_kinds=frozenset({OrderKind.GEO}),
         help=HELP,
     )

@@ -316,3 +316,17 @@ def test_check_order_follows_the_phase() -> None:
         "France has no builds")
     movement_board = position("France: A Par")
     assert check_order(std(), movement_board, "France", Hold(spec("Par"))) == Hold(spec("A Par"))
+
+
+def test_an_order_kind_says_its_own_word() -> None:
+    """A reply names an order of another phase by the kind's own word (gm.engine.orders
+    order_word), the variants' kinds included, not by its class's name."""
+    from gm.engine.orders import CreateCentre, DesignateHome, Exchange, KeepFleet, order_word
+
+    spec = UnitSpec(UnitType.ARMY, Location("par"))
+    assert order_word(SupportHold(spec, spec)) == "support"
+    assert order_word(Remove(spec)) == "removal"
+    assert order_word(KeepFleet(spec)) == "keep fleet"
+    assert order_word(CreateCentre("bur")) == "centre creation"
+    assert order_word(DesignateHome("bel")) == "home"
+    assert order_word(Exchange("France", ("bel",), ("hol",))) == "exchange"

@@ -144,3 +144,30 @@ def test_the_standard_rules_give_no_reason_in_words_only(folder: str) -> None:
         return {reason.kind}.union(*(kinds(p) for p in reason.parts))
     for r in scenario_results(folder):
         assert Fate.STATED not in kinds(r.why), (r.text, r.reason)
+
+
+@pytest.mark.parametrize("folder", ["abstraction2", "geophysical"])
+def test_the_variants_rules_give_no_reason_in_words_only(folder: str) -> None:
+    """Abstraction2's exchanges and Geophysical's events, stabilisations and ice give typed
+    reasons too: none of their results is a stated sentence."""
+    def kinds(reason: Reason) -> set[Kind]:
+        return {reason.kind}.union(*(kinds(p) for p in reason.parts))
+    found = scenario_results(folder)
+    assert any(r.why.kind is Fate.EXCHANGE_UNEQUAL or r.why.kind is Fate.HOLDS_AGAINST
+               for r in found)
+    for r in found:
+        assert Fate.STATED not in kinds(r.why), (r.text, r.reason)
+
+
+def test_a_listing_reason_words_its_parts_as_a_list() -> None:
+    """"holds against A, B" and "overcome by A (...)": the events follow as a list."""
+    holds = Reason(Fate.HOLDS_AGAINST).then(Reason(Fate.AN_EVENT, power="France",
+                                                   other="Erode Mos"),
+                                            Reason(Fate.AN_EVENT, power="Italy",
+                                                   other="Uplift ADR"))
+    assert words(holds) == "holds against France's Erode Mos, Italy's Uplift ADR"
+    trimmed = Reason(Fate.STABILISE_TRIMMED_AFTER, power="Russia", count=1, against=3,
+                     other="4", province="3").then(Reason(Fate.NO_EVENT_THERE))
+    assert words(trimmed) == ("1 of the 3 counted: Russia owns 4 centre(s) and may stabilise "
+                              "that many times (rule 1b), 3 already ordered; the other 2 "
+                              "refused; no event there")

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gm.commands.handlers.order_taking import _key
 from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.geo import Location
 from gm.engine.map import GameMap
@@ -43,6 +42,7 @@ from gm.notation import parse_order, parse_orders
 from gm.notation.fast import fast_order
 from gm.notation.kinds import ADJUSTMENT_KINDS, KIND_NAMES, RETREAT_TOO_KINDS
 from gm.notation.parser import _keywords
+from gm.play.order_taking import order_key as _key
 from gm.store.db import Database
 from gm.variants.maps import standard_map
 
@@ -458,7 +458,7 @@ def test_generated_adjustment_orders_read_back(order: AnyOrder) -> None:
     assert one(str(order), ADJ) == order, str(order)
 
 
-# -- how a mailed order set keeps them (gm.commands.handlers.order_taking) ---------------------
+# -- how a mailed order set keeps them (gm.play.order_taking) --------------------------------
 def merged(*texts: str, phase: PhaseType = M) -> list[AnyOrder]:
     """The order set after each text in turn, kept as the mail handler keys orders."""
     kept: dict[str, AnyOrder] = {}

@@ -21,7 +21,7 @@ from gm.engine.map import GameMap, Overlay
 from gm.engine.phase import Phase, PhaseType
 from gm.engine.variant import Hooks, OrderKind, Power, Variant, homes_from_map
 from gm.paths import VARIANT_DATA
-from gm.variants import chaos2, designated, geophysical, get_variant, sahara
+from gm.variants import chaos2, designated, geo_events, geophysical, get_variant, sahara
 from gm.variants.maps import map_data, standard_map
 from gm.variants.standard import POWERS, start_units
 from gm.variants.terrain_schedule import build_anywhere
@@ -88,7 +88,9 @@ def _previous_geophysical() -> Variant:
         homes=homes_from_map(gmap, POWERS), order_kinds=frozenset({OrderKind.GEO}),
         hooks=Hooks(before_phase=geophysical._before_phase,
                     resolve_movement=geophysical._resolve_movement,
-                    display_names=geophysical._display_names),
+                    display_names=geophysical._display_names,
+                    # taking orders: an event judged on the map as it is (added since)
+                    on_arrival=geo_events.event_on_arrival),
         help=geophysical.HELP)
 
 

@@ -500,3 +500,30 @@ def test_scenario_case(case: Case) -> None:
         out = io.StringIO()
         print_result(result, out)
         pytest.fail(out.getvalue(), pytrace=False)
+
+
+def test_an_exchange_is_judged_on_arrival_through_the_hook_set(variant: Variant) -> None:
+    """Taking orders reaches rule 6 through the variant's hooks (`on_arrival`): a typed reason
+    for an exchange that cannot be carried out, none for one that can be as far as is known
+    before the moves, and no judgement of the other orders."""
+    from gm.engine.orders import Exchange, Hold, UnitSpec
+    from gm.engine.reasons import Fate, Reason
+
+    check = variant.hooks.on_arrival
+    assert check is not None
+    state = start_state(variant)
+    while state.phase.type is not PhaseType.MOVEMENT:
+        state = state.evolve(phase=variant.calendar.next(state.phase))
+    power, partner = variant.power_names[0], variant.power_names[1]
+    mine = sorted(state.centres_of(power))[0]
+    theirs = sorted(state.centres_of(partner))[0]
+    unequal = check(variant, state, power, Exchange(partner, (mine,), (theirs, mine)))
+    assert unequal is not None
+    assert unequal.why == Reason(Fate.EXCHANGE_UNEQUAL, count=1, against=2)
+    nobody = check(variant, state, power, Exchange("Atlantis", (mine,), (theirs,)))
+    assert nobody is not None and nobody.why == Reason(Fate.EXCHANGE_NO_SUCH_POWER,
+                                                       other="Atlantis")
+    fine = check(variant, state, power, Exchange(partner, (mine,), (theirs,)))
+    assert fine is not None and fine.why is None
+    unit = state.units_of(power)[0]
+    assert check(variant, state, power, Hold(UnitSpec(unit.type, unit.location))) is None

@@ -249,3 +249,22 @@ def test_a_scripted_game(geo: Variant, tmp_path: Path) -> None:
     assert outcome(step, "A BAR - StP")[0] is Outcome.ILLEGAL
     assert state.winners == () and not state.finished
     passes_gm_scenario(recorder, tmp_path)  # the whole game through `gm scenario`
+
+
+def test_an_event_is_judged_on_arrival_through_the_hook_set(geo: Variant) -> None:
+    """Taking orders reaches rule 2 through the variant's hooks (`on_arrival`): an event the
+    map rules out now gets a typed reason; a possible one and the other orders get no
+    judgement (the trial adjudication judges them)."""
+    from gm.engine.game import start_state
+    from gm.engine.reason_words import unheaded
+    from gm.engine.reasons import Fate
+
+    check = geo.hooks.on_arrival
+    assert check is not None
+    state = start_state(geo)
+    uplift = check(geo, state, "France", GeoEvent(GeoKind.UPLIFT, GeoTarget("Bur")))
+    assert uplift is not None and uplift.why is not None
+    assert uplift.why.kind is Fate.UPLIFT_NOT_WATER
+    assert unheaded(uplift.why) == "uplift raises a sea or lake; Bur is land"
+    assert check(geo, state, "France", GeoEvent(GeoKind.ERODE, GeoTarget("Bur"))) is None
+    assert check(geo, state, "France", Stabilize(GeoTarget("Bur"))) is None

@@ -8,14 +8,11 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import as_master, refresh, variant_of
-from gm.commands.handlers.seats import new_password, seated_notice, tell_unseated
 from gm.commands.reading import Draft, bare_address, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play import seats
 from gm.secret import Secret
-from gm.store import audit, join_requests
-from gm.store import powers as powers_repo
-from gm.store.passwords import hash_password
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -50,26 +47,16 @@ def handle(ctx: Context, command: Add) -> None:
         ctx.results.add(f"ADD: {command.power!r} is not a power of {game.name} "
                         f"(powers: {names}).")
         return
-    seated = powers_repo.get_power(ctx.session, game.id, power.name)
-    before = [] if seated is None else [
-        a for a in seated.addresses if a.lower() != command.address.lower()]
-    powers_repo.set_players(ctx.session, game.id, power.name, [command.address], now=ctx.now)
-    made = None if command.password is not None else new_password()
-    secret = command.password.value if command.password is not None else made or ""
-    powers_repo.set_power_password(ctx.session, game.id, power.name, hash_password(secret),
-                                   now=ctx.now)
-    join_requests.drop(ctx.session, game.id, command.address)  # the GM's choice, not theirs
-    audit.record_action(ctx.session, actor=ctx.sender, action="add", now=ctx.now,
-                        game_id=game.id, details={"power": power.name,
-                                                  "address": command.address,
-                                                  "previous": before},
-                        inbound_id=ctx.inbound_id)
+    done = seats.add_player(ctx.session, game, power.name, command.address,
+                            None if command.password is None else command.password.value,
+                            now=ctx.now, actor=ctx.sender, service=ctx.service,
+                            inbound_id=ctx.inbound_id)
+    before = done.before
     ctx.results.add(f"{command.address} plays {power.name} in {game.name}"
                     + (f" (instead of {', '.join(before)}, who was told)" if before else "")
-                    + ("; a password was made and mailed to them." if made is not None
+                    + ("; a password was made and mailed to them." if done.made
                        else "; they were mailed the game, the power and the password."))
-    ctx.results.mail.append(seated_notice(ctx, game, power.name, command.address, secret))
-    tell_unseated(ctx, game, power.name, list(before))
+    ctx.results.mail.extend(done.mail)
 
 
 COMMAND = CommandSpec(

@@ -11,13 +11,14 @@ from lark import Token
 
 from gm.commands.handlers.common import as_master, refresh
 from gm.commands.handlers.gm_settings import store_observers
-from gm.commands.handlers.seats import new_password, seat
-from gm.commands.handlers.standing_by import offer_line
+from gm.commands.handlers.seats import seat
 from gm.commands.reading import Draft, bare_address, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.mail.compose import build_subject
 from gm.play.observers import observers
+from gm.play.seats import new_password
+from gm.play.standing_by import offer_line
 from gm.store import audit
 from gm.store import powers as powers_repo
 from gm.store.outgoing import Outgoing

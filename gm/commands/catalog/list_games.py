@@ -14,13 +14,13 @@ from lark import Token
 from gm.commands.handlers.common import no_game, variant_label, variant_of
 from gm.commands.handlers.gm_settings import duration_text, shown_late
 from gm.commands.handlers.meant_game import meant_game
-from gm.commands.handlers.press_settings import shown_press
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
 from gm.play.calendar_event import shown_for
+from gm.play.press_settings import shown_press
 from gm.play.stand_in import seated_bots
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo

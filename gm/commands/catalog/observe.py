@@ -17,11 +17,11 @@ from gm.commands.handlers.common import no_game
 from gm.commands.handlers.gm_settings import MAX_OBSERVERS
 from gm.commands.handlers.notices import tell
 from gm.commands.handlers.observing import OPEN_KEY
-from gm.commands.handlers.seats import new_password
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.play.observers import observers
+from gm.play.seats import new_password
 from gm.secret import Secret
 from gm.store import address_changes, audit
 from gm.store import games as games_repo

@@ -22,36 +22,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.common import open_phase_of, refresh, variant_of
-from gm.commands.handlers.press_settings import all_press, fake_allowed, partial_allowed
+from gm.commands.handlers.common import refresh, variant_of
 from gm.commands.press_heading import FORMS, Fake, Heading, read_heading
 from gm.commands.reading import Draft, Invalid, quote
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, Line, Unreadable
 from gm.engine.errors import OrderError
-from gm.mail.compose import build_subject
 from gm.notation import parse_order
-from gm.play.observers import observers
-from gm.play.render import render
-from gm.policies import PressPolicy
-from gm.store import powers as powers_repo
-from gm.store import press as press_repo
-from gm.store.outgoing import Outgoing
-from gm.store.press import GM_COPY, OBSERVERS
-from gm.store.statuses import GameStatus
+from gm.play import press
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
     from gm.engine.variant import Variant
-
-GM_NAME = "GM"
-# Marks among a stored press's recipients: the observers were sent it; the GM got a copy of
-# partial press between players (SET ALL PRESS).
-
+    from gm.store.rows import GameRecord
 
 
 # HELP PRESS: the topic is about this command alone.
@@ -224,202 +211,80 @@ def _refuse(ctx: Context, what: str, reason: str, more: str = "") -> bool:
 
 
 def _send(ctx: Context, command: Press) -> bool:
-    """Send the press; whether it was sent (else the reply says why not)."""
+    """Send the press (gm.play.press); whether it was sent (else the reply says why not)."""
     what = str(command.line)
     signed = ctx.signed
     if signed is None:
         return _refuse(ctx, what, "sign on first (SIGNON <power> <game> <password>)")
     game = refresh(ctx, signed.game)
-    if game.status is GameStatus.FINISHED:
-        return _refuse(ctx, what, f"{game.name} is finished")
-    sender = signed.power  # None: the GM
-    variant = variant_of(game)
-    named = _addressees(variant, command.recipients)
-    if isinstance(named, str):
-        return _refuse(ctx, what, f"{named!r} is not a power of {game.name} (powers:"
-                       f" {', '.join(variant.power_names)}, or their letters; M or GM the GM,"
-                       f" O the observers). The headings read are {FORMS}")
-    everyone = command.broadcast
-    if everyone:
-        to_powers = [p for p in variant.power_names if p != sender]
-        to_gm = to_observers = True
-    elif command.but:
-        to_powers = [p for p in variant.power_names if p != sender and p not in named.powers]
-        to_gm, to_observers = not named.gm, not named.observers
-    else:
-        to_powers = [p for p in named.powers if p != sender]
-        to_gm, to_observers = named.gm, named.observers
-    to_gm = to_gm and sender is not None
-    gm_only = to_gm and not to_powers and not to_observers and not everyone
-    if not to_powers and not to_gm and not to_observers:
-        return _refuse(ctx, what, "it names no one but yourself")
-    settings = game.settings
     fake = command.fake
-    notes: list[str] = []
-    if sender is not None and gm_only and fake is not None:
-        notes.append("FAKE does not apply to press to the GM alone: sent as it is.")
-        fake = None
-    if sender is not None and gm_only and command.grey:
-        notes.append("Press to the GM alone is always signed (as on njudge): sent with your"
-                     " name.")
-    if sender is not None and not gm_only:
-        if game.status is GameStatus.PAUSED:
-            return _refuse(ctx, what, f"{game.name} is paused: until the GM resumes it, press"
-                           " goes to the GM alone (PRESS TO GM), as on njudge")
-        reason = _refusal(settings.press, command.grey, command.white)
-        if reason is None and not everyone and not partial_allowed(settings):
-            reason = ("this game allows no partial press (SET NO PARTIAL): send it as"
-                      " BROADCAST, or to the GM alone (PRESS TO GM)")
-        if reason is None and fake is not None and not fake_allowed(settings):
-            reason = ("this game allows no fake press (the GM allows it with SET FAKE); send"
-                      " it without FAKE")
-        if reason is not None:
-            return _refuse(ctx, what, reason, " Press to the GM alone (PRESS TO GM) is always"
-                           " allowed." if settings.press is PressPolicy.NONE else "")
-    shown = _shown_to(variant, fake)
-    if isinstance(shown, _Unshown):
-        return _refuse(ctx, what, shown.reason)
-    # grey: asked for, or the game's only kind; press to the GM alone is always white (njudge)
-    grey = sender is not None and not gm_only and (
-        command.grey or (not command.white and settings.press is PressPolicy.GREY))
-    # the GM reads partial press between players only where SET ALL PRESS says so (njudge)
-    gm_copy = sender is not None and not to_gm and all_press(settings)
-    phase = open_phase_of(ctx, game)
-    stored_to = list(to_powers) if not everyone else []
-    if not everyone:
-        stored_to += ([GM_NAME] if to_gm else []) + ([OBSERVERS] if to_observers else [])
-        stored_to += [GM_COPY] if gm_copy else []
-    press_repo.record_press(
-        ctx.session, game.id, from_power=sender, from_address=ctx.sender, body=command.body,
-        now=ctx.now, to_powers=stored_to, broadcast=everyone,
-        anonymous=(grey or fake is not None), phase_id=None if phase is None else phase.id,
-        inbound_id=ctx.inbound_id)
-    sender_name = sender or "the GM"
-    listed = (["everyone"] if everyone
-              else to_powers + (["the GM"] if to_gm else [])
-              + (["the observers"] if to_observers else []))
-    to_text = ", ".join(listed)
-    shown_text = to_text if shown is None else _listed(shown)
-    subject = build_subject("grey press" if grey else f"press from {sender_name}",
-                            game=game.name)
-    body = render("press/message.txt.j2", grey=grey, sender=sender_name, sender_for_gm=None,
-                  game=game.name, to=shown_text, body=command.body, service=ctx.service,
-                  truth=None)
-    addresses = {p.name: p.addresses for p in powers_repo.list_powers(ctx.session, game.id)}
-    delivered: list[str] = []
-    unplayed: list[str] = []
-    for name in to_powers:
-        (delivered if addresses.get(name) else unplayed).append(name)
-        for address in addresses.get(name, ()):
-            ctx.results.mail.append(Outgoing((address,), subject, body, game.id))
-    watching = observers(game) if to_observers else []
-    for address in watching:
-        ctx.results.mail.append(Outgoing((address,), subject, body, game.id))
-    if to_gm or gm_copy:  # the GM's copy names the sender of grey press, the truth of fake
-        truth = (f"Fake press: sent by {sender} to {to_text}." if fake is not None
-                 else None)
-        if gm_copy and truth is None:
-            truth = f"Your copy (SET ALL PRESS): sent by {sender} to {to_text}."
-        gm_body = body if not (grey or truth) else render(
-            "press/message.txt.j2", grey=grey, sender=sender_name,
-            sender_for_gm=sender if grey else None, game=game.name, to=shown_text,
-            body=command.body, service=ctx.service, truth=truth)
-        ctx.results.mail.append(Outgoing((game.gm_address,), subject, gm_body, game.id))
+    asked = press.PressAsked(
+        command.recipients, command.broadcast, command.body, but=command.but,
+        grey=command.grey, white=command.white, fake=fake is not None,
+        fake_to=() if fake is None else fake.shown_to, fake_but=fake is not None and fake.but)
+    done = press.send_press(ctx.session, game, signed.power, ctx.sender, asked, now=ctx.now,
+                            service=ctx.service, inbound_id=ctx.inbound_id)
+    if isinstance(done, press.PressRefused):
+        return _refuse(ctx, what, _refusal(game, done), " Press to the GM alone (PRESS TO GM) "
+                       "is always allowed." if done.press_none and done.why in _POLICY else "")
+    ctx.results.mail.extend(done.mail)
     ctx.results.game = game.name
-    kind = "Fake press" if fake is not None else "Grey press" if grey else "Press"
-    went = delivered + (["the GM"] if to_gm else [])
-    went += [f"the observers ({len(watching)})"] if watching else []
-    line = f"{kind} sent to {', '.join(went) if went else 'no one'}."
-    if fake is not None:
-        line += f" Its recipients see it as sent to {shown_text}."
-    if gm_copy:
+    went = list(done.delivered) + (["the GM"] if done.to_gm else [])
+    went += [f"the observers ({done.watching})"] if done.watching else []
+    line = f"{done.kind.value} sent to {', '.join(went) if went else 'no one'}."
+    if done.kind is press.PressKind.FAKE:
+        line += f" Its recipients see it as sent to {done.shown_to}."
+    if done.gm_copy:
         line += " The GM gets a copy (SET ALL PRESS)."
-    if unplayed:
-        line += f" Not delivered to {', '.join(unplayed)} (no player)."
-    if gm_only and sender is not None and _gm_letters(command.recipients):
+    if done.unplayed:
+        line += f" Not delivered to {', '.join(done.unplayed)} (no player)."
+    if done.gm_only and signed.power is not None and _gm_letters(command.recipients):
         line += (" PRESS TO GM goes to the GM alone (on njudge it is Germany and the Master):"
                  " for press to Germany and the GM, write PRESS TO G M (or PRESS TO Germany,"
                  " GM).")
+    notes = (["FAKE does not apply to press to the GM alone: sent as it is."]
+             if done.fake_dropped else [])
+    notes += (["Press to the GM alone is always signed (as on njudge): sent with your name."]
+              if done.signed else [])
     ctx.results.add(" ".join([line, *notes]))
     return True
 
 
-class _Named(NamedTuple):
-    """The addressees of a press list: powers, the GM (M, GM), the observers (O)."""
-
-    powers: list[str]
-    gm: bool
-    observers: bool
-
-
-def _addressees(variant: Variant, names: tuple[str, ...]) -> _Named | str:
-    """The powers, GM and observers `names` stand for, or the first name that is none: a power's
-    name, adjective or letter, GM, or a run of letters (`FRG`: France, Russia, Germany; M the
-    GM and O the observers in every variant, as on njudge)."""
-    powers: list[str] = []
-    gm = watchers = False
-    for name in names:
-        upper = name.upper()
-        if upper == GM_NAME or upper == "M":
-            gm = True
-            continue
-        if upper == "O":
-            watchers = True
-            continue
-        power = variant.power(name)
-        if power is not None:
-            found = [power]
-        else:
-            if len(name) < 2:
-                return name
-            found = []
-            for letter in upper:
-                if letter == "M":
-                    gm = True
-                elif letter == "O":
-                    watchers = True
-                elif (p := variant.power(letter)) is not None and len(p.letter) == 1:
-                    found.append(p)
-                else:
-                    return name
-        powers += [p.name for p in found if p.name not in powers]
-    return _Named(powers, gm, watchers)
-
-
 def _gm_letters(names: tuple[str, ...]) -> bool:
     """Whether `names` is the one word GM (njudge reads it as G and M)."""
-    return len(names) == 1 and names[0].upper() == GM_NAME
+    return len(names) == 1 and names[0].upper() == press.GM_NAME
 
 
-class _Unshown(NamedTuple):
-    reason: str
+# the refusals of the game's press settings (SET PRESS, SET NO PARTIAL, SET FAKE)
+_POLICY = frozenset({press.PressRefusal.NO_PRESS, press.PressRefusal.WHITE_ONLY,
+                     press.PressRefusal.GREY_ONLY, press.PressRefusal.NO_PARTIAL,
+                     press.PressRefusal.NO_FAKE})
 
 
-class _Shown(NamedTuple):
-    """Whom a fake press shows itself as sent to: `to` (empty: everyone); with `but`, all
-    but them."""
-
-    to: tuple[str, ...]
-    but: bool
-
-
-def _shown_to(variant: Variant, fake: Fake | None) -> _Shown | _Unshown | None:
-    """Whom a faked press is shown as sent to (None: not faked), or why its FAKE cannot be."""
-    if fake is None:
-        return None
-    if not fake.shown_to:
-        return _Shown((), False)
-    named = _addressees(variant, fake.shown_to)
-    if isinstance(named, str):
-        return _Unshown(f"{quote(named)} (after FAKE) is not a power")
-    return _Shown(tuple(named.powers + (["the GM"] if named.gm else [])
-                        + (["the observers"] if named.observers else [])), fake.but)
-
-
-def _listed(shown: _Shown) -> str:
-    if not shown.to:
-        return "everyone"
-    return ("all but " if shown.but else "") + ", ".join(shown.to)
+def _refusal(game: GameRecord, refused: press.PressRefused) -> str:
+    """Why the press was not sent, as the reply says it."""
+    why = press.PressRefusal
+    if refused.why is why.NOT_A_POWER:
+        powers = ", ".join(variant_of(game).power_names)
+        return (f"{refused.name!r} is not a power of {game.name} (powers: {powers}, or their "
+                f"letters; M or GM the GM, O the observers). The headings read are {FORMS}")
+    if refused.why is why.FAKE_NOT_A_POWER:
+        return f"{quote(refused.name)} (after FAKE) is not a power"
+    return {
+        why.FINISHED: f"{game.name} is finished",
+        why.NO_ONE: "it names no one but yourself",
+        why.PAUSED: f"{game.name} is paused: until the GM resumes it, press goes to the GM "
+                    "alone (PRESS TO GM), as on njudge",
+        why.NO_PRESS: "this game allows no press (SET PRESS NONE)",
+        why.WHITE_ONLY: "this game allows only signed press (SET PRESS WHITE); send it without "
+                        "GREY",
+        why.GREY_ONLY: "this game allows only grey press (SET PRESS GREY); send it without "
+                       "WHITE",
+        why.NO_PARTIAL: "this game allows no partial press (SET NO PARTIAL): send it as "
+                        "BROADCAST, or to the GM alone (PRESS TO GM)",
+        why.NO_FAKE: "this game allows no fake press (the GM allows it with SET FAKE); send it "
+                     "without FAKE",
+    }[refused.why]
 
 
 def _order_like(variant: Variant, body: str) -> list[str]:
@@ -461,18 +326,6 @@ def _unended_note(command: Press, orders: list[str], sent: bool) -> str:
     if not orders and not command.command_lines:
         note += " A press ends with a line ENDPRESS (or ENDBROADCAST, or SIGNOFF)."
     return note
-
-
-def _refusal(policy: PressPolicy, grey: bool, white: bool) -> str | None:
-    """Why the game's press setting forbids this press, or None if it allows it."""
-
-    if policy is PressPolicy.NONE:
-        return "this game allows no press (SET PRESS NONE)"
-    if grey and policy is PressPolicy.WHITE:
-        return "this game allows only signed press (SET PRESS WHITE); send it without GREY"
-    if white and policy is PressPolicy.GREY:
-        return "this game allows only grey press (SET PRESS GREY); send it without WHITE"
-    return None
 
 
 COMMAND = CommandSpec(

@@ -9,10 +9,10 @@ from lark import Token
 
 from gm.commands.handlers.common import as_master, refresh
 from gm.commands.handlers.seats import replace_player
-from gm.commands.handlers.standing_by import standing_by
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.standing_by import standing_by
 from gm.store import audit
 from gm.store import powers as powers_repo
 from gm.store import standby as standby_repo

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.address import seats_of
-from gm.commands.handlers.seats import new_password
 from gm.commands.reading import Draft, bare_address
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.mail.compose import build_subject
+from gm.play.seats import new_password
 from gm.store import address_changes, audit
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo

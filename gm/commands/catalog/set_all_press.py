@@ -15,10 +15,10 @@ from lark import Token
 
 from gm.commands.handlers.gm_settings import change_extra
 from gm.commands.handlers.notices import tell_game
-from gm.commands.handlers.press_settings import ALL_PRESS_KEY
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.press_settings import ALL_PRESS_KEY
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context

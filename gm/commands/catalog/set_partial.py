@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.gm_settings import change_extra, game_name
-from gm.commands.handlers.press_settings import PARTIAL_KEY
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.press_settings import PARTIAL_KEY
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context

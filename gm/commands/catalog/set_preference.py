@@ -22,10 +22,10 @@ from lark import Token
 from gm.commands.handlers.common import variant_of
 from gm.commands.handlers.join_prefer import open_seats
 from gm.commands.handlers.notices import tell
-from gm.commands.handlers.seats import new_password
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.seats import new_password
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import join_requests as requests_repo

@@ -21,15 +21,11 @@ from gm.commands.handlers.takeovers import takeover_hint
 from gm.commands.reading import Draft, Invalid, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.mail.compose import build_subject
+from gm.play import signon
 from gm.play.observers import observers
-from gm.play.render import render
 from gm.secret import Secret
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
-from gm.store.outgoing import Outgoing
-from gm.store.passwords import upgraded_hash, verify_password
-from gm.store.statuses import PowerStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -104,7 +100,9 @@ def handle(ctx: Context, command: SignOn) -> None:
     if why is not None:
         refused(ctx, why)
         return
-    if record is None or not verify_password(command.password.value, record.password_hash):
+    done = signon.sign_on(ctx.session, game, power.name, record, command.password.value,
+                          now=ctx.now, actor=ctx.sender, service=ctx.service)
+    if done is signon.SignOnRefusal.WRONG_PASSWORD:
         hint = takeover_hint(game, record, command.password.value)
         if hint is not None:  # njudge's SIGNON to a vacant power with the game's password
             refuse(ctx, hint)
@@ -112,32 +110,22 @@ def handle(ctx: Context, command: SignOn) -> None:
         wrong_password(ctx, game, power.name, () if record is None else record.addresses,
                        f"Wrong password for {power.name} in {game.name}.")
         return
-    if record.status is PowerStatus.RESIGNED:
+    if done is signon.SignOnRefusal.RESIGNED:
         refuse(ctx, f"{power.name} in {game.name} has resigned.")
         return
-    upgraded = upgraded_hash(command.password.value, record.password_hash or "")
-    if upgraded is not None:  # a hash made before passwords were normalised
-        powers_repo.set_power_password(ctx.session, game.id, power.name, upgraded, now=ctx.now)
     ctx.signed = Signed(game, power.name, fresh=True)
     ctx.refused_signon = False
     ctx.results.game = game.name
     ctx.results.add(f"Signed on as {power.name} in {game.name}.")
-    if record.status is PowerStatus.CIVIL_DISORDER and record.addresses:
-        # fell into civil disorder by missing deadlines (SET LATE DISORDER): its player is back
-        powers_repo.set_power_status(ctx.session, game.id, power.name, PowerStatus.PLAYING,
-                                     now=ctx.now)
+    if done.back:
         ctx.results.add(f"{power.name} was in civil disorder; it is played again from now on, "
                         "and its orders count.")
-        ctx.results.mail.append(Outgoing(
-            (game.gm_address,), build_subject(f"{power.name} is back", game=game.name),
-            render("reply/back-from-disorder.txt.j2", game=game.name, power=power.name,
-                   service=ctx.service), game.id))
-    known = {a.lower() for a in record.addresses}
-    if known and ctx.sender.lower() not in known:
+        ctx.results.mail.extend(done.mail)
+    if done.copies:
         # a sign-on from elsewhere: the power's own address sees what was done in its name
         ctx.results.add(f"(You wrote from an address {power.name} is not registered with; "
                         "its registered address gets a copy of this reply.)")
-        ctx.results.copies.extend(a for a in record.addresses if a not in ctx.results.copies)
+        ctx.results.copies.extend(a for a in done.copies if a not in ctx.results.copies)
 
 
 def _observer(ctx: Context, game: GameRecord, command: SignOn) -> None:

@@ -10,10 +10,11 @@ from lark import Token
 from gm.commands.handlers.common import no_game
 from gm.commands.handlers.context import Signed
 from gm.commands.handlers.signon import refuse
-from gm.commands.handlers.signon_guard import GM_KEY, refusal, refused, wrong_password
+from gm.commands.handlers.signon_guard import refusal, refused, wrong_password
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec
 from gm.commands.values import Command
+from gm.play.signon_locks import GM_KEY
 from gm.secret import Secret
 from gm.store import games as games_repo
 from gm.store.passwords import upgraded_hash, verify_password

@@ -3,7 +3,7 @@ player.
 
 Offers for the game itself come before offers for any game, oldest first. A power that goes
 into civil disorder (EJECT, or missed deadlines under SET LATE DISORDER) is offered to the GM
-with the list (gm.commands.handlers.standing_by).
+with the list (gm.play.standing_by).
 """
 
 from __future__ import annotations
@@ -14,18 +14,15 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import no_game
-from gm.commands.handlers.notices import tell
-from gm.commands.handlers.reliability import record_for_gm
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play import standing_by
 from gm.store import games as games_repo
-from gm.store import powers as powers_repo
-from gm.store import standby as standby_repo
-from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+    from gm.store.rows import GameRecord
 
 
 @dataclass(frozen=True)
@@ -45,49 +42,47 @@ def read_standby(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Standby) -> None:
-    if command.game is None:
-        if command.off:
-            count = standby_repo.withdraw_all(ctx.session, ctx.sender)
+    game = None
+    if command.game is not None:
+        game = games_repo.find_game(ctx.session, command.game)
+        if game is None:
+            ctx.results.add(f"STANDBY: {no_game(ctx, command.game)}")
+            return
+        ctx.results.game = game.name
+    if command.off:
+        count = standing_by.withdraw(ctx.session, game, ctx.sender)
+        if game is None:
             ctx.results.add("STANDBY OFF: " + (f"your {count} offer{'s' if count != 1 else ''}"
                                                " withdrawn." if count else
                                                "you were not standing by for any game."))
-            return
-        if not standby_repo.offer(ctx.session, ctx.sender, None, now=ctx.now):
-            ctx.results.add("STANDBY: you stand by for any game already (STANDBY OFF "
-                            "withdraws).")
-            return
-        ctx.results.add("You stand by for any game: a GM whose power loses its player may "
-                        "give it to you. STANDBY OFF withdraws.")
-        return
-    game = games_repo.find_game(ctx.session, command.game)
-    if game is None:
-        ctx.results.add(f"STANDBY: {no_game(ctx, command.game)}")
-        return
-    ctx.results.game = game.name
-    if command.off:
-        if standby_repo.withdraw(ctx.session, ctx.sender, game.id):
+        elif count:
             ctx.results.add(f"You no longer stand by for {game.name}.")
         else:
             ctx.results.add(f"STANDBY {game.name} OFF: you were not standing by for "
                             f"{game.name}.")
         return
-    if game.status is GameStatus.FINISHED:
-        ctx.results.add(f"STANDBY: {game.name} is finished.")
+    done = standing_by.stand_by(ctx.session, game, ctx.sender, now=ctx.now,
+                                service=ctx.service)
+    if isinstance(done, standing_by.NotOffered):
+        ctx.results.add(_refusal(game, done))
         return
-    played = [p.name for p in powers_repo.powers_played_by(ctx.session, ctx.sender)
-              if p.game_id == game.id]
-    if played:
-        ctx.results.add(f"STANDBY: you play {played[0]} in {game.name} already.")
-        return
-    if not standby_repo.offer(ctx.session, ctx.sender, game.id, now=ctx.now):
-        ctx.results.add(f"STANDBY: you stand by for {game.name} already (STANDBY "
-                        f"{game.name} OFF withdraws).")
-        return
-    ctx.results.add(f"You stand by for {game.name}: its GM may give you a power that loses "
+    ctx.results.add("You stand by for any game: a GM whose power loses its player may give it "
+                    "to you. STANDBY OFF withdraws." if game is None else
+                    f"You stand by for {game.name}: its GM may give you a power that loses "
                     f"its player. STANDBY {game.name} OFF withdraws.")
-    tell(ctx, game.gm_address, game, "a player stands by",
-         f"{ctx.sender} stands by for {game.name}: REPLACE <power> STANDBY gives a power to "
-         "the first player standing by.\n" + record_for_gm(ctx, ctx.sender))
+    ctx.results.mail.extend(done.mail)
+
+
+def _refusal(game: GameRecord | None, refused: standing_by.NotOffered) -> str:
+    """STANDBY's reply to an offer not taken."""
+    if game is None:
+        return "STANDBY: you stand by for any game already (STANDBY OFF withdraws)."
+    if refused.why is standing_by.OfferRefusal.FINISHED:
+        return f"STANDBY: {game.name} is finished."
+    if refused.why is standing_by.OfferRefusal.PLAYS:
+        return f"STANDBY: you play {refused.power} in {game.name} already."
+    return (f"STANDBY: you stand by for {game.name} already (STANDBY {game.name} OFF "
+            "withdraws).")
 
 
 COMMAND = CommandSpec(

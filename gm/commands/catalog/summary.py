@@ -16,7 +16,6 @@ from lark import Token
 from gm.commands.handlers.common import no_game, variant_of
 from gm.commands.handlers.gm_settings import shown_late
 from gm.commands.handlers.meant_game import meant_game, no_game_meant
-from gm.commands.handlers.press_settings import shown_press
 from gm.commands.handlers.records import add_rendered, standing
 from gm.commands.handlers.reliability import players_records
 from gm.commands.reading import Draft, game_name
@@ -26,6 +25,7 @@ from gm.engine.phase import PhaseType
 from gm.play.bouncing import bouncing_lines
 from gm.play.calendar_event import shown_for
 from gm.play.picture_choice import chosen, game_default
+from gm.play.press_settings import shown_press
 from gm.play.render import render
 from gm.play.seating import addresses_hidden, players_lines
 from gm.store import games as games_repo

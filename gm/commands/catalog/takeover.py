@@ -23,13 +23,13 @@ from gm.commands.handlers.takeovers import vacant
 from gm.commands.reading import Draft, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play import seats
 from gm.secret import MASK, Secret
-from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
-from gm.store.passwords import hash_password, verify_password
+from gm.store.passwords import verify_password
 from gm.store.settings import TAKEOVER_KEY
-from gm.store.statuses import GameStatus, PowerStatus
+from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -83,15 +83,8 @@ def handle(ctx: Context, command: Takeover) -> None:
                else f"{found.name} has a player")
         refuse(ctx, f"TAKEOVER: {why}; powers to take over: {', '.join(free) or 'none'}.")
         return
-    previous = list(found.addresses)
-    powers_repo.set_players(ctx.session, game.id, found.name, [ctx.sender], now=ctx.now)
-    powers_repo.set_power_password(ctx.session, game.id, found.name,
-                                   hash_password(command.password.value), now=ctx.now)
-    powers_repo.set_power_status(ctx.session, game.id, found.name, PowerStatus.PLAYING,
-                                 now=ctx.now)
-    audit.record_action(ctx.session, actor=ctx.sender, action="takeover", now=ctx.now,
-                        game_id=game.id, details={"power": found.name, "previous": previous},
-                        inbound_id=ctx.inbound_id)
+    seats.take_over(ctx.session, game, found, command.password.value, now=ctx.now,
+                    actor=ctx.sender, inbound_id=ctx.inbound_id)
     ctx.signed = Signed(games_repo.get_game(ctx.session, game.id), found.name)
     ctx.refused_signon = False
     ctx.results.game = game.name

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import as_master, refresh, variant_of
-from gm.commands.handlers.signon_guard import ALL_KEY, GM_KEY
 from gm.commands.handlers.signon_guard import unlock as unlock_signons
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.signon_locks import ALL_KEY, GM_KEY
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context

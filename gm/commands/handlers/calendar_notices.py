@@ -9,6 +9,7 @@ import dataclasses
 
 from gm.commands.handlers.common import refresh, variant_of
 from gm.commands.handlers.context import Context
+from gm.play import seats
 from gm.play.calendar_event import (
     PhaseDeadline,
     deadline_event,
@@ -63,10 +64,6 @@ def with_events(ctx: Context, game: GameRecord, phase: PhaseRecord, since: int, 
 
 def phase_event(ctx: Context, game: GameRecord, phase: PhaseRecord | None, address: str,
                 power: str) -> tuple[Attachment, ...]:
-    """The open `phase`'s event for a player just given `power` (ADD or REPLACE in a game
-    under way), or nothing when it has no deadline."""
-    if phase is None or phase.deadline_at is None:
-        return ()
-    deadline = PhaseDeadline(phase.index, phase.opened_at, variant_of(game).format_phase(
-        phase.phase), phase.deadline_at, sequence_of(game.settings, phase.index))
-    return (deadline_event(game, deadline, address, power, now=ctx.now),)
+    """The open `phase`'s event for a player just given `power` (gm.play.seats.phase_event),
+    or nothing when it has no deadline."""
+    return seats.phase_event(game, phase, address, power, now=ctx.now)

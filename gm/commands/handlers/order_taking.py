@@ -6,20 +6,17 @@ power may order (its units; in an adjustment phase its build sites and units) an
 on the board (gm.engine.legality: an order that could never be carried out is refused).
 Accepted orders wait until the run of order lines ends (another command starts, or the message
 ends), then replace the stored orders for the same units and are stored as the power's new
-complete set. How refusals and notes read is gm.commands.handlers.order_wording.
+complete set. How an order is judged and kept among the power's others (what it may order,
+the trial adjudication, which order replaces which) is gm.play.order_taking; how refusals and
+notes read is gm.commands.handlers.order_wording.
 
 One line may give several orders (gm.notation.lines), and a variant's own orders are read when
-its Variant.order_kinds allow them. A unit has one main order, plus a Disembark (its A/F army)
-and a KeepFleet (Sahara rule 2) kept beside it; a power's own orders (gm.engine.orders
-PowerOrder) add up, except that it has one geophysical event (an event, a support of one, or
-a centre creation replace each other; Geophysical rules 2, 3, 7) while Stabilize orders add up.
+its Variant.order_kinds allow them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
 
 from gm.commands.handlers.common import (
     as_player,
@@ -27,13 +24,13 @@ from gm.commands.handlers.common import (
     orders_closed,
     refresh,
     shown_deadline,
-    variant_of,
 )
 from gm.commands.handlers.context import Context, Signed
 from gm.commands.handlers.order_arrival import arrived_too_early, kept_late, was_open
 from gm.commands.handlers.order_wording import (
     after_deadline,
     illegal,
+    refusal_words,
     shown_order,
     twice,
     type_note,
@@ -42,135 +39,44 @@ from gm.commands.handlers.order_wording import (
 from gm.commands.handlers.standing_in import standing_in
 from gm.commands.values import Clear, Command, CommandError, ListOrders, OrderLine
 from gm.engine.errors import OrderError
-from gm.engine.game import Needed, build_sites, orders_needed, phase_results
-from gm.engine.map import GameMap
+from gm.engine.game import Needed, build_sites
 from gm.engine.order_check import check_order
 from gm.engine.orders import (
-    Alliance,
     AnyOrder,
     Build,
-    CreateCentre,
-    DesignateHome,
-    Disband,
-    Disembark,
-    Embark,
-    Exchange,
-    GeoEvent,
-    KeepFleet,
     Order,
-    Remove,
-    SupportEvent,
-    Transform,
     Waive,
 )
 from gm.engine.phase import PhaseType
 from gm.engine.reason_words import unheaded
-from gm.engine.results import Outcome, Submitted
-from gm.engine.units import Unit, UnitType
-from gm.notation import parse_orders, stored_order
+from gm.notation import parse_orders
 from gm.play.deadlines import grace_end
 from gm.play.order_picture_memo import orders_picture
 from gm.play.order_pictures import reply_picture
+from gm.play.order_taking import (
+    VARIANT_UNIT_ORDERS,
+    OrderView,
+    Taken,
+    chained,
+    judged_by_variant,
+    order_key,
+    order_view,
+    refusal,
+    removal_weight,
+    stored_orders,
+    unordered,
+    verdict,
+    within_counts,
+)
 from gm.play.picture_choice import mode_for
 from gm.store import powers as powers_repo
 from gm.store import submissions as orders_repo
 from gm.store.errors import PhaseClosed
-from gm.store.rows import GameRecord, PhaseRecord
 from gm.store.rows import OrderLine as StoredLine
 from gm.store.statuses import GameStatus
-from gm.variants import Variant
-from gm.variants.geo_events import check_event
 
 # `A disembarks Por` alone on a line: the A/F is named only on the line of its move.
 _LONE_LANDING = re.compile(r"\s*a(?:rmy)?\s+disembarks?\b", re.IGNORECASE)
-
-# Unit orders the variants judge when they resolve (their hooks), not gm.engine.legality.
-# checked when adjudicated, against the phase's other orders (a landing after its A/F's move);
-# an Embark is checked on receipt: its fleet must be in the adjacent sea now (Abstraction2 rule 3)
-_VARIANT_UNIT_ORDERS = (Disembark, Transform, KeepFleet)
-
-
-def _key(order: AnyOrder, index: int) -> str:
-    """What an order is for: its unit's (or build's) province, with a unit's Disembark and
-    KeepFleet beside its main order; each waiver stands alone; a power's own orders as the
-    module docstring says."""
-    if isinstance(order, Waive):
-        return f"waive#{index}"
-    if isinstance(order, Disembark):
-        return f"disembark {order.unit.province}"
-    if isinstance(order, KeepFleet):
-        return f"keep fleet {order.unit.province}"
-    if isinstance(order, Order):
-        return order.unit.province
-    if isinstance(order, GeoEvent | SupportEvent | CreateCentre):
-        return "geophysical event"
-    if isinstance(order, DesignateHome):
-        return f"home {order.province}"
-    if isinstance(order, Exchange):  # the last one with a partner counts (Abstraction2 rule 6)
-        return f"exchange with {order.partner.lower()}"
-    if isinstance(order, Alliance):
-        return str(order)
-    return f"{type(order).__name__}#{index}"
-
-
-def _refusal(needed: Needed | None, order: AnyOrder, phase: PhaseRecord, power: str) -> str | None:
-    """Why `power` may not give `order` now, or None."""
-    if not isinstance(order, Order | Waive):
-        # A power's own order (Exchange, Home, Alliance, geophysical): its variant judges it.
-        return None
-    if needed is None:
-        return f"{power} has nothing to order this phase"
-    if phase.phase.type is PhaseType.ADJUSTMENT:
-        if isinstance(order, Build | Waive):
-            if needed.builds <= 0:
-                return f"{power} has no builds this phase"
-            if isinstance(order, Build) and order.unit.province not in needed.build_sites:
-                sites = ", ".join(needed.build_sites) or "none"
-                return f"{power} cannot build in {order.unit.province} now " \
-                       f"(its vacant build sites: {sites})"
-            return None
-        if isinstance(order, Remove | Disband):
-            if needed.removals <= 0:
-                return f"{power} has no units to remove this phase"
-            owned = {u.location.province for u in phase.state.units_of(power)}
-            if order.unit.province not in owned:
-                return f"{power} has no unit in {order.unit.province}"
-        return None
-    if isinstance(order, Waive):
-        return "a waiver is an adjustment order"
-    if isinstance(order, Build | Remove):
-        return None  # gm.engine.legality refuses it, naming the phase that takes it
-    units = {u.location.province for u in needed.units}
-    if order.unit.province not in units:
-        there = phase.state.unit_in(order.unit.province)
-        if there is not None and there.power != power:
-            return f"{power} has no unit to order in {order.unit.province}: " \
-                   f"{there} is {there.power}'s"
-        return f"{power} has no unit to order in {order.unit.province}" + (
-            " (only dislodged units retreat)" if phase.phase.type is PhaseType.RETREAT else "")
-    return None
-
-
-# A power's orders for a phase by what each is for (`_key`): the text as written, the order.
-Taken = dict[str, tuple[str, AnyOrder]]
-
-
-@dataclass(frozen=True)
-class OrderView:
-    """A game's open phase as a run of order lines sees it: the game, its phase (None when none
-    is open), variant, map and what each power has to order. Loaded once per run of order
-    lines and dropped at its end, so a command that changes the game is always followed by a
-    fresh one."""
-
-    game: GameRecord
-    phase: PhaseRecord | None
-    variant: Variant
-    gmap: GameMap
-    needed: Mapping[str, Needed]
-    # the phase the message arrived in time for, adjudicated before the message could be read:
-    # its orders are kept aside for it (the GM may REPROCESS it with them)
-    late: bool = False
-
 
 def order_line(ctx: Context, command: OrderLine) -> None:
     """An order line: read, checked and kept for the run's end (OrderTaking.order_line)."""
@@ -265,17 +171,16 @@ class OrderTaking:
             text = str(order) if several else command.text
             # on a line of several orders, the line as sent, then which of its orders is refused
             shown = f'"{command.sent or command.text}": {text}' if several else f'"{text}"'
-            if head is not None and _chained(head, order):
+            if head is not None and chained(head, order):
                 ctx.results.add(f"  {at}{shown}: refused with the first order of its line "
                                 f"({head}), which it follows on from.")
                 self._flaw(signed, view, text, f"follows on from {head}")
                 continue
             given = order  # as written: the note below says when it named the other kind of unit
-            why = _refusal(needed, order, phase, signed.power)
-            if why is None and isinstance(order, GeoEvent):
-                why = check_event(gmap, order)  # Geophysical rule 2: judged on the map as it is
+            refused = refusal(needed, order, phase, signed.power)
+            why = None if refused is None else refusal_words(refused)
             if why is None and isinstance(order, Order | Waive) \
-                    and not isinstance(order, _VARIANT_UNIT_ORDERS):
+                    and not isinstance(order, VARIANT_UNIT_ORDERS):
                 # Abstraction2 rule 3 / Deluge II rule 8: the A/F rules' checks where they apply.
                 checked = check_order(gmap, phase.state, signed.power, order, sites,
                                       army_fleet=variant.army_fleet)
@@ -285,7 +190,7 @@ class OrderTaking:
                     order = checked
             if why is None:  # a site that builds only armies, or only fleets
                 why = variant.build_refusal(order)
-            if why is None and _judged_by_variant(order):
+            if why is None and judged_by_variant(order):
                 why = self._verdict(signed, view, order)
             if why is not None:
                 ctx.results.add(f"  {at}{shown}: refused, {why}.")
@@ -354,16 +259,8 @@ class OrderTaking:
         """The signed-on game's OrderView, loaded now unless this run has it."""
         view = self._views.get(signed.game.id)
         if view is None:
-            ctx = self.ctx
-            game = signed.game if signed.fresh else refresh(ctx, signed.game)
-            variant = variant_of(game)
-            phase = open_phase_of(ctx, game)
-            if phase is None:
-                view = OrderView(game, None, variant, variant.map, {})
-            else:
-                needed = orders_needed(variant, phase.state) \
-                    if game.status is GameStatus.ACTIVE else {}
-                view = OrderView(game, phase, variant, variant.map_for(phase.state), needed)
+            game = signed.game if signed.fresh else refresh(self.ctx, signed.game)
+            view = order_view(game, open_phase_of(self.ctx, game))
             self._views[game.id] = view
         return view
 
@@ -426,8 +323,7 @@ class OrderTaking:
         if was is None or orders_closed(game, was, ctx.arrived):
             return None
         variant = view.variant
-        late = OrderView(game, was, variant, variant.map_for(was.state),
-                         orders_needed(variant, was.state), late=True)
+        late = order_view(game, was, late=True)
         self._views[key] = late
         self._views[game.id] = late  # the run's lines go to it
         if game.id not in self.told_late:
@@ -438,43 +334,23 @@ class OrderTaking:
     def _stored_orders(self, view: OrderView, power: str) -> Taken:
         """The power's stored orders for the open phase, read once a run (callers copy it)."""
         assert view.phase is not None
-        phase, variant, gmap = view.phase, view.variant, view.gmap
-        taken = self._stored.get((phase.id, power))
+        taken = self._stored.get((view.phase.id, power))
         if taken is None:
-            taken = {}
-            stored = orders_repo.latest_valid_orders_of(self.ctx.session, phase.id, power)
-            for line in () if stored is None else stored.lines:
-                if line.canonical is None:
-                    continue
-                order = stored_order(line.order, line.canonical, lambda: gmap,
-                                     phase.phase.type, variant.order_kinds)
-                if not isinstance(order, OrderError):
-                    taken[_key(order, len(taken))] = (line.text, order)
-            self._stored[phase.id, power] = taken
+            taken = stored_orders(self.ctx.session, view.phase, view.variant, view.gmap, power)
+            self._stored[view.phase.id, power] = taken
         return taken
 
     def _verdict(self, signed: Signed, view: OrderView, order: AnyOrder) -> str | None:
-        """Why adjudication would find `order` illegal, with the position as it stands and the
-        power's other orders (stored, and accepted so far in this run), or None: the phase is
-        adjudicated with them, every other unit holding, and the order's result read."""
+        """Why adjudication would find `order` illegal (gm.play.order_taking.verdict), with
+        the power's other orders (stored, and accepted so far in this run), or None."""
         assert view.phase is not None and signed.power is not None
-        if isinstance(order, Exchange):  # judged after the moves: all but that is known now
-            # only Abstraction2's exchanges need it; a standard game's ingest skips its map
-            from gm.variants.abstraction2 import exchange_problem_now
-
-            return exchange_problem_now(view.variant, view.phase.state, signed.power, order)
         merged = dict(self._stored_orders(view, signed.power))
         for _, earlier in self._pending:
-            merged[_key(earlier, len(merged))] = ("", earlier)
-        merged.pop(_key(order, len(merged)), None)
-        mine = "#this order"
-        submitted = [Submitted(signed.power, f"#{n}", other)
-                     for n, (_, other) in enumerate(merged.values())]
-        submitted.append(Submitted(signed.power, mine, order))
-        for result in phase_results(view.variant, view.phase.state, submitted):
-            if result.text == mine and result.outcome is Outcome.ILLEGAL:
-                return unheaded(result.why)
-        return None
+            merged[order_key(earlier, len(merged))] = ("", earlier)
+        merged.pop(order_key(order, len(merged)), None)
+        why = verdict(view.variant, view.phase.state, signed.power, order,
+                      [other for _, other in merged.values()])
+        return None if why is None else unheaded(why)
 
     # -- the run's end --------------------------------------------------------------------------
     def _end_run(self) -> None:
@@ -507,7 +383,7 @@ class OrderTaking:
         merged = dict(self._stored_orders(view, signed.power))
         sent: dict[str, AnyOrder] = {}  # this run's orders by what they are for
         for text, order in self._pending:
-            key = _key(order, len(merged))
+            key = order_key(order, len(merged))
             earlier = sent.get(key)
             if earlier is not None and earlier != order:
                 ctx.results.add(twice(variant, gmap, earlier, order))
@@ -541,16 +417,10 @@ class OrderTaking:
 
     def _keep_within_counts(self, merged: Taken, needed: Needed | None) -> None:
         """A power builds (or removes) no more than its count: the latest orders are kept."""
-        if needed is None:
-            return
-        for kinds, allowed, word in (((Build, Waive), needed.builds, "build"),
-                                     ((Remove, Disband), needed.removals, "removal")):
-            keys = [k for k, (_, order) in merged.items() if isinstance(order, kinds)]
-            excess = len(keys) - allowed
-            if excess > 0:
-                dropped = [str(merged.pop(k)[1]) for k in keys[:excess]]
-                self.ctx.results.add(f"Only {allowed} {word}{'s' if allowed != 1 else ''} "
-                                     f"allowed: dropped the earlier {', '.join(dropped)}.")
+        for dropped in within_counts(merged, needed):
+            allowed = dropped.allowed
+            self.ctx.results.add(f"Only {allowed} {dropped.kind}{'s' if allowed != 1 else ''} "
+                                 f"allowed: dropped the earlier {', '.join(dropped.orders)}.")
 
     def listing(self, command: ListOrders) -> None:
         """ORDERS: the power's orders as they stand, in words and drawn, nothing changed."""
@@ -587,7 +457,7 @@ class OrderTaking:
             view.variant, view.phase.state, view.game.name, signed.power, orders,
             refused=list(refused or ()),
             unordered=() if needed is None or view.phase.phase.type is PhaseType.ADJUSTMENT
-            else _unordered(needed, orders))
+            else unordered(needed, orders))
         self.ctx.results.show(reply_picture(picture, mode))
 
     def _summary(self, signed: Signed, view: OrderView, orders: list[AnyOrder]) -> None:
@@ -606,48 +476,10 @@ class OrderTaking:
                 given = sum(isinstance(o, Build | Waive) for o in orders)
                 results.add(f"Builds ordered: {given} of {needed.builds}.")
             if needed.removals:
-                given = sum(_removal_weight(phase, o) for o in orders)
+                given = sum(removal_weight(phase, o) for o in orders)
                 results.add(f"Removals ordered: {min(given, needed.removals)} of "
                             f"{needed.removals}.")
             return
-        without = [str(u) for u in _unordered(needed, orders)]
+        without = [str(u) for u in unordered(needed, orders)]
         results.add("Units without orders: " + (", ".join(without) if without else "none")
                     + ".")
-
-
-def _unordered(needed: Needed, orders: list[AnyOrder]) -> list[Unit]:
-    """The units among those `needed` (movement: all; retreats: the dislodged) that none of
-    `orders` orders."""
-    ordered = {o.unit.province for o in orders if isinstance(o, Order)}
-    return [u for u in needed.units if u.location.province not in ordered]
-
-
-def _chained(head: AnyOrder, order: AnyOrder) -> bool:
-    """Does `order`, later on the line of `head`, follow on from it: an order of the unit
-    `head` orders or makes (the A/F a boarding forms), or the landing of a boarding's army?
-    A chain whose first order is refused is refused whole (Abstraction2 rule 3's
-    `A(Par) boards F(Bre), A/F(Bre)-MAO, A disembarks Por`)."""
-    if not isinstance(head, Order) or not isinstance(order, Order):
-        return False
-    places = {head.unit.province}
-    if isinstance(head, Embark):
-        if isinstance(order, Disembark):
-            return True
-        places.add(head.fleet.province)
-    return order.unit.province in places
-
-
-def _judged_by_variant(order: AnyOrder) -> bool:
-    """An order whose legality the variant's adjudication judges (its hooks), not
-    gm.engine.legality: a variant's unit orders and a power's own orders."""
-    return isinstance(order, _VARIANT_UNIT_ORDERS) or not isinstance(order, Order | Waive)
-
-
-def _removal_weight(phase: PhaseRecord, order: AnyOrder) -> int:
-    """How many units a removal order takes: an A/F is two (its army and its fleet; the A/F
-    rules, gm.engine.army_fleet), unless only its army is named (`Remove A ENG`)."""
-    if not isinstance(order, Remove | Disband):
-        return 0
-    unit = phase.state.unit_in(order.unit.province)
-    whole = order.unit.type is not UnitType.ARMY
-    return 2 if unit is not None and unit.type is UnitType.ARMY_FLEET and whole else 1

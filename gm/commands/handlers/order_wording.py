@@ -23,10 +23,12 @@ from gm.engine.orders import (
     SupportHold,
     SupportMove,
     Waive,
+    order_word,
 )
 from gm.engine.phase import PhaseType
 from gm.engine.units import UnitType
 from gm.notation.lines import split_orders
+from gm.play.order_taking import Refusal, Refused
 from gm.store.rows import PhaseRecord
 from gm.variants import Variant
 
@@ -40,21 +42,16 @@ _PHASE_TAKES: dict[PhaseType, tuple[tuple[type, ...], str]] = {
                            "builds (Build A Par), removals (Remove A Par) and Waive"),
 }
 
-# gm.engine.legality names an order of another phase by its class (NOT_IN_PHASE, `order`:
-# "supportmove"); a player reads the order's own word.
-_ORDER_WORDS = {"supportmove": "support", "supporthold": "support", "keepfleet": "keep fleet",
-                "supportevent": "support of an event", "geoevent": "geophysical event",
-                "createcentre": "centre creation", "designatehome": "home",
-                "remove": "removal"}
-
-
 def illegal(error: OrderError, order: AnyOrder, phase: PhaseRecord, variant: Variant) -> str:
     """Why gm.engine.legality refuses `order`, as a reply says it (no full stop): an order of
     another phase named by its word, with what this phase takes (for an adjustment order,
     when the next adjustment phase is)."""
     if error.code is ErrorCode.NOT_IN_PHASE:
+        # gm.engine.legality names an order of another phase by its class ("supportmove"); a
+        # player reads the order kind's own word (gm.engine.orders.order_word: "support")
         word = error.field("order")
-        message = error.worded(order=_ORDER_WORDS.get(word, word))
+        message = error.worded(
+            order=order_word(order) if word == type(order).__name__.lower() else word)
     else:
         message = error.message
     message = message.rstrip(".")
@@ -164,3 +161,29 @@ def twice(variant: Variant, gmap: GameMap, earlier: AnyOrder, later: AnyOrder) -
     what = str(later.unit) if isinstance(later, Order) else "the same thing"
     return (f"Two orders for {what} in this message: kept the later, "
             f"{shown_order(variant, gmap, later)} (not {shown_order(variant, gmap, earlier)}).")
+
+
+def refusal_words(refused: Refused) -> str:
+    """Why the power may not give the order now (gm.play.order_taking.refusal), as the reply
+    says it (no full stop)."""
+    power, province = refused.power, refused.province
+    match refused.why:
+        case Refusal.NOTHING_TO_ORDER:
+            return f"{power} has nothing to order this phase"
+        case Refusal.NO_BUILDS:
+            return f"{power} has no builds this phase"
+        case Refusal.NOT_A_BUILD_SITE:
+            sites = ", ".join(refused.sites) or "none"
+            return f"{power} cannot build in {province} now (its vacant build sites: {sites})"
+        case Refusal.NO_REMOVALS:
+            return f"{power} has no units to remove this phase"
+        case Refusal.NO_UNIT_TO_REMOVE:
+            return f"{power} has no unit in {province}"
+        case Refusal.WAIVER_NOT_NOW:
+            return "a waiver is an adjustment order"
+        case Refusal.OTHERS_UNIT:
+            return (f"{power} has no unit to order in {province}: {refused.unit} is "
+                    f"{refused.owner}'s")
+        case Refusal.NO_UNIT_TO_ORDER:
+            return f"{power} has no unit to order in {province}" + (
+                " (only dislodged units retreat)" if refused.retreat else "")

@@ -46,9 +46,9 @@ def join_refused(ctx: Context, game: GameRecord, what: str) -> bool:
 
 def record_for_gm(ctx: Context, address: str) -> str:
     """The line the GM reads of a player: "Record: ..."."""
-    from gm.play.reliability import record_of, summary_line  # as join_refused
+    from gm.play.reliability import record_line  # as join_refused
 
-    return f"Record: {summary_line(record_of(ctx.session, address))}"
+    return record_line(ctx.session, address)
 
 
 def players_records(ctx: Context, game: GameRecord) -> list[str]:

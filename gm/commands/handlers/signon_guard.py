@@ -32,13 +32,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy.orm import Session
-
 from gm.commands.handlers.context import Context
 from gm.commands.handlers.signon import refuse
 from gm.mail.compose import build_subject
 from gm.play.render import wrap
 from gm.play.seating import addresses_hidden
+from gm.play.signon_locks import ALL_KEY, FAILED, GM_KEY, QUIETED, UNLOCKED, lift
 from gm.store import audit
 from gm.store.outgoing import Outgoing
 from gm.store.rows import AuditRecord, GameRecord
@@ -48,11 +47,6 @@ PER_POWER = 5  # wrong passwords for one power within WINDOW, from anywhere: slo
 WINDOW = timedelta(hours=1)
 REPLIES = 3  # wrong passwords from one address within WINDOW answered; the next one is the last
 SLOW_GAP = timedelta(minutes=10)  # a slowed power: one check this often from elsewhere
-FAILED = "signon_failed"
-UNLOCKED = "signon_unlocked"
-QUIETED = "signon_quieted"  # an address told its wrong passwords are not answered for WINDOW
-GM_KEY = "GM"  # the power key of the GM's sign-on
-ALL_KEY = "*"  # an UNLOCK of every power and the GM
 
 
 @dataclass(frozen=True)
@@ -214,10 +208,3 @@ def unlock(ctx: Context, game: GameRecord, power: str) -> None:
     """Forget the wrong passwords counted so far for `power` (GM_KEY, or ALL_KEY for every
     power and the GM), and for the addresses that sent them."""
     lift(ctx.session, game.id, power, actor=ctx.sender, now=ctx.now, inbound_id=ctx.inbound_id)
-
-
-def lift(session: Session, game_id: int, power: str, *, actor: str, now: datetime,
-         inbound_id: int | None = None) -> None:
-    """`unlock` by whoever `actor` is (the operator's `gm unlock`)."""
-    audit.record_action(session, actor=actor, action=UNLOCKED, now=now, game_id=game_id,
-                        details={"power": power}, inbound_id=inbound_id)
