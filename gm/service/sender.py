@@ -34,7 +34,6 @@ from gm.mail.compose import (
     compose_plain,
     inline_content_id,
     make_address,
-    text_attachment_part,
 )
 from gm.mail.errors import MailError, PermanentSendError, Refusal, SignInFailed
 from gm.mail.transport import MailSink, OutgoingMessage
@@ -124,7 +123,7 @@ def compose(record: OutboundRecord, config: Config,
         return build()
     # a text attachment (a calendar entry naming the power) is each copy's own
     mixed = [a for a in attachments if html is None or a.content_id is None]
-    own = [Own(1 + i, partial(text_attachment_part, a))
+    own = [Own(1 + i, partial(shared.text_part, a))
            for i, a in enumerate(mixed) if a.content_type.startswith("text/")]
     key = (config.address, config.display_name, headers.get("Subject", ""), text, html,
            tuple(a if not a.content_type.startswith("text/") or a not in mixed
@@ -215,13 +214,17 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
         release = False
         if not claimed:
             return sent
+        # one query for the batch: most batches have no recipient marked failing, and then
+        # no message of it needs its recipients' marks cleared (a refusal below sets some)
+        failing = _Failing(await run(partial(
+            _any_failing, db, [a for r in claimed for a in r.recipients])))
         for record in claimed:
             record, pictures = draw_pictures(record, known)
             if drawn := {svg: png for svg, png in pictures.items() if svg not in known}:
                 await run(partial(_keep_drawn, db, drawn))  # the next senders need not draw
             known = pictures  # a phase's reports, queued together, come one after the other
             if await _send_one(db, sink, record, config=config, clock=clock, run=run,
-                               shared=shared):
+                               shared=shared, failing=failing):
                 sent += 1
         if len(claimed) < batch:
             return sent  # that was all that was due (what came since waits for the next call)
@@ -257,8 +260,22 @@ def _keep_drawn(db: Database, drawn: dict[bytes, bytes]) -> None:
             outbound_repo.record_drawn(conn, svg, png)
 
 
+class _Failing:
+    """Whether a batch's recipients may have failing marks to clear when a message to them is
+    accepted: some had when it was claimed, or the relay refused one since."""
+
+    def __init__(self, marked: bool) -> None:
+        self.marked = marked
+
+
+def _any_failing(db: Database, addresses: list[str]) -> bool:
+    with db.read() as session:
+        return address_failures.any_failing(session, addresses)
+
+
 async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, config: Config,
-                    clock: Clock, run: DbRunner, shared: SharedComposer | None = None) -> bool:
+                    clock: Clock, run: DbRunner, shared: SharedComposer | None = None,
+                    failing: _Failing | None = None) -> bool:
     try:
         message = compose(record, config, shared)
         report = await sink.send(
@@ -270,6 +287,8 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
         await run(partial(_failed, db, record.id, str(exc), None))
         if isinstance(exc, PermanentSendError) and exc.refused:
             await run(partial(_refused, db, record, exc.refused, config, clock))
+            if failing is not None:
+                failing.marked = True
         return False
     except MailError as exc:
         retry_at = None
@@ -292,7 +311,10 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
     await run(partial(_sent, db, clock, record.id))
     if report.refused:
         await run(partial(_refused, db, record, report.refused, config, clock))
-    await run(partial(_delivered, db, list(report.accepted), config, clock))
+        if failing is not None:
+            failing.marked = True
+    if failing is None or failing.marked:
+        await run(partial(_delivered, db, list(report.accepted), config, clock))
     return True
 
 
