@@ -41,6 +41,8 @@ from xml.etree import ElementTree
 import numpy as np
 import skia
 
+from gm.pictures.layers import LAYERED, Layer, Layers, capture
+
 _NS = "{http://www.w3.org/2000/svg}"
 _FONT_FILES = {
     "normal": ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -144,13 +146,32 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
             _boards.put(key, kept)
             start = board
         for child in children[start:]:
-            painter.draw(child, style, canvas)
+            if child.attrib.get("class") in LAYERED and "transform" not in child.attrib:
+                _kept_layer(child, style, painter, (width, height, tuple(box))).lay_on(pixels)
+            else:
+                painter.draw(child, style, canvas)
     except (KeyError, ValueError, IndexError, ElementTree.ParseError) as exc:
         raise Undrawable(f"the SVG cannot be drawn: {exc!r}") from exc
     del canvas, surface
     return Painted(pixels, width, height, kept)
 
 
+def _kept_layer(element: ElementTree.Element, style: Style, painter: _Painter,
+                size: tuple[int, int, tuple[float, ...]]) -> Layer:
+    """The layer `element` paints (gm.pictures.layers), painted once for every picture."""
+    width, height, box = size
+    key = (hashlib.blake2b(ElementTree.tostring(element), digest_size=20).digest(), size,
+           tuple(sorted(style.items())))
+
+    def draw(canvas: Any) -> None:
+        canvas.scale(width / box[2], height / box[3])
+        canvas.translate(-box[0], -box[1])
+        painter.draw(element, style, canvas)
+
+    return _layers.get(key, lambda: capture(width, height, draw))
+
+
+_layers = Layers()
 _BOARD_END = '\n<g class="centres"'  # svg.py writes the board before it
 _TITLE = re.compile(r"<title>[^<]*</title>")  # not drawn: no part of a board's digest
 BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
