@@ -24,7 +24,7 @@ from PIL import Image
 
 COLOURS = 256  # the indexed PNG's palette
 BOARD_COLOURS = 128  # the board's share of it when quantised apart (the rest: what is on it)
-NEAR = 12  # a shade farther than this (in a channel) from its bucket's colour takes the nearest
+NEAR = 16  # a shade farther than this (in a channel) from its bucket's colour takes the nearest
 SNAP = 16  # a palette colour this near (in every channel) to one the SVG names becomes it
 _HEX = re.compile(r'"#([0-9a-fA-F]{6})"')
 
