@@ -175,6 +175,7 @@ _layers = Layers()
 _BOARD_END = '\n<g class="centres"'  # svg.py writes the board before it
 _TITLE = re.compile(r"<title>[^<]*</title>")  # not drawn: no part of a board's digest
 BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
+OUTLINES = 512  # texts' outlines kept, about 12 kB each (the names are a kept layer)
 
 
 @dataclass
@@ -245,7 +246,7 @@ class _Kit:
                     kerned += pairs[i - 1] * scale
                 if glyph is not None:
                     path.addPath(glyph, x + kerned, 0)
-            if len(self.outlines) > 4096:  # titles are new in every picture: kept a while
+            if len(self.outlines) > OUTLINES:  # a title is new in every picture: kept a while
                 self.outlines.clear()
             found = self.outlines[key] = (path, font.measureText(words) + kerned)
         return found
