@@ -16,7 +16,8 @@ ms/game is wall-clock time; "cpu ms" is the tick process's own CPU time per game
 run (the database server's, for PostgreSQL, is not in it): on a busy machine the wall-clock
 figure grows with the load, the CPU figure much less. "SQL/game": statements the tick sent
 per game (one multi-row INSERT or one executemany counts once). On PostgreSQL the tick runs
-two batches at once (gm.service.tick.WORKERS).
+two batches at once (gm.service.tick.WORKERS). "peak MiB": the benchmark process's peak
+resident memory (Linux's ru_maxrss; the best run's backend and every run before it).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import argparse
 import asyncio
 import contextlib
 import itertools
+import resource
 import sys
 import tempfile
 import time
@@ -120,9 +122,14 @@ def run(url: str, count: int, say: bool, send: bool) -> dict[str, float]:
         return {"games": count, "seconds": elapsed, "ms_per_game": elapsed * 1000 / count,
                 "cpu_ms_per_game": cpu * 1000 / count, "reports": queued,
                 "statements_per_game": statements / count, "send_seconds": send_s,
-                "send_cpu_ms_per_game": send_cpu * 1000 / count}
+                "send_cpu_ms_per_game": send_cpu * 1000 / count, "peak_mib": _peak_mib()}
     finally:
         db.dispose()
+
+
+def _peak_mib() -> float:
+    """This process's peak resident memory so far, in MiB (ru_maxrss is in KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> int:
@@ -147,7 +154,7 @@ def main() -> int:
         backends.append(("PostgreSQL", lambda: postgres_url(admin)))
     print(f"{'backend':12}{'games':>8}{'tick (s)':>10}{'ms/game':>10}{'reports':>9}"
           f"{'runs':>6}{'worst':>8}{'cpu ms':>8}{'SQL/game':>10}{'send (s)':>10}"
-          f"{'send cpu ms':>13}")
+          f"{'send cpu ms':>13}{'peak MiB':>10}")
     for name, manager in backends:
         results = []
         for n in range(max(1, args.runs)):
@@ -160,7 +167,8 @@ def main() -> int:
         print(f"{name:12}{r['games']:>8.0f}{r['seconds']:>10.2f}{r['ms_per_game']:>10.1f}"
               f"{r['reports']:>9.0f}{len(results):>6}{worst:>8.1f}"
               f"{r['cpu_ms_per_game']:>8.1f}{r['statements_per_game']:>10.2f}"
-              f"{r['send_seconds']:>10.2f}{r['send_cpu_ms_per_game']:>13.1f}", flush=True)
+              f"{r['send_seconds']:>10.2f}{r['send_cpu_ms_per_game']:>13.1f}"
+              f"{r['peak_mib']:>10.0f}", flush=True)
     stack.close()
     return 0
 

@@ -33,12 +33,15 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
 import numpy as np
 import skia
+
+from gm.pictures.layers import LAYERED, Layer, Layers, capture
 
 _NS = "{http://www.w3.org/2000/svg}"
 _FONT_FILES = {
@@ -81,6 +84,23 @@ class Undrawable(ValueError):
 def paint_rgba(svg: str, zoom: float) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], int, int]:
     """The picture's pixels (rows of RGBA, opaque: drawn on white), its width and height;
     `zoom` scales the SVG's own size."""
+    painted = paint_on_board(svg, zoom)
+    return painted.pixels, painted.width, painted.height
+
+
+@dataclass(frozen=True)
+class Painted:
+    """A picture's pixels (rows of RGBA, opaque), its size, and the board it was painted on
+    (None for an SVG without one): every pixel not painted after the board is the board's."""
+
+    pixels: np.ndarray[Any, np.dtype[np.uint8]]
+    width: int
+    height: int
+    board: Board | None
+
+
+def paint_on_board(svg: str, zoom: float) -> Painted:
+    """paint_rgba, with the board the picture was painted on."""
     try:
         root = ElementTree.fromstring(svg)
     except ElementTree.ParseError as exc:
@@ -101,8 +121,8 @@ def paint_rgba(svg: str, zoom: float) -> tuple[np.ndarray[Any, np.dtype[np.uint8
         hashlib.blake2b(_TITLE.sub("", svg[:cut]).encode(), digest_size=20).digest(), zoom)
     kept = None if key is None else _boards.get(key)
     pixels = np.empty((height, width * 4), np.uint8)
-    if kept is not None and kept[0].shape == pixels.shape:
-        np.copyto(pixels, kept[0])
+    if kept is not None and kept.pixels.shape == pixels.shape:
+        np.copyto(pixels, kept.pixels)
     else:
         kept = None
         pixels[:] = 0xFF  # white
@@ -117,44 +137,74 @@ def paint_rgba(svg: str, zoom: float) -> tuple[np.ndarray[Any, np.dtype[np.uint8
         painter.patterns(root)
         style = painter.style(root, _DEFAULT)
         children = list(root)
-        start = 0 if kept is None else kept[1]
+        start = 0 if kept is None else kept.elements
         if key is not None and kept is None:  # the board first, kept for the next pictures
             board = len(ElementTree.fromstring(svg[:cut] + "</svg>"))
             for child in children[:board]:
                 painter.draw(child, style, canvas)
-            _boards.put(key, (pixels.copy(), board))
+            kept = Board(pixels.copy(), board)
+            _boards.put(key, kept)
             start = board
         for child in children[start:]:
-            painter.draw(child, style, canvas)
+            if child.attrib.get("class") in LAYERED and "transform" not in child.attrib:
+                _kept_layer(child, style, painter, (width, height, tuple(box))).lay_on(pixels)
+            else:
+                painter.draw(child, style, canvas)
     except (KeyError, ValueError, IndexError, ElementTree.ParseError) as exc:
         raise Undrawable(f"the SVG cannot be drawn: {exc!r}") from exc
     del canvas, surface
-    return pixels, width, height
+    return Painted(pixels, width, height, kept)
 
 
+def _kept_layer(element: ElementTree.Element, style: Style, painter: _Painter,
+                size: tuple[int, int, tuple[float, ...]]) -> Layer:
+    """The layer `element` paints (gm.pictures.layers), painted once for every picture."""
+    width, height, box = size
+    key = (hashlib.blake2b(ElementTree.tostring(element), digest_size=20).digest(), size,
+           tuple(sorted(style.items())))
+
+    def draw(canvas: Any) -> None:
+        canvas.scale(width / box[2], height / box[3])
+        canvas.translate(-box[0], -box[1])
+        painter.draw(element, style, canvas)
+
+    return _layers.get(key, lambda: capture(width, height, draw))
+
+
+_layers = Layers()
 _BOARD_END = '\n<g class="centres"'  # svg.py writes the board before it
 _TITLE = re.compile(r"<title>[^<]*</title>")  # not drawn: no part of a board's digest
 BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
+OUTLINES = 512  # texts' outlines kept, about 12 kB each (the names are a kept layer)
+
+
+@dataclass
+class Board:
+    """A board as painted: its pixels (copied, never painted on), how many of the SVG's top
+    elements it is, and what a picture's writer worked out from the pixels once for every
+    picture on it (gm.pictures.png keeps the board's palette and indices here)."""
+
+    pixels: np.ndarray[Any, np.dtype[np.uint8]]
+    elements: int
+    derived: dict[str, Any] = field(default_factory=dict)
 
 
 class _Boards:
-    """The pixels of the last few boards painted, and how many of the SVG's top elements
-    they are (shared by the threads: the pixels are copied, never painted on)."""
+    """The last few boards painted (shared by the threads)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.kept: OrderedDict[tuple[bytes, float], tuple[np.ndarray[Any, Any], int]] = (
-            OrderedDict())
+        self.kept: OrderedDict[tuple[bytes, float], Board] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: tuple[bytes, float]) -> tuple[np.ndarray[Any, Any], int] | None:
+    def get(self, key: tuple[bytes, float]) -> Board | None:
         with self.lock:
             found = self.kept.get(key)
             if found is not None:
                 self.kept.move_to_end(key)
             return found
 
-    def put(self, key: tuple[bytes, float], value: tuple[np.ndarray[Any, Any], int]) -> None:
+    def put(self, key: tuple[bytes, float], value: Board) -> None:
         with self.lock:
             self.kept[key] = value
             while len(self.kept) > self.size:
@@ -196,7 +246,7 @@ class _Kit:
                     kerned += pairs[i - 1] * scale
                 if glyph is not None:
                     path.addPath(glyph, x + kerned, 0)
-            if len(self.outlines) > 4096:  # titles are new in every picture: kept a while
+            if len(self.outlines) > OUTLINES:  # a title is new in every picture: kept a while
                 self.outlines.clear()
             found = self.outlines[key] = (path, font.measureText(words) + kerned)
         return found

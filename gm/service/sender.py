@@ -34,7 +34,6 @@ from gm.mail.compose import (
     compose_plain,
     inline_content_id,
     make_address,
-    text_attachment_part,
 )
 from gm.mail.compose_direct import compose_related
 from gm.mail.errors import MailError, PermanentSendError, Refusal, SignInFailed
@@ -135,7 +134,7 @@ def compose(record: OutboundRecord, config: Config,
         return build()
     # a text attachment (a calendar entry naming the power) is each copy's own
     mixed = [a for a in attachments if html is None or a.content_id is None]
-    own = [Own(1 + i, partial(text_attachment_part, a))
+    own = [Own(1 + i, partial(shared.text_part, a))
            for i, a in enumerate(mixed) if a.content_type.startswith("text/")]
     key = (config.address, config.display_name, headers.get("Subject", ""), text, html,
            tuple(a if not a.content_type.startswith("text/") or a not in mixed

@@ -6,9 +6,10 @@ calendar entry names the power): the email package takes milliseconds to build a
 a message, most of a report's sending cost after its pictures. `SharedComposer` composes the
 first copy with `gm.mail.compose.compose_message` and keeps its bytes; a later message of the
 same content is written from them: its To and Message-ID headers new, and each attachment of
-its own written alone and put in the place of the first copy's (all by the same email
-package policy: the message reads exactly as one composed whole). The copies share their MIME
-boundaries: random, and chosen after their content was fixed.
+its own written alone and put in the place of the first copy's (by the same email package
+policy, or as it writes them: gm.mail.text_parts; the message reads exactly as one composed
+whole). The copies share their MIME boundaries: random, and chosen after their content was
+fixed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from dataclasses import dataclass
 from email.headerregistry import Address
 from email.message import EmailMessage
 
-from gm.mail.compose import checked_message_id, header_fields, to_raw
+from gm.mail.compose import Attachment, checked_message_id, header_fields, to_raw
+from gm.mail.text_parts import TextParts
 from gm.mail.transport import RawMessage
 
 _END = b"\r\n\r\n"  # the end of a message's headers (compose_message writes CRLF)
@@ -73,6 +75,11 @@ class SharedComposer:
         self.size = size
         self.kept: OrderedDict[Hashable, tuple[list[bytes], bytes, str]] = OrderedDict()
         self.composed = 0  # messages the email package built whole (the others written here)
+        self.text_parts = TextParts()  # each copy's own text part (its calendar entry)
+
+    def text_part(self, item: Attachment) -> bytes:
+        """A copy's own text attachment part (gm.mail.text_parts)."""
+        return self.text_parts.write(item)
 
     def message(self, key: Hashable, to: Sequence[Address], message_id: str,
                 build: Callable[[], EmailMessage], own: Sequence[Own] = ()) -> RawMessage:

@@ -1,0 +1,160 @@
+"""The palette of an indexed PNG, and each pixel's place in it.
+
+A picture is at most `COLOURS` colours: Pillow's fast octree quantiser, no dithering
+(dithering speckles flat colours and deflates worse), then each palette colour within `SNAP` of
+a colour the SVG names is made exactly that colour (so seas, lands and power colours are the
+SVG's own, not the average of their shades' bucket).
+
+Quantising a whole picture costs more than painting it (about 15 ms for a standard board 1,140
+pixels wide). A picture painted on a kept board (gm.pictures.paint.Board) is quantised in two
+parts instead: the board once, to `BOARD_COLOURS` colours, its indices kept with it for every
+picture on it; then only the pixels painted after the board (units, orders, names, legend,
+heading: a twentieth of a standard picture) to the rest of the palette. The colours a player
+sees are the same (tests/pictures/test_picture_indexed.py compares both with the full-colour
+painting, pixel by pixel).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+COLOURS = 256  # the indexed PNG's palette
+BOARD_COLOURS = 128  # the board's share of it when quantised apart (the rest: what is on it)
+NEAR = 16  # a shade farther than this (in a channel) from its bucket's colour takes the nearest
+SNAP = 16  # a palette colour this near (in every channel) to one the SVG names becomes it
+_HEX = re.compile(r'"#([0-9a-fA-F]{6})"')
+
+Indices = np.ndarray[Any, np.dtype[np.uint8]]
+Colours = np.ndarray[Any, np.dtype[np.int16]]
+
+
+def quantise(rgba: np.ndarray[Any, np.dtype[np.uint8]], colours: int) -> tuple[Indices, Colours]:
+    """Rows of opaque RGBA pixels (rows x columns x 4) as palette indices (rows x columns) and
+    the palette (r, g, b rows; as many as the indices use)."""
+    image = Image.fromarray(rgba, "RGBA").convert("RGB")
+    quantised = image.quantize(colours, method=Image.Quantize.FASTOCTREE,
+                               dither=Image.Dither.NONE)
+    indices = np.asarray(quantised)
+    used = int(indices.max()) + 1 if indices.size else 1
+    palette = np.array(quantised.getpalette() or [0, 0, 0], np.int16).reshape(-1, 3)
+    return indices, palette[:used]
+
+
+def on_board(pixels: np.ndarray[Any, np.dtype[np.uint8]], width: int, height: int,
+             board: np.ndarray[Any, np.dtype[np.uint8]], derived: dict[str, Any], svg: str
+             ) -> tuple[Indices, Colours] | None:
+    """The indices and palette of `pixels` (rows of RGBA, `width` x `height`) painted on
+    `board` (the same size): the board's own, worked out once and kept in `derived` (the
+    board's, gm.pictures.paint.Board.derived), and those of the pixels that differ from it
+    in the colours left. A pixel of a colour `svg` names has exactly that colour; the others
+    (the shades along edges and letters) are quantised. None when the SVG names too many
+    colours to leave room for the shades."""
+    named = _packed(named_colours(svg))
+    try:
+        if "palette" not in derived:
+            derived["palette"] = _indexed(board.reshape(-1).view(np.uint32), named,
+                                          np.empty((0, 3), np.int16), BOARD_COLOURS)
+        kept: tuple[Indices, Colours] | None = derived["palette"]
+        if kept is None:
+            return None
+        indices, palette = kept
+        now = pixels.reshape(-1).view(np.uint32)  # one RGBA pixel a value
+        changed = np.flatnonzero(now != board.reshape(-1).view(np.uint32))
+        indices = indices.reshape(height, width).copy()
+        if changed.size:
+            more, palette = _indexed(now[changed], named, palette, COLOURS)
+            indices.reshape(-1)[changed] = more
+    except _Crowded:
+        derived.setdefault("palette", None)
+        return None
+    return indices, palette
+
+
+def _packed(colours: Colours) -> np.ndarray[Any, np.dtype[np.uint32]]:
+    """(r, g, b) rows as opaque RGBA pixel values (as numpy reads RGBA bytes), sorted."""
+    c = colours.astype(np.uint32)
+    return np.sort(c[:, 0] | c[:, 1] << 8 | c[:, 2] << 16 | np.uint32(0xFF000000))
+
+
+def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
+             named: np.ndarray[Any, np.dtype[np.uint32]], palette: Colours, limit: int
+             ) -> tuple[Indices, Colours]:
+    """`values` (opaque RGBA pixel values) as indices into `palette` grown to at most `limit`
+    colours: each of the `named` colours found among them exactly, the rest quantised into
+    the room left (at least one colour)."""
+    at = np.searchsorted(named, values).clip(0, max(0, len(named) - 1))
+    exact = named[at] == values if named.size else np.zeros(values.shape, bool)
+    indices = np.empty(values.shape, np.uint8)
+    if exact.any():
+        found = np.flatnonzero(np.bincount(at[exact], minlength=len(named)))
+        rgb = np.stack([(named[found] >> shift) & 0xFF for shift in (0, 8, 16)], axis=1)
+        known = {tuple(c): i for i, c in enumerate(palette.tolist())}
+        slot = np.empty(len(named), np.int64)
+        added: list[list[int]] = []
+        for n, colour in zip(found.tolist(), rgb.astype(np.int16).tolist(), strict=True):
+            i = known.get(tuple(colour))
+            if i is None:
+                i = known[tuple(colour)] = len(palette) + len(added)
+                added.append(colour)
+            slot[n] = i
+        if len(palette) + len(added) > limit:
+            raise _Crowded
+        palette = np.concatenate((palette, np.array(added, np.int16).reshape(-1, 3)))
+        indices[exact] = slot[at[exact]]
+    rest = ~exact
+    if rest.any():
+        room = limit - len(palette)
+        if room < 1:
+            raise _Crowded
+        shades = values[rest]
+        more, extra = quantise(shades.view(np.uint8).reshape(1, -1, 4), room)
+        more = more.reshape(-1) + len(palette)
+        palette = np.concatenate((palette, extra))
+        rgb = _rgb(shades)
+        off = np.flatnonzero(np.abs(palette[more] - rgb).max(axis=1) > NEAR)
+        if off.size:  # a shade its bucket's average misses: the nearest colour of all
+            distinct, which = np.unique(shades[off], return_inverse=True)
+            more[off] = nearest(_rgb(distinct), palette)[which]
+        indices[rest] = more
+    return indices, palette
+
+
+def nearest(colours: Colours, palette: Colours) -> np.ndarray[Any, np.dtype[np.intp]]:
+    """For each colour, the index of the palette's nearest (the largest channel's gap)."""
+    gap = np.abs(colours[:, None, 0] - palette[None, :, 0])
+    for channel in (1, 2):
+        np.maximum(gap, np.abs(colours[:, None, channel] - palette[None, :, channel]), out=gap)
+    found: np.ndarray[Any, np.dtype[np.intp]] = gap.argmin(axis=1)
+    return found
+
+
+def _rgb(values: np.ndarray[Any, np.dtype[np.uint32]]) -> Colours:
+    """Opaque RGBA pixel values as (r, g, b) rows."""
+    return values.view(np.uint8).reshape(-1, 4)[:, :3].astype(np.int16)
+
+
+class _Crowded(ValueError):
+    """More colours named than a palette holds with room for their shades."""
+
+
+def snapped(palette: Colours, svg: str) -> bytes:
+    """The palette as r, g, b bytes, each colour within SNAP of one `svg` names made it."""
+    named = named_colours(svg)
+    colours = palette.copy()
+    if named.size and colours.size:
+        gap = np.abs(colours[:, None, :] - named[None, :, :]).max(axis=2)
+        nearest = gap.argmin(axis=1)
+        near = gap[np.arange(len(colours)), nearest] <= SNAP
+        colours[near] = named[nearest[near]]
+    return colours.astype(np.uint8).tobytes()
+
+
+def named_colours(svg: str) -> Colours:
+    """The `#rrggbb` colours `svg` names, as rows of (r, g, b) (white and black with them)."""
+    found = {m.lower() for m in _HEX.findall(svg)} | {"ffffff", "000000"}
+    return np.array([[int(h[i:i + 2], 16) for i in (0, 2, 4)] for h in sorted(found)],
+                    np.int16).reshape(-1, 3)
