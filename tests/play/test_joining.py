@@ -8,14 +8,16 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from gm.play import joining
+from gm.play.adjudicate import adjudicate_phase, record_adjudication, submissions
 from gm.store import games as games_repo
 from gm.store import join_requests
+from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store.db import Database
 from gm.store.passwords import hash_password, verify_password
 from gm.store.statuses import GameStatus
 from gm.variants import get_variant
-from tests.support.tick_support import GM, SETTINGS
+from tests.support.tick_support import GM, SETTINGS, address, new_game, spring_orders, submit
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 NOW = T0 + timedelta(hours=1)
@@ -23,9 +25,12 @@ NEW = "new.player@example.org"
 
 
 def forming(database: Database, name: str, *, taken: dict[str, str] | None = None,
-            multiple: bool = False) -> int:
-    """A forming standard game, its powers free but those `taken` (power: address)."""
-    extra = {joining.MULTIPLE_KEY: True} if multiple else {}
+            multiple: bool = False, minimum: int | None = None) -> int:
+    """A forming standard game, its powers free but those `taken` (power: address); with
+    `minimum`, the GM's SET JOIN ONTIME <minimum>%."""
+    extra: dict[str, object] = {joining.MULTIPLE_KEY: True} if multiple else {}
+    if minimum is not None:
+        extra[joining.JOIN_KEY] = {"on_time": minimum}
     with database.transaction() as s:
         game = games_repo.create_game(
             s, name=name, variant="standard", gm_address=GM,
@@ -99,3 +104,21 @@ def test_join_refuses_when_every_power_is_taken_or_promised(database: Database) 
         join_requests.put(s, last, "early@example.org", hash_password("pw"), ["Austria"],
                           now=T0)
     assert join(database, last, None) is joining.JoinRefusal.ALL_PROMISED
+
+
+def test_join_refuses_a_record_below_the_gms_minimum(database: Database) -> None:
+    played = new_game(database, "old", opened=T0, deadline=T0 + timedelta(hours=48))
+    submit(database, played, spring_orders(without=["Italy"]), T0 + timedelta(hours=1))
+    with database.transaction() as s:
+        game = games_repo.get_game(s, played)
+        phase = phases_repo.current_phase(s, played)
+        assert phase is not None
+        record_adjudication(s, adjudicate_phase(
+            game, phase, powers_repo.list_powers(s, played),
+            submissions(s, get_variant(game.variant), phase), now=NOW))
+    game_id = forming(database, "picky", minimum=80)
+    assert join(database, game_id, None, actor=address("old", "Italy")) \
+        == joining.RecordShort(wanted=80, on_time=0, in_time=0, phases=1)
+    done = join(database, game_id, None, actor=address("old", "France"))
+    assert isinstance(done, joining.Joined)
+    assert "(100% in time)" in done.mail[0].body  # the GM reads the record
