@@ -1,12 +1,12 @@
 """Seat changes: the GM seats a player (ADD) or gives a power another (REPLACE, REPLACE ...
 STANDBY), a player takes over a vacant power (TAKEOVER), and a player leaves (RESIGN,
-WITHDRAW).
+WITHDRAW) or is removed by the GM (EJECT).
 
 Each use case takes the session, the game, the time and the actor, changes the seat, logs it
 in the audit trail (gm.play.seating reads the seats back from it) and gives a typed outcome
 with the mail it sends: the new player's password and the game (`seated_notice`), a notice to
 each player unseated, and the GM and the other players told of a departure. The words of the
-reply are the caller's (gm.commands.catalog.add, replace, resign).
+reply are the caller's (gm.commands.catalog.add, replace, resign, eject).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from gm.play.absences import absences, with_absences
 from gm.play.calendar_event import PhaseDeadline, deadline_event, sequence_of
 from gm.play.deadlines import show
 from gm.play.everyone import game_addresses
+from gm.play.observers import observers
 from gm.play.render import render
 from gm.play.signon_locks import lift
 from gm.store import audit, join_requests
@@ -229,3 +230,84 @@ def _to_others(session: Session, game: GameRecord, power: str, actor: str, what:
     return [Outgoing((address,), subject, f"{text}\n\n-- \n{service}\n", game.id)
             for address in game_addresses(session, game, observers_too=False)
             if address.lower() not in leaving]
+
+
+@dataclass(frozen=True)
+class Ejected:
+    """EJECT: `leaving` no longer play `power` (each told: `mail`); `keep`, its players still
+    there. With none left the power has no player and is in civil disorder."""
+
+    power: str
+    leaving: tuple[str, ...]
+    keep: tuple[str, ...]
+    mail: tuple[Outgoing, ...]
+
+
+def eject(session: Session, game: GameRecord, power: PowerRecord, leaving: tuple[str, ...], *,
+          now: datetime, actor: str, service: str, inbound_id: int | None = None) -> Ejected:
+    """EJECT (the GM `actor`): remove the addresses `leaving` from `power`; with none left, its
+    password is one nobody knows (the ejected player can no longer sign on) and it is in civil
+    disorder."""
+    old = power.addresses
+    keep = [a for a in old if a.lower() not in {x.lower() for x in leaving}]
+    powers_repo.set_players(session, game.id, power.name, keep, now=now)
+    if not keep:
+        powers_repo.set_power_password(session, game.id, power.name,
+                                       hash_password(new_password()), now=now)
+        powers_repo.set_power_status(session, game.id, power.name, PowerStatus.CIVIL_DISORDER,
+                                     now=now)
+    audit.record_action(session, actor=actor, action="eject", now=now, game_id=game.id,
+                        details={"power": power.name, "previous": list(old)},
+                        inbound_id=inbound_id)
+    mail = tuple(Outgoing(
+        (address,), build_subject(f"you no longer play {power.name}", game=game.name),
+        f"The GM of {game.name} has removed you from {power.name}.\n\n-- \n{service}\n",
+        game.id) for address in leaving)
+    return Ejected(power.name, leaving, tuple(keep), mail)
+
+
+class EjectRefusal(StrEnum):
+    """Why njudge's EJECT <address> changed nothing."""
+
+    GM_ADDRESS = "the GM's address"  # a game keeps its GM to its end
+    NOBODY = "nobody"  # the address plays no power of the game and does not observe it
+    FINISHED = "finished"  # the game is over: its players stay
+
+
+@dataclass(frozen=True)
+class EjectedAddress:
+    """njudge's EJECT <address>: `ejected`, each power the address played; `observer`, the
+    address as the game's observers list has it, when it observes the game (the list is the
+    caller's to change, as SET OBSERVERS does; `mail` tells the observer)."""
+
+    ejected: tuple[Ejected, ...]
+    observer: str | None
+    mail: tuple[Outgoing, ...]
+
+
+def eject_address(session: Session, game: GameRecord, address: str, *, now: datetime,
+                  actor: str, service: str,
+                  inbound_id: int | None = None) -> EjectedAddress | EjectRefusal:
+    """njudge's EJECT <address> (njudge `data/index`), by the GM `actor`: the address leaves
+    every power it plays in `game` (`eject`), and its observers (the GM's address never)."""
+    wanted = address.lower()
+    if wanted == game.gm_address.lower():
+        return EjectRefusal.GM_ADDRESS
+    powers = [p for p in powers_repo.list_powers(session, game.id)
+              if wanted in (a.lower() for a in p.addresses)]
+    watching = [a for a in observers(game) if a.lower() == wanted]
+    if not powers and not watching:
+        return EjectRefusal.NOBODY
+    if powers and game.status is GameStatus.FINISHED:
+        return EjectRefusal.FINISHED
+    ejected = tuple(eject(session, game, power,
+                          tuple(a for a in power.addresses if a.lower() == wanted), now=now,
+                          actor=actor, service=service, inbound_id=inbound_id)
+                    for power in powers)
+    if not watching:
+        return EjectedAddress(ejected, None, ())
+    notice = Outgoing(
+        (watching[0],), build_subject("you no longer observe the game", game=game.name),
+        f"The GM of {game.name} has removed you from its observers.\n\n-- \n{service}\n",
+        game.id)
+    return EjectedAddress(ejected, watching[0], (notice,))

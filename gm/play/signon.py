@@ -1,10 +1,11 @@
-"""Signing on to play a power (SIGNON <power> <game> <password>), once the power is found and
-the sign-on guard lets the password be checked (gm.commands.handlers.signon_guard).
+"""Signing on to play a power (SIGNON <power> <game> <password>) or as the GM (SIGNON GM <game>
+<password>: `sign_on_master`), once the power is found and the sign-on guard lets the password
+be checked (gm.commands.handlers.signon_guard).
 
 `sign_on` checks the password and gives a typed outcome: `SignedOn` (with whether the power
 came back from civil disorder, the GM's notice if so, and the registered addresses that get a
 copy of the reply when the sign-on came from elsewhere), or a `SignOnRefusal`. The words of the
-reply are the caller's (gm.commands.catalog.signon).
+reply are the caller's (gm.commands.catalog.signon, signon_master).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from gm.mail.compose import build_subject
 from gm.play.render import render
+from gm.store import games as games_repo
 from gm.store import powers as powers_repo
 from gm.store.outgoing import Outgoing
 from gm.store.passwords import upgraded_hash, verify_password
@@ -67,3 +69,24 @@ def sign_on(session: Session, game: GameRecord, power: str, record: PowerRecord 
     known = {a.lower() for a in record.addresses}
     copies = record.addresses if known and actor.lower() not in known else ()
     return SignedOn(power, back, tuple(copies), mail)
+
+
+@dataclass(frozen=True)
+class MasterSignedOn:
+    """Signed on as the GM of `game` (as stored after the sign-on)."""
+
+    game: GameRecord
+
+
+def sign_on_master(session: Session, game: GameRecord, password: str, *,
+                   now: datetime) -> MasterSignedOn | SignOnRefusal:
+    """SIGNON GM <game> <password>, once the sign-on guard lets the password be checked: the
+    GM's password is checked against the game's; a hash made before passwords were normalised
+    is upgraded."""
+    if not verify_password(password, game.gm_password_hash):
+        return SignOnRefusal.WRONG_PASSWORD
+    upgraded = upgraded_hash(password, game.gm_password_hash)
+    if upgraded is not None:
+        game = games_repo.set_game_master(session, game.id, address=game.gm_address,
+                                          password_hash=upgraded, now=now)
+    return MasterSignedOn(game)

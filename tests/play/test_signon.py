@@ -1,5 +1,6 @@
-"""Signing on (gm.play.signon), the use case under SIGNON <power> <game> <password>, at the play
-layer: the password checked, a resigned power refused, a power in civil disorder played again
+"""Signing on (gm.play.signon), the use cases under SIGNON <power> <game> <password> and SIGNON
+GM <game> <password>, at the play layer: the password checked (an old hash upgraded), a
+resigned power refused, a power in civil disorder played again
 with the GM told, and a sign-on from elsewhere copied to the registered address (the
 mail-level tests are in tests/service, e.g. test_service_commands.py and
 test_service_signon_attack.py)."""
@@ -12,8 +13,9 @@ from gm.play import signon
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
 from gm.store.db import Database
-from gm.store.passwords import hash_password
+from gm.store.passwords import hash_password, upgraded_hash
 from gm.store.statuses import PowerStatus
+from tests.support.old_hashes import unnormalised_hash
 from tests.support.tick_support import GM, address, new_game
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -70,3 +72,32 @@ def test_a_sign_on_from_elsewhere_is_copied_to_the_registered_address(
     done = _sign_on(database, game_id, "right", "someone.else@example.org")
     assert isinstance(done, signon.SignedOn)
     assert done.copies == (address("omega", "France"),)
+
+
+def _sign_on_master(db: Database, game_id: int,
+                    password: str) -> signon.MasterSignedOn | signon.SignOnRefusal:
+    with db.transaction() as s:
+        game = games_repo.get_game(s, game_id)
+        return signon.sign_on_master(s, game, password, now=NOW)
+
+
+def test_the_gm_password_signs_on_as_the_gm(database: Database) -> None:
+    game_id = new_game(database, "eta", opened=T0, deadline=T0 + timedelta(hours=48))
+    assert _sign_on_master(database, game_id, "wrong") is signon.SignOnRefusal.WRONG_PASSWORD
+    done = _sign_on_master(database, game_id, "gmpw")
+    assert isinstance(done, signon.MasterSignedOn)
+    assert done.game.id == game_id and done.game.gm_address == GM
+
+
+def test_an_unnormalised_gm_hash_is_upgraded_at_sign_on(database: Database) -> None:
+    nfc, nfd = "caf\u00e9-gm", "cafe\u0301-gm"
+    game_id = new_game(database, "theta", opened=T0, deadline=T0 + timedelta(hours=48))
+    old = unnormalised_hash(nfd)
+    with database.transaction() as s:
+        games_repo.set_game_master(s, game_id, address=GM, password_hash=old, now=T0)
+    done = _sign_on_master(database, game_id, nfc)
+    assert isinstance(done, signon.MasterSignedOn)
+    assert done.game.gm_password_hash != old
+    assert upgraded_hash(nfc, done.game.gm_password_hash) is None
+    with database.read() as s:
+        assert games_repo.get_game(s, game_id).gm_password_hash == done.game.gm_password_hash

@@ -20,8 +20,8 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
-from gm.commands.catalog.observe import WAITING_KEY
 from gm.mail.maildir import ensure_maildir
+from gm.play.observing import WAITING_KEY
 from gm.service.clock import FixedClock
 from gm.service.ingest import Disposition, ingest
 from gm.service.serve import Service

@@ -8,26 +8,14 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.common import no_game, variant_of
-from gm.commands.handlers.join_prefer import (
-    ONE_POWER_RULE,
-    multiple_allowed,
-    open_seats,
-    seats_of_sender,
-)
-from gm.commands.handlers.reliability import join_refused, record_for_gm
+from gm.commands.handlers.common import no_game
+from gm.commands.handlers.reliability import record_refusal
 from gm.commands.reading import Draft, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.mail.compose import build_subject
-from gm.play.render import render
+from gm.play import joining
 from gm.secret import Secret
 from gm.store import games as games_repo
-from gm.store import powers as powers_repo
-from gm.store.outgoing import Outgoing
-from gm.store.passwords import hash_password
-from gm.store.statuses import GameStatus
-from gm.variants.registry import canonical_name
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -63,57 +51,37 @@ def handle(ctx: Context, command: Join) -> None:
     if game is None:
         ctx.results.add(f"JOIN: {no_game(ctx, command.game)}")
         return
-    if game.status is not GameStatus.FORMING:
-        ctx.results.add(f"JOIN: {game.name} has started; ask its GM for a free power.")
-        return
-    variant = variant_of(game)
-    if command.variant is not None and canonical_name(command.variant) != variant.name:
-        ctx.results.add(f"JOIN: {game.name} plays {variant.title}, not {command.variant!r} "
-                        f"(njudge's SIGNON ?{game.name} <password> <variant> names the game's "
-                        f"own variant; SIGNON ?{game.name} <password> is enough here).")
-        return
-    if join_refused(ctx, game, "JOIN"):  # the GM's minimum record (SET JOIN)
-        return
-    free = [p for p in powers_repo.list_powers(ctx.session, game.id) if not p.addresses]
-    if command.power is not None:
-        wanted = variant.power(command.power)
-        if wanted is None:
-            names = ", ".join(variant.power_names)
+    done = joining.join(ctx.session, game, command.power, command.password.value, now=ctx.now,
+                        actor=ctx.sender, service=ctx.service, variant=command.variant)
+    match done:
+        case joining.Joined(power=chosen, mail=mail):
+            ctx.results.game = game.name
+            ctx.results.add(f"You joined {game.name} as {chosen}. Sign on with: "
+                            f"SIGNON {chosen} {game.name} <your password>")
+            ctx.results.mail.extend(mail)
+        case joining.JoinRefusal.STARTED:
+            ctx.results.add(f"JOIN: {game.name} has started; ask its GM for a free power.")
+        case joining.WrongVariant(title=title):
+            ctx.results.add(f"JOIN: {game.name} plays {title}, not {command.variant!r} "
+                            f"(njudge's SIGNON ?{game.name} <password> <variant> names the "
+                            f"game's own variant; SIGNON ?{game.name} <password> is enough "
+                            "here).")
+        case joining.RecordShort():
+            ctx.results.add(record_refusal(game, done, "JOIN"))
+        case joining.NotAPower(names=names):
             ctx.results.add(f"JOIN: {command.power!r} is not a power of {game.name} "
-                            f"(powers: {names}).")
-            return
-        others = ", ".join(p.name for p in free) or "none"
-        free = [p for p in free if p.name == wanted.name]
-        if not free:
-            ctx.results.add(f"JOIN: {wanted.name} in {game.name} is taken (free: {others}).")
-            return
-    if not free:
-        ctx.results.add(f"JOIN: every power in {game.name} is taken.")
-        return
-
-    already = seats_of_sender(ctx, game)
-    if already and not multiple_allowed(game):
-        ctx.results.add(f"{command.line}: refused, you have {already[0]} in {game.name} "
-                        f"already: {ONE_POWER_RULE}.")
-        return
-    if open_seats(ctx, game) <= 0:  # the free powers are promised (JOIN ... PREFER)
-        ctx.results.add(f"JOIN: every power in {game.name} is taken or promised to players "
-                        "who joined with preferences.")
-        return
-    chosen = free[0].name
-    powers_repo.set_players(ctx.session, game.id, chosen, [ctx.sender], now=ctx.now)
-    powers_repo.set_power_password(ctx.session, game.id, chosen,
-                                   hash_password(command.password.value), now=ctx.now)
-    ctx.results.game = game.name
-    ctx.results.add(f"You joined {game.name} as {chosen}. Sign on with: "
-                    f"SIGNON {chosen} {game.name} <your password>")
-    ctx.results.mail.append(Outgoing(
-        (game.gm_address,), build_subject(f"{chosen} has a player", game=game.name),
-        render("reply/joined-gm.txt.j2", game=game.name, power=chosen, address=ctx.sender,
-               others=already, free=[p.name for p in powers_repo.list_powers(ctx.session,
-                                                                            game.id)
-                                     if not p.addresses], service=ctx.service,
-               record=record_for_gm(ctx, ctx.sender)), game.id))
+                            f"(powers: {', '.join(names)}).")
+        case joining.Taken(power=power, free=free):
+            ctx.results.add(f"JOIN: {power} in {game.name} is taken "
+                            f"(free: {', '.join(free) or 'none'}).")
+        case joining.JoinRefusal.ALL_TAKEN:
+            ctx.results.add(f"JOIN: every power in {game.name} is taken.")
+        case joining.AlreadyPlaying(seat=seat):
+            ctx.results.add(f"{command.line}: refused, you have {seat} in {game.name} "
+                            f"already: {joining.ONE_POWER_RULE}.")
+        case joining.JoinRefusal.ALL_PROMISED:
+            ctx.results.add(f"JOIN: every power in {game.name} is taken or promised to "
+                            "players who joined with preferences.")
 
 
 COMMAND = CommandSpec(

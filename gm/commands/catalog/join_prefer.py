@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gm.commands.handlers.common import no_game, variant_of
-from gm.commands.handlers.join_prefer import ONE_POWER_RULE, multiple_allowed, open_seats
 from gm.commands.handlers.notices import tell
 from gm.commands.handlers.reliability import join_refused, record_for_gm
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.joining import ONE_POWER_RULE, multiple_allowed, open_seats
 from gm.secret import MASK, Secret
 from gm.store import games as games_repo
 from gm.store import join_requests as requests_repo
@@ -69,7 +69,7 @@ def handle(ctx: Context, command: JoinPrefer) -> None:
         ctx.results.add(f"JOIN: you play {played[0]} in {game.name} already: "
                         f"{ONE_POWER_RULE}.")
         return
-    if open_seats(ctx, game, but=ctx.sender) <= 0:
+    if open_seats(ctx.session, game, but=ctx.sender) <= 0:
         ctx.results.add(f"JOIN: every power in {game.name} is taken or promised to a player "
                         "who joined before you.")
         return

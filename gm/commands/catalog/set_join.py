@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.gm_settings import change_extra, game_name
-from gm.commands.handlers.reliability import JOIN_KEY
 from gm.commands.reading import Draft, Invalid
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.joining import JOIN_KEY
 from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:

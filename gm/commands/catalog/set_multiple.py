@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import as_master, refresh
-from gm.commands.handlers.join_prefer import MULTIPLE_KEY
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.joining import MULTIPLE_KEY
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store.statuses import GameStatus

@@ -10,10 +10,10 @@ from lark import Token
 
 from gm.commands.handlers.announce import announce
 from gm.commands.handlers.common import as_master, refresh
-from gm.commands.handlers.observing import OPEN_KEY
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.observing import OPEN_KEY
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store.statuses import GameStatus

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import variant_of
-from gm.commands.handlers.join_prefer import open_seats
 from gm.commands.handlers.notices import tell
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.joining import open_seats
 from gm.play.seats import new_password
 from gm.store import audit
 from gm.store import games as games_repo
@@ -142,7 +142,7 @@ def handle(ctx: Context, command: SetPreference) -> None:
         ctx.results.add(f"{what}: refused, you have not joined {game.name}: SIGNON ?{game.name} "
                         "<password> (or JOIN) first, on the line before.")
         return
-    if not seated and open_seats(ctx, game, but=ctx.sender) <= 0:
+    if not seated and open_seats(ctx.session, game, but=ctx.sender) <= 0:
         ctx.results.add(f"{what}: every power in {game.name} is taken or promised.")
         return
     requests_repo.put(ctx.session, game.id, ctx.sender, password_hash, wanted, now=ctx.now)

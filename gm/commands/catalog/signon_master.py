@@ -1,4 +1,5 @@
-"""SIGNON GM <game> <password>: sign on as the game's gamemaster."""
+"""SIGNON GM <game> <password>: sign on as the game's gamemaster (the use case:
+gm.play.signon.sign_on_master)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ from gm.commands.handlers.signon_guard import refusal, refused, wrong_password
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec
 from gm.commands.values import Command
+from gm.play import signon
 from gm.play.signon_locks import GM_KEY
 from gm.secret import Secret
 from gm.store import games as games_repo
-from gm.store.passwords import upgraded_hash, verify_password
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -46,13 +47,11 @@ def handle(ctx: Context, command: SignOnMaster) -> None:
     if why is not None:
         refused(ctx, why)
         return
-    if not verify_password(command.password.value, game.gm_password_hash):
+    done = signon.sign_on_master(ctx.session, game, command.password.value, now=ctx.now)
+    if not isinstance(done, signon.MasterSignedOn):
         wrong_password(ctx, game, GM_KEY, (), f"Wrong GM password for {game.name}.")
         return
-    upgraded = upgraded_hash(command.password.value, game.gm_password_hash)
-    if upgraded is not None:  # a hash made before passwords were normalised
-        game = games_repo.set_game_master(ctx.session, game.id, address=game.gm_address,
-                                          password_hash=upgraded, now=ctx.now)
+    game = done.game
     ctx.signed = Signed(game, None)
     ctx.refused_signon = False
     ctx.results.game = game.name

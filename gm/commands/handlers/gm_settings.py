@@ -15,6 +15,7 @@ from typing import Any
 from gm.commands.handlers.announce import announce
 from gm.commands.handlers.common import as_master, refresh
 from gm.commands.handlers.context import Context
+from gm.play.observing import MAX_OBSERVERS
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store.settings import OBSERVERS_KEY, GameSettings
@@ -78,9 +79,6 @@ def change_extra(ctx: Context, what: str, key: str, value: object,
 
 def game_name(ctx: Context) -> str:
     return "" if ctx.signed is None else ctx.signed.game.name
-
-
-MAX_OBSERVERS = 50
 
 
 def store_observers(ctx: Context, what: str, addresses: list[str]) -> None:

@@ -17,44 +17,13 @@ from gm.commands.handlers.notices import tell
 from gm.store import audit
 from gm.store import join_requests as requests_repo
 from gm.store import powers as powers_repo
-from gm.store.powers import address_key
 from gm.store.rows import GameRecord
 
 _RANDOM = random.SystemRandom()
 
-MULTIPLE_KEY = "multiple_powers"  # settings document key: one address may JOIN many powers
-ONE_POWER_RULE = ("one address plays one power of a game unless its GM allows more (SET "
-                  "MULTIPLE ON)")
-
-
-def multiple_allowed(game: GameRecord) -> bool:
-    """Whether one address may JOIN more than one power of the game (SET MULTIPLE; off unless
-    the GM set it on)."""
-    return game.settings.extra.get(MULTIPLE_KEY) is True
-
-
-def seats_of_sender(ctx: Context, game: GameRecord) -> list[str]:
-    """The powers of `game` the sender plays, and "a power at START" if they joined with
-    preferences."""
-    played = [p.name for p in powers_repo.powers_played_by(ctx.session, ctx.sender)
-              if p.game_id == game.id]
-    if any(address_key(r.address) == address_key(ctx.sender)
-           for r in requests_repo.requests_for(ctx.session, game.id)):
-        played.append("a power at START (JOIN ... PREFER)")
-    return played
-
 
 def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-
-
-def open_seats(ctx: Context, game: GameRecord, *, but: str | None = None) -> int:
-    """Free powers less those promised to players who joined with preferences (other than
-    `but`, an address)."""
-    free = sum(1 for p in powers_repo.list_powers(ctx.session, game.id) if not p.addresses)
-    promised = sum(1 for r in requests_repo.requests_for(ctx.session, game.id)
-                   if but is None or address_key(r.address) != address_key(but))
-    return free - promised
 
 
 def seat_by_preference(ctx: Context, game: GameRecord, *, force: bool = False) -> bool:

@@ -1,46 +1,35 @@
 """The reliability record in commands (gm.play.reliability): what the GM is told of a player who
 JOINs or stands by, the GM's SUMMARY lines, and the minimum a GM may ask to JOIN (SET JOIN
-ONTIME <n>%, kept in the game's settings document under `JOIN_KEY`). The record is read by
-gm.play.reports' `has_choice`, which loads the adjudicator: it is imported where it is used
-(gm.commands.catalog)."""
+ONTIME <n>%, gm.play.joining). The record is read by gm.play.reports' `has_choice`, which
+loads the adjudicator: it is imported where it is used (gm.commands.catalog)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from gm.commands.handlers.context import Context
+from gm.play.joining import RecordShort, record_short
 from gm.store import powers as powers_repo
 from gm.store.rows import GameRecord
 
 if TYPE_CHECKING:
     from gm.play.reliability import Record
 
-JOIN_KEY = "join_minimum"  # settings document: {"on_time": percent}
 
-
-def minimum(game: GameRecord) -> int | None:
-    """The share of phases ordered in time (per cent) a player needs to JOIN, if the GM set
-    one."""
-    stored = game.settings.extra.get(JOIN_KEY)
-    value = stored.get("on_time") if isinstance(stored, dict) else None
-    return value if isinstance(value, int) and 0 < value <= 100 else None
+def record_refusal(game: GameRecord, short: RecordShort, what: str) -> str:
+    """The reply to a player whose record falls short of the game's minimum to join."""
+    return (f"{what}: refused, the GM of {game.name} takes players who ordered at least "
+            f"{short.wanted}% of their phases in time (SET JOIN ONTIME); your record: "
+            f"{short.on_time}% ({short.in_time} of {short.phases}). RECORD shows it whole.")
 
 
 def join_refused(ctx: Context, game: GameRecord, what: str) -> bool:
     """Whether the sender's record falls short of the game's minimum to join (the reply says
     so, with the record); a player with no phase to order yet may join."""
-    wanted = minimum(game)
-    if wanted is None:
+    short = record_short(ctx.session, game, ctx.sender)
+    if short is None:
         return False
-    from gm.play.reliability import record_of  # it reads phases by gm.play.reports
-
-    record = record_of(ctx.session, ctx.sender)
-    ratio = record.on_time
-    if ratio is None or ratio >= wanted:
-        return False
-    ctx.results.add(f"{what}: refused, the GM of {game.name} takes players who ordered at least "
-                    f"{wanted}% of their phases in time (SET JOIN ONTIME); your record: "
-                    f"{ratio}% ({record.in_time} of {record.phases}). RECORD shows it whole.")
+    ctx.results.add(record_refusal(game, short, what))
     return True
 
 
