@@ -6,15 +6,14 @@ Every order prints as canonical text (`str(order)`) that the order parser reads 
 value.
 
 Each class is a frozen dataclass (gm.engine.frozen says why), equal, hashed and shown by its
-fields. A class whose name is not the player's word for its orders says it (`WORD`, read by
-`order_word`).
+fields. The player's word for a kind of order is its class's name in lower case, or the one
+`WORDS` gives (read by `order_word`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar
 
 from gm.engine.geo import Location
 from gm.engine.units import UnitType
@@ -66,8 +65,6 @@ class Move(Order):
 class SupportHold(Order):
     """`A Mar S A Par`: support `target` where it stands."""
 
-    WORD: ClassVar[str] = "support"
-
     target: UnitSpec
 
     def __str__(self) -> str:
@@ -77,8 +74,6 @@ class SupportHold(Order):
 @dataclass(frozen=True)
 class SupportMove(Order):
     """`A Mar S A Par - Bur`: support `target` moving to `dest`."""
-
-    WORD: ClassVar[str] = "support"
 
     target: UnitSpec
     dest: Location
@@ -127,8 +122,6 @@ class Build(Order):
 @dataclass(frozen=True)
 class Remove(Order):
     """`Remove A Par`: remove the unit in an adjustment phase."""
-
-    WORD: ClassVar[str] = "removal"
 
     def __str__(self) -> str:
         return f"Remove {self.unit}"
@@ -183,8 +176,6 @@ class KeepFleet(Order):
     """`F ION no change` (kind "keep fleet"; Sahara rule 2): if this fleet is stranded inland this
     season it is disbanded instead of becoming an army. Given beside the fleet's movement order."""
 
-    WORD: ClassVar[str] = "keep fleet"
-
     def __str__(self) -> str:
         return f"{self.unit} no change"
 
@@ -205,8 +196,6 @@ class Exchange:
 @dataclass(frozen=True)
 class DesignateHome:
     """`Home Bel` (kind "home"; Chaos II rules 4-5): make an owned centre a home centre."""
-
-    WORD: ClassVar[str] = "home"
 
     province: str
 
@@ -264,8 +253,6 @@ class GeoTarget:
 class GeoEvent:
     """`Erode Mos`, `Earthquake Mun-Ber`, `Ice advance BAR` (kind "geo"; Geophysical rule 2)."""
 
-    WORD: ClassVar[str] = "geophysical event"
-
     kind: GeoKind
     target: GeoTarget
 
@@ -278,8 +265,6 @@ class SupportEvent:
     """`Support Turkish Erode Mos` (kind "geo"; rule 3): this power's event supports `power`'s
     `event`. `power` is as the player wrote it (name or adjective); the variant resolves it."""
 
-    WORD: ClassVar[str] = "support of an event"
-
     power: str
     event: GeoEvent
 
@@ -290,8 +275,6 @@ class SupportEvent:
 @dataclass(frozen=True)
 class CreateCentre:
     """`Create centre Bur` (kind "geo"; rule 7): in a Spring, instead of an event."""
-
-    WORD: ClassVar[str] = "centre creation"
 
     province: str
 
@@ -318,11 +301,23 @@ PowerOrder = (
 AnyOrder = Order | Waive | PowerOrder
 
 
+WORDS: dict[type, str] = {
+    SupportHold: "support",
+    SupportMove: "support",
+    Remove: "removal",
+    KeepFleet: "keep fleet",
+    DesignateHome: "home",
+    GeoEvent: "geophysical event",
+    SupportEvent: "support of an event",
+    CreateCentre: "centre creation",
+}
+"""The player's word for the kinds of order whose class name is not it."""
+
+
 def order_word(order: object) -> str:
     """The player's word for `order`'s kind ("support", "removal", "geophysical event"): its
-    class's `WORD`, or its class's name in lower case ("move", "build", "exchange")."""
-    word = getattr(type(order), "WORD", None)
-    return word if isinstance(word, str) else type(order).__name__.lower()
+    class's in `WORDS`, or its class's name in lower case ("move", "build", "exchange")."""
+    return WORDS.get(type(order)) or type(order).__name__.lower()
 MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Remove, Waive)
