@@ -298,3 +298,18 @@ async def test_eject_by_address_and_promote(database: Database, tmp_path: Path) 
     help_gm = " ".join(_reply_to(await mail.send(GM, "HELP PROMOTE"), GM).split())
     assert "EJECT <address> njudge's form" in help_gm and "PROMOTE <address>" in help_gm
     assert SETUP  # the game set up as the other GM tests set it up
+
+
+async def test_eject_of_an_observer_of_a_finished_game_is_refused_and_tells_them_nothing(
+        database: Database, tmp_path: Path) -> None:
+    mail = Mail(database, tmp_path)
+    await _started(mail)
+    asked = _reply_to(await mail.send(WATCHER, "OBSERVE theta"), WATCHER)
+    code = re.search(r"OBSERVE theta CONFIRM (\S+)", asked)
+    assert code is not None, asked
+    await mail.send(WATCHER, f"OBSERVE theta CONFIRM {code.group(1)}")
+    await mail.send(GM, "SIGNON GM theta gmpass\nTERMINATE")
+    out = await mail.send(GM, f"SIGNON GM theta gmpass\nEJECT <{WATCHER}>")
+    reply = _reply_to(out, GM)
+    assert f"EJECT {WATCHER}: refused" in reply and "finished" in reply, reply
+    assert not [m for to, m in out if to == WATCHER], "the observer was told of a refused EJECT"

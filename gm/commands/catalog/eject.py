@@ -92,8 +92,8 @@ def _eject_address(ctx: Context, command: Eject) -> None:
         _word(ctx, game, ejected)
     if done.observer is not None:
         gone = done.observer.lower()
-        store_observers(ctx, what, [a for a in observers(game) if a.lower() != gone])
-        ctx.results.mail.extend(done.mail)
+        if store_observers(ctx, what, [a for a in observers(game) if a.lower() != gone]):
+            ctx.results.mail.extend(done.mail)  # told only when it is so
 
 
 COMMAND = CommandSpec(

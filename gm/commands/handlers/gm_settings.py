@@ -81,17 +81,19 @@ def game_name(ctx: Context) -> str:
     return "" if ctx.signed is None else ctx.signed.game.name
 
 
-def store_observers(ctx: Context, what: str, addresses: list[str]) -> None:
-    """Make `addresses` the signed-on GM's game's observers."""
+def store_observers(ctx: Context, what: str, addresses: list[str]) -> bool:
+    """Make `addresses` the signed-on GM's game's observers; whether they were (the refusal,
+    such as a finished game's, is in the reply)."""
     if len(addresses) > MAX_OBSERVERS:
         ctx.results.add(f"{what}: refused, a game has at most {MAX_OBSERVERS} observers.")
-        return
+        return False
     signed = ctx.signed
     assert signed is not None  # as_master checked it
     extra = {**refresh(ctx, signed.game).settings.extra, OBSERVERS_KEY: addresses}
     if change(ctx, what, {"observers": len(addresses)}, told=False, extra=extra) is None:
-        return
+        return False
     ctx.results.add(f"Observers of {game_name(ctx)}: "
                     + (", ".join(addresses) if addresses else "none") + ".")
+    return True
 
 
