@@ -266,13 +266,18 @@ async def test_set_preference_after_an_njudge_sign_on_to_a_forming_game(
     assert "refused, theta has started and its powers are given" in _reply_to(out, newbie)
 
 
-async def test_eject_by_address_and_promote(database: Database, tmp_path: Path) -> None:
-    mail = Mail(database, tmp_path)
-    await _started(mail)
+async def _observing(mail: Mail) -> None:
+    """WATCHER observes theta (asked, then confirmed from the address)."""
     asked = _reply_to(await mail.send(WATCHER, "OBSERVE theta"), WATCHER)
     code = re.search(r"OBSERVE theta CONFIRM (\S+)", asked)
     assert code is not None, asked
     await mail.send(WATCHER, f"OBSERVE theta CONFIRM {code.group(1)}")
+
+
+async def test_eject_by_address_and_promote(database: Database, tmp_path: Path) -> None:
+    mail = Mail(database, tmp_path)
+    await _started(mail)
+    await _observing(mail)
     out = await mail.send(GM, f"SIGNON GM theta gmpass\nEJECT <{WATCHER}>\n"
                               f"EJECT {PLAYERS['Italy']}\nEJECT {GM}\nEJECT nobody@example.org\n"
                               f"PROMOTE {PLAYERS['France']}")
@@ -304,10 +309,7 @@ async def test_eject_of_an_observer_of_a_finished_game_is_refused_and_tells_them
         database: Database, tmp_path: Path) -> None:
     mail = Mail(database, tmp_path)
     await _started(mail)
-    asked = _reply_to(await mail.send(WATCHER, "OBSERVE theta"), WATCHER)
-    code = re.search(r"OBSERVE theta CONFIRM (\S+)", asked)
-    assert code is not None, asked
-    await mail.send(WATCHER, f"OBSERVE theta CONFIRM {code.group(1)}")
+    await _observing(mail)
     await mail.send(GM, "SIGNON GM theta gmpass\nTERMINATE")
     out = await mail.send(GM, f"SIGNON GM theta gmpass\nEJECT <{WATCHER}>")
     reply = _reply_to(out, GM)
