@@ -977,9 +977,12 @@ def _legend(variant: Variant, powers: tuple[str, ...], colours: dict[str, str],
                     f'</text>')
     y += 22 + 20 * ((len(keys) - 1) // per_row)
     marks = [m for m in words if m in used]
-    per_row = max(1, int(width // 280))
+    # columns as wide as the widest entry used (its key, then its words at about 7 px a
+    # character in 12 px DejaVu Sans), so that no entry runs into the next or off the picture
+    column = max([280, *(44 + 7 * len(words[m]) + 16 for m in marks)])
+    per_row = max(1, int((width - 10) // column))
     for i, mark in enumerate(marks):
-        x, my = 10 + 280 * (i % per_row), y + 20 * (i // per_row)
+        x, my = 10 + column * (i % per_row), y + 20 * (i // per_row)
         rows.append(f'<g data-legend="{mark}">{_key(mark, x, my)}<text x="{x + 44}" '
                     f'y="{my + 12}" font-size="12">{escape(words[mark])}</text></g>')
     y += 20 * ((len(marks) + per_row - 1) // per_row)
