@@ -27,6 +27,7 @@ from gm.play.everyone import game_addresses
 from gm.play.observers import observers
 from gm.play.render import render
 from gm.play.signon_locks import lift
+from gm.play.stand_in import play_bots, with_bot
 from gm.store import audit, join_requests
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
@@ -165,6 +166,44 @@ def unseated_notices(game: GameRecord, power: str, addresses: tuple[str, ...] | 
                      render("reply/unseated.txt.j2", game=game.name, power=power,
                             service=service), game.id)
             for address in addresses]
+
+
+@dataclass(frozen=True)
+class BotSeated:
+    """ADD <power> BOT: the bot plays `power`; `before`, the addresses that played it (each
+    told by `mail`); `ordered`, the phase it has given orders for already, if any."""
+
+    game: GameRecord
+    power: str
+    before: tuple[str, ...]
+    ordered: PhaseRecord | None
+    mail: list[Outgoing]
+
+
+def seat_bot(session: Session, game: GameRecord, power: str, *, now: datetime, actor: str,
+             service: str, inbound_id: int | None) -> BotSeated:
+    """Seat the bot in `power` (gm.play.stand_in): its players leave it (told), its password
+    stops working, a power in civil disorder plays again, and in an open phase the bot gives
+    its orders at once, as a player would."""
+    seated = powers_repo.get_power(session, game.id, power)
+    before = () if seated is None else tuple(seated.addresses)
+    powers_repo.set_players(session, game.id, power, [], now=now)
+    powers_repo.set_power_password(session, game.id, power, None, now=now)
+    if seated is not None and seated.status is PowerStatus.CIVIL_DISORDER:
+        powers_repo.set_power_status(session, game.id, power, PowerStatus.PLAYING, now=now)
+    settings = dataclasses.replace(game.settings, extra=with_bot(game.settings, power, True))
+    game = games_repo.set_game_settings(session, game.id, settings, now=now)
+    audit.record_action(session, actor=actor, action="add", now=now, game_id=game.id,
+                        details={"power": power, "bot": True, "previous": list(before)},
+                        inbound_id=inbound_id)
+    ordered = None
+    if game.status is GameStatus.ACTIVE:
+        phase = phases_repo.current_phase(session, game.id)
+        if (phase is not None and not phase.adjudicated
+                and play_bots(session, game, phase, [power], now=now)):
+            ordered = phase
+    return BotSeated(game, power, before, ordered,
+                     unseated_notices(game, power, before, service=service))
 
 
 def take_over(session: Session, game: GameRecord, power: PowerRecord, password: str, *,

@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 from gm.play import seats
 from gm.play.absences import Absence, absences, with_absences
 from gm.play.signon_locks import UNLOCKED
+from gm.play.stand_in import bots
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
@@ -134,3 +135,23 @@ def test_take_over_seats_the_taker_with_their_own_password(database: Database) -
         assert verify_password("mine", russia.password_hash)
         (entry,) = audit.audit_log(s, game_id=game_id, action="takeover")
         assert entry.details == {"power": "Russia", "previous": [address("kappa", "Russia")]}
+
+
+def test_seating_the_bot_unseats_the_player_and_orders_at_once(database: Database) -> None:
+    game_id = new_game(database, "bots", opened=T0, deadline=T0 + timedelta(hours=48))
+    with database.transaction() as s:
+        powers_repo.set_power_status(s, game_id, "Italy", PowerStatus.CIVIL_DISORDER, now=T0)
+        done = seats.seat_bot(s, games_repo.get_game(s, game_id), "Italy", now=NOW, actor=GM,
+                              service="Judge", inbound_id=None)
+    assert done.power == "Italy" and done.before == (address("bots", "Italy"),)
+    assert done.ordered is not None  # the open Spring: the bot ordered as a player would
+    (told,) = done.mail
+    assert told.recipients == done.before and "you no longer play Italy" in told.subject
+    assert bots(done.game.settings) == ["Italy"]
+    with database.read() as s:
+        italy = powers_repo.get_power(s, game_id, "Italy")
+        assert italy is not None and italy.addresses == () and italy.password_hash is None
+        assert italy.status is PowerStatus.PLAYING
+        (entry,) = audit.audit_log(s, game_id=game_id, action="add")
+        assert entry.details == {"power": "Italy", "bot": True,
+                                 "previous": [address("bots", "Italy")]}

@@ -13,12 +13,6 @@ from gm.store.rows import GameRecord, PowerRecord
 from gm.store.statuses import GameStatus, PowerStatus
 
 
-def tell_unseated(ctx: Context, game: GameRecord, power: str, addresses: list[str]) -> None:
-    """Tell each of `addresses` that they no longer play `power` (ADD BOT)."""
-    ctx.results.mail.extend(seats.unseated_notices(game, power, addresses,
-                                                   service=ctx.service))
-
-
 def seat(ctx: Context, what: str, name: str) -> tuple[GameRecord, PowerRecord] | None:
     """The GM's game and the power `name` of it, or None after writing why not."""
     signed = as_master(ctx, what)
