@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.common import as_master, refresh, variant_of
+from gm.commands.handlers.common import as_master, named_power, refresh
 from gm.commands.reading import Draft, bare_address, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -41,11 +41,8 @@ def handle(ctx: Context, command: Add) -> None:
     if signed is None:
         return
     game = refresh(ctx, signed.game)
-    power = variant_of(game).power(command.power)
+    power = named_power(ctx, game, "ADD", command.power)
     if power is None:
-        names = ", ".join(variant_of(game).power_names)
-        ctx.results.add(f"ADD: {command.power!r} is not a power of {game.name} "
-                        f"(powers: {names}).")
         return
     done = seats.add_player(ctx.session, game, power.name, command.address,
                             None if command.password is None else command.password.value,

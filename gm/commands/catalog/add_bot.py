@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.common import as_master, refresh, variant_of
+from gm.commands.handlers.common import as_master, named_power, refresh, variant_of
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
@@ -36,11 +36,8 @@ def handle(ctx: Context, command: AddBot) -> None:
     if signed is None:
         return
     game = refresh(ctx, signed.game)
-    power = variant_of(game).power(command.power)
+    power = named_power(ctx, game, f"ADD {command.power} BOT", command.power)
     if power is None:
-        names = ", ".join(variant_of(game).power_names)
-        ctx.results.add(f"ADD {command.power} BOT: {command.power!r} is not a power of "
-                        f"{game.name} (powers: {names}).")
         return
     if game.status is GameStatus.FINISHED:
         ctx.results.add(f"ADD {power.name} BOT: refused, {game.name} is finished.")

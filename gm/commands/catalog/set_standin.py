@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.bot.policies import StandIn
-from gm.commands.handlers.common import as_master, as_player, refresh, variant_of
+from gm.commands.handlers.common import as_master, as_player, named_power, refresh, variant_of
 from gm.commands.handlers.gm_settings import change
 from gm.commands.reading import Draft, Invalid, joined
 from gm.commands.spec import CommandSpec, HelpLines
@@ -67,11 +67,8 @@ def handle(ctx: Context, command: SetStandIn) -> None:
     game = refresh(ctx, signed.game)
     key = ""
     if command.power is not None:
-        power = variant_of(game).power(command.power)
+        power = named_power(ctx, game, "SET STANDIN", command.power)
         if power is None:
-            names = ", ".join(variant_of(game).power_names)
-            ctx.results.add(f"SET STANDIN: {command.power!r} is not a power of {game.name} "
-                            f"(powers: {names}).")
             return
         key = power.name
     extra = with_choice(game.settings, key, command.policy)

@@ -10,6 +10,7 @@ from gm.commands.handlers.context import Context, Signed
 from gm.commands.values import PhaseCode, PhaseRef
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
+from gm.engine.variant import Power
 from gm.play.deadlines import deadline_after, grace_end, show
 from gm.policies import LatePolicy
 from gm.store import games as games_repo
@@ -137,3 +138,13 @@ def matches_phase(variant: Variant, record: PhaseRecord, ref: PhaseRef) -> bool:
 def phase_text(variant: Variant, ref: PhaseRef) -> str:
     """A phase as the command named it: `F1905M`, or `Fall 1905, Movement`."""
     return str(ref) if isinstance(ref, PhaseCode) else variant.format_phase(ref)
+
+
+def named_power(ctx: Context, game: GameRecord, what: str, name: str) -> Power | None:
+    """The power of `game`'s variant that `name` names, or None after writing why not."""
+    variant = variant_of(game)
+    power = variant.power(name)
+    if power is None:
+        names = ", ".join(variant.power_names)
+        ctx.results.add(f"{what}: {name!r} is not a power of {game.name} (powers: {names}).")
+    return power

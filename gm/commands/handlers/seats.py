@@ -4,7 +4,7 @@ changes themselves, their log and their mail are use cases of gm.play.seats."""
 
 from __future__ import annotations
 
-from gm.commands.handlers.common import as_master, refresh, variant_of
+from gm.commands.handlers.common import as_master, named_power, refresh
 from gm.commands.handlers.context import Context
 from gm.play import seats
 from gm.secret import Secret
@@ -22,11 +22,8 @@ def seat(ctx: Context, what: str, name: str) -> tuple[GameRecord, PowerRecord] |
     if game.status is GameStatus.FINISHED:
         ctx.results.add(f"{what}: refused, {game.name} is finished.")
         return None
-    variant = variant_of(game)
-    power = variant.power(name)
+    power = named_power(ctx, game, what, name)
     if power is None:
-        names = ", ".join(variant.power_names)
-        ctx.results.add(f"{what}: {name!r} is not a power of {game.name} (powers: {names}).")
         return None
     record = powers_repo.get_power(ctx.session, game.id, power.name)
     if record is None:
