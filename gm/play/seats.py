@@ -310,7 +310,7 @@ class EjectRefusal(StrEnum):
 
     GM_ADDRESS = "the GM's address"  # a game keeps its GM to its end
     NOBODY = "nobody"  # the address plays no power of the game and does not observe it
-    FINISHED = "finished"  # the game is over: its players stay
+    FINISHED = "finished"  # the game is over: its players and observers stay
 
 
 @dataclass(frozen=True)
@@ -337,8 +337,8 @@ def eject_address(session: Session, game: GameRecord, address: str, *, now: date
     watching = [a for a in observers(game) if a.lower() == wanted]
     if not powers and not watching:
         return EjectRefusal.NOBODY
-    if powers and game.status is GameStatus.FINISHED:
-        return EjectRefusal.FINISHED
+    if game.status is GameStatus.FINISHED:
+        return EjectRefusal.FINISHED  # its players and its observers stay
     ejected = tuple(eject(session, game, power,
                           tuple(a for a in power.addresses if a.lower() == wanted), now=now,
                           actor=actor, service=service, inbound_id=inbound_id)

@@ -96,5 +96,10 @@ def test_eject_address_refusals(database: Database) -> None:
     with database.transaction() as s:
         games_repo.set_game_status(s, game_id, GameStatus.FINISHED, now=NOW)
     assert eject(address("delta", "Russia")) is seats.EjectRefusal.FINISHED
+    with database.transaction() as s:  # an observer of a finished game stays one too
+        game = games_repo.get_game(s, game_id)
+        games_repo.set_game_settings(s, game_id, dataclasses.replace(
+            game.settings, extra={**game.settings.extra, OBSERVERS_KEY: [SECOND]}), now=NOW)
+    assert eject(SECOND) is seats.EjectRefusal.FINISHED
     with database.read() as s:
         assert audit.audit_log(s, game_id=game_id, action="eject") == []
