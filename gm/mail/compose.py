@@ -62,7 +62,7 @@ _POLICY = SMTP.clone(header_factory=HEADERS)
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # a line end, as the email package's generator reads them
 
 
-def _binary_part(data: bytes, maintype: str, subtype: str, *, filename: str,
+def binary_part(data: bytes, maintype: str, subtype: str, *, filename: str,
                  disposition: str, cid: str | None = None) -> EmailMessage:
     """A base64 part, as the email package's `add_attachment`/`add_related` make one, but
     encoded in one call (the package's encoder loops in Python over every 57 bytes: most of
@@ -145,12 +145,12 @@ def text_attachment_part(item: Attachment) -> bytes:
     """A text attachment's MIME part, its headers and body, as `compose_message` writes it
     among a message's parts (made by the same call)."""
     holder = EmailMessage(policy=_POLICY)
-    maintype, subtype = _mime_type(item.content_type)
+    maintype, subtype = mime_type(item.content_type)
     if maintype != "text":
         raise ComposeError(f"not a text attachment: {item.content_type}")
     holder.add_attachment(item.data.decode("utf-8", "replace"), subtype=subtype,
-                          filename=_filename(item.filename),
-                          params=_calendar_params(item.data, subtype))
+                          filename=part_filename(item.filename),
+                          params=calendar_params(item.data, subtype))
     (part,) = holder.iter_attachments()
     if not isinstance(part, EmailMessage):
         raise ComposeError("the attachment's part could not be made")
@@ -283,7 +283,8 @@ def _references(reply: ReplyTo) -> tuple[str | None, str | None]:
     return in_reply_to, " ".join(unique) if unique else None
 
 
-def _mime_type(content_type: str) -> tuple[str, str]:
+def mime_type(content_type: str) -> tuple[str, str]:
+    """A part's main type and subtype, lower case; ComposeError for a type no part may have."""
     text = content_type.strip().lower()
     if not _MIME_TYPE_RE.match(text):
         raise ComposeError(f"not a usable content type: {header_safe(content_type, 80)!r}")
@@ -291,7 +292,7 @@ def _mime_type(content_type: str) -> tuple[str, str]:
     return maintype, subtype
 
 
-def _calendar_params(data: bytes, subtype: str) -> dict[str, str] | None:
+def calendar_params(data: bytes, subtype: str) -> dict[str, str] | None:
     """A text/calendar part's `method` parameter, as its METHOD line says (RFC 6047 2.4: mail
     programs read an invitation, update or cancellation by it)."""
     if subtype != "calendar":
@@ -300,7 +301,8 @@ def _calendar_params(data: bytes, subtype: str) -> dict[str, str] | None:
     return {"method": found.group(1).decode("ascii").upper()} if found else None
 
 
-def _filename(name: str) -> str:
+def part_filename(name: str) -> str:
+    """An attachment's file name as a part's header may carry it: one line, no path."""
     cleaned = header_safe(name, 100).replace("/", "_").replace("\\", "_").replace('"', "'")
     return cleaned or "attachment"
 
@@ -364,21 +366,21 @@ def compose_message(
             if not isinstance(html_part, EmailMessage):
                 raise ComposeError("the HTML part could not be found to add inline pictures")
             for item in related:
-                maintype, subtype = _mime_type(item.content_type)
-                _attach(html_part, "related", _binary_part(
-                    item.data, maintype, subtype, filename=_filename(item.filename),
+                maintype, subtype = mime_type(item.content_type)
+                _attach(html_part, "related", binary_part(
+                    item.data, maintype, subtype, filename=part_filename(item.filename),
                     disposition="inline", cid=checked_message_id(item.content_id or "")))
     for item in attachments:
         if item in related:
             continue
-        maintype, subtype = _mime_type(item.content_type)
+        maintype, subtype = mime_type(item.content_type)
         if maintype == "text":
             message.add_attachment(item.data.decode("utf-8", "replace"), subtype=subtype,
-                                   filename=_filename(item.filename),
-                                   params=_calendar_params(item.data, subtype))
+                                   filename=part_filename(item.filename),
+                                   params=calendar_params(item.data, subtype))
         else:
-            _attach(message, "mixed", _binary_part(item.data, maintype, subtype,
-                                        filename=_filename(item.filename),
+            _attach(message, "mixed", binary_part(item.data, maintype, subtype,
+                                        filename=part_filename(item.filename),
                                         disposition="attachment"))
     for part in message.walk():
         if part.is_multipart():  # random: no part can hold it unless it was guessed

@@ -23,12 +23,12 @@ from functools import lru_cache
 from gm.mail.compose import (
     Attachment,
     ReplyTo,
-    _binary_part,
-    _filename,
-    _mime_type,
+    binary_part,
     checked_message_id,
     compose_plain,
     flatten,
+    mime_type,
+    part_filename,
 )
 from gm.mail.transport import RawMessage
 
@@ -66,8 +66,8 @@ def html_payload(html: str) -> tuple[str, str] | None:
 @lru_cache(maxsize=16)
 def _picture_part(filename: str, content_type: str, content_id: str, data: bytes) -> bytes:
     """An inline picture's MIME part, headers and body, as compose_message writes it."""
-    maintype, subtype = _mime_type(content_type)
-    return flatten(_binary_part(data, maintype, subtype, filename=_filename(filename),
+    maintype, subtype = mime_type(content_type)
+    return flatten(binary_part(data, maintype, subtype, filename=part_filename(filename),
                                 disposition="inline", cid=checked_message_id(content_id)))
 
 

@@ -12,7 +12,7 @@ and writes such bodies behind it itself; any other body is left to the email pac
 
 from __future__ import annotations
 
-from gm.mail.compose import Attachment, _calendar_params, _mime_type, text_attachment_part
+from gm.mail.compose import Attachment, calendar_params, mime_type, text_attachment_part
 
 _END = b"\r\n\r\n"  # a part's head ends with an empty line
 LONGEST = 78  # the email package's policy's max_line_length: a longer line is encoded
@@ -31,7 +31,7 @@ class TextParts:
         lines = item.data.splitlines()
         if not lines or not item.data.isascii() or max(map(len, lines)) > LONGEST:
             return text_attachment_part(item)  # encoded, or not as plain: the email package's
-        params = _calendar_params(item.data, _mime_type(item.content_type)[1]) or {}
+        params = calendar_params(item.data, mime_type(item.content_type)[1]) or {}
         key = (item.filename, item.content_type, params.get("method", ""))
         body = b"\r\n".join(lines) + b"\r\n"
         head = self.heads.get(key)
