@@ -120,8 +120,11 @@ def test_a_wheel_built_without_a_c_compiler_runs_as_plain_python(
         source: Path, tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
     env = {k: v for k, v in os.environ.items() if k != "GM_PURE"}
-    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
-                          str(wheels), str(source)], cwd=tmp_path, capture_output=True,
+    # built with the suite's own setuptools (no isolated build environment to install first):
+    # what the test checks is what the build does without a C compiler
+    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                          "--no-build-isolation", "-w", str(wheels), str(source)],
+                         cwd=tmp_path, capture_output=True,
                          text=True, timeout=900, env={**env, "CC": "false"})
     assert out.returncode == 0, out.stderr[-3000:]
     [wheel] = wheels.glob("gm-*.whl")
@@ -140,3 +143,18 @@ def test_a_wheel_built_without_a_c_compiler_runs_as_plain_python(
     helps = _run(bin_ / "gm", "--help", cwd=work)
     for command in ("demo", "scenario", "db", "serve", "ingest", "shunt", "tick", "export"):
         assert command in helps
+
+
+def test_reading_the_metadata_translates_nothing(source: Path, tmp_path: Path) -> None:
+    """pip and `python -m build` read the metadata (egg_info, dist_info) in runs of their own
+    before the build; those runs finalize build_ext too, and must not translate the engine
+    with mypyc (each translation is the better part of a build's time): only the build does."""
+    env = {k: v for k, v in os.environ.items() if k != "GM_PURE"}
+    for command in (["egg_info", "--egg-base", str(tmp_path)],
+                    ["dist_info", "--output-dir", str(tmp_path)]):
+        done = subprocess.run([sys.executable, "setup.py", "-q", *command], cwd=source,
+                              capture_output=True, text=True, timeout=300, env=env)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert not list((source / "build").rglob("*.c")), command
+        assert "generator comprehension" not in done.stderr  # mypyc's notes on the engine
+    assert list(tmp_path.glob("gm-*.dist-info/METADATA"))
