@@ -26,9 +26,19 @@ from gm.engine.orders import (
     order_word,
 )
 from gm.engine.phase import PhaseType
+from gm.engine.reason_words import unheaded
 from gm.engine.units import UnitType
 from gm.notation.lines import split_orders
-from gm.play.order_taking import Refusal, Refused
+from gm.play.order_runs import (
+    FollowsOn,
+    LineRefusal,
+    NotTaken,
+    SiteRefusal,
+    Unreadable,
+    Why,
+    WrongPower,
+)
+from gm.play.order_taking import OrderView, Refusal, Refused
 from gm.store.rows import PhaseRecord
 from gm.variants import Variant
 
@@ -187,3 +197,32 @@ def refusal_words(refused: Refused) -> str:
         case Refusal.NO_UNIT_TO_ORDER:
             return f"{power} has no unit to order in {province}" + (
                 " (only dislodged units retreat)" if refused.retreat else "")
+
+
+def not_taken(why: Why, order: AnyOrder, phase: PhaseRecord, variant: Variant) -> str:
+    """Why an order read is refused (gm.play.order_runs.NotTaken), as the reply says it (no
+    full stop)."""
+    match why:
+        case Refused():
+            return refusal_words(why)
+        case OrderError():
+            return illegal(why, order, phase, variant)
+        case SiteRefusal(words=words):
+            return words
+        case _:
+            return unheaded(why)
+
+
+def stored_reason(refused: LineRefusal, view: OrderView) -> str:
+    """A refused order line's reason as kept with the line (gm.play.order_runs
+    .OrderRun.keep_refusals), for `view`'s phase."""
+    match refused:
+        case NotTaken(order=order, why=why):
+            assert view.phase is not None
+            return not_taken(why, order, view.phase, view.variant)
+        case FollowsOn(head=head):
+            return f"follows on from {head}"
+        case Unreadable(error=error):
+            return str(error)
+        case WrongPower(power=power):
+            return f"signed on as {power}"
