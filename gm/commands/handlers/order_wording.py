@@ -11,17 +11,11 @@ from gm.commands.values import OrderLine
 from gm.engine.errors import ErrorCode, OrderError
 from gm.engine.map import GameMap
 from gm.engine.orders import (
+    PHASE_ORDERS,
     AnyOrder,
     Build,
-    Convoy,
-    Disband,
-    Embark,
-    Hold,
-    Move,
     Order,
     Remove,
-    SupportHold,
-    SupportMove,
     Waive,
     order_word,
 )
@@ -42,15 +36,14 @@ from gm.play.order_taking import OrderView, Refusal, Refused
 from gm.store.rows import PhaseRecord
 from gm.variants import Variant
 
-# What each phase takes, for an order of another phase (Rulebook: orders by phase).
-# (The retreat phase's refusal says it itself: "a dislodged unit retreats or disbands".)
-_PHASE_TAKES: dict[PhaseType, tuple[tuple[type, ...], str]] = {
-    PhaseType.MOVEMENT: ((Hold, Move, SupportHold, SupportMove, Convoy, Embark),
-                         "moves (A Par - Bur), holds (H), supports (S) and convoys (C)"),
-    PhaseType.RETREAT: ((Order,), ""),
-    PhaseType.ADJUSTMENT: ((Build, Remove, Disband, Waive),
-                           "builds (Build A Par), removals (Remove A Par) and Waive"),
+# What each phase takes, in words, for an order of another phase (the orders themselves:
+# gm.engine.orders.PHASE_ORDERS). The retreat phase's refusal says it itself: "a dislodged
+# unit retreats or disbands".
+_PHASE_TAKES = {
+    PhaseType.MOVEMENT: "moves (A Par - Bur), holds (H), supports (S) and convoys (C)",
+    PhaseType.ADJUSTMENT: "builds (Build A Par), removals (Remove A Par) and Waive",
 }
+
 
 def illegal(error: OrderError, order: AnyOrder, phase: PhaseRecord, variant: Variant) -> str:
     """Why gm.engine.legality refuses `order`, as a reply says it (no full stop): an order of
@@ -65,8 +58,8 @@ def illegal(error: OrderError, order: AnyOrder, phase: PhaseRecord, variant: Var
     else:
         message = error.message
     message = message.rstrip(".")
-    kinds, words = _PHASE_TAKES[phase.phase.type]
-    if not isinstance(order, kinds):
+    words = _PHASE_TAKES.get(phase.phase.type)
+    if words is not None and not isinstance(order, PHASE_ORDERS[phase.phase.type]):
         message += f"; this phase takes {words}"
         if isinstance(order, Build | Remove | Waive):
             message += f". {_next_adjustment(variant, phase)}"
