@@ -29,6 +29,7 @@ from gm.store import phases as phases_repo
 from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.statuses import GameStatus
+from gm.variants import get_variant
 from tests.support.boards import WINTER, position
 from tests.support.tick_support import new_game
 
@@ -174,4 +175,51 @@ def test_a_paused_game_takes_no_orders(database: Database) -> None:
         run = OrderRun(s, NOW, NOW, None)
         closed = run.line(who, "A Par H")
         assert isinstance(closed, Closed) and closed.why is Shut.NOT_ACTIVE
+        assert run.end(who, READER) is None
+
+
+def _second_phase(database: Database, name: str, *, first_deadline: datetime) -> int:
+    """A game whose first phase (deadline `first_deadline`) was adjudicated at T0 + 2h, with
+    no orders, and whose next phase opened then."""
+    game_id = new_game(database, name, opened=T0, deadline=first_deadline)
+    with database.transaction() as s:
+        first = phases_repo.current_phase(s, game_id)
+        assert first is not None
+        opened = T0 + timedelta(hours=2)
+        phases_repo.close_phase(s, first.id, [], now=opened)
+        state = first.state.evolve(phase=get_variant("standard").calendar.next(first.phase))
+        phases_repo.open_next_phase(s, first, state, now=opened,
+                                    deadline_at=opened + timedelta(hours=48))
+    return game_id
+
+
+def test_orders_read_after_their_phase_are_kept_for_it_when_in_time(
+        database: Database) -> None:
+    game_id = _second_phase(database, "eta", first_deadline=DEADLINE)
+    who = _orderer(database, game_id)
+    with database.transaction() as s:
+        run = OrderRun(s, NOW + timedelta(hours=3), NOW, None)  # arrived in the first phase
+        read = _read(run.line(who, "A Par H"))
+        assert read.view.late and read.view.phase is not None
+        assert read.view.phase.index == 0 and read.kept_late is not None
+        assert read.kept_late.index == 1  # the phase open now: said once
+        assert _read(run.line(who, "A Mar H")).kept_late is None
+        stored = run.end(who, READER)
+        assert stored is not None and len(stored.summary.orders) == 2
+        first = phases_repo.phase_at(s, game_id, 0)
+        # kept aside for the adjudicated phase, not among its orders (the GM may REPROCESS)
+        assert orders_repo.latest_valid_orders_of(s, first.id, "France") is None
+        (kept,) = orders_repo.late_sets(s, first.id)
+        assert [line.canonical for line in kept.lines] == ["A Par H", "A Mar H"]
+
+
+def test_orders_read_after_their_phase_are_refused_when_late_for_it(
+        database: Database) -> None:
+    game_id = _second_phase(database, "theta", first_deadline=T0 + timedelta(minutes=30))
+    who = _orderer(database, game_id)
+    with database.transaction() as s:
+        run = OrderRun(s, NOW + timedelta(hours=3), NOW, None)  # after the first's deadline
+        first, again = run.line(who, "A Par H"), run.line(who, "A Mar H")
+        assert isinstance(first, Closed) and first.why is Shut.ARRIVED_EARLY
+        assert isinstance(again, Closed) and again.why is Shut.EARLIER_PHASE
         assert run.end(who, READER) is None
