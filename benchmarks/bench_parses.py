@@ -7,8 +7,8 @@ Each phase: every power mails the first half of its orders, a tick runs (not due
 has ordered), every power mails the rest (a later message, added to its stored orders), a
 power asks for its ORDERS, the GM's PREVIEW, another tick, and the GM's PROCESS (Fall: the
 tick once the early delay is over, every power being ready). A parse is
-counted as "on arrival" when it reads an order line of a message (gm.commands.handlers.
-order_taking, OrderTaking.order_line), as a "re-read" otherwise: the stored orders read again
+counted as "on arrival" when it reads an order line of a message (the use case
+gm.play.order_runs, OrderRun.line), as a "re-read" otherwise: the stored orders read again
 (by later messages, ticks, PREVIEW, adjudication or pictures). Goal: no re-read.
 
     .venv/bin/python benchmarks/bench_parses.py
@@ -41,7 +41,7 @@ from tests.support.mail_table import seven_powers  # noqa: E402
 
 EARLY = timedelta(minutes=10)  # the early delay: a phase every power is ready in waits for it
 BY_TICK = {"Fall 1901"}  # processed by the tick (the others by the GM's PROCESS)
-ARRIVAL = {("order_line", "gm.commands.handlers.order_taking")}
+ARRIVAL = {("line", "gm.play.order_runs")}
 
 
 class Counting:

@@ -1,5 +1,5 @@
 """`gm unlock GAME [POWER|GM|ALL]`: the operator lifts the throttling of sign-ons to a game (as
-the GM's UNLOCK does; see gm.commands.handlers.signon_guard)."""
+the GM's UNLOCK does; see gm.play.signon_guard)."""
 
 from __future__ import annotations
 

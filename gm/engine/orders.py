@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from gm.engine.geo import Location
+from gm.engine.phase import PhaseType
 from gm.engine.units import UnitType
 
 
@@ -321,3 +322,13 @@ def order_word(order: object) -> str:
 MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Remove, Waive)
+
+PHASE_ORDERS: dict[PhaseType, tuple[type, ...]] = {
+    # the variants' unit orders of the movement phase: boarding and landing (Abstraction2 rule
+    # 3), transforming (Deluge II rule 2), keeping a fleet (Sahara rule 2)
+    PhaseType.MOVEMENT: (*MOVEMENT_ORDERS, Embark, Disembark, Transform, KeepFleet),
+    PhaseType.RETREAT: RETREAT_ORDERS,
+    # "A Par disband" in an adjustment phase is a removal (gm.engine.legality)
+    PhaseType.ADJUSTMENT: (*ADJUSTMENT_ORDERS, Disband),
+}
+"""The unit orders (and waivers) each kind of phase takes (Rulebook: orders by phase)."""

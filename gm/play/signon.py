@@ -1,6 +1,6 @@
 """Signing on to play a power (SIGNON <power> <game> <password>) or as the GM (SIGNON GM <game>
 <password>: `sign_on_master`), once the power is found and the sign-on guard lets the password
-be checked (gm.commands.handlers.signon_guard).
+be checked (gm.play.signon_guard).
 
 `sign_on` checks the password and gives a typed outcome: `SignedOn` (with whether the power
 came back from civil disorder, the GM's notice if so, and the registered addresses that get a

@@ -1,4 +1,4 @@
-"""What the sign-on guard (gm.commands.handlers.signon_guard) logs in the audit trail, and the
+"""What the sign-on guard (gm.play.signon_guard) logs in the audit trail, and the
 lifting of a power's counted wrong passwords: by the GM (UNLOCK), by REPLACE and a new
 password (gm.play.seats, SET PASSWORD), by the operator (`gm unlock`)."""
 

@@ -14,7 +14,7 @@ from lark import Token
 from gm.commands.handlers.common import no_game
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
-from gm.commands.values import Command
+from gm.commands.values import Command, Line
 from gm.play import observing
 from gm.secret import Secret
 from gm.store import address_changes
@@ -22,6 +22,7 @@ from gm.store import games as games_repo
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+    from gm.store.rows import GameRecord
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,12 @@ def handle(ctx: Context, command: Observe) -> None:
                                  None if command.code is None else command.code.value,
                                  now=ctx.now, actor=ctx.sender, service=ctx.service,
                                  inbound_id=ctx.inbound_id)
+    say(ctx, game, command.line, done)
+
+
+def say(ctx: Context, game: GameRecord, line: Line, done: observing.ObserveOutcome) -> None:
+    """The reply to OBSERVE's outcome (`line`: the command's line, quoted when its code is
+    unknown); also SIGNON O<game>'s (gm.commands.catalog.signon)."""
     days = address_changes.CONFIRM_WITHIN.days
     match done:
         case observing.Stopped():
@@ -93,7 +100,7 @@ def handle(ctx: Context, command: Observe) -> None:
                             "days; nothing is sent until then. If you did not ask, ignore "
                             "this: nothing changes.")
         case observing.ObserveRefusal.NO_SUCH_CODE:
-            ctx.results.add(f"{command.line}: no OBSERVE {game.name} from {ctx.sender} is "
+            ctx.results.add(f"{line}: no OBSERVE {game.name} from {ctx.sender} is "
                             f"waiting for that code (a code holds for {days} days; OBSERVE "
                             f"{game.name} asks again).")
         case observing.Observing(started=started, mail=mail):

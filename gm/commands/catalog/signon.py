@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.catalog.join import Join
-from gm.commands.catalog.observe import Observe
-from gm.commands.catalog.observe import handle as observe
+from gm.commands.catalog.observe import say
 from gm.commands.catalog.signon_master import SignOnMaster
 from gm.commands.handlers.common import did_you_mean, no_game, variant_of
 from gm.commands.handlers.context import Signed
@@ -21,8 +20,7 @@ from gm.commands.handlers.takeovers import takeover_hint
 from gm.commands.reading import Draft, Invalid, game_name, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.play import signon
-from gm.play.observers import observers
+from gm.play import observing, signon
 from gm.secret import Secret
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
@@ -130,15 +128,22 @@ def handle(ctx: Context, command: SignOn) -> None:
 
 def _observer(ctx: Context, game: GameRecord, command: SignOn) -> None:
     """njudge's `SIGNON O<game> <password>` (njudge `data/index`: OBSERVE): observe the game;
-    its lines after it are an observer's (SET PICTURES, LIST, SUMMARY, HISTORY)."""
+    its lines after it are an observer's (SET PICTURES, LIST, SUMMARY, HISTORY). An address
+    that observes it already is signed on as its observer; any other asks to observe it
+    (gm.play.observing.observe), as OBSERVE does."""
     ctx.refused_signon = False
     ctx.signed = None  # an observer speaks for no power and is not the GM
-    if ctx.sender.lower() in (a.lower() for a in observers(game)):
-        ctx.results.game = game.name
+    ctx.results.game = game.name
+    done = observing.observe(ctx.session, game, None, now=ctx.now, actor=ctx.sender,
+                             service=ctx.service, inbound_id=ctx.inbound_id)
+    if done is observing.ObserveRefusal.ALREADY:
         ctx.results.add(f"Signed on as an observer of {game.name} (no password is needed "
                         "here: mail from this address observes).")
         return
-    observe(ctx, Observe(command.line, game.name, password=True))
+    ctx.results.add(f"(An observer of {game.name} needs no password here: the one on "
+                    "your line is not kept. OBSERVE "
+                    f"{game.name} OFF stops observing.)")
+    say(ctx, game, command.line, done)
 
 
 COMMAND = CommandSpec(

@@ -11,8 +11,7 @@ from gm.commands.values import PhaseCode, PhaseRef
 from gm.engine.phase import PhaseType
 from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
 from gm.engine.variant import Power
-from gm.play.deadlines import deadline_after, grace_end, show
-from gm.policies import LatePolicy
+from gm.play.deadlines import deadline_after, show
 from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.rows import GameRecord, PhaseRecord
@@ -110,15 +109,6 @@ def shown_deadline(game: GameRecord, moment: datetime | None, *, seconds: bool =
     """A deadline as replies show it: in the game's timezone and in UTC, or "none"; with
     `seconds`, to the second (a late order's refusal: mail sent a few seconds late)."""
     return "none" if moment is None else show(moment, game.settings.timezone, seconds=seconds)
-
-
-def orders_closed(game: GameRecord, phase: PhaseRecord, now: datetime) -> bool:
-    """Whether orders for `phase` come too late: its deadline and grace period have passed,
-    unless the game waits for late powers (SET LATE WAIT), whose orders stay welcome until
-    the phase is processed."""
-    if phase.deadline_at is None or game.settings.late is LatePolicy.WAIT:
-        return False
-    return now > grace_end(game.settings, phase.id, phase.deadline_at)
 
 
 def phase_name(variant: Variant, phase: PhaseRecord) -> str:

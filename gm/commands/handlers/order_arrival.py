@@ -9,10 +9,6 @@ phase was open) they are refused, and the GM, who may ROLLBACK, is told (`arrive
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from sqlalchemy.orm import Session
-
 from gm.commands.handlers.context import Context
 from gm.commands.handlers.notices import tell
 from gm.play.deadlines import show
@@ -20,14 +16,6 @@ from gm.play.render import wrap
 from gm.store import phases as phases_repo
 from gm.store.rows import GameRecord, PhaseRecord
 from gm.variants import Variant
-
-
-def was_open(session: Session, game: GameRecord, phase: PhaseRecord,
-             arrived: datetime) -> PhaseRecord | None:
-    """The adjudicated phase before `phase` that was open when a message arrived, if any."""
-    earlier = [p for p in phases_repo.history(session, game.id)
-               if p.index < phase.index and p.opened_at.replace(microsecond=0) <= arrived]
-    return earlier[-1] if earlier and earlier[-1].adjudicated else None
 
 
 def kept_late(ctx: Context, variant: Variant, game: GameRecord, was: PhaseRecord,

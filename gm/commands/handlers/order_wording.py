@@ -11,36 +11,39 @@ from gm.commands.values import OrderLine
 from gm.engine.errors import ErrorCode, OrderError
 from gm.engine.map import GameMap
 from gm.engine.orders import (
+    PHASE_ORDERS,
     AnyOrder,
     Build,
-    Convoy,
-    Disband,
-    Embark,
-    Hold,
-    Move,
     Order,
     Remove,
-    SupportHold,
-    SupportMove,
     Waive,
     order_word,
 )
 from gm.engine.phase import PhaseType
+from gm.engine.reason_words import unheaded
 from gm.engine.units import UnitType
 from gm.notation.lines import split_orders
-from gm.play.order_taking import Refusal, Refused
+from gm.play.order_runs import (
+    FollowsOn,
+    LineRefusal,
+    NotTaken,
+    SiteRefusal,
+    Unreadable,
+    Why,
+    WrongPower,
+)
+from gm.play.order_taking import OrderView, Refusal, Refused
 from gm.store.rows import PhaseRecord
 from gm.variants import Variant
 
-# What each phase takes, for an order of another phase (Rulebook: orders by phase).
-# (The retreat phase's refusal says it itself: "a dislodged unit retreats or disbands".)
-_PHASE_TAKES: dict[PhaseType, tuple[tuple[type, ...], str]] = {
-    PhaseType.MOVEMENT: ((Hold, Move, SupportHold, SupportMove, Convoy, Embark),
-                         "moves (A Par - Bur), holds (H), supports (S) and convoys (C)"),
-    PhaseType.RETREAT: ((Order,), ""),
-    PhaseType.ADJUSTMENT: ((Build, Remove, Disband, Waive),
-                           "builds (Build A Par), removals (Remove A Par) and Waive"),
+# What each phase takes, in words, for an order of another phase (the orders themselves:
+# gm.engine.orders.PHASE_ORDERS). The retreat phase's refusal says it itself: "a dislodged
+# unit retreats or disbands".
+_PHASE_TAKES = {
+    PhaseType.MOVEMENT: "moves (A Par - Bur), holds (H), supports (S) and convoys (C)",
+    PhaseType.ADJUSTMENT: "builds (Build A Par), removals (Remove A Par) and Waive",
 }
+
 
 def illegal(error: OrderError, order: AnyOrder, phase: PhaseRecord, variant: Variant) -> str:
     """Why gm.engine.legality refuses `order`, as a reply says it (no full stop): an order of
@@ -55,8 +58,8 @@ def illegal(error: OrderError, order: AnyOrder, phase: PhaseRecord, variant: Var
     else:
         message = error.message
     message = message.rstrip(".")
-    kinds, words = _PHASE_TAKES[phase.phase.type]
-    if not isinstance(order, kinds):
+    words = _PHASE_TAKES.get(phase.phase.type)
+    if words is not None and not isinstance(order, PHASE_ORDERS[phase.phase.type]):
         message += f"; this phase takes {words}"
         if isinstance(order, Build | Remove | Waive):
             message += f". {_next_adjustment(variant, phase)}"
@@ -187,3 +190,32 @@ def refusal_words(refused: Refused) -> str:
         case Refusal.NO_UNIT_TO_ORDER:
             return f"{power} has no unit to order in {province}" + (
                 " (only dislodged units retreat)" if refused.retreat else "")
+
+
+def not_taken(why: Why, order: AnyOrder, phase: PhaseRecord, variant: Variant) -> str:
+    """Why an order read is refused (gm.play.order_runs.NotTaken), as the reply says it (no
+    full stop)."""
+    match why:
+        case Refused():
+            return refusal_words(why)
+        case OrderError():
+            return illegal(why, order, phase, variant)
+        case SiteRefusal(words=words):
+            return words
+        case _:
+            return unheaded(why)
+
+
+def stored_reason(refused: LineRefusal, view: OrderView) -> str:
+    """A refused order line's reason as kept with the line (gm.play.order_runs
+    .OrderRun.keep_refusals), for `view`'s phase."""
+    match refused:
+        case NotTaken(order=order, why=why):
+            assert view.phase is not None
+            return not_taken(why, order, view.phase, view.variant)
+        case FollowsOn(head=head):
+            return f"follows on from {head}"
+        case Unreadable(error=error):
+            return str(error)
+        case WrongPower(power=power):
+            return f"signed on as {power}"
