@@ -66,8 +66,7 @@ def france_in_burgundy(db: Database) -> bool:
 
 
 def answered(smtp: SmtpServer, origin: str) -> bool:
-    return any(message_from_bytes(item.data, policy=default)["In-Reply-To"] == origin
-               for item in list(smtp.received))
+    return any(item.headers["In-Reply-To"] == origin for item in list(smtp.received))
 
 
 def start_game(served: Served, dovecot: DovecotServer, account: ImapAccount,
