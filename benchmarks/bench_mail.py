@@ -325,6 +325,7 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
             mine = resource.getrusage(resource.RUSAGE_SELF)
             smtp_cpu = mine.ru_utime + mine.ru_stime - own.ru_utime - own.ru_stime
             acked = Counter(ACKNOWLEDGED in r.data for r in smtp.received)
+            ack_bytes = [len(r.data) for r in smtp.received if ACKNOWLEDGED in r.data]
             db.dispose()
         backend = "PostgreSQL" if postgresql else "SQLite"
         per, twice = handled(logs) if not profile else ([], 0)
@@ -337,7 +338,8 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
         print(f"{count} order messages, {backend}: "
               + (f"APPEND {append_s:.1f} s; " if pacer is None else "APPENDed meanwhile; ")
               + f"served in {seconds:.2f} s = {count / seconds:.0f} messages/s end to end "
-              f"({acked[True]} acknowledgements with every unit ordered)"
+              f"({acked[True]} acknowledgements with every unit ordered, "
+              f"{sum(ack_bytes) // max(1, len(ack_bytes)):,} bytes each on average)"
               + ("" if steady is None else
                  f"; {(count - 1) / steady:.0f} messages/s from the first reply to the last")
               + ("" if first_s is None else
