@@ -324,7 +324,9 @@ _REPLIES_TO = (
     .outerjoin(OutboundBody, OutboundMessage.body_id == OutboundBody.id)
     .where(InboundMessage.sender == bindparam("sender"),
            OutboundMessage.created_at >= bindparam("since"))
-    .order_by(OutboundMessage.inbound_id.desc(), OutboundMessage.id)
+    # by the inbound message's id (the same as the reply's inbound_id): the index on (sender,
+    # id) then gives the latest first and the reading stops at `limit`
+    .order_by(InboundMessage.id.desc(), OutboundMessage.id)
     .limit(bindparam("limit")))
 
 
