@@ -30,7 +30,10 @@ server) is reported: median, 99th percentile and worst.
 
 With --processes N, N `gm serve` processes (each with its own data directory) share the one
 mailbox and database; reported beside the rate: how many messages each handled, and how many
-were handled twice (read by more than one process, or logged `duplicate`; goal 0).
+were handled twice (read by more than one process, or logged `duplicate`; goal 0). With
+--games N the messages go to N games in turn: on PostgreSQL one game's orders are stored one
+at a time (the game's row lock, held until the commit), so two processes answering one game
+take turns, while with several games they work side by side.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.fast_sink import FastSmtpServer  # noqa: E402
 from benchmarks.serve_support import (  # noqa: E402
+    GAME,
     SETUP,
     SETUP_REPLIES,
     cpu_seconds,
@@ -89,9 +93,21 @@ ACKNOWLEDGED = b"Units without orders: none."  # in the reply to a message of co
 _HANDLED = re.compile(r"message (\S+) \(inbound \d+\): (\w+)")
 
 
-def order_message(n: int) -> bytes:
+def game_name(k: int) -> str:
+    """The name of the benchmark's k-th game (the first is serve_support's GAME)."""
+    return GAME if k == 0 else f"{GAME}{k + 1}"
+
+
+def setup_text(k: int) -> str:
+    """The GM's message that creates, seats and starts the k-th game."""
+    return SETUP.replace(f"CREATE {GAME} ", f"CREATE {game_name(k)} ", 1)
+
+
+def order_message(n: int, games: int = 1) -> bytes:
+    """The n-th order message: each power's in turn, the games taking turns by round."""
     power = POWERS[n % len(POWERS)]
-    body = "\n".join([f"SIGNON {power} bench pw{power.lower()}", *SPRING_1901[power]])
+    game = game_name(n // len(POWERS) % games)
+    body = "\n".join([f"SIGNON {power} {game} pw{power.lower()}", *SPRING_1901[power]])
     return message(PLAYERS[power], body, subject=f"orders {n}",
                    message_id=f"<bench-{n}@example.org>")
 
@@ -278,7 +294,8 @@ def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer
 
 
 def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
-          processes: int = 1, rate: float | None = None, aiosmtpd: bool = False) -> None:
+          processes: int = 1, rate: float | None = None, aiosmtpd: bool = False,
+          games: int = 1) -> None:
     root = Path(tempfile.mkdtemp(prefix="gm-bench-mail-"))
     root.chmod(0o755)
     dovecot = DovecotServer(root)
@@ -294,15 +311,17 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
             config = Config(data_dir=root, address=base.address, display_name="Judge",
                             maildir=base.maildir, imap=account.config(),
                             smtp=smtp.config(), poll_interval=0.5, rate_limit=0)
-            result = ingest(db, message(GM, SETUP), config=config, clock=SystemClock())
-            assert result.outcome is Disposition.ANSWERED
-            queued = SETUP_REPLIES
+            for k in range(games):
+                result = ingest(db, message(GM, setup_text(k)), config=config,
+                                clock=SystemClock())
+                assert result.outcome is Disposition.ANSWERED
+            queued = SETUP_REPLIES * games
             t = time.perf_counter()
-            pacer = None if rate is None else Pacer(account, [order_message(n)
-                                                              for n in range(count)], rate)
+            raws = [order_message(n, games) for n in range(count)]
+            pacer = None if rate is None else Pacer(account, raws, rate)
             seen: list[float] = []
             if pacer is None:
-                append_all(account, [order_message(n) for n in range(count)])
+                append_all(account, raws)
             append_s = time.perf_counter() - t
             profiler = db_profiler = None
             steady = cpu = first_s = own_cpu = None
@@ -335,7 +354,8 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
               + " + ".join(str(n) for n in per)
               + f" messages; handled twice: {twice}; acknowledged twice: "
               f"{sum(1 for n in replied.values() if n > 1)}; sent twice: {sent_twice(smtp)}")
-        print(f"{count} order messages, {backend}: "
+        print(f"{count} order messages" + (f" to {games} games" if games > 1 else "")
+              + f", {backend}: "
               + (f"APPEND {append_s:.1f} s; " if pacer is None else "APPENDed meanwhile; ")
               + f"served in {seconds:.2f} s = {count / seconds:.0f} messages/s end to end "
               f"({acked[True]} acknowledgements with every unit ordered, "
@@ -408,6 +428,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, metavar="R",
                         help="APPEND the messages at R a second while the service runs, and "
                         "report the reply latency")
+    parser.add_argument("--games", type=int, default=1, metavar="N",
+                        help="spread the order messages over N games (on PostgreSQL one "
+                        "game's orders are taken one at a time, under the game's lock)")
     parser.add_argument("--aiosmtpd", action="store_true",
                         help="receive the replies with aiosmtpd (the tests' SMTP server) instead "
                         "of the benchmark's cheaper one")
@@ -418,7 +441,7 @@ def main() -> None:
         fuzz(args.fuzz)
     else:
         bench(args.count, args.postgresql, args.profile, args.keep, args.processes,
-              args.rate, args.aiosmtpd)
+              args.rate, args.aiosmtpd, args.games)
 
 
 if __name__ == "__main__":
