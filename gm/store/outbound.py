@@ -340,7 +340,8 @@ def replies_to(session: Session, sender: str, *, since: datetime,
     message's sender, as stored): the latest message's first, each message's in the order
     queued (its reply first, then the notices it caused). Only recipients and text are read:
     the attachments (pictures) are left in the database."""
-    rows = session.execute(_REPLIES_TO, {"sender": sender, "since": since, "limit": limit})
+    rows = plain(session).execute(  # a plain statement: no ORM entities are loaded
+        _REPLIES_TO, {"sender": sender, "since": since, "limit": limit})
     return [SentText(tuple(recipients),
                      next((p["text"] for p in (shared if shared is not None else own)
                            if p["content_type"] == "text/plain"), None))
