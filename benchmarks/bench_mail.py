@@ -1,6 +1,8 @@
 """Mail benchmark: 1,000 order messages through a real Dovecot, end to end.
 
-The messages (seven powers' Spring 1901 orders, each signed on) are APPENDed to the service's
+The messages (seven powers' Spring 1901 orders, each signed on; with --varied each power's
+orders change from message to message, so each acknowledgement's picture is drawn anew, as in
+real play, instead of seven order sets repeated) are APPENDed to the service's
 IMAP mailbox before the clock starts; then `gm serve` runs in its own process (IMAP in, the real
 ingest pipeline, SMTP out to an aiosmtpd server) until every message has its acknowledgement at
 the SMTP server (`gm serve` sends the replies from its sender worker process; with --profile
@@ -103,11 +105,49 @@ def setup_text(k: int) -> str:
     return SETUP.replace(f"CREATE {GAME} ", f"CREATE {game_name(k)} ", 1)
 
 
-def order_message(n: int, games: int = 1) -> bytes:
-    """The n-th order message: each power's in turn, the games taking turns by round."""
+# for --varied: four orders each unit may be given in Spring 1901 (its move in SPRING_1901
+# first), so that a power's messages carry 64 (Russia 256) different order sets
+CHOICES = {
+    "Austria": [["A Vie - Gal", "A Vie H", "A Vie - Boh", "A Vie - Tyr"],
+                ["A Bud - Ser", "A Bud H", "A Bud - Rum", "A Bud - Gal"],
+                ["F Tri - Alb", "F Tri H", "F Tri - ADR", "F Tri - Ven"]],
+    "England": [["F Lon - NTH", "F Lon H", "F Lon - ENG", "F Lon - Wal"],
+                ["F Edi - NWG", "F Edi H", "F Edi - NTH", "F Edi - Cly"],
+                ["A Lvp - Yor", "A Lvp H", "A Lvp - Wal", "A Lvp - Cly"]],
+    "France": [["A Par - Bur", "A Par H", "A Par - Pic", "A Par - Gas"],
+               ["A Mar - Spa", "A Mar H", "A Mar - Pie", "A Mar - Gas"],
+               ["F Bre - MAO", "F Bre H", "F Bre - ENG", "F Bre - Pic"]],
+    "Germany": [["A Ber - Kie", "A Ber H", "A Ber - Pru", "A Ber - Sil"],
+                ["A Mun - Ruh", "A Mun H", "A Mun - Bur", "A Mun - Tyr"],
+                ["F Kie - Den", "F Kie H", "F Kie - HEL", "F Kie - Hol"]],
+    "Italy": [["A Ven - Pie", "A Ven H", "A Ven - Tyr", "A Ven - Apu"],
+              ["A Rom - Apu", "A Rom H", "A Rom - Tus", "A Rom - Nap"],
+              ["F Nap - ION", "F Nap H", "F Nap - TYS", "F Nap - Apu"]],
+    "Russia": [["A Mos - Ukr", "A Mos H", "A Mos - Sev", "A Mos - Lvn"],
+               ["A War - Gal", "A War H", "A War - Ukr", "A War - Sil"],
+               ["F Sev - BLA", "F Sev H", "F Sev - Rum", "F Sev - Arm"],
+               ["F StP/sc - BOT", "F StP/sc H", "F StP/sc - Fin", "F StP/sc - Lvn"]],
+    "Turkey": [["A Con - Bul", "A Con H", "A Con - Smy", "A Con - Ank"],
+               ["A Smy - Arm", "A Smy H", "A Smy - Syr", "A Smy - Con"],
+               ["F Ank - BLA", "F Ank H", "F Ank - Arm", "F Ank - Con"]],
+}
+
+
+def varied_orders(power: str, round_: int) -> list[str]:
+    """The power's orders in its round_-th message under --varied: every unit ordered, the
+    order sets taken in a stride (37) that visits all of them before one comes again."""
+    units = CHOICES[power]
+    pick = round_ * 37 % 4 ** len(units)
+    return [unit[pick // 4 ** j % 4] for j, unit in enumerate(units)]
+
+
+def order_message(n: int, games: int = 1, varied: bool = False) -> bytes:
+    """The n-th order message: each power's in turn, the games taking turns by round; with
+    `varied`, each power's orders change from one of its messages to the next."""
     power = POWERS[n % len(POWERS)]
     game = game_name(n // len(POWERS) % games)
-    body = "\n".join([f"SIGNON {power} {game} pw{power.lower()}", *SPRING_1901[power]])
+    orders = varied_orders(power, n // len(POWERS)) if varied else SPRING_1901[power]
+    body = "\n".join([f"SIGNON {power} {game} pw{power.lower()}", *orders])
     return message(PLAYERS[power], body, subject=f"orders {n}",
                    message_id=f"<bench-{n}@example.org>")
 
@@ -295,7 +335,7 @@ def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer
 
 def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
           processes: int = 1, rate: float | None = None, aiosmtpd: bool = False,
-          games: int = 1) -> None:
+          games: int = 1, varied: bool = False) -> None:
     root = Path(tempfile.mkdtemp(prefix="gm-bench-mail-"))
     root.chmod(0o755)
     dovecot = DovecotServer(root)
@@ -317,7 +357,7 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
                 assert result.outcome is Disposition.ANSWERED
             queued = SETUP_REPLIES * games
             t = time.perf_counter()
-            raws = [order_message(n, games) for n in range(count)]
+            raws = [order_message(n, games, varied) for n in range(count)]
             pacer = None if rate is None else Pacer(account, raws, rate)
             seen: list[float] = []
             if pacer is None:
@@ -355,6 +395,7 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
               + f" messages; handled twice: {twice}; acknowledged twice: "
               f"{sum(1 for n in replied.values() if n > 1)}; sent twice: {sent_twice(smtp)}")
         print(f"{count} order messages" + (f" to {games} games" if games > 1 else "")
+              + (", their orders varied" if varied else "")
               + f", {backend}: "
               + (f"APPEND {append_s:.1f} s; " if pacer is None else "APPENDed meanwhile; ")
               + f"served in {seconds:.2f} s = {count / seconds:.0f} messages/s end to end "
@@ -431,6 +472,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1, metavar="N",
                         help="spread the order messages over N games (on PostgreSQL one "
                         "game's orders are taken one at a time, under the game's lock)")
+    parser.add_argument("--varied", action="store_true",
+                        help="vary each power's orders from message to message (each "
+                        "acknowledgement's picture drawn anew), not seven order sets repeated")
     parser.add_argument("--aiosmtpd", action="store_true",
                         help="receive the replies with aiosmtpd (the tests' SMTP server) instead "
                         "of the benchmark's cheaper one")
@@ -441,7 +485,7 @@ def main() -> None:
         fuzz(args.fuzz)
     else:
         bench(args.count, args.postgresql, args.profile, args.keep, args.processes,
-              args.rate, args.aiosmtpd, args.games)
+              args.rate, args.aiosmtpd, args.games, args.varied)
 
 
 if __name__ == "__main__":
