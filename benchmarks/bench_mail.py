@@ -1,6 +1,8 @@
 """Mail benchmark: 1,000 order messages through a real Dovecot, end to end.
 
-The messages (seven powers' Spring 1901 orders, each signed on) are APPENDed to the service's
+The messages (seven powers' Spring 1901 orders, each signed on; with --varied each power's
+orders change from message to message, so each acknowledgement's picture is drawn anew, as in
+real play, instead of seven order sets repeated) are APPENDed to the service's
 IMAP mailbox before the clock starts; then `gm serve` runs in its own process (IMAP in, the real
 ingest pipeline, SMTP out to an aiosmtpd server) until every message has its acknowledgement at
 the SMTP server (`gm serve` sends the replies from its sender worker process; with --profile
@@ -9,7 +11,9 @@ profile of its event loop, one of its database thread).
 Reported: messages per second from the service's start to the last acknowledgement, and from
 its first reply to its last (the steady rate). Goal: at least 150 messages per second. Also the
 CPU seconds `gm serve` and its sender worker used, and this process's (the SMTP server): on a
-busy machine they compare runs better than the rates do. With --keep the working directory
+busy machine they compare runs better than the rates do. The SMTP server is the benchmark's own
+(benchmarks/fast_sink.py: DATA read in one piece), or with --aiosmtpd the tests' aiosmtpd one,
+which costs some 3.7 ms a message on the same cores. With --keep the working directory
 stays, with the service's log (its first line: the wall-clock time `gm serve` was started).
 `gm serve` runs from compiled bytecode (compiled beforehand, as `pip install` does; see
 benchmarks/bytecode.py).
@@ -28,7 +32,10 @@ server) is reported: median, 99th percentile and worst.
 
 With --processes N, N `gm serve` processes (each with its own data directory) share the one
 mailbox and database; reported beside the rate: how many messages each handled, and how many
-were handled twice (read by more than one process, or logged `duplicate`; goal 0).
+were handled twice (read by more than one process, or logged `duplicate`; goal 0). With
+--games N the messages go to N games in turn: on PostgreSQL one game's orders are stored one
+at a time (the game's row lock, held until the commit), so two processes answering one game
+take turns, while with several games they work side by side.
 """
 
 from __future__ import annotations
@@ -54,7 +61,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.fast_sink import FastSmtpServer  # noqa: E402
 from benchmarks.serve_support import (  # noqa: E402
+    GAME,
     SETUP,
     SETUP_REPLIES,
     cpu_seconds,
@@ -86,9 +95,59 @@ ACKNOWLEDGED = b"Units without orders: none."  # in the reply to a message of co
 _HANDLED = re.compile(r"message (\S+) \(inbound \d+\): (\w+)")
 
 
-def order_message(n: int) -> bytes:
+def game_name(k: int) -> str:
+    """The name of the benchmark's k-th game (the first is serve_support's GAME)."""
+    return GAME if k == 0 else f"{GAME}{k + 1}"
+
+
+def setup_text(k: int) -> str:
+    """The GM's message that creates, seats and starts the k-th game."""
+    return SETUP.replace(f"CREATE {GAME} ", f"CREATE {game_name(k)} ", 1)
+
+
+# for --varied: four orders each unit may be given in Spring 1901 (its move in SPRING_1901
+# first), so that a power's messages carry 64 (Russia 256) different order sets
+CHOICES = {
+    "Austria": [["A Vie - Gal", "A Vie H", "A Vie - Boh", "A Vie - Tyr"],
+                ["A Bud - Ser", "A Bud H", "A Bud - Rum", "A Bud - Gal"],
+                ["F Tri - Alb", "F Tri H", "F Tri - ADR", "F Tri - Ven"]],
+    "England": [["F Lon - NTH", "F Lon H", "F Lon - ENG", "F Lon - Wal"],
+                ["F Edi - NWG", "F Edi H", "F Edi - NTH", "F Edi - Cly"],
+                ["A Lvp - Yor", "A Lvp H", "A Lvp - Wal", "A Lvp - Cly"]],
+    "France": [["A Par - Bur", "A Par H", "A Par - Pic", "A Par - Gas"],
+               ["A Mar - Spa", "A Mar H", "A Mar - Pie", "A Mar - Gas"],
+               ["F Bre - MAO", "F Bre H", "F Bre - ENG", "F Bre - Pic"]],
+    "Germany": [["A Ber - Kie", "A Ber H", "A Ber - Pru", "A Ber - Sil"],
+                ["A Mun - Ruh", "A Mun H", "A Mun - Bur", "A Mun - Tyr"],
+                ["F Kie - Den", "F Kie H", "F Kie - HEL", "F Kie - Hol"]],
+    "Italy": [["A Ven - Pie", "A Ven H", "A Ven - Tyr", "A Ven - Apu"],
+              ["A Rom - Apu", "A Rom H", "A Rom - Tus", "A Rom - Nap"],
+              ["F Nap - ION", "F Nap H", "F Nap - TYS", "F Nap - Apu"]],
+    "Russia": [["A Mos - Ukr", "A Mos H", "A Mos - Sev", "A Mos - Lvn"],
+               ["A War - Gal", "A War H", "A War - Ukr", "A War - Sil"],
+               ["F Sev - BLA", "F Sev H", "F Sev - Rum", "F Sev - Arm"],
+               ["F StP/sc - BOT", "F StP/sc H", "F StP/sc - Fin", "F StP/sc - Lvn"]],
+    "Turkey": [["A Con - Bul", "A Con H", "A Con - Smy", "A Con - Ank"],
+               ["A Smy - Arm", "A Smy H", "A Smy - Syr", "A Smy - Con"],
+               ["F Ank - BLA", "F Ank H", "F Ank - Arm", "F Ank - Con"]],
+}
+
+
+def varied_orders(power: str, round_: int) -> list[str]:
+    """The power's orders in its round_-th message under --varied: every unit ordered, the
+    order sets taken in a stride (37) that visits all of them before one comes again."""
+    units = CHOICES[power]
+    pick = round_ * 37 % 4 ** len(units)
+    return [unit[pick // 4 ** j % 4] for j, unit in enumerate(units)]
+
+
+def order_message(n: int, games: int = 1, varied: bool = False) -> bytes:
+    """The n-th order message: each power's in turn, the games taking turns by round; with
+    `varied`, each power's orders change from one of its messages to the next."""
     power = POWERS[n % len(POWERS)]
-    body = "\n".join([f"SIGNON {power} bench pw{power.lower()}", *SPRING_1901[power]])
+    game = game_name(n // len(POWERS) % games)
+    orders = varied_orders(power, n // len(POWERS)) if varied else SPRING_1901[power]
+    body = "\n".join([f"SIGNON {power} {game} pw{power.lower()}", *orders])
     return message(PLAYERS[power], body, subject=f"orders {n}",
                    message_id=f"<bench-{n}@example.org>")
 
@@ -275,11 +334,13 @@ def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer
 
 
 def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
-          processes: int = 1, rate: float | None = None) -> None:
+          processes: int = 1, rate: float | None = None, aiosmtpd: bool = False,
+          games: int = 1, varied: bool = False) -> None:
     root = Path(tempfile.mkdtemp(prefix="gm-bench-mail-"))
     root.chmod(0o755)
     dovecot = DovecotServer(root)
-    smtp = SmtpServer()
+    # the benchmark's own SMTP server (benchmarks/fast_sink.py) unless asked for aiosmtpd's
+    smtp: SmtpServer = SmtpServer() if aiosmtpd else FastSmtpServer()  # type: ignore[assignment]
     dovecot.start()
     smtp.start()
     try:
@@ -290,15 +351,17 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
             config = Config(data_dir=root, address=base.address, display_name="Judge",
                             maildir=base.maildir, imap=account.config(),
                             smtp=smtp.config(), poll_interval=0.5, rate_limit=0)
-            result = ingest(db, message(GM, SETUP), config=config, clock=SystemClock())
-            assert result.outcome is Disposition.ANSWERED
-            queued = SETUP_REPLIES
+            for k in range(games):
+                result = ingest(db, message(GM, setup_text(k)), config=config,
+                                clock=SystemClock())
+                assert result.outcome is Disposition.ANSWERED
+            queued = SETUP_REPLIES * games
             t = time.perf_counter()
-            pacer = None if rate is None else Pacer(account, [order_message(n)
-                                                              for n in range(count)], rate)
+            raws = [order_message(n, games, varied) for n in range(count)]
+            pacer = None if rate is None else Pacer(account, raws, rate)
             seen: list[float] = []
             if pacer is None:
-                append_all(account, [order_message(n) for n in range(count)])
+                append_all(account, raws)
             append_s = time.perf_counter() - t
             profiler = db_profiler = None
             steady = cpu = first_s = own_cpu = None
@@ -321,6 +384,7 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
             mine = resource.getrusage(resource.RUSAGE_SELF)
             smtp_cpu = mine.ru_utime + mine.ru_stime - own.ru_utime - own.ru_stime
             acked = Counter(ACKNOWLEDGED in r.data for r in smtp.received)
+            ack_bytes = [len(r.data) for r in smtp.received if ACKNOWLEDGED in r.data]
             db.dispose()
         backend = "PostgreSQL" if postgresql else "SQLite"
         per, twice = handled(logs) if not profile else ([], 0)
@@ -330,10 +394,13 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
               + " + ".join(str(n) for n in per)
               + f" messages; handled twice: {twice}; acknowledged twice: "
               f"{sum(1 for n in replied.values() if n > 1)}; sent twice: {sent_twice(smtp)}")
-        print(f"{count} order messages, {backend}: "
+        print(f"{count} order messages" + (f" to {games} games" if games > 1 else "")
+              + (", their orders varied" if varied else "")
+              + f", {backend}: "
               + (f"APPEND {append_s:.1f} s; " if pacer is None else "APPENDed meanwhile; ")
               + f"served in {seconds:.2f} s = {count / seconds:.0f} messages/s end to end "
-              f"({acked[True]} acknowledgements with every unit ordered)"
+              f"({acked[True]} acknowledgements with every unit ordered, "
+              f"{sum(ack_bytes) // max(1, len(ack_bytes)):,} bytes each on average)"
               + ("" if steady is None else
                  f"; {(count - 1) / steady:.0f} messages/s from the first reply to the last")
               + ("" if first_s is None else
@@ -402,6 +469,15 @@ def main() -> None:
     parser.add_argument("--rate", type=float, metavar="R",
                         help="APPEND the messages at R a second while the service runs, and "
                         "report the reply latency")
+    parser.add_argument("--games", type=int, default=1, metavar="N",
+                        help="spread the order messages over N games (on PostgreSQL one "
+                        "game's orders are taken one at a time, under the game's lock)")
+    parser.add_argument("--varied", action="store_true",
+                        help="vary each power's orders from message to message (each "
+                        "acknowledgement's picture drawn anew), not seven order sets repeated")
+    parser.add_argument("--aiosmtpd", action="store_true",
+                        help="receive the replies with aiosmtpd (the tests' SMTP server) instead "
+                        "of the benchmark's cheaper one")
     parser.add_argument("--keep", action="store_true",
                         help="keep the working directory (the service's log) afterwards")
     args = parser.parse_args()
@@ -409,7 +485,7 @@ def main() -> None:
         fuzz(args.fuzz)
     else:
         bench(args.count, args.postgresql, args.profile, args.keep, args.processes,
-              args.rate)
+              args.rate, args.aiosmtpd, args.games, args.varied)
 
 
 if __name__ == "__main__":

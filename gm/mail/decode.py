@@ -678,7 +678,8 @@ def _decode(
     if too_large:
         problems.append(f"the message is {total} bytes; the limit is {max_bytes} bytes")
         message = _parse(_header_block(raw), problems)
-    elif _multipart_head(raw) and raw.count(b"\n--") > MAX_BOUNDARY_LINES:
+    # the count first: the head is parsed only for a message with many "--" lines
+    elif raw.count(b"\n--") > MAX_BOUNDARY_LINES and _multipart_head(raw):
         problems.append(f"the message has more than {MAX_BOUNDARY_LINES} MIME boundaries; "
                         "only its headers were read")
         unread.append(f"it has more than {MAX_BOUNDARY_LINES} MIME boundary lines (the most "

@@ -38,6 +38,7 @@ from gm.mail.errors import (
     TemporarySendError,
 )
 from gm.mail.signin import SignInError, TokenSource, advice, password, sasl_response
+from gm.mail.smtp_data import SmtpClient
 from gm.mail.transport import OutgoingMessage, RawMessage, SendReport
 from gm.secret import Secret
 
@@ -88,7 +89,7 @@ class SmtpSink:
 
     def _client(self, secret: Secret | None) -> aiosmtplib.SMTP:
         c = self.config
-        return aiosmtplib.SMTP(
+        return SmtpClient(  # a message in SMTP form already is sent as it is
             hostname=c.host,
             port=c.port,
             username=c.user if secret is not None else None,

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 __all__ = ["STOP_WAIT", "WorkerHandle", "run_worker"]
 
-SEND_BATCH = 5  # messages claimed at a time (their leases add up)
+SEND_BATCH = 20  # messages claimed at a time (their leases add up; gm.service.serve)
 
 
 async def _read_nudges(reader: asyncio.StreamReader, wake: asyncio.Event,

@@ -177,6 +177,7 @@ class InboundMessage(Base):
         Index("ix_inbound_messages_status", "status", "id"),
         Index("ix_inbound_messages_mailbox_uid", "mailbox", "uidvalidity", "uid"),
         Index("ix_inbound_messages_sender_received", "sender", "received_at"),  # rate limit
+        Index("ix_inbound_messages_sender_id", "sender", "id"),  # a sender's latest: loop guard
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
