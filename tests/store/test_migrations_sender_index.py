@@ -1,6 +1,6 @@
-"""Migration 0018_lane_g: the inbound messages are indexed by sender and id, so that the mail
-guard's question (the replies to a sender's latest messages) reads only those, however much
-the sender sent before; removed going back, on SQLite and PostgreSQL."""
+"""Migration 0018_inbound_sender_id: the inbound messages are indexed by sender and id, so
+that the mail guard's question (the replies to a sender's latest messages) reads only those,
+however much the sender sent before; removed going back, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 sender's latest messages with each message, and found them by reading all that sender's mail
 (some 4 ms a message once a sender had sent 1,500; with this index a few microseconds).
 
-Revision ID: 0018_lane_g
+Revision ID: 0018_inbound_sender_id
 Revises: 0017
 Create Date: 2026-12-07
 """
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0018_lane_g"
+revision: str = "0018_inbound_sender_id"
 down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
