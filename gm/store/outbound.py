@@ -260,11 +260,14 @@ def _store_files(session: Session,
 def record_drawn(session: Session | Connection, svg: bytes, png: bytes) -> None:
     """The PNG of the picture `svg` (queued undrawn) is drawn: every stored file waiting for it
     holds it now, so the other messages carrying it are sent without drawing it again."""
-    table = OutboundFile.__table__
-    session.execute(
-        update(table)  # type: ignore[arg-type]
-        .where(table.c.digest == _png_digest(svg), table.c.svg.is_not(None))
-        .values(data=png, svg=None))
+    session.execute(_RECORD_DRAWN, {"of_svg": _png_digest(svg), "png": png})
+
+
+_RECORD_DRAWN = (  # built once: the sender records every picture it draws
+    update(OutboundFile.__table__)  # type: ignore[arg-type]
+    .where(OutboundFile.__table__.c.digest == bindparam("of_svg"),
+           OutboundFile.__table__.c.svg.is_not(None))
+    .values(data=bindparam("png"), svg=None))
 
 
 def _row(session: Session, outbound_id: int) -> OutboundMessage:
@@ -429,14 +432,16 @@ def mark_sent(session: Session, outbound_id: int, *, now: datetime) -> OutboundR
 def record_sent(session: Session | Connection, outbound_id: int, *, now: datetime) -> None:
     """`mark_sent` in one plain UPDATE, returning nothing (what the sender needs; a plain
     Connection in a transaction will do)."""
-    table = OutboundMessage.__table__
-    done = session.execute(
-        update(table)  # type: ignore[arg-type]
-        .where(table.c.id == outbound_id)
-        .values(status=OutboundStatus.SENT, sent_at=now, next_attempt_at=None,
-                claimed_by=None))
+    done = session.execute(_MARK_SENT, {"row": outbound_id, "now": now})
     if done.rowcount != 1:  # type: ignore[attr-defined]
         raise NotFound(f"no outbound message with id {outbound_id}")
+
+
+_MARK_SENT = (  # built once: the sender marks every message it sends
+    update(OutboundMessage.__table__)  # type: ignore[arg-type]
+    .where(OutboundMessage.__table__.c.id == bindparam("row"))
+    .values(status=OutboundStatus.SENT, sent_at=bindparam("now"), next_attempt_at=None,
+            claimed_by=None))
 
 
 def mark_send_failed(
