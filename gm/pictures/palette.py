@@ -17,6 +17,7 @@ painting, pixel by pixel).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from PIL import Image
 COLOURS = 256  # the indexed PNG's palette
 BOARD_COLOURS = 128  # the board's share of it when quantised apart (the rest: what is on it)
 NEAR = 16  # a shade farther than this (in a channel) from its bucket's colour takes the nearest
+DISTINCT_UP_TO = 250_000  # pixels quantised colour by colour (more: pixel by pixel)
 SNAP = 16  # a palette colour this near (in every channel) to one the SVG names becomes it
 _HEX = re.compile(r'"#([0-9a-fA-F]{6})"')
 
@@ -85,10 +87,17 @@ def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
              ) -> tuple[Indices, Colours]:
     """`values` (opaque RGBA pixel values) as indices into `palette` grown to at most `limit`
     colours: each of the `named` colours found among them exactly, the rest quantised into
-    the room left (at least one colour)."""
-    at = np.searchsorted(named, values).clip(0, max(0, len(named) - 1))
-    exact = named[at] == values if named.size else np.zeros(values.shape, bool)
-    indices = np.empty(values.shape, np.uint8)
+    the room left (at least one colour). A pixel's index depends on its colour alone, so
+    the colours of a few pixels (what is painted on a board: a tenth as many colours as
+    pixels) are each looked at once; only the quantiser counts every pixel. (Sorting a
+    whole board's million pixels to find its colours costs more than it saves.)"""
+    distinct, inverse = values, None  # the colour of each pixel, or each colour once
+    if values.size <= DISTINCT_UP_TO:
+        distinct, inverse = np.unique(values, return_inverse=True)
+        inverse = inverse.reshape(-1)
+    at = np.searchsorted(named, distinct).clip(0, max(0, len(named) - 1))
+    exact = named[at] == distinct if named.size else np.zeros(distinct.shape, bool)
+    indices = np.empty(distinct.shape, np.uint8)
     if exact.any():
         found = np.flatnonzero(np.bincount(at[exact], minlength=len(named)))
         rgb = np.stack([(named[found] >> shift) & 0xFF for shift in (0, 8, 16)], axis=1)
@@ -110,17 +119,22 @@ def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
         room = limit - len(palette)
         if room < 1:
             raise _Crowded
-        shades = values[rest]
-        more, extra = quantise(shades.view(np.uint8).reshape(1, -1, 4), room)
-        more = more.reshape(-1) + len(palette)
+        shaded = rest if inverse is None else rest[inverse]  # each pixel counted
+        quantised, extra = quantise(values[shaded].view(np.uint8).reshape(1, -1, 4), room)
+        more = quantised.reshape(-1)
+        if inverse is not None:  # each shade's bucket (the same for all its pixels)
+            more = np.empty(distinct.shape, np.uint8)
+            more[inverse[shaded]] = quantised.reshape(-1)
+            more = more[rest]
+        more = more + len(palette)
         palette = np.concatenate((palette, extra))
-        rgb = _rgb(shades)
-        off = np.flatnonzero(np.abs(palette[more] - rgb).max(axis=1) > NEAR)
+        shades = distinct[rest]
+        off = np.flatnonzero(np.abs(palette[more] - _rgb(shades)).max(axis=1) > NEAR)
         if off.size:  # a shade its bucket's average misses: the nearest colour of all
-            distinct, which = np.unique(shades[off], return_inverse=True)
-            more[off] = nearest(_rgb(distinct), palette)[which]
+            colours, which = np.unique(shades[off], return_inverse=True)
+            more[off] = nearest(_rgb(colours), palette)[which.reshape(-1)]
         indices[rest] = more
-    return indices, palette
+    return (indices if inverse is None else indices[inverse]), palette
 
 
 def nearest(colours: Colours, palette: Colours) -> np.ndarray[Any, np.dtype[np.intp]]:
@@ -153,8 +167,16 @@ def snapped(palette: Colours, svg: str) -> bytes:
     return colours.astype(np.uint8).tobytes()
 
 
+@lru_cache(maxsize=4)
 def named_colours(svg: str) -> Colours:
-    """The `#rrggbb` colours `svg` names, as rows of (r, g, b) (white and black with them)."""
+    """The `#rrggbb` colours `svg` names, as rows of (r, g, b) (white and black with them);
+    remembered for the last few pictures (the palette and its snapping both ask), read-only."""
+    colours = _named_colours(svg)
+    colours.flags.writeable = False
+    return colours
+
+
+def _named_colours(svg: str) -> Colours:
     found = {m.lower() for m in _HEX.findall(svg)} | {"ffffff", "000000"}
     return np.array([[int(h[i:i + 2], 16) for i in (0, 2, 4)] for h in sorted(found)],
                     np.int16).reshape(-1, 3)
