@@ -136,12 +136,12 @@ def compose(record: OutboundRecord, config: Config,
     mixed = [a for a in attachments if html is None or a.content_id is None]
     own = [Own(1 + i, partial(shared.text_part, a))
            for i, a in enumerate(mixed) if a.content_type.startswith("text/")]
-    key = (config.address, config.display_name, headers.get("Subject", ""), text, html,
-           tuple(a if not a.content_type.startswith("text/") or a not in mixed
+    key = (config.address, config.display_name, headers.get("Subject", ""), text,
+           html is None, tuple(a if not a.content_type.startswith("text/") or a not in mixed
                  else (a.filename, a.content_type) for a in attachments),
            headers.get("Auto-Submitted", AUTO_GENERATED), headers.get("In-Reply-To"),
            headers.get("References"), record.created_at)
-    return shared.message(key, to, record.message_id, build, own)
+    return shared.message(key, to, record.message_id, build, own, html)
 
 
 def _inline(filename: str, html: str | None) -> str | None:
