@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from gm.store.claims import claiming, require_writer
 from gm.store.errors import NotFound, StoreError
@@ -344,6 +344,12 @@ def replies_to(session: Session, sender: str, *, since: datetime,
             for recipients, own, shared in rows]
 
 
+# a claim's shared bodies and files (a phase's report and pictures, carried by each of its
+# messages) are each read once, not once for every message that carries them
+_EACH_ONCE = (selectinload(OutboundMessage.body),
+              selectinload(OutboundMessage.attachments).selectinload(OutboundAttachment.file))
+
+
 def claim_due_outbound(
     session: Session, now: datetime, *, limit: int = 10, lease: timedelta = DEFAULT_LEASE,
     holder: str | None = None, alive: Callable[[str], bool] = is_alive,
@@ -361,6 +367,7 @@ def claim_due_outbound(
         )
         .order_by(OutboundMessage.next_attempt_at, OutboundMessage.id)
         .limit(limit)
+        .options(*_EACH_ONCE)
         .execution_options(populate_existing=True)
     )
     rows = list(session.scalars(claiming(stmt, skip_locked=True, of=OutboundMessage)))
