@@ -26,7 +26,6 @@ from PIL import Image
 COLOURS = 256  # the indexed PNG's palette
 BOARD_COLOURS = 128  # the board's share of it when quantised apart (the rest: what is on it)
 NEAR = 16  # a shade farther than this (in a channel) from its bucket's colour takes the nearest
-DISTINCT_UP_TO = 250_000  # pixels quantised colour by colour (more: pixel by pixel)
 SNAP = 16  # a palette colour this near (in every channel) to one the SVG names becomes it
 _HEX = re.compile(r'"#([0-9a-fA-F]{6})"')
 
@@ -88,14 +87,17 @@ def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
     """`values` (opaque RGBA pixel values) as indices into `palette` grown to at most `limit`
     colours: each of the `named` colours found among them exactly, the rest quantised into
     the room left (at least one colour). A pixel's index depends on its colour alone, so
-    the colours of a few pixels (what is painted on a board: a tenth as many colours as
-    pixels) are each looked at once; only the quantiser counts every pixel. (Sorting a
-    whole board's million pixels to find its colours costs more than it saves.)"""
-    distinct, inverse = values, None  # the colour of each pixel, or each colour once
-    if values.size <= DISTINCT_UP_TO:
-        distinct, inverse = np.unique(values, return_inverse=True)
-        inverse = inverse.reshape(-1)
-    at = np.searchsorted(named, distinct).clip(0, max(0, len(named) - 1))
+    each colour is looked at once: found in the runs of pixels of one colour (a board's row
+    crosses a sea or a land in a few), a thirtieth as many as the pixels, and among them;
+    only the quantiser counts every pixel."""
+    if not values.size:
+        return np.empty(0, np.uint8), palette
+    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    lengths = np.diff(np.append(starts, values.size))
+    distinct, which = np.unique(values[starts], return_inverse=True)  # the runs' colours
+    which = which.reshape(-1)
+    at = np.searchsorted(named, distinct)
+    np.minimum(at, max(0, len(named) - 1), out=at)
     exact = named[at] == distinct if named.size else np.zeros(distinct.shape, bool)
     indices = np.empty(distinct.shape, np.uint8)
     if exact.any():
@@ -119,22 +121,20 @@ def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
         room = limit - len(palette)
         if room < 1:
             raise _Crowded
-        shaded = rest if inverse is None else rest[inverse]  # each pixel counted
+        shaded_runs = rest[which]
+        shaded = np.repeat(shaded_runs, lengths)  # each pixel counted by the quantiser
         quantised, extra = quantise(values[shaded].view(np.uint8).reshape(1, -1, 4), room)
-        more = quantised.reshape(-1)
-        if inverse is not None:  # each shade's bucket (the same for all its pixels)
-            more = np.empty(distinct.shape, np.uint8)
-            more[inverse[shaded]] = quantised.reshape(-1)
-            more = more[rest]
-        more = more + len(palette)
+        counts = lengths[shaded_runs]
+        more = np.empty(distinct.shape, np.uint8)  # each shade's bucket: its runs' first pixel's
+        more[which[shaded_runs]] = quantised.reshape(-1)[np.cumsum(counts) - counts]
+        more = more[rest] + len(palette)
         palette = np.concatenate((palette, extra))
         shades = distinct[rest]
         off = np.flatnonzero(np.abs(palette[more] - _rgb(shades)).max(axis=1) > NEAR)
         if off.size:  # a shade its bucket's average misses: the nearest colour of all
-            colours, which = np.unique(shades[off], return_inverse=True)
-            more[off] = nearest(_rgb(colours), palette)[which.reshape(-1)]
+            more[off] = nearest(_rgb(shades[off]), palette)  # each shade once already
         indices[rest] = more
-    return (indices if inverse is None else indices[inverse]), palette
+    return np.repeat(indices[which], lengths), palette
 
 
 def nearest(colours: Colours, palette: Colours) -> np.ndarray[Any, np.dtype[np.intp]]:
