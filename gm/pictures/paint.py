@@ -153,7 +153,8 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
             start = board
         for child in children[start:]:
             if child.attrib.get("class") in LAYERED and "transform" not in child.attrib:
-                _kept_layer(child, style, painter, (width, height, tuple(box))).lay_on(pixels)
+                _kept_layer(child, style, painter, (width, height, tuple(box)),
+                            _source(svg, child)).lay_on(pixels)
             else:
                 painter.draw(child, style, canvas)
     except (KeyError, ValueError, IndexError, ElementTree.ParseError) as exc:
@@ -162,11 +163,28 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
     return Painted(pixels, width, height, kept)
 
 
+def _source(svg: str, element: ElementTree.Element) -> str | None:
+    """The text of `element`, a top group, in `svg`, where it is plain to see: the one group
+    opening with its class, holding no other group, each of its children on a line of its
+    own (as svg.py writes the names); else None."""
+    opening = f'<g class="{element.attrib.get("class")}"'
+    start = svg.find(opening)
+    if start < 0 or svg.find(opening, start + 1) >= 0:
+        return None
+    end = svg.find("</g>", start)
+    text = svg[start:end]
+    if end < 0 or "<g" in text[2:] or text.count("\n<") != len(element):
+        return None
+    return text
+
+
 def _kept_layer(element: ElementTree.Element, style: Style, painter: _Painter,
-                size: tuple[int, int, tuple[float, ...]]) -> Layer:
-    """The layer `element` paints (gm.pictures.layers), painted once for every picture."""
+                size: tuple[int, int, tuple[float, ...]], source: str | None = None) -> Layer:
+    """The layer `element` paints (gm.pictures.layers), painted once for every picture;
+    `source`: its SVG text, if known (else it is written out again, to be known by)."""
     width, height, box = size
-    key = (hashlib.blake2b(ElementTree.tostring(element), digest_size=20).digest(), size,
+    text = source.encode() if source is not None else ElementTree.tostring(element)
+    key = (hashlib.blake2b(text, digest_size=20).digest(), source is not None, size,
            tuple(sorted(style.items())))
 
     def draw(canvas: Any) -> None:
