@@ -19,6 +19,8 @@ from gm.store.db import Database
 from gm.store.statuses import OutboundStatus
 from tests.support.service_support import START, maildir_config, message
 
+pytestmark = pytest.mark.postgresql_too  # the claims and marks of both databases
+
 SENDERS = [f"player{n}@example.org" for n in range(4)]
 
 
