@@ -11,6 +11,13 @@ reports that carry it (gm.service.sender.draw_pictures): "send" columns, apart f
     .venv/bin/python benchmarks/bench_tick.py --runs 3         # best of three fresh databases
 
     .venv/bin/python benchmarks/bench_tick.py --no-send        # the tick alone
+    .venv/bin/python benchmarks/bench_tick.py --distinct-boards
+
+The games are alike: by default every one of them draws the same board (the same owners of
+the same centres), which gm.pictures.paint paints once and keeps. In a real deadline each
+game has its own: with --distinct-boards one neutral centre of each game is owned by one
+of its powers, a different pair in each of 84 games one after the other (more than the
+boards kept), so each game's board is painted anew, as in a real deadline.
 
 ms/game is wall-clock time; "cpu ms" is the tick process's own CPU time per game in the best
 run (the database server's, for PostgreSQL, is not in it): on a busy machine the wall-clock
@@ -31,6 +38,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -61,11 +69,14 @@ T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DUE = T0 + timedelta(hours=72)
 
 
-def setup(db: Database, count: int, say: bool) -> None:
+def setup(db: Database, count: int, say: bool, distinct: bool = False) -> None:
     """`count` active standard games, each with a player per power, Spring 1901 open and due,
-    every power's orders in."""
+    every power's orders in; with `distinct`, each game's board its own (see above)."""
     variant = get_variant("standard")
     start = variant.start_state()
+    neutral = sorted(set(variant.map.centres) - set(start.owners))
+    boards = [replace(start, owners={**start.owners, centre: power})
+              for power in variant.power_names for centre in neutral]
     read: dict[str, AnyOrder] = {}
     for text in (t for lines in SPRING_1901.values() for t in lines):
         order = parse_order(text, variant.map, start.phase.type)
@@ -81,7 +92,8 @@ def setup(db: Database, count: int, say: bool) -> None:
                 for power in variant.power_names:
                     powers.add_power(s, game.id, power, now=T0,
                                      addresses=[f"{power.lower()}{i}@example.org"])
-                phase = phases.open_phase(s, game.id, start, now=T0, deadline_at=DUE)
+                state = boards[i % len(boards)] if distinct else start
+                phase = phases.open_phase(s, game.id, state, now=T0, deadline_at=DUE)
                 for power, lines in SPRING_1901.items():
                     orders.submit_orders(s, phase.id, power, [  # as read on arrival
                         OrderLine.taken(t, read[t]) for t in lines], now=T0)
@@ -89,11 +101,12 @@ def setup(db: Database, count: int, say: bool) -> None:
             print(f"  set up {min(count, first + batch)}/{count} games", file=sys.stderr)
 
 
-def run(url: str, count: int, say: bool, send: bool) -> dict[str, float]:
+def run(url: str, count: int, say: bool, send: bool,
+        distinct: bool = False) -> dict[str, float]:
     migrate.upgrade(url)
     db = open_database(url)
     try:
-        setup(db, count, say)
+        setup(db, count, say, distinct)
         with tempfile.TemporaryDirectory() as d:
             config = Config(data_dir=Path(d), address="judge@example.org", display_name="gm",
                             maildir=MaildirConfig(inbox=Path(d) / "in", outbox=Path(d) / "out"))
@@ -140,6 +153,8 @@ def main() -> int:
     parser.add_argument("--quiet", action="store_true", help="no progress output")
     parser.add_argument("--no-send", action="store_true",
                         help="do not drain the queued reports (no PNG drawn)")
+    parser.add_argument("--distinct-boards", action="store_true",
+                        help="each game's board its own (default: every game's the same)")
     parser.add_argument("--runs", type=int, default=1,
                         help="runs per backend, each on a fresh database; the best is shown (1)")
     args = parser.parse_args()
@@ -161,7 +176,8 @@ def main() -> int:
             with manager() as url:
                 if not args.quiet:
                     print(f"{name} (run {n + 1}):", file=sys.stderr)
-                results.append(run(url, args.games, not args.quiet, not args.no_send))
+                results.append(run(url, args.games, not args.quiet, not args.no_send,
+                                   args.distinct_boards))
         r = min(results, key=lambda x: x["seconds"])
         worst = max(x["ms_per_game"] for x in results)
         print(f"{name:12}{r['games']:>8.0f}{r['seconds']:>10.2f}{r['ms_per_game']:>10.1f}"

@@ -63,6 +63,16 @@ def html_payload(html: str) -> tuple[str, str] | None:
         (b"\n".join(lines) + b"\n").decode("latin-1"), _LINE)
 
 
+def html_body(html: str) -> tuple[str, bytes] | None:
+    """The Content-Transfer-Encoding and the body (CRLF line ends) of `html`'s part as the
+    email package writes it in a message; None where `html_payload` cannot tell."""
+    encoded = html_payload(html)
+    if encoded is None:
+        return None
+    cte, payload = encoded
+    return cte, _crlf(payload).encode("ascii")
+
+
 @lru_cache(maxsize=16)
 def _picture_part(filename: str, content_type: str, content_id: str, data: bytes) -> bytes:
     """An inline picture's MIME part, headers and body, as compose_message writes it."""

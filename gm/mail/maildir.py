@@ -156,6 +156,9 @@ class MaildirSource(PolledSource):
 class MaildirSink:
     """Writes sent messages into a Maildir's new/, atomically (tmp/ then rename)."""
 
+    # a message with a Message-ID sent again writes nothing: its file is there already
+    resends_nothing = True
+
     def __init__(self, path: Path) -> None:
         self.path = path
 

@@ -19,7 +19,10 @@ of it, and in every game at the same position: its pixels are kept for the last 
 (`BOARDS`, by the digest of its SVG text, titles left out), and a picture whose board is kept
 starts from a copy of them and paints only what lies on it (centres, units, orders, names,
 legend, heading). Painting on a copy of the pixels is painting on the same pixels: the picture
-is the same, pixel for pixel (tests/pictures/test_picture_board_cache.py).
+is the same, pixel for pixel (tests/pictures/test_picture_board_cache.py). A phase's two
+pictures (the orders, the positions after them) differ in their legends' heights: the board
+kept for one is the other's, cut or with white rows below, when the two are drawn at the same
+scale (`_board_key`).
 
 Fonts: DejaVu Sans (Debian's fonts-dejavu-core), read from its files through a font manager of
 its own (the system's would load fontconfig, which warns about newer configuration files);
@@ -117,9 +120,11 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
     if not (0 < width <= 10_000 and 0 < height <= 10_000) or len(box) != 4:
         raise Undrawable(f"the SVG's size cannot be drawn: {width}x{height}")
     cut = svg.find(_BOARD_END)
-    key = None if cut < 0 else (
-        hashlib.blake2b(_TITLE.sub("", svg[:cut]).encode(), digest_size=20).digest(), zoom)
+    base = None if cut < 0 else _board_key(svg[:cut], zoom, height / box[3])
+    key = None if base is None else (base, height)
     kept = None if key is None else _boards.get(key)
+    if kept is None and base is not None and base[3]:  # the same board, another height
+        kept = _boards.other_height(base, height)
     pixels = np.empty((height, width * 4), np.uint8)
     if kept is not None and kept.pixels.shape == pixels.shape:
         np.copyto(pixels, kept.pixels)
@@ -144,10 +149,12 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
                 painter.draw(child, style, canvas)
             kept = Board(pixels.copy(), board)
             _boards.put(key, kept)
+            _boards.painted += 1
             start = board
         for child in children[start:]:
             if child.attrib.get("class") in LAYERED and "transform" not in child.attrib:
-                _kept_layer(child, style, painter, (width, height, tuple(box))).lay_on(pixels)
+                _kept_layer(child, style, painter, (width, height, tuple(box)),
+                            _source(svg, child)).lay_on(pixels)
             else:
                 painter.draw(child, style, canvas)
     except (KeyError, ValueError, IndexError, ElementTree.ParseError) as exc:
@@ -156,11 +163,28 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
     return Painted(pixels, width, height, kept)
 
 
+def _source(svg: str, element: ElementTree.Element) -> str | None:
+    """The text of `element`, a top group, in `svg`, where it is plain to see: the one group
+    opening with its class, holding no other group, each of its children on a line of its
+    own (as svg.py writes the names); else None."""
+    opening = f'<g class="{element.attrib.get("class")}"'
+    start = svg.find(opening)
+    if start < 0 or svg.find(opening, start + 1) >= 0:
+        return None
+    end = svg.find("</g>", start)
+    text = svg[start:end]
+    if end < 0 or "<g" in text[2:] or text.count("\n<") != len(element):
+        return None
+    return text
+
+
 def _kept_layer(element: ElementTree.Element, style: Style, painter: _Painter,
-                size: tuple[int, int, tuple[float, ...]]) -> Layer:
-    """The layer `element` paints (gm.pictures.layers), painted once for every picture."""
+                size: tuple[int, int, tuple[float, ...]], source: str | None = None) -> Layer:
+    """The layer `element` paints (gm.pictures.layers), painted once for every picture;
+    `source`: its SVG text, if known (else it is written out again, to be known by)."""
     width, height, box = size
-    key = (hashlib.blake2b(ElementTree.tostring(element), digest_size=20).digest(), size,
+    text = source.encode() if source is not None else ElementTree.tostring(element)
+    key = (hashlib.blake2b(text, digest_size=20).digest(), source is not None, size,
            tuple(sorted(style.items())))
 
     def draw(canvas: Any) -> None:
@@ -174,6 +198,44 @@ def _kept_layer(element: ElementTree.Element, style: Style, painter: _Painter,
 _layers = Layers()
 _BOARD_END = '\n<g class="centres"'  # svg.py writes the board before it
 _TITLE = re.compile(r"<title>[^<]*</title>")  # not drawn: no part of a board's digest
+_SIZE = re.compile(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)" '
+                   r'viewBox="([-0-9.]+) ([-0-9.]+) ([0-9.]+) ([0-9.]+)"')
+BoardKey = tuple[bytes, float, float, bool]
+
+
+def _board_key(head: str, zoom: float, scale: float) -> BoardKey:
+    """The key of the board `head` (the SVG text before the centres) paints at `zoom`: its
+    digest (titles left out, and the picture's height where only the white under the board
+    has it: a phase's two pictures differ in their legends' heights alone), the zoom, the
+    vertical scale (the same board at another height is the same pixels only at the same
+    scale), and whether the height was left out."""
+    text = _TITLE.sub("", head)
+    size = _SIZE.search(text)
+    heightless = False
+    if size is not None:
+        _, high, _, top, wide, view_high = size.groups()
+        white = f'<rect y="{top}" width="{wide}" height="{high}" fill="#ffffff"/>'
+        if view_high == high and text.count(white) == 1:
+            root = size.group(0).replace(f' height="{high}"', "", 1)
+            text = (text[:size.start()] + root.replace(f' {wide} {high}"', f' {wide}"', 1)
+                    + text[size.end():]).replace(white, f'<rect y="{top}" width="{wide}" '
+                                                        'fill="#ffffff"/>', 1)
+            heightless = True
+    return (hashlib.blake2b(text.encode(), digest_size=20).digest(), zoom, scale, heightless)
+
+
+def _other_height(board: Board, height: int) -> Board | None:
+    """`board` at `height` rows: cut, or with white rows below (what painting it at that
+    height gives: the white under it is the picture's height, and nothing of the board
+    reaches its last row); None if something does."""
+    old = board.pixels
+    if not (old[-1] == 0xFF).all():
+        return None
+    pixels = np.empty((height, old.shape[1]), np.uint8)
+    rows = min(height, len(old))
+    pixels[:rows] = old[:rows]
+    pixels[rows:] = 0xFF
+    return Board(pixels, board.elements)
 BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
 OUTLINES = 512  # texts' outlines kept, about 12 kB each (the names are a kept layer)
 
@@ -194,17 +256,28 @@ class _Boards:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.kept: OrderedDict[tuple[bytes, float], Board] = OrderedDict()
+        self.kept: OrderedDict[tuple[BoardKey, int], Board] = OrderedDict()
+        self.painted = 0  # boards painted (the others were kept ones)
         self.lock = threading.Lock()
 
-    def get(self, key: tuple[bytes, float]) -> Board | None:
+    def get(self, key: tuple[BoardKey, int]) -> Board | None:
         with self.lock:
             found = self.kept.get(key)
             if found is not None:
                 self.kept.move_to_end(key)
             return found
 
-    def put(self, key: tuple[bytes, float], value: Board) -> None:
+    def other_height(self, base: BoardKey, height: int) -> Board | None:
+        """The board kept last under `base` at another height, made `height` rows high (then
+        kept too), if one is and it can be (`_other_height`)."""
+        with self.lock:
+            found = next((b for (k, _), b in reversed(self.kept.items()) if k == base), None)
+        board = None if found is None else _other_height(found, height)
+        if board is not None:
+            self.put((base, height), board)
+        return board
+
+    def put(self, key: tuple[BoardKey, int], value: Board) -> None:
         with self.lock:
             self.kept[key] = value
             while len(self.kept) > self.size:

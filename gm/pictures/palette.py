@@ -17,6 +17,7 @@ painting, pixel by pixel).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -85,10 +86,20 @@ def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
              ) -> tuple[Indices, Colours]:
     """`values` (opaque RGBA pixel values) as indices into `palette` grown to at most `limit`
     colours: each of the `named` colours found among them exactly, the rest quantised into
-    the room left (at least one colour)."""
-    at = np.searchsorted(named, values).clip(0, max(0, len(named) - 1))
-    exact = named[at] == values if named.size else np.zeros(values.shape, bool)
-    indices = np.empty(values.shape, np.uint8)
+    the room left (at least one colour). A pixel's index depends on its colour alone, so
+    each colour is looked at once: found in the runs of pixels of one colour (a board's row
+    crosses a sea or a land in a few), a thirtieth as many as the pixels, and among them;
+    only the quantiser counts every pixel."""
+    if not values.size:
+        return np.empty(0, np.uint8), palette
+    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    lengths = np.diff(np.append(starts, values.size))
+    distinct, which = np.unique(values[starts], return_inverse=True)  # the runs' colours
+    which = which.reshape(-1)
+    at = np.searchsorted(named, distinct)
+    np.minimum(at, max(0, len(named) - 1), out=at)
+    exact = named[at] == distinct if named.size else np.zeros(distinct.shape, bool)
+    indices = np.empty(distinct.shape, np.uint8)
     if exact.any():
         found = np.flatnonzero(np.bincount(at[exact], minlength=len(named)))
         rgb = np.stack([(named[found] >> shift) & 0xFF for shift in (0, 8, 16)], axis=1)
@@ -110,17 +121,20 @@ def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
         room = limit - len(palette)
         if room < 1:
             raise _Crowded
-        shades = values[rest]
-        more, extra = quantise(shades.view(np.uint8).reshape(1, -1, 4), room)
-        more = more.reshape(-1) + len(palette)
+        shaded_runs = rest[which]
+        shaded = np.repeat(shaded_runs, lengths)  # each pixel counted by the quantiser
+        quantised, extra = quantise(values[shaded].view(np.uint8).reshape(1, -1, 4), room)
+        counts = lengths[shaded_runs]
+        more = np.empty(distinct.shape, np.uint8)  # each shade's bucket: its runs' first pixel's
+        more[which[shaded_runs]] = quantised.reshape(-1)[np.cumsum(counts) - counts]
+        more = more[rest] + len(palette)
         palette = np.concatenate((palette, extra))
-        rgb = _rgb(shades)
-        off = np.flatnonzero(np.abs(palette[more] - rgb).max(axis=1) > NEAR)
+        shades = distinct[rest]
+        off = np.flatnonzero(np.abs(palette[more] - _rgb(shades)).max(axis=1) > NEAR)
         if off.size:  # a shade its bucket's average misses: the nearest colour of all
-            distinct, which = np.unique(shades[off], return_inverse=True)
-            more[off] = nearest(_rgb(distinct), palette)[which]
+            more[off] = nearest(_rgb(shades[off]), palette)  # each shade once already
         indices[rest] = more
-    return indices, palette
+    return np.repeat(indices[which], lengths), palette
 
 
 def nearest(colours: Colours, palette: Colours) -> np.ndarray[Any, np.dtype[np.intp]]:
@@ -153,8 +167,16 @@ def snapped(palette: Colours, svg: str) -> bytes:
     return colours.astype(np.uint8).tobytes()
 
 
+@lru_cache(maxsize=4)
 def named_colours(svg: str) -> Colours:
-    """The `#rrggbb` colours `svg` names, as rows of (r, g, b) (white and black with them)."""
+    """The `#rrggbb` colours `svg` names, as rows of (r, g, b) (white and black with them);
+    remembered for the last few pictures (the palette and its snapping both ask), read-only."""
+    colours = _named_colours(svg)
+    colours.flags.writeable = False
+    return colours
+
+
+def _named_colours(svg: str) -> Colours:
     found = {m.lower() for m in _HEX.findall(svg)} | {"ffffff", "000000"}
     return np.array([[int(h[i:i + 2], 16) for i in (0, 2, 4)] for h in sorted(found)],
                     np.int16).reshape(-1, 3)

@@ -10,7 +10,9 @@ claims of one that cannot be checked (another host) fall due when their lease ru
 runs the transactions where the caller wants them (the service: in its one database thread, so
 they never block the mail's event loop). Each message is marked sent before the next is handed
 over, so a sender killed at any point has at most one message the server accepted and that will
-be sent again (under its same Message-ID).
+be sent again (under its same Message-ID). A sink where a message sent again writes nothing (a
+Maildir outbox: its file is named by the Message-ID; `resends_nothing`) has each claimed batch
+marked sent at once, after it was written: one transaction a batch, not one a message.
 """
 
 from __future__ import annotations
@@ -136,12 +138,12 @@ def compose(record: OutboundRecord, config: Config,
     mixed = [a for a in attachments if html is None or a.content_id is None]
     own = [Own(1 + i, partial(shared.text_part, a))
            for i, a in enumerate(mixed) if a.content_type.startswith("text/")]
-    key = (config.address, config.display_name, headers.get("Subject", ""), text, html,
-           tuple(a if not a.content_type.startswith("text/") or a not in mixed
+    key = (config.address, config.display_name, headers.get("Subject", ""), text,
+           html is None, tuple(a if not a.content_type.startswith("text/") or a not in mixed
                  else (a.filename, a.content_type) for a in attachments),
            headers.get("Auto-Submitted", AUTO_GENERATED), headers.get("In-Reply-To"),
            headers.get("References"), record.created_at)
-    return shared.message(key, to, record.message_id, build, own)
+    return shared.message(key, to, record.message_id, build, own, html)
 
 
 def _inline(filename: str, html: str | None) -> str | None:
@@ -177,6 +179,13 @@ def _sent(db: Database, clock: Clock, outbound_id: int, accepted: list[str]) -> 
     with db.engine.begin() as conn:  # one UPDATE and one SELECT: no ORM session needed
         outbound_repo.record_sent(conn, outbound_id, now=clock.now())
         return address_failures.any_failing(conn, accepted)
+
+
+def _all_sent(db: Database, clock: Clock, sent: list[tuple[int, list[str]]]) -> bool:
+    """`_sent` for several messages (their ids and accepted recipients), in one transaction."""
+    with db.engine.begin() as conn:
+        outbound_repo.record_all_sent(conn, [i for i, _ in sent], now=clock.now())
+        return address_failures.any_failing(conn, [a for _, accepted in sent for a in accepted])
 
 
 def _failed(db: Database, outbound_id: int, error: str, retry_at: datetime | None) -> None:
@@ -222,20 +231,26 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
     known: dict[bytes, bytes] = {}  # the PNGs of the message before, by SVG
     shared = SharedComposer()  # a report's copies written from its first
     release = True  # the first claim takes back what dead senders held
+    later = getattr(sink, "resends_nothing", False)  # each batch marked sent at once
     while True:
         claimed: list[OutboundRecord] = await run(
             partial(_claim, db, clock, batch, CLAIM_LEASE, release=release))
         release = False
         if not claimed:
             return sent
+        written: list[tuple[int, list[str]]] = []  # sent, to be marked so (`later`)
         for record in claimed:
             record, pictures = draw_pictures(record, known)
             if drawn := {svg: png for svg, png in pictures.items() if svg not in known}:
                 await run(partial(_keep_drawn, db, drawn))  # the next senders need not draw
             known = pictures  # a phase's reports, queued together, come one after the other
             if await _send_one(db, sink, record, config=config, clock=clock, run=run,
-                               shared=shared):
+                               shared=shared,
+                               written=written if later and record.message_id else None):
                 sent += 1
+        if written and await run(partial(_all_sent, db, clock, written)):
+            await run(partial(_delivered, db, [a for _, accepted in written for a in accepted],
+                              config, clock))
         if len(claimed) < batch:
             return sent  # that was all that was due (what came since waits for the next call)
 
@@ -271,7 +286,10 @@ def _keep_drawn(db: Database, drawn: dict[bytes, bytes]) -> None:
 
 
 async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, config: Config,
-                    clock: Clock, run: DbRunner, shared: SharedComposer | None = None) -> bool:
+                    clock: Clock, run: DbRunner, shared: SharedComposer | None = None,
+                    written: list[tuple[int, list[str]]] | None = None) -> bool:
+    """Send `record`; whether the sink accepted it. It is marked sent at once, or, with
+    `written`, added to it, for the caller to mark."""
     try:
         message = compose(record, config, shared)
         report = await sink.send(
@@ -302,7 +320,11 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
     for address, refusal in report.refused.items():
         # the others accepted it: sending again would duplicate their copy
         log.warning("outbound %s: %s refused (%s); not retried", record.id, address, refusal)
-    failing = await run(partial(_sent, db, clock, record.id, list(report.accepted)))
+    failing = False
+    if written is None:
+        failing = await run(partial(_sent, db, clock, record.id, list(report.accepted)))
+    else:
+        written.append((record.id, list(report.accepted)))
     if report.refused:
         await run(partial(_refused, db, record, report.refused, config, clock))
     if failing:

@@ -8,8 +8,10 @@ first copy with `gm.mail.compose.compose_message` and keeps its bytes; a later m
 same content is written from them: its To and Message-ID headers new, and each attachment of
 its own written alone and put in the place of the first copy's (by the same email package
 policy, or as it writes them: gm.mail.text_parts; the message reads exactly as one composed
-whole). The copies share their MIME boundaries: random, and chosen after their content was
-fixed.
+whole). The GM's copy, whose HTML alone differs (a word on the press the players saw), is
+written from the players' too, its HTML part written as the package writes it
+(gm.mail.compose_direct.html_body). The copies share their MIME boundaries: random, and
+chosen after their content was fixed.
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 
 from gm.mail.compose import Attachment, checked_message_id, header_fields, to_raw
+from gm.mail.compose_direct import html_body
 from gm.mail.text_parts import TextParts
 from gm.mail.transport import RawMessage
 
 _END = b"\r\n\r\n"  # the end of a message's headers (compose_message writes CRLF)
 _OWN = (b"to", b"message-id")  # the headers written anew for each copy
 _MIXED = re.compile(rb'multipart/mixed;\s*boundary="?([^";\r\n]+)"?', re.I)
+_BOUNDARY = re.compile(rb'boundary="([^"\r\n]+)"')
 
 
 def _fields(head: bytes) -> list[bytes]:
@@ -73,7 +77,8 @@ class SharedComposer:
 
     def __init__(self, size: int = 4) -> None:
         self.size = size
-        self.kept: OrderedDict[Hashable, tuple[list[bytes], bytes, str]] = OrderedDict()
+        self.kept: OrderedDict[Hashable, tuple[list[bytes], bytes, str, str | None]] = (
+            OrderedDict())
         self.composed = 0  # messages the email package built whole (the others written here)
         self.text_parts = TextParts()  # each copy's own text part (its calendar entry)
 
@@ -82,11 +87,18 @@ class SharedComposer:
         return self.text_parts.write(item)
 
     def message(self, key: Hashable, to: Sequence[Address], message_id: str,
-                build: Callable[[], EmailMessage], own: Sequence[Own] = ()) -> RawMessage:
-        """The message `build` makes (compose_message to `to`, with `message_id`), written
-        from the one last built under `key` when there is one."""
+                build: Callable[[], EmailMessage], own: Sequence[Own] = (),
+                html: str | None = None) -> RawMessage:
+        """The message `build` makes (compose_message to `to`, with `message_id`, its HTML
+        part `html`, which `key` leaves out), written from the one last built under `key`
+        when there is one."""
         kept = self.kept.get(key)
-        written = None if kept is None or not to else self._write(kept, to, message_id, own)
+        written = None
+        if kept is not None and to:
+            fields, body, sender, kept_html = kept
+            ours = body if html == kept_html else _other_html(fields, body, kept_html, html)
+            if ours is not None:
+                written = self._write((fields, ours, sender), to, message_id, own)
         if written is not None:
             self.kept.move_to_end(key)
             return written
@@ -94,7 +106,7 @@ class SharedComposer:
         head, _, body = raw.data.partition(_END)
         fields = _fields(head)
         if sorted(n for n in map(_name, fields) if n in _OWN) == sorted(_OWN):
-            self.kept[key] = (fields, body, raw.sender)
+            self.kept[key] = (fields, body, raw.sender, html)
             while len(self.kept) > self.size:
                 self.kept.popitem(last=False)
         self.composed += 1
@@ -119,3 +131,21 @@ class SharedComposer:
                                                             ("Message-ID", mid)]))}
         head = b"\r\n".join(new.get(_name(f), f) for f in fields)
         return RawMessage(mid, sender, tuple(a.addr_spec for a in to), head + _END + body)
+
+
+def _other_html(fields: list[bytes], body: bytes, html: str | None, other: str | None
+                ) -> bytes | None:
+    """`body` (a message's, under the header `fields`) with its HTML part's content `html`
+    written as `other`, as the email package writes it; None where that cannot be told."""
+    if html is None or other is None:
+        return None
+    was, now = html_body(html), html_body(other)
+    if was is None or now is None or was[0] != now[0]:  # the same Content-Transfer-Encoding
+        return None
+    old, new = b"\r\n\r\n" + was[1] + b"\r\n--", b"\r\n\r\n" + now[1] + b"\r\n--"
+    if body.count(old) != 1:
+        return None
+    if any(b"--" + boundary in now[1] for boundary in _BOUNDARY.findall(
+            b"".join(fields).replace(b"\r\n", b"") + body)):
+        return None  # a delimiter in the new text (the package would choose another)
+    return body.replace(old, new)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, delete, select
+from sqlalchemy import Connection, bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from gm.store.models import AddressFailure, Game, Power, PowerAddress
@@ -109,10 +109,13 @@ def clear_mark(session: Session, failure: FailureRecord) -> None:
 def any_failing(session: Session | Connection, addresses: list[str]) -> bool:
     """Whether any of `addresses` is marked failing (one cheap query; a plain Connection will
     do)."""
-    keys = {address_key(a) for a in addresses}
-    return bool(keys) and session.scalar(
-        select(AddressFailure.id).where(AddressFailure.address_key.in_(keys)).limit(1)
-    ) is not None
+    keys = sorted({address_key(a) for a in addresses})
+    return bool(keys) and session.scalar(_ANY_FAILING, {"keys": keys}) is not None
+
+
+_ANY_FAILING = (  # built once: the sender asks it after every message it sends
+    select(AddressFailure.id)
+    .where(AddressFailure.address_key.in_(bindparam("keys", expanding=True))).limit(1))
 
 
 def failing_in_game(session: Session, game_id: int) -> list[FailureRecord]:

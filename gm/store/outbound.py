@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from gm.store.claims import claiming, require_writer
 from gm.store.db import plain
@@ -264,11 +264,14 @@ def _store_files(session: Session | Connection,
 def record_drawn(session: Session | Connection, svg: bytes, png: bytes) -> None:
     """The PNG of the picture `svg` (queued undrawn) is drawn: every stored file waiting for it
     holds it now, so the other messages carrying it are sent without drawing it again."""
-    table = OutboundFile.__table__
-    session.execute(
-        update(table)  # type: ignore[arg-type]
-        .where(table.c.digest == _png_digest(svg), table.c.svg.is_not(None))
-        .values(data=png, svg=None))
+    session.execute(_RECORD_DRAWN, {"of_svg": _png_digest(svg), "png": png})
+
+
+_RECORD_DRAWN = (  # built once: the sender records every picture it draws
+    update(OutboundFile.__table__)  # type: ignore[arg-type]
+    .where(OutboundFile.__table__.c.digest == bindparam("of_svg"),
+           OutboundFile.__table__.c.svg.is_not(None))
+    .values(data=bindparam("png"), svg=None))
 
 
 def _row(session: Session, outbound_id: int) -> OutboundMessage:
@@ -348,6 +351,12 @@ def replies_to(session: Session, sender: str, *, since: datetime,
             for recipients, own, shared in rows]
 
 
+# a claim's shared bodies and files (a phase's report and pictures, carried by each of its
+# messages) are each read once, not once for every message that carries them
+_EACH_ONCE = (selectinload(OutboundMessage.body),
+              selectinload(OutboundMessage.attachments).selectinload(OutboundAttachment.file))
+
+
 def claim_due_outbound(
     session: Session, now: datetime, *, limit: int = 10, lease: timedelta = DEFAULT_LEASE,
     holder: str | None = None, alive: Callable[[str], bool] = is_alive,
@@ -365,6 +374,7 @@ def claim_due_outbound(
         )
         .order_by(OutboundMessage.next_attempt_at, OutboundMessage.id)
         .limit(limit)
+        .options(*_EACH_ONCE)
         .execution_options(populate_existing=True)
     )
     rows = list(session.scalars(claiming(stmt, skip_locked=True, of=OutboundMessage)))
@@ -436,14 +446,29 @@ def mark_sent(session: Session, outbound_id: int, *, now: datetime) -> OutboundR
 def record_sent(session: Session | Connection, outbound_id: int, *, now: datetime) -> None:
     """`mark_sent` in one plain UPDATE, returning nothing (what the sender needs; a plain
     Connection in a transaction will do)."""
-    table = OutboundMessage.__table__
-    done = session.execute(
-        update(table)  # type: ignore[arg-type]
-        .where(table.c.id == outbound_id)
-        .values(status=OutboundStatus.SENT, sent_at=now, next_attempt_at=None,
-                claimed_by=None))
+    done = session.execute(_MARK_SENT, {"row": outbound_id, "now": now})
     if done.rowcount != 1:  # type: ignore[attr-defined]
         raise NotFound(f"no outbound message with id {outbound_id}")
+
+
+def record_all_sent(session: Session | Connection, outbound_ids: Sequence[int], *,
+                    now: datetime) -> None:
+    """`record_sent` for several messages, in one UPDATE."""
+    done = session.execute(_MARK_ALL_SENT, {"rows": list(outbound_ids), "now": now})
+    if done.rowcount != len(set(outbound_ids)):  # type: ignore[attr-defined]
+        raise NotFound(f"not every outbound message of {sorted(outbound_ids)} is stored")
+
+
+_MARK_ALL_SENT = (
+    update(OutboundMessage.__table__)  # type: ignore[arg-type]
+    .where(OutboundMessage.__table__.c.id.in_(bindparam("rows", expanding=True)))
+    .values(status=OutboundStatus.SENT, sent_at=bindparam("now"), next_attempt_at=None,
+            claimed_by=None))
+_MARK_SENT = (  # built once: the sender marks every message it sends
+    update(OutboundMessage.__table__)  # type: ignore[arg-type]
+    .where(OutboundMessage.__table__.c.id == bindparam("row"))
+    .values(status=OutboundStatus.SENT, sent_at=bindparam("now"), next_attempt_at=None,
+            claimed_by=None))
 
 
 def mark_send_failed(

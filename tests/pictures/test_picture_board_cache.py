@@ -66,3 +66,46 @@ def test_another_board_is_painted_anew() -> None:
     assert len(paint._boards.kept) == 2
     assert np.array_equal(on_kept, _whole(changed))
     assert not np.array_equal(on_kept, _whole(render_map_svg(variant, start, "Belgium taken")))
+
+
+def _orders_and_start(name: str) -> tuple[str, str]:
+    """A phase's two pictures, of one board: the orders (a taller legend) and the start."""
+    variant = get_variant(name)
+    state = variant.start_state()
+    submitted = []
+    for line in ORDERS if name == "standard" else ():
+        power, text = (s.strip() for s in line.split(":", 1))
+        order = parse_order(text, variant.map, state.phase.type)
+        assert not isinstance(order, OrderError), order
+        submitted.append(Submitted(power, text, order))
+    results = advance(variant, state, submitted).reports[0].results
+    return (render_map_svg(variant, state, "Spring 1901 orders", results=results),
+            render_map_svg(variant, state, "The start"))
+
+
+@pytest.mark.parametrize("taller_first", [True, False])
+def test_a_board_kept_at_another_height_gives_the_same_pixels(taller_first: bool) -> None:
+    """A phase's two pictures differ in their legends' heights: the board painted for one is
+    the other's, cut or with white rows below."""
+    orders, start = _orders_and_start("standard")
+    first, then = (orders, start) if taller_first else (start, orders)
+    whole = _whole(then)
+    _whole(first)
+    painted = paint._boards.painted
+    on_kept, _, height = paint.paint_rgba(then, 1.0)
+    assert paint._boards.painted == painted  # not painted anew
+    assert height != _whole(first).shape[0]  # at another height
+    assert np.array_equal(on_kept, whole)
+
+
+def test_a_board_at_another_scale_is_painted_anew() -> None:
+    """At a zoom, pictures of two heights are scaled a little differently: no board shared."""
+    orders, start = _orders_and_start("standard")
+    paint._boards.kept.clear()
+    whole, _, _ = paint.paint_rgba(start, 0.8)
+    paint._boards.kept.clear()
+    paint.paint_rgba(orders, 0.8)
+    painted = paint._boards.painted
+    on_kept, _, _ = paint.paint_rgba(start, 0.8)
+    assert paint._boards.painted == painted + 1
+    assert np.array_equal(on_kept, whole)

@@ -26,8 +26,8 @@ def _ics(power: str) -> bytes:
 
 
 def _report(number: int, recipients: tuple[str, ...], text: str = "Spring 1901 results\n",
-            power: str = "France") -> OutboundRecord:
-    html = '<p>Résultats</p><img src="cid:orders.png@gm">'
+            power: str = "France", html: str = '<p>Résultats</p><img src="cid:orders.png@gm">'
+            ) -> OutboundRecord:
     return OutboundRecord(
         id=number, message_id=f"<report{number}@example.org>", recipients=recipients,
         headers=(("Subject", "Game élan: Spring 1901 adjudicated"),),
@@ -73,3 +73,38 @@ def test_other_content_is_composed_anew(tmp_path: Path) -> None:
     assert shared.composed == 2
     assert isinstance(other, RawMessage) and b"Fall 1901 results" in other.data
     assert b"Spring 1901 results" not in other.data
+
+
+def test_the_gms_copy_is_written_from_the_players_with_its_own_html(tmp_path: Path) -> None:
+    config = maildir_config(tmp_path)
+    shared = SharedComposer()
+    html = ("<p>Résultats de la saison, assez longs pour que la ligne soit coupée en quoted-"
+            "printable</p><img src=\"cid:orders.png@gm\">\n")
+    gm_html = html + ("<p>GM: the players got this report; in yours the press above names "
+                      "every sender, also of grey press.</p>\n")
+    compose(_report(1, ("france@example.org",), html=html), config, shared)
+    gm = compose(_report(2, ("gm@example.org",), power="GM", html=gm_html), config, shared)
+    assert shared.composed == 1  # written from the players' copy
+    whole = compose(_report(2, ("gm@example.org",), power="GM", html=gm_html), config)
+    assert isinstance(gm, RawMessage) and not isinstance(whole, RawMessage)
+    assert _BOUNDARY.sub(b"B", gm.data) == _BOUNDARY.sub(b"B", to_raw(whole).data)
+    read = message_from_bytes(gm.data, policy=policy.default)
+    (part,) = [p for p in read.walk() if p.get_content_type() == "text/html"]
+    assert "GM: the players got this report" in part.get_content()
+    again = compose(_report(3, ("england@example.org",), power="England", html=html), config,
+                    shared)
+    assert shared.composed == 1 and b"GM: the players" not in again.data
+
+
+def test_an_html_written_otherwise_is_composed_anew(tmp_path: Path) -> None:
+    config = maildir_config(tmp_path)
+    shared = SharedComposer()
+    html = '<p>Results</p><img src="cid:orders.png@gm">\n'  # 7bit
+    gm_html = html + "<p>GM: the players got this report; in yours the press names its sé" \
+                     "nders, every one of them, also of grey press.</p>\n"  # quoted-printable
+    compose(_report(1, ("france@example.org",), html=html), config, shared)
+    gm = compose(_report(2, ("gm@example.org",), power="GM", html=gm_html), config, shared)
+    assert shared.composed == 2
+    whole = compose(_report(2, ("gm@example.org",), power="GM", html=gm_html), config)
+    assert not isinstance(whole, RawMessage)
+    assert _BOUNDARY.sub(b"B", gm.data) == _BOUNDARY.sub(b"B", to_raw(whole).data)
