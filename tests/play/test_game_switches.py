@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from gm.play import game_switches
+from gm.play.game_settings import SettingsRefusal
 from gm.play.joining import multiple_allowed
 from gm.play.observing import OPEN_KEY
 from gm.store import audit
@@ -56,6 +57,6 @@ def test_a_finished_game_keeps_its_settings(database: Database) -> None:
     with database.transaction() as s:
         games_repo.set_game_status(s, game_id, GameStatus.FINISHED, now=T0)
     assert switch(database, game_id, game_switches.Switch.OBSERVE, True) is \
-        game_switches.SwitchRefusal.FINISHED
+        SettingsRefusal.FINISHED
     with database.read() as s:
         assert OPEN_KEY not in games_repo.get_game(s, game_id).settings.extra

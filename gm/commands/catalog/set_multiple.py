@@ -12,6 +12,7 @@ from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
 from gm.play import game_switches
+from gm.play.game_settings import SettingsRefusal
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -37,7 +38,7 @@ def handle(ctx: Context, command: SetMultiple) -> None:
     done = game_switches.set_switch(ctx.session, game, game_switches.Switch.MULTIPLE,
                                     command.allowed, now=ctx.now, actor=ctx.sender,
                                     inbound_id=ctx.inbound_id)
-    if done is game_switches.SwitchRefusal.FINISHED:
+    if done is SettingsRefusal.FINISHED:
         ctx.results.add(f"SET MULTIPLE: refused, {game.name} is finished.")
         return
     signed.game = done
