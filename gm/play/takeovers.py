@@ -7,7 +7,8 @@ Wrong takeover passwords are counted by the sign-on guard (gm.play.signon_guard)
 `take_over` gives `TookOver` (the calendar event of the open phase, the GM's notice) or why
 not: `Closed` (no takeovers), `Throttled` (the guard refuses before checking), `WrongPassword`
 (with the guard's notices) or `NotVacant`. The words of the reply are the caller's
-(gm.commands.catalog.takeover).
+(gm.commands.catalog.takeover). `allow_takeovers` is the GM's SET TAKEOVER <password> and
+SET NO TAKEOVER (gm.commands.catalog.set_takeover).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from gm.mail.compose import build_subject
 from gm.play import signon_guard as guard
+from gm.play.game_settings import SettingsRefusal, change_settings
 from gm.play.render import render
 from gm.play.seats import phase_event
 from gm.play.seats import take_over as seat_taker
@@ -26,7 +28,7 @@ from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store import powers as powers_repo
 from gm.store.outgoing import Outgoing
-from gm.store.passwords import verify_password
+from gm.store.passwords import hash_password, verify_password
 from gm.store.rows import Attachment, GameRecord, PowerRecord
 from gm.store.settings import TAKEOVER_KEY
 from gm.store.statuses import GameStatus, PowerStatus
@@ -115,3 +117,19 @@ def take_over(session: Session, game: GameRecord, power: str, takeover: str, pas
                service=service), game.id)
     return TookOver(found.name, games_repo.get_game(session, game.id),
                     phase_event(game, phase, actor, found.name, now=now), (notice,))
+
+
+def allow_takeovers(session: Session, game: GameRecord, password: str | None, *,
+                    now: datetime, actor: str, inbound_id: int | None = None
+                    ) -> GameRecord | SettingsRefusal:
+    """SET TAKEOVER <password> (SET NO TAKEOVER: None): whoever has `password` may take over
+    a vacant power of `game` from now on; it is kept hashed, and the audit entry says only
+    whether takeovers are on. The game as now stored."""
+    extra = dict(game.settings.extra)
+    if password is None:
+        extra.pop(TAKEOVER_KEY, None)
+    else:
+        extra[TAKEOVER_KEY] = hash_password(password)
+    what = "SET TAKEOVER" if password is not None else "SET NO TAKEOVER"
+    return change_settings(session, game, what, {"takeover": password is not None}, now=now,
+                           actor=actor, inbound_id=inbound_id, extra=extra)

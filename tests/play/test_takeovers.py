@@ -8,10 +8,13 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from gm.play import signon_guard, takeovers
+from gm.play.game_settings import SettingsRefusal
+from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import powers as powers_repo
 from gm.store.db import Database
 from gm.store.passwords import hash_password, verify_password
+from gm.store.rows import GameRecord
 from gm.store.settings import TAKEOVER_KEY
 from gm.store.statuses import GameStatus, PowerStatus
 from tests.support.tick_support import GM, new_game
@@ -83,3 +86,22 @@ def test_wrong_takeover_passwords_are_throttled(database: Database) -> None:
         at += timedelta(seconds=1)
     assert isinstance(done, takeovers.Throttled)
     assert isinstance(done.why, signon_guard.AddressThrottled | signon_guard.PowerSlowed)
+
+
+def test_the_gm_allows_takeovers_with_a_hashed_password_and_stops_them(
+        database: Database) -> None:
+    game_id = new_game(database, "epsilon", opened=T0, deadline=None)
+    with database.transaction() as s:
+        game = games_repo.get_game(s, game_id)
+        on = takeovers.allow_takeovers(s, game, "opensesame", now=NOW, actor=GM)
+        assert isinstance(on, GameRecord)
+        stored = on.settings.extra[TAKEOVER_KEY]
+        assert stored != "opensesame" and verify_password("opensesame", str(stored))
+        off = takeovers.allow_takeovers(s, on, None, now=NOW, actor=GM)
+        assert isinstance(off, GameRecord) and TAKEOVER_KEY not in off.settings.extra
+        assert [e.details for e in audit.audit_log(s, game_id=game_id, action="set")] == [
+            {"setting": "SET TAKEOVER", "takeover": True},
+            {"setting": "SET NO TAKEOVER", "takeover": False}]
+        finished = games_repo.set_game_status(s, game_id, GameStatus.FINISHED, now=NOW)
+        assert takeovers.allow_takeovers(s, finished, "x", now=NOW, actor=GM) \
+            is SettingsRefusal.FINISHED
