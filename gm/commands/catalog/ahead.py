@@ -12,27 +12,15 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.common import (
-    as_player,
-    open_phase_of,
-    phase_name,
-    refresh,
-    variant_of,
-)
+from gm.commands.handlers.common import as_player, phase_name, refresh, variant_of
 from gm.commands.reading import Draft, joined, kind_of_phase
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.engine.errors import ErrorKind, OrderError
 from gm.engine.phase import PhaseType
-from gm.notation import parse_orders
-from gm.store import orders_ahead as ahead_repo
-from gm.store.statuses import GameStatus
+from gm.play import sending_ahead
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
-
-MAX_AHEAD = 60  # orders ahead a power may keep at once
-
 
 
 @dataclass(frozen=True)
@@ -55,27 +43,23 @@ def handle(ctx: Context, command: Ahead) -> None:
     if signed is None or signed.power is None:
         return
     game = refresh(ctx, signed.game)
-    phase = open_phase_of(ctx, game)
-    if game.status is not GameStatus.ACTIVE or phase is None:
-        ctx.results.add(f"{command.line}: refused, {game.name} has no phase open (orders ahead "
-                        "are sent while one is).")
-        return
-    variant = variant_of(game)
-    kind = command.phase_type.value.lower()
-    parsed = parse_orders(command.text, variant.map_for(phase.state), command.phase_type,
-                          variant.order_kinds)
-    if isinstance(parsed, OrderError) and parsed.kind is not ErrorKind.AMBIGUOUS:
-        ctx.results.add(f"{command.line}: refused. {parsed.message}")
-        return
-    if len(ahead_repo.of_power(ctx.session, game.id, signed.power)) >= MAX_AHEAD:
-        ctx.results.add(f"{command.line}: refused, {signed.power} has {MAX_AHEAD} orders sent "
-                        "ahead already (AHEAD CLEAR withdraws them).")
-        return
-    ahead_repo.add(ctx.session, game.id, signed.power, command.phase_type, phase.index,
-                   command.text, now=ctx.now)
-    ctx.results.add(f"  {command.text}: kept for the next {kind} phase after "
-                    f"{phase_name(variant, phase)}; it is checked when that phase opens, and "
-                    "you are told what could be used.")
+    done = sending_ahead.send_ahead(ctx.session, game, signed.power, command.phase_type,
+                                    command.text, now=ctx.now)
+    match done:
+        case sending_ahead.AheadRefusal.CLOSED:
+            ctx.results.add(f"{command.line}: refused, {game.name} has no phase open (orders "
+                            "ahead are sent while one is).")
+        case sending_ahead.Unreadable(error=error):
+            ctx.results.add(f"{command.line}: refused. {error.message}")
+        case sending_ahead.AheadRefusal.TOO_MANY:
+            ctx.results.add(f"{command.line}: refused, {signed.power} has "
+                            f"{sending_ahead.MAX_AHEAD} orders sent ahead already (AHEAD CLEAR "
+                            "withdraws them).")
+        case sending_ahead.KeptAhead(phase=phase):
+            kind = command.phase_type.value.lower()
+            ctx.results.add(f"  {command.text}: kept for the next {kind} phase after "
+                            f"{phase_name(variant_of(game), phase)}; it is checked when that "
+                            "phase opens, and you are told what could be used.")
 
 
 COMMAND = CommandSpec(

@@ -8,16 +8,11 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.address import seats_of
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.mail.compose import build_subject
+from gm.play import addresses
 from gm.secret import MASK, Secret
-from gm.store import address_changes, audit
-from gm.store import games as games_repo
-from gm.store.outgoing import Outgoing
-from gm.store.powers import address_key
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -37,38 +32,18 @@ def read_confirm_address(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: ConfirmAddress) -> None:
-    waiting = address_changes.pending_to(ctx.session, ctx.sender, now=ctx.now)
-    change = next((c for c in waiting if c.code == command.code.value), None)
-    if change is None:
+    done = addresses.confirm(ctx.session, command.code.value, now=ctx.now, actor=ctx.sender,
+                             service=ctx.service, inbound_id=ctx.inbound_id)
+    if not isinstance(done, addresses.Confirmed):
         ctx.results.add(f"{command.line}: no address change to {ctx.sender} is waiting for "
                         "that code (a code holds for "
-                        f"{address_changes.CONFIRM_WITHIN.days} days; SET ADDRESS, after "
+                        f"{addresses.CONFIRM_DAYS} days; SET ADDRESS, after "
                         "your SIGNON from the old address, asks again).")
         return
-    seats = seats_of(ctx, change.old_address)
-    mastered = [g.name for g in games_repo.list_games(ctx.session)
-                if address_key(g.gm_address) == address_key(change.old_address)]
-    address_changes.apply(ctx.session, change)
-    audit.record_action(ctx.session, actor=ctx.sender, action="address moved", now=ctx.now,
-                        details={"old": change.old_address, "new": change.new_address},
-                        inbound_id=ctx.inbound_id)
-    listed = ", ".join([*(f"{power} in {game}" for game, power, _ in seats),
-                        *(f"the GM of {game}" for game in mastered)]) or "nothing yet"
-    ctx.results.add(f"Confirmed: what {change.old_address} had here ({listed}) is "
-                    f"{change.new_address}'s now; your passwords are unchanged.")
-    ctx.results.mail.append(Outgoing(
-        (change.old_address,), build_subject("your address has moved"),
-        f"As asked, and confirmed from {change.new_address}, everything {change.old_address} "
-        f"had at this judge ({listed}) now goes to {change.new_address}.\n\n"
-        f"-- \n{ctx.service}\n"))
-    for game, power, master in seats:
-        if address_key(master) not in (address_key(change.old_address),
-                                       address_key(change.new_address)):
-            ctx.results.mail.append(Outgoing(
-                (master,), build_subject(f"{power} has a new address", game=game),
-                f"The player of {power} in {game} moved from {change.old_address} to "
-                f"{change.new_address} (SET ADDRESS, confirmed from the new address).\n\n"
-                f"-- \n{ctx.service}\n"))
+    listed = addresses.seats_line(done.seats, done.mastered) or "nothing yet"
+    ctx.results.add(f"Confirmed: what {done.old} had here ({listed}) is "
+                    f"{done.new}'s now; your passwords are unchanged.")
+    ctx.results.mail.extend(done.mail)
 
 
 def _mask(words: Sequence[str]) -> list[str] | None:

@@ -17,21 +17,14 @@ from gm.commands.handlers.context import Signed
 from gm.commands.reading import Draft, game_name, joined, rulebook_year
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.engine.rulebook import DEFAULT_RULEBOOK, RULEBOOK_KEY
+from gm.play import creating
 from gm.secret import MASK, Secret
-from gm.store import audit
-from gm.store import games as games_repo
-from gm.store import powers as powers_repo
-from gm.store.errors import GameNameTaken
-from gm.store.passwords import hash_password
-from gm.store.powers import address_key
-from gm.store.settings import GameSettings
-from gm.store.statuses import GameStatus
-from gm.variants import UnknownVariant, get_variant, names
-from gm.variants.registry import canonical_name, file_of
+from gm.variants import Variant, get_variant, names
+from gm.variants.registry import canonical_name
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
+    from gm.store.rows import GameRecord
 
 
 @dataclass(frozen=True)
@@ -95,62 +88,41 @@ class _CapRefusals:
                                  f"({shown}).")
 
 
-def _over_cap(ctx: Context, command: Create) -> bool:
-    """Whether the sender has as many forming games as an address may (the service's
-    `max_forming_games`), after saying so (once a message; later lines are counted)."""
-    cap = ctx.limits.forming_games
-    if not cap:
-        return False
-    mine = [g.name for g in games_repo.list_games(ctx.session, status=GameStatus.FORMING)
-            if address_key(g.gm_address) == address_key(ctx.sender)]
-    if len(mine) < cap:
-        return False
+def _cap_refusal(ctx: Context, command: Create, mine: tuple[str, ...]) -> None:
+    """Say the sender has as many forming games as an address may (the service's
+    `max_forming_games`), once a message; later lines are counted."""
     refusals = ctx.keep(_CapRefusals, _CapRefusals)
     if refusals.told:
         refusals.names.append(command.game)
-        return True
+        return
     refusals.told = True
     ctx.results.add(f"CREATE {command.game}: refused, {ctx.sender} has {len(mine)} games not "
                     f"yet started ({', '.join(mine)}), the most one address may have here. "
                     "START one (or FORCE BEGIN it), or TERMINATE one you do not need, then "
                     "CREATE again.")
-    return True
 
 
 def handle(ctx: Context, command: Create) -> None:
-    if _over_cap(ctx, command):
-        return
-    if canonical_name(f"{command.variant} {command.password.value}") is not None:
-        ctx.results.add(_unknown_variant(command) + ".")  # `CREATE g Deluge II`: no password
-        return
-    try:
-        variant = get_variant(command.variant)
-    except UnknownVariant:
-        ctx.results.add(_unknown_variant(command) + ".")
-        return
-    rulebook = command.rulebook or DEFAULT_RULEBOOK
-    refusal = rulebook_refusal(variant, rulebook)
-    if refusal is not None:
-        ctx.results.add(f"CREATE: refused, {refusal}.")
-        return
-    # The default rulebook is not written down (a game's settings stay what they were).
-    settings = None if rulebook == DEFAULT_RULEBOOK else GameSettings(
-        extra={RULEBOOK_KEY: rulebook})
-    try:
-        game = games_repo.create_game(
-            ctx.session, name=command.game, variant=variant.name, gm_address=ctx.sender,
-            gm_password_hash=hash_password(command.password.value), now=ctx.now,
-            settings=settings, variant_digest=(file_of(variant.name) or (None, None))[1])
-    except GameNameTaken:
-        ctx.results.add(f"CREATE: a game called {command.game!r} exists already; "
-                        "choose another name.")
-        return
-    for power in variant.power_names:
-        powers_repo.add_power(ctx.session, game.id, power, now=ctx.now)
-    audit.record_action(ctx.session, actor=ctx.sender, action="create", now=ctx.now,
-                        game_id=game.id, details={"variant": variant.name,
-                                                  "rulebook": rulebook},
-                        inbound_id=ctx.inbound_id)
+    done = creating.create(ctx.session, command.game, command.variant, command.password.value,
+                           command.rulebook, now=ctx.now, actor=ctx.sender,
+                           cap=ctx.limits.forming_games, inbound_id=ctx.inbound_id)
+    match done:
+        case creating.OverCap(forming=mine):
+            _cap_refusal(ctx, command, mine)
+        case creating.CreateRefusal.NO_PASSWORD | creating.CreateRefusal.NO_VARIANT:
+            ctx.results.add(_unknown_variant(command) + ".")
+        case creating.RulebookRefused(variant=variant, rulebook=rulebook):
+            ctx.results.add(f"CREATE: refused, {rulebook_refusal(variant, rulebook)}.")
+        case creating.CreateRefusal.NAME_TAKEN:
+            ctx.results.add(f"CREATE: a game called {command.game!r} exists already; "
+                            "choose another name.")
+        case creating.Created(game=game, variant=variant, rulebook=rulebook):
+            _created(ctx, command, game, variant, rulebook)
+
+
+def _created(ctx: Context, command: Create, game: GameRecord, variant: Variant,
+             rulebook: str) -> None:
+    """Sign the sender on as the new game's GM and say what the game is."""
     ctx.signed = Signed(game, None)
     ctx.refused_signon = False
     ctx.results.game = game.name

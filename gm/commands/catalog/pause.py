@@ -8,14 +8,11 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.calendar_notices import with_events
-from gm.commands.handlers.common import open_phase_of
-from gm.commands.handlers.gm_control import set_status
-from gm.commands.handlers.notices import tell_game
+from gm.commands.handlers.gm_control import gm_game, status_changed
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.play.render import render
-from gm.store.statuses import GameStatus
+from gm.play import game_life
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -31,17 +28,20 @@ def read_pause(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Pause) -> None:
-    game = set_status(ctx, "PAUSE", (GameStatus.ACTIVE,), GameStatus.PAUSED)
+    game = gm_game(ctx, "PAUSE")
     if game is None:
+        return
+    done = status_changed(ctx, "PAUSE", game, game_life.pause(
+        ctx.session, game, now=ctx.now, actor=ctx.sender, service=ctx.service,
+        inbound_id=ctx.inbound_id))
+    if done is None:
         return
     ctx.results.add(f"{game.name} is now paused: no deadline runs and nothing is processed "
                     "until RESUME. Every player was told.")
     mark = len(ctx.results.mail)
-    tell_game(ctx, game, "the game is paused", render(
-        "reply/paused.txt.j2", game=game.name, service=ctx.service))
-    phase = open_phase_of(ctx, game)  # its deadline's event is cancelled until RESUME
-    if phase is not None:
-        with_events(ctx, game, phase, mark, moved=True, cancel=True)
+    ctx.results.mail.extend(done.mail)
+    if done.phase is not None:  # its deadline's event is cancelled until RESUME
+        with_events(ctx, game, done.phase, mark, moved=True, cancel=True)
 
 
 COMMAND = CommandSpec(

@@ -14,8 +14,7 @@ from gm.commands.handlers.common import as_master, matches_phase, phase_text, re
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command, PhaseRef
-from gm.store import phases as phases_repo
-from gm.store import submissions as orders_repo
+from gm.play import reprocessing
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -41,22 +40,18 @@ def handle(ctx: Context, command: Reprocess) -> None:
     game = refresh(ctx, signed.game)
     variant = variant_of(game)
     wanted = phase_text(variant, command.phase)
-    target = next((r for r in phases_repo.history(ctx.session, game.id)
-                   if matches_phase(variant, r, command.phase)), None)
-    late = [] if target is None else orders_repo.late_sets(ctx.session, target.id)
-    if target is None or not target.adjudicated or not late:
+    found = reprocessing.late_orders(
+        ctx.session, game, lambda record: matches_phase(variant, record, command.phase))
+    if found is None:
         ctx.results.add(f"REPROCESS {wanted}: refused, no orders for it were read after it was"
                         " adjudicated; nothing was changed (ROLLBACK returns to a phase, "
                         "PROCESS processes the current one).")
         return
-    powers = ", ".join(dict.fromkeys(s.power for s in late))
     rollback.handle(ctx, rollback.Rollback(command.line, command.phase))
-    current = phases_repo.current_phase(ctx.session, game.id)
-    if current is None or current.index != target.index or current.adjudicated:
+    if not reprocessing.take_late(ctx.session, game, found):
         return  # the rollback said why not
-    orders_repo.take_late(ctx.session, target.id)
-    ctx.results.add(f"The orders read late for {variant.format_phase(target.phase)} "
-                    f"({powers}) now stand.")
+    ctx.results.add(f"The orders read late for {variant.format_phase(found.phase.phase)} "
+                    f"({', '.join(found.powers)}) now stand.")
     process.handle(ctx, process.Process(command.line, command.phase))
 
 

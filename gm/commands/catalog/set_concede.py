@@ -9,15 +9,12 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.common import as_player, did_you_mean, refresh, variant_of
-from gm.commands.handlers.draws import keep_vote, settle_concession, survivors
+from gm.commands.handlers.common import as_player, refresh
+from gm.commands.handlers.draws import not_survivor, told_ended
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.play import votes as votes_of
-from gm.store import powers as powers_repo
-from gm.store.settings import CONCESSIONS_KEY
-from gm.store.statuses import GameStatus
+from gm.play import voting
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -43,37 +40,27 @@ def handle(ctx: Context, command: SetConcede) -> None:
     signed = as_player(ctx, "SET CONCEDE")
     if signed is None or signed.power is None:
         return
-    if command.power is None:
-        keep_vote(ctx, signed.game.id, CONCESSIONS_KEY, signed.power, None)
-        ctx.results.add(f"{signed.power} does not concede.")
-        return
     game = refresh(ctx, signed.game)
-    phase, alive = survivors(ctx, game)
-    if phase is None or game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
-        ctx.results.add(f"{command.line}: refused, {game.name} is {game.status.value}; "
-                        "concessions are voted in a game under way.")
-        return
-    if votes_of.nodias(game.settings):
-        ctx.results.add(f"{command.line}: refused, {game.name} is NoDIAS: concede with a draw "
-                        f"of that power alone, SET DRAW {command.power}.")
-        return
-    winner = next((p for p in alive if p.casefold() == command.power.casefold()), None)
-    if winner is None:
-        names = [p.name for p in powers_repo.list_powers(ctx.session, game.id)]
-        why = ("is out of the game" if command.power.casefold() in map(str.casefold, names)
-               else f"is not a power of {game.name}{did_you_mean(command.power, names)}")
-        ctx.results.add(f"{command.line}: refused, {command.power} {why}; concede to a "
-                        f"surviving power: {', '.join(alive)}.")
-        return
-    if winner == signed.power:
-        ctx.results.add(f"{command.line}: refused, a power cannot concede to itself.")
-        return
-    keep_vote(ctx, signed.game.id, CONCESSIONS_KEY, signed.power,
-              votes_of.Vote(signed.power, phase.id, ctx.now, to=winner))
-    ctx.results.add(f"{signed.power} concedes the game to {winner}. The concession holds for "
-                    f"{variant_of(game).format_phase(phase.phase)} only: it lapses when the "
-                    "phase is processed.")
-    settle_concession(ctx, signed.game.id)
+    done = voting.concede(ctx.session, game, signed.power, command.power, now=ctx.now,
+                          actor=ctx.sender, service=ctx.service, inbound_id=ctx.inbound_id)
+    match done:
+        case voting.NotUnderWay(status=status):
+            ctx.results.add(f"{command.line}: refused, {game.name} is {status.value}; "
+                            "concessions are voted in a game under way.")
+        case voting.VoteRefusal.NODIAS:
+            ctx.results.add(f"{command.line}: refused, {game.name} is NoDIAS: concede with a "
+                            f"draw of that power alone, SET DRAW {command.power}.")
+        case voting.NotSurvivor():
+            ctx.results.add(f"{command.line}: refused, {not_survivor(game, done)}; concede to "
+                            f"a surviving power: {', '.join(done.alive)}.")
+        case voting.VoteRefusal.SELF:
+            ctx.results.add(f"{command.line}: refused, a power cannot concede to itself.")
+        case voting.Voted(to=None):
+            ctx.results.add(f"{signed.power} does not concede.")
+        case voting.Voted(to=winner, phase=phase, ended=ended):
+            ctx.results.add(f"{signed.power} concedes the game to {winner}. The concession "
+                            f"holds for {phase} only: it lapses when the phase is processed.")
+            told_ended(ctx, ended)
 
 
 COMMAND = CommandSpec(

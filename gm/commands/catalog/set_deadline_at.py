@@ -16,17 +16,13 @@ from gm.commands.dates import EXAMPLES, DateProblem, DateWords, read_date, resol
 from gm.commands.handlers.calendar_notices import with_events
 from gm.commands.handlers.common import shown_deadline, variant_of
 from gm.commands.handlers.gm_control import open_game
-from gm.commands.handlers.notices import tell_game
 from gm.commands.reading import Draft, Invalid
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.play.render import render
+from gm.play import deadline_moves
 from gm.play.zones import wall_clock, zone
-from gm.store import audit
-from gm.store import phases as phases_repo
 from gm.store.rows import GameRecord, PhaseRecord
 from gm.store.settings import GameSettings
-from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -85,11 +81,6 @@ def moment_for(ctx: Context, command: Command, when: DateWords, game: GameRecord
         return None
 
 
-def repeated(moment: datetime, name: str) -> bool:
-    """Whether the local time of `moment` comes twice that day in zone `name`."""
-    return wall_clock(moment.astimezone(zone(name)).replace(tzinfo=None), name)[1]
-
-
 def handle(ctx: Context, command: SetDeadlineAt) -> None:
     found = open_game(ctx, "SET DEADLINE", "move the deadline of", lock=True)
     if found is None:
@@ -99,39 +90,42 @@ def handle(ctx: Context, command: SetDeadlineAt) -> None:
                             f"of every phase: SET DEADLINE ALL {command.when.at:%H:%M}.)")
         return
     game, phase = found
-    if game.status is GameStatus.PAUSED:
-        ctx.results.add(f"{command.line}: refused, {game.name} is paused; RESUME it first, "
-                        "then move the deadline.")
+    try:
+        done = deadline_moves.move_deadline(
+            ctx.session, game, phase,
+            lambda: moment_of(game, command.when, ctx.now, phase_clock(game.settings, phase)),
+            now=ctx.now, actor=ctx.sender, service=ctx.service, inbound_id=ctx.inbound_id)
+    except DateProblem as problem:
+        ctx.results.add(f"{command.line}: refused, {problem}.")
         return
-    moment = moment_for(ctx, command, command.when, game, phase)
-    if moment is None:
-        return
-    if moment <= ctx.now:
-        ctx.results.add(f"{command.line}: refused, {shown_deadline(game, moment)} is in the "
-                        f"past (it is now {shown_deadline(game, ctx.now)}); give a later time.")
-        return
-    before = phase.deadline_at
-    phases_repo.set_deadline(ctx.session, phase.id, moment)
-    audit.record_action(ctx.session, actor=ctx.sender, action="deadline", now=ctx.now,
-                        game_id=game.id, inbound_id=ctx.inbound_id,
-                        details={"from": None if before is None else before.isoformat(),
-                                 "to": moment.isoformat()})
-    name = variant_of(game).format_phase(phase.phase)
-    shown = shown_deadline(game, moment)
-    ctx.results.add(f"Deadline of {name} in {game.name} moved to {shown} (it was "
-                    f"{shown_deadline(game, before)}). Every player was told. This phase "
+    match done:
+        case deadline_moves.MoveRefusal.PAUSED:
+            ctx.results.add(f"{command.line}: refused, {game.name} is paused; RESUME it first, "
+                            "then move the deadline.")
+        case deadline_moves.InPast(moment=moment):
+            ctx.results.add(f"{command.line}: refused, {shown_deadline(game, moment)} is in "
+                            f"the past (it is now {shown_deadline(game, ctx.now)}); give a "
+                            "later time.")
+        case deadline_moves.Moved():
+            _moved(ctx, game, done)
+
+
+def _moved(ctx: Context, game: GameRecord, done: deadline_moves.Moved) -> None:
+    """Say where the deadline went, and send the notices with the phase's moved event."""
+    name = variant_of(game).format_phase(done.phase.phase)
+    ctx.results.add(f"Deadline of {name} in {game.name} moved to "
+                    f"{shown_deadline(game, done.moment)} (it was "
+                    f"{shown_deadline(game, done.before)}). Every player was told. This phase "
                     "only: the phases to come keep the game's rule (SET DEADLINE MOVEMENT 48h "
                     "sets it).")
     zone_name = game.settings.timezone
-    if repeated(moment, zone_name):
-        local = moment.astimezone(zone(zone_name))
+    if done.repeated:
+        local = done.moment.astimezone(zone(zone_name))
         ctx.results.add(f"{local:%H:%M} comes twice on {local:%Y-%m-%d} in {zone_name} (the "
                         "clocks go back over it): the deadline is the first.")
     mark = len(ctx.results.mail)
-    tell_game(ctx, game, "the deadline has moved", render(
-        "reply/deadline-moved.txt.j2", game=game.name, phase=name, deadline=shown,
-        before=shown_deadline(game, before), service=ctx.service), phase=name)
-    with_events(ctx, game, phases_repo.get_phase(ctx.session, phase.id), mark, moved=True)
+    ctx.results.mail.extend(done.mail)
+    with_events(ctx, game, done.phase, mark, moved=True)
 
 
 COMMAND = CommandSpec(

@@ -9,15 +9,12 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.common import as_player, did_you_mean, refresh, variant_of
-from gm.commands.handlers.draws import keep_vote, named_powers, settle_draw, survivors
+from gm.commands.handlers.common import as_player, refresh
+from gm.commands.handlers.draws import not_survivor, told_ended
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.play import votes as votes_of
-from gm.store import powers as powers_repo
-from gm.store.settings import DRAW_VOTES_KEY
-from gm.store.statuses import GameStatus
+from gm.play import voting
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -51,51 +48,32 @@ def handle(ctx: Context, command: SetDraw) -> None:
     if signed is None or signed.power is None:
         return
     game = refresh(ctx, signed.game)
-    phase, alive = survivors(ctx, game)
-    if phase is None or game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
-        ctx.results.add(f"{command.line}: refused, {game.name} is {game.status.value}; draws "
-                        "are voted in a game under way.")
-        return
-    nodias = votes_of.nodias(game.settings)
-    named: list[str] | None = None
-    if command.among:
-        found = named_powers(variant_of(game), command.among)
-        names = [p.name for p in powers_repo.list_powers(ctx.session, game.id)]
-        gone = [] if isinstance(found, str) else [p for p in found if p not in alive]
-        if isinstance(found, str) or gone:
-            written = found if isinstance(found, str) else gone[0]
-            why = ("is out of the game" if written.casefold() in map(str.casefold, names)
-                   else f"is not a power of {game.name}{did_you_mean(written, names)}")
-            ctx.results.add(f"{command.line}: refused, {written} {why}; name surviving "
-                            f"powers: {', '.join(alive)}.")
-            return
-        named = [p for p in alive if p in found]
-        if not nodias and set(named) != set(alive):
+    done = voting.vote_draw(ctx.session, game, signed.power, command.draw, command.among,
+                            now=ctx.now, actor=ctx.sender, service=ctx.service,
+                            inbound_id=ctx.inbound_id)
+    match done:
+        case voting.NotUnderWay(status=status):
+            ctx.results.add(f"{command.line}: refused, {game.name} is {status.value}; draws "
+                            "are voted in a game under way.")
+        case voting.NotSurvivor():
+            ctx.results.add(f"{command.line}: refused, {not_survivor(game, done)}; name "
+                            f"surviving powers: {', '.join(done.alive)}.")
+        case voting.VoteRefusal.DIAS_ALL:
             ctx.results.add(
                 f"{command.line}: refused, {game.name} is DIAS (a draw includes all "
                 "survivors): vote with SET DRAW alone; a draw of some powers only needs the "
                 "GM's SET NODIAS.")
-            return
-        if not nodias:
-            named = None
-    votes = (None if not command.draw and not nodias else votes_of.Vote(
-        signed.power, phase.id, ctx.now, None if named is None else tuple(named),
-        no=not command.draw))
-    powers_repo.set_power_flags(ctx.session, game.id, signed.power, now=ctx.now,
-                                draw_vote=command.draw)
-    keep_vote(ctx, game.id, DRAW_VOTES_KEY, signed.power, votes)
-    name = variant_of(game).format_phase(phase.phase)
-    if not command.draw:
-        ctx.results.add(f"{signed.power} does not vote for a draw" + (
-            f" (in this NoDIAS game that approves only a concession to {signed.power}, for "
-            f"{name})." if nodias else "."))
-        if nodias:
-            settle_draw(ctx, game.id)
-        return
-    ctx.results.add(f"{signed.power} votes for a draw"
-                    + (f" among {', '.join(named)}." if named else ".")
-                    + f" The vote holds for {name} only: votes lapse when a phase is processed.")
-    settle_draw(ctx, game.id)
+        case voting.Voted(draw=False, nodias=nodias, phase=name, ended=ended):
+            ctx.results.add(f"{signed.power} does not vote for a draw" + (
+                f" (in this NoDIAS game that approves only a concession to {signed.power}, "
+                f"for {name})." if nodias else "."))
+            told_ended(ctx, ended)
+        case voting.Voted(among=named, phase=name, ended=ended):
+            ctx.results.add(f"{signed.power} votes for a draw"
+                            + (f" among {', '.join(named)}." if named else ".")
+                            + f" The vote holds for {name} only: votes lapse when a phase is "
+                            "processed.")
+            told_ended(ctx, ended)
 
 
 COMMAND = CommandSpec(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -12,10 +11,8 @@ from gm.commands.handlers.common import as_master, refresh
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.play.joining import MULTIPLE_KEY
-from gm.store import audit
-from gm.store import games as games_repo
-from gm.store.statuses import GameStatus
+from gm.play import game_switches
+from gm.play.game_settings import SettingsRefusal
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -38,16 +35,13 @@ def handle(ctx: Context, command: SetMultiple) -> None:
     if signed is None:
         return
     game = refresh(ctx, signed.game)
-    if game.status is GameStatus.FINISHED:
+    done = game_switches.set_switch(ctx.session, game, game_switches.Switch.MULTIPLE,
+                                    command.allowed, now=ctx.now, actor=ctx.sender,
+                                    inbound_id=ctx.inbound_id)
+    if done is SettingsRefusal.FINISHED:
         ctx.results.add(f"SET MULTIPLE: refused, {game.name} is finished.")
         return
-    extra = {**game.settings.extra, MULTIPLE_KEY: command.allowed}
-    signed.game = games_repo.set_game_settings(
-        ctx.session, game.id, dataclasses.replace(game.settings, extra=extra), now=ctx.now)
-    audit.record_action(ctx.session, actor=ctx.sender, action="set", now=ctx.now,
-                        game_id=game.id,
-                        details={"setting": "SET MULTIPLE", "allowed": command.allowed},
-                        inbound_id=ctx.inbound_id)
+    signed.game = done
     if command.allowed:
         ctx.results.add(f"One address may JOIN more than one power of {game.name} now (you "
                         "are told each time).")

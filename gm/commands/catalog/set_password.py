@@ -9,13 +9,11 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import as_player
-from gm.commands.handlers.signon_guard import unlock as unlock_signons
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play import passwords
 from gm.secret import MASK, Secret
-from gm.store import powers as powers_repo
-from gm.store.passwords import hash_password
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -36,10 +34,10 @@ def handle(ctx: Context, command: SetPassword) -> None:
     signed = as_player(ctx, "SET PASSWORD")
     if signed is None or signed.power is None:
         return
-    powers_repo.set_power_password(ctx.session, signed.game.id, signed.power,
-                                   hash_password(command.password.value), now=ctx.now)
-    unlock_signons(ctx, signed.game, signed.power)  # guesses at the old one are moot
-    ctx.results.add(f"Password of {signed.power} in {signed.game.name} changed.")
+    done = passwords.set_password(ctx.session, signed.game, signed.power,
+                                  command.password.value, now=ctx.now, actor=ctx.sender,
+                                  inbound_id=ctx.inbound_id)
+    ctx.results.add(f"Password of {done.power} in {done.game} changed.")
 
 
 def _mask(words: Sequence[str]) -> list[str] | None:

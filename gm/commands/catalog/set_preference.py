@@ -20,17 +20,11 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import variant_of
-from gm.commands.handlers.notices import tell
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.play.joining import open_seats
-from gm.play.seats import new_password
-from gm.store import audit
+from gm.play import preferences as preference_use
 from gm.store import games as games_repo
-from gm.store import join_requests as requests_repo
-from gm.store import powers as powers_repo
-from gm.store.passwords import hash_password
 from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
@@ -106,55 +100,37 @@ def handle(ctx: Context, command: SetPreference) -> None:
                         "(SIGNON ?<game> <password>, as on njudge), or write JOIN <game> "
                         "<password> PREFER <powers>.")
         return
-    if game.status is not GameStatus.FORMING:
-        ctx.results.add(f"{what}: refused, {game.name} has started and its powers are "
-                        "given; preferences are for a game still forming.")
-        return
-    variant = variant_of(game)
-    wanted = preferences(variant, command.written)
-    if isinstance(wanted, str):
+    wanted = preferences(variant_of(game), command.written)
+    if isinstance(wanted, str) and game.status is GameStatus.FORMING:
         ctx.results.add(f"{what}: {wanted}")
         return
-    sender = ctx.sender.lower()
-    seated = [p for p in powers_repo.list_powers(ctx.session, game.id)
-              if sender in (a.lower() for a in p.addresses)]
-    request = next((r for r in requests_repo.requests_for(ctx.session, game.id)
-                    if r.address.lower() == sender), None)
-    if seated:
-        power = seated[0]
-        given = [e for e in audit.audit_log(ctx.session, game_id=game.id, action="add")
-                 if e.details.get("power") == power.name
-                 and str(e.details.get("address", "")).lower() == sender]
-        if given:
-            ctx.results.add(f"{what}: refused, the GM gave you {power.name} (ADD); ask the GM "
+    done = preference_use.prefer(ctx.session, game, [] if isinstance(wanted, str) else wanted,
+                                 now=ctx.now, actor=ctx.sender, service=ctx.service)
+    match done:
+        case preference_use.PreferenceRefusal.STARTED:
+            ctx.results.add(f"{what}: refused, {game.name} has started and its powers are "
+                            "given; preferences are for a game still forming.")
+        case preference_use.GivenByGm(power=power):
+            ctx.results.add(f"{what}: refused, the GM gave you {power} (ADD); ask the GM "
                             "to change it.")
-            return
-        password_hash = power.password_hash or hash_password(new_password())
-        powers_repo.set_players(ctx.session, game.id, power.name, [], now=ctx.now)
-        powers_repo.set_power_password(ctx.session, game.id, power.name,
-                                       hash_password(new_password()), now=ctx.now)
-        ctx.signed = None  # the power is no longer theirs
-        ctx.results.add(f"You gave back {power.name} in {game.name}: you get a power at START "
-                        "by your preferences instead (same password).")
-    elif request is not None:
-        password_hash = request.password_hash
-    else:
-        ctx.results.add(f"{what}: refused, you have not joined {game.name}: SIGNON ?{game.name} "
-                        "<password> (or JOIN) first, on the line before.")
-        return
-    if not seated and open_seats(ctx.session, game, but=ctx.sender) <= 0:
-        ctx.results.add(f"{what}: every power in {game.name} is taken or promised.")
-        return
-    requests_repo.put(ctx.session, game.id, ctx.sender, password_hash, wanted, now=ctx.now)
-    shown = ", ".join(wanted) if wanted else "any power, at random"
-    brackets = ("; powers in brackets are taken in the order written (here every preference "
-                "has its rank)" if "[" in command.written else "")
-    ctx.results.add(f"Your preferences in {game.name}: {shown}. At START the players who gave "
-                    "preferences are taken in random order, each getting their first "
-                    f"preference still free (else a free power at random){brackets}.")
-    tell(ctx, game.gm_address, game, "a player's preferences",
-         f"{ctx.sender} gave preferences in {game.name}: {shown} (SET PREFERENCE); START "
-         "seats them by preference (ADD seats them by your choice instead).")
+        case preference_use.PreferenceRefusal.NOT_JOINED:
+            ctx.results.add(f"{what}: refused, you have not joined {game.name}: SIGNON "
+                            f"?{game.name} <password> (or JOIN) first, on the line before.")
+        case preference_use.PreferenceRefusal.ALL_PROMISED:
+            ctx.results.add(f"{what}: every power in {game.name} is taken or promised.")
+        case preference_use.Preferred(wanted=kept, gave_back=gave_back, mail=mail):
+            if gave_back is not None:
+                ctx.signed = None  # the power is no longer theirs
+                ctx.results.add(f"You gave back {gave_back} in {game.name}: you get a power at "
+                                "START by your preferences instead (same password).")
+            shown = ", ".join(kept) if kept else "any power, at random"
+            brackets = ("; powers in brackets are taken in the order written (here every "
+                        "preference has its rank)" if "[" in command.written else "")
+            ctx.results.add(f"Your preferences in {game.name}: {shown}. At START the players "
+                            "who gave preferences are taken in random order, each getting "
+                            "their first preference still free (else a free power at "
+                            f"random){brackets}.")
+            ctx.results.mail.extend(mail)
 
 
 COMMAND = CommandSpec(

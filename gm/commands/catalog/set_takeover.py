@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 from lark import Token
 
 from gm.commands.handlers.common import as_master, refresh
-from gm.commands.handlers.gm_settings import change, game_name
+from gm.commands.handlers.gm_settings import game_name
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play import takeovers
+from gm.play.game_settings import SettingsRefusal
 from gm.secret import MASK, Secret
-from gm.store.passwords import hash_password
-from gm.store.settings import TAKEOVER_KEY
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -45,15 +45,15 @@ def handle(ctx: Context, command: SetTakeover) -> None:
     signed = as_master(ctx, what)
     if signed is None:
         return
-    extra = dict(refresh(ctx, signed.game).settings.extra)
-    if command.password is None:
-        extra.pop(TAKEOVER_KEY, None)
-    else:
-        extra[TAKEOVER_KEY] = hash_password(command.password.value)
+    game = refresh(ctx, signed.game)
+    password = None if command.password is None else command.password.value
+    done = takeovers.allow_takeovers(ctx.session, game, password, now=ctx.now,
+                                     actor=ctx.sender, inbound_id=ctx.inbound_id)
     # a password: not announced (njudge announces every SET but PASSWORD and WAIT)
-    if change(ctx, what, {"takeover": command.password is not None}, told=False,
-              extra=extra) is None:
+    if done is SettingsRefusal.FINISHED:
+        ctx.results.add(f"{what}: refused, {game.name} is finished.")
         return
+    signed.game = done
     name = game_name(ctx)
     ctx.results.add(
         f"Takeovers in {name}: ON. Whoever you give the password may take over a power in "

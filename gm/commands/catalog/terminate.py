@@ -7,13 +7,11 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
-from gm.commands.handlers.game_end import tell_game_end
-from gm.commands.handlers.gm_control import set_status
+from gm.commands.handlers.gm_control import gm_game, status_changed
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.play.render import render
-from gm.store.statuses import GameStatus
+from gm.play import game_life
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -29,14 +27,16 @@ def read_terminate(c: list[Token]) -> Draft:
 
 
 def handle(ctx: Context, command: Terminate) -> None:
-    game = set_status(ctx, "TERMINATE",
-                       (GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED),
-                       GameStatus.FINISHED)
+    game = gm_game(ctx, "TERMINATE")
     if game is None:
         return
+    done = status_changed(ctx, "TERMINATE", game, game_life.terminate(
+        ctx.session, game, now=ctx.now, actor=ctx.sender, service=ctx.service,
+        inbound_id=ctx.inbound_id))
+    if done is None:
+        return
     ctx.results.add(f"{game.name} is terminated: the game is over. Every player was told.")
-    tell_game_end(ctx, game, "the game is over", render(
-        "reply/terminated.txt.j2", game=game.name, service=ctx.service))
+    ctx.results.mail.extend(done.mail)
 
 
 COMMAND = CommandSpec(

@@ -14,7 +14,7 @@ from gm.commands.handlers.common import (
     refresh,
 )
 from gm.commands.handlers.context import Context
-from gm.store import audit
+from gm.play import game_life
 from gm.store import games as games_repo
 from gm.store.rows import GameRecord, PhaseRecord
 from gm.store.statuses import GameStatus
@@ -40,19 +40,19 @@ def open_game(ctx: Context, what: str, verb: str,
     return game, phase
 
 
-def set_status(ctx: Context, what: str, src: tuple[GameStatus, ...],
-                dst: GameStatus) -> GameRecord | None:
-    """Move the GM's game from one of `src` to `dst`; the game as it was, or None if refused."""
+def gm_game(ctx: Context, what: str) -> GameRecord | None:
+    """The GM's game as it is now, or None after writing why `what` is refused."""
     signed = as_master(ctx, what)
-    if signed is None:
-        return None
-    game = refresh(ctx, signed.game)
-    if game.status not in src:
-        ctx.results.add(f"{what}: refused, {game.name} is {game.status.value}.")
-        return None
-    signed.game = games_repo.set_game_status(ctx.session, game.id, dst, now=ctx.now)
-    audit.record_action(ctx.session, actor=ctx.sender, action=what.lower(), now=ctx.now,
-                        game_id=game.id, inbound_id=ctx.inbound_id)
-    return game
+    return None if signed is None else refresh(ctx, signed.game)
 
 
+def status_changed(ctx: Context, what: str, game: GameRecord,
+                   done: game_life.LifeOutcome) -> game_life.Changed | None:
+    """The change of the GM's `game` (gm.play.game_life), the sign-on's game updated; or None
+    after writing why `what` was refused: the game's status."""
+    if isinstance(done, game_life.WrongStatus):
+        ctx.results.add(f"{what}: refused, {game.name} is {done.status.value}.")
+        return None
+    if ctx.signed is not None:
+        ctx.signed.game = done.after
+    return done

@@ -8,18 +8,15 @@ addresses; gm.commands.handlers.announce). A deadline change applies to phases o
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import timedelta
 from typing import Any
 
 from gm.commands.handlers.announce import announce
 from gm.commands.handlers.common import as_master, refresh
 from gm.commands.handlers.context import Context
+from gm.play.game_settings import SettingsRefusal, change_settings
 from gm.play.observing import MAX_OBSERVERS
-from gm.store import audit
-from gm.store import games as games_repo
 from gm.store.settings import OBSERVERS_KEY, GameSettings
-from gm.store.statuses import GameStatus
 
 
 def duration_text(span: timedelta) -> str:
@@ -51,17 +48,15 @@ def change(
     if signed is None:
         return None
     game = refresh(ctx, signed.game)
-    if game.status is GameStatus.FINISHED:
+    done = change_settings(ctx.session, game, what, details, now=ctx.now, actor=ctx.sender,
+                           inbound_id=ctx.inbound_id, **changes)
+    if done is SettingsRefusal.FINISHED:
         ctx.results.add(f"{what}: refused, {game.name} is finished.")
         return None
-    settings = dataclasses.replace(game.settings, **changes)
-    signed.game = games_repo.set_game_settings(ctx.session, game.id, settings, now=ctx.now)
-    audit.record_action(ctx.session, actor=ctx.sender, action="set", now=ctx.now,
-                        game_id=game.id, details={"setting": what, **details},
-                        inbound_id=ctx.inbound_id)
+    signed.game = done
     if told and ctx.command is not None:
         announce(ctx, game, ctx.command.line.text)
-    return settings
+    return done.settings
 
 
 def change_extra(ctx: Context, what: str, key: str, value: object,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from gm.commands.handlers.context import Context
 from gm.commands.handlers.signon import refuse
 from gm.play import signon_guard as guard
-from gm.play.signon_guard import AddressThrottled, Attempt, minutes, who
+from gm.play.signon_guard import AddressThrottled, Attempt, Throttle, minutes, who
 from gm.play.signon_locks import GM_KEY, lift
 from gm.store.rows import GameRecord
 
@@ -24,8 +24,12 @@ def refusal(ctx: Context, game: GameRecord, power: str,
     password being checked (gm.play.signon_guard.throttle), or None when it is to be checked.
     `registered`: the addresses the power (or the GM) is registered with."""
     throttled = guard.throttle(_attempt(ctx), game, power, registered)
-    if throttled is None:
-        return None
+    return None if throttled is None else throttle_words(ctx, game, power, throttled)
+
+
+def throttle_words(ctx: Context, game: GameRecord, power: str, throttled: Throttle) -> str:
+    """Why a sign-on to `power` (GM_KEY for the GM) is refused without the password being
+    checked, as the guard decided it (`throttled`)."""
     if isinstance(throttled, AddressThrottled):
         return (f"Too many wrong passwords from {ctx.sender} for {game.name}: sign-ons to "
                 f"{game.name} from this address are refused without checking the password "

@@ -6,16 +6,11 @@ own password."""
 
 from __future__ import annotations
 
+from gm.play.takeovers import vacant
 from gm.store.passwords import verify_password
 from gm.store.rows import GameRecord, PowerRecord
 from gm.store.settings import TAKEOVER_KEY
-from gm.store.statuses import GameStatus, PowerStatus
-
-
-def vacant(power: PowerRecord) -> bool:
-    """A power in civil disorder, or one still played by nobody."""
-    return power.status is PowerStatus.CIVIL_DISORDER or (
-        not power.addresses and power.status is PowerStatus.PLAYING)
+from gm.store.statuses import GameStatus
 
 
 def takeover_hint(game: GameRecord, power: PowerRecord | None, password: str) -> str | None:
