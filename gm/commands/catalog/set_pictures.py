@@ -9,7 +9,6 @@ choices in the game's settings document.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -20,9 +19,9 @@ from gm.commands.handlers.gm_settings import change, game_name
 from gm.commands.reading import Draft
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.game_settings import SettingsRefusal, change_settings
 from gm.play.observers import observers
 from gm.play.picture_choice import with_choice
-from gm.store import audit
 from gm.store import games as games_repo
 from gm.store.statuses import GameStatus
 
@@ -92,13 +91,12 @@ def _reader_game(ctx: Context, what: str) -> GameRecord | None:
 
 
 def _store(ctx: Context, game: GameRecord, mode: Mode, what: str) -> None:
-    settings = dataclasses.replace(game.settings, extra=with_choice(game, ctx.sender, mode))
-    stored = games_repo.set_game_settings(ctx.session, game.id, settings, now=ctx.now)
+    stored = change_settings(ctx.session, game, what, {"address": ctx.sender}, now=ctx.now,
+                             actor=ctx.sender, inbound_id=ctx.inbound_id,
+                             extra=with_choice(game, ctx.sender, mode))
+    assert not isinstance(stored, SettingsRefusal)  # a finished game was refused above
     if ctx.signed is not None:
         ctx.signed.game = stored
-    audit.record_action(ctx.session, actor=ctx.sender, action="set", now=ctx.now,
-                        game_id=game.id, details={"setting": what, "address": ctx.sender},
-                        inbound_id=ctx.inbound_id)
     ctx.results.add(f"Your reports of {game.name} (to {ctx.sender}) carry {WHAT[mode]} from "
                     "now on.")
 

@@ -15,9 +15,8 @@ from gm.commands.handlers.gm_settings import change
 from gm.commands.reading import Draft, Invalid, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
+from gm.play.game_settings import SettingsRefusal, change_settings
 from gm.play.stand_in import policy_for, with_choice
-from gm.store import audit
-from gm.store import games as games_repo
 from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
@@ -101,16 +100,14 @@ def _player(ctx: Context, command: SetStandIn) -> None:
     if game.status is GameStatus.FINISHED:
         ctx.results.add(f"SET STANDIN: refused, {game.name} is finished.")
         return
-    import dataclasses
-
-    extra = with_choice(game.settings, f"!{signed.power}", command.policy)
-    settings = dataclasses.replace(game.settings, extra=extra)
-    signed.game = games_repo.set_game_settings(ctx.session, game.id, settings, now=ctx.now)
-    audit.record_action(ctx.session, actor=ctx.sender, action="set", now=ctx.now,
-                        game_id=game.id, details={"setting": "SET STANDIN",
-                                                  "power": signed.power,
-                                                  "standin": _word(command.policy)},
-                        inbound_id=ctx.inbound_id)
+    stored = change_settings(
+        ctx.session, game, "SET STANDIN",
+        {"power": signed.power, "standin": _word(command.policy)}, now=ctx.now,
+        actor=ctx.sender, inbound_id=ctx.inbound_id,
+        extra=with_choice(game.settings, f"!{signed.power}", command.policy))
+    assert not isinstance(stored, SettingsRefusal)  # a finished game was refused above
+    signed.game = stored
+    settings = stored.settings
     ctx.results.add(f"Stand-in for {signed.power} in {game.name} when you send no orders "
                     f"(while away, or late): {SAID[policy_for(settings, signed.power)]}"
                     + (" (the GM's choice)." if command.policy is None else "."))
