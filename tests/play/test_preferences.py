@@ -89,3 +89,35 @@ def test_the_refusals(database: Database) -> None:
     assert prefer(database, full, ["Italy"]) is preferences.PreferenceRefusal.ALL_PROMISED
     assert prefer(database, game_id, ["Italy"], actor="x@example.org") \
         is preferences.PreferenceRefusal.NOT_JOINED
+
+
+def join(database: Database, game_id: int, wanted: list[str], actor: str = PLAYER,
+         ) -> preferences.JoinedPreferring | preferences.PlaysAlready | preferences.JoinRefusal:
+    with database.transaction() as s:
+        game = games_repo.get_game(s, game_id)
+        return preferences.join_preferring(s, game, wanted, "secret", now=NOW, actor=actor)
+
+
+def test_join_preferring_keeps_the_request_then_replaces_it(database: Database) -> None:
+    game_id = forming(database, "eta")
+    first = join(database, game_id, ["Italy", "Turkey"])
+    assert first == preferences.JoinedPreferring(("Italy", "Turkey"), replaced=False)
+    again = join(database, game_id, ["Russia"])
+    assert again == preferences.JoinedPreferring(("Russia",), replaced=True)
+    with database.read() as s:
+        (request,) = requests_repo.requests_for(s, game_id)
+        assert request.address == PLAYER and request.preferences == ("Russia",)
+        assert verify_password("secret", request.password_hash)
+
+
+def test_join_preferring_refuses_a_player_of_the_game_and_a_full_game(
+        database: Database) -> None:
+    game_id = forming(database, "theta", taken={"France": PLAYER})
+    assert join(database, game_id, ["Italy"]) == preferences.PlaysAlready("France")
+    powers = get_variant("standard").power_names
+    full = forming(database, "iota", taken={p: f"p{n}@example.org" for n, p in
+                                            enumerate(powers)})
+    assert join(database, full, ["Italy"]) is preferences.JoinRefusal.ALL_PROMISED
+    with database.read() as s:
+        assert requests_repo.requests_for(s, game_id) == []
+        assert requests_repo.requests_for(s, full) == []

@@ -13,12 +13,10 @@ from gm.commands.handlers.reliability import join_refused, record_for_gm
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.play.joining import ONE_POWER_RULE, multiple_allowed, open_seats
+from gm.play.joining import ONE_POWER_RULE
+from gm.play.preferences import JoinedPreferring, JoinRefusal, PlaysAlready, join_preferring
 from gm.secret import MASK, Secret
 from gm.store import games as games_repo
-from gm.store import join_requests as requests_repo
-from gm.store import powers as powers_repo
-from gm.store.passwords import hash_password
 from gm.store.statuses import GameStatus
 
 if TYPE_CHECKING:
@@ -63,24 +61,23 @@ def handle(ctx: Context, command: JoinPrefer) -> None:
             return
         if power.name not in wanted:
             wanted.append(power.name)
-    played = [p.name for p in powers_repo.powers_played_by(ctx.session, ctx.sender)
-              if p.game_id == game.id]
-    if played and not multiple_allowed(game):
-        ctx.results.add(f"JOIN: you play {played[0]} in {game.name} already: "
+    joined = join_preferring(ctx.session, game, wanted, command.password.value, now=ctx.now,
+                             actor=ctx.sender)
+    if isinstance(joined, PlaysAlready):
+        ctx.results.add(f"JOIN: you play {joined.power} in {game.name} already: "
                         f"{ONE_POWER_RULE}.")
         return
-    if open_seats(ctx.session, game, but=ctx.sender) <= 0:
+    if joined is JoinRefusal.ALL_PROMISED:
         ctx.results.add(f"JOIN: every power in {game.name} is taken or promised to a player "
                         "who joined before you.")
         return
-    new = requests_repo.put(ctx.session, game.id, ctx.sender,
-                            hash_password(command.password.value), wanted, now=ctx.now)
+    assert isinstance(joined, JoinedPreferring)
     ctx.results.add(f"You joined {game.name}; at START you get a power by your preferences: "
                     f"{', '.join(wanted)}. (The players who joined with preferences are taken "
                     "in random order, each getting their first preference still free, or a "
                     "free power at random.) The start mail names your power; sign on with it "
                     "and your password.")
-    if not new:
+    if joined.replaced:
         ctx.results.add("(Your earlier preferences and password for this game are replaced.)")
     tell(ctx, game.gm_address, game, "a player joined with preferences",
          f"{ctx.sender} joined {game.name}, preferring {', '.join(wanted)}; START seats them "
