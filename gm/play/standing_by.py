@@ -12,6 +12,7 @@ from enum import StrEnum
 from sqlalchemy.orm import Session
 
 from gm.mail.compose import build_subject
+from gm.store import audit
 from gm.store import powers as powers_repo
 from gm.store import standby as standby_repo
 from gm.store.outgoing import Outgoing
@@ -76,6 +77,24 @@ def withdraw(session: Session, game: GameRecord | None, actor: str) -> int:
     if game is None:
         return standby_repo.withdraw_all(session, actor)
     return 1 if standby_repo.withdraw(session, actor, game.id) else 0
+
+
+def took_over_from_standby(session: Session, game: GameRecord, address: str, *,
+                           now: datetime, actor: str, inbound_id: int | None = None,
+                           ) -> str | None:
+    """REPLACE <power> STANDBY, once the replacement is done: the power `address` (the first
+    standing by) now plays in `game`, their offers (for the game and for any) withdrawn and
+    the change logged; None when they play no power there (the replacement was refused)."""
+    power = next((p for p in powers_repo.powers_played_by(session, address)
+                  if p.game_id == game.id), None)
+    if power is None:
+        return None
+    standby_repo.withdraw(session, address, game.id)
+    standby_repo.withdraw(session, address, None)
+    audit.record_action(session, actor=actor, action="replace from standby", now=now,
+                        game_id=game.id, details={"power": power.name, "address": address},
+                        inbound_id=inbound_id)
+    return power.name
 
 
 def standing_by(session: Session, game_id: int) -> list[str]:

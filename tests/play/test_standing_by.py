@@ -58,3 +58,23 @@ def test_an_offer_for_any_game_stands_for_every_game_and_is_withdrawn_whole(
         assert standing_by.standing_by(s, game_id) == [KEEN]
         assert standing_by.withdraw(s, None, KEEN) == 1
         assert standing_by.standing_by(s, game_id) == []
+
+
+def test_one_who_took_a_power_from_the_list_is_off_it_and_logged(database: Database) -> None:
+    from gm.store import audit
+    from gm.store import powers as powers_repo
+
+    game_id = new_game(database, "gamma", opened=T0, deadline=T0 + timedelta(hours=48))
+    with database.transaction() as s:
+        game = games_repo.get_game(s, game_id)
+        standing_by.stand_by(s, game, KEEN, now=NOW, service="Judge")
+        standing_by.stand_by(s, None, KEEN, now=NOW, service="Judge")
+        # not yet seated (REPLACE refused): nothing withdrawn, nothing logged
+        assert standing_by.took_over_from_standby(s, game, KEEN, now=NOW, actor=GM) is None
+        assert standing_by.standing_by(s, game_id) == [KEEN]
+        powers_repo.set_players(s, game_id, "Italy", [KEEN], now=NOW)
+        assert standing_by.took_over_from_standby(s, game, KEEN, now=NOW, actor=GM) == "Italy"
+        assert standing_by.standing_by(s, game_id) == []
+        assert standing_by.withdraw(s, None, KEEN) == 0  # the offer for any game is gone too
+        (entry,) = audit.audit_log(s, game_id=game_id, action="replace from standby")
+        assert entry.details == {"power": "Italy", "address": KEEN}

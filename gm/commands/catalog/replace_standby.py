@@ -12,10 +12,7 @@ from gm.commands.handlers.seats import replace_player
 from gm.commands.reading import Draft, joined
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.play.standing_by import standing_by
-from gm.store import audit
-from gm.store import powers as powers_repo
-from gm.store import standby as standby_repo
+from gm.play.standing_by import standing_by, took_over_from_standby
 
 if TYPE_CHECKING:
     from gm.commands.handlers.context import Context
@@ -46,16 +43,9 @@ def handle(ctx: Context, command: ReplaceFromStandby) -> None:
         return
     chosen = ready[0]
     replace_player(ctx, command.power, chosen, None)
-    power = next((p for p in powers_repo.powers_played_by(ctx.session, chosen)
-                  if p.game_id == game.id), None)
-    if power is None:  # REPLACE refused it, and said why
-        return
-    standby_repo.withdraw(ctx.session, chosen, game.id)
-    standby_repo.withdraw(ctx.session, chosen, None)
-    audit.record_action(ctx.session, actor=ctx.sender, action="replace from standby",
-                        now=ctx.now, game_id=game.id,
-                        details={"power": power.name, "address": chosen},
-                        inbound_id=ctx.inbound_id)
+    if took_over_from_standby(ctx.session, game, chosen, now=ctx.now, actor=ctx.sender,
+                              inbound_id=ctx.inbound_id) is None:
+        return  # REPLACE refused it, and said why
     ctx.results.add(f"({chosen} was the first standing by; their offers are withdrawn.)")
 
 
