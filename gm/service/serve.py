@@ -182,6 +182,11 @@ class Service:
         self._wake = asyncio.Event()  # replies were queued: the drain loop sends them now
         self._closing: asyncio.Task[None] | None = None
         self._committed: list[str] = []  # ingested, not yet marked processed at the source
+        # no message in hand (being stored, or stored and not yet among `_committed`): the
+        # source is closed only then, so that a message stored as the stop comes is marked
+        # processed, not told to come again (LMTP: a 451 for mail already answered)
+        self._between = asyncio.Event()
+        self._between.set()
         self._marking: asyncio.Task[None] | None = None  # the last marks being stored
         self._unsent = 0  # messages ingested since the sender was last woken
         self._woken = False  # the sender was woken for a reply (the first goes out at once)
@@ -214,6 +219,7 @@ class Service:
             self._closing = asyncio.get_running_loop().create_task(self._close_source())
 
     async def _close_source(self) -> None:
+        await self._between.wait()
         await self._mark_committed()
         await self._marks_stored()
         await self.source.close()
@@ -319,13 +325,17 @@ class Service:
                     if not self._mails_waiting(queue):
                         await self._mark_committed()
                     continue
-                result = await self._in_db(partial(_ingest_safely, self.db, mail,
-                                                   config=self.config, clock=self.clock))
-                if result is not None:
-                    self._committed.append(mail.id)
-                    self._unstored.discard(mail.id)
-                else:
-                    self._unstored.add(mail.id)
+                self._between.clear()
+                try:
+                    result = await self._in_db(partial(_ingest_safely, self.db, mail,
+                                                       config=self.config, clock=self.clock))
+                    if result is not None:
+                        self._committed.append(mail.id)
+                        self._unstored.discard(mail.id)
+                    else:
+                        self._unstored.add(mail.id)
+                finally:
+                    self._between.set()
                 self._unsent += 1
                 self._tick_soon()  # a phase every power is ready in may be processed early
                 waiting = self._mails_waiting(queue)

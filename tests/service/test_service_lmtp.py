@@ -10,9 +10,13 @@ import asyncio
 import smtplib
 import subprocess
 import sys
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import gm.service.serve as serve_module
 from gm.config import Config, LmtpConfig
 from gm.service.clock import FixedClock, SystemClock
 from gm.service.serve import Service
@@ -99,3 +103,47 @@ async def test_mail_queued_by_gm_ingest_beside_the_service_is_sent_at_once(
         assert done.returncode == 0, done.stderr.decode()
         await until(lambda: _replies(config.maildir.outbox) == 1, "the reply sent at once")
     assert not (tmp_path / "sender.wake").exists()
+
+
+class _StopAfterIngest(ThreadPoolExecutor):
+    """The service's database thread, which asks the service to stop (as SIGTERM does) the
+    moment a message's ingest has committed, before the run loop hears of it: the stop
+    comes between the message's storing and its marking."""
+
+    def __init__(self) -> None:
+        super().__init__(1, thread_name_prefix="gm-db")
+        self.stop: Callable[[], None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        if getattr(fn, "func", None) is not serve_module._ingest_safely:
+            return super().submit(fn, *args, **kwargs)
+
+        def ingest_then_stop() -> Any:
+            result = fn(*args, **kwargs)
+            assert self.loop is not None and self.stop is not None
+            self.loop.call_soon_threadsafe(self.stop)
+            return result
+
+        return super().submit(ingest_then_stop)
+
+
+async def test_a_stop_as_a_message_is_stored_answers_it_stored_not_come_again(
+        database: Database, tmp_path: Path) -> None:
+    """A stop (SIGTERM) that comes while a delivered message is being stored waits for it:
+    the mail server is told 250 (stored), not 451 (deliver again later), which would have it
+    delivered again and answered "already read" on the next start."""
+    config = replace(maildir_config(tmp_path), lmtp=LmtpConfig(path=tmp_path / "lmtp.sock"),
+                     poll_interval=3600)
+    db_thread = _StopAfterIngest()
+    service = Service(database, config, clock=FixedClock(START), tick_every=None,
+                      db_thread=db_thread)
+    db_thread.stop, db_thread.loop = service.stop, asyncio.get_running_loop()
+    run = asyncio.create_task(service.run())
+    await until(lambda: (tmp_path / "lmtp.sock").exists(), "LMTP socket")
+    refused = await asyncio.to_thread(
+        _deliver, tmp_path / "lmtp.sock", message(GM, "HELP", message_id="<l9@example.org>"))
+    assert refused == {}  # 250: smtplib raises SMTPDataError on a 451
+    await asyncio.wait_for(run, 60)
+    with database.read() as s:
+        assert [r.message_id for r in inbound_repo.list_inbound(s)] == ["<l9@example.org>"]
