@@ -107,7 +107,11 @@ def settled(db: Database, postfix: PostfixServer) -> bool:
 
 
 def set_up(served: Served, postfix: PostfixServer, italy: str = PLAYERS["Italy"]) -> None:
-    """The GM creates and starts the game by mail through Postfix; the reply comes back."""
+    """The GM creates and starts the game by mail through Postfix, once gm listens (else
+    the first delivery is refused and the message waits for Postfix's next run of its
+    deferred queue); the reply comes back."""
+    served.wait(lambda: "taking mail over LMTP" in served.log.read_text(errors="replace"),
+                "gm serve listening on LMTP")
     postfix.submit(GM, [SERVICE], message(GM, setup_mail(italy), message_id="<setup@x.org>"))
     served.wait(lambda: bool(replies_to(postfix, GM, "<setup@x.org>")), "the GM's reply")
 
