@@ -144,7 +144,7 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
         children = list(root)
         start = 0 if kept is None else kept.elements
         if key is not None and kept is None:  # the board first, kept for the next pictures
-            board = len(ElementTree.fromstring(svg[:cut] + "</svg>"))
+            board = _board_elements(children, svg, cut)
             for child in children[:board]:
                 painter.draw(child, style, canvas)
             kept = Board(pixels.copy(), board)
@@ -161,6 +161,16 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
         raise Undrawable(f"the SVG cannot be drawn: {exc!r}") from exc
     del canvas, surface
     return Painted(pixels, width, height, kept)
+
+
+def _board_elements(children: list[ElementTree.Element], svg: str, cut: int) -> int:
+    """How many of the SVG's top elements lie before `cut` (where the centres' group opens):
+    the place of the first top group of centres, or (should that group not be a top one)
+    the elements of the text before it, read again."""
+    for i, child in enumerate(children):
+        if child.tag == _NS + "g" and child.attrib.get("class") == "centres":
+            return i
+    return len(ElementTree.fromstring(svg[:cut] + "</svg>"))
 
 
 def _source(svg: str, element: ElementTree.Element) -> str | None:
