@@ -108,7 +108,8 @@ def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
         return np.empty(0, np.uint8), palette
     starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
     lengths = np.diff(np.append(starts, values.size))
-    distinct, which = np.unique(values[starts], return_inverse=True)  # the runs' colours
+    colours = values[starts]  # each run's colour
+    distinct, which = np.unique(colours, return_inverse=True)
     which = which.reshape(-1)
     at = np.searchsorted(named, distinct)
     np.minimum(at, max(0, len(named) - 1), out=at)
@@ -136,9 +137,9 @@ def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
         if room < 1:
             raise _Crowded
         shaded_runs = rest[which]
-        shaded = np.repeat(shaded_runs, lengths)  # each pixel counted by the quantiser
-        quantised, extra = quantise(values[shaded].view(np.uint8).reshape(1, -1, 4), room)
         counts = lengths[shaded_runs]
+        shaded = np.repeat(colours[shaded_runs], counts)  # each pixel counted by the quantiser
+        quantised, extra = quantise(shaded.view(np.uint8).reshape(1, -1, 4), room)
         more = np.empty(distinct.shape, np.uint8)  # each shade's bucket: its runs' first pixel's
         more[which[shaded_runs]] = quantised.reshape(-1)[np.cumsum(counts) - counts]
         more = more[rest] + len(palette)
