@@ -198,10 +198,10 @@ class MaildirSink:
         if not isinstance(message, RawMessage):
             message = to_raw(message)  # no Bcc, as an SMTP server would not show it
         name = self._name(message)
-        return_path = f"Return-Path: <{envelope_from or message.sender}>\r\n".encode()
-        data = return_path + message.data
-        if not await asyncio.to_thread(self._write, name,
-                                       data.replace(b"\r\n", b"\n")):  # stored: LF
+        return_path = f"Return-Path: <{envelope_from or message.sender}>\r\n".encode().replace(
+            b"\r\n", b"\n")
+        lf = message.lf if message.lf is not None else message.data.replace(b"\r\n", b"\n")
+        if not await asyncio.to_thread(self._write, name, return_path + lf):  # stored: LF
             log.info("Maildir %s: %s is already in the outbox", self.path, name)
         return SendReport(message_id=message.message_id or None, accepted=message.recipients)
 

@@ -70,12 +70,15 @@ class SendReport:
 @dataclass(frozen=True)
 class RawMessage:
     """A message serialised already (CRLF line ends; gm.mail.compose.compose_plain makes them):
-    its Message-ID, its From addr-spec, its recipients and its bytes."""
+    its Message-ID, its From addr-spec, its recipients and its bytes; `lf`: the same bytes with
+    LF line ends (as a Maildir stores them), where its writer made them from parts it keeps
+    (gm.service.shared_compose), else None."""
 
     message_id: str
     sender: str
     recipients: tuple[str, ...]
     data: bytes
+    lf: bytes | None = field(default=None, compare=False, repr=False)
 
 
 OutgoingMessage = EmailMessage | RawMessage

@@ -103,9 +103,12 @@ class Painted:
 
 
 def paint_on_board(svg: str, zoom: float) -> Painted:
-    """paint_rgba, with the board the picture was painted on."""
+    """paint_rgba, with the board the picture was painted on. The SVG is read without its
+    board (`_after_board`): on a kept board that text is not read at all."""
+    cut = svg.find(_BOARD_END)
+    light = None if cut < 0 else _after_board(svg, cut)
     try:
-        root = ElementTree.fromstring(svg)
+        root = light[0] if light is not None else ElementTree.fromstring(svg)
     except ElementTree.ParseError as exc:
         raise Undrawable(f"the SVG cannot be read: {exc}") from exc
     if root.tag != _NS + "svg":
@@ -119,7 +122,6 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
         raise Undrawable(f"the SVG has no readable size: {exc}") from exc
     if not (0 < width <= 10_000 and 0 < height <= 10_000) or len(box) != 4:
         raise Undrawable(f"the SVG's size cannot be drawn: {width}x{height}")
-    cut = svg.find(_BOARD_END)
     base = None if cut < 0 else _board_key(svg[:cut], zoom, height / box[3])
     key = None if base is None else (base, height)
     kept = None if key is None else _boards.get(key)
@@ -142,15 +144,20 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
         painter.patterns(root)
         style = painter.style(root, _DEFAULT)
         children = list(root)
-        start = 0 if kept is None else kept.elements
+        start = 0 if kept is None else kept.elements if light is None else light[1]
         if key is not None and kept is None:  # the board first, kept for the next pictures
-            board = len(ElementTree.fromstring(svg[:cut] + "</svg>"))
-            for child in children[:board]:
+            if light is None:
+                board = _board_elements(children, svg, cut)
+                drawn = children[:board]
+            else:  # the board's text read alone
+                drawn = list(ElementTree.fromstring(svg[:cut] + "</svg>"))
+                board = len(drawn)
+            for child in drawn:
                 painter.draw(child, style, canvas)
             kept = Board(pixels.copy(), board)
             _boards.put(key, kept)
             _boards.painted += 1
-            start = board
+            start = board if light is None else light[1]
         for child in children[start:]:
             if child.attrib.get("class") in LAYERED and "transform" not in child.attrib:
                 _kept_layer(child, style, painter, (width, height, tuple(box)),
@@ -161,6 +168,32 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
         raise Undrawable(f"the SVG cannot be drawn: {exc!r}") from exc
     del canvas, surface
     return Painted(pixels, width, height, kept)
+
+
+def _after_board(svg: str, cut: int) -> tuple[ElementTree.Element, int] | None:
+    """The SVG read without its board (what lies between its definitions and `cut`, where
+    the centres' group opens), and how many of its top elements come before that group (its
+    title, its definitions); None where no definitions come before the board or the text so
+    cut cannot be read."""
+    end = svg.rfind("</defs>", 0, cut)
+    if end < 0:
+        return None
+    head = svg[:end + len("</defs>")]
+    try:
+        return ElementTree.fromstring(head + svg[cut:]), len(ElementTree.fromstring(
+            head + "</svg>"))
+    except ElementTree.ParseError:
+        return None
+
+
+def _board_elements(children: list[ElementTree.Element], svg: str, cut: int) -> int:
+    """How many of the SVG's top elements lie before `cut` (where the centres' group opens):
+    the place of the first top group of centres, or (should that group not be a top one)
+    the elements of the text before it, read again."""
+    for i, child in enumerate(children):
+        if child.tag == _NS + "g" and child.attrib.get("class") == "centres":
+            return i
+    return len(ElementTree.fromstring(svg[:cut] + "</svg>"))
 
 
 def _source(svg: str, element: ElementTree.Element) -> str | None:

@@ -54,25 +54,39 @@ def on_board(pixels: np.ndarray[Any, np.dtype[np.uint8]], width: int, height: in
     in the colours left. A pixel of a colour `svg` names has exactly that colour; the others
     (the shades along edges and letters) are quantised. None when the SVG names too many
     colours to leave room for the shades."""
+    found = rows_on_board(pixels, width, height, board, derived, svg)
+    return None if found is None else (found[0][:, 1:], found[1])
+
+
+def rows_on_board(pixels: np.ndarray[Any, np.dtype[np.uint8]], width: int, height: int,
+                  board: np.ndarray[Any, np.dtype[np.uint8]], derived: dict[str, Any], svg: str
+                  ) -> tuple[Indices, Colours] | None:
+    """on_board's indices as a PNG's rows (height x width + 1), each behind its filter byte
+    (0: none), as gm.pictures.png deflates them: the board's rows laid out so once, kept in
+    `derived`, and each picture's a copy of them with its changed pixels written in (no other
+    copy of the picture's indices)."""
     named = _packed(named_colours(svg))
     try:
         if "palette" not in derived:
-            derived["palette"] = _indexed(board.reshape(-1).view(np.uint32), named,
-                                          np.empty((0, 3), np.int16), BOARD_COLOURS)
+            found = _indexed(board.reshape(-1).view(np.uint32), named,
+                             np.empty((0, 3), np.int16), BOARD_COLOURS)
+            rows = np.zeros((height, width + 1), np.uint8)
+            rows[:, 1:] = found[0].reshape(height, width)
+            derived["palette"] = (rows, found[1])
         kept: tuple[Indices, Colours] | None = derived["palette"]
         if kept is None:
             return None
-        indices, palette = kept
+        rows, palette = kept
         now = pixels.reshape(-1).view(np.uint32)  # one RGBA pixel a value
         changed = np.flatnonzero(now != board.reshape(-1).view(np.uint32))
-        indices = indices.reshape(height, width).copy()
+        rows = rows.copy()
         if changed.size:
             more, palette = _indexed(now[changed], named, palette, COLOURS)
-            indices.reshape(-1)[changed] = more
+            rows.reshape(-1)[changed + changed // width + 1] = more  # past the filter bytes
     except _Crowded:
         derived.setdefault("palette", None)
         return None
-    return indices, palette
+    return rows, palette
 
 
 def _packed(colours: Colours) -> np.ndarray[Any, np.dtype[np.uint32]]:
@@ -94,7 +108,8 @@ def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
         return np.empty(0, np.uint8), palette
     starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
     lengths = np.diff(np.append(starts, values.size))
-    distinct, which = np.unique(values[starts], return_inverse=True)  # the runs' colours
+    colours = values[starts]  # each run's colour
+    distinct, which = np.unique(colours, return_inverse=True)
     which = which.reshape(-1)
     at = np.searchsorted(named, distinct)
     np.minimum(at, max(0, len(named) - 1), out=at)
@@ -122,9 +137,9 @@ def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
         if room < 1:
             raise _Crowded
         shaded_runs = rest[which]
-        shaded = np.repeat(shaded_runs, lengths)  # each pixel counted by the quantiser
-        quantised, extra = quantise(values[shaded].view(np.uint8).reshape(1, -1, 4), room)
         counts = lengths[shaded_runs]
+        shaded = np.repeat(colours[shaded_runs], counts)  # each pixel counted by the quantiser
+        quantised, extra = quantise(shaded.view(np.uint8).reshape(1, -1, 4), room)
         more = np.empty(distinct.shape, np.uint8)  # each shade's bucket: its runs' first pixel's
         more[which[shaded_runs]] = quantised.reshape(-1)[np.cumsum(counts) - counts]
         more = more[rest] + len(palette)

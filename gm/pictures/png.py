@@ -46,7 +46,7 @@ import resvg
 from isal import isal_zlib
 from PIL import Image
 
-from gm.pictures.palette import COLOURS, SNAP, on_board, quantise, snapped
+from gm.pictures.palette import COLOURS, SNAP, quantise, rows_on_board, snapped
 
 log = logging.getLogger(__name__)
 
@@ -134,12 +134,12 @@ def _skia_indexed(svg: str, zoom: float) -> bytes:
         raise PictureError("Skia cannot be loaded here")
     painted = paint.paint_on_board(svg, zoom)
     board = painted.board
-    found = None if board is None else on_board(
+    found = None if board is None else rows_on_board(
         painted.pixels, painted.width, painted.height, board.pixels, board.derived, svg)
     if found is None:
         return index_png(Image.frombuffer("RGBA", (painted.width, painted.height),
                                           painted.pixels, "raw", "RGBA", 0, 1), svg)
-    return encode_indexed(found[0], snapped(found[1], svg))
+    return _encode_rows(found[0], snapped(found[1], svg))
 
 
 def encode_rgba(pixels: object, width: int, height: int) -> bytes:
@@ -169,9 +169,15 @@ def encode_indexed(indices: np.ndarray[Any, np.dtype[np.uint8]], palette: bytes)
     Pillow writes it) in half the time. (ISA-L's fastest level is faster still, but its files
     are an eighth larger: a player's mailbox pays for every report.)"""
     height, width = indices.shape
-    used = min(256, len(palette) // 3, int(indices.max()) + 1 if indices.size else 1)
     rows = np.zeros((height, width + 1), np.uint8)  # each row behind its filter byte (0: none)
     rows[:, 1:] = indices
+    return _encode_rows(rows, palette)
+
+
+def _encode_rows(rows: np.ndarray[Any, np.dtype[np.uint8]], palette: bytes) -> bytes:
+    """encode_indexed of rows laid out already, each behind its filter byte (0)."""
+    height, width = rows.shape[0], rows.shape[1] - 1
+    used = min(256, len(palette) // 3, int(rows.max()) + 1 if rows.size else 1)
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette
     return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", palette[:used * 3]),
                      _chunk(b"IDAT", bytes(deflate.zlib_compress(rows, 6))),

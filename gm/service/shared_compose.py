@@ -11,7 +11,10 @@ policy, or as it writes them: gm.mail.text_parts; the message reads exactly as o
 whole). The GM's copy, whose HTML alone differs (a word on the press the players saw), is
 written from the players' too, its HTML part written as the package writes it
 (gm.mail.compose_direct.html_body). The copies share their MIME boundaries: random, and
-chosen after their content was fixed.
+chosen after their content was fixed. A copy written from the kept bytes carries its LF form
+too (gm.mail.transport.RawMessage.lf, what a Maildir stores), made from the kept parts' LF
+forms, each converted once for all the copies: the same bytes as converting the whole copy,
+as no part ends with a CR before a joint beginning with an LF.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from email.headerregistry import Address
 from email.message import EmailMessage
+from typing import cast
 
 from gm.mail.compose import Attachment, checked_message_id, header_fields, to_raw
 from gm.mail.compose_direct import html_body
@@ -77,8 +81,8 @@ class SharedComposer:
 
     def __init__(self, size: int = 4) -> None:
         self.size = size
-        self.kept: OrderedDict[Hashable, tuple[list[bytes], bytes, str, str | None]] = (
-            OrderedDict())
+        self.kept: OrderedDict[Hashable, tuple[list[bytes], bytes, str, str | None,
+                                               dict[str, object]]] = OrderedDict()
         self.composed = 0  # messages the email package built whole (the others written here)
         self.text_parts = TextParts()  # each copy's own text part (its calendar entry)
 
@@ -95,10 +99,11 @@ class SharedComposer:
         kept = self.kept.get(key)
         written = None
         if kept is not None and to:
-            fields, body, sender, kept_html = kept
+            fields, body, sender, kept_html, lf = kept
             ours = body if html == kept_html else _other_html(fields, body, kept_html, html)
             if ours is not None:
-                written = self._write((fields, ours, sender), to, message_id, own)
+                written = self._write((fields, ours, sender), to, message_id, own,
+                                      lf if ours is body else {})
         if written is not None:
             self.kept.move_to_end(key)
             return written
@@ -106,7 +111,7 @@ class SharedComposer:
         head, _, body = raw.data.partition(_END)
         fields = _fields(head)
         if sorted(n for n in map(_name, fields) if n in _OWN) == sorted(_OWN):
-            self.kept[key] = (fields, body, raw.sender, html)
+            self.kept[key] = (fields, body, raw.sender, html, {})
             while len(self.kept) > self.size:
                 self.kept.popitem(last=False)
         self.composed += 1
@@ -114,23 +119,41 @@ class SharedComposer:
 
     @staticmethod
     def _write(kept: tuple[list[bytes], bytes, str], to: Sequence[Address], message_id: str,
-               own: Sequence[Own]) -> RawMessage | None:
+               own: Sequence[Own], lf: dict[str, object]) -> RawMessage | None:
+        """The copy to `to` of the `kept` message; `lf`: the kept body's LF forms, made
+        here once (its pieces', or the whole body's) and kept for the next copies (an empty
+        dict for a body written anew)."""
         fields, body, sender = kept
         if own:
             split = _parts(fields, body)
             if split is None:
                 return None
             delimiter, pieces = split
+            if "pieces" not in lf:
+                lf["pieces"] = [_lf(piece) for piece in pieces]
+            pieces_lf = list(cast("list[bytes]", lf["pieces"]))
             for part in own:
                 if part.index + 1 >= len(pieces) - 1:
                     return None
                 pieces[part.index + 1] = b"\r\n" + part.write()
+                pieces_lf[part.index + 1] = _lf(pieces[part.index + 1])
             body = delimiter.join(pieces)[2:]
+            body_lf = _lf(delimiter).join(pieces_lf)[1:]
+        else:
+            if "body" not in lf:
+                lf["body"] = _lf(body)
+            body_lf = cast(bytes, lf["body"])
         mid = checked_message_id(message_id)
         new = {_name(f): f for f in _fields(header_fields([("To", list(to)),
                                                             ("Message-ID", mid)]))}
         head = b"\r\n".join(new.get(_name(f), f) for f in fields)
-        return RawMessage(mid, sender, tuple(a.addr_spec for a in to), head + _END + body)
+        return RawMessage(mid, sender, tuple(a.addr_spec for a in to), head + _END + body,
+                          lf=_lf(head) + b"\n\n" + body_lf)
+
+
+def _lf(data: bytes) -> bytes:
+    """`data` with LF line ends (a Maildir's)."""
+    return data.replace(b"\r\n", b"\n")
 
 
 def _other_html(fields: list[bytes], body: bytes, html: str | None, other: str | None

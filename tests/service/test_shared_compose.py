@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
+from dataclasses import replace
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from pathlib import Path
 
 from gm.mail.compose import to_raw
+from gm.mail.maildir import MaildirSink
 from gm.mail.transport import RawMessage
 from gm.service.sender import compose
 from gm.service.shared_compose import SharedComposer
@@ -108,3 +111,38 @@ def test_an_html_written_otherwise_is_composed_anew(tmp_path: Path) -> None:
     whole = compose(_report(2, ("gm@example.org",), power="GM", html=gm_html), config)
     assert not isinstance(whole, RawMessage)
     assert _BOUNDARY.sub(b"B", gm.data) == _BOUNDARY.sub(b"B", to_raw(whole).data)
+
+
+async def test_copies_are_stored_as_their_crlf_bytes_would_be(tmp_path: Path) -> None:
+    """A copy written from the kept bytes carries its LF form (made from the kept parts'):
+    the same bytes as its CRLF data converted whole, and a Maildir stores exactly those."""
+    config = maildir_config(tmp_path)
+    shared = SharedComposer()
+    html = ("<p>Résultats de la saison, assez longs pour que la ligne soit coupée en quoted-"
+            "printable</p><img src=\"cid:orders.png@gm\">\n")
+    first = compose(_report(1, ("france@example.org",), html=html), config, shared)
+    copies = [compose(_report(2, RECIPIENTS, power="England", html=html), config, shared),
+              compose(_report(3, ("gm@example.org",), power="GM",
+                              html=html + "<p>GM: the players got this report.</p>\n"),
+                      config, shared),
+              compose(_report(4, ("italy@example.org",), power="Italy", html=html), config,
+                      shared)]
+    assert shared.composed == 1
+    assert isinstance(first, RawMessage) and first.lf is None  # composed whole: none made
+    written = [c for c in copies if isinstance(c, RawMessage) and c.lf is not None]
+    assert len(written) == 3
+    for copy in written:
+        assert copy.lf == copy.data.replace(b"\r\n", b"\n")
+    assert b"Italy: orders due" in written[2].lf and b"England" not in written[2].lf
+    with_lf, without = tmp_path / "with", tmp_path / "without"
+    for copy in written:
+        await MaildirSink(with_lf).send(copy, envelope_from="gm+b.1@example.org")
+        await MaildirSink(without).send(replace(copy, lf=None),
+                                        envelope_from="gm+b.1@example.org")
+    stored = sorted(os.listdir(with_lf / "new"))
+    assert stored == sorted(os.listdir(without / "new")) and len(stored) == 3
+    for name in stored:
+        data = (with_lf / "new" / name).read_bytes()
+        assert data == (without / "new" / name).read_bytes()
+        assert data.startswith(b"Return-Path: <gm+b.1@example.org>\n")
+        assert b"\r\n" not in data
