@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -53,9 +54,16 @@ def reference_texts() -> tuple[str, ...]:
     return tuple(sorted(texts))
 
 
+@functools.lru_cache(maxsize=4096)
+def grammar_order(text: str) -> Any:
+    """The grammar's reading of `text` as an order (a frozen value, or the error): the same in
+    every phase, so read once for the four phases compared."""
+    return parse_text(text, standard(), "order")
+
+
 def by_grammar(text: str, phase: PhaseType | None) -> AnyOrder | OrderError:
     """parse_order without the shortcut: the grammar, the phase's reading, the text checks."""
-    parsed = parse_text(text, standard(), "order")
+    parsed = grammar_order(text)
     if isinstance(parsed, OrderError):
         return not_an_order(text, parsed)
     order = read_for_phase(parsed, phase, text)
