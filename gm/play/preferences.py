@@ -18,7 +18,7 @@ from enum import StrEnum
 from sqlalchemy.orm import Session
 
 from gm.mail.compose import build_subject
-from gm.play.joining import multiple_allowed, open_seats
+from gm.play.joining import AlreadyPlaying, JoinRefusal, multiple_allowed, open_seats
 from gm.play.render import render
 from gm.play.seats import new_password
 from gm.store import audit
@@ -96,19 +96,6 @@ def prefer(session: Session, game: GameRecord, wanted: Sequence[str], *, now: da
     return Preferred(tuple(wanted), gave_back, (notice,))
 
 
-class JoinRefusal(StrEnum):
-    """Why JOIN ... PREFER did not keep the request."""
-
-    ALL_PROMISED = "all promised"  # every power is taken or promised to others
-
-
-@dataclass(frozen=True)
-class PlaysAlready:
-    """The sender plays `power` in the game already, which allows one power a player."""
-
-    power: str
-
-
 @dataclass(frozen=True)
 class JoinedPreferring:
     """The request to join is kept with `wanted`; `replaced`, when it replaced an earlier one
@@ -119,14 +106,17 @@ class JoinedPreferring:
 
 
 def join_preferring(session: Session, game: GameRecord, wanted: Sequence[str], password: str,
-                    *, now: datetime, actor: str) -> JoinedPreferring | PlaysAlready | JoinRefusal:
+                    *, now: datetime, actor: str,
+                    ) -> JoinedPreferring | AlreadyPlaying | JoinRefusal:
     """JOIN <game> <password> PREFER <powers>: `actor` asks to join the forming `game`, to be
     given a power at START by `wanted` (power names, most wanted first), with `password`.
-    The caller has checked that the game is forming and that the actor may join it."""
+    The caller has checked that the game is forming and that the actor may join it; the
+    refusals are JOIN's (gm.play.joining): a player of the game who may play only one power,
+    and every free power promised (`JoinRefusal.ALL_PROMISED`)."""
     played = [p.name for p in powers_repo.powers_played_by(session, actor)
               if p.game_id == game.id]
     if played and not multiple_allowed(game):
-        return PlaysAlready(played[0])
+        return AlreadyPlaying(played[0])
     if open_seats(session, game, but=actor) <= 0:
         return JoinRefusal.ALL_PROMISED
     new = requests_repo.put(session, game.id, actor, hash_password(password), list(wanted),

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from gm.play import preferences
+from gm.play.joining import AlreadyPlaying, JoinRefusal
 from gm.store import audit
 from gm.store import games as games_repo
 from gm.store import join_requests as requests_repo
@@ -92,7 +93,7 @@ def test_the_refusals(database: Database) -> None:
 
 
 def join(database: Database, game_id: int, wanted: list[str], actor: str = PLAYER,
-         ) -> preferences.JoinedPreferring | preferences.PlaysAlready | preferences.JoinRefusal:
+         ) -> preferences.JoinedPreferring | AlreadyPlaying | JoinRefusal:
     with database.transaction() as s:
         game = games_repo.get_game(s, game_id)
         return preferences.join_preferring(s, game, wanted, "secret", now=NOW, actor=actor)
@@ -113,11 +114,11 @@ def test_join_preferring_keeps_the_request_then_replaces_it(database: Database) 
 def test_join_preferring_refuses_a_player_of_the_game_and_a_full_game(
         database: Database) -> None:
     game_id = forming(database, "theta", taken={"France": PLAYER})
-    assert join(database, game_id, ["Italy"]) == preferences.PlaysAlready("France")
+    assert join(database, game_id, ["Italy"]) == AlreadyPlaying("France")
     powers = get_variant("standard").power_names
     full = forming(database, "iota", taken={p: f"p{n}@example.org" for n, p in
                                             enumerate(powers)})
-    assert join(database, full, ["Italy"]) is preferences.JoinRefusal.ALL_PROMISED
+    assert join(database, full, ["Italy"]) is JoinRefusal.ALL_PROMISED
     with database.read() as s:
         assert requests_repo.requests_for(s, game_id) == []
         assert requests_repo.requests_for(s, full) == []

@@ -13,8 +13,8 @@ from gm.commands.handlers.reliability import join_refused, record_for_gm
 from gm.commands.reading import Draft, game_name
 from gm.commands.spec import CommandSpec, HelpLines
 from gm.commands.values import Command
-from gm.play.joining import ONE_POWER_RULE
-from gm.play.preferences import JoinedPreferring, JoinRefusal, PlaysAlready, join_preferring
+from gm.play.joining import ONE_POWER_RULE, AlreadyPlaying, JoinRefusal
+from gm.play.preferences import JoinedPreferring, join_preferring
 from gm.secret import MASK, Secret
 from gm.store import games as games_repo
 from gm.store.statuses import GameStatus
@@ -63,8 +63,8 @@ def handle(ctx: Context, command: JoinPrefer) -> None:
             wanted.append(power.name)
     joined = join_preferring(ctx.session, game, wanted, command.password.value, now=ctx.now,
                              actor=ctx.sender)
-    if isinstance(joined, PlaysAlready):
-        ctx.results.add(f"JOIN: you play {joined.power} in {game.name} already: "
+    if isinstance(joined, AlreadyPlaying):
+        ctx.results.add(f"JOIN: you play {joined.seat} in {game.name} already: "
                         f"{ONE_POWER_RULE}.")
         return
     if joined is JoinRefusal.ALL_PROMISED:
