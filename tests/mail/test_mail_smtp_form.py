@@ -1,18 +1,20 @@
 """Messages gm writes directly (compose_plain, compose_related) say they are in SMTP form, and
 are: every line end CRLF, whatever line ends their text and HTML came with. The SMTP client
 takes their word for it (the check costs 0.2 ms for an acknowledgement with its picture) and
-looks at any other message itself: through a real SMTP server (aiosmtpd on loopback)."""
+looks at any other message itself; the envelope's addresses are written as the library writes
+them: through a real SMTP server (aiosmtpd on loopback)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 import pytest
+from aiosmtplib.email import quote_address
 
 from gm.mail.compose import Attachment, ReplyTo, compose_plain
 from gm.mail.compose_direct import compose_related
 from gm.mail.smtp import SmtpSink
-from gm.mail.smtp_data import in_smtp_form
+from gm.mail.smtp_data import envelope_address, in_smtp_form
 from gm.mail.transport import RawMessage
 from tests.support.fixtures.mailservers import SmtpServer
 
@@ -71,4 +73,27 @@ async def test_the_client_looks_only_at_messages_not_said_to_be_in_form(
     assert b"line one\nline two\r\n" in marked.data
     assert b"line one\r\nline two\r\n" in looked_at.data
     assert marked_again.data == marked.data
+    await sink.close()
+
+
+@pytest.mark.parametrize("address", [
+    "judge@example.org", "judge+b-0a1b2c3d=example.org@example.org", "a.b.c@d-e.f", "x@y",
+    *(f"a{c}b@example.org" for c in "!#$%&'*+/=?^_`{|}~-"),
+    # not plain: the library's reading
+    "Judge <judge@example.org>", '"a b"@example.org', " spaced@example.org ", "a..b@x.org",
+    ".a@x.org", "a@x..org", "", "<>", "jüdge@example.org", "a@[127.0.0.1]", "no-at-sign",
+])
+def test_envelope_addresses_as_aiosmtplib_writes_them(address: str) -> None:
+    assert envelope_address(address) == quote_address(address)
+
+
+async def test_mail_from_and_rcpt_to_reach_the_server(smtp_server: SmtpServer) -> None:
+    sink = SmtpSink(smtp_server.config(), envelope_from="judge+b-0a1b=example.org@example.org")
+    report = await sink.send(RawMessage("<form-4@example.org>", "gm@example.org",
+                                        ("anna@example.org", "Bo <bo@example.org>"),
+                                        HEAD + b"hello\r\n", smtp_form=True))
+    [received] = smtp_server.wait_for(1)
+    assert received.mail_from == "judge+b-0a1b=example.org@example.org"
+    assert received.rcpt_tos == ("anna@example.org", "bo@example.org")
+    assert report.accepted == ("anna@example.org", "Bo <bo@example.org>")
     await sink.close()
