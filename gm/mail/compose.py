@@ -448,7 +448,7 @@ def compose_plain(
             "\r" in value or "\n" in value for _key, value in headers):
         return None
     return RawMessage(message_id=mid, sender=sender, recipients=tuple(to),
-                      data=out.encode("ascii"))
+                      data=out.encode("ascii"), smtp_form=True)  # lines split and CRLF-joined
 
 
 def _check_headers(message: EmailMessage) -> None:

@@ -138,5 +138,6 @@ def compose_related(
                 + _picture_part(picture.filename, picture.content_type, picture.content_id,
                                 picture.data))
     out += f"{_CRLF}--{inner}--{_CRLF}{_CRLF}--{outer}--{_CRLF}".encode("ascii")
+    # CRLF line ends only: compose_plain's, lines joined by CRLF, and the package's parts
     return RawMessage(message_id=head.message_id, sender=head.sender,
-                      recipients=head.recipients, data=out)
+                      recipients=head.recipients, data=out, smtp_form=True)

@@ -103,8 +103,32 @@ class _RedactLogin(logging.Filter):
 logging.getLogger("aioimaplib.aioimaplib").addFilter(_RedactLogin())
 
 
+class _FetchCommand(aioimaplib.FetchCommand):  # type: ignore[misc]
+    """aioimaplib's FETCH, telling whether the response's last message is complete (its
+    parentheses matched) by reading each response line once: the library's looks over every
+    line received so far, for each line, to find where the last message begins (quadratic in
+    the messages one FETCH brings: 500 sizes or 50 bodies took 40 and 2 ms). The same answer:
+    lines are only appended, and the last message begins at the last line that starts one."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._last_start = 0  # the index of the last line that begins a message's data
+        self._read_to = 0  # lines looked at so far
+
+    def wait_data(self) -> bool:
+        lines = self._resp_lines
+        for index in range(self._read_to, len(lines)):
+            line = lines[index]
+            if isinstance(line, bytes) and self.FETCH_MESSAGE_DATA_RE.match(line):
+                self._last_start = index
+        self._read_to = len(lines)
+        last = b"".join(x for x in lines[self._last_start:] if isinstance(x, bytes))
+        return bool(last.count(b"(") != last.count(b")"))
+
+
 class _Protocol(aioimaplib.IMAP4ClientProtocol):  # type: ignore[misc]
-    """aioimaplib's protocol, also noting untagged EXISTS/RECENT (new mail) and BYE.
+    """aioimaplib's protocol, also noting untagged EXISTS/RECENT (new mail) and BYE, and
+    fetching with `_FetchCommand`.
 
     aioimaplib drops untagged responses that arrive during other commands; without this a
     message arriving during a SEARCH would be reported there and never again during IDLE.
@@ -122,6 +146,12 @@ class _Protocol(aioimaplib.IMAP4ClientProtocol):  # type: ignore[misc]
         elif _BYE_RE.match(line):
             self.bye.set()
         return super()._untagged_response(line)
+
+    async def fetch(self, message_set: str, message_parts: str, by_uid: bool = False,
+                    timeout: float | None = None) -> Any:
+        return await self.execute(
+            _FetchCommand(self.new_tag(), message_set, message_parts,
+                          prefix="UID" if by_uid else "", loop=self.loop, timeout=timeout))
 
 
 class _Authenticate(aioimaplib.Command):  # type: ignore[misc]

@@ -199,6 +199,8 @@ class SmtpSink:
         kept = False
         try:
             if isinstance(message, RawMessage):
+                if isinstance(client, SmtpClient):  # its writer may have made it SMTP's form
+                    client.in_form = message.data if message.smtp_form else None
                 errors, _ = await client.sendmail(envelope_from or message.sender,
                                                   list(message.recipients), message.data)
             else:

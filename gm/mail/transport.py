@@ -72,13 +72,16 @@ class RawMessage:
     """A message serialised already (CRLF line ends; gm.mail.compose.compose_plain makes them):
     its Message-ID, its From addr-spec, its recipients and its bytes; `lf`: the same bytes with
     LF line ends (as a Maildir stores them), where its writer made them from parts it keeps
-    (gm.service.shared_compose), else None."""
+    (gm.service.shared_compose), else None; `smtp_form`: its writer made every line end CRLF
+    and no CR or LF stands alone (compose_plain, compose_related), so that the SMTP client
+    need not look (gm.mail.smtp_data)."""
 
     message_id: str
     sender: str
     recipients: tuple[str, ...]
     data: bytes
     lf: bytes | None = field(default=None, compare=False, repr=False)
+    smtp_form: bool = field(default=False, compare=False, repr=False)
 
 
 OutgoingMessage = EmailMessage | RawMessage

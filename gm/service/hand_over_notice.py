@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from gm.config import Config
 from gm.mail.compose import build_subject
-from gm.mail.lmtp import HandOver
 from gm.play.deadlines import show
 from gm.play.render import render
 from gm.service.clock import Clock
@@ -20,6 +20,9 @@ from gm.store import phases as phases_repo
 from gm.store.db import Database
 from gm.store.outgoing import Outgoing
 from gm.variants import get_variant
+
+if TYPE_CHECKING:
+    from gm.mail.lmtp import HandOver  # loaded with an LMTP source only (gm.service.serve)
 
 
 def tell_hand_over(db: Database, config: Config, clock: Clock,

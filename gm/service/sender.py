@@ -41,7 +41,6 @@ from gm.mail.compose_direct import compose_related
 from gm.mail.errors import MailError, PermanentSendError, Refusal, SignInFailed
 from gm.mail.transport import MailSink, OutgoingMessage
 from gm.mail.verp import envelope_sender
-from gm.service import bounces
 from gm.service.clock import Clock
 from gm.service.shared_compose import Own, SharedComposer
 from gm.store import address_failures
@@ -335,11 +334,15 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
 def _refused(db: Database, record: OutboundRecord, refusals: Mapping[str, Refusal],
              config: Config, clock: Clock) -> None:
     """Mark the recipients refused for good as failing (gm.service.bounces)."""
+    from gm.service import bounces  # with its notices' templates: rarely needed, loaded then
+
     with db.transaction() as session:
         bounces.refused(session, record, refusals, config=config, now=clock.now())
 
 
 def _delivered(db: Database, accepted: list[str], config: Config, clock: Clock) -> None:
     """Clear the failing marks of the recipients the relay accepted (some have one)."""
+    from gm.service import bounces
+
     with db.transaction() as session:
         bounces.delivered(session, accepted, config=config, now=clock.now())

@@ -37,19 +37,19 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from gm.config import Config
 from gm.mail.connect import make_sink, make_source
 from gm.mail.errors import MailError
 from gm.mail.imap import ImapSource
-from gm.mail.lmtp import HandOver, LmtpSource
 from gm.mail.transport import InboundMail, MailSink, PolledSource
 from gm.service import check_ahead
 from gm.service.archive_writer import write_archive
@@ -67,6 +67,7 @@ from gm.store.phases import next_deadline
 from gm.variants.registry import load_directory
 
 if TYPE_CHECKING:
+    from gm.mail.lmtp import HandOver, LmtpSource
     from gm.service.tick import TickSummary
 
 log = logging.getLogger(__name__)
@@ -275,9 +276,10 @@ class Service:
     async def _ready(self) -> None:
         """Tell systemd the service is ready (gm.service.ready): with LMTP once it listens (it
         cannot: the reader meets the error again, logs it and retries)."""
-        if isinstance(self.source, LmtpSource):
+        lmtp = _lmtp(self.source)
+        if lmtp is not None:
             try:
-                await self.source.start()
+                await lmtp.start()
             except MailError:
                 return
         notify_ready()
@@ -539,12 +541,13 @@ class Service:
                 await asyncio.wait_for(self._stopping.wait(), min(early, every))
         source = self.source
         handed: HandOver | None = None
-        if isinstance(source, LmtpSource) and source.hand_over():
+        lmtp = _lmtp(source)
+        if lmtp is not None and lmtp.hand_over():
             # the mail server delivers what it holds first (gm.mail.lmtp): at the start, what
             # it kept while gm was down; at a deadline, what it could not deliver
             with contextlib.suppress(TimeoutError):
-                handed = await asyncio.wait_for(source.handed_over(),
-                                                source.config.settle + READ_WAIT)
+                handed = await asyncio.wait_for(lmtp.handed_over(),
+                                                lmtp.config.settle + READ_WAIT)
         self._read.clear()
         source.interrupt()
         try:
@@ -566,6 +569,16 @@ class Service:
                                batch=SEND_BATCH, run_db=self._in_db)
         except Exception:
             log.exception("draining the outbox failed; trying again later")
+
+
+def _lmtp(source: PolledSource) -> LmtpSource | None:
+    """`source` when it takes LMTP deliveries, else None. gm.mail.lmtp (and aiosmtpd, some
+    40 ms of a start) is loaded only when the configuration names LMTP (gm.mail.connect): a
+    source of another kind is known as such without loading it."""
+    lmtp = sys.modules.get("gm.mail.lmtp")
+    if lmtp is None or not isinstance(source, lmtp.LmtpSource):
+        return None
+    return cast("LmtpSource", source)
 
 
 def _warm_up() -> None:
