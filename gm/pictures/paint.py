@@ -152,9 +152,10 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
             else:  # the board's text read alone
                 drawn = list(ElementTree.fromstring(svg[:cut] + "</svg>"))
                 board = len(drawn)
-            for child in drawn:
+            for child in drawn[_white_first(drawn, style, painter):]:
                 painter.draw(child, style, canvas)
-            kept = Board(pixels.copy(), board)
+            kept = Board(pixels.copy(), board,
+                         source=None if base is None else _boards.latest(base, width))
             _boards.put(key, kept)
             _boards.painted += 1
             start = board if light is None else light[1]
@@ -168,6 +169,21 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
         raise Undrawable(f"the SVG cannot be drawn: {exc!r}") from exc
     del canvas, surface
     return Painted(pixels, width, height, kept)
+
+
+def _white_first(elements: list[ElementTree.Element], style: Style, painter: _Painter) -> int:
+    """How many of the first `elements` are titles, definitions and opaque white rectangles:
+    painted on white (the white under svg.py's board), they change no pixel (4 ms a board)."""
+    for i, element in enumerate(elements):
+        tag = element.tag[len(_NS):]
+        if tag in ("title", "defs"):
+            continue
+        own = painter.style(element, style, tag)
+        if (tag != "rect" or "transform" in element.attrib or own["stroke"] != "none"
+                or _NAMED.get(own["fill"], own["fill"]).lower() not in ("#ffffff", "#fff")
+                or float(own["fill-opacity"]) != 1.0):
+            return i
+    return len(elements)
 
 
 def _after_board(svg: str, cut: int) -> tuple[ElementTree.Element, int] | None:
@@ -268,20 +284,23 @@ def _other_height(board: Board, height: int) -> Board | None:
     rows = min(height, len(old))
     pixels[:rows] = old[:rows]
     pixels[rows:] = 0xFF
-    return Board(pixels, board.elements)
+    return Board(pixels, board.elements, source=board)
 BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
 OUTLINES = 512  # texts' outlines kept, about 12 kB each (the names are a kept layer)
+SHAPES = 4096  # shapes' paths kept (gm.pictures.paint._Kit.shape), a kB or two each
 
 
 @dataclass
 class Board:
     """A board as painted: its pixels (copied, never painted on), how many of the SVG's top
     elements it is, and what a picture's writer worked out from the pixels once for every
-    picture on it (gm.pictures.png keeps the board's palette and indices here)."""
+    picture on it (gm.pictures.png keeps the board's palette and indices here; a board's
+    palette is worked out from its `source`'s where it can be: gm.pictures.palette)."""
 
     pixels: np.ndarray[Any, np.dtype[np.uint8]]
     elements: int
     derived: dict[str, Any] = field(default_factory=dict)
+    source: Board | None = None  # a kept board as wide its palette may come from, until it does
 
 
 class _Boards:
@@ -310,6 +329,12 @@ class _Boards:
             self.put((base, height), board)
         return board
 
+    def latest(self, base: BoardKey, width: int) -> Board | None:
+        """The board kept last at `base`'s zoom and scale, `width` pixels wide, if any."""
+        with self.lock:
+            return next((b for (k, _), b in reversed(self.kept.items())
+                         if k[1:3] == base[1:3] and b.pixels.shape[1] == width * 4), None)
+
     def put(self, key: tuple[BoardKey, int], value: Board) -> None:
         with self.lock:
             self.kept[key] = value
@@ -335,6 +360,19 @@ class _Kit:
         self.fonts: dict[tuple[str, str], Any] = {}
         self.paints: dict[tuple[str, ...], Any] = {}
         self.outlines: dict[tuple[str, str, str], tuple[Any, float]] = {}
+        self.shapes: dict[tuple[str, str], Any] = {}
+
+    def shape(self, tag: str, a: dict[str, str]) -> Any:
+        """The path of a polygon, polyline or path element, kept by its points or path data
+        (a board's provinces, borders and coasts are the same in every picture of a variant:
+        read once, not in each picture)."""
+        key = (tag, a["d"] if tag == "path" else a["points"])
+        found = self.shapes.get(key)
+        if found is None:
+            if len(self.shapes) >= SHAPES:
+                self.shapes.clear()
+            found = self.shapes[key] = _SHAPES[tag](a)
+        return found
 
     def outline(self, words: str, size: str, weight: str) -> tuple[Any, float]:
         """The words' glyphs as one path from the origin on the baseline, and its advance."""
@@ -474,7 +512,7 @@ class _Painter:
             shape = _SHAPES.get(tag)
             if shape is None:
                 raise Undrawable(f"cannot draw <{tag}>")
-            path = shape(a)
+            path = self.kit.shape(tag, a) if tag in _KEPT_SHAPES else shape(a)
             for paint in (self.paint(style, False), self.paint(style, True)):
                 if paint is not None:
                     canvas.drawPath(path, paint)
@@ -545,6 +583,7 @@ def _rect(a: dict[str, str]) -> Any:
     return skia.Path.RRect(r, rx, rx) if rx else skia.Path.Rect(r)
 
 
+_KEPT_SHAPES = frozenset({"polygon", "polyline", "path"})
 _SHAPES: dict[str, Callable[[dict[str, str]], Any]] = {
     "polygon": lambda a: _poly(a, True),
     "polyline": lambda a: _poly(a, False),

@@ -134,8 +134,12 @@ def _skia_indexed(svg: str, zoom: float) -> bytes:
         raise PictureError("Skia cannot be loaded here")
     painted = paint.paint_on_board(svg, zoom)
     board = painted.board
+    source = None if board is None else board.source
     found = None if board is None else rows_on_board(
-        painted.pixels, painted.width, painted.height, board.pixels, board.derived, svg)
+        painted.pixels, painted.width, painted.height, board.pixels, board.derived, svg,
+        None if source is None else (source.pixels, source.derived))
+    if board is not None and "palette" in board.derived:
+        board.source = None  # its palette worked out: the board it came from not held
     if found is None:
         return index_png(Image.frombuffer("RGBA", (painted.width, painted.height),
                                           painted.pixels, "raw", "RGBA", 0, 1), svg)
