@@ -12,8 +12,9 @@ picture on it; then only the pixels painted after the board (units, orders, name
 heading: a twentieth of a standard picture) to the rest of the palette. The colours a player
 sees are the same (tests/pictures/test_picture_indexed.py compares both with the full-colour
 painting, pixel by pixel). A new board (other owners, or the phase's other picture at another
-height) takes the palette of the board kept before it, grown by the colours of the pixels
-that differ (`GROWN`): a board's indices in 1 to 2 ms instead of 5 to 6.
+height) and every picture on it take the palette of the board kept before it, grown
+(gm.pictures.shared_palette): a board's indices in 1 to 2 ms instead of 5 to 6, a picture's
+in about 2 instead of 5.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from gm.pictures.shared_palette import Crowded, SharedPalette
+
 COLOURS = 256  # the indexed PNG's palette
 BOARD_COLOURS = 128  # the board's share of it when quantised apart (the rest: what is on it)
-GROWN = 160  # a board's share when its palette is another board's grown (rows_on_board)
 NEAR = 16  # a shade farther than this (in a channel) from its bucket's colour takes the nearest
 SNAP = 16  # a palette colour this near (in every channel) to one the SVG names becomes it
 _HEX = re.compile(r'"#([0-9a-fA-F]{6})"')
@@ -68,71 +70,61 @@ def rows_on_board(pixels: np.ndarray[Any, np.dtype[np.uint8]], width: int, heigh
     """on_board's indices as a PNG's rows (height x width + 1), each behind its filter byte
     (0: none), as gm.pictures.png deflates them: the board's rows laid out so once, kept in
     `derived`, and each picture's a copy of them with its changed pixels written in (no other
-    copy of the picture's indices). `source`: the pixels and `derived` of the board this one
-    was painted from (gm.pictures.paint.Board.source), if any: where that board's palette was
-    worked out whole (or is another's so worked out), this board's is that palette with the
-    pixels that differ from that board's indexed in up to `GROWN` colours more (a board
-    differs from another of its variant in a few provinces: their rows copied, not a million
-    pixels looked at again)."""
+    copy of the picture's indices). `source`: the pixels and `derived` of a kept board as wide
+    (gm.pictures.paint.Board.source), if any: this board's palette is then that board's,
+    grown (gm.pictures.shared_palette), and its rows that board's with the pixels that differ
+    placed in it (a board differs from another of its variant in a few provinces: not a
+    million pixels looked at again)."""
     named = _packed(named_colours(svg))
-    try:
-        root = None if "palette" in derived or source is None else _root(*source)
-        if root is not None:
-            try:
-                derived["palette"] = _from_root(board, width, height, root, named)
-                derived["root"] = root
-            except _Crowded:
-                pass
-        if "palette" not in derived:
-            found = _indexed(board.reshape(-1).view(np.uint32), named,
-                             np.empty((0, 3), np.int16), BOARD_COLOURS)
-            rows = np.zeros((height, width + 1), np.uint8)
-            rows[:, 1:] = found[0].reshape(height, width)
-            derived["palette"] = (rows, found[1])
-        kept: tuple[Indices, Colours] | None = derived["palette"]
-        if kept is None:
-            return None
-        rows, palette = kept
-        now = pixels.reshape(-1).view(np.uint32)  # one RGBA pixel a value
-        changed = np.flatnonzero(now != board.reshape(-1).view(np.uint32))
-        rows = rows.copy()
-        if changed.size:
-            more, palette = _indexed(now[changed], named, palette, COLOURS)
-            rows.reshape(-1)[changed + changed // width + 1] = more  # past the filter bytes
-    except _Crowded:
-        derived.setdefault("palette", None)
+    if "palette" not in derived:
+        try:
+            derived["palette"] = _board_rows(board, width, height, named, source)
+        except (_Crowded, Crowded):
+            derived["palette"] = None
+    kept: tuple[Indices, SharedPalette] | None = derived["palette"]
+    if kept is None:
         return None
-    return rows, palette
+    rows, shared = kept
+    now = pixels.reshape(-1).view(np.uint32)  # one RGBA pixel a value
+    changed = np.flatnonzero(now != board.reshape(-1).view(np.uint32))
+    rows = rows.copy()
+    try:
+        if changed.size:  # past the filter bytes:
+            rows.reshape(-1)[changed + changed // width + 1] = shared.index(now[changed], named)
+    except Crowded:
+        shared.worn = True  # the next board's palette worked out whole
+        return None
+    return rows, shared.snapshot()
 
 
-def _root(pixels: np.ndarray[Any, np.dtype[np.uint8]], derived: dict[str, Any]) -> Source | None:
-    """The board whose palette was worked out whole that the board of `pixels` and `derived`
-    is, or takes its palette from; None if none is (not worked out yet, or declined)."""
-    root: Source | None = derived.get("root")
-    if root is not None:
-        return root
-    kept = derived.get("palette")
-    return None if kept is None or len(kept[1]) > BOARD_COLOURS else (pixels, derived)
-
-
-def _from_root(board: np.ndarray[Any, np.dtype[np.uint8]], width: int, height: int,
-               root: Source, named: np.ndarray[Any, np.dtype[np.uint32]]
-               ) -> tuple[Indices, Colours]:
-    """The rows and palette of `board` (`height` rows of `width` pixels) as those of `root`
-    (as wide, maybe another height) with the pixels that differ indexed anew."""
-    pixels, derived = root
-    kept_rows, palette = derived["palette"]
-    common = min(height, len(kept_rows))
-    rows = np.zeros((height, width + 1), np.uint8)
-    rows[:common] = kept_rows[:common]
+def _board_rows(board: np.ndarray[Any, np.dtype[np.uint8]], width: int, height: int,
+                named: np.ndarray[Any, np.dtype[np.uint32]], source: Source | None
+                ) -> tuple[Indices, SharedPalette]:
+    """A board's rows and palette: `source`'s grown where it may be, else worked out whole
+    (its colours quantised to BOARD_COLOURS: _Crowded if it names too many)."""
     now = board.reshape(-1).view(np.uint32)
-    changed = np.flatnonzero(now[:common * width] != pixels[:common].reshape(-1).view(np.uint32))
-    if height > common:
-        changed = np.concatenate((changed, np.arange(common * width, height * width)))
-    if changed.size:
-        more, palette = _indexed(now[changed], named, palette, GROWN)
-        rows.reshape(-1)[changed + changed // width + 1] = more
-    return rows, palette
+    kept = None if source is None else source[1].get("palette")
+    if kept is not None and kept[1].growable():
+        pixels, (kept_rows, shared) = source[0], kept  # type: ignore[index]
+        common = min(height, len(kept_rows))
+        rows = np.zeros((height, width + 1), np.uint8)
+        rows[:common] = kept_rows[:common]
+        changed = np.flatnonzero(now[:common * width]
+                                 != pixels[:common].reshape(-1).view(np.uint32))
+        if height > common:
+            changed = np.concatenate((changed, np.arange(common * width, height * width)))
+        try:
+            if changed.size:
+                rows.reshape(-1)[changed + changed // width + 1] = shared.index(now[changed],
+                                                                                named)
+            return rows, shared
+        except Crowded:
+            shared.worn = True
+    indices, colours, distinct, places = _indexed_all(now, named, np.empty((0, 3), np.int16),
+                                                      BOARD_COLOURS)
+    rows = np.zeros((height, width + 1), np.uint8)
+    rows[:, 1:] = indices.reshape(height, width)
+    return rows, SharedPalette(colours, distinct, places)
 
 
 def _packed(colours: Colours) -> np.ndarray[Any, np.dtype[np.uint32]]:
@@ -144,14 +136,22 @@ def _packed(colours: Colours) -> np.ndarray[Any, np.dtype[np.uint32]]:
 def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
              named: np.ndarray[Any, np.dtype[np.uint32]], palette: Colours, limit: int
              ) -> tuple[Indices, Colours]:
+    """_indexed_all's indices and palette."""
+    return _indexed_all(values, named, palette, limit)[:2]
+
+
+def _indexed_all(values: np.ndarray[Any, np.dtype[np.uint32]],
+                 named: np.ndarray[Any, np.dtype[np.uint32]], palette: Colours, limit: int
+                 ) -> tuple[Indices, Colours, np.ndarray[Any, np.dtype[np.uint32]], Indices]:
     """`values` (opaque RGBA pixel values) as indices into `palette` grown to at most `limit`
     colours: each of the `named` colours found among them exactly, the rest quantised into
     the room left (at least one colour). A pixel's index depends on its colour alone, so
     each colour is looked at once: found in the runs of pixels of one colour (a board's row
     crosses a sea or a land in a few), a thirtieth as many as the pixels, and among them;
-    only the quantiser counts every pixel."""
+    only the quantiser counts every pixel. With them: the distinct colours and their
+    indices."""
     if not values.size:
-        return np.empty(0, np.uint8), palette
+        return np.empty(0, np.uint8), palette, values, np.empty(0, np.uint8)
     starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
     lengths = np.diff(np.append(starts, values.size))
     colours = values[starts]  # each run's colour
@@ -195,7 +195,7 @@ def _indexed(values: np.ndarray[Any, np.dtype[np.uint32]],
         if off.size:  # a shade its bucket's average misses: the nearest colour of all
             more[off] = nearest(_rgb(shades[off]), palette)  # each shade once already
         indices[rest] = more
-    return np.repeat(indices[which], lengths), palette
+    return np.repeat(indices[which], lengths), palette, distinct, indices
 
 
 def nearest(colours: Colours, palette: Colours) -> np.ndarray[Any, np.dtype[np.intp]]:
