@@ -22,7 +22,9 @@ legend, heading). Painting on a copy of the pixels is painting on the same pixel
 is the same, pixel for pixel (tests/pictures/test_picture_board_cache.py). A phase's two
 pictures (the orders, the positions after them) differ in their legends' heights: the board
 kept for one is the other's, cut or with white rows below, when the two are drawn at the same
-scale (`_board_key`).
+scale (`_board_key`). A board is painted as its provinces' fills under a kept layer of its
+borders and coasts, and a new board whose provinces' colours alone differ from a kept one's is
+that one refilled (gm.pictures.fills).
 
 Fonts: DejaVu Sans (Debian's fonts-dejavu-core), read from its files through a font manager of
 its own (the system's would load fontconfig, which warns about newer configuration files);
@@ -44,6 +46,7 @@ from xml.etree import ElementTree
 import numpy as np
 import skia
 
+from gm.pictures import fills
 from gm.pictures.layers import LAYERED, Layer, Layers, capture
 
 _NS = "{http://www.w3.org/2000/svg}"
@@ -152,10 +155,21 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
             else:  # the board's text read alone
                 drawn = list(ElementTree.fromstring(svg[:cut] + "</svg>"))
                 board = len(drawn)
-            for child in drawn[_white_first(drawn, style, painter):]:
-                painter.draw(child, style, canvas)
-            kept = Board(pixels.copy(), board,
-                         source=None if base is None else _boards.latest(base, width))
+            rest = drawn[_white_first(drawn, style, painter):]
+            lines = [line for line in svg[svg.find("</defs>") + 7:cut].split("\n") if line]
+            planned = None if "</defs>" not in svg[:cut] else fills.plan(
+                rest, lines[len(lines) - len(rest):] if len(rest) <= len(lines) else [],
+                style, painter.shapes, (width, height, tuple(box)))
+            source = None
+            if planned is None:
+                for child in rest:
+                    painter.draw(child, style, canvas)
+            else:
+                source = _painted_by_plan(planned, pixels, canvas, painter, style,
+                                          (width, height, tuple(box)))
+            kept = Board(pixels.copy(), board, source=source or (
+                None if base is None else _boards.latest(base, width)),
+                plan=None if planned is None else (planned.key, planned.colours))
             _boards.put(key, kept)
             _boards.painted += 1
             start = board if light is None else light[1]
@@ -169,6 +183,35 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
         raise Undrawable(f"the SVG cannot be drawn: {exc!r}") from exc
     del canvas, surface
     return Painted(pixels, width, height, kept)
+
+
+def _painted_by_plan(planned: fills.Plan, pixels: np.ndarray[Any, np.dtype[np.uint8]],
+                     canvas: Any, painter: _Painter, style: Style,
+                     size: tuple[int, int, tuple[float, ...]]) -> Board | None:
+    """Paint a board of `planned` (gm.pictures.fills) on `pixels` (white): a kept board of
+    the same plan refilled, else the elements before its layer, then the layer; the kept
+    board it was refilled from, if any."""
+    width, height, box = size
+    known = _fills.peek(planned.key)
+    source = None if known is None else _boards.planned(planned.key, pixels.shape)
+    if source is not None and source.plan is not None and known is not None:
+        np.copyto(pixels, source.pixels)
+        if fills.refill(pixels, known, source.plan[1], planned.colours, _colour) is not None:
+            _boards.refilled += 1
+            return source
+        pixels[:] = 0xFF
+
+    def scaled(target: Any) -> None:
+        target.scale(width / box[2], height / box[3])
+        target.translate(-box[0], -box[1])
+
+    for child in planned.before + planned.provinces:
+        painter.draw(child, style, canvas)
+    made = _fills.get(planned.key, lambda: fills.make_fills(
+        planned, width, height, scaled, painter.shapes, style, painter.path,
+        lambda element, target: painter.draw(element, style, target)))
+    made.after.lay_on(pixels)
+    return None
 
 
 def _white_first(elements: list[ElementTree.Element], style: Style, painter: _Painter) -> int:
@@ -301,6 +344,7 @@ class Board:
     elements: int
     derived: dict[str, Any] = field(default_factory=dict)
     source: Board | None = None  # a kept board as wide its palette may come from, until it does
+    plan: tuple[bytes, tuple[str, ...]] | None = None  # its Fills' key, its shapes' fills
 
 
 class _Boards:
@@ -310,6 +354,7 @@ class _Boards:
         self.size = size
         self.kept: OrderedDict[tuple[BoardKey, int], Board] = OrderedDict()
         self.painted = 0  # boards painted (the others were kept ones)
+        self.refilled = 0  # of them, kept boards refilled (gm.pictures.fills)
         self.lock = threading.Lock()
 
     def get(self, key: tuple[BoardKey, int]) -> Board | None:
@@ -329,6 +374,12 @@ class _Boards:
             self.put((base, height), board)
         return board
 
+    def planned(self, key: bytes, shape: tuple[int, ...]) -> Board | None:
+        """The board kept last painted by a plan of Fills `key`, of pixels of `shape`."""
+        with self.lock:
+            return next((b for b in reversed(self.kept.values()) if b.plan is not None
+                         and b.plan[0] == key and b.pixels.shape == shape), None)
+
     def latest(self, base: BoardKey, width: int) -> Board | None:
         """The board kept last at `base`'s zoom and scale, `width` pixels wide, if any."""
         with self.lock:
@@ -343,6 +394,7 @@ class _Boards:
 
 
 _boards = _Boards(BOARDS)
+_fills = fills.Kept()
 
 
 class _Kit:
@@ -518,6 +570,34 @@ class _Painter:
                     canvas.drawPath(path, paint)
         if transform is not None:
             canvas.restore()
+
+    def shapes(self, element: ElementTree.Element, inherited: Style
+               ) -> list[tuple[ElementTree.Element, Style]] | None:
+        """The shapes `element` draws, with their styles, if it draws shapes alone (no text)
+        and none transformed; else None."""
+        out: list[tuple[ElementTree.Element, Style]] = []
+        return out if self._shapes(element, inherited, out) else None
+
+    def _shapes(self, element: ElementTree.Element, inherited: Style,
+                out: list[tuple[ElementTree.Element, Style]]) -> bool:
+        tag = element.tag[len(_NS):] if element.tag.startswith(_NS) else element.tag
+        if tag in ("title", "desc", "metadata"):
+            return True
+        if "transform" in element.attrib:
+            return False
+        style = self.style(element, inherited, tag)
+        if tag == "g":
+            return all(self._shapes(child, style, out) for child in element)
+        if tag in _SHAPES:
+            out.append((element, style))
+            return True
+        return False
+
+    def path(self, element: ElementTree.Element) -> Any:
+        """A shape's path."""
+        tag = element.tag[len(_NS):] if element.tag.startswith(_NS) else element.tag
+        return self.kit.shape(tag, element.attrib) if tag in _KEPT_SHAPES else _SHAPES[tag](
+            element.attrib)
 
     def text(self, element: ElementTree.Element, style: Style, canvas: Any) -> None:
         if len(element):
