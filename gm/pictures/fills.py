@@ -38,10 +38,13 @@ from gm.pictures.layers import Layer, capture
 NS = "{http://www.w3.org/2000/svg}"
 FEWEST = 4  # provinces at least, for a board to be painted so
 KEPT = 4  # Fills kept (a standard board's: 6.5 MB)
+LINES = 4096  # boards' lines whose reading is kept (_line_info)
 _CRISP = frozenset({"crispEdges", "optimizeSpeed"})
 _FILL = re.compile(r' (?:fill|data-[a-z-]+)="[^"]*"|<title>[^<]*</title>')
 
 Style = dict[str, str]
+_lock = threading.Lock()
+_lines: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[list[str] | None, str]] = {}
 Shapes = Callable[[ElementTree.Element, Style], "list[tuple[ElementTree.Element, Style]] | None"]
 
 
@@ -69,8 +72,11 @@ def plan(elements: Sequence[ElementTree.Element], lines: Sequence[str], style: S
     colours: list[list[str]] = []
     start = None
     found: list[str] = []
-    for i, element in enumerate([*elements, None]):
-        fills = None if element is None else _crisp_fills(element, style, shapes)
+    inherited = tuple(sorted(style.items()))
+    infos = [_line_info(line, element, inherited, style, shapes)
+             for line, element in zip(lines, elements, strict=True)]
+    for i, info in enumerate([*infos, None]):
+        fills = None if info is None else info[0]
         if fills is not None:
             if start is None:
                 start, found = i, []
@@ -88,13 +94,29 @@ def plan(elements: Sequence[ElementTree.Element], lines: Sequence[str], style: S
     for line in lines[:first]:
         digest.update(line.encode() + b"\n")
     digest.update(b"\0")
-    for line in lines[first:end]:
-        digest.update(_FILL.sub("", line).encode() + b"\n")
+    for info in infos[first:end]:
+        digest.update(info[1].encode() + b"\n")
     digest.update(b"\0")
     for line in lines[end:]:
         digest.update(line.encode() + b"\n")
     return Plan(list(elements[:first]), list(elements[first:end]), list(elements[end:]),
                 tuple(fills), digest.digest())
+
+
+def _line_info(line: str, element: ElementTree.Element, inherited: tuple[tuple[str, str], ...],
+               style: Style, shapes: Shapes) -> tuple[list[str] | None, str]:
+    """A board line's fills if it is a province (_crisp_fills), and its text without its
+    fills; kept by the line's text (a variant's boards share most of their lines)."""
+    key = (line, inherited)
+    with _lock:
+        found = _lines.get(key)
+    if found is None:
+        found = (_crisp_fills(element, style, shapes), _FILL.sub("", line))
+        with _lock:
+            if len(_lines) >= LINES:
+                _lines.clear()
+            _lines[key] = found
+    return found
 
 
 def _crisp_fills(element: ElementTree.Element, style: Style, shapes: Shapes) -> list[str] | None:

@@ -152,8 +152,9 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
             if light is None:
                 board = _board_elements(children, svg, cut)
                 drawn = children[:board]
-            else:  # the board's text read alone
-                drawn = list(ElementTree.fromstring(svg[:cut] + "</svg>"))
+            else:  # the board's text read alone, line by line where it can be
+                drawn = (_board_by_lines(children[:light[1]], svg, cut)
+                         or list(ElementTree.fromstring(svg[:cut] + "</svg>")))
                 board = len(drawn)
             rest = drawn[_white_first(drawn, style, painter):]
             lines = [line for line in svg[svg.find("</defs>") + 7:cut].split("\n") if line]
@@ -183,6 +184,43 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
         raise Undrawable(f"the SVG cannot be drawn: {exc!r}") from exc
     del canvas, surface
     return Painted(pixels, width, height, kept)
+
+
+def _board_by_lines(head: list[ElementTree.Element], svg: str, cut: int
+                    ) -> list[ElementTree.Element] | None:
+    """The board's top elements: `head` (its title, its definitions), then one element a
+    line of the text between its definitions and `cut`, each line read once for every board
+    (kept by its text: a variant's boards share most of their lines); None if a line is not
+    one element alone."""
+    end = svg.rfind("</defs>", 0, cut)
+    if end < 0 or not head or head[-1].tag != _NS + "defs":
+        return None
+    out = list(head)
+    for line in svg[end + len("</defs>"):cut].split("\n"):
+        if not line:
+            continue
+        with _lines_lock:
+            element = _lines.get(line)
+        if element is None:
+            try:
+                wrapped = ElementTree.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">'
+                                                 f'{line}</svg>')
+            except ElementTree.ParseError:
+                return None
+            if len(wrapped) != 1 or (wrapped.text or "").strip() or (
+                    wrapped[0].tail or "").strip():
+                return None
+            element = wrapped[0]
+            with _lines_lock:
+                if len(_lines) >= LINES:
+                    _lines.clear()
+                _lines[line] = element
+        out.append(element)
+    return out
+
+
+_lines: dict[str, ElementTree.Element] = {}
+_lines_lock = threading.Lock()
 
 
 def _painted_by_plan(planned: fills.Plan, pixels: np.ndarray[Any, np.dtype[np.uint8]],
@@ -323,6 +361,9 @@ def _other_height(board: Board, height: int) -> Board | None:
     old = board.pixels
     if not (old[-1] == 0xFF).all():
         return None
+    if height <= len(old):  # cut: the same pixels (a board's are never painted on)
+        return Board(old[:height], board.elements,
+                     source=board if board.source is None else board.source)
     pixels = np.empty((height, old.shape[1]), np.uint8)
     rows = min(height, len(old))
     pixels[:rows] = old[:rows]
@@ -331,6 +372,7 @@ def _other_height(board: Board, height: int) -> Board | None:
 BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
 OUTLINES = 512  # texts' outlines kept, about 12 kB each (the names are a kept layer)
 SHAPES = 4096  # shapes' paths kept (gm.pictures.paint._Kit.shape), a kB or two each
+LINES = 4096  # boards' lines kept read (_board_by_lines)
 
 
 @dataclass
