@@ -161,16 +161,19 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
             planned = None if "</defs>" not in svg[:cut] else fills.plan(
                 rest, lines[len(lines) - len(rest):] if len(rest) <= len(lines) else [],
                 style, painter.shapes, (width, height, tuple(box)))
-            source = None
+            refilled = None
             if planned is None:
                 for child in rest:
                     painter.draw(child, style, canvas)
             else:
-                source = _painted_by_plan(planned, pixels, canvas, painter, style,
-                                          (width, height, tuple(box)))
-            kept = Board(pixels.copy(), board, source=source or (
-                None if base is None else _boards.latest(base, width)),
-                plan=None if planned is None else (planned.key, planned.colours))
+                refilled = _painted_by_plan(planned, pixels, canvas, painter, style,
+                                            (width, height, tuple(box)))
+            source, changed = refilled or (
+                None if base is None else _boards.latest(base, width), None)
+            kept = Board(pixels.copy(), board,
+                         source=source if source is None or source.source is None else None,
+                         changed=changed,
+                         plan=None if planned is None else (planned.key, planned.colours))
             _boards.put(key, kept)
             _boards.painted += 1
             start = board if light is None else light[1]
@@ -225,18 +228,20 @@ _lines_lock = threading.Lock()
 
 def _painted_by_plan(planned: fills.Plan, pixels: np.ndarray[Any, np.dtype[np.uint8]],
                      canvas: Any, painter: _Painter, style: Style,
-                     size: tuple[int, int, tuple[float, ...]]) -> Board | None:
+                     size: tuple[int, int, tuple[float, ...]]
+                     ) -> tuple[Board, np.ndarray[Any, np.dtype[np.uint32]]] | None:
     """Paint a board of `planned` (gm.pictures.fills) on `pixels` (white): a kept board of
     the same plan refilled, else the elements before its layer, then the layer; the kept
-    board it was refilled from, if any."""
+    board it was refilled from, if any, and the pixels that differ from it."""
     width, height, box = size
     known = _fills.peek(planned.key)
     source = None if known is None else _boards.planned(planned.key, pixels.shape)
     if source is not None and source.plan is not None and known is not None:
         np.copyto(pixels, source.pixels)
-        if fills.refill(pixels, known, source.plan[1], planned.colours, _colour) is not None:
+        places = fills.refill(pixels, known, source.plan[1], planned.colours, _colour)
+        if places is not None:
             _boards.refilled += 1
-            return source
+            return source, places
         pixels[:] = 0xFF
 
     def scaled(target: Any) -> None:
@@ -361,14 +366,15 @@ def _other_height(board: Board, height: int) -> Board | None:
     old = board.pixels
     if not (old[-1] == 0xFF).all():
         return None
+    source = board if board.source is None else None  # (never a chain of sources)
+    same = np.empty(0, np.uint32)  # its rows the board's: no pixel of them differs
     if height <= len(old):  # cut: the same pixels (a board's are never painted on)
-        return Board(old[:height], board.elements,
-                     source=board if board.source is None else board.source)
+        return Board(old[:height], board.elements, source=source, changed=same)
     pixels = np.empty((height, old.shape[1]), np.uint8)
     rows = min(height, len(old))
     pixels[:rows] = old[:rows]
     pixels[rows:] = 0xFF
-    return Board(pixels, board.elements, source=board)
+    return Board(pixels, board.elements, source=source, changed=same)
 BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
 OUTLINES = 512  # texts' outlines kept, about 12 kB each (the names are a kept layer)
 SHAPES = 4096  # shapes' paths kept (gm.pictures.paint._Kit.shape), a kB or two each
@@ -387,6 +393,8 @@ class Board:
     derived: dict[str, Any] = field(default_factory=dict)
     source: Board | None = None  # a kept board as wide its palette may come from, until it does
     plan: tuple[bytes, tuple[str, ...]] | None = None  # its Fills' key, its shapes' fills
+    changed: np.ndarray[Any, np.dtype[np.uint32]] | None = None  # its pixels not `source`'s
+    # (in the rows both have), if known
 
 
 class _Boards:

@@ -36,7 +36,9 @@ _HEX = re.compile(r'"#([0-9a-fA-F]{6})"')
 
 Indices = np.ndarray[Any, np.dtype[np.uint8]]
 Colours = np.ndarray[Any, np.dtype[np.int16]]
-Source = tuple[np.ndarray[Any, np.dtype[np.uint8]], dict[str, Any]]  # a board's pixels, derived
+# a board's pixels and derived, and the pixels that differ from them, if known
+Source = tuple[np.ndarray[Any, np.dtype[np.uint8]], dict[str, Any],
+               np.ndarray[Any, np.dtype[np.uint32]] | None]
 
 
 def quantise(rgba: np.ndarray[Any, np.dtype[np.uint8]], colours: int) -> tuple[Indices, Colours]:
@@ -71,7 +73,8 @@ def rows_on_board(pixels: np.ndarray[Any, np.dtype[np.uint8]], width: int, heigh
     (0: none), as gm.pictures.png deflates them: the board's rows laid out so once, kept in
     `derived`, and each picture's a copy of them with its changed pixels written in (no other
     copy of the picture's indices). `source`: the pixels and `derived` of a kept board as wide
-    (gm.pictures.paint.Board.source), if any: this board's palette is then that board's,
+    (gm.pictures.paint.Board.source), if any, and the pixels of this board that differ from
+    it, if known (else found): this board's palette is then that board's,
     grown (gm.pictures.shared_palette), and its rows that board's with the pixels that differ
     placed in it (a board differs from another of its variant in a few provinces: not a
     million pixels looked at again)."""
@@ -105,12 +108,15 @@ def _board_rows(board: np.ndarray[Any, np.dtype[np.uint8]], width: int, height: 
     now = board.reshape(-1).view(np.uint32)
     kept = None if source is None else source[1].get("palette")
     if kept is not None and kept[1].growable():
-        pixels, (kept_rows, shared) = source[0], kept  # type: ignore[index]
+        pixels, (kept_rows, shared), changed = source[0], kept, source[2]  # type: ignore[index]
         common = min(height, len(kept_rows))
+        if changed is not None and not changed.size and height <= common:
+            return kept_rows[:height], shared  # the same rows (never written to)
         rows = np.zeros((height, width + 1), np.uint8)
         rows[:common] = kept_rows[:common]
-        changed = np.flatnonzero(now[:common * width]
-                                 != pixels[:common].reshape(-1).view(np.uint32))
+        if changed is None:
+            changed = np.flatnonzero(now[:common * width]
+                                     != pixels[:common].reshape(-1).view(np.uint32))
         if height > common:
             changed = np.concatenate((changed, np.arange(common * width, height * width)))
         try:

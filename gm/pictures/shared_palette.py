@@ -10,7 +10,8 @@ channel, else a few colours added for such shades (quantised, at most `STEP` at 
 kept for named colours) and each of them at its nearest. An index never changes once given,
 so a board's indices stay right for every picture on it. A palette past `FULL` colours, or
 one that had to place many pixels farther than `OFF` for want of room, is not grown by
-another board: that board's palette is worked out whole again (a new palette).
+another board: that board's palette is worked out whole again (a new palette); so is one
+that has met `KNOWN` colours (its table's memory bounded).
 
 A picture's colours are then a lookup, not a quantisation: for a standard picture its 55,000
 pixels painted on the board in about a millisecond, against 4 to 5 (tests/pictures/
@@ -28,6 +29,7 @@ from PIL import Image
 
 NEAR = 16  # a shade this near (in every channel) to a palette colour takes it
 FULL = 240  # a palette of more colours is not grown by another board
+KNOWN = 200_000  # colours met at most, for another board to take the palette (1 MB)
 RESERVED = 8  # colours kept for the colours an SVG names
 STEP = 48  # at most this many colours added at once for the shades far from the palette
 OFF = 24  # a pixel this far from its colour (in a channel) is drawn off (as the tests count)
@@ -70,7 +72,7 @@ class SharedPalette:
 
     def growable(self) -> bool:
         """Whether another board may take this palette."""
-        return not self.worn and len(self.colours) <= FULL
+        return not self.worn and len(self.colours) <= FULL and len(self.known) <= KNOWN
 
     def snapshot(self) -> Colours:
         """The palette now (its first colours never change)."""
@@ -99,10 +101,9 @@ class SharedPalette:
             new, which, counts = np.unique(values[~hit], return_inverse=True, return_counts=True)
             placed = self._place(new, counts, named)
             out[~hit] = placed[which.reshape(-1)]
-            known = np.concatenate((self.known, new))
-            order = np.argsort(known, kind="stable")
-            self.known = known[order]
-            self.places = np.concatenate((self.places, placed))[order]
+            at = np.searchsorted(self.known, new)  # new: sorted, none in known
+            self.known = np.insert(self.known, at, new)
+            self.places = np.insert(self.places, at, placed)
             self._remember(new, placed)
         return out
 
