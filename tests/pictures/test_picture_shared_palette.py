@@ -13,7 +13,7 @@ import pytest
 from gm.engine.game import advance
 from gm.pictures import paint
 from gm.pictures.png import render_png
-from gm.pictures.shared_palette import WORN, SharedPalette
+from gm.pictures.shared_palette import WORN, Crowded, SharedPalette
 from gm.pictures.svg import render_map_svg
 from gm.variants import get_variant
 from tests.pictures.test_picture_indexed import AREA, SHARE, _compare, _decode
@@ -80,6 +80,10 @@ def test_a_palette_placing_many_pixels_far_is_not_grown(pixels: int) -> None:
     values = (full[:, 0].astype(np.uint32) * 0x010101) | np.uint32(0xFF000000)
     shared = SharedPalette(full, values, np.arange(248, dtype=np.uint8))
     red = np.full(pixels, 0xFF0000FF, np.uint32)  # pure red: far from every grey
-    shared.index(red, np.empty(0, np.uint32))
+    if pixels > WORN:  # declined (the picture quantised alone), the palette worn
+        with pytest.raises(Crowded):
+            shared.index(red, np.empty(0, np.uint32))
+    else:
+        shared.index(red, np.empty(0, np.uint32))
     assert shared.worn == (pixels > WORN)  # the next board: a palette of its own
-    assert not shared.growable()
+    assert shared.growable() == (pixels <= WORN)
