@@ -46,7 +46,7 @@ from xml.etree import ElementTree
 import numpy as np
 import skia
 
-from gm.pictures import fills
+from gm.pictures import fills, lines
 from gm.pictures.layers import LAYERED, Layer, Layers, capture
 
 _NS = "{http://www.w3.org/2000/svg}"
@@ -157,9 +157,9 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
                          or list(ElementTree.fromstring(svg[:cut] + "</svg>")))
                 board = len(drawn)
             rest = drawn[_white_first(drawn, style, painter):]
-            lines = [line for line in svg[svg.find("</defs>") + 7:cut].split("\n") if line]
+            written = [line for line in svg[svg.find("</defs>") + 7:cut].split("\n") if line]
             planned = None if "</defs>" not in svg[:cut] else fills.plan(
-                rest, lines[len(lines) - len(rest):] if len(rest) <= len(lines) else [],
+                rest, written[len(written) - len(rest):] if len(rest) <= len(written) else [],
                 style, painter.shapes, (width, height, tuple(box)))
             refilled = None
             if planned is None:
@@ -193,37 +193,17 @@ def _board_by_lines(head: list[ElementTree.Element], svg: str, cut: int
                     ) -> list[ElementTree.Element] | None:
     """The board's top elements: `head` (its title, its definitions), then one element a
     line of the text between its definitions and `cut`, each line read once for every board
-    (kept by its text: a variant's boards share most of their lines); None if a line is not
-    one element alone."""
+    (gm.pictures.lines); None if a line is not one element alone."""
     end = svg.rfind("</defs>", 0, cut)
     if end < 0 or not head or head[-1].tag != _NS + "defs":
         return None
     out = list(head)
     for line in svg[end + len("</defs>"):cut].split("\n"):
-        if not line:
-            continue
-        with _lines_lock:
-            element = _lines.get(line)
-        if element is None:
-            try:
-                wrapped = ElementTree.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">'
-                                                 f'{line}</svg>')
-            except ElementTree.ParseError:
-                return None
-            if len(wrapped) != 1 or (wrapped.text or "").strip() or (
-                    wrapped[0].tail or "").strip():
-                return None
-            element = wrapped[0]
-            with _lines_lock:
-                if len(_lines) >= LINES:
-                    _lines.clear()
-                _lines[line] = element
-        out.append(element)
+        found = lines.whole(line) if line else ()
+        if found is None or len(found) > 1:  # (the board's lines: an element each)
+            return None
+        out.extend(found)
     return out
-
-
-_lines: dict[str, ElementTree.Element] = {}
-_lines_lock = threading.Lock()
 
 
 def _painted_by_plan(planned: fills.Plan, pixels: np.ndarray[Any, np.dtype[np.uint8]],
@@ -281,11 +261,17 @@ def _after_board(svg: str, cut: int) -> tuple[ElementTree.Element, int] | None:
     if end < 0:
         return None
     head = svg[:end + len("</defs>")]
+    close = svg.rfind("</svg>")
     try:
-        return ElementTree.fromstring(head + svg[cut:]), len(ElementTree.fromstring(
-            head + "</svg>"))
+        root = ElementTree.fromstring(head + "</svg>")
+        count = len(root)
+        after = None if close < cut else lines.elements(svg[cut:close])  # each line once
+        if after is None:
+            return ElementTree.fromstring(head + svg[cut:]), count
     except ElementTree.ParseError:
         return None
+    root.extend(after)
+    return root, count
 
 
 def _board_elements(children: list[ElementTree.Element], svg: str, cut: int) -> int:
@@ -378,7 +364,6 @@ def _other_height(board: Board, height: int) -> Board | None:
 BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
 OUTLINES = 512  # texts' outlines kept, about 12 kB each (the names are a kept layer)
 SHAPES = 4096  # shapes' paths kept (gm.pictures.paint._Kit.shape), a kB or two each
-LINES = 4096  # boards' lines kept read (_board_by_lines)
 
 
 @dataclass
