@@ -19,6 +19,7 @@ LINES = 8192  # lines' elements kept
 _OPEN = '<svg xmlns="http://www.w3.org/2000/svg">'
 _lock = threading.Lock()
 _kept: dict[str, tuple[ElementTree.Element, ...]] = {}
+_ids: set[int] = set()  # the kept elements' ids (kept: no other object has them meanwhile)
 
 
 def whole(line: str) -> tuple[ElementTree.Element, ...] | None:
@@ -41,8 +42,16 @@ def whole(line: str) -> tuple[ElementTree.Element, ...] | None:
     with _lock:
         if len(_kept) >= LINES:
             _kept.clear()
+            _ids.clear()
         _kept[line] = found
+        _ids.update(id(e) for e in found)
     return found
+
+
+def is_kept(element: ElementTree.Element) -> bool:
+    """Whether `element` is a line's, kept (the same object in every picture with the line:
+    what is worked out from it may be kept with it, gm.pictures.paint._Painter.replay)."""
+    return id(element) in _ids
 
 
 def elements(text: str) -> list[ElementTree.Element] | None:

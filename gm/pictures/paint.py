@@ -177,10 +177,13 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
             _boards.put(key, kept)
             _boards.painted += 1
             start = board if light is None else light[1]
+        style_key = tuple(style.items())
         for child in children[start:]:
             if child.attrib.get("class") in LAYERED and "transform" not in child.attrib:
                 _kept_layer(child, style, painter, (width, height, tuple(box)),
                             _source(svg, child)).lay_on(pixels)
+            elif lines.is_kept(child):
+                painter.replay(child, style, style_key, canvas)
             else:
                 painter.draw(child, style, canvas)
     except (KeyError, ValueError, IndexError, ElementTree.ParseError) as exc:
@@ -364,6 +367,8 @@ def _other_height(board: Board, height: int) -> Board | None:
 BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
 OUTLINES = 512  # texts' outlines kept, about 12 kB each (the names are a kept layer)
 SHAPES = 4096  # shapes' paths kept (gm.pictures.paint._Kit.shape), a kB or two each
+RECORDED = 4096  # elements' drawings kept recorded (_Painter.replay)
+_EVERYWHERE = skia.Rect.MakeLTRB(-1e6, -1e6, 1e6, 1e6)  # a recording's bounds
 
 
 @dataclass
@@ -448,6 +453,7 @@ class _Kit:
         self.paints: dict[tuple[str, ...], Any] = {}
         self.outlines: dict[tuple[str, str, str], tuple[Any, float]] = {}
         self.shapes: dict[tuple[str, str], Any] = {}
+        self.recorded: dict[tuple[ElementTree.Element, tuple[tuple[str, str], ...]], Any] = {}
 
     def shape(self, tag: str, a: dict[str, str]) -> Any:
         """The path of a polygon, polyline or path element, kept by its points or path data
@@ -519,6 +525,7 @@ class _Painter:
         self.kit = kit
         self.shaders: dict[str, Any] = {}
         self.patterned: dict[tuple[str, ...], Any] = {}  # paints of this picture's patterns
+        self.patterned_used = False  # whether a pattern's paint was asked for (replay)
 
     def patterns(self, root: ElementTree.Element) -> None:
         for pattern in root.iter(_NS + "pattern"):
@@ -542,6 +549,8 @@ class _Painter:
         key = ((value, style["stroke-width"], style["stroke-dasharray"],
                 style["stroke-linecap"], style["stroke-linejoin"], style["shape-rendering"])
                if stroke else (value, style["fill-opacity"], style["shape-rendering"]))
+        if value.startswith("url("):
+            self.patterned_used = True
         paints = self.patterned if value.startswith("url(") else self.kit.paints
         paint = paints.get(key)
         if paint is None:
@@ -591,8 +600,12 @@ class _Painter:
             canvas.save()
             canvas.rotate(*(float(v) for v in turn.groups()))
         if tag in ("g", "svg"):
+            inherited_key = tuple(style.items())
             for child in element:
-                self.draw(child, style, canvas)
+                if lines.is_kept(child):
+                    self.replay(child, style, inherited_key, canvas)
+                else:
+                    self.draw(child, style, canvas)
         elif tag == "text":
             self.text(element, style, canvas)
         else:
@@ -605,6 +618,26 @@ class _Painter:
                     canvas.drawPath(path, paint)
         if transform is not None:
             canvas.restore()
+
+    def replay(self, element: ElementTree.Element, inherited: Style,
+               inherited_key: tuple[tuple[str, str], ...], canvas: Any) -> None:
+        """draw, for an element kept by gm.pictures.lines, from a recording of its drawing
+        kept for it and what it inherits (its calls to Skia, played again: the same pixels),
+        made the first time; an element drawn with a pattern (this picture's) is recorded
+        again each time."""
+        key = (element, inherited_key)
+        recorded = self.kit.recorded.get(key)
+        if recorded is None:
+            recorder = skia.PictureRecorder()
+            target = recorder.beginRecording(_EVERYWHERE)
+            self.patterned_used = False
+            self.draw(element, inherited, target)
+            recorded = recorder.finishRecordingAsPicture()
+            if not self.patterned_used:
+                if len(self.kit.recorded) >= RECORDED:
+                    self.kit.recorded.clear()
+                self.kit.recorded[key] = recorded
+        canvas.drawPicture(recorded)
 
     def shapes(self, element: ElementTree.Element, inherited: Style
                ) -> list[tuple[ElementTree.Element, Style]] | None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from copy import deepcopy as copy_of
 from xml.etree import ElementTree
 
+import numpy as np
 import pytest
 
-from gm.pictures import lines
+from gm.pictures import lines, paint
 from tests.support.picture_cases import PICTURES
 
 
@@ -45,3 +46,19 @@ def _written(elements: list[ElementTree.Element]) -> list[bytes]:
 ])
 def test_text_not_written_an_element_a_line_is_read_whole(text: str) -> None:
     assert lines.elements(text) is None
+
+
+@pytest.mark.parametrize("picture", ["movement", "chaos2", "terrain events"])
+def test_elements_drawn_from_their_recordings_are_the_elements_drawn(picture: str) -> None:
+    """The kept lines' elements are drawn from recordings of their drawing, kept with them
+    (gm.pictures.paint._Painter.replay): the same pixels as the picture read whole and drawn
+    element by element (its text written so that it cannot be read line by line)."""
+    svg = PICTURES[picture]()
+    cut = svg.index('\n<g class="centres"')
+    whole = svg[:cut] + svg[cut:].replace("/>\n<", "/><")  # elements no longer a line each
+    assert lines.elements(whole[cut:whole.rindex("</svg>")]) is None
+    paint._boards.kept.clear()
+    first, _, _ = paint.paint_rgba(svg, 1.0)  # recorded
+    again, _, _ = paint.paint_rgba(svg, 1.0)  # played again
+    drawn, _, _ = paint.paint_rgba(whole, 1.0)
+    assert np.array_equal(first, drawn) and np.array_equal(again, drawn)
