@@ -18,7 +18,8 @@ for zooming.
 
 The PNG is an indexed (palette) image of at most `COLOURS` colours, a third the size of the
 full-colour one and alike to the eye (gm.pictures.palette: a picture Skia painted on a kept
-board is quantised in two parts, the board's kept); `encode_indexed` writes the PNG. tests/
+board takes the board's indices and, for what was painted on it, places in the palette its
+variant's boards share, gm.pictures.shared_palette); `encode_indexed` writes the PNG. tests/
 pictures/test_picture_indexed.py compares each indexed picture with the full-colour painting
 pixel by pixel. `encode_rgba` still writes a full-colour PNG (what that test compares with).
 
