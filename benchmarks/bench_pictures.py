@@ -13,7 +13,9 @@ svg_to_png calls the first time it sees an SVG). Each figure is the best of the 
 (wall-clock ms, and the process's CPU ms: on a busy machine the wall-clock figure grows with
 the load, the CPU figure much less). The first picture of a variant also computes its board
 (once per process); that time is shown apart. "pixels": the PNG's size; "resvg": the CPU ms
-of the same PNG drawn by resvg.
+of the same PNG drawn by resvg. "new board": the CPU ms of the same picture with the owners of
+two centres changed, another pair each time (a board not kept, as each game's own in a
+deadline; the mean of the runs after the first).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import struct
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,7 +91,7 @@ def main() -> None:
     results = advance(chaos, state, chaos_orders(chaos, state, 1)).reports[0].results
     cases.append(("chaos2, 34 powers, 60 units, orders", chaos, state, results))
     print(f"{'picture':40s} {'board':>8s} {'SVG ms':>8s} {'PNG ms':>8s} {'(cpu)':>8s} "
-          f"{'PNG kB':>7s} {'pixels':>10s} {'resvg':>8s}")
+          f"{'PNG kB':>7s} {'pixels':>10s} {'resvg':>8s} {'new board':>9s}")
     for name, variant, position, drawn in cases:
         start = time.perf_counter()
         svg = render_map_svg(variant, position, name, results=drawn)
@@ -101,8 +104,10 @@ def main() -> None:
         _, resvg_cpu = _best(lambda s=svg: render_png(s, renderer="resvg"), 3)
         png = svg_to_png(svg)
         width, height = struct.unpack(">II", png[16:24])  # the PNG header's size
+        new_cpu = _new_boards(variant, position, drawn, name, max(8, args.runs))
         print(f"{name:40s} {first:8.1f} {svg_ms:8.1f} {png_ms:8.1f} {png_cpu:8.1f} "
-              f"{len(png) / 1024:7.0f} {f'{width}x{height}':>10s} {resvg_cpu:8.1f}")
+              f"{len(png) / 1024:7.0f} {f'{width}x{height}':>10s} {resvg_cpu:8.1f} "
+              f"{new_cpu:9.1f}")
         if args.write is not None:
             _write(args.write, name, svg)
     if args.write is not None:
@@ -113,6 +118,25 @@ def main() -> None:
             _write(args.write, f"{variant_name} start", render_map_svg(
                 variant, variant.start_state(), f"{variant.title}: the start"))
         print(f"pictures written to {args.write}")
+
+
+def _new_boards(variant: Variant, state: GameState, drawn: tuple[OrderResult, ...], name: str,
+                runs: int) -> float:
+    """The mean CPU ms of the picture on `runs` boards not kept (two centres' owners changed,
+    another pair each time), the first left out."""
+    centres = sorted(variant.map.centres)
+    powers = variant.power_names
+    svgs = []
+    for i in range(runs + 1):
+        owners = {**state.owners, centres[i % len(centres)]: powers[i % len(powers)],
+                  centres[(i * 7 + 3) % len(centres)]: powers[(i + 1) % len(powers)]}
+        svgs.append(render_map_svg(variant, replace(state, owners=owners), f"{name} {i}",
+                                   results=drawn))
+    render_png(svgs[0])
+    start = time.process_time()
+    for svg in svgs[1:]:
+        render_png(svg)
+    return (time.process_time() - start) * 1000 / runs
 
 
 def _write(folder: Path, name: str, svg: str) -> None:

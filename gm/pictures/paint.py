@@ -22,7 +22,9 @@ legend, heading). Painting on a copy of the pixels is painting on the same pixel
 is the same, pixel for pixel (tests/pictures/test_picture_board_cache.py). A phase's two
 pictures (the orders, the positions after them) differ in their legends' heights: the board
 kept for one is the other's, cut or with white rows below, when the two are drawn at the same
-scale (`_board_key`).
+scale (`_board_key`). A board is painted as its provinces' fills under a kept layer of its
+borders and coasts, and a new board whose provinces' colours alone differ from a kept one's is
+that one refilled (gm.pictures.fills).
 
 Fonts: DejaVu Sans (Debian's fonts-dejavu-core), read from its files through a font manager of
 its own (the system's would load fontconfig, which warns about newer configuration files);
@@ -44,6 +46,7 @@ from xml.etree import ElementTree
 import numpy as np
 import skia
 
+from gm.pictures import fills, lines
 from gm.pictures.layers import LAYERED, Layer, Layers, capture
 
 _NS = "{http://www.w3.org/2000/svg}"
@@ -149,25 +152,107 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
             if light is None:
                 board = _board_elements(children, svg, cut)
                 drawn = children[:board]
-            else:  # the board's text read alone
-                drawn = list(ElementTree.fromstring(svg[:cut] + "</svg>"))
+            else:  # the board's text read alone, line by line where it can be
+                drawn = (_board_by_lines(children[:light[1]], svg, cut)
+                         or list(ElementTree.fromstring(svg[:cut] + "</svg>")))
                 board = len(drawn)
-            for child in drawn:
-                painter.draw(child, style, canvas)
-            kept = Board(pixels.copy(), board)
+            rest = drawn[_white_first(drawn, style, painter):]
+            written = [line for line in svg[svg.find("</defs>") + 7:cut].split("\n") if line]
+            planned = None if "</defs>" not in svg[:cut] else fills.plan(
+                rest, written[len(written) - len(rest):] if len(rest) <= len(written) else [],
+                style, painter.shapes, (width, height, tuple(box)))
+            refilled = None
+            if planned is None:
+                for child in rest:
+                    painter.draw(child, style, canvas)
+            else:
+                refilled = _painted_by_plan(planned, pixels, canvas, painter, style,
+                                            (width, height, tuple(box)))
+            source, changed = refilled or (
+                None if base is None else _boards.latest(base, width), None)
+            kept = Board(pixels.copy(), board,
+                         source=source if source is None or source.source is None else None,
+                         changed=changed,
+                         plan=None if planned is None else (planned.key, planned.colours))
             _boards.put(key, kept)
             _boards.painted += 1
             start = board if light is None else light[1]
+        style_key = tuple(style.items())
         for child in children[start:]:
             if child.attrib.get("class") in LAYERED and "transform" not in child.attrib:
                 _kept_layer(child, style, painter, (width, height, tuple(box)),
                             _source(svg, child)).lay_on(pixels)
+            elif lines.is_kept(child):
+                painter.replay(child, style, style_key, canvas)
             else:
                 painter.draw(child, style, canvas)
     except (KeyError, ValueError, IndexError, ElementTree.ParseError) as exc:
         raise Undrawable(f"the SVG cannot be drawn: {exc!r}") from exc
     del canvas, surface
     return Painted(pixels, width, height, kept)
+
+
+def _board_by_lines(head: list[ElementTree.Element], svg: str, cut: int
+                    ) -> list[ElementTree.Element] | None:
+    """The board's top elements: `head` (its title, its definitions), then one element a
+    line of the text between its definitions and `cut`, each line read once for every board
+    (gm.pictures.lines); None if a line is not one element alone."""
+    end = svg.rfind("</defs>", 0, cut)
+    if end < 0 or not head or head[-1].tag != _NS + "defs":
+        return None
+    out = list(head)
+    for line in svg[end + len("</defs>"):cut].split("\n"):
+        found = lines.whole(line) if line else ()
+        if found is None or len(found) > 1:  # (the board's lines: an element each)
+            return None
+        out.extend(found)
+    return out
+
+
+def _painted_by_plan(planned: fills.Plan, pixels: np.ndarray[Any, np.dtype[np.uint8]],
+                     canvas: Any, painter: _Painter, style: Style,
+                     size: tuple[int, int, tuple[float, ...]]
+                     ) -> tuple[Board, np.ndarray[Any, np.dtype[np.uint32]]] | None:
+    """Paint a board of `planned` (gm.pictures.fills) on `pixels` (white): a kept board of
+    the same plan refilled, else the elements before its layer, then the layer; the kept
+    board it was refilled from, if any, and the pixels that differ from it."""
+    width, height, box = size
+    known = _fills.peek(planned.key)
+    source = None if known is None else _boards.planned(planned.key, pixels.shape)
+    if source is not None and source.plan is not None and known is not None:
+        np.copyto(pixels, source.pixels)
+        places = fills.refill(pixels, known, source.plan[1], planned.colours, _colour)
+        if places is not None:
+            _boards.refilled += 1
+            return source, places
+        pixels[:] = 0xFF
+
+    def scaled(target: Any) -> None:
+        target.scale(width / box[2], height / box[3])
+        target.translate(-box[0], -box[1])
+
+    for child in planned.before + planned.provinces:
+        painter.draw(child, style, canvas)
+    made = _fills.get(planned.key, lambda: fills.make_fills(
+        planned, width, height, scaled, painter.shapes, style, painter.path,
+        lambda element, target: painter.draw(element, style, target)))
+    made.after.lay_on(pixels)
+    return None
+
+
+def _white_first(elements: list[ElementTree.Element], style: Style, painter: _Painter) -> int:
+    """How many of the first `elements` are titles, definitions and opaque white rectangles:
+    painted on white (the white under svg.py's board), they change no pixel (4 ms a board)."""
+    for i, element in enumerate(elements):
+        tag = element.tag[len(_NS):]
+        if tag in ("title", "defs"):
+            continue
+        own = painter.style(element, style, tag)
+        if (tag != "rect" or "transform" in element.attrib or own["stroke"] != "none"
+                or _NAMED.get(own["fill"], own["fill"]).lower() not in ("#ffffff", "#fff")
+                or float(own["fill-opacity"]) != 1.0):
+            return i
+    return len(elements)
 
 
 def _after_board(svg: str, cut: int) -> tuple[ElementTree.Element, int] | None:
@@ -179,11 +264,17 @@ def _after_board(svg: str, cut: int) -> tuple[ElementTree.Element, int] | None:
     if end < 0:
         return None
     head = svg[:end + len("</defs>")]
+    close = svg.rfind("</svg>")
     try:
-        return ElementTree.fromstring(head + svg[cut:]), len(ElementTree.fromstring(
-            head + "</svg>"))
+        root = ElementTree.fromstring(head + "</svg>")
+        count = len(root)
+        after = None if close < cut else lines.elements(svg[cut:close])  # each line once
+        if after is None:
+            return ElementTree.fromstring(head + svg[cut:]), count
     except ElementTree.ParseError:
         return None
+    root.extend(after)
+    return root, count
 
 
 def _board_elements(children: list[ElementTree.Element], svg: str, cut: int) -> int:
@@ -264,24 +355,36 @@ def _other_height(board: Board, height: int) -> Board | None:
     old = board.pixels
     if not (old[-1] == 0xFF).all():
         return None
+    source = board if board.source is None else None  # (never a chain of sources)
+    same = np.empty(0, np.uint32)  # its rows the board's: no pixel of them differs
+    if height <= len(old):  # cut: the same pixels (a board's are never painted on)
+        return Board(old[:height], board.elements, source=source, changed=same)
     pixels = np.empty((height, old.shape[1]), np.uint8)
     rows = min(height, len(old))
     pixels[:rows] = old[:rows]
     pixels[rows:] = 0xFF
-    return Board(pixels, board.elements)
+    return Board(pixels, board.elements, source=source, changed=same)
 BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
 OUTLINES = 512  # texts' outlines kept, about 12 kB each (the names are a kept layer)
+SHAPES = 4096  # shapes' paths kept (gm.pictures.paint._Kit.shape), a kB or two each
+RECORDED = 4096  # elements' drawings kept recorded (_Painter.replay)
+_EVERYWHERE = skia.Rect.MakeLTRB(-1e6, -1e6, 1e6, 1e6)  # a recording's bounds
 
 
 @dataclass
 class Board:
     """A board as painted: its pixels (copied, never painted on), how many of the SVG's top
     elements it is, and what a picture's writer worked out from the pixels once for every
-    picture on it (gm.pictures.png keeps the board's palette and indices here)."""
+    picture on it (gm.pictures.png keeps the board's palette and indices here; a board's
+    palette is worked out from its `source`'s where it can be: gm.pictures.palette)."""
 
     pixels: np.ndarray[Any, np.dtype[np.uint8]]
     elements: int
     derived: dict[str, Any] = field(default_factory=dict)
+    source: Board | None = None  # a kept board as wide its palette may come from, until it does
+    plan: tuple[bytes, tuple[str, ...]] | None = None  # its Fills' key, its shapes' fills
+    changed: np.ndarray[Any, np.dtype[np.uint32]] | None = None  # its pixels not `source`'s
+    # (in the rows both have), if known
 
 
 class _Boards:
@@ -291,6 +394,7 @@ class _Boards:
         self.size = size
         self.kept: OrderedDict[tuple[BoardKey, int], Board] = OrderedDict()
         self.painted = 0  # boards painted (the others were kept ones)
+        self.refilled = 0  # of them, kept boards refilled (gm.pictures.fills)
         self.lock = threading.Lock()
 
     def get(self, key: tuple[BoardKey, int]) -> Board | None:
@@ -310,6 +414,18 @@ class _Boards:
             self.put((base, height), board)
         return board
 
+    def planned(self, key: bytes, shape: tuple[int, ...]) -> Board | None:
+        """The board kept last painted by a plan of Fills `key`, of pixels of `shape`."""
+        with self.lock:
+            return next((b for b in reversed(self.kept.values()) if b.plan is not None
+                         and b.plan[0] == key and b.pixels.shape == shape), None)
+
+    def latest(self, base: BoardKey, width: int) -> Board | None:
+        """The board kept last at `base`'s zoom and scale, `width` pixels wide, if any."""
+        with self.lock:
+            return next((b for (k, _), b in reversed(self.kept.items())
+                         if k[1:3] == base[1:3] and b.pixels.shape[1] == width * 4), None)
+
     def put(self, key: tuple[BoardKey, int], value: Board) -> None:
         with self.lock:
             self.kept[key] = value
@@ -318,6 +434,7 @@ class _Boards:
 
 
 _boards = _Boards(BOARDS)
+_fills = fills.Kept()
 
 
 class _Kit:
@@ -335,6 +452,20 @@ class _Kit:
         self.fonts: dict[tuple[str, str], Any] = {}
         self.paints: dict[tuple[str, ...], Any] = {}
         self.outlines: dict[tuple[str, str, str], tuple[Any, float]] = {}
+        self.shapes: dict[tuple[str, str], Any] = {}
+        self.recorded: dict[tuple[ElementTree.Element, tuple[tuple[str, str], ...]], Any] = {}
+
+    def shape(self, tag: str, a: dict[str, str]) -> Any:
+        """The path of a polygon, polyline or path element, kept by its points or path data
+        (a board's provinces, borders and coasts are the same in every picture of a variant:
+        read once, not in each picture)."""
+        key = (tag, a["d"] if tag == "path" else a["points"])
+        found = self.shapes.get(key)
+        if found is None:
+            if len(self.shapes) >= SHAPES:
+                self.shapes.clear()
+            found = self.shapes[key] = _SHAPES[tag](a)
+        return found
 
     def outline(self, words: str, size: str, weight: str) -> tuple[Any, float]:
         """The words' glyphs as one path from the origin on the baseline, and its advance."""
@@ -394,6 +525,7 @@ class _Painter:
         self.kit = kit
         self.shaders: dict[str, Any] = {}
         self.patterned: dict[tuple[str, ...], Any] = {}  # paints of this picture's patterns
+        self.patterned_used = False  # whether a pattern's paint was asked for (replay)
 
     def patterns(self, root: ElementTree.Element) -> None:
         for pattern in root.iter(_NS + "pattern"):
@@ -417,6 +549,8 @@ class _Painter:
         key = ((value, style["stroke-width"], style["stroke-dasharray"],
                 style["stroke-linecap"], style["stroke-linejoin"], style["shape-rendering"])
                if stroke else (value, style["fill-opacity"], style["shape-rendering"]))
+        if value.startswith("url("):
+            self.patterned_used = True
         paints = self.patterned if value.startswith("url(") else self.kit.paints
         paint = paints.get(key)
         if paint is None:
@@ -466,20 +600,72 @@ class _Painter:
             canvas.save()
             canvas.rotate(*(float(v) for v in turn.groups()))
         if tag in ("g", "svg"):
+            inherited_key = tuple(style.items())
             for child in element:
-                self.draw(child, style, canvas)
+                if lines.is_kept(child):
+                    self.replay(child, style, inherited_key, canvas)
+                else:
+                    self.draw(child, style, canvas)
         elif tag == "text":
             self.text(element, style, canvas)
         else:
             shape = _SHAPES.get(tag)
             if shape is None:
                 raise Undrawable(f"cannot draw <{tag}>")
-            path = shape(a)
+            path = self.kit.shape(tag, a) if tag in _KEPT_SHAPES else shape(a)
             for paint in (self.paint(style, False), self.paint(style, True)):
                 if paint is not None:
                     canvas.drawPath(path, paint)
         if transform is not None:
             canvas.restore()
+
+    def replay(self, element: ElementTree.Element, inherited: Style,
+               inherited_key: tuple[tuple[str, str], ...], canvas: Any) -> None:
+        """draw, for an element kept by gm.pictures.lines, from a recording of its drawing
+        kept for it and what it inherits (its calls to Skia, played again: the same pixels),
+        made the first time; an element drawn with a pattern (this picture's) is recorded
+        again each time."""
+        key = (element, inherited_key)
+        recorded = self.kit.recorded.get(key)
+        if recorded is None:
+            recorder = skia.PictureRecorder()
+            target = recorder.beginRecording(_EVERYWHERE)
+            self.patterned_used = False
+            self.draw(element, inherited, target)
+            recorded = recorder.finishRecordingAsPicture()
+            if not self.patterned_used:
+                if len(self.kit.recorded) >= RECORDED:
+                    self.kit.recorded.clear()
+                self.kit.recorded[key] = recorded
+        canvas.drawPicture(recorded)
+
+    def shapes(self, element: ElementTree.Element, inherited: Style
+               ) -> list[tuple[ElementTree.Element, Style]] | None:
+        """The shapes `element` draws, with their styles, if it draws shapes alone (no text)
+        and none transformed; else None."""
+        out: list[tuple[ElementTree.Element, Style]] = []
+        return out if self._shapes(element, inherited, out) else None
+
+    def _shapes(self, element: ElementTree.Element, inherited: Style,
+                out: list[tuple[ElementTree.Element, Style]]) -> bool:
+        tag = element.tag[len(_NS):] if element.tag.startswith(_NS) else element.tag
+        if tag in ("title", "desc", "metadata"):
+            return True
+        if "transform" in element.attrib:
+            return False
+        style = self.style(element, inherited, tag)
+        if tag == "g":
+            return all(self._shapes(child, style, out) for child in element)
+        if tag in _SHAPES:
+            out.append((element, style))
+            return True
+        return False
+
+    def path(self, element: ElementTree.Element) -> Any:
+        """A shape's path."""
+        tag = element.tag[len(_NS):] if element.tag.startswith(_NS) else element.tag
+        return self.kit.shape(tag, element.attrib) if tag in _KEPT_SHAPES else _SHAPES[tag](
+            element.attrib)
 
     def text(self, element: ElementTree.Element, style: Style, canvas: Any) -> None:
         if len(element):
@@ -545,6 +731,7 @@ def _rect(a: dict[str, str]) -> Any:
     return skia.Path.RRect(r, rx, rx) if rx else skia.Path.Rect(r)
 
 
+_KEPT_SHAPES = frozenset({"polygon", "polyline", "path"})
 _SHAPES: dict[str, Callable[[dict[str, str]], Any]] = {
     "polygon": lambda a: _poly(a, True),
     "polyline": lambda a: _poly(a, False),

@@ -5,13 +5,17 @@ and the picture looks like the full-colour painting as much as one quantised who
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from PIL import Image
 
+from gm.engine.game import advance
 from gm.pictures import paint, palette
 from gm.pictures.png import COLOURS, index_png, render_png
+from gm.pictures.svg import render_map_svg
+from gm.variants import get_variant
 from tests.pictures.test_picture_indexed import AREA, SHARE, _compare, _decode
 from tests.support.picture_cases import chaos, movement
 
@@ -80,3 +84,37 @@ def test_what_is_painted_on_the_board_gets_the_colours_left() -> None:
     assert (shown[2:4, 5:7] == unit).all()
     assert np.abs(shown[4, 5] - (0xD0, 0x70, 0x68)).max() <= palette.NEAR
     assert np.abs(shown[0, 4] - (0x80, 0x90, 0x94)).max() <= palette.NEAR
+
+
+def test_a_new_boards_palette_is_grown_from_a_kept_boards() -> None:
+    """A board of other owners takes the palette of the board kept before it, grown by the
+    colours of the pixels that differ (its rows copied, not every pixel indexed again): the
+    SVG's colours exact, the picture like the full-colour painting; the other picture of the
+    phase, a board at another height, takes the same palette."""
+    variant = get_variant("standard")
+    start = variant.start_state()
+    paint._boards.kept.clear()
+    render_png(render_map_svg(variant, start, "The start"))
+    first = next(iter(paint._boards.kept.values()))
+    owners = {**start.owners, "Bel": "France", "Hol": "Germany", "Ser": "Austria"}
+    later = replace(start, owners=owners, phase=replace(start.phase, year=1902))
+    for svg in (render_map_svg(variant, later, "Three centres taken"),
+                render_map_svg(variant, later, "The orders", results=_moves(variant, later))):
+        png = render_png(svg)
+        board = list(paint._boards.kept.values())[-1]
+        assert board is not first and board.derived["palette"][1] is first.derived["palette"][1]
+        assert board.source is None  # its palette worked out: the first board not held
+        full = _decode(render_png(svg, indexed=False))
+        drawn = _decode(png)
+        share, inside = _compare(full, drawn)
+        assert share <= SHARE and inside <= AREA, (share, inside)
+        named = {tuple(c) for c in palette.named_colours(svg).tolist()}
+        assert named & _colours(full) <= _colours(drawn)
+
+
+def _moves(variant: object, state: object) -> tuple[object, ...]:
+    from tests.support.positions import submitted
+
+    step = advance(variant, state, submitted(  # type: ignore[arg-type]
+        variant, state, "France: A Par - Bur", "Germany: A Mun - Bur"))
+    return step.reports[0].results  # type: ignore[no-any-return]
