@@ -68,6 +68,7 @@ def _lock_noted(session: Session) -> None:
     noted: _Noted | None = session.info.pop(_KEY, None)
     if noted is None:
         return
+    session.flush()  # what the transaction still has to write, written before the lock
     lock_games(session, noted.games)
     if noted.phases and session.scalar(
             select(PhaseRow.id).where(PhaseRow.id.in_(sorted(noted.phases)),
