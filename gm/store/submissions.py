@@ -5,7 +5,8 @@ a value (gm.engine.order_json: read back without the grammar) when it parsed, or
 not. A set is valid when no line has an error; the latest valid set of each
 power is what adjudication uses, and invalid ones stay on record for the player's reply and the
 GM. Orders are accepted only while the phase is open, under the game lock, so an order can never
-slip in after its phase was adjudicated.
+slip in after its phase was adjudicated (a message's orders take it at the commit and check the
+phase again there: gm.store.commit_locks).
 """
 
 from __future__ import annotations
