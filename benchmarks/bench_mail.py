@@ -24,6 +24,7 @@ benchmarks/bytecode.py).
     .venv/bin/python benchmarks/bench_mail.py --fuzz 10000    # the 10,000-message fuzz soak
     .venv/bin/python benchmarks/bench_mail.py --count 200 --keep    # keep the service's log
     .venv/bin/python benchmarks/bench_mail.py --postgresql --processes 2   # two gm serve
+    .venv/bin/python benchmarks/bench_mail.py --postgresql --processes 2 --waits  # their waits
     .venv/bin/python benchmarks/bench_mail.py --rate 150      # paced: the reply latency's p99
 
 With --rate R the messages are APPENDed at R a second while the service runs (not before it
@@ -44,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import imaplib
 import os
@@ -65,6 +67,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.fast_sink import FastSmtpServer  # noqa: E402
+from benchmarks.pg_waits import Waits  # noqa: E402
 from benchmarks.serve_support import (  # noqa: E402
     GAME,
     SETUP,
@@ -376,8 +379,9 @@ def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer
 
 def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
           processes: int | None = None, rate: float | None = None, aiosmtpd: bool = False,
-          games: int = 1, varied: bool = False) -> None:
-    """`processes` (even 1): that many `gm serve` sharing the mailbox, measured alike."""
+          games: int = 1, varied: bool = False, sample_waits: bool = False) -> None:
+    """`processes` (even 1): that many `gm serve` sharing the mailbox, measured alike (with
+    `sample_waits`, on PostgreSQL, what their connections waited for)."""
     shared = processes is not None
     processes = processes or 1
     root = Path(tempfile.mkdtemp(prefix="gm-bench-mail-"))
@@ -409,11 +413,16 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
             append_s = time.perf_counter() - t
             profiler = db_profiler = None
             steady = cpu = first_s = own_cpu = steady_run = None
+            waited = ""
             own = resource.getrusage(resource.RUSAGE_SELF)
             logs = [root / "serve.log"]
             if shared:  # `gm serve` processes sharing the mailbox and the database
-                seconds, cpu, logs, steady_run = serve_processes(
-                    root, url, account, smtp, count + queued, 900, processes)
+                sampling = Waits(url) if sample_waits and postgresql else contextlib.nullcontext()
+                with sampling as sampler:
+                    seconds, cpu, logs, steady_run = serve_processes(
+                        root, url, account, smtp, count + queued, 900, processes)
+                if sampler is not None:
+                    waited = sampler.report()
             elif profile:  # in this process, to see where the time goes
                 # each thread's CPU time, not the wall clock (which counts waits for the GIL)
                 profiler = cProfile.Profile(time.thread_time)
@@ -457,6 +466,8 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
                   f"{steady_run.cpu / n * 1000:.1f} ms a message (gm serve "
                   f"{steady_run.own / n * 1000:.1f}, its sender worker "
                   f"{(steady_run.cpu - steady_run.own) / n * 1000:.1f})")
+        if waited:
+            print(waited)
         if pacer is not None:
             waits = latencies(smtp, seen, pacer)
             if waits:
@@ -529,6 +540,9 @@ def main() -> None:
     parser.add_argument("--aiosmtpd", action="store_true",
                         help="receive the replies with aiosmtpd (the tests' SMTP server) instead "
                         "of the benchmark's cheaper one")
+    parser.add_argument("--waits", action="store_true",
+                        help="with --processes on PostgreSQL: sample what gm's connections "
+                        "wait for (pg_stat_activity every 10 ms; benchmarks/pg_waits.py)")
     parser.add_argument("--keep", action="store_true",
                         help="keep the working directory (the service's log) afterwards")
     args = parser.parse_args()
@@ -536,7 +550,7 @@ def main() -> None:
         fuzz(args.fuzz)
     else:
         bench(args.count, args.postgresql, args.profile, args.keep, args.processes,
-              args.rate, args.aiosmtpd, args.games, args.varied)
+              args.rate, args.aiosmtpd, args.games, args.varied, args.waits)
 
 
 if __name__ == "__main__":
