@@ -24,6 +24,7 @@ benchmarks/bytecode.py).
     .venv/bin/python benchmarks/bench_mail.py --fuzz 10000    # the 10,000-message fuzz soak
     .venv/bin/python benchmarks/bench_mail.py --count 200 --keep    # keep the service's log
     .venv/bin/python benchmarks/bench_mail.py --postgresql --processes 2   # two gm serve
+    .venv/bin/python benchmarks/bench_mail.py --postgresql --processes 2 --waits  # their waits
     .venv/bin/python benchmarks/bench_mail.py --rate 150      # paced: the reply latency's p99
 
 With --rate R the messages are APPENDed at R a second while the service runs (not before it
@@ -32,16 +33,19 @@ server) is reported: median, 99th percentile and worst.
 
 With --processes N, N `gm serve` processes (each with its own data directory) share the one
 mailbox and database; reported beside the rate: how many messages each handled, and how many
-were handled twice (read by more than one process, or logged `duplicate`; goal 0). With
---games N the messages go to N games in turn: on PostgreSQL one game's orders are stored one
-at a time (the game's row lock, held until the commit), so two processes answering one game
-take turns, while with several games they work side by side.
+were handled twice (read by more than one process, or logged `duplicate`; goal 0), and the
+rate and CPU a message once every process had answered an order (their start-ups, which run
+side by side on the same cores, behind them; `--processes 1` measures one process so). With
+--games N the messages go to N games in turn (on PostgreSQL a game's row lock is taken only
+at a message's commit, gm.store.commit_locks: processes answering one game take turns only
+for their commits).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import imaplib
 import os
@@ -56,16 +60,19 @@ import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.fast_sink import FastSmtpServer  # noqa: E402
+from benchmarks.pg_waits import Waits  # noqa: E402
 from benchmarks.serve_support import (  # noqa: E402
     GAME,
     SETUP,
     SETUP_REPLIES,
+    children,
     cpu_seconds,
     database_url,
     serve_env,
@@ -293,12 +300,34 @@ def sent_twice(smtp: SmtpServer) -> int:
     return sum(1 for n in ids.values() if n > 1)
 
 
+@dataclass(frozen=True)
+class Steady:
+    """The run of several processes once every one of them had answered an order (their
+    start-ups behind them): the acknowledgements of orders (`replies`) the SMTP server got
+    from then to the last, in `seconds`, with the CPU seconds `gm serve` and its sender worker
+    used meanwhile (`cpu`), and of those `gm serve`'s own (`own`)."""
+
+    replies: int
+    seconds: float
+    cpu: float
+    own: float
+
+
+def tree_cpu(pid: int) -> float:
+    """The CPU seconds process `pid` and the processes it started have used so far."""
+    try:
+        return cpu_seconds(pid) + sum(cpu_seconds(child) for child in children(pid))
+    except (FileNotFoundError, ProcessLookupError):  # gone meanwhile: counted at its wait
+        return 0.0
+
+
 def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer,
                     expected: int, timeout: float, processes: int) -> tuple[float, float,
-                                                                             list[Path]]:
+                                                                             list[Path], Steady]:
     """Run `processes` `gm serve` processes on the one mailbox and database until the SMTP
     server has `expected` messages: the seconds from their start to the last reply, the CPU
-    seconds they and their sender workers used, and their logs."""
+    seconds they and their sender workers used, their logs, and the run once all of them had
+    answered an order."""
     env = serve_env()
     roots = [root / f"serve{i}" for i in range(processes)]
     procs = []
@@ -307,25 +336,40 @@ def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer
         where.mkdir()
         config = write_config(where, url, account, smtp, poll_interval=0.5, data_dir=where)
         procs.append(start_serve(where, config, env, tick_every=0))
+    logs = [where / "serve.log" for where in roots]
     reaped: set[int] = set()
     cpu = 0.0
+    # acknowledgements, time, CPU, gm serve's own CPU: when all had answered an order
+    ready: tuple[int, float, float, float] | None = None
+    looked = 0.0
     try:
         while len(smtp.received) < expected:
             for proc in procs:
                 if proc.poll() is not None:
                     reaped.add(proc.pid)
                     raise RuntimeError(f"a gm serve exited with {proc.returncode}")
-            if time.perf_counter() - started > timeout:
+            now = time.perf_counter()
+            if now - started > timeout:
                 raise RuntimeError(f"only {len(smtp.received)} of {expected} after {timeout} s")
+            if ready is None and now - looked > 0.05:  # has each answered an order yet?
+                looked = now
+                if all(b"): answered" in log.read_bytes() for log in logs):
+                    acks = sum(ACKNOWLEDGED in r.data for r in list(smtp.received))
+                    ready = (acks, now, sum(tree_cpu(p.pid) for p in procs),
+                             sum(cpu_seconds(p.pid) for p in procs))
             time.sleep(0.005)
         done = time.perf_counter()
+        own = sum(cpu_seconds(p.pid) for p in procs)  # gm serve's own threads, workers aside
         for proc in procs:
             proc.send_signal(signal.SIGTERM)
         for proc in procs:
             _, _, usage = os.wait4(proc.pid, 0)
             reaped.add(proc.pid)
             cpu += usage.ru_utime + usage.ru_stime
-        return done - started, cpu, [where / "serve.log" for where in roots]
+        acks, at, used, own_used = ready or (0, started, 0.0, 0.0)
+        replies = sum(ACKNOWLEDGED in r.data for r in smtp.received) - acks
+        return (done - started, cpu, logs,
+                Steady(replies, done - at, cpu - used, own - own_used))
     finally:
         for proc in procs:
             if proc.pid not in reaped:
@@ -334,8 +378,12 @@ def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer
 
 
 def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
-          processes: int = 1, rate: float | None = None, aiosmtpd: bool = False,
-          games: int = 1, varied: bool = False) -> None:
+          processes: int | None = None, rate: float | None = None, aiosmtpd: bool = False,
+          games: int = 1, varied: bool = False, sample_waits: bool = False) -> None:
+    """`processes` (even 1): that many `gm serve` sharing the mailbox, measured alike (with
+    `sample_waits`, on PostgreSQL, what their connections waited for)."""
+    shared = processes is not None
+    processes = processes or 1
     root = Path(tempfile.mkdtemp(prefix="gm-bench-mail-"))
     root.chmod(0o755)
     dovecot = DovecotServer(root)
@@ -364,12 +412,17 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
                 append_all(account, raws)
             append_s = time.perf_counter() - t
             profiler = db_profiler = None
-            steady = cpu = first_s = own_cpu = None
+            steady = cpu = first_s = own_cpu = steady_run = None
+            waited = ""
             own = resource.getrusage(resource.RUSAGE_SELF)
             logs = [root / "serve.log"]
-            if processes > 1:  # several `gm serve` sharing the mailbox and the database
-                seconds, cpu, logs = serve_processes(root, url, account, smtp, count + queued,
-                                                     900, processes)
+            if shared:  # `gm serve` processes sharing the mailbox and the database
+                sampling = Waits(url) if sample_waits and postgresql else contextlib.nullcontext()
+                with sampling as sampler:
+                    seconds, cpu, logs, steady_run = serve_processes(
+                        root, url, account, smtp, count + queued, 900, processes)
+                if sampler is not None:
+                    waited = sampler.report()
             elif profile:  # in this process, to see where the time goes
                 # each thread's CPU time, not the wall clock (which counts waits for the GIL)
                 profiler = cProfile.Profile(time.thread_time)
@@ -406,6 +459,15 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
               + ("" if first_s is None else
                  f"; first order answered {first_s[0]:.2f} s after the start ({first_s[1]:.2f} s "
                  "of CPU used by gm serve then)"))
+        if steady_run is not None and steady_run.replies:
+            n = steady_run.replies
+            print(f"once every process had answered an order: {n} replies in "
+                  f"{steady_run.seconds:.2f} s = {n / steady_run.seconds:.0f} messages/s, CPU "
+                  f"{steady_run.cpu / n * 1000:.1f} ms a message (gm serve "
+                  f"{steady_run.own / n * 1000:.1f}, its sender worker "
+                  f"{(steady_run.cpu - steady_run.own) / n * 1000:.1f})")
+        if waited:
+            print(waited)
         if pacer is not None:
             waits = latencies(smtp, seen, pacer)
             if waits:
@@ -464,20 +526,23 @@ def main() -> None:
     parser.add_argument("--postgresql", action="store_true")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--fuzz", type=int, metavar="N", help="run the fuzz soak instead")
-    parser.add_argument("--processes", type=int, default=1, metavar="N",
-                        help="run N gm serve processes sharing the mailbox and the database")
+    parser.add_argument("--processes", type=int, metavar="N",
+                        help="run N gm serve processes sharing the mailbox and the database "
+                        "(1: one, measured as several are)")
     parser.add_argument("--rate", type=float, metavar="R",
                         help="APPEND the messages at R a second while the service runs, and "
                         "report the reply latency")
     parser.add_argument("--games", type=int, default=1, metavar="N",
-                        help="spread the order messages over N games (on PostgreSQL one "
-                        "game's orders are taken one at a time, under the game's lock)")
+                        help="spread the order messages over N games")
     parser.add_argument("--varied", action="store_true",
                         help="vary each power's orders from message to message (each "
                         "acknowledgement's picture drawn anew), not seven order sets repeated")
     parser.add_argument("--aiosmtpd", action="store_true",
                         help="receive the replies with aiosmtpd (the tests' SMTP server) instead "
                         "of the benchmark's cheaper one")
+    parser.add_argument("--waits", action="store_true",
+                        help="with --processes on PostgreSQL: sample what gm's connections "
+                        "wait for (pg_stat_activity every 10 ms; benchmarks/pg_waits.py)")
     parser.add_argument("--keep", action="store_true",
                         help="keep the working directory (the service's log) afterwards")
     args = parser.parse_args()
@@ -485,7 +550,7 @@ def main() -> None:
         fuzz(args.fuzz)
     else:
         bench(args.count, args.postgresql, args.profile, args.keep, args.processes,
-              args.rate, args.aiosmtpd, args.games, args.varied)
+              args.rate, args.aiosmtpd, args.games, args.varied, args.waits)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ the phase open when it arrived, and ORDERS (`OrderRun`, one per message).
 Each order line is read by the order parser for the phase once, on arrival, and judged
 (gm.play.order_taking: what the power may order, legality on the board, the variant's own
 judgement); the orders accepted in a run of lines are stored at its end over the power's earlier
-ones, as values. The outcomes are typed: a line read (`LineRead`, each order `Accepted`,
+ones, as values, without the game's lock until the message's commit (gm.store.commit_locks:
+a phase adjudicated meanwhile has the message handled again).
+The outcomes are typed: a line read (`LineRead`, each order `Accepted`,
 `NotTaken` with its typed reason, `FollowsOn` a refused first order of its line; the line
 `Unreadable` or for `WrongPower`), the phase not taking the message's orders (`Closed`), the
 run's end (`Stored`: the orders that stand, as a `Summary`, the notes on orders given twice or
@@ -331,7 +333,7 @@ class OrderRun:
         self._refused.clear()
         orders_repo.submit_orders(self.session, view.phase.id, who.power, [], now=self.now,
                                   inbound_id=self.inbound_id, game_id=view.game.id,
-                                  late=view.late)
+                                  late=view.late, at_commit=True)
         self._stored[view.phase.id, who.power] = {}
         return Stored(self._summary(who.power, view, []),
                       self._picture(who.power, view, [], reader=reader),
@@ -375,8 +377,9 @@ class OrderRun:
                      for refused, view in refusals]
             try:
                 orders_repo.submit_orders(self.session, phase_id, power, lines, now=self.now,
-                                          inbound_id=self.inbound_id, game_id=game_id)
-            except PhaseClosed:  # pragma: no cover - the game lock is held; said already
+                                          inbound_id=self.inbound_id, game_id=game_id,
+                                          at_commit=True)
+            except PhaseClosed:  # pragma: no cover - adjudicated since the run read it
                 continue
             kept.append(NotReady(power, len(lines)))
         return kept
@@ -407,7 +410,7 @@ class OrderRun:
         lines = [StoredLine.taken(text, order) for text, order in merged.values()]
         orders_repo.submit_orders(self.session, phase.id, who.power, lines, now=self.now,
                                   inbound_id=self.inbound_id, game_id=view.game.id,
-                                  late=view.late)
+                                  late=view.late, at_commit=True)
         orders = [order for _, order in merged.values()]
         return Stored(self._summary(who.power, view, orders),
                       self._picture(who.power, view, orders, self._refused, reader=reader),

@@ -51,6 +51,7 @@ from gm.service.loop_guard import hold_loop
 from gm.service.subject_mask import masked_subject
 from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
+from gm.store.commit_locks import retryable
 from gm.store.db import Database
 from gm.store.outgoing import Answered, Outgoing
 from gm.store.powers import address_key
@@ -61,6 +62,7 @@ log = logging.getLogger(__name__)
 
 _IMAP_ID = re.compile(r"^(\d+):(\d+)$")
 MAX_ERROR_CHARS = 2000
+RETRIES = 3  # runs again of a message whose commit lost a race (gm.store.commit_locks)
 
 
 class Disposition(StrEnum):
@@ -179,7 +181,25 @@ def ingest(
 ) -> Ingested:
     """Process one raw message exactly once (see the module docstring). `arrived_at`: when the
     mail system received it, by the real clock (gm.mail.arrival); orders are in time if it
-    arrived before the deadline, however late they are read. Unknown: when it is stored."""
+    arrived before the deadline, however late they are read. Unknown: when it is stored.
+    A transaction that could not commit for a race (gm.store.commit_locks.retryable: its
+    orders' phase adjudicated meanwhile, a deadlock) is run again, up to RETRIES times."""
+    attempt = 0
+    while True:
+        try:
+            return _ingest(db, raw, config=config, clock=clock, mailbox_id=mailbox_id,
+                           size=size, arrived_at=arrived_at, retry=attempt < RETRIES)
+        except Exception as exc:
+            if attempt >= RETRIES or not retryable(exc):
+                raise
+            attempt += 1
+            log.info("message %s is handled again (%s)", mailbox_id, exc)
+
+
+def _ingest(db: Database, raw: bytes, *, config: Config, clock: Clock, mailbox_id: str | None,
+            size: int | None, arrived_at: datetime | None, retry: bool) -> Ingested:
+    """One run of `ingest`; with `retry`, a race that failed the commit is raised, not
+    shunted."""
     arrived = None if arrived_at is None else clock.at(arrived_at)  # by the service's clock
     decoded = decode_message(raw, max_bytes=config.max_message_bytes, size=size,
                              own_addresses=config.address,
@@ -258,6 +278,8 @@ def ingest(
                 return Ingested(record.id, Disposition.UNANSWERED)
             return Ingested(record.id, Disposition.ANSWERED, message_id)
     except Exception as exc:
+        if retry and retryable(exc):
+            raise
         error = f"{type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
         log.exception("message %s could not be processed; shunted", inbound_id)
         return _shunt(db, raw, decoded, error, config=config, clock=clock,

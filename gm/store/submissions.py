@@ -5,7 +5,8 @@ a value (gm.engine.order_json: read back without the grammar) when it parsed, or
 not. A set is valid when no line has an error; the latest valid set of each
 power is what adjudication uses, and invalid ones stay on record for the player's reply and the
 GM. Orders are accepted only while the phase is open, under the game lock, so an order can never
-slip in after its phase was adjudicated.
+slip in after its phase was adjudicated (a message's orders take it at the commit and check the
+phase again there: gm.store.commit_locks).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sqlalchemy import ColumnElement, Row, Table, bindparam, func, insert, selec
 from sqlalchemy.orm import Session
 
 from gm.engine.order_json import decoded
+from gm.store.commit_locks import lock_at_commit
 from gm.store.db import plain
 from gm.store.errors import NotFound, PhaseClosed
 from gm.store.games import lock_game
@@ -61,11 +63,14 @@ def submit_orders(
     inbound_id: int | None = None,
     game_id: int | None = None,
     late: bool = False,
+    at_commit: bool = False,
 ) -> OrderSetRecord:
     """Store a power's submission for an open phase (PhaseClosed once it is adjudicated), or,
     `late`, for an adjudicated phase it arrived in time for (kept aside: `take_late`).
     `game_id`, the phase's game, saves a look-up when the caller knows it. Plain statements:
-    the game lock, one read of the phase and power, one INSERT of the set, one of its lines."""
+    the game lock, one read of the phase and power, one INSERT of the set, one of its lines.
+    `at_commit`: the game lock is taken at the commit, with the phase checked again then
+    (gm.store.commit_locks), not now."""
     if game_id is None:
         game_id = session.scalar(select(PhaseRow.game_id).where(PhaseRow.id == phase_id))
         if game_id is None:
@@ -73,7 +78,10 @@ def submit_orders(
     if session.get_bind().dialect.name != "sqlite":
         # adjudication holds this lock while it reads the orders (on SQLite every writing
         # transaction holds the database's write lock from its BEGIN IMMEDIATE)
-        lock_game(session, game_id)
+        if at_commit:
+            lock_at_commit(session, game_id, phase_id, late=late)
+        else:
+            lock_game(session, game_id)
     conn = plain(session)  # plain statements, without the ORM's loading and flushing
     found = conn.execute(_PHASE_AND_POWER, {"phase_id": phase_id, "power": power}).first()
     if found is None or found.game_id != game_id:
