@@ -396,6 +396,18 @@ _PLAIN_NAME_RE = re.compile(r"^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*\Z")
 _PLAIN_LINE = 78  # the longest header or body line written here (RFC 5322 2.1.1)
 
 
+def plain_fields(to: Sequence[Address], message_id: str) -> tuple[bytes, bytes] | None:
+    """The To and Message-ID fields `header_fields` writes for `to` and the checked
+    `message_id`, written directly when both are simple (plain addresses without display
+    names, each field one line of at most 78 characters), else None."""
+    if not to or any(a.display_name or not _PLAIN_SPEC_RE.match(a.addr_spec) for a in to):
+        return None
+    fields = (f"To: {', '.join(a.addr_spec for a in to)}", f"Message-ID: {message_id}")
+    if any(len(f) > _PLAIN_LINE for f in fields) or not _MSGID_RE.match(message_id):
+        return None
+    return fields[0].encode("ascii"), fields[1].encode("ascii")
+
+
 def compose_plain(
     *,
     sender: str,

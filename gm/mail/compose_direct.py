@@ -1,6 +1,8 @@
 """The bytes `gm.mail.compose.compose_message` makes for a reply with an HTML alternative that
 shows its pictures (an acknowledgement of orders: text, HTML and the PNG of the orders),
-written directly: the email package's header objects cost milliseconds a message.
+written directly: the email package's header objects cost milliseconds a message. A phase's
+report, the same with files attached after it (its calendar entry; the SVG pictures), is
+written so too (`compose_report`): a multipart/mixed of that alternative and the files.
 
 Only the simple kind is written here, else None (and the email package builds it): headers as
 `compose_plain` writes them (ASCII, plain addresses, no line over 78 characters), a 7-bit text
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import binascii
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from email import quoprimime
 from functools import lru_cache
@@ -29,6 +31,7 @@ from gm.mail.compose import (
     flatten,
     mime_type,
     part_filename,
+    text_attachment_part,
 )
 from gm.mail.transport import RawMessage
 
@@ -97,6 +100,25 @@ def compose_related(
 ) -> RawMessage | None:
     """The message of `body`, `html` and the `pictures` it shows (each with its content id),
     written directly; None unless it is of the simple kind (see the module docstring)."""
+    written = _alternative(sender=sender, sender_name=sender_name, to=to, subject=subject,
+                           body=body, html=html, pictures=pictures, message_id=message_id,
+                           reply_to=reply_to, auto_submitted=auto_submitted, date=date)
+    if written is None:
+        return None
+    head, kept, alternative = written
+    out = _CRLF.join([*kept, "MIME-Version: 1.0", ""]).encode("ascii") + alternative
+    return RawMessage(message_id=head.message_id, sender=head.sender,
+                      recipients=head.recipients, data=out)
+
+
+def _alternative(
+    *, sender: str, sender_name: str, to: Sequence[str], subject: str, body: str, html: str,
+    pictures: Sequence[Attachment], message_id: str, reply_to: ReplyTo | None,
+    auto_submitted: str, date: datetime | None,
+) -> tuple[RawMessage, list[str], bytes] | None:
+    """The plain message of the same headers (compose_plain), its header lines but the
+    content ones, and the multipart/alternative of `body`, `html` and the `pictures` it shows,
+    from its Content-Type header on; None unless it is of the simple kind."""
     if not pictures or any(p.content_id is None for p in pictures):
         return None
     head = compose_plain(sender=sender, sender_name=sender_name, to=to, subject=subject,
@@ -112,8 +134,6 @@ def compose_related(
         ("Content-Type:", "Content-Transfer-Encoding:", "MIME-Version:"))]
     outer, inner = _boundary(), _boundary()
     parts = [
-        *kept,
-        "MIME-Version: 1.0",
         f'Content-Type: multipart/alternative;{_CRLF} boundary="{outer}"',
         "",
         f"--{outer}",
@@ -138,5 +158,56 @@ def compose_related(
                 + _picture_part(picture.filename, picture.content_type, picture.content_id,
                                 picture.data))
     out += f"{_CRLF}--{inner}--{_CRLF}{_CRLF}--{outer}--{_CRLF}".encode("ascii")
+    return head, kept, out
+
+
+def compose_report(
+    *,
+    sender: str,
+    sender_name: str,
+    to: Sequence[str],
+    subject: str,
+    body: str,
+    html: str,
+    attachments: Sequence[Attachment],
+    message_id: str,
+    reply_to: ReplyTo | None = None,
+    auto_submitted: str = "auto-generated",
+    date: datetime | None = None,
+    text_part: Callable[[Attachment], bytes] = text_attachment_part,
+) -> RawMessage | None:
+    """The message compose_message makes of `body`, `html`, the pictures it shows (the
+    `attachments` with a content id) and the other `attachments` as files, written directly;
+    None unless it is of the simple kind (see the module docstring). `text_part` writes a text
+    file's part (as gm.mail.compose.text_attachment_part does: gm.mail.text_parts)."""
+    pictures = [a for a in attachments if a.content_id]
+    files = [a for a in attachments if not a.content_id]
+    written = _alternative(sender=sender, sender_name=sender_name, to=to, subject=subject,
+                           body=body, html=html, pictures=pictures, message_id=message_id,
+                           reply_to=reply_to, auto_submitted=auto_submitted, date=date)
+    if written is None:
+        return None
+    head, kept, alternative = written
+    if not files:
+        out = _CRLF.join([*kept, "MIME-Version: 1.0", ""]).encode("ascii") + alternative
+        return RawMessage(message_id=head.message_id, sender=head.sender,
+                          recipients=head.recipients, data=out)
+    mixed = _boundary()
+    delimiter = f"{_CRLF}--{mixed}{_CRLF}".encode("ascii")
+    pieces = [_CRLF.join([*kept, "MIME-Version: 1.0",
+                          f'Content-Type: multipart/mixed;{_CRLF} boundary="{mixed}"',
+                          "", f"--{mixed}", ""]).encode("ascii") + alternative]
+    for item in files:
+        maintype, subtype = mime_type(item.content_type)
+        pieces.append(text_part(item) if maintype == "text" else _file_part(
+            item.filename, maintype, subtype, item.data))
+    out = delimiter.join(pieces) + f"{_CRLF}--{mixed}--{_CRLF}".encode("ascii")
     return RawMessage(message_id=head.message_id, sender=head.sender,
                       recipients=head.recipients, data=out)
+
+
+@lru_cache(maxsize=16)
+def _file_part(filename: str, maintype: str, subtype: str, data: bytes) -> bytes:
+    """An attached (not shown) binary file's MIME part, as compose_message writes it."""
+    return flatten(binary_part(data, maintype, subtype, filename=part_filename(filename),
+                               disposition="attachment"))

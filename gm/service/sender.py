@@ -37,9 +37,9 @@ from gm.mail.compose import (
     inline_content_id,
     make_address,
 )
-from gm.mail.compose_direct import compose_related
+from gm.mail.compose_direct import compose_related, compose_report
 from gm.mail.errors import MailError, PermanentSendError, Refusal, SignInFailed
-from gm.mail.transport import MailSink, OutgoingMessage
+from gm.mail.transport import MailSink, OutgoingMessage, RawMessage
 from gm.mail.verp import envelope_sender
 from gm.service import bounces
 from gm.service.clock import Clock
@@ -91,7 +91,8 @@ def compose(record: OutboundRecord, config: Config,
     when it is a simple plain-text one (most replies) or a simple one whose HTML shows its
     pictures (an acknowledgement of orders), else built by the email package, or,
     with `shared`, written from the bytes of the last row of the same content (a report's
-    copies: gm.service.shared_compose)."""
+    copies: gm.service.shared_compose; the first of them written directly where it is of
+    the simple kind, gm.mail.compose_direct.compose_report)."""
     headers = dict(record.headers)
     text = next((p.text for p in record.parts if p.content_type == "text/plain"), "")
     html = next((p.text for p in record.parts if p.content_type == "text/html"), None)
@@ -134,6 +135,14 @@ def compose(record: OutboundRecord, config: Config,
     )
     if shared is None:
         return build()
+    make: Callable[[], OutgoingMessage] = build
+    if html is not None:  # a report: written directly where it is of the simple kind
+        make = partial(_report, build, partial(
+            compose_report, sender=config.address, sender_name=config.display_name,
+            to=list(record.recipients), subject=headers.get("Subject", ""), body=text,
+            html=html, attachments=attachments, message_id=record.message_id,
+            reply_to=reply_to, auto_submitted=headers.get("Auto-Submitted", AUTO_GENERATED),
+            date=record.created_at, text_part=shared.text_part))
     # a text attachment (a calendar entry naming the power) is each copy's own
     mixed = [a for a in attachments if html is None or a.content_id is None]
     own = [Own(1 + i, partial(shared.text_part, a))
@@ -143,7 +152,14 @@ def compose(record: OutboundRecord, config: Config,
                  else (a.filename, a.content_type) for a in attachments),
            headers.get("Auto-Submitted", AUTO_GENERATED), headers.get("In-Reply-To"),
            headers.get("References"), record.created_at)
-    return shared.message(key, to, record.message_id, build, own, html)
+    return shared.message(key, to, record.message_id, make, own, html)
+
+
+def _report(build: Callable[[], OutgoingMessage],
+            direct: Callable[[], RawMessage | None]) -> OutgoingMessage:
+    """The message `direct` writes, else the one `build` makes."""
+    written = direct()
+    return written if written is not None else build()
 
 
 def _inline(filename: str, html: str | None) -> str | None:

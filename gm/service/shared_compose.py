@@ -4,8 +4,10 @@ A phase's report goes out as one queued message a recipient (each power's player
 the same text, HTML and pictures in each and a small attachment of its own (the deadline's
 calendar entry names the power): the email package takes milliseconds to build and write such
 a message, most of a report's sending cost after its pictures. `SharedComposer` composes the
-first copy with `gm.mail.compose.compose_message` and keeps its bytes; a later message of the
-same content is written from them: its To and Message-ID headers new, and each attachment of
+first copy (written directly, gm.mail.compose_direct.compose_report, or by
+`gm.mail.compose.compose_message`) and keeps its bytes; a later message of the
+same content is written from them: its To and Message-ID headers new (written directly
+where they are plain: gm.mail.compose.plain_fields), and each attachment of
 its own written alone and put in the place of the first copy's (by the same email package
 policy, or as it writes them: gm.mail.text_parts; the message reads exactly as one composed
 whole). The GM's copy, whose HTML alone differs (a word on the press the players saw), is
@@ -24,13 +26,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from email.headerregistry import Address
-from email.message import EmailMessage
 from typing import cast
 
-from gm.mail.compose import Attachment, checked_message_id, header_fields, to_raw
+from gm.mail.compose import (
+    Attachment,
+    checked_message_id,
+    header_fields,
+    plain_fields,
+    to_raw,
+)
 from gm.mail.compose_direct import html_body
 from gm.mail.text_parts import TextParts
-from gm.mail.transport import RawMessage
+from gm.mail.transport import OutgoingMessage, RawMessage
 
 _END = b"\r\n\r\n"  # the end of a message's headers (compose_message writes CRLF)
 _OWN = (b"to", b"message-id")  # the headers written anew for each copy
@@ -83,7 +90,7 @@ class SharedComposer:
         self.size = size
         self.kept: OrderedDict[Hashable, tuple[list[bytes], bytes, str, str | None,
                                                dict[str, object]]] = OrderedDict()
-        self.composed = 0  # messages the email package built whole (the others written here)
+        self.composed = 0  # messages built whole (the others written from their bytes here)
         self.text_parts = TextParts()  # each copy's own text part (its calendar entry)
 
     def text_part(self, item: Attachment) -> bytes:
@@ -91,11 +98,11 @@ class SharedComposer:
         return self.text_parts.write(item)
 
     def message(self, key: Hashable, to: Sequence[Address], message_id: str,
-                build: Callable[[], EmailMessage], own: Sequence[Own] = (),
+                build: Callable[[], OutgoingMessage], own: Sequence[Own] = (),
                 html: str | None = None) -> RawMessage:
-        """The message `build` makes (compose_message to `to`, with `message_id`, its HTML
-        part `html`, which `key` leaves out), written from the one last built under `key`
-        when there is one."""
+        """The message `build` makes (compose_message's to `to`, with `message_id`, its HTML
+        part `html`, which `key` leaves out; or its bytes), written from the one last built
+        under `key` when there is one."""
         kept = self.kept.get(key)
         written = None
         if kept is not None and to:
@@ -107,7 +114,8 @@ class SharedComposer:
         if written is not None:
             self.kept.move_to_end(key)
             return written
-        raw = to_raw(build())
+        made = build()
+        raw = made if isinstance(made, RawMessage) else to_raw(made)
         head, _, body = raw.data.partition(_END)
         fields = _fields(head)
         if sorted(n for n in map(_name, fields) if n in _OWN) == sorted(_OWN):
@@ -144,8 +152,10 @@ class SharedComposer:
                 lf["body"] = _lf(body)
             body_lf = cast(bytes, lf["body"])
         mid = checked_message_id(message_id)
-        new = {_name(f): f for f in _fields(header_fields([("To", list(to)),
-                                                            ("Message-ID", mid)]))}
+        plain = plain_fields(to, mid)  # most copies: written here, not by the email package
+        new = ({b"to": plain[0], b"message-id": plain[1]} if plain is not None else
+               {_name(f): f for f in _fields(header_fields([("To", list(to)),
+                                                            ("Message-ID", mid)]))})
         head = b"\r\n".join(new.get(_name(f), f) for f in fields)
         return RawMessage(mid, sender, tuple(a.addr_spec for a in to), head + _END + body,
                           lf=_lf(head) + b"\n\n" + body_lf)
