@@ -12,7 +12,9 @@ they never block the mail's event loop). Each message is marked sent before the 
 over, so a sender killed at any point has at most one message the server accepted and that will
 be sent again (under its same Message-ID). A sink where a message sent again writes nothing (a
 Maildir outbox: its file is named by the Message-ID; `resends_nothing`) has each claimed batch
-marked sent at once, after it was written: one transaction a batch, not one a message.
+marked sent at once, after it was written: one transaction a batch, not one a message; its
+files are made durable together before that (a Maildir: one sync of new/ a batch,
+`MaildirSink.send_unsynced` and `sync`).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from gm.mail.compose import (
 )
 from gm.mail.compose_direct import compose_related, compose_report
 from gm.mail.errors import MailError, PermanentSendError, Refusal, SignInFailed
-from gm.mail.transport import MailSink, OutgoingMessage, RawMessage
+from gm.mail.transport import MailSink, OutgoingMessage, RawMessage, SendReport
 from gm.mail.verp import envelope_sender
 from gm.service import bounces
 from gm.service.clock import Clock
@@ -248,6 +250,8 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
     shared = SharedComposer()  # a report's copies written from its first
     release = True  # the first claim takes back what dead senders held
     later = getattr(sink, "resends_nothing", False)  # each batch marked sent at once
+    # ... its files made durable together before it is (a Maildir: one sync of new/)
+    unsynced = getattr(sink, "send_unsynced", None) if later else None
     while True:
         claimed: list[OutboundRecord] = await run(
             partial(_claim, db, clock, batch, CLAIM_LEASE, release=release))
@@ -262,8 +266,11 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
             known = pictures  # a phase's reports, queued together, come one after the other
             if await _send_one(db, sink, record, config=config, clock=clock, run=run,
                                shared=shared,
-                               written=written if later and record.message_id else None):
+                               written=written if later and record.message_id else None,
+                               send=unsynced if later and record.message_id else None):
                 sent += 1
+        if written and unsynced is not None:
+            await sink.sync()  # type: ignore[attr-defined]
         if written and await run(partial(_all_sent, db, clock, written)):
             await run(partial(_delivered, db, [a for _, accepted in written for a in accepted],
                               config, clock))
@@ -303,12 +310,13 @@ def _keep_drawn(db: Database, drawn: dict[bytes, bytes]) -> None:
 
 async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, config: Config,
                     clock: Clock, run: DbRunner, shared: SharedComposer | None = None,
-                    written: list[tuple[int, list[str]]] | None = None) -> bool:
-    """Send `record`; whether the sink accepted it. It is marked sent at once, or, with
-    `written`, added to it, for the caller to mark."""
+                    written: list[tuple[int, list[str]]] | None = None,
+                    send: Callable[..., Awaitable[SendReport]] | None = None) -> bool:
+    """Send `record` (by `send`, default the sink's); whether the sink accepted it. It is
+    marked sent at once, or, with `written`, added to it, for the caller to mark."""
     try:
         message = compose(record, config, shared)
-        report = await sink.send(
+        report = await (send or sink.send)(
             message, envelope_from=envelope_sender(
                 config.address,
                 None if config.smtp is not None and not config.smtp.verp else record.bounce_token))
