@@ -9,13 +9,15 @@ Only the simple kind is written here, else None (and the email package builds it
 part, an HTML part the package would send as 7-bit or quoted-printable, and pictures every one
 of which the HTML shows. The structure is the package's: multipart/alternative of the text and
 a multipart/related of the HTML and the pictures, each multipart with a random `=_gm_`
-boundary; a picture's part is written by the package itself (and remembered: the same picture
-goes out again).
+boundary; a picture's part is written here too where its head is simple, else by the package
+(and remembered: the same picture goes out again).
 """
 
 from __future__ import annotations
 
+import base64
 import binascii
+import re
 import secrets
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -48,6 +50,7 @@ def _crlf(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\n", _CRLF)
 
 
+@lru_cache(maxsize=8)  # a report's HTML is asked for again for the GM's copy
 def html_payload(html: str) -> tuple[str, str] | None:
     """The Content-Transfer-Encoding and body the email package gives `html` as UTF-8 text
     (email.contentmanager's choice: 7bit when every line fits and it is ASCII, else quoted-
@@ -80,8 +83,33 @@ def html_body(html: str) -> tuple[str, bytes] | None:
 def _picture_part(filename: str, content_type: str, content_id: str, data: bytes) -> bytes:
     """An inline picture's MIME part, headers and body, as compose_message writes it."""
     maintype, subtype = mime_type(content_type)
-    return flatten(binary_part(data, maintype, subtype, filename=part_filename(filename),
-                                disposition="inline", cid=checked_message_id(content_id)))
+    name, cid = part_filename(filename), checked_message_id(content_id)
+    return simple_binary_part(name, maintype, subtype, "inline", cid, data) or flatten(binary_part(
+        data, maintype, subtype, filename=name, disposition="inline", cid=cid))
+
+
+_SIMPLE_NAME = re.compile(r"[A-Za-z0-9._-]+\Z")
+_SIMPLE_CID = re.compile(r"<[A-Za-z0-9._-]+@[A-Za-z0-9._-]+>\Z")
+
+
+def simple_binary_part(filename: str, maintype: str, subtype: str, disposition: str,
+                 cid: str | None, data: bytes) -> bytes | None:
+    """The part gm.mail.compose.binary_part makes, as the package writes it, written here
+    when its head is simple (a file name and content id of letters, digits, dots, dashes and
+    underscores; a field over 78 characters folded before the file name or the content id,
+    into a line shorter than that), else None."""
+    if not data or not _SIMPLE_NAME.match(filename) or (
+            cid is not None and not _SIMPLE_CID.match(cid)):
+        return None
+    head = [f"Content-Type: {maintype}/{subtype}", "Content-Transfer-Encoding: base64",
+            _folded(f"Content-Disposition: {disposition};", f'filename="{filename}"')]
+    if cid is not None:
+        head.append(_folded("Content-ID:", cid))
+    if any(len(line) > (_LINE if i == 0 else _LINE - 1)  # a folded line: the package
+           for field in head for i, line in enumerate(field.split(_CRLF))):  # splits a 78th
+        return None  # folded otherwise by the package
+    return (_CRLF.join([*head, "", ""]).encode("ascii")
+            + base64.encodebytes(data).replace(b"\n", b"\r\n"))
 
 
 def compose_related(
@@ -206,8 +234,15 @@ def compose_report(
                       recipients=head.recipients, data=out)
 
 
+def _folded(start: str, rest: str) -> str:
+    """A header field of two words, on one line if it fits, else folded between them."""
+    line = f"{start} {rest}"
+    return line if len(line) <= _LINE else f"{start}{_CRLF} {rest}"
+
+
 @lru_cache(maxsize=16)
 def _file_part(filename: str, maintype: str, subtype: str, data: bytes) -> bytes:
     """An attached (not shown) binary file's MIME part, as compose_message writes it."""
-    return flatten(binary_part(data, maintype, subtype, filename=part_filename(filename),
-                               disposition="attachment"))
+    name = part_filename(filename)
+    return simple_binary_part(name, maintype, subtype, "attachment", None, data) or flatten(
+        binary_part(data, maintype, subtype, filename=name, disposition="attachment"))

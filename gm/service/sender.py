@@ -25,7 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
-from functools import partial
+from functools import lru_cache, partial
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -164,6 +164,7 @@ def _report(build: Callable[[], OutgoingMessage],
     return written if written is not None else build()
 
 
+@lru_cache(maxsize=64)  # a report's attachments, the same in each of its copies
 def _inline(filename: str, html: str | None) -> str | None:
     """The Content-ID of an attachment the HTML part shows (`<img src="cid:...">`), else None."""
     if html is None:

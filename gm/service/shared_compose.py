@@ -128,15 +128,17 @@ class SharedComposer:
     @staticmethod
     def _write(kept: tuple[list[bytes], bytes, str], to: Sequence[Address], message_id: str,
                own: Sequence[Own], lf: dict[str, object]) -> RawMessage | None:
-        """The copy to `to` of the `kept` message; `lf`: the kept body's LF forms, made
-        here once (its pieces', or the whole body's) and kept for the next copies (an empty
-        dict for a body written anew)."""
+        """The copy to `to` of the `kept` message; `lf`: the kept body's pieces and LF forms,
+        made here once (its pieces', or the whole body's) and kept for the next copies (an
+        empty dict for a body written anew)."""
         fields, body, sender = kept
         if own:
-            split = _parts(fields, body)
+            if "split" not in lf:  # the body's pieces, found once for all its copies
+                lf["split"] = _parts(fields, body)
+            split = cast("tuple[bytes, list[bytes]] | None", lf["split"])
             if split is None:
                 return None
-            delimiter, pieces = split
+            delimiter, pieces = split[0], list(split[1])
             if "pieces" not in lf:
                 lf["pieces"] = [_lf(piece) for piece in pieces]
             pieces_lf = list(cast("list[bytes]", lf["pieces"]))

@@ -13,8 +13,16 @@ from email.policy import default
 
 import pytest
 
-from gm.mail.compose import Attachment, compose_message, make_address, to_raw
-from gm.mail.compose_direct import compose_report
+from gm.mail.compose import (
+    Attachment,
+    binary_part,
+    compose_message,
+    flatten,
+    inline_content_id,
+    make_address,
+    to_raw,
+)
+from gm.mail.compose_direct import compose_report, simple_binary_part
 from gm.mail.text_parts import TextParts
 
 PNG = bytes(range(256)) * 40
@@ -95,3 +103,33 @@ def test_anything_else_is_left_to_the_email_package(change: str, value: object) 
     built, direct, _ = _both(attachments, **{change: value})  # type: ignore[arg-type]
     assert direct is None
     assert built.startswith(b"From: gm <judge@example.org>")
+
+
+@pytest.mark.parametrize("name", [
+    "bench1-spring-1901-movement-orders.png",
+    "a-game-of-a-rather-long-name-spring-1901-movement-orders-of-every-power.png",  # folded
+    "orders of spring.png",  # a space: its content id is made of dashes
+    "Frühling-1901.png",  # not ASCII: an encoded file name
+], ids=["simple", "long name", "space", "not ascii"])
+def test_a_picture_of_any_name_is_written_as_the_email_package_writes_it(name: str) -> None:
+    cid = inline_content_id(name)
+    picture = Attachment(name, "image/png", PNG, cid)
+    svg = Attachment(name.replace(".png", ".svg"), "image/svg+xml", b"<svg/>")
+    built, direct, _ = _both([ICS, picture, svg], html=f'<p><img src="cid:{cid}"></p>\n')
+    assert direct == built
+
+
+def test_a_picture_part_of_any_name_length_is_the_email_packages() -> None:
+    """A picture's part is written without the package where its head is simple, its file
+    name and content id folded onto their own lines as the package folds them."""
+    data = PNG[:500]
+    for length in range(1, 90):
+        name = "g" * length + ".png"
+        for cid in (f"<{name}@picture.gm>", None):
+            disposition = "inline" if cid else "attachment"
+            direct = simple_binary_part(name, "image", "png", disposition, cid, data)
+            built = flatten(binary_part(data, "image", "png", filename=name,
+                                        disposition=disposition, cid=cid))
+            assert direct in (None, built), (length, disposition)
+            if length <= 40:  # the names a game's pictures have: written here
+                assert direct == built, (length, disposition)
