@@ -10,7 +10,9 @@ part, an HTML part the package would send as 7-bit or quoted-printable, and pict
 of which the HTML shows. The structure is the package's: multipart/alternative of the text and
 a multipart/related of the HTML and the pictures, each multipart with a random `=_gm_`
 boundary; a picture's part is written here too where its head is simple, else by the package
-(and remembered: the same picture goes out again).
+(and remembered: the same picture goes out again). A message written here carries its LF form
+too (RawMessage.lf, what a Maildir stores), joined from its pieces' (a picture's base64 lines
+written with LF ends first), not converted whole.
 """
 
 from __future__ import annotations
@@ -80,24 +82,39 @@ def html_body(html: str) -> tuple[str, bytes] | None:
 
 
 @lru_cache(maxsize=16)
-def _picture_part(filename: str, content_type: str, content_id: str, data: bytes) -> bytes:
-    """An inline picture's MIME part, headers and body, as compose_message writes it."""
+def _picture_part(filename: str, content_type: str, content_id: str, data: bytes
+                  ) -> tuple[bytes, bytes]:
+    """An inline picture's MIME part, headers and body, as compose_message writes it (CRLF),
+    and its LF form."""
     maintype, subtype = mime_type(content_type)
     name, cid = part_filename(filename), checked_message_id(content_id)
-    return simple_binary_part(name, maintype, subtype, "inline", cid, data) or flatten(binary_part(
-        data, maintype, subtype, filename=name, disposition="inline", cid=cid))
+    return _binary_forms(name, maintype, subtype, "inline", cid, data) or _both(flatten(
+        binary_part(data, maintype, subtype, filename=name, disposition="inline", cid=cid)))
 
 
 _SIMPLE_NAME = re.compile(r"[A-Za-z0-9._-]+\Z")
 _SIMPLE_CID = re.compile(r"<[A-Za-z0-9._-]+@[A-Za-z0-9._-]+>\Z")
+_BASE64_LINE = 76  # characters of a base64 line (57 bytes), as base64.encodebytes writes
+
+
+def _both(data: bytes) -> tuple[bytes, bytes]:
+    """`data` (CRLF line ends) and its LF form."""
+    return data, data.replace(b"\r\n", b"\n")
 
 
 def simple_binary_part(filename: str, maintype: str, subtype: str, disposition: str,
-                 cid: str | None, data: bytes) -> bytes | None:
+                       cid: str | None, data: bytes) -> bytes | None:
     """The part gm.mail.compose.binary_part makes, as the package writes it, written here
     when its head is simple (a file name and content id of letters, digits, dots, dashes and
     underscores; a field over 78 characters folded before the file name or the content id,
     into a line shorter than that), else None."""
+    forms = _binary_forms(filename, maintype, subtype, disposition, cid, data)
+    return None if forms is None else forms[0]
+
+
+def _binary_forms(filename: str, maintype: str, subtype: str, disposition: str,
+                  cid: str | None, data: bytes) -> tuple[bytes, bytes] | None:
+    """`simple_binary_part`, with its LF form (written first: base64 lines end so)."""
     if not data or not _SIMPLE_NAME.match(filename) or (
             cid is not None and not _SIMPLE_CID.match(cid)):
         return None
@@ -108,8 +125,10 @@ def simple_binary_part(filename: str, maintype: str, subtype: str, disposition: 
     if any(len(line) > (_LINE if i == 0 else _LINE - 1)  # a folded line: the package
            for field in head for i, line in enumerate(field.split(_CRLF))):  # splits a 78th
         return None  # folded otherwise by the package
-    return (_CRLF.join([*head, "", ""]).encode("ascii")
-            + base64.encodebytes(data).replace(b"\n", b"\r\n"))
+    encoded = base64.b64encode(data)
+    lf = "\n".join([*head, "", ""]).replace(_CRLF, "\n").encode("ascii") + b"\n".join(
+        [encoded[i:i + _BASE64_LINE] for i in range(0, len(encoded), _BASE64_LINE)]) + b"\n"
+    return lf.replace(b"\n", b"\r\n"), lf  # no CR in it: each LF a line end
 
 
 def compose_related(
@@ -133,20 +152,21 @@ def compose_related(
                            reply_to=reply_to, auto_submitted=auto_submitted, date=date)
     if written is None:
         return None
-    head, kept, alternative = written
-    out = _CRLF.join([*kept, "MIME-Version: 1.0", ""]).encode("ascii") + alternative
+    head, kept, alternative, alternative_lf = written
+    start = _both(_CRLF.join([*kept, "MIME-Version: 1.0", ""]).encode("ascii"))
     return RawMessage(message_id=head.message_id, sender=head.sender,
-                      recipients=head.recipients, data=out)
+                      recipients=head.recipients, data=start[0] + alternative,
+                      lf=start[1] + alternative_lf)
 
 
 def _alternative(
     *, sender: str, sender_name: str, to: Sequence[str], subject: str, body: str, html: str,
     pictures: Sequence[Attachment], message_id: str, reply_to: ReplyTo | None,
     auto_submitted: str, date: datetime | None,
-) -> tuple[RawMessage, list[str], bytes] | None:
+) -> tuple[RawMessage, list[str], bytes, bytes] | None:
     """The plain message of the same headers (compose_plain), its header lines but the
     content ones, and the multipart/alternative of `body`, `html` and the `pictures` it shows,
-    from its Content-Type header on; None unless it is of the simple kind."""
+    from its Content-Type header on, and its LF form; None unless it is of the simple kind."""
     if not pictures or any(p.content_id is None for p in pictures):
         return None
     head = compose_plain(sender=sender, sender_name=sender_name, to=to, subject=subject,
@@ -179,14 +199,16 @@ def _alternative(
         "",
         _crlf(payload),
     ]
-    out = _CRLF.join(parts).encode("ascii")  # ends with the HTML's last line end
+    # pieces in both forms, each ending with a whole line end (converted alone, as a whole)
+    pieces = [_both(_CRLF.join(parts).encode("ascii"))]  # ends with the HTML's line end
+    delimiter = _both(f"{_CRLF}--{inner}{_CRLF}".encode("ascii"))
     for picture in pictures:
         assert picture.content_id is not None
-        out += (f"{_CRLF}--{inner}{_CRLF}".encode("ascii")
-                + _picture_part(picture.filename, picture.content_type, picture.content_id,
-                                picture.data))
-    out += f"{_CRLF}--{inner}--{_CRLF}{_CRLF}--{outer}--{_CRLF}".encode("ascii")
-    return head, kept, out
+        pieces += [delimiter, _picture_part(picture.filename, picture.content_type,
+                                            picture.content_id, picture.data)]
+    pieces.append(_both(f"{_CRLF}--{inner}--{_CRLF}{_CRLF}--{outer}--{_CRLF}".encode("ascii")))
+    return (head, kept, b"".join(crlf for crlf, _ in pieces),
+            b"".join(lf for _, lf in pieces))
 
 
 def compose_report(
@@ -215,23 +237,27 @@ def compose_report(
                            reply_to=reply_to, auto_submitted=auto_submitted, date=date)
     if written is None:
         return None
-    head, kept, alternative = written
+    head, kept, alternative, alternative_lf = written
     if not files:
-        out = _CRLF.join([*kept, "MIME-Version: 1.0", ""]).encode("ascii") + alternative
+        start = _both(_CRLF.join([*kept, "MIME-Version: 1.0", ""]).encode("ascii"))
         return RawMessage(message_id=head.message_id, sender=head.sender,
-                          recipients=head.recipients, data=out)
+                          recipients=head.recipients, data=start[0] + alternative,
+                          lf=start[1] + alternative_lf)
     mixed = _boundary()
-    delimiter = f"{_CRLF}--{mixed}{_CRLF}".encode("ascii")
-    pieces = [_CRLF.join([*kept, "MIME-Version: 1.0",
-                          f'Content-Type: multipart/mixed;{_CRLF} boundary="{mixed}"',
-                          "", f"--{mixed}", ""]).encode("ascii") + alternative]
+    delimiter = _both(f"{_CRLF}--{mixed}{_CRLF}".encode("ascii"))
+    start = _both(_CRLF.join([*kept, "MIME-Version: 1.0",
+                              f'Content-Type: multipart/mixed;{_CRLF} boundary="{mixed}"',
+                              "", f"--{mixed}", ""]).encode("ascii"))
+    pieces = [(start[0] + alternative, start[1] + alternative_lf)]
     for item in files:
         maintype, subtype = mime_type(item.content_type)
-        pieces.append(text_part(item) if maintype == "text" else _file_part(
+        pieces.append(_both(text_part(item)) if maintype == "text" else _file_part(
             item.filename, maintype, subtype, item.data))
-    out = delimiter.join(pieces) + f"{_CRLF}--{mixed}--{_CRLF}".encode("ascii")
+    end = _both(f"{_CRLF}--{mixed}--{_CRLF}".encode("ascii"))
     return RawMessage(message_id=head.message_id, sender=head.sender,
-                      recipients=head.recipients, data=out)
+                      recipients=head.recipients,
+                      data=delimiter[0].join(crlf for crlf, _ in pieces) + end[0],
+                      lf=delimiter[1].join(lf for _, lf in pieces) + end[1])
 
 
 def _folded(start: str, rest: str) -> str:
@@ -241,8 +267,10 @@ def _folded(start: str, rest: str) -> str:
 
 
 @lru_cache(maxsize=16)
-def _file_part(filename: str, maintype: str, subtype: str, data: bytes) -> bytes:
-    """An attached (not shown) binary file's MIME part, as compose_message writes it."""
+def _file_part(filename: str, maintype: str, subtype: str, data: bytes
+               ) -> tuple[bytes, bytes]:
+    """An attached (not shown) binary file's MIME part, as compose_message writes it, and
+    its LF form."""
     name = part_filename(filename)
-    return simple_binary_part(name, maintype, subtype, "attachment", None, data) or flatten(
-        binary_part(data, maintype, subtype, filename=name, disposition="attachment"))
+    return _binary_forms(name, maintype, subtype, "attachment", None, data) or _both(flatten(
+        binary_part(data, maintype, subtype, filename=name, disposition="attachment")))

@@ -110,7 +110,7 @@ class SharedComposer:
             ours = body if html == kept_html else _other_html(fields, body, kept_html, html)
             if ours is not None:
                 written = self._write((fields, ours, sender), to, message_id, own,
-                                      lf if ours is body else {})
+                                      lf if ours is body else _other_lf(lf, kept_html, html))
         if written is not None:
             self.kept.move_to_end(key)
             return written
@@ -119,7 +119,10 @@ class SharedComposer:
         head, _, body = raw.data.partition(_END)
         fields = _fields(head)
         if sorted(n for n in map(_name, fields) if n in _OWN) == sorted(_OWN):
-            self.kept[key] = (fields, body, raw.sender, html, {})
+            # its body's LF form, where its writer made it (gm.mail.compose_direct)
+            forms: dict[str, object] = {} if raw.lf is None else {
+                "body": raw.lf.partition(b"\n\n")[2]}
+            self.kept[key] = (fields, body, raw.sender, html, forms)
             while len(self.kept) > self.size:
                 self.kept.popitem(last=False)
         self.composed += 1
@@ -140,7 +143,7 @@ class SharedComposer:
                 return None
             delimiter, pieces = split[0], list(split[1])
             if "pieces" not in lf:
-                lf["pieces"] = [_lf(piece) for piece in pieces]
+                lf["pieces"] = _lf_pieces(pieces, delimiter, lf.get("body"))
             pieces_lf = list(cast("list[bytes]", lf["pieces"]))
             for part in own:
                 if part.index + 1 >= len(pieces) - 1:
@@ -166,6 +169,34 @@ class SharedComposer:
 def _lf(data: bytes) -> bytes:
     """`data` with LF line ends (a Maildir's)."""
     return data.replace(b"\r\n", b"\n")
+
+
+def _lf_pieces(pieces: list[bytes], delimiter: bytes, body_lf: object) -> list[bytes]:
+    """The LF forms of a body's `pieces` (split at `delimiter`): split from the body's LF
+    form `body_lf` where there is one (each the same bytes, as no piece ends with a CR before
+    the delimiter's line end), else each converted."""
+    if isinstance(body_lf, bytes):
+        split = (b"\n" + body_lf).split(_lf(delimiter))
+        if len(split) == len(pieces):  # its delimiters and no other: the pieces' forms
+            return split
+    return [_lf(piece) for piece in pieces]
+
+
+def _other_lf(lf: dict[str, object], html: str | None, other: str | None
+              ) -> dict[str, object]:
+    """The LF forms (`SharedComposer._write`'s `lf`) of a body whose HTML part `html` is
+    written as `other` (`_other_html`): its LF body, from the kept body's, where the HTML is
+    there once; else none (made from the new body)."""
+    body_lf = lf.get("body")
+    if not isinstance(body_lf, bytes) or html is None or other is None:
+        return {}
+    was, now = html_body(html), html_body(other)
+    if was is None or now is None:
+        return {}
+    old, new = _lf(b"\r\n\r\n" + was[1] + b"\r\n--"), _lf(b"\r\n\r\n" + now[1] + b"\r\n--")
+    if body_lf.count(old) != 1:
+        return {}
+    return {"body": body_lf.replace(old, new)}
 
 
 def _other_html(fields: list[bytes], body: bytes, html: str | None, other: str | None

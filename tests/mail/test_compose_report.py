@@ -22,7 +22,7 @@ from gm.mail.compose import (
     make_address,
     to_raw,
 )
-from gm.mail.compose_direct import compose_report, simple_binary_part
+from gm.mail.compose_direct import compose_related, compose_report, simple_binary_part
 from gm.mail.text_parts import TextParts
 
 PNG = bytes(range(256)) * 40
@@ -59,6 +59,8 @@ def _both(attachments: list[Attachment], *, html: str = HTML, body: str = TEXT,
     direct = compose_report(sender="judge@example.org", sender_name="gm", to=to, html=html,
                             attachments=attachments, text_part=TextParts().write,
                             **common)  # type: ignore[arg-type]
+    if direct is not None:  # its LF form (a Maildir's) joined from its pieces' LF forms
+        assert direct.lf == direct.data.replace(b"\r\n", b"\n")
     return (_unbounded(built), None if direct is None else _unbounded(direct.data),
             b"" if direct is None else direct.data)
 
@@ -133,3 +135,13 @@ def test_a_picture_part_of_any_name_length_is_the_email_packages() -> None:
             assert direct in (None, built), (length, disposition)
             if length <= 40:  # the names a game's pictures have: written here
                 assert direct == built, (length, disposition)
+
+
+def test_an_acknowledgement_carries_its_lf_form() -> None:
+    written = compose_related(
+        sender="judge@example.org", sender_name="Judge", to=["france1@example.org"],
+        subject="[bench1] Re: orders", body=TEXT, html=HTML, pictures=[ORDERS, MAP],
+        message_id="<a.b@example.org>")
+    assert written is not None and written.lf is not None
+    assert written.lf == written.data.replace(b"\r\n", b"\n")
+    assert b"\r" not in written.lf

@@ -2,7 +2,8 @@
 email package: its first copy by gm.mail.compose_direct.compose_report, each later copy from
 those bytes with its To and Message-ID written directly (gm.mail.compose.plain_fields). Every
 copy is byte for byte the message composed whole by the email package (only the random
-boundaries differ), the players', the GM's (its own HTML) and one to many recipients."""
+boundaries differ), the players', the GM's (its own HTML) and one to many recipients; and
+each carries its LF form (a Maildir's), made from the first copy's pieces'."""
 
 from __future__ import annotations
 
@@ -64,8 +65,8 @@ def test_every_copy_is_the_message_composed_whole(tmp_path: Path) -> None:
         assert isinstance(copy, RawMessage) and not isinstance(whole, RawMessage)
         assert _BOUNDARY.sub(b"B", copy.data) == _BOUNDARY.sub(b"B", to_raw(whole).data)
         assert copy.recipients == record.recipients
-        if copy.lf is not None:
-            assert copy.lf == copy.data.replace(b"\r\n", b"\n")
+        assert copy.lf is not None  # each carries its LF form, made from the kept ones
+        assert copy.lf == copy.data.replace(b"\r\n", b"\n")
     read = message_from_bytes(copies[1].data, policy=policy.default)
     assert read["To"] == "england1@example.org"
     (ics,) = [p for p in read.walk() if p.get_content_type() == "text/calendar"]
