@@ -200,9 +200,13 @@ def _sent(db: Database, clock: Clock, outbound_id: int, accepted: list[str]) -> 
         return address_failures.any_failing(conn, accepted)
 
 
-def _all_sent(db: Database, clock: Clock, sent: list[tuple[int, list[str]]]) -> bool:
-    """`_sent` for several messages (their ids and accepted recipients), in one transaction."""
+def _all_sent(db: Database, clock: Clock, sent: list[tuple[int, list[str]]],
+              drawn: Mapping[bytes, bytes] = MappingProxyType({})) -> bool:
+    """`_sent` for several messages (their ids and accepted recipients), in one transaction,
+    with the PNGs `drawn` for them (by SVG) stored in it (`_keep_drawn`)."""
     with db.engine.begin() as conn:
+        for svg, png in drawn.items():
+            outbound_repo.record_drawn(conn, svg, png)
         outbound_repo.record_all_sent(conn, [i for i, _ in sent], now=clock.now())
         return address_failures.any_failing(conn, [a for _, accepted in sent for a in accepted])
 
@@ -260,10 +264,10 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
         if not claimed:
             return sent
         written: list[tuple[int, list[str]]] = []  # sent, to be marked so (`later`)
+        drawn: dict[bytes, bytes] = {}  # PNGs drawn, stored with the batch's marks
         for record in claimed:
             record, pictures = draw_pictures(record, known)
-            if drawn := {svg: png for svg, png in pictures.items() if svg not in known}:
-                await run(partial(_keep_drawn, db, drawn))  # the next senders need not draw
+            drawn.update((svg, png) for svg, png in pictures.items() if svg not in known)
             known = pictures  # a phase's reports, queued together, come one after the other
             if await _send_one(db, sink, record, config=config, clock=clock, run=run,
                                shared=shared,
@@ -272,7 +276,9 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
                 sent += 1
         if written and unsynced is not None:
             await sink.sync()  # type: ignore[attr-defined]
-        if written and await run(partial(_all_sent, db, clock, written)):
+        if drawn and not written:  # the next senders need not draw them
+            await run(partial(_keep_drawn, db, drawn))
+        if written and await run(partial(_all_sent, db, clock, written, drawn)):
             await run(partial(_delivered, db, [a for _, accepted in written for a in accepted],
                               config, clock))
         if len(claimed) < batch:

@@ -1,29 +1,37 @@
 """A Maildir outbox's batch (marked sent together) is made durable with one sync of new/, not
 one a message: each file is synced before it is renamed into new/, new/ once after the last
 of them, and only then is the batch marked sent. A message sent alone still has new/ synced
-before `send` returns."""
+before `send` returns. The pictures a batch's reports carry are stored drawn in the same
+transaction as its marks."""
 
 from __future__ import annotations
 
 import os
 import stat
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, func, select
 
 from gm.mail.compose import compose_message, make_address, new_message_id
 from gm.mail.maildir import MaildirSink
 from gm.service.clock import FixedClock
 from gm.service.ingest import ingest
 from gm.service.sender import drain_outbox
+from gm.service.tick import tick
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
+from gm.store.models import OutboundFile
 from gm.store.statuses import OutboundStatus
 from tests.support.service_support import START, maildir_config, message
+from tests.support.tick_support import new_game, spring_orders, submit, with_settings
 
+T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+DEADLINE = T0 + timedelta(hours=48)
 SENDERS = [f"player{n}@example.org" for n in range(5)]
 
 
@@ -86,3 +94,40 @@ async def test_a_message_sent_alone_has_new_synced_at_once(
     assert events == ["file", "rename", "dir"] * 2
     await sink.sync()  # nothing left unsynced: no sync
     assert events == ["file", "rename", "dir"] * 2
+
+
+async def test_a_batchs_pictures_are_stored_drawn_with_its_marks(
+        database: Database, tmp_path: Path) -> None:
+    """The PNGs a batch's reports carry are drawn once and stored (for the next senders) in
+    the transaction that marks the batch sent: a claim and one more, not one more a picture."""
+    config = maildir_config(tmp_path)
+    for name in ("first", "second"):
+        game = new_game(database, name, opened=T0, deadline=DEADLINE,
+                        settings=with_settings(early=False))
+        submit(database, game, spring_orders(), T0 + timedelta(hours=1))
+    tick(database, config=config, clock=FixedClock(DEADLINE))
+    with database.read() as s:
+        assert s.scalar(select(func.count()).select_from(OutboundFile).where(
+            OutboundFile.svg.is_not(None))) == 4  # two pictures a game, queued undrawn
+    commits: list[int] = []
+    listener = partial(_count, commits)
+    event.listen(database.engine, "commit", listener)
+    assert config.maildir is not None
+    try:
+        sent = await drain_outbox(database, MaildirSink(config.maildir.outbox), config=config,
+                                  clock=FixedClock(DEADLINE), batch=50)
+    finally:
+        event.remove(database.engine, "commit", listener)
+    assert sent == 16
+    assert len(commits) == 2  # the claim; the marks with the pictures drawn
+    with database.read() as s:
+        files = s.execute(select(OutboundFile.data, OutboundFile.svg)).all()
+        assert [data[:8] for data, svg in files if not data.startswith(b"BEGIN:VCALENDAR")
+                ] == [b"\x89PNG\r\n\x1a\n"] * 4
+        assert all(svg is None for _, svg in files)
+        assert {r.status for r in outbound_repo.list_outbound(s, limit=100)} == {
+            OutboundStatus.SENT}
+
+
+def _count(commits: list[int], *_: Any) -> None:
+    commits.append(1)
