@@ -4,7 +4,7 @@ Inbox: a message in new/ is unprocessed; `mark_processed` moves it to cur/ with 
 (":2,S"), so what is in cur/ is never offered again, and what is still in new/ after a restart
 is offered again. Outbox: each sent message is written to tmp/, synced, and renamed into new/
 (atomic on one filesystem, as the Maildir convention requires), new/ synced after it (once a
-batch, for a batch the sender marks sent together: `MaildirSink.send_unsynced`). A message
+batch, for a batch the sender marks sent together: `MaildirSink.send_all`). A message
 with a Message-ID gets a file name derived from it, so sending it again (a retry after a
 crash) writes nothing.
 """
@@ -20,7 +20,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -161,7 +161,7 @@ class MaildirSink:
 
     Each file is written and synced in tmp/ and renamed into new/; the rename is made durable
     by syncing new/ itself: at once (`send`), or, for a batch the caller marks sent together
-    (`send_unsynced`), once for all of them (`sync`), before the caller marks any sent."""
+    (`send_all`), once for all of them, before the caller marks any sent."""
 
     # a message with a Message-ID sent again writes nothing: its file is there already
     resends_nothing = True
@@ -233,30 +233,52 @@ class MaildirSink:
                    envelope_from: str | None = None) -> SendReport:
         """Write `message`; its envelope sender (`envelope_from`, else its From) heads it as
         Return-Path, as a delivery agent writes it."""
-        return await self._send(message, envelope_from, sync=True)
+        name, pieces, report = self._file(message, envelope_from)
+        if not await asyncio.to_thread(self._write, name, pieces):
+            log.info("Maildir %s: %s is already in the outbox", self.path, name)
+        return report
 
-    async def send_unsynced(self, message: OutgoingMessage, *,
-                            envelope_from: str | None = None) -> SendReport:
-        """`send`, the file's entry in new/ durable only once `sync` has returned: for a
-        batch of messages marked sent together, after it (one sync of new/ for them all)."""
-        return await self._send(message, envelope_from, sync=False)
+    async def send_all(self, messages: Sequence[tuple[OutgoingMessage, str | None]]
+                       ) -> list[SendReport | MaildirError]:
+        """Write each of `messages` (with its envelope sender) as `send` does, all in one
+        hand-off to a thread, and sync new/ once after the last of them: for a batch marked
+        sent together, after this returns. Each message's report, or the error that kept it
+        out (none of them durable if new/ could not be synced)."""
+        files = [self._file(message, envelope_from) for message, envelope_from in messages]
+        outcomes = await asyncio.to_thread(self._write_all, [(n, p) for n, p, _ in files])
+        reports: list[SendReport | MaildirError] = []
+        for (name, _, report), outcome in zip(files, outcomes, strict=True):
+            if outcome is False:
+                log.info("Maildir %s: %s is already in the outbox", self.path, name)
+            reports.append(outcome if isinstance(outcome, MaildirError) else report)
+        return reports
 
-    async def sync(self) -> None:
-        """Make durable every file `send_unsynced` wrote (one sync of new/)."""
-        if self._unsynced:
-            await asyncio.to_thread(self._sync_new)
-
-    async def _send(self, message: OutgoingMessage, envelope_from: str | None, *,
-                    sync: bool) -> SendReport:
+    def _file(self, message: OutgoingMessage, envelope_from: str | None
+              ) -> tuple[str, tuple[bytes, bytes], SendReport]:
+        """The file name and contents (LF line ends) `message` is stored as, and its report."""
         if not isinstance(message, RawMessage):
             message = to_raw(message)  # no Bcc, as an SMTP server would not show it
-        name = self._name(message)
         return_path = f"Return-Path: <{envelope_from or message.sender}>\r\n".encode().replace(
             b"\r\n", b"\n")
         lf = message.lf if message.lf is not None else message.data.replace(b"\r\n", b"\n")
-        if not await asyncio.to_thread(self._write, name, (return_path, lf), sync):  # LF
-            log.info("Maildir %s: %s is already in the outbox", self.path, name)
-        return SendReport(message_id=message.message_id or None, accepted=message.recipients)
+        return (self._name(message), (return_path, lf),
+                SendReport(message_id=message.message_id or None, accepted=message.recipients))
+
+    def _write_all(self, files: list[tuple[str, tuple[bytes, ...]]]
+                   ) -> list[bool | MaildirError]:
+        """`_write` each of `files` and sync new/ once after them: whether each was written
+        (False: there already), or the error that kept it out."""
+        outcomes: list[bool | MaildirError] = []
+        for name, pieces in files:
+            try:
+                outcomes.append(self._write(name, pieces, sync=False))
+            except MaildirError as exc:
+                outcomes.append(exc)
+        try:
+            self._sync_new()
+        except MaildirError as exc:  # none of them durable: each is sent again
+            return [exc] * len(files)
+        return outcomes
 
     async def close(self) -> None:
         """Nothing to close: each message is its own file."""

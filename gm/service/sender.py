@@ -12,9 +12,9 @@ they never block the mail's event loop). Each message is marked sent before the 
 over, so a sender killed at any point has at most one message the server accepted and that will
 be sent again (under its same Message-ID). A sink where a message sent again writes nothing (a
 Maildir outbox: its file is named by the Message-ID; `resends_nothing`) has each claimed batch
-marked sent at once, after it was written: one transaction a batch, not one a message; its
-files are made durable together before that (a Maildir: one sync of new/ a batch,
-`MaildirSink.send_unsynced` and `sync`).
+marked sent at once, after it was written: one transaction a batch, not one a message; where
+the sink can, the batch is written in one go and made durable together before that (a
+Maildir: one hand-off to a thread and one sync of new/ a batch, `MaildirSink.send_all`).
 """
 
 from __future__ import annotations
@@ -255,8 +255,8 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
     shared = SharedComposer()  # a report's copies written from its first
     release = True  # the first claim takes back what dead senders held
     later = getattr(sink, "resends_nothing", False)  # each batch marked sent at once
-    # ... its files made durable together before it is (a Maildir: one sync of new/)
-    unsynced = getattr(sink, "send_unsynced", None) if later else None
+    # ... written in one go, durable together before it is marked (a Maildir's `send_all`)
+    send_all = getattr(sink, "send_all", None) if later else None
     while True:
         claimed: list[OutboundRecord] = await run(
             partial(_claim, db, clock, batch, CLAIM_LEASE, release=release))
@@ -265,17 +265,20 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
             return sent
         written: list[tuple[int, list[str]]] = []  # sent, to be marked so (`later`)
         drawn: dict[bytes, bytes] = {}  # PNGs drawn, stored with the batch's marks
+        together: list[OutboundRecord] = []  # sent together (`send_all`)
         for record in claimed:
             record, pictures = draw_pictures(record, known)
             drawn.update((svg, png) for svg, png in pictures.items() if svg not in known)
             known = pictures  # a phase's reports, queued together, come one after the other
-            if await _send_one(db, sink, record, config=config, clock=clock, run=run,
-                               shared=shared,
-                               written=written if later and record.message_id else None,
-                               send=unsynced if later and record.message_id else None):
+            if send_all is not None and record.message_id:
+                together.append(record)
+            elif await _send_one(db, sink, record, config=config, clock=clock, run=run,
+                                 shared=shared,
+                                 written=written if later and record.message_id else None):
                 sent += 1
-        if written and unsynced is not None:
-            await sink.sync()  # type: ignore[attr-defined]
+        if together and send_all is not None:
+            sent += await _send_all(db, send_all, together, config=config, clock=clock,
+                                    run=run, shared=shared, written=written)
         if drawn and not written:  # the next senders need not draw them
             await run(partial(_keep_drawn, db, drawn))
         if written and await run(partial(_all_sent, db, clock, written, drawn)):
@@ -317,34 +320,79 @@ def _keep_drawn(db: Database, drawn: dict[bytes, bytes]) -> None:
 
 async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, config: Config,
                     clock: Clock, run: DbRunner, shared: SharedComposer | None = None,
-                    written: list[tuple[int, list[str]]] | None = None,
-                    send: Callable[..., Awaitable[SendReport]] | None = None) -> bool:
-    """Send `record` (by `send`, default the sink's); whether the sink accepted it. It is
-    marked sent at once, or, with `written`, added to it, for the caller to mark."""
+                    written: list[tuple[int, list[str]]] | None = None) -> bool:
+    """Send `record`; whether the sink accepted it. It is marked sent at once, or, with
+    `written`, added to it, for the caller to mark."""
     try:
         message = compose(record, config, shared)
-        report = await (send or sink.send)(
-            message, envelope_from=envelope_sender(
-                config.address,
-                None if config.smtp is not None and not config.smtp.verp else record.bounce_token))
-    except (ComposeError, PermanentSendError) as exc:
+        report = await sink.send(message, envelope_from=_envelope_from(record, config))
+    except (ComposeError, MailError) as exc:
+        await _not_sent(db, record, exc, config=config, clock=clock, run=run)
+        return False
+    await _accepted(db, record, report, config=config, clock=clock, run=run, written=written)
+    return True
+
+
+def _envelope_from(record: OutboundRecord, config: Config) -> str:
+    """The envelope sender of `record`: VERP-encoded with its bounce token where in use."""
+    return envelope_sender(
+        config.address,
+        None if config.smtp is not None and not config.smtp.verp else record.bounce_token)
+
+
+async def _send_all(db: Database, send_all: Callable[..., Awaitable[list[Any]]],
+                    records: list[OutboundRecord], *, config: Config, clock: Clock,
+                    run: DbRunner, shared: SharedComposer,
+                    written: list[tuple[int, list[str]]]) -> int:
+    """Send `records` by the sink's `send_all` (a Maildir: written in one hand-off to a
+    thread, made durable together), each accepted one added to `written` for the caller to
+    mark; how many the sink accepted."""
+    composed: list[tuple[OutboundRecord, OutgoingMessage]] = []
+    for record in records:
+        try:
+            composed.append((record, compose(record, config, shared)))
+        except ComposeError as exc:
+            await _not_sent(db, record, exc, config=config, clock=clock, run=run)
+    outcomes = await send_all([(message, _envelope_from(record, config))
+                               for record, message in composed]) if composed else []
+    accepted = 0
+    for (record, _), outcome in zip(composed, outcomes, strict=True):
+        if isinstance(outcome, MailError):
+            await _not_sent(db, record, outcome, config=config, clock=clock, run=run)
+        else:
+            await _accepted(db, record, outcome, config=config, clock=clock, run=run,
+                            written=written)
+            accepted += 1
+    return accepted
+
+
+async def _not_sent(db: Database, record: OutboundRecord, exc: ComposeError | MailError, *,
+                    config: Config, clock: Clock, run: DbRunner) -> None:
+    """`record` could not be sent: given up on (it cannot be, or was refused for good), or
+    retried later with backoff."""
+    if isinstance(exc, (ComposeError, PermanentSendError)):
         log.error("outbound %s given up: %s", record.id, exc)
         await run(partial(_failed, db, record.id, str(exc), None))
         if isinstance(exc, PermanentSendError) and exc.refused:
             await run(partial(_refused, db, record, exc.refused, config, clock))
-        return False
-    except MailError as exc:
-        retry_at = None
-        signing_in = isinstance(exc, SignInFailed)
-        if record.attempts < MAX_ATTEMPTS or signing_in:  # not the message's fault: it waits
-            retry_at = clock.now() + retry_delay(record.attempts)
-        if not signing_in:
-            log.warning("outbound %s not sent (attempt %d): %s", record.id, record.attempts,
-                        exc)
-        elif _sign_in_failures.first(str(exc)):
-            log.warning("outbound mail waits: %s (logged once; it is retried with backoff)", exc)
-        await run(partial(_failed, db, record.id, str(exc), retry_at))
-        return False
+        return
+    retry_at = None
+    signing_in = isinstance(exc, SignInFailed)
+    if record.attempts < MAX_ATTEMPTS or signing_in:  # not the message's fault: it waits
+        retry_at = clock.now() + retry_delay(record.attempts)
+    if not signing_in:
+        log.warning("outbound %s not sent (attempt %d): %s", record.id, record.attempts,
+                    exc)
+    elif _sign_in_failures.first(str(exc)):
+        log.warning("outbound mail waits: %s (logged once; it is retried with backoff)", exc)
+    await run(partial(_failed, db, record.id, str(exc), retry_at))
+
+
+async def _accepted(db: Database, record: OutboundRecord, report: SendReport, *,
+                    config: Config, clock: Clock, run: DbRunner,
+                    written: list[tuple[int, list[str]]] | None) -> None:
+    """The sink accepted `record` (`report`): marked sent at once, or, with `written`, added
+    to it, for the caller to mark."""
     if _sign_in_failures.last is not None:
         log.info("outbound mail flows again: signed in")
         _sign_in_failures.last = None
@@ -360,7 +408,6 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
         await run(partial(_refused, db, record, report.refused, config, clock))
     if failing:
         await run(partial(_delivered, db, list(report.accepted), config, clock))
-    return True
 
 
 def _refused(db: Database, record: OutboundRecord, refusals: Mapping[str, Refusal],
