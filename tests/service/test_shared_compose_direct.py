@@ -10,11 +10,19 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
+from email.headerregistry import Address
 from pathlib import Path
 
 import pytest
 
-from gm.mail.compose import checked_message_id, header_fields, make_address, plain_fields, to_raw
+from gm.mail.compose import (
+    ComposeError,
+    checked_message_id,
+    header_fields,
+    make_address,
+    plain_fields,
+    to_raw,
+)
 from gm.mail.transport import RawMessage
 from gm.service.sender import compose
 from gm.service.shared_compose import SharedComposer
@@ -100,3 +108,24 @@ def test_anything_else_is_left_to_the_email_package(to: tuple[str, ...],
     addresses = [make_address(*reversed(a[:-1].split(" <"))) if "<" in a else make_address(a)
                  for a in to]
     assert plain_fields(addresses, message_id) is None
+
+
+@pytest.mark.parametrize("spec", [
+    "france1@example.org", " o'brien+diplomacy@mail.example.co.uk ", "a.b-c_d@x-y.example",
+    "UPPER@Example.ORG",
+])
+def test_a_plain_address_is_the_one_the_header_parser_reads(spec: str) -> None:
+    made = make_address(spec, "The GM")
+    parsed = Address(display_name="The GM", addr_spec=spec.strip())
+    assert made == parsed
+    assert (made.username, made.domain, str(made)) == (
+        parsed.username, parsed.domain, str(parsed))
+
+
+@pytest.mark.parametrize("spec", ["a=?b@example.org", "a@b", "a..b@example.org", "@x.org"])
+def test_an_address_that_is_not_plain_is_read_by_the_parser_or_refused(spec: str) -> None:
+    try:
+        made = make_address(spec)
+    except ComposeError:
+        return
+    assert made == Address(addr_spec=spec)
