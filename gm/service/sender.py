@@ -13,8 +13,9 @@ over, so a sender killed at any point has at most one message the server accepte
 be sent again (under its same Message-ID). A sink where a message sent again writes nothing (a
 Maildir outbox: its file is named by the Message-ID; `resends_nothing`) has each claimed batch
 marked sent at once, after it was written: one transaction a batch, not one a message; where
-the sink can, the batch is written in one go and made durable together before that (a
-Maildir: one hand-off to a thread and one sync of new/ a batch, `MaildirSink.send_all`).
+the sink can, the batch is written a few messages at a time (TOGETHER) and made durable before
+that (a Maildir: one hand-off to a thread and one sync of new/ for each few,
+`MaildirSink.send_all`).
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ def retry_delay(attempts: int) -> timedelta:
     return min(LONGEST_RETRY, FIRST_RETRY * (1 << min(20, max(0, attempts - 1))))
 
 
+TOGETHER = 8  # messages composed and then written in one go (their bytes held till written)
 CLAIM_LEASE = timedelta(seconds=30)  # claimed messages are kept from other senders this long
 RENEW_EVERY = 5.0  # seconds between two renewals of a sender's claims while it sends
 
@@ -272,6 +274,11 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
             known = pictures  # a phase's reports, queued together, come one after the other
             if send_all is not None and record.message_id:
                 together.append(record)
+                if len(together) == TOGETHER:
+                    sent += await _send_all(db, send_all, together, config=config,
+                                            clock=clock, run=run, shared=shared,
+                                            written=written)
+                    together = []
             elif await _send_one(db, sink, record, config=config, clock=clock, run=run,
                                  shared=shared,
                                  written=written if later and record.message_id else None):
@@ -344,9 +351,9 @@ async def _send_all(db: Database, send_all: Callable[..., Awaitable[list[Any]]],
                     records: list[OutboundRecord], *, config: Config, clock: Clock,
                     run: DbRunner, shared: SharedComposer,
                     written: list[tuple[int, list[str]]]) -> int:
-    """Send `records` by the sink's `send_all` (a Maildir: written in one hand-off to a
-    thread, made durable together), each accepted one added to `written` for the caller to
-    mark; how many the sink accepted."""
+    """Send `records` (at most TOGETHER) by the sink's `send_all` (a Maildir: written in one
+    hand-off to a thread, made durable together), each accepted one added to `written` for
+    the caller to mark; how many the sink accepted."""
     composed: list[tuple[OutboundRecord, OutgoingMessage]] = []
     for record in records:
         try:

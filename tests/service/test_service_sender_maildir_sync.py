@@ -1,8 +1,9 @@
-"""A Maildir outbox's batch (marked sent together) is written in one go and made durable with
-one sync of new/, not one a message: each file is synced before it is renamed into new/, new/
-once after the last of them, and only then is the batch marked sent. A message sent alone
-still has new/ synced before `send` returns. The pictures a batch's reports carry are stored
-drawn in the same transaction as its marks."""
+"""A Maildir outbox's batch (marked sent together) is written a few messages at a time
+(gm.service.sender.TOGETHER) and made durable with one sync of new/ for each few, not one a
+message: each file is synced before it is renamed into new/, new/ once after the last of the
+few, and only then is the batch marked sent. A message sent alone still has new/ synced
+before `send` returns. The pictures a batch's reports carry are stored drawn in the same
+transaction as its marks."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from gm.mail.compose import compose_message, make_address, new_message_id
 from gm.mail.maildir import MaildirSink
 from gm.service.clock import FixedClock
 from gm.service.ingest import ingest
-from gm.service.sender import drain_outbox
+from gm.service.sender import TOGETHER, drain_outbox
 from gm.service.tick import tick
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
@@ -33,7 +34,7 @@ from tests.support.tick_support import new_game, spring_orders, submit, with_set
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DEADLINE = T0 + timedelta(hours=48)
-SENDERS = [f"player{n}@example.org" for n in range(5)]
+SENDERS = [f"player{n}@example.org" for n in range(TOGETHER + 2)]
 
 
 def _recording(monkeypatch: pytest.MonkeyPatch, events: list[str]) -> None:
@@ -54,7 +55,7 @@ def _recording(monkeypatch: pytest.MonkeyPatch, events: list[str]) -> None:
     monkeypatch.setattr(os, "rename", renamed)
 
 
-async def test_a_batch_has_new_synced_once_before_it_is_marked(
+async def test_a_batch_has_new_synced_once_a_few_before_it_is_marked(
         database: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = maildir_config(tmp_path)
     clock = FixedClock(START)
@@ -76,7 +77,8 @@ async def test_a_batch_has_new_synced_once_before_it_is_marked(
     finally:
         event.remove(database.engine, "before_cursor_execute", marking)
     assert sent == len(SENDERS)
-    assert events == ["file", "rename"] * len(SENDERS) + ["dir", "mark"]
+    assert events == ["file", "rename"] * TOGETHER + ["dir"] + ["file", "rename"] * 2 + [
+        "dir", "mark"]
     with database.read() as s:
         assert [r.status for r in outbound_repo.list_outbound(s)] == [
             OutboundStatus.SENT] * len(SENDERS)
