@@ -81,7 +81,7 @@ def html_body(html: str) -> tuple[str, bytes] | None:
     return cte, _crlf(payload).encode("ascii")
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)  # a phase's pictures (both forms of each: 0.4 MB)
 def _picture_part(filename: str, content_type: str, content_id: str, data: bytes
                   ) -> tuple[bytes, bytes]:
     """An inline picture's MIME part, headers and body, as compose_message writes it (CRLF),
@@ -266,7 +266,7 @@ def _folded(start: str, rest: str) -> str:
     return line if len(line) <= _LINE else f"{start}{_CRLF} {rest}"
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)
 def _file_part(filename: str, maintype: str, subtype: str, data: bytes
                ) -> tuple[bytes, bytes]:
     """An attached (not shown) binary file's MIME part, as compose_message writes it, and
