@@ -3,8 +3,10 @@
 Inbox: a message in new/ is unprocessed; `mark_processed` moves it to cur/ with the Seen flag
 (":2,S"), so what is in cur/ is never offered again, and what is still in new/ after a restart
 is offered again. Outbox: each sent message is written to tmp/, synced, and renamed into new/
-(atomic on one filesystem, as the Maildir convention requires). A message with a Message-ID
-gets a file name derived from it, so sending it again (a retry after a crash) writes nothing.
+(atomic on one filesystem, as the Maildir convention requires), new/ synced after it (once a
+batch, for a batch the sender marks sent together: `MaildirSink.send_all`). A message
+with a Message-ID gets a file name derived from it, so sending it again (a retry after a
+crash) writes nothing.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ import itertools
 import logging
 import os
 import socket
+import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -154,13 +157,20 @@ class MaildirSource(PolledSource):
 
 
 class MaildirSink:
-    """Writes sent messages into a Maildir's new/, atomically (tmp/ then rename)."""
+    """Writes sent messages into a Maildir's new/, atomically (tmp/ then rename).
+
+    Each file is written and synced in tmp/ and renamed into new/; the rename is made durable
+    by syncing new/ itself: at once (`send`), or, for a batch the caller marks sent together
+    (`send_all`), once for all of them, before the caller marks any sent."""
 
     # a message with a Message-ID sent again writes nothing: its file is there already
     resends_nothing = True
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._ready = False  # tmp/, new/ and cur/ made
+        self._unsynced = False  # a file renamed into new/ since new/ was last synced
+        self._syncing = threading.Lock()
 
     def _name(self, message: RawMessage) -> str:
         message_id = " ".join(message.message_id.split())
@@ -169,41 +179,106 @@ class MaildirSink:
         return "gm." + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:40]
 
     def _already_there(self, name: str) -> bool:
-        if (self.path / "new" / name).exists():
+        if os.path.exists(os.path.join(self.path, "new", name)):
             return True
-        return any((self.path / "cur").glob(f"{name}:2,*"))
+        moved = name + ":"  # a mail reader moved it to cur/ as NAME:2,FLAGS
+        with os.scandir(os.path.join(self.path, "cur")) as entries:
+            return any(e.name.startswith(moved) for e in entries)
 
-    def _write(self, name: str, data: bytes) -> bool:
-        ensure_maildir(self.path)
-        if self._already_there(name):
-            return False
-        tmp = self.path / "tmp" / name
+    def _write(self, name: str, pieces: tuple[bytes, ...], sync: bool = True) -> bool:
+        """Write the file `name` of `pieces` into new/ (False: it is there already); with
+        `sync`, its entry in new/ synced too, else left to `_sync_new`."""
+        if not self._ready:
+            ensure_maildir(self.path)
+            self._ready = True
+        tmp = os.path.join(self.path, "tmp", name)
         try:
-            with tmp.open("wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.rename(tmp, self.path / "new" / name)
-            _fsync_dir(self.path / "new")
+            if self._already_there(name):
+                return False
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+            try:
+                for piece in pieces:
+                    view = memoryview(piece)
+                    while view:
+                        view = view[os.write(fd, view):]
+                os.fsync(fd)  # the file complete on disk before it is in new/
+            finally:
+                os.close(fd)
+            os.rename(tmp, os.path.join(self.path, "new", name))
+            if sync:
+                _fsync_dir(self.path / "new")
+            else:
+                self._unsynced = True
         except OSError as exc:
             with contextlib.suppress(OSError):
-                tmp.unlink()
+                os.unlink(tmp)
+            self._ready = False  # made again next time, should it have been removed
             raise MaildirError(f"cannot write to Maildir {self.path}: {exc.strerror}") from None
         return True
+
+    def _sync_new(self) -> None:
+        """Sync new/ if a file was renamed into it since it was last synced."""
+        with self._syncing:
+            if not self._unsynced:
+                return
+            self._unsynced = False  # a rename after this is synced by the next call
+            try:
+                _fsync_dir(self.path / "new")
+            except OSError as exc:
+                self._unsynced = True
+                raise MaildirError(
+                    f"cannot sync Maildir {self.path}: {exc.strerror}") from None
 
     async def send(self, message: OutgoingMessage, *,
                    envelope_from: str | None = None) -> SendReport:
         """Write `message`; its envelope sender (`envelope_from`, else its From) heads it as
         Return-Path, as a delivery agent writes it."""
+        name, pieces, report = self._file(message, envelope_from)
+        if not await asyncio.to_thread(self._write, name, pieces):
+            log.info("Maildir %s: %s is already in the outbox", self.path, name)
+        return report
+
+    async def send_all(self, messages: Sequence[tuple[OutgoingMessage, str | None]]
+                       ) -> list[SendReport | MaildirError]:
+        """Write each of `messages` (with its envelope sender) as `send` does, all in one
+        hand-off to a thread, and sync new/ once after the last of them: for a batch marked
+        sent together, after this returns. Each message's report, or the error that kept it
+        out (none of them durable if new/ could not be synced)."""
+        files = [self._file(message, envelope_from) for message, envelope_from in messages]
+        outcomes = await asyncio.to_thread(self._write_all, [(n, p) for n, p, _ in files])
+        reports: list[SendReport | MaildirError] = []
+        for (name, _, report), outcome in zip(files, outcomes, strict=True):
+            if outcome is False:
+                log.info("Maildir %s: %s is already in the outbox", self.path, name)
+            reports.append(outcome if isinstance(outcome, MaildirError) else report)
+        return reports
+
+    def _file(self, message: OutgoingMessage, envelope_from: str | None
+              ) -> tuple[str, tuple[bytes, bytes], SendReport]:
+        """The file name and contents (LF line ends) `message` is stored as, and its report."""
         if not isinstance(message, RawMessage):
             message = to_raw(message)  # no Bcc, as an SMTP server would not show it
-        name = self._name(message)
         return_path = f"Return-Path: <{envelope_from or message.sender}>\r\n".encode().replace(
             b"\r\n", b"\n")
         lf = message.lf if message.lf is not None else message.data.replace(b"\r\n", b"\n")
-        if not await asyncio.to_thread(self._write, name, return_path + lf):  # stored: LF
-            log.info("Maildir %s: %s is already in the outbox", self.path, name)
-        return SendReport(message_id=message.message_id or None, accepted=message.recipients)
+        return (self._name(message), (return_path, lf),
+                SendReport(message_id=message.message_id or None, accepted=message.recipients))
+
+    def _write_all(self, files: list[tuple[str, tuple[bytes, ...]]]
+                   ) -> list[bool | MaildirError]:
+        """`_write` each of `files` and sync new/ once after them: whether each was written
+        (False: there already), or the error that kept it out."""
+        outcomes: list[bool | MaildirError] = []
+        for name, pieces in files:
+            try:
+                outcomes.append(self._write(name, pieces, sync=False))
+            except MaildirError as exc:
+                outcomes.append(exc)
+        try:
+            self._sync_new()
+        except MaildirError as exc:  # none of them durable: each is sent again
+            return [exc] * len(files)
+        return outcomes
 
     async def close(self) -> None:
         """Nothing to close: each message is its own file."""

@@ -12,7 +12,10 @@ they never block the mail's event loop). Each message is marked sent before the 
 over, so a sender killed at any point has at most one message the server accepted and that will
 be sent again (under its same Message-ID). A sink where a message sent again writes nothing (a
 Maildir outbox: its file is named by the Message-ID; `resends_nothing`) has each claimed batch
-marked sent at once, after it was written: one transaction a batch, not one a message.
+marked sent at once, after it was written: one transaction a batch, not one a message; where
+the sink can, the batch is written a few messages at a time (TOGETHER) and made durable before
+that (a Maildir: one hand-off to a thread and one sync of new/ for each few,
+`MaildirSink.send_all`).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
-from functools import partial
+from functools import lru_cache, partial
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -37,9 +40,9 @@ from gm.mail.compose import (
     inline_content_id,
     make_address,
 )
-from gm.mail.compose_direct import compose_related
+from gm.mail.compose_direct import compose_related, compose_report
 from gm.mail.errors import MailError, PermanentSendError, Refusal, SignInFailed
-from gm.mail.transport import MailSink, OutgoingMessage
+from gm.mail.transport import MailSink, OutgoingMessage, RawMessage, SendReport
 from gm.mail.verp import envelope_sender
 from gm.service.clock import Clock
 from gm.service.shared_compose import Own, SharedComposer
@@ -80,6 +83,7 @@ def retry_delay(attempts: int) -> timedelta:
     return min(LONGEST_RETRY, FIRST_RETRY * (1 << min(20, max(0, attempts - 1))))
 
 
+TOGETHER = 8  # messages composed and then written in one go (their bytes held till written)
 CLAIM_LEASE = timedelta(seconds=30)  # claimed messages are kept from other senders this long
 RENEW_EVERY = 5.0  # seconds between two renewals of a sender's claims while it sends
 
@@ -90,7 +94,8 @@ def compose(record: OutboundRecord, config: Config,
     when it is a simple plain-text one (most replies) or a simple one whose HTML shows its
     pictures (an acknowledgement of orders), else built by the email package, or,
     with `shared`, written from the bytes of the last row of the same content (a report's
-    copies: gm.service.shared_compose)."""
+    copies: gm.service.shared_compose; the first of them written directly where it is of
+    the simple kind, gm.mail.compose_direct.compose_report)."""
     headers = dict(record.headers)
     text = next((p.text for p in record.parts if p.content_type == "text/plain"), "")
     html = next((p.text for p in record.parts if p.content_type == "text/html"), None)
@@ -133,6 +138,14 @@ def compose(record: OutboundRecord, config: Config,
     )
     if shared is None:
         return build()
+    make: Callable[[], OutgoingMessage] = build
+    if html is not None:  # a report: written directly where it is of the simple kind
+        make = partial(_report, build, partial(
+            compose_report, sender=config.address, sender_name=config.display_name,
+            to=list(record.recipients), subject=headers.get("Subject", ""), body=text,
+            html=html, attachments=attachments, message_id=record.message_id,
+            reply_to=reply_to, auto_submitted=headers.get("Auto-Submitted", AUTO_GENERATED),
+            date=record.created_at, text_part=shared.text_part))
     # a text attachment (a calendar entry naming the power) is each copy's own
     mixed = [a for a in attachments if html is None or a.content_id is None]
     own = [Own(1 + i, partial(shared.text_part, a))
@@ -142,9 +155,17 @@ def compose(record: OutboundRecord, config: Config,
                  else (a.filename, a.content_type) for a in attachments),
            headers.get("Auto-Submitted", AUTO_GENERATED), headers.get("In-Reply-To"),
            headers.get("References"), record.created_at)
-    return shared.message(key, to, record.message_id, build, own, html)
+    return shared.message(key, to, record.message_id, make, own, html)
 
 
+def _report(build: Callable[[], OutgoingMessage],
+            direct: Callable[[], RawMessage | None]) -> OutgoingMessage:
+    """The message `direct` writes, else the one `build` makes."""
+    written = direct()
+    return written if written is not None else build()
+
+
+@lru_cache(maxsize=64)  # a report's attachments, the same in each of its copies
 def _inline(filename: str, html: str | None) -> str | None:
     """The Content-ID of an attachment the HTML part shows (`<img src="cid:...">`), else None."""
     if html is None:
@@ -180,9 +201,13 @@ def _sent(db: Database, clock: Clock, outbound_id: int, accepted: list[str]) -> 
         return address_failures.any_failing(conn, accepted)
 
 
-def _all_sent(db: Database, clock: Clock, sent: list[tuple[int, list[str]]]) -> bool:
-    """`_sent` for several messages (their ids and accepted recipients), in one transaction."""
+def _all_sent(db: Database, clock: Clock, sent: list[tuple[int, list[str]]],
+              drawn: Mapping[bytes, bytes] = MappingProxyType({})) -> bool:
+    """`_sent` for several messages (their ids and accepted recipients), in one transaction,
+    with the PNGs `drawn` for them (by SVG) stored in it (`_keep_drawn`)."""
     with db.engine.begin() as conn:
+        for svg, png in drawn.items():
+            outbound_repo.record_drawn(conn, svg, png)
         outbound_repo.record_all_sent(conn, [i for i, _ in sent], now=clock.now())
         return address_failures.any_failing(conn, [a for _, accepted in sent for a in accepted])
 
@@ -231,6 +256,8 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
     shared = SharedComposer()  # a report's copies written from its first
     release = True  # the first claim takes back what dead senders held
     later = getattr(sink, "resends_nothing", False)  # each batch marked sent at once
+    # ... written in one go, durable together before it is marked (a Maildir's `send_all`)
+    send_all = getattr(sink, "send_all", None) if later else None
     while True:
         claimed: list[OutboundRecord] = await run(
             partial(_claim, db, clock, batch, CLAIM_LEASE, release=release))
@@ -238,16 +265,29 @@ async def _drain(db: Database, sink: MailSink, *, config: Config, clock: Clock, 
         if not claimed:
             return sent
         written: list[tuple[int, list[str]]] = []  # sent, to be marked so (`later`)
+        drawn: dict[bytes, bytes] = {}  # PNGs drawn, stored with the batch's marks
+        together: list[OutboundRecord] = []  # sent together (`send_all`)
         for record in claimed:
             record, pictures = draw_pictures(record, known)
-            if drawn := {svg: png for svg, png in pictures.items() if svg not in known}:
-                await run(partial(_keep_drawn, db, drawn))  # the next senders need not draw
+            drawn.update((svg, png) for svg, png in pictures.items() if svg not in known)
             known = pictures  # a phase's reports, queued together, come one after the other
-            if await _send_one(db, sink, record, config=config, clock=clock, run=run,
-                               shared=shared,
-                               written=written if later and record.message_id else None):
+            if send_all is not None and record.message_id:
+                together.append(record)
+                if len(together) == TOGETHER:
+                    sent += await _send_all(db, send_all, together, config=config,
+                                            clock=clock, run=run, shared=shared,
+                                            written=written)
+                    together = []
+            elif await _send_one(db, sink, record, config=config, clock=clock, run=run,
+                                 shared=shared,
+                                 written=written if later and record.message_id else None):
                 sent += 1
-        if written and await run(partial(_all_sent, db, clock, written)):
+        if together and send_all is not None:
+            sent += await _send_all(db, send_all, together, config=config, clock=clock,
+                                    run=run, shared=shared, written=written)
+        if drawn and not written:  # the next senders need not draw them
+            await run(partial(_keep_drawn, db, drawn))
+        if written and await run(partial(_all_sent, db, clock, written, drawn)):
             await run(partial(_delivered, db, [a for _, accepted in written for a in accepted],
                               config, clock))
         if len(claimed) < batch:
@@ -291,28 +331,74 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
     `written`, added to it, for the caller to mark."""
     try:
         message = compose(record, config, shared)
-        report = await sink.send(
-            message, envelope_from=envelope_sender(
-                config.address,
-                None if config.smtp is not None and not config.smtp.verp else record.bounce_token))
-    except (ComposeError, PermanentSendError) as exc:
+        report = await sink.send(message, envelope_from=_envelope_from(record, config))
+    except (ComposeError, MailError) as exc:
+        await _not_sent(db, record, exc, config=config, clock=clock, run=run)
+        return False
+    await _accepted(db, record, report, config=config, clock=clock, run=run, written=written)
+    return True
+
+
+def _envelope_from(record: OutboundRecord, config: Config) -> str:
+    """The envelope sender of `record`: VERP-encoded with its bounce token where in use."""
+    return envelope_sender(
+        config.address,
+        None if config.smtp is not None and not config.smtp.verp else record.bounce_token)
+
+
+async def _send_all(db: Database, send_all: Callable[..., Awaitable[list[Any]]],
+                    records: list[OutboundRecord], *, config: Config, clock: Clock,
+                    run: DbRunner, shared: SharedComposer,
+                    written: list[tuple[int, list[str]]]) -> int:
+    """Send `records` (at most TOGETHER) by the sink's `send_all` (a Maildir: written in one
+    hand-off to a thread, made durable together), each accepted one added to `written` for
+    the caller to mark; how many the sink accepted."""
+    composed: list[tuple[OutboundRecord, OutgoingMessage]] = []
+    for record in records:
+        try:
+            composed.append((record, compose(record, config, shared)))
+        except ComposeError as exc:
+            await _not_sent(db, record, exc, config=config, clock=clock, run=run)
+    outcomes = await send_all([(message, _envelope_from(record, config))
+                               for record, message in composed]) if composed else []
+    accepted = 0
+    for (record, _), outcome in zip(composed, outcomes, strict=True):
+        if isinstance(outcome, MailError):
+            await _not_sent(db, record, outcome, config=config, clock=clock, run=run)
+        else:
+            await _accepted(db, record, outcome, config=config, clock=clock, run=run,
+                            written=written)
+            accepted += 1
+    return accepted
+
+
+async def _not_sent(db: Database, record: OutboundRecord, exc: ComposeError | MailError, *,
+                    config: Config, clock: Clock, run: DbRunner) -> None:
+    """`record` could not be sent: given up on (it cannot be, or was refused for good), or
+    retried later with backoff."""
+    if isinstance(exc, (ComposeError, PermanentSendError)):
         log.error("outbound %s given up: %s", record.id, exc)
         await run(partial(_failed, db, record.id, str(exc), None))
         if isinstance(exc, PermanentSendError) and exc.refused:
             await run(partial(_refused, db, record, exc.refused, config, clock))
-        return False
-    except MailError as exc:
-        retry_at = None
-        signing_in = isinstance(exc, SignInFailed)
-        if record.attempts < MAX_ATTEMPTS or signing_in:  # not the message's fault: it waits
-            retry_at = clock.now() + retry_delay(record.attempts)
-        if not signing_in:
-            log.warning("outbound %s not sent (attempt %d): %s", record.id, record.attempts,
-                        exc)
-        elif _sign_in_failures.first(str(exc)):
-            log.warning("outbound mail waits: %s (logged once; it is retried with backoff)", exc)
-        await run(partial(_failed, db, record.id, str(exc), retry_at))
-        return False
+        return
+    retry_at = None
+    signing_in = isinstance(exc, SignInFailed)
+    if record.attempts < MAX_ATTEMPTS or signing_in:  # not the message's fault: it waits
+        retry_at = clock.now() + retry_delay(record.attempts)
+    if not signing_in:
+        log.warning("outbound %s not sent (attempt %d): %s", record.id, record.attempts,
+                    exc)
+    elif _sign_in_failures.first(str(exc)):
+        log.warning("outbound mail waits: %s (logged once; it is retried with backoff)", exc)
+    await run(partial(_failed, db, record.id, str(exc), retry_at))
+
+
+async def _accepted(db: Database, record: OutboundRecord, report: SendReport, *,
+                    config: Config, clock: Clock, run: DbRunner,
+                    written: list[tuple[int, list[str]]] | None) -> None:
+    """The sink accepted `record` (`report`): marked sent at once, or, with `written`, added
+    to it, for the caller to mark."""
     if _sign_in_failures.last is not None:
         log.info("outbound mail flows again: signed in")
         _sign_in_failures.last = None
@@ -328,7 +414,6 @@ async def _send_one(db: Database, sink: MailSink, record: OutboundRecord, *, con
         await run(partial(_refused, db, record, report.refused, config, clock))
     if failing:
         await run(partial(_delivered, db, list(report.accepted), config, clock))
-    return True
 
 
 def _refused(db: Database, record: OutboundRecord, refusals: Mapping[str, Refusal],

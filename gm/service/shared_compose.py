@@ -4,8 +4,10 @@ A phase's report goes out as one queued message a recipient (each power's player
 the same text, HTML and pictures in each and a small attachment of its own (the deadline's
 calendar entry names the power): the email package takes milliseconds to build and write such
 a message, most of a report's sending cost after its pictures. `SharedComposer` composes the
-first copy with `gm.mail.compose.compose_message` and keeps its bytes; a later message of the
-same content is written from them: its To and Message-ID headers new, and each attachment of
+first copy (written directly, gm.mail.compose_direct.compose_report, or by
+`gm.mail.compose.compose_message`) and keeps its bytes; a later message of the
+same content is written from them: its To and Message-ID headers new (written directly
+where they are plain: gm.mail.compose.plain_fields), and each attachment of
 its own written alone and put in the place of the first copy's (by the same email package
 policy, or as it writes them: gm.mail.text_parts; the message reads exactly as one composed
 whole). The GM's copy, whose HTML alone differs (a word on the press the players saw), is
@@ -24,13 +26,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from email.headerregistry import Address
-from email.message import EmailMessage
 from typing import cast
 
-from gm.mail.compose import Attachment, checked_message_id, header_fields, to_raw
+from gm.mail.compose import (
+    Attachment,
+    checked_message_id,
+    header_fields,
+    plain_fields,
+    to_raw,
+)
 from gm.mail.compose_direct import html_body
 from gm.mail.text_parts import TextParts
-from gm.mail.transport import RawMessage
+from gm.mail.transport import OutgoingMessage, RawMessage
 
 _END = b"\r\n\r\n"  # the end of a message's headers (compose_message writes CRLF)
 _OWN = (b"to", b"message-id")  # the headers written anew for each copy
@@ -83,7 +90,7 @@ class SharedComposer:
         self.size = size
         self.kept: OrderedDict[Hashable, tuple[list[bytes], bytes, str, str | None,
                                                dict[str, object]]] = OrderedDict()
-        self.composed = 0  # messages the email package built whole (the others written here)
+        self.composed = 0  # messages built whole (the others written from their bytes here)
         self.text_parts = TextParts()  # each copy's own text part (its calendar entry)
 
     def text_part(self, item: Attachment) -> bytes:
@@ -91,11 +98,11 @@ class SharedComposer:
         return self.text_parts.write(item)
 
     def message(self, key: Hashable, to: Sequence[Address], message_id: str,
-                build: Callable[[], EmailMessage], own: Sequence[Own] = (),
+                build: Callable[[], OutgoingMessage], own: Sequence[Own] = (),
                 html: str | None = None) -> RawMessage:
-        """The message `build` makes (compose_message to `to`, with `message_id`, its HTML
-        part `html`, which `key` leaves out), written from the one last built under `key`
-        when there is one."""
+        """The message `build` makes (compose_message's to `to`, with `message_id`, its HTML
+        part `html`, which `key` leaves out; or its bytes), written from the one last built
+        under `key` when there is one."""
         kept = self.kept.get(key)
         written = None
         if kept is not None and to:
@@ -103,15 +110,19 @@ class SharedComposer:
             ours = body if html == kept_html else _other_html(fields, body, kept_html, html)
             if ours is not None:
                 written = self._write((fields, ours, sender), to, message_id, own,
-                                      lf if ours is body else {})
+                                      lf if ours is body else _other_lf(lf, kept_html, html))
         if written is not None:
             self.kept.move_to_end(key)
             return written
-        raw = to_raw(build())
+        made = build()
+        raw = made if isinstance(made, RawMessage) else to_raw(made)
         head, _, body = raw.data.partition(_END)
         fields = _fields(head)
         if sorted(n for n in map(_name, fields) if n in _OWN) == sorted(_OWN):
-            self.kept[key] = (fields, body, raw.sender, html, {})
+            # its body's LF form, where its writer made it (gm.mail.compose_direct)
+            forms: dict[str, object] = {} if raw.lf is None else {
+                "body": raw.lf.partition(b"\n\n")[2]}
+            self.kept[key] = (fields, body, raw.sender, html, forms)
             while len(self.kept) > self.size:
                 self.kept.popitem(last=False)
         self.composed += 1
@@ -120,17 +131,19 @@ class SharedComposer:
     @staticmethod
     def _write(kept: tuple[list[bytes], bytes, str], to: Sequence[Address], message_id: str,
                own: Sequence[Own], lf: dict[str, object]) -> RawMessage | None:
-        """The copy to `to` of the `kept` message; `lf`: the kept body's LF forms, made
-        here once (its pieces', or the whole body's) and kept for the next copies (an empty
-        dict for a body written anew)."""
+        """The copy to `to` of the `kept` message; `lf`: the kept body's pieces and LF forms,
+        made here once (its pieces', or the whole body's) and kept for the next copies (an
+        empty dict for a body written anew)."""
         fields, body, sender = kept
         if own:
-            split = _parts(fields, body)
+            if "split" not in lf:  # the body's pieces, found once for all its copies
+                lf["split"] = _parts(fields, body)
+            split = cast("tuple[bytes, list[bytes]] | None", lf["split"])
             if split is None:
                 return None
-            delimiter, pieces = split
+            delimiter, pieces = split[0], list(split[1])
             if "pieces" not in lf:
-                lf["pieces"] = [_lf(piece) for piece in pieces]
+                lf["pieces"] = _lf_pieces(pieces, delimiter, lf.get("body"))
             pieces_lf = list(cast("list[bytes]", lf["pieces"]))
             for part in own:
                 if part.index + 1 >= len(pieces) - 1:
@@ -144,8 +157,10 @@ class SharedComposer:
                 lf["body"] = _lf(body)
             body_lf = cast(bytes, lf["body"])
         mid = checked_message_id(message_id)
-        new = {_name(f): f for f in _fields(header_fields([("To", list(to)),
-                                                            ("Message-ID", mid)]))}
+        plain = plain_fields(to, mid)  # most copies: written here, not by the email package
+        new = ({b"to": plain[0], b"message-id": plain[1]} if plain is not None else
+               {_name(f): f for f in _fields(header_fields([("To", list(to)),
+                                                            ("Message-ID", mid)]))})
         head = b"\r\n".join(new.get(_name(f), f) for f in fields)
         return RawMessage(mid, sender, tuple(a.addr_spec for a in to), head + _END + body,
                           lf=_lf(head) + b"\n\n" + body_lf)
@@ -154,6 +169,34 @@ class SharedComposer:
 def _lf(data: bytes) -> bytes:
     """`data` with LF line ends (a Maildir's)."""
     return data.replace(b"\r\n", b"\n")
+
+
+def _lf_pieces(pieces: list[bytes], delimiter: bytes, body_lf: object) -> list[bytes]:
+    """The LF forms of a body's `pieces` (split at `delimiter`): split from the body's LF
+    form `body_lf` where there is one (each the same bytes, as no piece ends with a CR before
+    the delimiter's line end), else each converted."""
+    if isinstance(body_lf, bytes):
+        split = (b"\n" + body_lf).split(_lf(delimiter))
+        if len(split) == len(pieces):  # its delimiters and no other: the pieces' forms
+            return split
+    return [_lf(piece) for piece in pieces]
+
+
+def _other_lf(lf: dict[str, object], html: str | None, other: str | None
+              ) -> dict[str, object]:
+    """The LF forms (`SharedComposer._write`'s `lf`) of a body whose HTML part `html` is
+    written as `other` (`_other_html`): its LF body, from the kept body's, where the HTML is
+    there once; else none (made from the new body)."""
+    body_lf = lf.get("body")
+    if not isinstance(body_lf, bytes) or html is None or other is None:
+        return {}
+    was, now = html_body(html), html_body(other)
+    if was is None or now is None:
+        return {}
+    old, new = _lf(b"\r\n\r\n" + was[1] + b"\r\n--"), _lf(b"\r\n\r\n" + now[1] + b"\r\n--")
+    if body_lf.count(old) != 1:
+        return {}
+    return {"body": body_lf.replace(old, new)}
 
 
 def _other_html(fields: list[bytes], body: bytes, html: str | None, other: str | None

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
 from gm.store.db import plain
@@ -351,10 +351,29 @@ def replies_to(session: Session, sender: str, *, since: datetime,
             for recipients, own, shared in rows]
 
 
-# a claim's shared bodies and files (a phase's report and pictures, carried by each of its
-# messages) are each read once, not once for every message that carries them
-_EACH_ONCE = (selectinload(OutboundMessage.body),
-              selectinload(OutboundMessage.attachments).selectinload(OutboundAttachment.file))
+_MESSAGES = OutboundMessage.__table__
+_CLAIMED = (  # a claim's rows as plain tuples (no ORM entities: built once, bound per claim)
+    select(*(_MESSAGES.c[name] for name in (
+        "id", "message_id", "recipients", "headers", "parts", "status", "attempts",
+        "last_error", "created_at", "sent_at", "game_id", "inbound_id", "bounce_token",
+        "body_id", "claimed_by")))
+    .where(_MESSAGES.c.status == OutboundStatus.QUEUED,
+           _MESSAGES.c.next_attempt_at <= bindparam("now"))
+    .order_by(_MESSAGES.c.next_attempt_at, _MESSAGES.c.id)
+    .limit(bindparam("limit")))
+_TAKE = (  # each claimed message: one more attempt, leased to its holder
+    update(_MESSAGES)  # type: ignore[arg-type]
+    .where(_MESSAGES.c.id.in_(bindparam("rows", expanding=True)))
+    .values(attempts=_MESSAGES.c.attempts + 1,
+            next_attempt_at=bindparam("until"), claimed_by=bindparam("holder")))
+_BODIES = (select(OutboundBody.id, OutboundBody.parts)
+           .where(OutboundBody.id.in_(bindparam("ids", expanding=True))))
+_ATTACHED = (select(OutboundAttachment.outbound_id, OutboundAttachment.filename,
+                    OutboundAttachment.content_type, OutboundAttachment.file_id)
+             .where(OutboundAttachment.outbound_id.in_(bindparam("ids", expanding=True)))
+             .order_by(OutboundAttachment.outbound_id, OutboundAttachment.position))
+_FILES = (select(OutboundFile.id, OutboundFile.data, OutboundFile.svg)
+          .where(OutboundFile.id.in_(bindparam("ids", expanding=True))))
 
 
 def claim_due_outbound(
@@ -364,20 +383,14 @@ def claim_due_outbound(
     """Claim queued messages due by `now` (oldest first) for sending: each gets one more
     attempt, is not due again until `now + lease` and names `holder` (the claiming process,
     `gm.store.holders`) as its holder. A message whose lease ran out but whose holder is
-    `alive` (provably, `gm.store.holders.is_alive`) is left to it. Commit before sending."""
+    `alive` (provably, `gm.store.holders.is_alive`) is left to it. Commit before sending.
+    Plain statements, a few a claim: the rows, one UPDATE for them all, and the shared
+    bodies, attachments and files (a phase's report and pictures, carried by each of its
+    messages), each read once."""
     require_writer(session)
-    stmt = (
-        select(OutboundMessage)
-        .where(
-            OutboundMessage.status == OutboundStatus.QUEUED,
-            OutboundMessage.next_attempt_at <= now,
-        )
-        .order_by(OutboundMessage.next_attempt_at, OutboundMessage.id)
-        .limit(limit)
-        .options(*_EACH_ONCE)
-        .execution_options(populate_existing=True)
-    )
-    rows = list(session.scalars(claiming(stmt, skip_locked=True, of=OutboundMessage)))
+    conn = plain(session)
+    rows = list(conn.execute(claiming(_CLAIMED, skip_locked=True, of=_MESSAGES),
+                             {"now": now, "limit": limit}))
     held: dict[str, bool] = {}  # by another holder's name: whether it is alive
     for row in list(rows):
         if (key := row.claimed_by) is not None and key != holder:
@@ -385,12 +398,30 @@ def claim_due_outbound(
                 held[key] = alive(key)
             if held[key]:
                 rows.remove(row)
-    for row in rows:
-        row.attempts += 1
-        row.next_attempt_at = now + lease
-        row.claimed_by = holder
-    session.flush()
-    return [to_record(r) for r in rows]
+    if not rows:
+        return []
+    ids = [row.id for row in rows]
+    until = now + lease
+    conn.execute(_TAKE, {"rows": ids, "until": until, "holder": holder})
+    bodies = dict(conn.execute(_BODIES, {"ids": sorted(
+        {row.body_id for row in rows if row.body_id is not None})}).tuples().all())
+    attached = conn.execute(_ATTACHED, {"ids": ids}).all()
+    files = {file_id: (data, svg) for file_id, data, svg in conn.execute(
+        _FILES, {"ids": sorted({a.file_id for a in attached})}).tuples()}
+    attachments: dict[int, list[Attachment]] = {}
+    for a in attached:
+        data, svg = files[a.file_id]
+        attachments.setdefault(a.outbound_id, []).append(
+            Attachment(a.filename, a.content_type, data, svg))
+    return [OutboundRecord(
+        id=row.id, message_id=row.message_id, recipients=tuple(row.recipients),
+        headers=tuple((str(h[0]), str(h[1])) for h in row.headers),
+        parts=tuple(BodyPart(p["content_type"], p["text"]) for p in (
+            row.parts if row.body_id is None else bodies[row.body_id])),
+        attachments=tuple(attachments.get(row.id, ())), status=row.status,
+        attempts=row.attempts + 1, next_attempt_at=until, last_error=row.last_error,
+        created_at=row.created_at, sent_at=row.sent_at, game_id=row.game_id,
+        inbound_id=row.inbound_id, bounce_token=row.bounce_token) for row in rows]
 
 
 def release_abandoned(
