@@ -1,11 +1,13 @@
 """The statements a message of orders runs to store them: the power's stored set read once
 (with its lines), the new set written in one INSERT that reads the power's id, its lines in
-one more; the phase and power the sign-on and the run read already are not read again."""
+one more; the phase and power the sign-on and the run read already are not read again (on
+PostgreSQL the phase is checked again at the commit: gm.store.commit_locks)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import event
 
 from gm.store.db import Database
@@ -27,6 +29,7 @@ def _statements(database: Database, tmp_path: Path, power: str,
     return reply, seen
 
 
+@pytest.mark.postgresql_too
 def test_a_message_of_orders_stores_its_set_in_two_inserts_after_one_read(
         database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
@@ -46,6 +49,7 @@ def test_a_message_of_orders_stores_its_set_in_two_inserts_after_one_read(
     assert not [s for s in seen if "FROM phases LEFT OUTER JOIN powers" in s], seen
 
 
+@pytest.mark.postgresql_too
 def test_clear_stores_the_empty_set_in_one_insert(database: Database, tmp_path: Path) -> None:
     _game(database, tmp_path)
     _orders(database, tmp_path, "France", "A Par - Bur")
