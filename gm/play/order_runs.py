@@ -333,7 +333,7 @@ class OrderRun:
         self._refused.clear()
         orders_repo.submit_orders(self.session, view.phase.id, who.power, [], now=self.now,
                                   inbound_id=self.inbound_id, game_id=view.game.id,
-                                  late=view.late, at_commit=True)
+                                  late=view.late, at_commit=True, read_open=True)
         self._stored[view.phase.id, who.power] = {}
         return Stored(self._summary(who.power, view, []),
                       self._picture(who.power, view, [], reader=reader),
@@ -410,7 +410,7 @@ class OrderRun:
         lines = [StoredLine.taken(text, order) for text, order in merged.values()]
         orders_repo.submit_orders(self.session, phase.id, who.power, lines, now=self.now,
                                   inbound_id=self.inbound_id, game_id=view.game.id,
-                                  late=view.late, at_commit=True)
+                                  late=view.late, at_commit=True, read_open=True)
         orders = [order for _, order in merged.values()]
         return Stored(self._summary(who.power, view, orders),
                       self._picture(who.power, view, orders, self._refused, reader=reader),

@@ -9,7 +9,9 @@ holder's, is taken over. A message already stored (an inbound row with its folde
 and UID, written in its ingest's transaction) is reported `done`: it is only marked processed,
 never fetched again. On PostgreSQL the claimed rows are locked FOR UPDATE SKIP LOCKED (rows
 another claimer has locked count as held); on SQLite the writing transaction serialises claims
-whole (gm.store.claims). A live process renews its claims (`renew_mail`), one that stops
+whole (gm.store.claims). A claim is three plain statements whatever the batch (one INSERT
+of every row, one SELECT, one UPDATE) and the read of the stored ones; the PostgreSQL dialect is
+imported only on PostgreSQL. A live process renews its claims (`renew_mail`), one that stops
 releases them (`release_mail`); claims a day past their lease are pruned (`prune_mail_claims`).
 """
 
@@ -18,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import delete, select, tuple_, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import Connection, Table, bindparam, delete, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming, require_writer
+from gm.store.db import plain
 from gm.store.holders import is_gone
 from gm.store.models import InboundMessage, MailboxClaim
 
@@ -32,6 +34,40 @@ LEASE = timedelta(seconds=120)  # a claim keeps a message from other processes t
 KEPT = timedelta(days=1)  # claims this long past their lease are pruned
 
 Uid = tuple[int, int]  # (UIDVALIDITY, UID)
+
+# Built once (each batch of messages read runs them).
+_CLAIMS = cast(Table, MailboxClaim.__table__)
+_KEY = tuple_(_CLAIMS.c.uidvalidity, _CLAIMS.c.uid)
+_FOUND = claiming(
+    select(_CLAIMS.c.uidvalidity, _CLAIMS.c.uid, _CLAIMS.c.holder, _CLAIMS.c.leased_until)
+    .where(_CLAIMS.c.source == bindparam("source"),
+           _KEY.in_(bindparam("keys", expanding=True))), skip_locked=True)
+_TAKE = (update(_CLAIMS)
+         .where(_CLAIMS.c.source == bindparam("of_source"),
+                _KEY.in_(bindparam("keys", expanding=True)))
+         .values(holder=bindparam("to_holder"), leased_until=bindparam("until")))
+_INBOUND = cast(Table, InboundMessage.__table__)
+_STORED = (select(_INBOUND.c.uidvalidity, _INBOUND.c.uid)
+           .where(_INBOUND.c.mailbox == bindparam("folder"),
+                  tuple_(_INBOUND.c.uidvalidity, _INBOUND.c.uid)
+                  .in_(bindparam("keys", expanding=True))))
+_NEW: dict[str, Any] = {}  # by dialect: INSERT ... ON CONFLICT DO NOTHING of a claim
+
+
+def _new_claims(conn: Connection) -> Any:
+    """The INSERT of claims that skips those already there, for `conn`'s dialect (the
+    PostgreSQL one imported only when it is in use)."""
+    name = conn.dialect.name
+    stmt = _NEW.get(name)
+    if stmt is None:
+        if name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+            stmt = pg_insert(_CLAIMS).on_conflict_do_nothing()
+        else:
+            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+            stmt = sqlite_insert(_CLAIMS).on_conflict_do_nothing()
+        _NEW[name] = stmt
+    return stmt
 
 
 @dataclass(frozen=True)
@@ -54,15 +90,11 @@ def claim_mail(session: Session, source: str, folder: str, uids: Iterable[Uid], 
     if not wanted:
         return MailClaims(frozenset(), frozenset(), frozenset())
     until = now + lease
-    rows = [{"source": source, "uidvalidity": v, "uid": u, "holder": holder,
-             "leased_until": until} for v, u in wanted]
-    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-    session.execute(insert(MailboxClaim).on_conflict_do_nothing(), rows)
-    key = tuple_(MailboxClaim.uidvalidity, MailboxClaim.uid)
-    found = session.execute(claiming(
-        select(MailboxClaim.uidvalidity, MailboxClaim.uid, MailboxClaim.holder,
-               MailboxClaim.leased_until)
-        .where(MailboxClaim.source == source, key.in_(wanted)), skip_locked=True)).all()
+    conn = plain(session)
+    conn.execute(_new_claims(conn), [
+        {"source": source, "uidvalidity": v, "uid": u, "holder": holder, "leased_until": until}
+        for v, u in wanted])
+    found = conn.execute(_FOUND, {"source": source, "keys": wanted}).all()
     mine: set[Uid] = set()
     held: set[Uid] = set(wanted)  # rows another claimer has locked are held
     lapse: datetime | None = None
@@ -73,22 +105,18 @@ def claim_mail(session: Session, source: str, folder: str, uids: Iterable[Uid], 
             held.discard((v, u))
         else:
             lapse = leased if lapse is None else min(lapse, leased)
-    done = _stored(session, folder, mine)
+    done = _stored(conn, folder, mine)
     if mine:
-        session.execute(update(MailboxClaim)
-                        .where(MailboxClaim.source == source, key.in_(sorted(mine)))
-                        .values(holder=holder, leased_until=until))
+        conn.execute(_TAKE, {"of_source": source, "keys": sorted(mine), "to_holder": holder,
+                             "until": until})
     return MailClaims(frozenset(mine - done), frozenset(done), frozenset(held), lapse)
 
 
-def _stored(session: Session, folder: str, uids: set[Uid]) -> set[Uid]:
+def _stored(conn: Connection, folder: str, uids: set[Uid]) -> set[Uid]:
     """Those of `uids` an inbound row of `folder` was stored for."""
     if not uids:
         return set()
-    rows = session.execute(
-        select(InboundMessage.uidvalidity, InboundMessage.uid)
-        .where(InboundMessage.mailbox == folder,
-               tuple_(InboundMessage.uidvalidity, InboundMessage.uid).in_(sorted(uids)))).all()
+    rows = conn.execute(_STORED, {"folder": folder, "keys": sorted(uids)}).all()
     return {(int(v), int(u)) for v, u in rows} & uids
 
 

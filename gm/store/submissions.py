@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import ColumnElement, Row, Table, bindparam, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from gm.engine.order_json import decoded
@@ -35,6 +36,12 @@ _PHASE_AND_POWER = (
 )
 _SETS = cast(Table, OrderSet.__table__)
 _NEW_SET = insert(_SETS).returning(_SETS.c.id)
+_NEW_SET_OF_POWER = (  # the power's id read within the INSERT (the caller read the phase)
+    insert(_SETS)
+    .values(power_id=select(Power.id)
+            .where(Power.game_id == bindparam("of_game"), Power.name == bindparam("of_power"))
+            .scalar_subquery())
+    .returning(_SETS.c.id))
 _NEW_LINES = insert(cast(Table, OrderLineRow.__table__))
 _LATEST_OF_POWER = (  # a power's latest valid set joined to its lines
     select(OrderSet.id, OrderSet.phase_id, OrderSet.inbound_id, OrderSet.submitted_at,
@@ -64,13 +71,20 @@ def submit_orders(
     game_id: int | None = None,
     late: bool = False,
     at_commit: bool = False,
+    read_open: bool = False,
 ) -> OrderSetRecord:
     """Store a power's submission for an open phase (PhaseClosed once it is adjudicated), or,
     `late`, for an adjudicated phase it arrived in time for (kept aside: `take_late`).
     `game_id`, the phase's game, saves a look-up when the caller knows it. Plain statements:
     the game lock, one read of the phase and power, one INSERT of the set, one of its lines.
     `at_commit`: the game lock is taken at the commit, with the phase checked again then
-    (gm.store.commit_locks), not now."""
+    (gm.store.commit_locks), not now. `read_open`: the caller read the phase open (or, `late`,
+    adjudicated), in game `game_id`, and the power there, in this transaction (on SQLite its
+    write lock has kept them so since; on PostgreSQL, with `at_commit`, the phase is checked
+    again at the commit): the set is stored in one INSERT, which reads the power's id."""
+    if read_open and game_id is not None:
+        return _insert_set(session, phase_id, power, lines, now=now, inbound_id=inbound_id,
+                           game_id=game_id, late=late, at_commit=at_commit)
     if game_id is None:
         game_id = session.scalar(select(PhaseRow.game_id).where(PhaseRow.id == phase_id))
         if game_id is None:
@@ -96,14 +110,41 @@ def submit_orders(
         {"phase_id": phase_id, "power_id": found.id, "inbound_id": inbound_id,
          "submitted_at": now, "valid": valid, "late": late},
     ).scalar_one()
+    _insert_lines(conn, set_id, lines)
+    return OrderSetRecord(
+        id=set_id, phase_id=phase_id, power=power, inbound_id=inbound_id, submitted_at=now,
+        valid=valid, lines=tuple(lines))
+
+
+def _insert_set(session: Session, phase_id: int, power: str, lines: Sequence[OrderLine], *,
+                now: datetime, inbound_id: int | None, game_id: int, late: bool,
+                at_commit: bool) -> OrderSetRecord:
+    """`submit_orders` for a phase and power the caller read in this transaction."""
+    if session.get_bind().dialect.name != "sqlite":
+        if at_commit:
+            lock_at_commit(session, game_id, phase_id, late=late)
+        else:
+            lock_game(session, game_id)
+    conn = plain(session)
+    valid = all(line.error is None for line in lines)
+    set_id = conn.execute(
+        _NEW_SET_OF_POWER,
+        {"phase_id": phase_id, "of_game": game_id, "of_power": power, "inbound_id": inbound_id,
+         "submitted_at": now, "valid": valid, "late": late},
+    ).scalar_one()
+    _insert_lines(conn, set_id, lines)
+    return OrderSetRecord(
+        id=set_id, phase_id=phase_id, power=power, inbound_id=inbound_id, submitted_at=now,
+        valid=valid, lines=tuple(lines))
+
+
+def _insert_lines(conn: Connection, set_id: int, lines: Sequence[OrderLine]) -> None:
+    """The set's lines, in one INSERT."""
     if lines:
         conn.execute(_NEW_LINES, [
             {"set_id": set_id, "position": i, "text": ln.text, "canonical": ln.canonical,
              "error": ln.error, "value": order_value(ln.order)}
             for i, ln in enumerate(lines)])
-    return OrderSetRecord(
-        id=set_id, phase_id=phase_id, power=power, inbound_id=inbound_id, submitted_at=now,
-        valid=valid, lines=tuple(lines))
 
 
 def _line(row: Row[Any]) -> OrderLine:
