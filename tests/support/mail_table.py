@@ -25,6 +25,7 @@ from tests.support.service_support import (
     deliver,
     maildir_config,
     message,
+    read_head,
     read_mail,
     text_of,
 )
@@ -72,7 +73,7 @@ class MailTable:
         deliver(self.config.maildir.inbox, raw)
         assert await self.run() == [Disposition.ANSWERED]
         [reply] = [read_mail(path) for path in sorted(set(folder.iterdir()) - before)
-                   if read_mail(path)["In-Reply-To"] == asked]
+                   if read_head(path)["In-Reply-To"] == asked]
         return reply
 
     async def signed(self, power: str, *lines: str) -> Message:
