@@ -10,9 +10,7 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
-from email import message_from_bytes
 from email.message import EmailMessage, Message
-from email.policy import default
 from email.utils import format_datetime, make_msgid
 from functools import lru_cache
 from pathlib import Path
@@ -28,7 +26,7 @@ from gm.store import outbound as outbound_repo
 from gm.store.db import Database
 from gm.store.models import OutboundMessage
 from gm.store.rows import OutboundRecord
-from tests.support.raw_mail import parse_head
+from tests.support.raw_mail import LazyMail, parse_head
 
 GM = "master@example.org"
 SERVICE = "judge@example.org"
@@ -101,7 +99,7 @@ def read_mail(path: Path) -> Message:
 
 @lru_cache(maxsize=256)
 def _parsed(path: str, size: int, mtime: int) -> Message:
-    return message_from_bytes(Path(path).read_bytes(), policy=default)
+    return LazyMail(Path(path).read_bytes())  # the body parsed when first read
 
 
 def read_head(path: Path) -> Message:
