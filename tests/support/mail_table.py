@@ -116,7 +116,7 @@ class MailTable:
         await self.gm(f"SIGNON GM {self.game} gmpass\nPROCESS")
         reporter = self.players[self.reporter]
         return next(_entry(read_mail(path)) for path in self._unseen()
-                    if ": results" in str(read_head(path)["Subject"])
+                    if ": results" in f"Subject: {read_head(path)['Subject']}"
                     and reporter in _recipients(read_head(path)))
 
     def state(self) -> GameState:
