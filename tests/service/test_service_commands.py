@@ -30,6 +30,7 @@ from tests.support.service_support import (
     START,
     maildir_config,
     message,
+    queued_for,
     send_all,
     unwrapped,
 )
@@ -56,8 +57,7 @@ def _unanswered(db: Database, tmp_path: Path, sender: str, body: str,
     result = ingest(db, message(sender, body), config=maildir_config(tmp_path),
                     clock=clock or FixedClock(START))
     assert result.outcome is Disposition.UNANSWERED, result
-    with db.read() as s:
-        return [o for o in outbound_repo.list_outbound(s) if o.inbound_id == result.inbound_id]
+    return queued_for(db, result.inbound_id)
 
 
 def _failures(db: Database, sender: str) -> int:

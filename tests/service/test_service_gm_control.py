@@ -4,9 +4,7 @@ real service (Maildir inbox and outbox, `Service.once`), on SQLite and PostgreSQ
 from __future__ import annotations
 
 from datetime import timedelta
-from email import message_from_bytes
 from email.message import EmailMessage
-from email.policy import default
 from pathlib import Path
 
 from gm.config import Config
@@ -22,6 +20,7 @@ from gm.store import submissions as orders_repo
 from gm.store.db import Database
 from gm.store.passwords import hash_password
 from gm.store.statuses import GameStatus
+from tests.support.raw_mail import LazyMail
 from tests.support.service_support import (
     GM,
     PLAYERS,
@@ -73,8 +72,7 @@ class Mail:
         for path in sorted((self.config.maildir.outbox / "new").iterdir()):
             if path.name not in self.seen:
                 self.seen.add(path.name)
-                msg = message_from_bytes(path.read_bytes(), policy=default)
-                assert isinstance(msg, EmailMessage)
+                msg = LazyMail(path.read_bytes())  # the body parsed when first read
                 out.append((str(msg["To"]).strip("<>"), msg))
         return out
 

@@ -25,6 +25,7 @@ from tests.support.service_support import (
     deliver,
     maildir_config,
     message,
+    read_head,
     read_mail,
     text_of,
 )
@@ -72,7 +73,7 @@ class MailTable:
         deliver(self.config.maildir.inbox, raw)
         assert await self.run() == [Disposition.ANSWERED]
         [reply] = [read_mail(path) for path in sorted(set(folder.iterdir()) - before)
-                   if read_mail(path)["In-Reply-To"] == asked]
+                   if read_head(path)["In-Reply-To"] == asked]
         return reply
 
     async def signed(self, power: str, *lines: str) -> Message:
@@ -94,30 +95,47 @@ class MailTable:
     def new_mail(self) -> dict[str, list[str]]:
         """Texts of the mail sent since the last call, by recipient (with attachment names)."""
         found: dict[str, list[str]] = defaultdict(list)
-        for path in sorted((self.config.maildir.outbox / "new").iterdir()):
-            if path.name in self.seen:
-                continue
-            self.seen.add(path.name)
+        for path in self._unseen():
             msg = read_mail(path)
-            files = [p.get_filename() for p in msg.walk() if p.get_filename()]
-            text = f"Subject: {msg['Subject']}\nFiles: {files}\n{text_of(msg)}"
-            for addr in str(msg["To"]).split(","):
-                found[addr.strip().strip("<>").split("<")[-1].rstrip(">")].append(text)
+            text = _entry(msg)
+            for addr in _recipients(msg):
+                found[addr].append(text)
         return found
 
+    def _unseen(self) -> list[Path]:
+        """The files mailed since the last look, oldest name first, now counted as seen."""
+        paths = [p for p in sorted((self.config.maildir.outbox / "new").iterdir())
+                 if p.name not in self.seen]
+        self.seen.update(p.name for p in paths)
+        return paths
+
     async def process(self) -> str:
-        """PROCESS the phase; the results report `reporter` receives."""
-        self.new_mail()
+        """PROCESS the phase; the results report `reporter` receives (as `new_mail` words
+        it). The other mail is passed over unread."""
+        self._unseen()
         await self.gm(f"SIGNON GM {self.game} gmpass\nPROCESS")
-        mail = self.new_mail()
-        return next(t for t in mail[self.players[self.reporter]]
-                    if ": results" in t.splitlines()[0])
+        reporter = self.players[self.reporter]
+        return next(_entry(read_mail(path)) for path in self._unseen()
+                    if ": results" in f"Subject: {read_head(path)['Subject']}"
+                    and reporter in _recipients(read_head(path)))
 
     def state(self) -> GameState:
         with self.db.read() as s:
             game = games_repo.find_game(s, self.game)
             assert game is not None
             return phases_repo.history(s, game.id)[-1].state
+
+
+def _recipients(msg: Message) -> list[str]:
+    """The addresses a message is to."""
+    return [addr.strip().strip("<>").split("<")[-1].rstrip(">")
+            for addr in str(msg["To"]).split(",")]
+
+
+def _entry(msg: Message) -> str:
+    """A message as `MailTable.new_mail` gives it: its subject, attachment names and text."""
+    files = [p.get_filename() for p in msg.walk() if p.get_filename()]
+    return f"Subject: {msg['Subject']}\nFiles: {files}\n{text_of(msg)}"
 
 
 def seven_powers(database: Database, folder: Path, game: str) -> MailTable:

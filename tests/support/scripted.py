@@ -3,11 +3,12 @@ Recorder becomes a scenario file (one case per phase), which the real command mu
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import contextlib
+import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from gm.cli import main
 from gm.engine.errors import OrderError
 from gm.engine.results import Submitted
 from gm.engine.state import GameState
@@ -15,19 +16,22 @@ from gm.engine.variant import Variant
 from gm.export.scenario import Recorder
 from gm.notation import parse_order
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-
 
 def passes_gm_scenario(recorder: Recorder, tmp_path: Path) -> str:
-    """Write the recorded game, run `gm scenario` on it, check every case passes; the text."""
+    """Write the recorded game, run `gm scenario` on it, check every case passes; the text.
+    The command runs through the `gm` command's own entry point (gm.cli.main) in this
+    process, its output read as printed: a process of its own would add its start (a second
+    of CPU) and nothing the command does (tests/scenario and tests/cli run it as a process)."""
     text = recorder.text()
     path = tmp_path / f"{recorder.title}.txt"
     path.write_text(text, encoding="utf-8")
     cases = sum(1 for line in text.splitlines() if line.startswith("CASE "))
-    done = subprocess.run([sys.executable, "-m", "gm", "scenario", str(path)], cwd=ROOT,
-                          capture_output=True, text=True, check=False)
-    last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
-    assert done.returncode == 0 and last == f"{cases} passed, 0 failed", done.stdout[-4000:]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["scenario", str(path)])
+    printed = out.getvalue()
+    last = printed.strip().splitlines()[-1] if printed.strip() else err.getvalue()
+    assert status == 0 and last == f"{cases} passed, 0 failed", printed[-4000:]
     return text
 
 

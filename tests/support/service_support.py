@@ -10,12 +10,12 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
-from email import message_from_bytes
 from email.message import EmailMessage, Message
-from email.policy import default
 from email.utils import format_datetime, make_msgid
 from functools import lru_cache
 from pathlib import Path
+
+from sqlalchemy import select
 
 from gm.config import Config, MaildirConfig
 from gm.mail.maildir import ensure_maildir
@@ -24,7 +24,9 @@ from gm.service.ingest import Disposition, ingest
 from gm.service.serve import Service
 from gm.store import outbound as outbound_repo
 from gm.store.db import Database
+from gm.store.models import OutboundMessage
 from gm.store.rows import OutboundRecord
+from tests.support.raw_mail import LazyMail, parse_head
 
 GM = "master@example.org"
 SERVICE = "judge@example.org"
@@ -97,7 +99,20 @@ def read_mail(path: Path) -> Message:
 
 @lru_cache(maxsize=256)
 def _parsed(path: str, size: int, mtime: int) -> Message:
-    return message_from_bytes(Path(path).read_bytes(), policy=default)
+    return LazyMail(Path(path).read_bytes())  # the body parsed when first read
+
+
+def read_head(path: Path) -> Message:
+    """The header of the message in a Maildir file, parsed once without its body (a report's
+    pictures are thousands of lines the parser would read): for finding a message by its
+    headers among many."""
+    stat = path.stat()
+    return _parsed_head(str(path), stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=1024)
+def _parsed_head(path: str, size: int, mtime: int) -> Message:
+    return parse_head(Path(path).read_bytes())
 
 
 def mail_by_recipient(outbox: Path) -> dict[str, list[Message]]:
@@ -149,12 +164,20 @@ def send_all(db: Database, tmp_path: Path, sender: str, body: str,
     result = ingest(db, message(sender, body), config=maildir_config(tmp_path),
                     clock=clock or FixedClock(START))
     assert result.outcome is Disposition.ANSWERED, result
-    with db.read() as s:
-        queued = [o for o in outbound_repo.list_outbound(s) if o.inbound_id == result.inbound_id]
+    queued = queued_for(db, result.inbound_id)
     reply = [o for o in queued if o.message_id == result.reply_message_id]
     assert len(reply) == 1
     return unwrapped(reply[0].parts[0].text), [
         o for o in queued if o.message_id != result.reply_message_id]
+
+
+def queued_for(db: Database, inbound_id: int) -> list[OutboundRecord]:
+    """The mail queued in answer to one inbound message, oldest first (read by the index on
+    the inbound message, not by loading every outbound message there is)."""
+    with db.read() as s:
+        rows = s.scalars(select(OutboundMessage).where(OutboundMessage.inbound_id == inbound_id)
+                         .order_by(OutboundMessage.id))
+        return [outbound_repo.to_record(row) for row in rows]
 
 
 def observe(db: Database, tmp_path: Path, sender: str, game: str,
