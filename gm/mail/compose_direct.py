@@ -146,17 +146,13 @@ def compose_related(
     date: datetime | None = None,
 ) -> RawMessage | None:
     """The message of `body`, `html` and the `pictures` it shows (each with its content id),
-    written directly; None unless it is of the simple kind (see the module docstring)."""
-    written = _alternative(sender=sender, sender_name=sender_name, to=to, subject=subject,
-                           body=body, html=html, pictures=pictures, message_id=message_id,
-                           reply_to=reply_to, auto_submitted=auto_submitted, date=date)
-    if written is None:
-        return None
-    head, kept, alternative, alternative_lf = written
-    start = _both(_CRLF.join([*kept, "MIME-Version: 1.0", ""]).encode("ascii"))
-    return RawMessage(message_id=head.message_id, sender=head.sender,
-                      recipients=head.recipients, data=start[0] + alternative,
-                      lf=start[1] + alternative_lf, smtp_form=True)  # CRLF line ends only
+    written directly; None unless it is of the simple kind (see the module docstring):
+    compose_report's with no files."""
+    if not all(picture.content_id for picture in pictures):
+        return None  # a picture not shown: the email package's
+    return compose_report(sender=sender, sender_name=sender_name, to=to, subject=subject,
+                          body=body, html=html, attachments=pictures, message_id=message_id,
+                          reply_to=reply_to, auto_submitted=auto_submitted, date=date)
 
 
 def _alternative(
@@ -242,7 +238,7 @@ def compose_report(
         start = _both(_CRLF.join([*kept, "MIME-Version: 1.0", ""]).encode("ascii"))
         return RawMessage(message_id=head.message_id, sender=head.sender,
                           recipients=head.recipients, data=start[0] + alternative,
-                          lf=start[1] + alternative_lf)
+                          lf=start[1] + alternative_lf, smtp_form=True)  # CRLF ends only
     mixed = _boundary()
     delimiter = _both(f"{_CRLF}--{mixed}{_CRLF}".encode("ascii"))
     start = _both(_CRLF.join([*kept, "MIME-Version: 1.0",

@@ -89,13 +89,7 @@ def submit_orders(
         game_id = session.scalar(select(PhaseRow.game_id).where(PhaseRow.id == phase_id))
         if game_id is None:
             raise NotFound(f"no phase with id {phase_id}")
-    if session.get_bind().dialect.name != "sqlite":
-        # adjudication holds this lock while it reads the orders (on SQLite every writing
-        # transaction holds the database's write lock from its BEGIN IMMEDIATE)
-        if at_commit:
-            lock_at_commit(session, game_id, phase_id, late=late)
-        else:
-            lock_game(session, game_id)
+    _lock(session, game_id, phase_id, late=late, at_commit=at_commit)
     conn = plain(session)  # plain statements, without the ORM's loading and flushing
     found = conn.execute(_PHASE_AND_POWER, {"phase_id": phase_id, "power": power}).first()
     if found is None or found.game_id != game_id:
@@ -110,6 +104,27 @@ def submit_orders(
         {"phase_id": phase_id, "power_id": found.id, "inbound_id": inbound_id,
          "submitted_at": now, "valid": valid, "late": late},
     ).scalar_one()
+    return _with_lines(conn, set_id, phase_id, power, lines, now=now, inbound_id=inbound_id,
+                       valid=valid)
+
+
+def _lock(session: Session, game_id: int, phase_id: int, *, late: bool, at_commit: bool
+          ) -> None:
+    """The game lock a stored set needs: adjudication holds it while it reads the orders (on
+    SQLite every writing transaction holds the database's write lock from its BEGIN
+    IMMEDIATE); `at_commit`, taken at the commit (gm.store.commit_locks)."""
+    if session.get_bind().dialect.name == "sqlite":
+        return
+    if at_commit:
+        lock_at_commit(session, game_id, phase_id, late=late)
+    else:
+        lock_game(session, game_id)
+
+
+def _with_lines(conn: Connection, set_id: int, phase_id: int, power: str,
+                lines: Sequence[OrderLine], *, now: datetime, inbound_id: int | None,
+                valid: bool) -> OrderSetRecord:
+    """Set `set_id`'s lines stored, and its record."""
     _insert_lines(conn, set_id, lines)
     return OrderSetRecord(
         id=set_id, phase_id=phase_id, power=power, inbound_id=inbound_id, submitted_at=now,
@@ -120,11 +135,7 @@ def _insert_set(session: Session, phase_id: int, power: str, lines: Sequence[Ord
                 now: datetime, inbound_id: int | None, game_id: int, late: bool,
                 at_commit: bool) -> OrderSetRecord:
     """`submit_orders` for a phase and power the caller read in this transaction."""
-    if session.get_bind().dialect.name != "sqlite":
-        if at_commit:
-            lock_at_commit(session, game_id, phase_id, late=late)
-        else:
-            lock_game(session, game_id)
+    _lock(session, game_id, phase_id, late=late, at_commit=at_commit)
     conn = plain(session)
     valid = all(line.error is None for line in lines)
     set_id = conn.execute(
@@ -132,10 +143,8 @@ def _insert_set(session: Session, phase_id: int, power: str, lines: Sequence[Ord
         {"phase_id": phase_id, "of_game": game_id, "of_power": power, "inbound_id": inbound_id,
          "submitted_at": now, "valid": valid, "late": late},
     ).scalar_one()
-    _insert_lines(conn, set_id, lines)
-    return OrderSetRecord(
-        id=set_id, phase_id=phase_id, power=power, inbound_id=inbound_id, submitted_at=now,
-        valid=valid, lines=tuple(lines))
+    return _with_lines(conn, set_id, phase_id, power, lines, now=now, inbound_id=inbound_id,
+                       valid=valid)
 
 
 def _insert_lines(conn: Connection, set_id: int, lines: Sequence[OrderLine]) -> None:
