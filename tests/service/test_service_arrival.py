@@ -26,11 +26,9 @@ from gm.service.clock import FixedClock, SystemClock
 from gm.service.ingest import Disposition, ingest
 from gm.service.serve import Service
 from gm.service.tick import tick
-from gm.store import games as games_repo
 from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
 from gm.store.db import Database
-from gm.store.rows import PhaseRecord
 from tests.support.environment import clean_env
 from tests.support.fixtures.mailservers import free_port
 from tests.support.service_support import (
@@ -38,9 +36,11 @@ from tests.support.service_support import (
     PLAYERS,
     SERVICE,
     deliver,
+    game_phases,
     maildir_config,
     message,
     running,
+    start_game,
     until,
 )
 
@@ -48,28 +48,11 @@ pytestmark = pytest.mark.postgresql_too  # times with zones compared in SQL
 
 FRANCE = PLAYERS["France"]
 ORDERS = "SIGNON France omega pwfrance\nA Par - Bur\nA Mar - Spa\nF Bre - MAO"
-SETUP = "\n".join(
-    ["CREATE omega standard gmpass"]
-    + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
-    + ["START"])
-
-
-def set_up(db: Database, config: Config) -> None:
-    """The game, by mail on the real clock."""
-    done = ingest(db, message(GM, SETUP), config=config, clock=SystemClock())
-    assert done.outcome is Disposition.ANSWERED
-
-
-def phases(db: Database) -> list[PhaseRecord]:
-    with db.read() as s:
-        game = games_repo.find_game(s, "omega")
-        assert game is not None
-        return phases_repo.history(s, game.id)
 
 
 def deadline_in(db: Database, seconds: float) -> datetime:
     """Move Spring 1901's deadline to `seconds` from now (as SET DEADLINE would)."""
-    (spring,) = phases(db)
+    (spring,) = game_phases(db)
     at = datetime.now(UTC) + timedelta(seconds=seconds)
     with db.transaction() as s:
         phases_repo.set_deadline(s, spring.id, at)
@@ -82,7 +65,7 @@ def sleep_past(moment: datetime, extra: float = 0.2) -> None:
 
 def france_in_burgundy(db: Database) -> bool:
     """Spring 1901 was adjudicated with France's orders: her army left Paris for Burgundy."""
-    spring, *later = phases(db)
+    spring, *later = game_phases(db)
     assert spring.adjudicated and later, "Spring 1901 not adjudicated"
     units = {(u.power, u.province.lower()) for u in later[0].state.units}
     return ("France", "bur") in units and ("France", "par") not in units
@@ -99,7 +82,7 @@ def reply_to(db: Database, origin: str) -> str:
 def test_maildir_orders_waiting_across_a_deadline_count(database: Database,
                                                         tmp_path: Path) -> None:
     config = maildir_config(tmp_path)
-    set_up(database, config)
+    start_game(database, config)
     asyncio.run(Service(database, config, clock=SystemClock()).once())  # the service reads
     deadline = deadline_in(database, 1.5)
     # gm serve is down; France's orders reach the inbox before the deadline
@@ -110,7 +93,7 @@ def test_maildir_orders_waiting_across_a_deadline_count(database: Database,
     summary = tick(database, config=config, clock=SystemClock())
     assert summary.adjudicated == []
     assert [game for game, _ in summary.waiting] == ["omega"]
-    assert not phases(database)[0].adjudicated
+    assert not game_phases(database)[0].adjudicated
     # the service comes back: the orders are taken for Spring 1901, then the tick adjudicates
     asyncio.run(Service(database, config, clock=SystemClock()).once())
     reply = reply_to(database, "<france-spring@example.org>")
@@ -123,7 +106,7 @@ def test_maildir_orders_waiting_across_a_deadline_count(database: Database,
 def test_mail_that_arrives_after_the_deadline_stays_late(database: Database,
                                                          tmp_path: Path) -> None:
     config = maildir_config(tmp_path)
-    set_up(database, config)
+    start_game(database, config)
     deadline = deadline_in(database, 0.5)
     sleep_past(deadline, 1.2)
     deliver(config.maildir.inbox, message(FRANCE, ORDERS, message_id="<late@example.org>"))
@@ -141,7 +124,7 @@ def test_orders_read_after_their_phase_are_kept_for_it_and_reprocess_takes_them(
     kept for Spring; each is told, the GM gets one notice for the phase (not one per power)
     naming both, and its one command, REPROCESS, rolls back and processes Spring with them."""
     config = maildir_config(tmp_path)
-    set_up(database, config)
+    start_game(database, config)
     asyncio.run(Service(database, config, clock=SystemClock()).once())
     deadline = deadline_in(database, 1.0)
     deliver(config.maildir.inbox, message(FRANCE, ORDERS, message_id="<early@example.org>"))
@@ -160,12 +143,12 @@ def test_orders_read_after_their_phase_are_kept_for_it_and_reprocess_takes_them(
     assert "Its orders below are kept for Spring 1901, Movement: the GM is told" in reply
     assert "send your Fall 1901, Movement orders too" in reply
     assert "Orders of France for Spring 1901, Movement:" in reply
-    fall = phases(database)[-1]
+    fall = game_phases(database)[-1]
     with database.read() as s:
         from gm.store import submissions as orders_repo
 
         assert orders_repo.latest_valid_orders_of(s, fall.id, "France") is None
-        spring = phases(database)[0]
+        spring = game_phases(database)[0]
         assert sorted(o.power for o in orders_repo.late_sets(s, spring.id)) == [
             "England", "France"]
         assert "France" not in orders_repo.latest_valid_orders(s, spring.id)
@@ -196,7 +179,7 @@ def test_orders_read_after_their_phase_are_kept_for_it_and_reprocess_takes_them(
         in answer
     assert "Spring 1901, Movement of omega processed" in answer
     assert france_in_burgundy(database)
-    spring, fall = phases(database)
+    spring, fall = game_phases(database)
     units = {(u.power, u.province.lower()) for u in fall.state.units}
     assert ("England", "nth") in units
     with database.read() as s:
@@ -207,7 +190,7 @@ def test_orders_read_after_their_phase_are_kept_for_it_and_reprocess_takes_them(
     asyncio.run(Service(database, config, clock=SystemClock()).once())
     assert "REPROCESS S1901M: refused, no orders for it were read after it " \
         "was adjudicated" in " ".join(reply_to(database, "<again@example.org>").split())
-    assert len(phases(database)) == 2
+    assert len(game_phases(database)) == 2
 
 
 def _received_line(at: datetime) -> str:
@@ -223,7 +206,7 @@ def test_lmtp_orders_queued_at_the_mail_server_count(database: Database,
                     maildir=MaildirConfig(inbox=tmp_path / "inbox", outbox=tmp_path / "out"),
                     lmtp=LmtpConfig(host="127.0.0.1", port=port, settle=1.5),
                     trusted_received_hosts=("judge.example.org",))
-    set_up(database, config)
+    start_game(database, config)
 
     def hand_over(raw: bytes) -> None:
         with smtplib.LMTP("127.0.0.1", port) as lmtp:
@@ -242,7 +225,7 @@ def test_lmtp_orders_queued_at_the_mail_server_count(database: Database,
                 await asyncio.to_thread(hand_over, message(GM, "HELP"))  # a pass after settle
                 await until(lambda: recorded(), "the source recorded as read")
             else:
-                await until(lambda: phases(database)[0].adjudicated, "Spring adjudicated",
+                await until(lambda: game_phases(database)[0].adjudicated, "Spring adjudicated",
                             wait=30)
 
     def recorded() -> bool:
@@ -280,7 +263,7 @@ def test_gm_ingest_from_the_mail_server_counts_when_the_server_took_it(
                     f'[maildir]\ninbox = "{tmp_path / "in"}"\noutbox = "{tmp_path / "out"}"\n')
     database = open_database(migrated_url)
     try:
-        set_up(database, maildir_config(tmp_path))
+        start_game(database, maildir_config(tmp_path))
         deadline = deadline_in(database, 1.0)
         took_in = datetime.now(UTC)
         late = message(FRANCE, ORDERS.replace("A Mar - Spa", "A Mar H"),
@@ -316,8 +299,8 @@ def test_an_arrival_in_the_second_the_phase_opened_counts_for_it(database: Datab
     """IMAP's INTERNALDATE and a Received line are whole seconds: a message stamped with the
     second the phase opened in is not taken as written before it."""
     config = maildir_config(tmp_path)
-    set_up(database, config)
-    (spring,) = phases(database)
+    start_game(database, config)
+    (spring,) = game_phases(database)
     done = ingest(database, message(FRANCE, ORDERS, message_id="<same-second@example.org>"),
                   config=config, clock=SystemClock(),
                   arrived_at=spring.opened_at.replace(microsecond=0))
@@ -350,7 +333,7 @@ def test_lmtp_flush_hands_over_the_held_orders_before_the_deadline_is_processed(
     config = Config(data_dir=tmp_path, address=SERVICE, display_name="Judge",
                     maildir=MaildirConfig(inbox=tmp_path / "inbox", outbox=tmp_path / "out"),
                     lmtp=lmtp, trusted_received_hosts=("judge.example.org",))
-    set_up(database, config)
+    start_game(database, config)
 
     async def serve(cfg: Config, condition: object) -> None:
         service = Service(database, cfg, clock=SystemClock(), tick_every=60)
@@ -373,7 +356,7 @@ def test_lmtp_flush_hands_over_the_held_orders_before_the_deadline_is_processed(
         host="127.0.0.1", port=port, settle=30.0, quiet=1.0,
         flush=(sys.executable, str(deliver))))
     started = time.monotonic()
-    asyncio.run(serve(flushing, lambda: phases(database)[0].adjudicated))
+    asyncio.run(serve(flushing, lambda: game_phases(database)[0].adjudicated))
     assert time.monotonic() - started < 20  # the quiet second, not the 30 s of settle
     assert "refused" not in reply_to(database, "<held@example.org>")
     assert france_in_burgundy(database)

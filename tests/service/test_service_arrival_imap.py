@@ -12,32 +12,20 @@ from email.policy import default
 
 import pytest
 
-from gm.store import games as games_repo
 from gm.store import phases as phases_repo
 from gm.store.db import Database
-from gm.store.rows import PhaseRecord
 from tests.service.test_service_faults import SETUP_MAIL
 from tests.support.fixtures.mailservers import DovecotServer, ImapAccount, SmtpServer
 from tests.support.fixtures.served import Served
-from tests.support.service_support import GM, PLAYERS, message
+from tests.support.service_support import GM, PLAYERS, game_phases, message, setup_mail
 
-SETUP = "\n".join(
-    ["CREATE omega standard gmpass"]
-    + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
-    + ["START"])
 ORDERS = "SIGNON France omega pwfrance\nA Par - Bur\nA Mar - Spa\nF Bre - MAO"
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])  # the mail path: one store enough
 
 
-def phases(db: Database) -> list[PhaseRecord]:
-    with db.read() as s:
-        game = games_repo.find_game(s, "omega")
-        return [] if game is None else phases_repo.history(s, game.id)
-
-
 def deadline_in(db: Database, seconds: float) -> datetime:
-    (spring,) = phases(db)
+    (spring,) = game_phases(db)
     at = (datetime.now(UTC) + timedelta(seconds=seconds)).replace(microsecond=0)
     with db.transaction() as s:
         phases_repo.set_deadline(s, spring.id, at)
@@ -59,7 +47,7 @@ def reply_to(smtp: SmtpServer, origin: str) -> str:
 
 
 def france_in_burgundy(db: Database) -> bool:
-    spring, *later = phases(db)
+    spring, *later = game_phases(db)
     assert spring.adjudicated and later
     units = {(u.power, u.province.lower()) for u in later[0].state.units}
     return ("France", "bur") in units and ("France", "par") not in units
@@ -71,7 +59,7 @@ def answered(smtp: SmtpServer, origin: str) -> bool:
 
 def start_game(served: Served, dovecot: DovecotServer, account: ImapAccount,
                smtp: SmtpServer) -> None:
-    dovecot.save(account.user, message(GM, SETUP, message_id="<setup@example.org>"))
+    dovecot.save(account.user, message(GM, setup_mail(), message_id="<setup@example.org>"))
     served.start()
     served.wait(lambda: len(smtp.received) >= SETUP_MAIL, "reply to the game's set-up")
 
@@ -85,10 +73,10 @@ def test_orders_waiting_in_imap_while_gm_was_down_count(
     dovecot.save(imap_account.user, message(PLAYERS["France"], ORDERS,
                                             message_id="<france@example.org>"))
     wait_for(deadline + timedelta(seconds=2))
-    assert not phases(database)[0].adjudicated
+    assert not game_phases(database)[0].adjudicated
     restarted = time.monotonic()
     served.start()
-    served.wait(lambda: phases(database)[0].adjudicated,
+    served.wait(lambda: game_phases(database)[0].adjudicated,
                 "Spring 1901 adjudicated after the restart")
     took = time.monotonic() - restarted
     print(f"restart to Spring 1901 adjudicated with the orders: {took:.2f} s")
@@ -110,7 +98,7 @@ def test_orders_a_second_before_the_deadline_count_though_idle_tells_of_them_aft
     wait_for(deadline - timedelta(seconds=0.3))
     dovecot.save(imap_account.user, message(PLAYERS["France"], ORDERS,
                                             message_id="<france-last@example.org>"))
-    served.wait(lambda: phases(database)[0].adjudicated, "Spring 1901 adjudicated", timeout=30)
+    served.wait(lambda: game_phases(database)[0].adjudicated, "Spring 1901 adjudicated", timeout=30)
     served.wait(lambda: answered(smtp_server, "<france-last@example.org>"), "France's reply")
     served.stop()
     reply = reply_to(smtp_server, "<france-last@example.org>")

@@ -25,36 +25,24 @@ from gm.config import Config
 from gm.service.clock import SystemClock
 from gm.service.ingest import Disposition, Ingested, ingest
 from gm.service.tick import tick
-from gm.store import games as games_repo
 from gm.store import inbound as inbound_repo
 from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
 from gm.store import submissions as orders_repo
 from gm.store.db import Database
-from gm.store.rows import PhaseRecord
 from gm.store.statuses import InboundStatus
-from tests.support.service_support import GM, PLAYERS, maildir_config, message
+from tests.support.service_support import (
+    PLAYERS,
+    WAIT,
+    game_phases,
+    maildir_config,
+    message,
+    start_game,
+)
 
 pytestmark = pytest.mark.parametrize("backend", ["postgresql"])  # row locks: PostgreSQL's
 
 FRANCE = PLAYERS["France"]
-SETUP = "\n".join(
-    ["CREATE omega standard gmpass"]
-    + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in PLAYERS.items()]
-    + ["START"])
-WAIT = 60.0  # seconds any step may take on a loaded machine
-
-
-def set_up(db: Database, config: Config) -> None:
-    done = ingest(db, message(GM, SETUP), config=config, clock=SystemClock())
-    assert done.outcome is Disposition.ANSWERED
-
-
-def phases(db: Database) -> list[PhaseRecord]:
-    with db.read() as s:
-        game = games_repo.find_game(s, "omega")
-        assert game is not None
-        return phases_repo.history(s, game.id)
 
 
 def reply_to(db: Database, origin: str) -> str:
@@ -121,7 +109,7 @@ def test_a_message_of_the_game_is_not_kept_waiting_by_one_being_handled(
     lock taken where the orders are stored it would wait for the first's commit); of the two,
     the one written later stands, whole."""
     config = maildir_config(tmp_path)
-    set_up(database, config)
+    start_game(database, config)
     first = france("A Par - Bur\nA Mar - Spa\nF Bre - MAO", "<first@example.org>")
     second = france("A Par - Pic\nA Mar H\nF Bre H", "<second@example.org>")
     with held(database, config, first) as hold:
@@ -130,7 +118,7 @@ def test_a_message_of_the_game_is_not_kept_waiting_by_one_being_handled(
         assert "A Par - Pic" in reply_to(database, "<second@example.org>")
         assert hold.release().outcome is Disposition.ANSWERED
     assert "A Par - Bur" in reply_to(database, "<first@example.org>")
-    (spring,) = phases(database)
+    (spring,) = game_phases(database)
     with database.read() as s:
         stands = orders_repo.latest_valid_orders_of(s, spring.id, "France")
     assert stands is not None
@@ -144,8 +132,8 @@ def test_orders_whose_phase_is_adjudicated_before_their_commit_are_judged_again(
     so her orders are kept for Spring as read after it, and she is told so, not that they
     stand."""
     config = maildir_config(tmp_path)
-    set_up(database, config)
-    (spring,) = phases(database)
+    start_game(database, config)
+    (spring,) = game_phases(database)
     raw = france("A Par - Bur\nA Mar - Spa\nF Bre - MAO", "<france@example.org>")
     # arrived a second after Spring opened, before its deadline, a second before Fall opens
     arrived = spring.opened_at + timedelta(seconds=1)
@@ -161,7 +149,7 @@ def test_orders_whose_phase_is_adjudicated_before_their_commit_are_judged_again(
     reply = reply_to(database, "<france@example.org>")
     assert "could be read only after Spring 1901, Movement was adjudicated" in reply
     assert "Its orders below are kept for Spring 1901, Movement" in reply
-    spring, fall = phases(database)
+    spring, fall = game_phases(database)
     assert ("France", "par") in {(u.power, u.province.lower()) for u in fall.state.units}
     with database.read() as s:
         assert "France" not in orders_repo.latest_valid_orders(s, spring.id)

@@ -27,24 +27,23 @@ from gm.store import outbound as outbound_repo
 from gm.store import phases as phases_repo
 from gm.store import submissions as orders_repo
 from gm.store.db import Database
-from gm.store.rows import PhaseRecord
 from gm.store.statuses import OutboundStatus
 from tests.support.fixtures.postfix import MISSING, PostfixServer
 from tests.support.fixtures.served import WAIT, Served, wait_until
-from tests.support.service_support import GM, PLAYERS, SERVICE, SPRING_1901, message
+from tests.support.service_support import (
+    GM,
+    PLAYERS,
+    SERVICE,
+    SPRING_1901,
+    game_phases,
+    message,
+    setup_mail,
+)
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])  # the mail path: one store enough
 
 VERP = re.compile(r"^<judge\+b\.[0-9a-f]{8,32}@example\.org>$")
 TICK = ("--tick-every", "1")  # early processing is checked at each tick
-
-
-def setup_mail(italy: str = PLAYERS["Italy"]) -> str:
-    addresses = {**PLAYERS, "Italy": italy}
-    return "\n".join(["CREATE omega standard gmpass"]
-                     + [f"ADD {power} {addr} pw{power.lower()}"
-                        for power, addr in addresses.items()]
-                     + ["START"])
 
 
 def orders(power: str, number: int = 0) -> bytes:
@@ -85,12 +84,6 @@ def text(msg: Message) -> str:
     return " ".join(str(part.get_content()).split())
 
 
-def phases(db: Database) -> list[PhaseRecord]:
-    with db.read() as s:
-        game = games_repo.find_game(s, "omega")
-        return [] if game is None else phases_repo.history(s, game.id)
-
-
 def bounces_stored(db: Database) -> int:
     """The bounces (from MAILER-DAEMON) gm has stored."""
     with db.read() as s:
@@ -112,7 +105,8 @@ def set_up(served: Served, postfix: PostfixServer, italy: str = PLAYERS["Italy"]
     deferred queue); the reply comes back."""
     served.wait(lambda: "taking mail over LMTP" in served.log.read_text(errors="replace"),
                 "gm serve listening on LMTP")
-    postfix.submit(GM, [SERVICE], message(GM, setup_mail(italy), message_id="<setup@x.org>"))
+    postfix.submit(GM, [SERVICE], message(GM, setup_mail(players={**PLAYERS, "Italy": italy}),
+                                              message_id="<setup@x.org>"))
     served.wait(lambda: bool(replies_to(postfix, GM, "<setup@x.org>")), "the GM's reply")
 
 
@@ -140,7 +134,7 @@ def test_a_phase_played_with_every_message_through_postfix(
         served.wait(lambda a=address: bool(
             with_subject(postfix, a, "Spring 1901, Movement: results")),
             f"the Spring 1901 results to {address}")
-    spring, fall, *_ = phases(database)
+    spring, fall, *_ = game_phases(database)
     assert spring.adjudicated  # with every power's orders: France's army left Paris
     units = {(u.power, u.province.lower()) for u in fall.state.units}
     assert ("France", "bur") in units and ("France", "par") not in units
@@ -217,7 +211,7 @@ def test_orders_sent_while_gm_is_stopped_wait_in_postfix_and_are_each_answered_o
     for power, origin in sent:
         (answer,) = replies_to(postfix, PLAYERS[power], origin)
         assert SPRING_1901[power][0] in text(answer) and "refused" not in text(answer)
-    (spring,) = phases(database)
+    (spring,) = game_phases(database)
     with database.read() as s:
         stored = orders_repo.order_sets(s, spring.id)
         inbound = inbound_repo.list_inbound(s, limit=1000)
@@ -297,7 +291,7 @@ def test_a_deadline_passed_while_gm_was_down_counts_every_order_postfix_held(
             postfix.submit(PLAYERS[power], [SERVICE], orders(power))
         wait_until(lambda: sum(m["queue_name"] == "deferred" for m in postfix.queue())
                    == len(PLAYERS), "the orders deferred by Postfix", timeout=60)
-        (spring,) = phases(database)
+        (spring,) = game_phases(database)
         deadline = datetime.now(UTC) + timedelta(seconds=1)
         with database.transaction() as s:
             phases_repo.set_deadline(s, spring.id, deadline)
@@ -305,7 +299,7 @@ def test_a_deadline_passed_while_gm_was_down_counts_every_order_postfix_held(
 
         started = time.monotonic()
         served.start(*TICK)
-        served.wait(lambda: phases(database)[0].adjudicated, "Spring 1901 adjudicated")
+        served.wait(lambda: game_phases(database)[0].adjudicated, "Spring 1901 adjudicated")
         seconds = time.monotonic() - started
         assert seconds < 30, seconds  # the hand-over's quiet seconds, not the 60 s of settle
         for address in (GM, *PLAYERS.values()):
@@ -320,7 +314,7 @@ def test_a_deadline_passed_while_gm_was_down_counts_every_order_postfix_held(
                         f"{power}'s reply")
             (answer,) = replies_to(postfix, address, origin)
             assert SPRING_1901[power][0] in text(answer) and "refused" not in text(answer)
-        _, fall, *_ = phases(database)
+        _, fall, *_ = game_phases(database)
         units = {(u.power, u.province.lower()) for u in fall.state.units}
         assert ("France", "bur") in units and ("France", "par") not in units
         assert ("England", "nth") in units and ("Russia", "ukr") in units

@@ -19,13 +19,15 @@ from sqlalchemy import select
 
 from gm.config import Config, MaildirConfig
 from gm.mail.maildir import ensure_maildir
-from gm.service.clock import FixedClock
+from gm.service.clock import FixedClock, SystemClock
 from gm.service.ingest import Disposition, ingest
 from gm.service.serve import Service
+from gm.store import games as games_repo
 from gm.store import outbound as outbound_repo
+from gm.store import phases as phases_repo
 from gm.store.db import Database
 from gm.store.models import OutboundMessage
-from gm.store.rows import OutboundRecord
+from gm.store.rows import OutboundRecord, PhaseRecord
 from tests.support.raw_mail import LazyMail, parse_head
 
 GM = "master@example.org"
@@ -51,6 +53,27 @@ SPRING_1901 = {
     "Russia": ["A Mos - Ukr", "A War - Gal", "F Sev - BLA", "F StP/sc - BOT"],
     "Turkey": ["A Con - Bul", "A Smy - Arm", "F Ank - BLA"],
 }
+
+
+def setup_mail(game: str = "omega", players: dict[str, str] = PLAYERS) -> str:
+    """The GM's mail that creates standard game `game`, adds `players` (power: address, each
+    with the password pw<power>) and starts it."""
+    return "\n".join([f"CREATE {game} standard gmpass"]
+                     + [f"ADD {power} {addr} pw{power.lower()}" for power, addr in players.items()]
+                     + ["START"])
+
+
+def start_game(db: Database, config: Config) -> None:
+    """setup_mail's game, by mail, on the real clock."""
+    done = ingest(db, message(GM, setup_mail()), config=config, clock=SystemClock())
+    assert done.outcome is Disposition.ANSWERED
+
+
+def game_phases(db: Database, game: str = "omega") -> list[PhaseRecord]:
+    """Game `game`'s phases, the first first (none before the game is made)."""
+    with db.read() as s:
+        found = games_repo.find_game(s, game)
+        return [] if found is None else phases_repo.history(s, found.id)
 
 
 def message(sender: str, body: str, *, subject: str = "commands",
