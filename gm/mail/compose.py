@@ -30,6 +30,7 @@ from functools import lru_cache
 from io import BytesIO
 from typing import Any
 
+from gm.mail.plain_address import PLAIN_ADDR_SPEC
 from gm.mail.transport import RawMessage
 
 MAX_SUBJECT = 200
@@ -196,7 +197,7 @@ def _set_subject(message: EmailMessage, subject: str) -> None:
 def make_address(addr_spec: str, display_name: str = "") -> Address:
     """A validated Address; ComposeError when `addr_spec` is not one plain address."""
     spec = addr_spec.strip()
-    if _PLAIN_SPEC_RE.match(spec) and "=?" not in spec:  # dot-atoms: read as they are
+    if PLAIN_ADDR_SPEC.match(spec) and "=?" not in spec:  # dot-atoms: read as they are
         local, _, domain = spec.rpartition("@")  # (the header parser takes 30 us)
         return Address(display_name=header_safe(display_name, 100), username=local,
                        domain=domain)
@@ -393,9 +394,6 @@ def compose_message(
     return message
 
 
-_PLAIN_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-_PLAIN_SPEC_RE = re.compile(
-    rf"^{_PLAIN_ATEXT}(?:\.{_PLAIN_ATEXT})*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\Z")
 _PLAIN_NAME_RE = re.compile(r"^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*\Z")
 _PLAIN_LINE = 78  # the longest header or body line written here (RFC 5322 2.1.1)
 
@@ -404,7 +402,7 @@ def plain_fields(to: Sequence[Address], message_id: str) -> tuple[bytes, bytes] 
     """The To and Message-ID fields `header_fields` writes for `to` and the checked
     `message_id`, written directly when both are simple (plain addresses without display
     names, each field one line of at most 78 characters), else None."""
-    if not to or any(a.display_name or not _PLAIN_SPEC_RE.match(a.addr_spec) for a in to):
+    if not to or any(a.display_name or not PLAIN_ADDR_SPEC.match(a.addr_spec) for a in to):
         return None
     fields = (f"To: {', '.join(a.addr_spec for a in to)}", f"Message-ID: {message_id}")
     if any(len(f) > _PLAIN_LINE for f in fields) or not _MSGID_RE.match(message_id):
@@ -431,7 +429,7 @@ def compose_plain(
     else is left to it."""
     if auto_submitted not in ("auto-replied", "auto-generated") or not to or "=?" in subject:
         return None
-    if not _PLAIN_SPEC_RE.match(sender) or any(not _PLAIN_SPEC_RE.match(r) for r in to):
+    if not PLAIN_ADDR_SPEC.match(sender) or any(not PLAIN_ADDR_SPEC.match(r) for r in to):
         return None
     name = header_safe(sender_name, 100)
     if name and not _PLAIN_NAME_RE.match(name):

@@ -14,7 +14,6 @@ the library reads every address with email.utils.parseaddr first, to the same re
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Literal
 
@@ -22,17 +21,16 @@ import aiosmtplib
 from aiosmtplib.email import quote_address
 from aiosmtplib.typing import Default, SMTPStatus
 
-Timeout = float | Literal[Default.token] | None
+from gm.mail.plain_address import PLAIN_ADDR_SPEC
 
-_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-_PLAIN_ADDRESS = re.compile(rf"{_ATOM}(?:\.{_ATOM})*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\Z")
+Timeout = float | Literal[Default.token] | None
 
 
 def envelope_address(address: str) -> str:
     """`address` as MAIL FROM and RCPT TO carry it, as aiosmtplib's `quote_address` writes it:
     a plain addr-spec (which parseaddr gives back unchanged) in angle brackets directly, any
     other by the library."""
-    if _PLAIN_ADDRESS.match(address):
+    if PLAIN_ADDR_SPEC.match(address):
         return f"<{address}>"
     return str(quote_address(address))
 
