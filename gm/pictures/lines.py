@@ -3,8 +3,9 @@
 svg.py writes a picture an element a line: whole elements (a unit, a centre, a name, an
 order's marks, a legend's square and words), a group's opening tag, or its closing `</g>`.
 The pictures of a variant share most of their lines (its board, its names, the centres and
-units that have not moved), so a line's elements are kept by its text (`LINES` lines) and a
-picture is read by putting its lines' elements together. Kept elements are shared by the
+units that have not moved), so a line's elements are kept by its text (`LINES` lines, each
+from the second time it is read: a picture's title is read once, gm.pictures.second_sight) and
+a picture is read by putting its lines' elements together. Kept elements are shared by the
 pictures that have them and never changed; a group's element is made anew for each picture
 (its children are the picture's). Text not so written (an element over several lines, text
 between elements) gives None, to be read whole.
@@ -15,11 +16,14 @@ from __future__ import annotations
 import threading
 from xml.etree import ElementTree
 
+from gm.pictures.second_sight import SecondSight
+
 LINES = 8192  # lines' elements kept
 _OPEN = '<svg xmlns="http://www.w3.org/2000/svg">'
 _lock = threading.Lock()
 _kept: dict[str, tuple[ElementTree.Element, ...]] = {}
 _ids: set[int] = set()  # the kept elements' ids (kept: no other object has them meanwhile)
+_met = SecondSight(4 * LINES)  # the lines read (a line is kept the second time)
 
 
 def whole(line: str) -> tuple[ElementTree.Element, ...] | None:
@@ -40,6 +44,8 @@ def whole(line: str) -> tuple[ElementTree.Element, ...] | None:
         e.tail = None
     found = tuple(wrapped)
     with _lock:
+        if not _met.again(line):
+            return found
         if len(_kept) >= LINES:
             _kept.clear()
             _ids.clear()

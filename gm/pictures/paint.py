@@ -48,6 +48,7 @@ import skia
 
 from gm.pictures import fills, lines
 from gm.pictures.layers import LAYERED, Layer, Layers, capture
+from gm.pictures.second_sight import SecondSight
 
 _NS = "{http://www.w3.org/2000/svg}"
 _FONT_FILES = {
@@ -454,6 +455,7 @@ class _Kit:
         self.outlines: dict[tuple[str, str, str], tuple[Any, float]] = {}
         self.shapes: dict[tuple[str, str], Any] = {}
         self.recorded: dict[tuple[ElementTree.Element, tuple[tuple[str, str], ...]], Any] = {}
+        self.met = SecondSight(4 * OUTLINES)  # the texts outlined (kept the second time)
 
     def shape(self, tag: str, a: dict[str, str]) -> Any:
         """The path of a polygon, polyline or path element, kept by its points or path data
@@ -483,9 +485,12 @@ class _Kit:
                     kerned += pairs[i - 1] * scale
                 if glyph is not None:
                     path.addPath(glyph, x + kerned, 0)
-            if len(self.outlines) > OUTLINES:  # a title is new in every picture: kept a while
+            found = (path, font.measureText(words) + kerned)
+            if not self.met.again(key):  # a title is new in every picture: not kept
+                return found
+            if len(self.outlines) > OUTLINES:
                 self.outlines.clear()
-            found = self.outlines[key] = (path, font.measureText(words) + kerned)
+            self.outlines[key] = found
         return found
 
     def font(self, size: str, weight: str) -> Any:
