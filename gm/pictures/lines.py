@@ -23,7 +23,7 @@ _OPEN = '<svg xmlns="http://www.w3.org/2000/svg">'
 _lock = threading.Lock()
 _kept: dict[str, tuple[ElementTree.Element, ...]] = {}
 _ids: set[int] = set()  # the kept elements' ids (kept: no other object has them meanwhile)
-_met = SecondSight(4 * LINES)  # the lines read (a line is kept the second time)
+_met = SecondSight(LINES)  # the lines read lately (a line is kept the second time)
 
 
 def whole(line: str) -> tuple[ElementTree.Element, ...] | None:

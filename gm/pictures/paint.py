@@ -455,7 +455,7 @@ class _Kit:
         self.outlines: dict[tuple[str, str, str], tuple[Any, float]] = {}
         self.shapes: dict[tuple[str, str], Any] = {}
         self.recorded: dict[tuple[ElementTree.Element, tuple[tuple[str, str], ...]], Any] = {}
-        self.met = SecondSight(4 * OUTLINES)  # the texts outlined (kept the second time)
+        self.met = SecondSight(OUTLINES)  # the texts outlined lately (kept the second time)
 
     def shape(self, tag: str, a: dict[str, str]) -> Any:
         """The path of a polygon, polyline or path element, kept by its points or path data
