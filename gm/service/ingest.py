@@ -183,7 +183,8 @@ def ingest(
     mail system received it, by the real clock (gm.mail.arrival); orders are in time if it
     arrived before the deadline, however late they are read. Unknown: when it is stored.
     A transaction that could not commit for a race (gm.store.commit_locks.retryable: its
-    orders' phase adjudicated meanwhile, a deadlock) is run again, up to RETRIES times."""
+    orders' phase adjudicated meanwhile, a deadlock, its database connection lost) is run
+    again, up to RETRIES times."""
     attempt = 0
     while True:
         try:

@@ -9,26 +9,40 @@ sets are written without it (`lock_at_commit` notes the game and phase), and the
 just before the commit (`before_commit`, every game noted in one statement, in id order),
 where the phases written for are read again: one adjudicated meanwhile (its orders read
 without these) fails the commit with `OrdersOutdated`, and the caller handles the message
-again from the start (`retryable`: so do a deadlock and a serialization failure). The rows
-written are seen by no other transaction before the commit; of two messages of one power
-stored at once, the later written wins (the latest set by id), as when they take turns.
+again from the start (`retryable`: so do a deadlock, a serialization failure and a lost
+connection, gm.store.pg_ping). The rows written are seen by no other transaction before the
+commit; of two messages of one power stored at once, the later written wins (the latest set
+by id), as when they take turns.
 On SQLite every writing transaction holds the database's write lock from its start, and
-nothing is deferred.
+nothing is deferred. The two statements at the commit are built once and run on the session's
+connection (no ORM execution: they are on every message of orders' path).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
-from sqlalchemy import event, select
+from sqlalchemy import Table, bindparam, event, select
 from sqlalchemy.orm import Session
 
+from gm.store.db import plain
 from gm.store.errors import StoreError
-from gm.store.games import lock_games
-from gm.store.models import PhaseRow
+from gm.store.models import Game, PhaseRow
+from gm.store.pg_ping import lost_connection
 
 _KEY = "gm.commit_locks"  # session.info: the games and phases to lock and check at the commit
 RETRY_STATES = frozenset({"40P01", "40001"})  # deadlock detected, serialization failure
+
+# Built once: the games' row locks in id order (gm.store.games.lock_games' statement), and
+# whether one of the phases was adjudicated.
+_GAMES = cast(Table, Game.__table__)
+_PHASES = cast(Table, PhaseRow.__table__)
+_LOCK = (select(_GAMES.c.id).where(_GAMES.c.id.in_(bindparam("games", expanding=True)))
+         .order_by(_GAMES.c.id).with_for_update())
+_ADJUDICATED = (select(_PHASES.c.id)
+                .where(_PHASES.c.id.in_(bindparam("phases", expanding=True)),
+                       _PHASES.c.adjudicated_at.is_not(None)).limit(1))
 
 
 class OrdersOutdated(StoreError):
@@ -55,7 +69,7 @@ def lock_at_commit(session: Session, game_id: int, phase_id: int, *, late: bool)
 
 def retryable(exc: BaseException) -> bool:
     """Whether a transaction that failed with `exc` is to be run again from the start."""
-    if isinstance(exc, OrdersOutdated):
+    if isinstance(exc, OrdersOutdated) or lost_connection(exc):
         return True
     return getattr(getattr(exc, "orig", None), "sqlstate", None) in RETRY_STATES
 
@@ -68,11 +82,11 @@ def _lock_noted(session: Session) -> None:
     noted: _Noted | None = session.info.pop(_KEY, None)
     if noted is None:
         return
-    session.flush()  # what the transaction still has to write, written before the lock
-    lock_games(session, noted.games)
-    if noted.phases and session.scalar(
-            select(PhaseRow.id).where(PhaseRow.id.in_(sorted(noted.phases)),
-                                      PhaseRow.adjudicated_at.is_not(None)).limit(1)) is not None:
+    conn = plain(session)  # what the transaction still has to write, written before the lock
+    if noted.games:
+        conn.execute(_LOCK, {"games": sorted(noted.games)}).all()
+    if noted.phases and conn.execute(
+            _ADJUDICATED, {"phases": sorted(noted.phases)}).first() is not None:
         raise OrdersOutdated("the phase was adjudicated before the orders were committed")
 
 

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from gm.store import revisions
 from gm.store.errors import SchemaError
+from gm.store.pg_ping import ping_when_idle
 
 DEFAULT_DATA_DIR = Path("var")
 SQLITE_FILE = "gm.sqlite3"
@@ -68,7 +69,9 @@ def make_engine(url: str | URL, *, echo: bool = False) -> Engine:
     if backend == "postgresql":
         if u.drivername == "postgresql":
             u = u.set(drivername="postgresql+psycopg")
-        return create_engine(u, echo=echo, json_serializer=_json_dumps, pool_pre_ping=True)
+        engine = create_engine(u, echo=echo, json_serializer=_json_dumps)
+        ping_when_idle(engine)  # not before every transaction (pool_pre_ping): gm.store.pg_ping
+        return engine
     raise ValueError(
         f"unsupported database URL {display_url(u)!r}: "
         "use sqlite:///PATH or postgresql+psycopg://USER@HOST/DB"
