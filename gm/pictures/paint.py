@@ -37,7 +37,7 @@ import hashlib
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ import skia
 
 from gm.pictures import fills, lines
 from gm.pictures.layers import LAYERED, Layer, Layers, capture
+from gm.pictures.sprites import Sprites
 
 _NS = "{http://www.w3.org/2000/svg}"
 _FONT_FILES = {
@@ -178,6 +179,9 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
             _boards.painted += 1
             start = board if light is None else light[1]
         style_key = tuple(style.items())
+        painter.target = (canvas, pixels.view(np.uint32),
+                          (width / box[2], height / box[3], box[0], box[1]),
+                          canvas.getTotalMatrix())
         for child in children[start:]:
             if child.attrib.get("class") in LAYERED and "transform" not in child.attrib:
                 _kept_layer(child, style, painter, (width, height, tuple(box)),
@@ -454,6 +458,7 @@ class _Kit:
         self.outlines: dict[tuple[str, str, str], tuple[Any, float]] = {}
         self.shapes: dict[tuple[str, str], Any] = {}
         self.recorded: dict[tuple[ElementTree.Element, tuple[tuple[str, str], ...]], Any] = {}
+        self.sprites = Sprites()  # kept elements as drawn on white (gm.pictures.sprites)
 
     def shape(self, tag: str, a: dict[str, str]) -> Any:
         """The path of a polygon, polyline or path element, kept by its points or path data
@@ -526,6 +531,11 @@ class _Painter:
         self.shaders: dict[str, Any] = {}
         self.patterned: dict[tuple[str, ...], Any] = {}  # paints of this picture's patterns
         self.patterned_used = False  # whether a pattern's paint was asked for (replay)
+        # the picture's canvas, its pixels, its scale and place (as a key and as Skia's
+        # matrix): kept elements drawn on it unturned may be sprites (gm.pictures.sprites)
+        self.target: tuple[Any, np.ndarray[Any, np.dtype[np.uint32]], Hashable, Any] | None = (
+            None)
+        self.turned = 0  # transforms the element drawn now is under
 
     def patterns(self, root: ElementTree.Element) -> None:
         for pattern in root.iter(_NS + "pattern"):
@@ -599,6 +609,7 @@ class _Painter:
                 raise Undrawable(f"<{tag}>: cannot draw transform {transform!r}")
             canvas.save()
             canvas.rotate(*(float(v) for v in turn.groups()))
+            self.turned += 1
         if tag in ("g", "svg"):
             inherited_key = tuple(style.items())
             for child in element:
@@ -618,26 +629,41 @@ class _Painter:
                     canvas.drawPath(path, paint)
         if transform is not None:
             canvas.restore()
+            self.turned -= 1
 
     def replay(self, element: ElementTree.Element, inherited: Style,
                inherited_key: tuple[tuple[str, str], ...], canvas: Any) -> None:
         """draw, for an element kept by gm.pictures.lines, from a recording of its drawing
         kept for it and what it inherits (its calls to Skia, played again: the same pixels),
         made the first time; an element drawn with a pattern (this picture's) is recorded
-        again each time."""
+        again each time. On the picture's canvas, unturned, it is drawn as a sprite where it
+        can be (gm.pictures.sprites)."""
+        target = self.target
+        if target is not None and canvas is target[0] and not self.turned:
+            self.kit.sprites.draw((element, inherited_key, target[2]), target[1], target[3],
+                                  lambda: self._recording(element, inherited, inherited_key),
+                                  canvas)
+        else:
+            canvas.drawPicture(self._recording(element, inherited, inherited_key)[0])
+
+    def _recording(self, element: ElementTree.Element, inherited: Style,
+                   inherited_key: tuple[tuple[str, str], ...]) -> tuple[Any, bool]:
+        """replay's recording (bounded: its cullRect is what it draws), and whether it is the
+        element's alone (no pattern of this picture's)."""
         key = (element, inherited_key)
         recorded = self.kit.recorded.get(key)
         if recorded is None:
             recorder = skia.PictureRecorder()
-            target = recorder.beginRecording(_EVERYWHERE)
+            target = recorder.beginRecording(_EVERYWHERE, skia.RTreeFactory()())
             self.patterned_used = False
             self.draw(element, inherited, target)
             recorded = recorder.finishRecordingAsPicture()
-            if not self.patterned_used:
-                if len(self.kit.recorded) >= RECORDED:
-                    self.kit.recorded.clear()
-                self.kit.recorded[key] = recorded
-        canvas.drawPicture(recorded)
+            if self.patterned_used:
+                return recorded, False
+            if len(self.kit.recorded) >= RECORDED:
+                self.kit.recorded.clear()
+            self.kit.recorded[key] = recorded
+        return recorded, True
 
     def shapes(self, element: ElementTree.Element, inherited: Style
                ) -> list[tuple[ElementTree.Element, Style]] | None:
