@@ -372,6 +372,7 @@ BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
 OUTLINES = 512  # texts' outlines kept, about 12 kB each (the names are a kept layer)
 SHAPES = 4096  # shapes' paths kept (gm.pictures.paint._Kit.shape), a kB or two each
 RECORDED = 4096  # elements' drawings kept recorded (_Painter.replay)
+PATTERNS = 64  # patterns' shaders kept (a variant's few: a tile's recording each)
 _EVERYWHERE = skia.Rect.MakeLTRB(-1e6, -1e6, 1e6, 1e6)  # a recording's bounds
 
 
@@ -457,7 +458,10 @@ class _Kit:
         self.paints: dict[tuple[str, ...], Any] = {}
         self.outlines: dict[tuple[str, str, str], tuple[Any, float]] = {}
         self.shapes: dict[tuple[str, str], Any] = {}
-        self.recorded: dict[tuple[ElementTree.Element, tuple[tuple[str, str], ...]], Any] = {}
+        # an element's recording, and the patterns it was drawn with (None: none)
+        self.recorded: dict[tuple[ElementTree.Element, tuple[tuple[str, str], ...]],
+                            tuple[Any, tuple[bytes, ...] | None]] = {}
+        self.patterns: dict[bytes, Any] = {}  # patterns' shaders, by their text
         self.sprites = Sprites()  # kept elements as drawn on white (gm.pictures.sprites)
 
     def shape(self, tag: str, a: dict[str, str]) -> Any:
@@ -536,20 +540,34 @@ class _Painter:
         self.target: tuple[Any, np.ndarray[Any, np.dtype[np.uint32]], Hashable, Any] | None = (
             None)
         self.turned = 0  # transforms the element drawn now is under
+        self.patterns_key: tuple[bytes, ...] = ()  # the picture's patterns (`patterns`)
 
     def patterns(self, root: ElementTree.Element) -> None:
+        """The picture's patterns' shaders, each kept by its text for the next pictures
+        (`PATTERNS`), and `patterns_key`: all their texts (what a recording drawn with
+        them is kept with)."""
+        texts = []
         for pattern in root.iter(_NS + "pattern"):
             a = pattern.attrib
             if a.get("patternUnits") != "userSpaceOnUse":
                 raise Undrawable(f"pattern {a.get('id')!r}: only userSpaceOnUse is drawn")
-            tile = skia.Rect.MakeWH(float(a["width"]), float(a["height"]))
-            recorder = skia.PictureRecorder()
-            canvas = recorder.beginRecording(tile)
-            for child in pattern:
-                self.draw(child, _DEFAULT, canvas)
-            self.shaders[a["id"]] = recorder.finishRecordingAsPicture().makeShader(
-                skia.TileMode.kRepeat, skia.TileMode.kRepeat, skia.FilterMode.kLinear, None,
-                tile)
+            text = ElementTree.tostring(pattern)
+            texts.append(text)
+            shader = self.kit.patterns.get(text)
+            if shader is None:
+                tile = skia.Rect.MakeWH(float(a["width"]), float(a["height"]))
+                recorder = skia.PictureRecorder()
+                canvas = recorder.beginRecording(tile)
+                for child in pattern:
+                    self.draw(child, _DEFAULT, canvas)
+                shader = recorder.finishRecordingAsPicture().makeShader(
+                    skia.TileMode.kRepeat, skia.TileMode.kRepeat, skia.FilterMode.kLinear,
+                    None, tile)
+                if len(self.kit.patterns) >= PATTERNS:
+                    self.kit.patterns.clear()
+                self.kit.patterns[text] = shader
+            self.shaders[a["id"]] = shader
+        self.patterns_key = tuple(texts)
 
     def paint(self, style: Style, stroke: bool) -> Any:
         """The Skia paint for the style's fill or stroke, None if there is none."""
@@ -635,9 +653,9 @@ class _Painter:
                inherited_key: tuple[tuple[str, str], ...], canvas: Any) -> None:
         """draw, for an element kept by gm.pictures.lines, from a recording of its drawing
         kept for it and what it inherits (its calls to Skia, played again: the same pixels),
-        made the first time; an element drawn with a pattern (this picture's) is recorded
-        again each time. On the picture's canvas, unturned, it is drawn as a sprite where it
-        can be (gm.pictures.sprites)."""
+        made the first time; an element drawn with a pattern is recorded again when the
+        picture's patterns differ from those it was recorded with. On the picture's canvas,
+        unturned, it is drawn as a sprite where it can be (gm.pictures.sprites)."""
         target = self.target
         if target is not None and canvas is target[0] and not self.turned:
             self.kit.sprites.draw((element, inherited_key, target[2]), target[1], target[3],
@@ -651,19 +669,18 @@ class _Painter:
         """replay's recording (bounded: its cullRect is what it draws), and whether it is the
         element's alone (no pattern of this picture's)."""
         key = (element, inherited_key)
-        recorded = self.kit.recorded.get(key)
-        if recorded is None:
+        found = self.kit.recorded.get(key)
+        if found is None or (found[1] is not None and found[1] != self.patterns_key):
             recorder = skia.PictureRecorder()
             target = recorder.beginRecording(_EVERYWHERE, skia.RTreeFactory()())
             self.patterned_used = False
             self.draw(element, inherited, target)
-            recorded = recorder.finishRecordingAsPicture()
-            if self.patterned_used:
-                return recorded, False
+            found = (recorder.finishRecordingAsPicture(),
+                     self.patterns_key if self.patterned_used else None)
             if len(self.kit.recorded) >= RECORDED:
                 self.kit.recorded.clear()
-            self.kit.recorded[key] = recorded
-        return recorded, True
+            self.kit.recorded[key] = found
+        return found[0], found[1] is None
 
     def shapes(self, element: ElementTree.Element, inherited: Style
                ) -> list[tuple[ElementTree.Element, Style]] | None:
