@@ -460,8 +460,8 @@ class _Kit:
         self.shapes: dict[tuple[str, str], Any] = {}
         # an element's recording, and the patterns it was drawn with (None: none)
         self.recorded: dict[tuple[ElementTree.Element, tuple[tuple[str, str], ...]],
-                            tuple[Any, tuple[bytes, ...] | None]] = {}
-        self.patterns: dict[bytes, Any] = {}  # patterns' shaders, by their text
+                            tuple[Any, tuple[Hashable, ...] | None]] = {}
+        self.patterns: dict[Hashable, Any] = {}  # patterns' shaders, by _written
         self.sprites = Sprites()  # kept elements as drawn on white (gm.pictures.sprites)
 
     def shape(self, tag: str, a: dict[str, str]) -> Any:
@@ -540,18 +540,18 @@ class _Painter:
         self.target: tuple[Any, np.ndarray[Any, np.dtype[np.uint32]], Hashable, Any] | None = (
             None)
         self.turned = 0  # transforms the element drawn now is under
-        self.patterns_key: tuple[bytes, ...] = ()  # the picture's patterns (`patterns`)
+        self.patterns_key: tuple[Hashable, ...] = ()  # the picture's patterns (`patterns`)
 
     def patterns(self, root: ElementTree.Element) -> None:
-        """The picture's patterns' shaders, each kept by its text for the next pictures
-        (`PATTERNS`), and `patterns_key`: all their texts (what a recording drawn with
-        them is kept with)."""
+        """The picture's patterns' shaders, each kept by what it is written as (`_written`)
+        for the next pictures (`PATTERNS`), and `patterns_key`: all of them (what a
+        recording drawn with them is kept with)."""
         texts = []
         for pattern in root.iter(_NS + "pattern"):
             a = pattern.attrib
             if a.get("patternUnits") != "userSpaceOnUse":
                 raise Undrawable(f"pattern {a.get('id')!r}: only userSpaceOnUse is drawn")
-            text = ElementTree.tostring(pattern)
+            text = _written(pattern)
             texts.append(text)
             shader = self.kit.patterns.get(text)
             if shader is None:
@@ -729,6 +729,11 @@ class _Painter:
             if paint is not None:
                 canvas.drawPath(outline, paint)
         canvas.restore()
+
+
+def _written(element: ElementTree.Element) -> Hashable:
+    """All that `element` and what it holds are written as: tags, attributes, texts."""
+    return tuple((e.tag, tuple(e.attrib.items()), e.text) for e in element.iter())
 
 
 def _numbers(text: str) -> list[float]:
