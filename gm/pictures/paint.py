@@ -136,7 +136,8 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
         np.copyto(pixels, kept.pixels)
     else:
         kept = None
-        pixels[:] = 0xFF  # white
+        if key is None:
+            pixels[:] = 0xFF  # white (a board to paint is whitened when painted, if it is)
     info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType,
                                skia.kPremul_AlphaType)
     surface = skia.Surface.MakeRasterDirect(info, pixels, width * 4)
@@ -164,6 +165,7 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
                 style, painter.shapes, (width, height, tuple(box)))
             refilled = None
             if planned is None:
+                pixels[:] = 0xFF
                 for child in rest:
                     painter.draw(child, style, canvas)
             else:
@@ -217,9 +219,10 @@ def _painted_by_plan(planned: fills.Plan, pixels: np.ndarray[Any, np.dtype[np.ui
                      canvas: Any, painter: _Painter, style: Style,
                      size: tuple[int, int, tuple[float, ...]]
                      ) -> tuple[Board, np.ndarray[Any, np.dtype[np.uint32]]] | None:
-    """Paint a board of `planned` (gm.pictures.fills) on `pixels` (white): a kept board of
-    the same plan refilled, else the elements before its layer, then the layer; the kept
-    board it was refilled from, if any, and the pixels that differ from it."""
+    """Paint a board of `planned` (gm.pictures.fills) on `pixels` (not yet painted: made
+    white, unless a kept board is copied on them): a kept board of the same plan refilled,
+    else the elements before its layer, then the layer; the kept board it was refilled
+    from, if any, and the pixels that differ from it."""
     width, height, box = size
     known = _fills.peek(planned.key)
     source = None if known is None else _boards.planned(planned.key, pixels.shape)
@@ -229,7 +232,7 @@ def _painted_by_plan(planned: fills.Plan, pixels: np.ndarray[Any, np.dtype[np.ui
         if places is not None:
             _boards.refilled += 1
             return source, places
-        pixels[:] = 0xFF
+    pixels[:] = 0xFF
 
     def scaled(target: Any) -> None:
         target.scale(width / box[2], height / box[3])
