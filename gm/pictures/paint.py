@@ -49,6 +49,7 @@ import skia
 from gm.pictures import fills, lines
 from gm.pictures.layers import LAYERED, Layer, Layers, capture
 from gm.pictures.sprites import Sprites
+from gm.pictures.stamps import STAMPED, Stamps
 
 _NS = "{http://www.w3.org/2000/svg}"
 _FONT_FILES = {
@@ -466,6 +467,7 @@ class _Kit:
                             tuple[Any, tuple[Hashable, ...] | None]] = {}
         self.patterns: dict[Hashable, Any] = {}  # patterns' shaders, by _written
         self.sprites = Sprites()  # kept elements as drawn on white (gm.pictures.sprites)
+        self.stamps = Stamps()  # centres' and units' layers (gm.pictures.stamps)
 
     def shape(self, tag: str, a: dict[str, str]) -> Any:
         """The path of a polygon, polyline or path element, kept by its points or path data
@@ -631,7 +633,9 @@ class _Painter:
             canvas.save()
             canvas.rotate(*(float(v) for v in turn.groups()))
             self.turned += 1
-        if tag in ("g", "svg"):
+        if tag == "g" and a.get("class") in STAMPED and self.stamped(element, style, canvas):
+            pass  # its elements laid as layers (gm.pictures.stamps)
+        elif tag in ("g", "svg"):
             inherited_key = tuple(style.items())
             for child in element:
                 if lines.is_kept(child):
@@ -651,6 +655,30 @@ class _Painter:
         if transform is not None:
             canvas.restore()
             self.turned -= 1
+
+    def stamped(self, group: ElementTree.Element, style: Style, canvas: Any) -> bool:
+        """Lay the elements of `group` (its style `style`) on the picture's canvas as layers
+        (gm.pictures.stamps; kept for an element gm.pictures.lines keeps, else painted for
+        this picture alone: the same pixels either way), if they all can be: none drawn with
+        a pattern, unturned; whether they were."""
+        target = self.target
+        if target is None or canvas is not target[0] or self.turned:
+            return False
+        pixels = target[1]
+        height, width = pixels.shape
+        style_key = tuple(style.items())
+        layers = []
+        for child in group:
+            kept = lines.is_kept(child)
+            picture, alone = (self._recording(child, style, style_key) if kept
+                              else self._recorded(child, style))
+            layer = None if not alone else self.kit.stamps.layer(
+                (child, style_key, target[2]) if kept else None, picture, target[3], width,
+                height)
+            if layer is None:
+                return False
+            layers.append(layer)
+        return self.kit.stamps.lay(layers, pixels)
 
     def replay(self, element: ElementTree.Element, inherited: Style,
                inherited_key: tuple[tuple[str, str], ...], canvas: Any) -> None:
@@ -674,16 +702,21 @@ class _Painter:
         key = (element, inherited_key)
         found = self.kit.recorded.get(key)
         if found is None or (found[1] is not None and found[1] != self.patterns_key):
-            recorder = skia.PictureRecorder()
-            target = recorder.beginRecording(_EVERYWHERE, skia.RTreeFactory()())
-            self.patterned_used = False
-            self.draw(element, inherited, target)
-            found = (recorder.finishRecordingAsPicture(),
-                     self.patterns_key if self.patterned_used else None)
+            picture, alone = self._recorded(element, inherited)
+            found = (picture, None if alone else self.patterns_key)
             if len(self.kit.recorded) >= RECORDED:
                 self.kit.recorded.clear()
             self.kit.recorded[key] = found
         return found[0], found[1] is None
+
+    def _recorded(self, element: ElementTree.Element, inherited: Style) -> tuple[Any, bool]:
+        """A recording of the element's drawing (bounded: its cullRect is what it draws),
+        and whether it is the element's alone (no pattern of this picture's)."""
+        recorder = skia.PictureRecorder()
+        target = recorder.beginRecording(_EVERYWHERE, skia.RTreeFactory()())
+        self.patterned_used = False
+        self.draw(element, inherited, target)
+        return recorder.finishRecordingAsPicture(), not self.patterned_used
 
     def shapes(self, element: ElementTree.Element, inherited: Style
                ) -> list[tuple[ElementTree.Element, Style]] | None:

@@ -1,0 +1,107 @@
+"""The supply centres and the units, laid on a picture as kept layers, not drawn one by one.
+
+A picture's centres (34 on the standard board) and units are small shapes that do not
+overlap one another, drawn over the board: each one's drawing costs Skia about 11
+microseconds, and a picture's 56 about a millisecond with what Python does around them. A
+centre or a unit (an element gm.pictures.lines keeps: the same in every picture with its
+line) is painted once on a small transparent canvas, at its place in whole pixels, and kept as
+a layer (gm.pictures.layers: the pixels it covers, premultiplied); a picture lays each of
+its group's elements' layers on its pixels in one blend, when no two of them cover the same
+pixel (else, or if one cannot be kept, the group is drawn as before). They then come out at
+most a step or two of 255 off in a channel from drawing them one by one (one blend of a
+unit's disc, rim and letter instead of three: tests/pictures/test_picture_stamps.py), the
+same in every picture, painted whole or on a kept board.
+
+At most `STAMPS` elements' layers are kept a thread (the last used; a centre's or unit's is
+400 to 900 pixels, 7 to 16 kB).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import skia
+
+from gm.pictures.layers import Layer, blend
+
+STAMPED = frozenset({"centres", "units"})  # the classes of the top groups laid so
+STAMPS = 1024  # elements' layers kept a thread
+LARGEST = 4096  # pixels at most in an element's box (a larger element is drawn)
+OUTSET = 2  # pixels around Skia's bounds of a drawing (its anti-aliased edge)
+
+
+class Stamps:
+    """Kept elements' layers, by the element, what it inherits and the picture's scale and
+    place (one thread's)."""
+
+    def __init__(self, size: int = STAMPS) -> None:
+        self.size = size
+        self.kept: OrderedDict[Hashable, Layer | None] = OrderedDict()
+        self.laid = 0  # groups laid as layers
+
+    def layer(self, key: Hashable | None, picture: Any, matrix: Any, width: int, height: int
+              ) -> Layer | None:
+        """The layer of the element of `key`, whose drawing `picture` is (a Skia recording
+        bounded by what it draws), on a picture of `width` x `height` pixels drawn through
+        `matrix`: kept, else painted (and kept, unless `key` is None); None if it cannot be
+        (too large, or none)."""
+        if key is None:
+            return _painted(picture, matrix, width, height)
+        found = self.kept.get(key, False)
+        if found is not False:
+            self.kept.move_to_end(key)
+            return found  # type: ignore[return-value]
+        made = _painted(picture, matrix, width, height)
+        self.kept[key] = made
+        while len(self.kept) > self.size:
+            self.kept.popitem(last=False)
+        return made
+
+    def lay(self, layers: Sequence[Layer], pixels: np.ndarray[Any, Any]) -> bool:
+        """Lay `layers` on `pixels` (opaque RGBA rows, as bytes or one value a pixel) in
+        one blend, if no two cover the same pixel; whether they were laid."""
+        if not layers:
+            return True
+        places = np.concatenate([layer.places for layer in layers])
+        order = np.argsort(places, kind="stable")
+        ordered = places[order]
+        if ordered.size > 1 and not (ordered[1:] != ordered[:-1]).all():
+            return False
+        blend(pixels, ordered, np.concatenate([layer.colours for layer in layers])[order],
+              np.concatenate([layer.under for layer in layers])[order])
+        self.laid += 1
+        return True
+
+
+def _painted(picture: Any, matrix: Any, width: int, height: int) -> Layer | None:
+    """The layer `picture` paints through `matrix` on a transparent picture of `width` x
+    `height`: painted on a canvas the size of its box alone, moved by whole pixels."""
+    drawn = picture.cullRect()
+    if drawn.isEmpty():
+        return None
+    box = matrix.mapRect(drawn)
+    top, bottom = max(0, math.floor(box.top()) - OUTSET), min(
+        height, math.ceil(box.bottom()) + OUTSET)
+    left, right = max(0, math.floor(box.left()) - OUTSET), min(
+        width, math.ceil(box.right()) + OUTSET)
+    rows, columns = bottom - top, right - left
+    if rows <= 0 or columns <= 0 or rows * columns > LARGEST:
+        return None
+    pixels = np.zeros((rows, columns * 4), np.uint8)
+    info = skia.ImageInfo.Make(columns, rows, skia.kRGBA_8888_ColorType,
+                               skia.kPremul_AlphaType)
+    surface = skia.Surface.MakeRasterDirect(info, pixels, columns * 4)
+    canvas = surface.getCanvas()
+    canvas.translate(-left, -top)
+    canvas.concat(matrix)
+    canvas.drawPicture(picture)
+    del canvas, surface
+    flat = pixels.reshape(-1, 4)
+    covered = np.flatnonzero(flat[:, 3])
+    colours = flat[covered].astype(np.uint16)
+    places = (covered // columns + top) * width + covered % columns + left
+    return Layer(places.astype(np.intp), colours, 255 - colours[:, 3:4])
