@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,17 +35,25 @@ LARGEST = 4096  # pixels at most in an element's box (a larger element is drawn)
 OUTSET = 2  # pixels around Skia's bounds of a drawing (its anti-aliased edge)
 
 
+@dataclass(frozen=True)
+class Stamp:
+    """An element's layer, and the box it lies in (top, bottom, left, right pixels)."""
+
+    layer: Layer
+    box: tuple[int, int, int, int]
+
+
 class Stamps:
     """Kept elements' layers, by the element, what it inherits and the picture's scale and
     place (one thread's)."""
 
     def __init__(self, size: int = STAMPS) -> None:
         self.size = size
-        self.kept: OrderedDict[Hashable, Layer | None] = OrderedDict()
+        self.kept: OrderedDict[Hashable, Stamp | None] = OrderedDict()
         self.laid = 0  # groups laid as layers
 
     def layer(self, key: Hashable | None, picture: Any, matrix: Any, width: int, height: int
-              ) -> Layer | None:
+              ) -> Stamp | None:
         """The layer of the element of `key`, whose drawing `picture` is (a Skia recording
         bounded by what it draws), on a picture of `width` x `height` pixels drawn through
         `matrix`: kept, else painted (and kept, unless `key` is None); None if it cannot be
@@ -61,23 +70,31 @@ class Stamps:
             self.kept.popitem(last=False)
         return made
 
-    def lay(self, layers: Sequence[Layer], pixels: np.ndarray[Any, Any]) -> bool:
+    def lay(self, layers: Sequence[Stamp], pixels: np.ndarray[Any, Any]) -> bool:
         """Lay `layers` on `pixels` (opaque RGBA rows, as bytes or one value a pixel) in
-        one blend, if no two cover the same pixel; whether they were laid."""
+        one blend, if no two cover the same pixel (their boxes apart, else their pixels
+        looked at); whether they were laid."""
         if not layers:
             return True
-        places = np.concatenate([layer.places for layer in layers])
-        order = np.argsort(places, kind="stable")
-        ordered = places[order]
-        if ordered.size > 1 and not (ordered[1:] != ordered[:-1]).all():
+        places = np.concatenate([stamp.layer.places for stamp in layers])
+        if not _apart(np.array([stamp.box for stamp in layers])) and (
+                np.unique(places).size != places.size):
             return False
-        blend(pixels, ordered, np.concatenate([layer.colours for layer in layers])[order],
-              np.concatenate([layer.under for layer in layers])[order])
+        blend(pixels, places, np.concatenate([stamp.layer.colours for stamp in layers]),
+              np.concatenate([stamp.layer.under for stamp in layers]))
         self.laid += 1
         return True
 
 
-def _painted(picture: Any, matrix: Any, width: int, height: int) -> Layer | None:
+def _apart(boxes: np.ndarray[Any, np.dtype[np.int64]]) -> bool:
+    """Whether no two of the boxes (top, bottom, left, right rows) meet."""
+    top, bottom, left, right = (boxes[:, i] for i in range(4))
+    meet = ((top[:, None] < bottom[None, :]) & (top[None, :] < bottom[:, None])
+            & (left[:, None] < right[None, :]) & (left[None, :] < right[:, None]))
+    return int(meet.sum()) == len(boxes)  # each box meets itself alone
+
+
+def _painted(picture: Any, matrix: Any, width: int, height: int) -> Stamp | None:
     """The layer `picture` paints through `matrix` on a transparent picture of `width` x
     `height`: painted on a canvas the size of its box alone, moved by whole pixels."""
     drawn = picture.cullRect()
@@ -104,4 +121,5 @@ def _painted(picture: Any, matrix: Any, width: int, height: int) -> Layer | None
     covered = np.flatnonzero(flat[:, 3])
     colours = flat[covered].astype(np.uint16)
     places = (covered // columns + top) * width + covered % columns + left
-    return Layer(places.astype(np.intp), colours, 255 - colours[:, 3:4])
+    return Stamp(Layer(places.astype(np.intp), colours, 255 - colours[:, 3:4]),
+                 (top, bottom, left, right))

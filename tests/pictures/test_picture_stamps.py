@@ -8,7 +8,7 @@ import pytest
 
 from gm.pictures import paint
 from gm.pictures.layers import Layer
-from gm.pictures.stamps import Stamps
+from gm.pictures.stamps import Stamp, Stamps
 from tests.support.picture_cases import chaos, movement
 
 
@@ -36,9 +36,10 @@ def test_centres_and_units_laid_are_them_drawn_one_by_one(
     assert (np.abs(one_by_one - without).reshape(-1, 4).max(axis=1) > 64).sum() > 300
 
 
-def _layer(places: list[int], colour: int) -> Layer:
+def _layer(places: list[int], colour: int) -> Stamp:
     colours = np.array([[colour, 0, 0, 255]] * len(places), np.uint16)
-    return Layer(np.array(places, np.intp), colours, 255 - colours[:, 3:4])
+    return Stamp(Layer(np.array(places, np.intp), colours, 255 - colours[:, 3:4]),
+                 (0, 4, 0, 4))  # boxes that meet: their pixels looked at
 
 
 def test_layers_covering_the_same_pixel_are_not_laid() -> None:
@@ -61,8 +62,8 @@ def test_kept_layers_are_bounded() -> None:
     picture = recorder.finishRecordingAsPicture()
     stamps = Stamps(size=2)
     for key in "abc":
-        layer = stamps.layer(key, picture, skia.Matrix(), 20, 20)
-        assert layer is not None and sorted(layer.places.tolist()) == [
+        stamp = stamps.layer(key, picture, skia.Matrix(), 20, 20)
+        assert stamp is not None and sorted(stamp.layer.places.tolist()) == [
             row * 20 + column for row in range(2, 5) for column in range(2, 5)]
     assert list(stamps.kept) == ["b", "c"]
     assert stamps.layer(None, picture, skia.Matrix(), 20, 20) is not None
