@@ -13,7 +13,7 @@ white again, they are copied in instead, pixel for pixel the drawing
 on the board) is remembered as such and played as before, with no look at the pixels again.
 
 At most `SPRITES` elements are remembered a thread (the last used; a legend's sprite is a
-few kB, at most `LARGEST` pixels: 250 kB).
+few kB, at most `LARGEST` pixels: 64 kB).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-SPRITES = 256  # elements remembered (sprites or not) a thread
-LARGEST = 64_000  # pixels at most in a sprite (a larger element is played each time)
+SPRITES = 128  # elements remembered (sprites or not) a thread
+LARGEST = 16_384  # pixels at most in a sprite (a larger element is played each time)
 OUTSET = 2  # pixels around Skia's bounds of a drawing (its anti-aliased edge)
 
 Pixels = np.ndarray[Any, np.dtype[np.uint32]]  # rows of opaque RGBA pixels, one a value

@@ -12,8 +12,8 @@ most a step or two of 255 off in a channel from drawing them one by one (one ble
 unit's disc, rim and letter instead of three: tests/pictures/test_picture_stamps.py), the
 same in every picture, painted whole or on a kept board.
 
-At most `STAMPS` elements' layers are kept a thread (the last used; a centre's or unit's is
-400 to 900 pixels, 7 to 16 kB).
+At most `STAMPS` elements' layers are kept a thread (the last used; a centre's or unit's
+covers 150 to 450 pixels, 8 bytes each: 1 to 4 kB; at most `LARGEST` pixels, 13 kB).
 """
 
 from __future__ import annotations
@@ -27,19 +27,22 @@ from typing import Any
 import numpy as np
 import skia
 
-from gm.pictures.layers import Layer, blend
+from gm.pictures.layers import blend
 
 STAMPED = frozenset({"centres", "units"})  # the classes of the top groups laid so
 STAMPS = 1024  # elements' layers kept a thread
-LARGEST = 4096  # pixels at most in an element's box (a larger element is drawn)
+LARGEST = 1600  # pixels at most in an element's box (a larger element is drawn)
 OUTSET = 2  # pixels around Skia's bounds of a drawing (its anti-aliased edge)
 
 
 @dataclass(frozen=True)
 class Stamp:
-    """An element's layer, and the box it lies in (top, bottom, left, right pixels)."""
+    """An element's layer (as gm.pictures.layers.Layer, kept small): the pixels it covers
+    (pixel numbers) and their premultiplied RGBA; and the box it lies in (top, bottom,
+    left, right pixels)."""
 
-    layer: Layer
+    places: np.ndarray[Any, np.dtype[np.int32]]
+    colours: np.ndarray[Any, np.dtype[np.uint8]]
     box: tuple[int, int, int, int]
 
 
@@ -76,12 +79,12 @@ class Stamps:
         looked at); whether they were laid."""
         if not layers:
             return True
-        places = np.concatenate([stamp.layer.places for stamp in layers])
+        places = np.concatenate([stamp.places for stamp in layers]).astype(np.intp)
         if not _apart(np.array([stamp.box for stamp in layers])) and (
                 np.unique(places).size != places.size):
             return False
-        blend(pixels, places, np.concatenate([stamp.layer.colours for stamp in layers]),
-              np.concatenate([stamp.layer.under for stamp in layers]))
+        colours = np.concatenate([stamp.colours for stamp in layers]).astype(np.uint16)
+        blend(pixels, places, colours, 255 - colours[:, 3:4])
         self.laid += 1
         return True
 
@@ -119,7 +122,5 @@ def _painted(picture: Any, matrix: Any, width: int, height: int) -> Stamp | None
     del canvas, surface
     flat = pixels.reshape(-1, 4)
     covered = np.flatnonzero(flat[:, 3])
-    colours = flat[covered].astype(np.uint16)
     places = (covered // columns + top) * width + covered % columns + left
-    return Stamp(Layer(places.astype(np.intp), colours, 255 - colours[:, 3:4]),
-                 (top, bottom, left, right))
+    return Stamp(places.astype(np.int32), flat[covered], (top, bottom, left, right))

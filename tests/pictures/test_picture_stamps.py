@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from gm.pictures import paint
-from gm.pictures.layers import Layer
 from gm.pictures.stamps import Stamp, Stamps
 from tests.support.picture_cases import chaos, movement
 
@@ -37,8 +36,8 @@ def test_centres_and_units_laid_are_them_drawn_one_by_one(
 
 
 def _layer(places: list[int], colour: int) -> Stamp:
-    colours = np.array([[colour, 0, 0, 255]] * len(places), np.uint16)
-    return Stamp(Layer(np.array(places, np.intp), colours, 255 - colours[:, 3:4]),
+    return Stamp(np.array(places, np.int32), np.array([[colour, 0, 0, 255]] * len(places),
+                                                      np.uint8),
                  (0, 4, 0, 4))  # boxes that meet: their pixels looked at
 
 
@@ -63,7 +62,7 @@ def test_kept_layers_are_bounded() -> None:
     stamps = Stamps(size=2)
     for key in "abc":
         stamp = stamps.layer(key, picture, skia.Matrix(), 20, 20)
-        assert stamp is not None and sorted(stamp.layer.places.tolist()) == [
+        assert stamp is not None and sorted(stamp.places.tolist()) == [
             row * 20 + column for row in range(2, 5) for column in range(2, 5)]
     assert list(stamps.kept) == ["b", "c"]
     assert stamps.layer(None, picture, skia.Matrix(), 20, 20) is not None
