@@ -24,7 +24,9 @@ pictures (the orders, the positions after them) differ in their legends' heights
 kept for one is the other's, cut or with white rows below, when the two are drawn at the same
 scale (`_board_key`). A board is painted as its provinces' fills under a kept layer of its
 borders and coasts, and a new board whose provinces' colours alone differ from a kept one's is
-that one refilled (gm.pictures.fills).
+that one refilled (gm.pictures.fills). On the board, the legend's elements (drawn on white)
+are copied in as the pixels they came out as before (gm.pictures.sprites), and the centres and
+units laid as kept layers (gm.pictures.stamps).
 
 Fonts: DejaVu Sans (Debian's fonts-dejavu-core), read from its files through a font manager of
 its own (the system's would load fontconfig, which warns about newer configuration files);
