@@ -33,7 +33,7 @@ from xml.etree import ElementTree
 import numpy as np
 import skia
 
-from gm.pictures.layers import Layer, capture
+from gm.pictures.layers import Layer, blend, capture
 
 NS = "{http://www.w3.org/2000/svg}"
 FEWEST = 4  # provinces at least, for a board to be painted so
@@ -212,10 +212,7 @@ def lay_at(layer: Layer, pixels: np.ndarray[Any, np.dtype[np.uint8]],
     np.minimum(at, len(layer.places) - 1, out=at)
     hit = layer.places[at] == places
     at = at[hit]
-    flat = pixels.reshape(-1, 4)
-    where = layer.places[at]
-    below = flat[where].astype(np.uint16)
-    flat[where] = layer.colours[at] + (below * layer.under[at] + 127) // 255
+    blend(pixels, layer.places[at], layer.colours[at], layer.under[at])
 
 
 class Kept:

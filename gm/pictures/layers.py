@@ -36,9 +36,25 @@ class Layer:
 
     def lay_on(self, pixels: np.ndarray[Any, np.dtype[np.uint8]]) -> None:
         """Lay the layer on `pixels` (rows of opaque RGBA of its size), source over."""
-        flat = pixels.reshape(-1, 4)
-        below = flat[self.places].astype(np.uint16)
-        flat[self.places] = self.colours + (below * self.under + 127) // 255
+        blend(pixels, self.places, self.colours, self.under)
+
+
+def blend(pixels: np.ndarray[Any, Any], places: np.ndarray[Any, Any],
+          colours: np.ndarray[Any, np.dtype[np.uint16]],
+          under: np.ndarray[Any, np.dtype[np.uint16]]) -> None:
+    """Lay premultiplied `colours` on `pixels` (opaque RGBA rows, as bytes or one value a
+    pixel) at `places` (pixel numbers), showing `under` (of 255) of what is there: each
+    channel `colour + (below * under + 127) // 255`, the division done as `(t + (t >> 8))
+    >> 8` with t = below * under + 128 (the same for every product of two bytes, in 16
+    bits; twice as fast), and the pixels read and written as one 32-bit value each."""
+    flat = pixels.reshape(-1).view(np.uint32)
+    below = flat[places].view(np.uint8).reshape(-1, 4).astype(np.uint16)
+    below *= under
+    below += 128
+    below += below >> 8
+    below >>= 8
+    below += colours
+    flat[places] = below.astype(np.uint8).view(np.uint32).reshape(-1)
 
 
 def capture(width: int, height: int, draw: Callable[[Any], None]) -> Layer:

@@ -24,7 +24,9 @@ pictures (the orders, the positions after them) differ in their legends' heights
 kept for one is the other's, cut or with white rows below, when the two are drawn at the same
 scale (`_board_key`). A board is painted as its provinces' fills under a kept layer of its
 borders and coasts, and a new board whose provinces' colours alone differ from a kept one's is
-that one refilled (gm.pictures.fills).
+that one refilled (gm.pictures.fills). On the board, the legend's elements (drawn on white)
+are copied in as the pixels they came out as before (gm.pictures.sprites), and the centres and
+units laid as kept layers (gm.pictures.stamps).
 
 Fonts: DejaVu Sans (Debian's fonts-dejavu-core), read from its files through a font manager of
 its own (the system's would load fontconfig, which warns about newer configuration files);
@@ -37,7 +39,7 @@ import hashlib
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +51,8 @@ import skia
 from gm.pictures import fills, lines
 from gm.pictures.layers import LAYERED, Layer, Layers, capture
 from gm.pictures.second_sight import SecondSight
+from gm.pictures.sprites import Sprites
+from gm.pictures.stamps import STAMPED, Stamps
 
 _NS = "{http://www.w3.org/2000/svg}"
 _FONT_FILES = {
@@ -136,7 +140,8 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
         np.copyto(pixels, kept.pixels)
     else:
         kept = None
-        pixels[:] = 0xFF  # white
+        if key is None:
+            pixels[:] = 0xFF  # white (a board to paint is whitened when painted, if it is)
     info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType,
                                skia.kPremul_AlphaType)
     surface = skia.Surface.MakeRasterDirect(info, pixels, width * 4)
@@ -164,6 +169,7 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
                 style, painter.shapes, (width, height, tuple(box)))
             refilled = None
             if planned is None:
+                pixels[:] = 0xFF
                 for child in rest:
                     painter.draw(child, style, canvas)
             else:
@@ -179,6 +185,9 @@ def paint_on_board(svg: str, zoom: float) -> Painted:
             _boards.painted += 1
             start = board if light is None else light[1]
         style_key = tuple(style.items())
+        painter.target = (canvas, pixels.view(np.uint32),
+                          (width / box[2], height / box[3], box[0], box[1]),
+                          canvas.getTotalMatrix())
         for child in children[start:]:
             if child.attrib.get("class") in LAYERED and "transform" not in child.attrib:
                 _kept_layer(child, style, painter, (width, height, tuple(box)),
@@ -214,9 +223,10 @@ def _painted_by_plan(planned: fills.Plan, pixels: np.ndarray[Any, np.dtype[np.ui
                      canvas: Any, painter: _Painter, style: Style,
                      size: tuple[int, int, tuple[float, ...]]
                      ) -> tuple[Board, np.ndarray[Any, np.dtype[np.uint32]]] | None:
-    """Paint a board of `planned` (gm.pictures.fills) on `pixels` (white): a kept board of
-    the same plan refilled, else the elements before its layer, then the layer; the kept
-    board it was refilled from, if any, and the pixels that differ from it."""
+    """Paint a board of `planned` (gm.pictures.fills) on `pixels` (not yet painted: made
+    white, unless a kept board is copied on them): a kept board of the same plan refilled,
+    else the elements before its layer, then the layer; the kept board it was refilled
+    from, if any, and the pixels that differ from it."""
     width, height, box = size
     known = _fills.peek(planned.key)
     source = None if known is None else _boards.planned(planned.key, pixels.shape)
@@ -226,7 +236,7 @@ def _painted_by_plan(planned: fills.Plan, pixels: np.ndarray[Any, np.dtype[np.ui
         if places is not None:
             _boards.refilled += 1
             return source, places
-        pixels[:] = 0xFF
+    pixels[:] = 0xFF
 
     def scaled(target: Any) -> None:
         target.scale(width / box[2], height / box[3])
@@ -369,6 +379,7 @@ BOARDS = 6  # boards kept (a standard one at 1140 pixels wide: 4 MB)
 OUTLINES = 512  # texts' outlines kept, about 12 kB each (the names are a kept layer)
 SHAPES = 4096  # shapes' paths kept (gm.pictures.paint._Kit.shape), a kB or two each
 RECORDED = 4096  # elements' drawings kept recorded (_Painter.replay)
+PATTERNS = 64  # patterns' shaders kept (a variant's few: a tile's recording each)
 _EVERYWHERE = skia.Rect.MakeLTRB(-1e6, -1e6, 1e6, 1e6)  # a recording's bounds
 
 
@@ -454,7 +465,12 @@ class _Kit:
         self.paints: dict[tuple[str, ...], Any] = {}
         self.outlines: dict[tuple[str, str, str], tuple[Any, float]] = {}
         self.shapes: dict[tuple[str, str], Any] = {}
-        self.recorded: dict[tuple[ElementTree.Element, tuple[tuple[str, str], ...]], Any] = {}
+        # an element's recording, and the patterns it was drawn with (None: none)
+        self.recorded: dict[tuple[ElementTree.Element, tuple[tuple[str, str], ...]],
+                            tuple[Any, tuple[Hashable, ...] | None]] = {}
+        self.patterns: dict[Hashable, Any] = {}  # patterns' shaders, by _written
+        self.sprites = Sprites()  # kept elements as drawn on white (gm.pictures.sprites)
+        self.stamps = Stamps()  # centres' and units' layers (gm.pictures.stamps)
         self.met = SecondSight(OUTLINES)  # the texts outlined lately (kept the second time)
 
     def shape(self, tag: str, a: dict[str, str]) -> Any:
@@ -531,20 +547,39 @@ class _Painter:
         self.shaders: dict[str, Any] = {}
         self.patterned: dict[tuple[str, ...], Any] = {}  # paints of this picture's patterns
         self.patterned_used = False  # whether a pattern's paint was asked for (replay)
+        # the picture's canvas, its pixels, its scale and place (as a key and as Skia's
+        # matrix): kept elements drawn on it unturned may be sprites (gm.pictures.sprites)
+        self.target: tuple[Any, np.ndarray[Any, np.dtype[np.uint32]], Hashable, Any] | None = (
+            None)
+        self.turned = 0  # transforms the element drawn now is under
+        self.patterns_key: tuple[Hashable, ...] = ()  # the picture's patterns (`patterns`)
 
     def patterns(self, root: ElementTree.Element) -> None:
+        """The picture's patterns' shaders, each kept by what it is written as (`_written`)
+        for the next pictures (`PATTERNS`), and `patterns_key`: all of them (what a
+        recording drawn with them is kept with)."""
+        texts = []
         for pattern in root.iter(_NS + "pattern"):
             a = pattern.attrib
             if a.get("patternUnits") != "userSpaceOnUse":
                 raise Undrawable(f"pattern {a.get('id')!r}: only userSpaceOnUse is drawn")
-            tile = skia.Rect.MakeWH(float(a["width"]), float(a["height"]))
-            recorder = skia.PictureRecorder()
-            canvas = recorder.beginRecording(tile)
-            for child in pattern:
-                self.draw(child, _DEFAULT, canvas)
-            self.shaders[a["id"]] = recorder.finishRecordingAsPicture().makeShader(
-                skia.TileMode.kRepeat, skia.TileMode.kRepeat, skia.FilterMode.kLinear, None,
-                tile)
+            text = _written(pattern)
+            texts.append(text)
+            shader = self.kit.patterns.get(text)
+            if shader is None:
+                tile = skia.Rect.MakeWH(float(a["width"]), float(a["height"]))
+                recorder = skia.PictureRecorder()
+                canvas = recorder.beginRecording(tile)
+                for child in pattern:
+                    self.draw(child, _DEFAULT, canvas)
+                shader = recorder.finishRecordingAsPicture().makeShader(
+                    skia.TileMode.kRepeat, skia.TileMode.kRepeat, skia.FilterMode.kLinear,
+                    None, tile)
+                if len(self.kit.patterns) >= PATTERNS:
+                    self.kit.patterns.clear()
+                self.kit.patterns[text] = shader
+            self.shaders[a["id"]] = shader
+        self.patterns_key = tuple(texts)
 
     def paint(self, style: Style, stroke: bool) -> Any:
         """The Skia paint for the style's fill or stroke, None if there is none."""
@@ -604,7 +639,10 @@ class _Painter:
                 raise Undrawable(f"<{tag}>: cannot draw transform {transform!r}")
             canvas.save()
             canvas.rotate(*(float(v) for v in turn.groups()))
-        if tag in ("g", "svg"):
+            self.turned += 1
+        if tag == "g" and a.get("class") in STAMPED and self.stamped(element, style, canvas):
+            pass  # its elements laid as layers (gm.pictures.stamps)
+        elif tag in ("g", "svg"):
             inherited_key = tuple(style.items())
             for child in element:
                 if lines.is_kept(child):
@@ -623,26 +661,69 @@ class _Painter:
                     canvas.drawPath(path, paint)
         if transform is not None:
             canvas.restore()
+            self.turned -= 1
+
+    def stamped(self, group: ElementTree.Element, style: Style, canvas: Any) -> bool:
+        """Lay the elements of `group` (its style `style`) on the picture's canvas as layers
+        (gm.pictures.stamps; kept for an element gm.pictures.lines keeps, else painted for
+        this picture alone: the same pixels either way), if they all can be: none drawn with
+        a pattern, unturned; whether they were."""
+        target = self.target
+        if target is None or canvas is not target[0] or self.turned:
+            return False
+        pixels = target[1]
+        height, width = pixels.shape
+        style_key = tuple(style.items())
+        layers = []
+        for child in group:
+            kept = lines.is_kept(child)
+            picture, alone = (self._recording(child, style, style_key) if kept
+                              else self._recorded(child, style))
+            layer = None if not alone else self.kit.stamps.layer(
+                (child, style_key, target[2]) if kept else None, picture, target[3], width,
+                height)
+            if layer is None:
+                return False
+            layers.append(layer)
+        return self.kit.stamps.lay(layers, pixels)
 
     def replay(self, element: ElementTree.Element, inherited: Style,
                inherited_key: tuple[tuple[str, str], ...], canvas: Any) -> None:
         """draw, for an element kept by gm.pictures.lines, from a recording of its drawing
         kept for it and what it inherits (its calls to Skia, played again: the same pixels),
-        made the first time; an element drawn with a pattern (this picture's) is recorded
-        again each time."""
+        made the first time; an element drawn with a pattern is recorded again when the
+        picture's patterns differ from those it was recorded with. On the picture's canvas,
+        unturned, it is drawn as a sprite where it can be (gm.pictures.sprites)."""
+        target = self.target
+        if target is not None and canvas is target[0] and not self.turned:
+            self.kit.sprites.draw((element, inherited_key, target[2]), target[1], target[3],
+                                  lambda: self._recording(element, inherited, inherited_key),
+                                  canvas)
+        else:
+            canvas.drawPicture(self._recording(element, inherited, inherited_key)[0])
+
+    def _recording(self, element: ElementTree.Element, inherited: Style,
+                   inherited_key: tuple[tuple[str, str], ...]) -> tuple[Any, bool]:
+        """replay's recording (bounded: its cullRect is what it draws), and whether it is the
+        element's alone (no pattern of this picture's)."""
         key = (element, inherited_key)
-        recorded = self.kit.recorded.get(key)
-        if recorded is None:
-            recorder = skia.PictureRecorder()
-            target = recorder.beginRecording(_EVERYWHERE)
-            self.patterned_used = False
-            self.draw(element, inherited, target)
-            recorded = recorder.finishRecordingAsPicture()
-            if not self.patterned_used:
-                if len(self.kit.recorded) >= RECORDED:
-                    self.kit.recorded.clear()
-                self.kit.recorded[key] = recorded
-        canvas.drawPicture(recorded)
+        found = self.kit.recorded.get(key)
+        if found is None or (found[1] is not None and found[1] != self.patterns_key):
+            picture, alone = self._recorded(element, inherited)
+            found = (picture, None if alone else self.patterns_key)
+            if len(self.kit.recorded) >= RECORDED:
+                self.kit.recorded.clear()
+            self.kit.recorded[key] = found
+        return found[0], found[1] is None
+
+    def _recorded(self, element: ElementTree.Element, inherited: Style) -> tuple[Any, bool]:
+        """A recording of the element's drawing (bounded: its cullRect is what it draws),
+        and whether it is the element's alone (no pattern of this picture's)."""
+        recorder = skia.PictureRecorder()
+        target = recorder.beginRecording(_EVERYWHERE, skia.RTreeFactory()())
+        self.patterned_used = False
+        self.draw(element, inherited, target)
+        return recorder.finishRecordingAsPicture(), not self.patterned_used
 
     def shapes(self, element: ElementTree.Element, inherited: Style
                ) -> list[tuple[ElementTree.Element, Style]] | None:
@@ -691,6 +772,11 @@ class _Painter:
             if paint is not None:
                 canvas.drawPath(outline, paint)
         canvas.restore()
+
+
+def _written(element: ElementTree.Element) -> Hashable:
+    """All that `element` and what it holds are written as: tags, attributes, texts."""
+    return tuple((e.tag, tuple(e.attrib.items()), e.text) for e in element.iter())
 
 
 def _numbers(text: str) -> list[float]:

@@ -223,9 +223,15 @@ class _Crowded(ValueError):
 
 
 def snapped(palette: Colours, svg: str) -> bytes:
-    """The palette as r, g, b bytes, each colour within SNAP of one `svg` names made it."""
-    named = named_colours(svg)
-    colours = palette.copy()
+    """The palette as r, g, b bytes, each colour within SNAP of one `svg` names made it
+    (remembered for the last few palettes and names: a variant's pictures share both)."""
+    return _snapped(palette.astype(np.int16).tobytes(), named_colours(svg).tobytes())
+
+
+@lru_cache(maxsize=16)
+def _snapped(palette: bytes, names: bytes) -> bytes:
+    named = np.frombuffer(names, np.int16).reshape(-1, 3)
+    colours = np.frombuffer(palette, np.int16).reshape(-1, 3).copy()
     if named.size and colours.size:
         gap = np.abs(colours[:, None, :] - named[None, :, :]).max(axis=2)
         nearest = gap.argmin(axis=1)

@@ -22,9 +22,10 @@ def test_a_thing_is_met_again_only_after_it_was_met() -> None:
     assert not met.again("a")
 
 
-def _kept() -> tuple[int, int, int]:
+def _kept() -> tuple[int, ...]:
     kit = paint._kit()
-    return len(lines._kept), len(kit.outlines), len(kit.recorded)
+    return (len(lines._kept), len(kit.outlines), len(kit.recorded), len(kit.sprites.kept),
+            len(kit.stamps.kept))
 
 
 def test_the_memos_do_not_grow_with_the_games_drawn() -> None:
