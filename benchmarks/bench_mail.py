@@ -305,12 +305,22 @@ class Steady:
     """The run of several processes once every one of them had answered an order (their
     start-ups behind them): the acknowledgements of orders (`replies`) the SMTP server got
     from then to the last, in `seconds`, with the CPU seconds `gm serve` and its sender worker
-    used meanwhile (`cpu`), and of those `gm serve`'s own (`own`)."""
+    used meanwhile (`cpu`), of those `gm serve`'s own (`own`), and the whole machine's CPU
+    seconds meanwhile (`machine`: the database server, Dovecot and the SMTP server too)."""
 
     replies: int
     seconds: float
     cpu: float
     own: float
+    machine: float
+
+
+def machine_cpu() -> float:
+    """The CPU seconds every core of the machine has been busy so far (/proc/stat: all but
+    idle and waiting for I/O), whoever used them."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    ticks = [int(v) for v in fields[:8]]  # user nice system idle iowait irq softirq steal
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def tree_cpu(pid: int) -> float:
@@ -339,8 +349,8 @@ def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer
     logs = [where / "serve.log" for where in roots]
     reaped: set[int] = set()
     cpu = 0.0
-    # acknowledgements, time, CPU, gm serve's own CPU: when all had answered an order
-    ready: tuple[int, float, float, float] | None = None
+    # acknowledgements, time, CPU, gm serve's own CPU, the machine's: when all had answered
+    ready: tuple[int, float, float, float, float] | None = None
     looked = 0.0
     try:
         while len(smtp.received) < expected:
@@ -356,9 +366,9 @@ def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer
                 if all(b"): answered" in log.read_bytes() for log in logs):
                     acks = sum(ACKNOWLEDGED in r.data for r in list(smtp.received))
                     ready = (acks, now, sum(tree_cpu(p.pid) for p in procs),
-                             sum(cpu_seconds(p.pid) for p in procs))
+                             sum(cpu_seconds(p.pid) for p in procs), machine_cpu())
             time.sleep(0.005)
-        done = time.perf_counter()
+        done, machine = time.perf_counter(), machine_cpu()
         own = sum(cpu_seconds(p.pid) for p in procs)  # gm serve's own threads, workers aside
         for proc in procs:
             proc.send_signal(signal.SIGTERM)
@@ -366,10 +376,10 @@ def serve_processes(root: Path, url: str, account: ImapAccount, smtp: SmtpServer
             _, _, usage = os.wait4(proc.pid, 0)
             reaped.add(proc.pid)
             cpu += usage.ru_utime + usage.ru_stime
-        acks, at, used, own_used = ready or (0, started, 0.0, 0.0)
+        acks, at, used, own_used, machine_used = ready or (0, started, 0.0, 0.0, 0.0)
         replies = sum(ACKNOWLEDGED in r.data for r in smtp.received) - acks
         return (done - started, cpu, logs,
-                Steady(replies, done - at, cpu - used, own - own_used))
+                Steady(replies, done - at, cpu - used, own - own_used, machine - machine_used))
     finally:
         for proc in procs:
             if proc.pid not in reaped:
@@ -466,6 +476,12 @@ def bench(count: int, postgresql: bool, profile: bool, keep: bool = False,
                   f"{steady_run.cpu / n * 1000:.1f} ms a message (gm serve "
                   f"{steady_run.own / n * 1000:.1f}, its sender worker "
                   f"{(steady_run.cpu - steady_run.own) / n * 1000:.1f})")
+            busy = steady_run.machine / steady_run.seconds
+            print(f"meanwhile the machine's {os.cpu_count()} cores were {busy:.2f} busy: "
+                  f"{steady_run.machine / n * 1000:.1f} ms of CPU a message in all, gm's "
+                  f"{steady_run.cpu / n * 1000:.1f} and the rest's (the database server, "
+                  f"Dovecot, the SMTP server, anything else running) "
+                  f"{(steady_run.machine - steady_run.cpu) / n * 1000:.1f}")
         if waited:
             print(waited)
         if pacer is not None:
