@@ -26,6 +26,7 @@ from pathlib import Path
 
 from gm.mail.compose import to_raw
 from gm.mail.errors import MaildirError
+from gm.mail.pieced import lf_pieces
 from gm.mail.source_keys import maildir_key
 from gm.mail.transport import (
     Backoff,
@@ -65,6 +66,20 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _write_out(fd: int, pieces: Sequence[bytes]) -> None:
+    """Write `pieces` to `fd`, one writev(2) for all of them where it takes them whole."""
+    left = [memoryview(piece) for piece in pieces if piece]
+    while left:
+        done = os.writev(fd, left[:_IOV_MAX])
+        while left and done >= len(left[0]):
+            done -= len(left.pop(0))
+        if done:
+            left[0] = left[0][done:]
+
+
+_IOV_MAX = 1024  # pieces one writev(2) takes (Linux's IOV_MAX)
 
 
 class MaildirSource(PolledSource):
@@ -178,29 +193,39 @@ class MaildirSink:
             return _unique_name()
         return "gm." + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:40]
 
-    def _already_there(self, name: str) -> bool:
-        if os.path.exists(os.path.join(self.path, "new", name)):
-            return True
-        moved = name + ":"  # a mail reader moved it to cur/ as NAME:2,FLAGS
-        with os.scandir(os.path.join(self.path, "cur")) as entries:
-            return any(e.name.startswith(moved) for e in entries)
-
-    def _write(self, name: str, pieces: tuple[bytes, ...], sync: bool = True) -> bool:
-        """Write the file `name` of `pieces` into new/ (False: it is there already); with
-        `sync`, its entry in new/ synced too, else left to `_sync_new`."""
+    def _make_ready(self) -> None:
+        """Make tmp/, new/ and cur/ unless made already."""
         if not self._ready:
             ensure_maildir(self.path)
             self._ready = True
+
+    def _already_there(self, name: str) -> bool:
+        return name in self._present([name])
+
+    def _present(self, names: Sequence[str]) -> set[str]:
+        """Those of `names` in the outbox already: in new/, or moved to cur/ since, as
+        NAME:2,FLAGS, by a mail reader (each looked for in new/ first, then cur/ listed once
+        for all of those not there)."""
+        there = {n for n in names if os.path.exists(os.path.join(self.path, "new", n))}
+        if len(there) < len(set(names)):
+            with os.scandir(os.path.join(self.path, "cur")) as entries:
+                moved = {e.name.split(":", 1)[0] for e in entries if ":" in e.name}
+            there.update(n for n in names if n in moved)
+        return there
+
+    def _write(self, name: str, pieces: tuple[bytes, ...], sync: bool = True,
+               looked: bool = False) -> bool:
+        """Write the file `name` of `pieces` into new/ (False: it is there already); with
+        `sync`, its entry in new/ synced too, else left to `_sync_new`; `looked`: the caller
+        found it was not there (`_present`)."""
+        self._make_ready()
         tmp = os.path.join(self.path, "tmp", name)
         try:
-            if self._already_there(name):
+            if not looked and self._already_there(name):
                 return False
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
             try:
-                for piece in pieces:
-                    view = memoryview(piece)
-                    while view:
-                        view = view[os.write(fd, view):]
+                _write_out(fd, pieces)
                 os.fsync(fd)  # the file complete on disk before it is in new/
             finally:
                 os.close(fd)
@@ -254,26 +279,39 @@ class MaildirSink:
         return reports
 
     def _file(self, message: OutgoingMessage, envelope_from: str | None
-              ) -> tuple[str, tuple[bytes, bytes], SendReport]:
+              ) -> tuple[str, tuple[bytes, ...], SendReport]:
         """The file name and contents (LF line ends) `message` is stored as, and its report."""
         if not isinstance(message, RawMessage):
             message = to_raw(message)  # no Bcc, as an SMTP server would not show it
         return_path = f"Return-Path: <{envelope_from or message.sender}>\r\n".encode().replace(
             b"\r\n", b"\n")
-        lf = message.lf if message.lf is not None else message.data.replace(b"\r\n", b"\n")
-        return (self._name(message), (return_path, lf),
+        return (self._name(message), (return_path, *lf_pieces(message)),
                 SendReport(message_id=message.message_id or None, accepted=message.recipients))
 
     def _write_all(self, files: list[tuple[str, tuple[bytes, ...]]]
                    ) -> list[bool | MaildirError]:
         """`_write` each of `files` and sync new/ once after them: whether each was written
         (False: there already), or the error that kept it out."""
+        try:
+            self._make_ready()
+            there = self._present([name for name, _ in files])  # looked for once for all
+        except OSError as exc:
+            self._ready = False  # made again next time, should it have been removed
+            error = MaildirError(f"cannot write to Maildir {self.path}: {exc.strerror}")
+            return [error] * len(files)
+        except MaildirError as exc:
+            return [exc] * len(files)
         outcomes: list[bool | MaildirError] = []
         for name, pieces in files:
+            if name in there:
+                outcomes.append(False)
+                continue
             try:
-                outcomes.append(self._write(name, pieces, sync=False))
+                outcomes.append(self._write(name, pieces, sync=False, looked=True))
             except MaildirError as exc:
                 outcomes.append(exc)
+            else:
+                there.add(name)  # the same message again in the batch: there already
         try:
             self._sync_new()
         except MaildirError as exc:  # none of them durable: each is sent again

@@ -26,6 +26,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from email.headerregistry import Address
+from functools import partial
 from typing import cast
 
 from gm.mail.compose import (
@@ -36,6 +37,7 @@ from gm.mail.compose import (
     to_raw,
 )
 from gm.mail.compose_direct import html_body
+from gm.mail.pieced import PiecedMessage
 from gm.mail.text_parts import TextParts
 from gm.mail.transport import OutgoingMessage, RawMessage
 
@@ -150,20 +152,46 @@ class SharedComposer:
                     return None
                 pieces[part.index + 1] = b"\r\n" + part.write()
                 pieces_lf[part.index + 1] = _lf(pieces[part.index + 1])
-            body = delimiter.join(pieces)[2:]
-            body_lf = _lf(delimiter).join(pieces_lf)[1:]
+            body_lf = _joined(pieces_lf, _lf(delimiter))
+            crlf_body: Callable[[], bytes] = partial(_crlf_body, delimiter, pieces)
         else:
             if "body" not in lf:
                 lf["body"] = _lf(body)
-            body_lf = cast(bytes, lf["body"])
+            body_lf = (cast(bytes, lf["body"]),)
+            crlf_body = partial(_itself, body)
         mid = checked_message_id(message_id)
         plain = plain_fields(to, mid)  # most copies: written here, not by the email package
         new = ({b"to": plain[0], b"message-id": plain[1]} if plain is not None else
                {_name(f): f for f in _fields(header_fields([("To", list(to)),
                                                             ("Message-ID", mid)]))})
         head = b"\r\n".join(new.get(_name(f), f) for f in fields)
-        return RawMessage(mid, sender, tuple(a.addr_spec for a in to), head + _END + body,
-                          lf=_lf(head) + b"\n\n" + body_lf)
+        # its LF form in pieces that share the kept body's; its CRLF bytes joined if asked for
+        return PiecedMessage(mid, sender, tuple(a.addr_spec for a in to),
+                             pieces=(_lf(head), b"\n\n", *body_lf),
+                             crlf=partial(_crlf_message, head, crlf_body))
+
+
+def _joined(pieces: list[bytes], delimiter: bytes) -> tuple[bytes, ...]:
+    """The pieces of `delimiter.join(pieces)[1:]` (a body split after a line end put before
+    it), none of them copied but the first."""
+    out = [(pieces[0] + delimiter)[1:]]
+    for piece in pieces[1:-1]:
+        out += (piece, delimiter)
+    out.append(pieces[-1])
+    return tuple(out)
+
+
+def _crlf_body(delimiter: bytes, pieces: list[bytes]) -> bytes:
+    """A body's CRLF bytes from its `pieces` (split at `delimiter` after a CRLF put before)."""
+    return delimiter.join(pieces)[2:]
+
+
+def _itself(data: bytes) -> bytes:
+    return data
+
+
+def _crlf_message(head: bytes, body: Callable[[], bytes]) -> bytes:
+    return head + _END + body()
 
 
 def _lf(data: bytes) -> bytes:
