@@ -16,7 +16,9 @@ written from the players' too, its HTML part written as the package writes it
 chosen after their content was fixed. A copy written from the kept bytes carries its LF form
 too (gm.mail.transport.RawMessage.lf, what a Maildir stores), made from the kept parts' LF
 forms, each converted once for all the copies: the same bytes as converting the whole copy,
-as no part ends with a CR before a joint beginning with an LF.
+as no part ends with a CR before a joint beginning with an LF. It holds that form as pieces
+that share the kept parts (gm.mail.pieced.PiecedMessage; the GM's copy its HTML put among
+them, `_html_swap`), and joins its CRLF bytes only if a sink asks for them.
 """
 
 from __future__ import annotations
@@ -109,10 +111,16 @@ class SharedComposer:
         written = None
         if kept is not None and to:
             fields, body, sender, kept_html, lf = kept
-            ours = body if html == kept_html else _other_html(fields, body, kept_html, html)
-            if ours is not None:
-                written = self._write((fields, ours, sender), to, message_id, own,
-                                      lf if ours is body else _other_lf(lf, kept_html, html))
+            if html == kept_html:
+                written = self._write((fields, body, sender), to, message_id, own, lf)
+            elif own and (swap := _html_swap(fields, body, lf, kept_html, html)) is not None:
+                # the GM's copy: the kept pieces, its HTML put in the place of the players'
+                written = self._write((fields, body, sender), to, message_id, own, lf, swap)
+            if written is None and html != kept_html:
+                ours = _other_html(fields, body, kept_html, html)
+                if ours is not None:
+                    written = self._write((fields, ours, sender), to, message_id, own,
+                                          _other_lf(lf, kept_html, html))
         if written is not None:
             self.kept.move_to_end(key)
             return written
@@ -132,10 +140,12 @@ class SharedComposer:
 
     @staticmethod
     def _write(kept: tuple[list[bytes], bytes, str], to: Sequence[Address], message_id: str,
-               own: Sequence[Own], lf: dict[str, object]) -> RawMessage | None:
+               own: Sequence[Own], lf: dict[str, object],
+               swap: tuple[bytes, bytes] | None = None) -> RawMessage | None:
         """The copy to `to` of the `kept` message; `lf`: the kept body's pieces and LF forms,
         made here once (its pieces', or the whole body's) and kept for the next copies (an
-        empty dict for a body written anew)."""
+        empty dict for a body written anew); `swap`: its HTML part's content (CRLF), found
+        once in the body by `_html_swap`, and the content written in its place."""
         fields, body, sender = kept
         if own:
             if "split" not in lf:  # the body's pieces, found once for all its copies
@@ -153,7 +163,17 @@ class SharedComposer:
                 pieces[part.index + 1] = b"\r\n" + part.write()
                 pieces_lf[part.index + 1] = _lf(pieces[part.index + 1])
             body_lf = _joined(pieces_lf, _lf(delimiter))
-            crlf_body: Callable[[], bytes] = partial(_crlf_body, delimiter, pieces)
+            swapped = None
+            if swap is not None:  # in one piece, the same in both forms (`_html_swap`)
+                at = next((i for i, piece in enumerate(pieces) if swap[0] in piece), 0)
+                before, found, after = pieces_lf[at].partition(_lf(swap[0]))
+                if at == 0 or not found:  # across a delimiter: written whole (`_other_html`)
+                    return None
+                # the piece's place among `_joined`'s pieces: 2 * at - 1
+                body_lf = (*body_lf[:2 * at - 1], before, _lf(swap[1]), after,
+                           *body_lf[2 * at:])
+                swapped = (at, *swap)
+            crlf_body: Callable[[], bytes] = partial(_crlf_body, delimiter, pieces, swapped)
         else:
             if "body" not in lf:
                 lf["body"] = _lf(body)
@@ -181,8 +201,13 @@ def _joined(pieces: list[bytes], delimiter: bytes) -> tuple[bytes, ...]:
     return tuple(out)
 
 
-def _crlf_body(delimiter: bytes, pieces: list[bytes]) -> bytes:
-    """A body's CRLF bytes from its `pieces` (split at `delimiter` after a CRLF put before)."""
+def _crlf_body(delimiter: bytes, pieces: list[bytes],
+               swap: tuple[int, bytes, bytes] | None = None) -> bytes:
+    """A body's CRLF bytes from its `pieces` (split at `delimiter` after a CRLF put before);
+    `swap`: a piece's index, and its content to replace and the content in its place."""
+    if swap is not None:
+        at, was, now = swap
+        pieces = [*pieces[:at], pieces[at].replace(was, now), *pieces[at + 1:]]
     return delimiter.join(pieces)[2:]
 
 
@@ -225,6 +250,30 @@ def _other_lf(lf: dict[str, object], html: str | None, other: str | None
     if body_lf.count(old) != 1:
         return {}
     return {"body": body_lf.replace(old, new)}
+
+
+def _html_swap(fields: list[bytes], body: bytes, lf: dict[str, object], html: str | None,
+               other: str | None) -> tuple[bytes, bytes] | None:
+    """The content of the HTML part `html` in `body` (a message's, under the header `fields`,
+    made directly: its LF form in `lf`), with its line ends and the delimiter's start around
+    it, and the same of `other`, as the email package writes it, to put in its place in the
+    body's pieces (`SharedComposer._write`); None where `_other_html` is to write the body
+    whole. The body's delimiters are found once for its copies (kept in `lf`)."""
+    body_lf = lf.get("body")
+    if html is None or other is None or not isinstance(body_lf, bytes):
+        return None
+    was, now = html_body(html), html_body(other)
+    if was is None or now is None or was[0] != now[0]:  # the same Content-Transfer-Encoding
+        return None
+    old, new = b"\r\n\r\n" + was[1] + b"\r\n--", b"\r\n\r\n" + now[1] + b"\r\n--"
+    if body.count(old) != 1 or body_lf.count(_lf(old)) != 1:
+        return None
+    if "boundaries" not in lf:
+        lf["boundaries"] = [*_BOUNDARY.findall(b"".join(fields).replace(b"\r\n", b"")),
+                            *_BOUNDARY.findall(body)]
+    if any(b"--" + boundary in now[1] for boundary in cast("list[bytes]", lf["boundaries"])):
+        return None  # a delimiter in the new text (the package would choose another)
+    return old, new
 
 
 def _other_html(fields: list[bytes], body: bytes, html: str | None, other: str | None
