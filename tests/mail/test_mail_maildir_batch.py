@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from gm.mail.errors import MaildirError
 from gm.mail.maildir import MaildirSink
 from gm.mail.pieced import PiecedMessage, lf_pieces
 from gm.mail.transport import RawMessage
@@ -83,3 +84,27 @@ async def test_a_short_write_is_carried_on_where_it_stopped(
     (name,) = os.listdir(tmp_path / "outbox" / "new")
     assert (tmp_path / "outbox" / "new" / name).read_bytes() == (
         b"Return-Path: <gm@example.org>\n" + raw.data.replace(b"\r\n", b"\n"))
+
+
+async def test_a_file_that_cannot_be_synced_is_kept_out_and_the_rest_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file of a batch is synced before any is renamed into new/: one whose sync fails
+    (a disk error) is reported so, left out of new/ and tmp/, and the others are written."""
+    outbox = tmp_path / "outbox"
+    sink = MaildirSink(outbox)
+    failing = sink._name(_raw(2))
+    fsync = os.fsync
+
+    def sync(fd: int) -> None:
+        if os.readlink(f"/proc/self/fd/{fd}").endswith(failing):
+            raise OSError(5, "Input/output error")
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", sync)
+    reports = await sink.send_all([(_raw(n), None) for n in range(1, 4)])
+    assert isinstance(reports[1], MaildirError) and "Input/output error" in str(reports[1])
+    assert [r.accepted for r in (reports[0], reports[2]) if not isinstance(r, MaildirError)
+            ] == [("p1@example.org",), ("p3@example.org",)]
+    assert sorted(os.listdir(outbox / "new")) == sorted(
+        sink._name(_raw(n)) for n in (1, 3))
+    assert os.listdir(outbox / "tmp") == []
