@@ -21,9 +21,9 @@ import base64
 import binascii
 import re
 import secrets
+import struct
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from email import quoprimime
 from functools import lru_cache
 
 from gm.mail.compose import (
@@ -37,6 +37,7 @@ from gm.mail.compose import (
     part_filename,
     text_attachment_part,
 )
+from gm.mail.quoted_printable import body_encode
 from gm.mail.transport import RawMessage
 
 _LINE = 78  # the email package's policy.max_line_length
@@ -62,12 +63,12 @@ def html_payload(html: str) -> tuple[str, str] | None:
         body = b"\n".join(lines) + b"\n"
         return ("7bit", body.decode("ascii")) if body.isascii() else None
     sniff = b"\r\n".join(lines[:10]) + b"\r\n"
-    sniff_qp = quoprimime.body_encode(sniff.decode("latin-1"), _LINE)
+    sniff_qp = body_encode(sniff.decode("latin-1"), _LINE)
     if len(sniff_qp) > len(binascii.b2a_base64(sniff)):
         return None
     if len(lines) <= 10:
         return "quoted-printable", sniff_qp
-    return "quoted-printable", quoprimime.body_encode(
+    return "quoted-printable", body_encode(
         (b"\n".join(lines) + b"\n").decode("latin-1"), _LINE)
 
 
@@ -125,10 +126,25 @@ def _binary_forms(filename: str, maintype: str, subtype: str, disposition: str,
     if any(len(line) > (_LINE if i == 0 else _LINE - 1)  # a folded line: the package
            for field in head for i, line in enumerate(field.split(_CRLF))):  # splits a 78th
         return None  # folded otherwise by the package
-    encoded = base64.b64encode(data)
-    lf = "\n".join([*head, "", ""]).replace(_CRLF, "\n").encode("ascii") + b"\n".join(
-        [encoded[i:i + _BASE64_LINE] for i in range(0, len(encoded), _BASE64_LINE)]) + b"\n"
+    lf = "\n".join([*head, "", ""]).replace(_CRLF, "\n").encode("ascii") + _base64_lines(data)
     return lf.replace(b"\n", b"\r\n"), lf  # no CR in it: each LF a line end
+
+
+def _base64_lines(data: bytes) -> bytes:
+    """`data` in base64, lines of 76 characters each ending with an LF (as
+    base64.encodebytes writes them), the whole lines cut by one struct unpacking."""
+    encoded = base64.b64encode(data)
+    whole = len(encoded) // _BASE64_LINE
+    lines = list(_lines(whole).unpack_from(encoded))
+    if len(encoded) > whole * _BASE64_LINE:
+        lines.append(encoded[whole * _BASE64_LINE:])
+    return b"\n".join(lines) + b"\n"
+
+
+@lru_cache(maxsize=16)
+def _lines(count: int) -> struct.Struct:
+    """The layout of `count` base64 lines one after the other."""
+    return struct.Struct(f"{_BASE64_LINE}s" * count)
 
 
 def compose_related(

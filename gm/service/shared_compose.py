@@ -16,7 +16,9 @@ written from the players' too, its HTML part written as the package writes it
 chosen after their content was fixed. A copy written from the kept bytes carries its LF form
 too (gm.mail.transport.RawMessage.lf, what a Maildir stores), made from the kept parts' LF
 forms, each converted once for all the copies: the same bytes as converting the whole copy,
-as no part ends with a CR before a joint beginning with an LF.
+as no part ends with a CR before a joint beginning with an LF. It holds that form as pieces
+that share the kept parts (gm.mail.pieced.PiecedMessage; the GM's copy its HTML put among
+them, `_html_swap`), and joins its CRLF bytes only if a sink asks for them.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from email.headerregistry import Address
+from functools import partial
 from typing import cast
 
 from gm.mail.compose import (
@@ -36,6 +39,7 @@ from gm.mail.compose import (
     to_raw,
 )
 from gm.mail.compose_direct import html_body
+from gm.mail.pieced import PiecedMessage
 from gm.mail.text_parts import TextParts
 from gm.mail.transport import OutgoingMessage, RawMessage
 
@@ -107,10 +111,16 @@ class SharedComposer:
         written = None
         if kept is not None and to:
             fields, body, sender, kept_html, lf = kept
-            ours = body if html == kept_html else _other_html(fields, body, kept_html, html)
-            if ours is not None:
-                written = self._write((fields, ours, sender), to, message_id, own,
-                                      lf if ours is body else _other_lf(lf, kept_html, html))
+            if html == kept_html:
+                written = self._write((fields, body, sender), to, message_id, own, lf)
+            elif own and (swap := _html_swap(fields, body, lf, kept_html, html)) is not None:
+                # the GM's copy: the kept pieces, its HTML put in the place of the players'
+                written = self._write((fields, body, sender), to, message_id, own, lf, swap)
+            if written is None and html != kept_html:
+                ours = _other_html(fields, body, kept_html, html)
+                if ours is not None:
+                    written = self._write((fields, ours, sender), to, message_id, own,
+                                          _other_lf(lf, kept_html, html))
         if written is not None:
             self.kept.move_to_end(key)
             return written
@@ -130,10 +140,12 @@ class SharedComposer:
 
     @staticmethod
     def _write(kept: tuple[list[bytes], bytes, str], to: Sequence[Address], message_id: str,
-               own: Sequence[Own], lf: dict[str, object]) -> RawMessage | None:
+               own: Sequence[Own], lf: dict[str, object],
+               swap: tuple[bytes, bytes] | None = None) -> RawMessage | None:
         """The copy to `to` of the `kept` message; `lf`: the kept body's pieces and LF forms,
         made here once (its pieces', or the whole body's) and kept for the next copies (an
-        empty dict for a body written anew)."""
+        empty dict for a body written anew); `swap`: its HTML part's content (CRLF), found
+        once in the body by `_html_swap`, and the content written in its place."""
         fields, body, sender = kept
         if own:
             if "split" not in lf:  # the body's pieces, found once for all its copies
@@ -150,20 +162,61 @@ class SharedComposer:
                     return None
                 pieces[part.index + 1] = b"\r\n" + part.write()
                 pieces_lf[part.index + 1] = _lf(pieces[part.index + 1])
-            body = delimiter.join(pieces)[2:]
-            body_lf = _lf(delimiter).join(pieces_lf)[1:]
+            body_lf = _joined(pieces_lf, _lf(delimiter))
+            swapped = None
+            if swap is not None:  # in one piece, the same in both forms (`_html_swap`)
+                at = next((i for i, piece in enumerate(pieces) if swap[0] in piece), 0)
+                before, found, after = pieces_lf[at].partition(_lf(swap[0]))
+                if at == 0 or not found:  # across a delimiter: written whole (`_other_html`)
+                    return None
+                # the piece's place among `_joined`'s pieces: 2 * at - 1
+                body_lf = (*body_lf[:2 * at - 1], before, _lf(swap[1]), after,
+                           *body_lf[2 * at:])
+                swapped = (at, *swap)
+            crlf_body: Callable[[], bytes] = partial(_crlf_body, delimiter, pieces, swapped)
         else:
             if "body" not in lf:
                 lf["body"] = _lf(body)
-            body_lf = cast(bytes, lf["body"])
+            body_lf = (cast(bytes, lf["body"]),)
+            crlf_body = partial(_itself, body)
         mid = checked_message_id(message_id)
         plain = plain_fields(to, mid)  # most copies: written here, not by the email package
         new = ({b"to": plain[0], b"message-id": plain[1]} if plain is not None else
                {_name(f): f for f in _fields(header_fields([("To", list(to)),
                                                             ("Message-ID", mid)]))})
         head = b"\r\n".join(new.get(_name(f), f) for f in fields)
-        return RawMessage(mid, sender, tuple(a.addr_spec for a in to), head + _END + body,
-                          lf=_lf(head) + b"\n\n" + body_lf)
+        # its LF form in pieces that share the kept body's; its CRLF bytes joined if asked for
+        return PiecedMessage(mid, sender, tuple(a.addr_spec for a in to),
+                             pieces=(_lf(head), b"\n\n", *body_lf),
+                             crlf=partial(_crlf_message, head, crlf_body))
+
+
+def _joined(pieces: list[bytes], delimiter: bytes) -> tuple[bytes, ...]:
+    """The pieces of `delimiter.join(pieces)[1:]` (a body split after a line end put before
+    it), none of them copied but the first."""
+    out = [(pieces[0] + delimiter)[1:]]
+    for piece in pieces[1:-1]:
+        out += (piece, delimiter)
+    out.append(pieces[-1])
+    return tuple(out)
+
+
+def _crlf_body(delimiter: bytes, pieces: list[bytes],
+               swap: tuple[int, bytes, bytes] | None = None) -> bytes:
+    """A body's CRLF bytes from its `pieces` (split at `delimiter` after a CRLF put before);
+    `swap`: a piece's index, and its content to replace and the content in its place."""
+    if swap is not None:
+        at, was, now = swap
+        pieces = [*pieces[:at], pieces[at].replace(was, now), *pieces[at + 1:]]
+    return delimiter.join(pieces)[2:]
+
+
+def _itself(data: bytes) -> bytes:
+    return data
+
+
+def _crlf_message(head: bytes, body: Callable[[], bytes]) -> bytes:
+    return head + _END + body()
 
 
 def _lf(data: bytes) -> bytes:
@@ -197,6 +250,30 @@ def _other_lf(lf: dict[str, object], html: str | None, other: str | None
     if body_lf.count(old) != 1:
         return {}
     return {"body": body_lf.replace(old, new)}
+
+
+def _html_swap(fields: list[bytes], body: bytes, lf: dict[str, object], html: str | None,
+               other: str | None) -> tuple[bytes, bytes] | None:
+    """The content of the HTML part `html` in `body` (a message's, under the header `fields`,
+    made directly: its LF form in `lf`), with its line ends and the delimiter's start around
+    it, and the same of `other`, as the email package writes it, to put in its place in the
+    body's pieces (`SharedComposer._write`); None where `_other_html` is to write the body
+    whole. The body's delimiters are found once for its copies (kept in `lf`)."""
+    body_lf = lf.get("body")
+    if html is None or other is None or not isinstance(body_lf, bytes):
+        return None
+    was, now = html_body(html), html_body(other)
+    if was is None or now is None or was[0] != now[0]:  # the same Content-Transfer-Encoding
+        return None
+    old, new = b"\r\n\r\n" + was[1] + b"\r\n--", b"\r\n\r\n" + now[1] + b"\r\n--"
+    if body.count(old) != 1 or body_lf.count(_lf(old)) != 1:
+        return None
+    if "boundaries" not in lf:
+        lf["boundaries"] = [*_BOUNDARY.findall(b"".join(fields).replace(b"\r\n", b"")),
+                            *_BOUNDARY.findall(body)]
+    if any(b"--" + boundary in now[1] for boundary in cast("list[bytes]", lf["boundaries"])):
+        return None  # a delimiter in the new text (the package would choose another)
+    return old, new
 
 
 def _other_html(fields: list[bytes], body: bytes, html: str | None, other: str | None

@@ -1,9 +1,9 @@
 """A Maildir outbox's batch (marked sent together) is written a few messages at a time
 (gm.service.sender.TOGETHER) and made durable with one sync of new/ for each few, not one a
-message: each file is synced before it is renamed into new/, new/ once after the last of the
-few, and only then is the batch marked sent. A message sent alone still has new/ synced
-before `send` returns. The pictures a batch's reports carry are stored drawn in the same
-transaction as its marks."""
+message: each file is synced before it is renamed into new/ (the few written, then synced,
+then renamed), new/ once after the last of the few, and only then is the batch marked sent.
+A message sent alone still has new/ synced before `send` returns. The pictures a batch's
+reports carry are stored drawn in the same transaction as its marks."""
 
 from __future__ import annotations
 
@@ -77,8 +77,9 @@ async def test_a_batch_has_new_synced_once_a_few_before_it_is_marked(
     finally:
         event.remove(database.engine, "before_cursor_execute", marking)
     assert sent == len(SENDERS)
-    assert events == ["file", "rename"] * TOGETHER + ["dir"] + ["file", "rename"] * 2 + [
-        "dir", "mark"]
+    # each few: every file synced, then each renamed into new/, then new/ synced
+    assert events == ["file"] * TOGETHER + ["rename"] * TOGETHER + ["dir"] + [
+        "file"] * 2 + ["rename"] * 2 + ["dir", "mark"]
     with database.read() as s:
         assert [r.status for r in outbound_repo.list_outbound(s)] == [
             OutboundStatus.SENT] * len(SENDERS)

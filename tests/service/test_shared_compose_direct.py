@@ -23,6 +23,7 @@ from gm.mail.compose import (
     plain_fields,
     to_raw,
 )
+from gm.mail.pieced import PiecedMessage
 from gm.mail.transport import RawMessage
 from gm.service.sender import compose
 from gm.service.shared_compose import SharedComposer
@@ -83,6 +84,24 @@ def test_every_copy_is_the_message_composed_whole(tmp_path: Path) -> None:
     (html,) = [p for p in message_from_bytes(copies[3].data, policy=policy.default).walk()
                if p.get_content_type() == "text/html"]
     assert "GM: the players got this report" in html.get_content()
+
+
+def test_the_copies_hold_the_first_ones_pictures_once(tmp_path: Path) -> None:
+    """A later copy is held as pieces of the kept body (gm.mail.pieced): the players' copies
+    share the piece with the pictures, not a copy each; the GM's puts its HTML among them."""
+    config = maildir_config(tmp_path)
+    shared = SharedComposer()
+    records = [_report(1, ("france1@example.org",), "France"),
+               _report(2, ("england1@example.org",), "England"),
+               _report(3, ("italy1@example.org",), "Italy"),
+               _report(4, ("gm1@example.org",), "GM", GM_HTML)]
+    copies = [compose(r, config, shared) for r in records]
+    later = [c for c in copies[1:] if isinstance(c, PiecedMessage)]
+    assert len(later) == 3 and shared.composed == 1
+    england, italy, gm = (max(c.pieces, key=len) for c in later)
+    assert england is italy and len(england) > len(PNG)  # the one piece of both
+    assert b"GM: the players got this report" in b"".join(later[2].pieces)
+    assert len(gm) > len(PNG) and b"GM: the players" not in b"".join(later[0].pieces)
 
 
 @pytest.mark.parametrize("to", [
