@@ -28,18 +28,15 @@ from sqlalchemy.orm import Session
 
 from gm.store.db import plain
 from gm.store.errors import StoreError
-from gm.store.models import Game, PhaseRow
+from gm.store.games import lock_games
+from gm.store.models import PhaseRow
 from gm.store.pg_ping import lost_connection
 
 _KEY = "gm.commit_locks"  # session.info: the games and phases to lock and check at the commit
 RETRY_STATES = frozenset({"40P01", "40001"})  # deadlock detected, serialization failure
 
-# Built once: the games' row locks in id order (gm.store.games.lock_games' statement), and
-# whether one of the phases was adjudicated.
-_GAMES = cast(Table, Game.__table__)
+# Built once: whether one of the phases was adjudicated.
 _PHASES = cast(Table, PhaseRow.__table__)
-_LOCK = (select(_GAMES.c.id).where(_GAMES.c.id.in_(bindparam("games", expanding=True)))
-         .order_by(_GAMES.c.id).with_for_update())
 _ADJUDICATED = (select(_PHASES.c.id)
                 .where(_PHASES.c.id.in_(bindparam("phases", expanding=True)),
                        _PHASES.c.adjudicated_at.is_not(None)).limit(1))
@@ -82,10 +79,8 @@ def _lock_noted(session: Session) -> None:
     noted: _Noted | None = session.info.pop(_KEY, None)
     if noted is None:
         return
-    conn = plain(session)  # what the transaction still has to write, written before the lock
-    if noted.games:
-        conn.execute(_LOCK, {"games": sorted(noted.games)}).all()
-    if noted.phases and conn.execute(
+    lock_games(session, noted.games)  # what the transaction still has to write, written first
+    if noted.phases and plain(session).execute(
             _ADJUDICATED, {"phases": sorted(noted.phases)}).first() is not None:
         raise OrdersOutdated("the phase was adjudicated before the orders were committed")
 

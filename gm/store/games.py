@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from gm.store.claims import claiming
+from gm.store.db import plain
 from gm.store.errors import GameNameTaken, NotFound
 from gm.store.models import Game
 from gm.store.rows import GameRecord
@@ -184,6 +185,12 @@ def lock_games(session: Session, game_ids: Collection[int], *,
     another transaction holds and those that do not exist are left out)."""
     if not game_ids:
         return set()
-    stmt = claiming(select(Game.id).where(Game.id.in_(list(game_ids))).order_by(Game.id),
-                    skip_locked=skip_locked)
-    return set(session.scalars(stmt))
+    rows = plain(session).execute(_LOCK_GAMES[skip_locked], {"games": sorted(game_ids)})
+    return set(rows.scalars())
+
+
+# built once, with and without SKIP LOCKED: taken at every message of orders' commit
+# (gm.store.commit_locks) and by every tick's batch, in id order (no deadlock between them)
+_LOCK_GAMES = {skip: claiming(select(GAMES.c.id).where(
+    GAMES.c.id.in_(bindparam("games", expanding=True))).order_by(GAMES.c.id),
+    skip_locked=skip) for skip in (False, True)}
