@@ -253,6 +253,10 @@ class MaildirSink:
         """The error of a file `name` that could not be written (its tmp/ file removed)."""
         with contextlib.suppress(OSError):
             os.unlink(self._tmp(name))
+        return self._error(exc)
+
+    def _error(self, exc: OSError) -> MaildirError:
+        """The error of a write the Maildir refused (its folders made again next time)."""
         self._ready = False  # made again next time, should it have been removed
         return MaildirError(f"cannot write to Maildir {self.path}: {exc.strerror}")
 
@@ -314,9 +318,7 @@ class MaildirSink:
             self._make_ready()
             there = self._present([name for name, _ in files])  # looked for once for all
         except OSError as exc:
-            self._ready = False  # made again next time, should it have been removed
-            error = MaildirError(f"cannot write to Maildir {self.path}: {exc.strerror}")
-            return [error] * len(files)
+            return [self._error(exc)] * len(files)
         except MaildirError as exc:
             return [exc] * len(files)
         outcomes: list[bool | MaildirError] = []
