@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -213,29 +212,3 @@ def lay_at(layer: Layer, pixels: np.ndarray[Any, np.dtype[np.uint8]],
     hit = layer.places[at] == places
     at = at[hit]
     blend(pixels, layer.places[at], layer.colours[at], layer.under[at])
-
-
-class Kept:
-    """The last few Fills made, by their plans' keys (shared by the threads)."""
-
-    def __init__(self, size: int = KEPT) -> None:
-        self.size = size
-        self.kept: OrderedDict[bytes, Fills] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: bytes, make: Callable[[], Fills]) -> Fills:
-        with self.lock:
-            found = self.kept.get(key)
-            if found is not None:
-                self.kept.move_to_end(key)
-                return found
-        made = make()
-        with self.lock:
-            self.kept[key] = made
-            while len(self.kept) > self.size:
-                self.kept.popitem(last=False)
-        return made
-
-    def peek(self, key: bytes) -> Fills | None:
-        with self.lock:
-            return self.kept.get(key)

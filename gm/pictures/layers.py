@@ -12,9 +12,7 @@ halo then letter), and the same in every picture: painted whole or on a kept boa
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,26 +67,3 @@ def capture(width: int, height: int, draw: Callable[[Any], None]) -> Layer:
     places = np.flatnonzero(flat[:, 3])
     covered = flat[places].astype(np.uint16)
     return Layer(places, covered, 255 - covered[:, 3:4])
-
-
-class Layers:
-    """The last few layers painted, by a key the painter gives (shared by the threads)."""
-
-    def __init__(self, size: int = KEPT) -> None:
-        self.size = size
-        self.kept: OrderedDict[Hashable, Layer] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: Hashable, make: Callable[[], Layer]) -> Layer:
-        """The layer kept under `key`, else the one `make` paints (then kept)."""
-        with self.lock:
-            found = self.kept.get(key)
-            if found is not None:
-                self.kept.move_to_end(key)
-                return found
-        layer = make()
-        with self.lock:
-            self.kept[key] = layer
-            while len(self.kept) > self.size:
-                self.kept.popitem(last=False)
-        return layer

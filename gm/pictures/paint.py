@@ -49,7 +49,9 @@ import numpy as np
 import skia
 
 from gm.pictures import fills, lines
-from gm.pictures.layers import LAYERED, Layer, Layers, capture
+from gm.pictures.layers import KEPT as LAYERS_KEPT
+from gm.pictures.layers import LAYERED, Layer, capture
+from gm.pictures.recent import Recent
 from gm.pictures.second_sight import SecondSight
 from gm.pictures.sprites import Sprites
 from gm.pictures.stamps import STAMPED, Stamps
@@ -330,7 +332,7 @@ def _kept_layer(element: ElementTree.Element, style: Style, painter: _Painter,
     return _layers.get(key, lambda: capture(width, height, draw))
 
 
-_layers = Layers()
+_layers: Recent[Hashable, Layer] = Recent(LAYERS_KEPT)
 _BOARD_END = '\n<g class="centres"'  # svg.py writes the board before it
 _TITLE = re.compile(r"<title>[^<]*</title>")  # not drawn: no part of a board's digest
 _SIZE = re.compile(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)" '
@@ -446,7 +448,7 @@ class _Boards:
 
 
 _boards = _Boards(BOARDS)
-_fills = fills.Kept()
+_fills: Recent[bytes, fills.Fills] = Recent(fills.KEPT)
 
 
 class _Kit:
